@@ -1,0 +1,349 @@
+//! Findings: what is wrong or worth knowing, as data. A finding has a stable id, a severity,
+//! the numbers that triggered it and the ids of its recommendations; the prose lives in the
+//! locale files (`finding.<id>.*`, `rec.<id>`), so the window, the terminal and reports say the
+//! same thing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::capacity::{EffectiveRam, VramTotals};
+use super::ratio::{Ratio, Tier};
+use crate::profile::MachineProfile;
+
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Will slow training or break some setups.
+    Warning,
+    /// Will starve the GPUs or kill jobs.
+    Critical,
+}
+
+/// Stable finding ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingId {
+    /// Effective RAM < total discrete VRAM.
+    RamBelowVram,
+    /// Effective RAM < the largest single GPU's VRAM (multi-GPU machines; with one GPU this is
+    /// the same as `ram-below-vram` and only that one is raised).
+    RamBelowLargestGpu,
+    /// 1.0 ≤ ratio < 1.5: enough without offload, not for CPU offload.
+    RamBelowOffloadTier,
+    /// A cgroup limit caps memory below physical RAM.
+    ContainerLimitBelowRam,
+    /// The GPU shares system RAM; the ratio does not apply.
+    UnifiedMemory,
+    /// No GPU found.
+    NoGpu,
+    /// A discrete GPU's VRAM is unknown, so the ratio can't be computed.
+    VramUnknown,
+    /// Physical RAM unknown.
+    RamUnknown,
+    /// No swap configured.
+    SwapAbsent,
+    /// Swap in use at detection time.
+    SwapInUse,
+    /// `vm.swappiness` above 20.
+    SwappinessHigh,
+    /// `/dev/shm` smaller than DataLoader workers need.
+    ShmSmall,
+    /// A GPU's PCIe link runs narrower or slower than it can.
+    PcieLinkDegraded,
+    /// A GPU's link runs below its maximum generation while idle (power saving, normal).
+    PcieLinkIdle,
+}
+
+/// Stable recommendation ids; text in `rec.<id>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecId {
+    /// Add RAM up to the target.
+    AddRam,
+    /// Stream or memory-map the dataset instead of holding it in RAM.
+    StreamDataset,
+    /// Fine-tune with LoRA/QLoRA instead of full-parameter CPU offload.
+    PreferLora,
+    /// Raise the container / job memory limit.
+    RaiseLimit,
+    /// Plan model, data and OS against one shared pool.
+    BudgetUnifiedPool,
+    /// Install or repair the NVIDIA driver so NVML can report VRAM.
+    InstallDriver,
+    /// Add swap on fast NVMe as a safety net.
+    AddSwap,
+    /// Set `vm.swappiness` to 10–20.
+    LowerSwappiness,
+    /// Grow `/dev/shm` (Docker `--shm-size` or `--ipc=host`).
+    GrowShm,
+    /// Reseat the GPU / check the slot, riser and BIOS link settings.
+    CheckPcieSlot,
+}
+
+/// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "unit", content = "value", rename_all = "lowercase")]
+pub enum Quantity {
+    /// Bytes.
+    Bytes(u64),
+    /// A dimensionless ratio (RAM/VRAM).
+    Ratio(f64),
+    /// A count (GPU index, lanes, a kernel setting).
+    Count(u64),
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable id.
+    pub id: FindingId,
+    /// Severity.
+    pub severity: Severity,
+    /// The numbers behind it, by name; the locale texts use the same names as placeholders.
+    pub values: BTreeMap<String, Quantity>,
+    /// What to do, most useful first.
+    pub recommendations: Vec<RecId>,
+}
+
+impl Finding {
+    fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
+        Finding {
+            id,
+            severity,
+            values: BTreeMap::new(),
+            recommendations: recs.to_vec(),
+        }
+    }
+
+    fn with(mut self, name: &str, q: Quantity) -> Finding {
+        self.values.insert(name.to_string(), q);
+        self
+    }
+}
+
+/// Swap use worth a warning: 256 MiB. Assumption: a few MiB of idle pages in swap is normal on
+/// a long-running host; hundreds of MiB means memory pressure happened.
+pub const SWAP_IN_USE_WARN_BYTES: u64 = 256 << 20;
+
+/// Swappiness above this is "high": the seed (§四.3) recommends 10–20 for training machines.
+pub const SWAPPINESS_MAX: u32 = 20;
+
+/// `/dev/shm` a typical DataLoader needs, used until a workload scenario says otherwise:
+/// 8 workers × `prefetch_factor` 2 (PyTorch's default) batches in flight, each an ImageNet
+/// batch of 256 samples of 3 × 224 × 224 float32 (154,140,672 bytes): 2,466,250,752 bytes
+/// (2.3 GiB). Assumption stated in docs/model.md; PyTorch workers pass batches through shared
+/// memory (torch.multiprocessing), so this is what must fit. Docker's 64 MB default fails it.
+pub const SHM_NEEDED_DEFAULT_BYTES: u64 = 8 * 2 * 256 * 3 * 224 * 224 * 4;
+
+/// A GPU counts as busy (so a slow link is a fault, not power saving) at this utilisation.
+/// Assumption: NVIDIA GPUs raise the link to full speed within milliseconds of load.
+pub const BUSY_UTILIZATION_PERCENT: u32 = 50;
+
+/// Everything the findings need, computed once by the advisor.
+pub struct Context<'a> {
+    /// The machine.
+    pub profile: &'a MachineProfile,
+    /// Effective RAM.
+    pub ram: &'a EffectiveRam,
+    /// VRAM totals.
+    pub vram: &'a VramTotals,
+    /// Ratios.
+    pub ratio: &'a Ratio,
+}
+
+/// All findings for a machine, most severe first (stable order within a severity).
+pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    capacity(cx, &mut out);
+    container(cx, &mut out);
+    swap(cx, &mut out);
+    shm(cx, &mut out);
+    pcie(cx, &mut out);
+    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out
+}
+
+fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let (ram, vram) = (cx.ram, cx.vram);
+    if cx.profile.gpus.is_empty() {
+        out.push(Finding::new(FindingId::NoGpu, Severity::Info, &[]));
+    }
+    if vram.unified_gpus > 0 {
+        let mut f = Finding::new(
+            FindingId::UnifiedMemory,
+            Severity::Info,
+            &[RecId::BudgetUnifiedPool],
+        );
+        if let Some(r) = ram.effective_bytes {
+            f = f.with("ram", Quantity::Bytes(r));
+        }
+        out.push(f);
+    }
+    let Some(effective) = ram.effective_bytes else {
+        out.push(Finding::new(FindingId::RamUnknown, Severity::Warning, &[]));
+        return;
+    };
+    if vram.unknown_vram_gpus > 0 {
+        out.push(
+            Finding::new(
+                FindingId::VramUnknown,
+                Severity::Warning,
+                &[RecId::InstallDriver],
+            )
+            .with("gpus", Quantity::Count(u64::from(vram.unknown_vram_gpus))),
+        );
+    }
+    if let (Some(total), Some(r)) = (vram.total_discrete_bytes, cx.ratio.ram_to_vram_total) {
+        if effective < total {
+            out.push(
+                Finding::new(
+                    FindingId::RamBelowVram,
+                    Severity::Critical,
+                    &[RecId::AddRam, RecId::StreamDataset, RecId::PreferLora],
+                )
+                .with("ram", Quantity::Bytes(effective))
+                .with("vram", Quantity::Bytes(total))
+                .with("ratio", Quantity::Ratio(r))
+                .with("shortfall", Quantity::Bytes(total - effective))
+                // Targets: the seed's baseline (1×) and its offload / large-model tier (2×).
+                .with("target_min", Quantity::Bytes(total))
+                .with("target", Quantity::Bytes(total.saturating_mul(2))),
+            );
+        } else if cx.ratio.tier == Some(Tier::Baseline) {
+            out.push(
+                Finding::new(
+                    FindingId::RamBelowOffloadTier,
+                    Severity::Info,
+                    &[RecId::PreferLora],
+                )
+                .with("ram", Quantity::Bytes(effective))
+                .with("vram", Quantity::Bytes(total))
+                .with("ratio", Quantity::Ratio(r))
+                .with("target", Quantity::Bytes(scale_ceil(total, 1.5))),
+            );
+        }
+    }
+    if let Some(largest) = vram.largest_discrete_bytes {
+        if vram.discrete_gpus > 1 && effective < largest {
+            out.push(
+                Finding::new(
+                    FindingId::RamBelowLargestGpu,
+                    Severity::Critical,
+                    &[RecId::AddRam],
+                )
+                .with("ram", Quantity::Bytes(effective))
+                .with("largest", Quantity::Bytes(largest))
+                .with("target", Quantity::Bytes(largest)),
+            );
+        }
+    }
+}
+
+fn scale_ceil(bytes: u64, factor: f64) -> u64 {
+    (bytes as f64 * factor).ceil() as u64
+}
+
+fn container(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    if let (true, Some(limit), Some(physical)) = (
+        cx.ram.limited_by_cgroup,
+        cx.ram.limit_bytes,
+        cx.ram.physical_bytes,
+    ) {
+        out.push(
+            Finding::new(
+                FindingId::ContainerLimitBelowRam,
+                Severity::Warning,
+                &[RecId::RaiseLimit],
+            )
+            .with("limit", Quantity::Bytes(limit))
+            .with("physical", Quantity::Bytes(physical)),
+        );
+    }
+}
+
+fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let m = &cx.profile.memory;
+    match m.swap_total_bytes {
+        Some(0) => out.push(Finding::new(
+            FindingId::SwapAbsent,
+            Severity::Info,
+            &[RecId::AddSwap],
+        )),
+        Some(total) => {
+            if let Some(used) = m.swap_used_bytes.filter(|u| *u >= SWAP_IN_USE_WARN_BYTES) {
+                out.push(
+                    Finding::new(
+                        FindingId::SwapInUse,
+                        Severity::Warning,
+                        &[RecId::LowerSwappiness],
+                    )
+                    .with("used", Quantity::Bytes(used))
+                    .with("total", Quantity::Bytes(total)),
+                );
+            }
+        }
+        None => {}
+    }
+    if let Some(s) = m.swappiness.filter(|s| *s > SWAPPINESS_MAX) {
+        out.push(
+            Finding::new(
+                FindingId::SwappinessHigh,
+                Severity::Warning,
+                &[RecId::LowerSwappiness],
+            )
+            .with("swappiness", Quantity::Count(u64::from(s)))
+            .with("max", Quantity::Count(u64::from(SWAPPINESS_MAX))),
+        );
+    }
+}
+
+fn shm(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    if let Some(shm) = cx.profile.memory.shm_bytes {
+        if shm < SHM_NEEDED_DEFAULT_BYTES {
+            out.push(
+                Finding::new(FindingId::ShmSmall, Severity::Warning, &[RecId::GrowShm])
+                    .with("shm", Quantity::Bytes(shm))
+                    .with("needed", Quantity::Bytes(SHM_NEEDED_DEFAULT_BYTES)),
+            );
+        }
+    }
+}
+
+fn pcie(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    for gpu in &cx.profile.gpus {
+        let Some(link) = gpu.pcie else { continue };
+        let busy = gpu
+            .utilization_percent
+            .is_some_and(|u| u >= BUSY_UTILIZATION_PERCENT);
+        let narrow = matches!((link.width_current, link.width_max), (Some(c), Some(m)) if c < m);
+        let slot_limited = matches!((link.gen_max, link.gen_gpu_max), (Some(m), Some(g)) if m < g);
+        let slow_gen = matches!((link.gen_current, link.gen_max), (Some(c), Some(m)) if c < m);
+        let mut f = if narrow || slot_limited || (slow_gen && busy) {
+            Finding::new(
+                FindingId::PcieLinkDegraded,
+                Severity::Warning,
+                &[RecId::CheckPcieSlot],
+            )
+        } else if slow_gen {
+            Finding::new(FindingId::PcieLinkIdle, Severity::Info, &[])
+        } else {
+            continue;
+        };
+        f = f.with("gpu", Quantity::Count(u64::from(gpu.index)));
+        for (name, v) in [
+            ("gen_current", link.gen_current),
+            ("gen_max", link.gen_gpu_max.or(link.gen_max)),
+            ("width_current", link.width_current),
+            ("width_max", link.width_max),
+        ] {
+            if let Some(v) = v {
+                f = f.with(name, Quantity::Count(u64::from(v)));
+            }
+        }
+        out.push(f);
+    }
+}

@@ -1,0 +1,113 @@
+//! The advisor: pure functions from a machine profile to an [`Assessment`]. No I/O, no UI, no
+//! clock, no globals: the same profile always gives the same assessment. Every constant names
+//! its source in its docstring and in `docs/model.md`.
+
+pub mod capacity;
+pub mod findings;
+pub mod ratio;
+pub mod rules;
+
+use serde::{Deserialize, Serialize};
+
+pub use capacity::{EffectiveRam, VramTotals};
+pub use findings::{Finding, FindingId, Quantity, RecId, Severity};
+pub use ratio::{Ratio, Tier};
+pub use rules::{RuleId, RuleResult, RuleStatus};
+
+use crate::profile::MachineProfile;
+
+/// Format version of the assessment JSON (`advise --json`, reports).
+pub const ASSESSMENT_SCHEMA_VERSION: u32 = 1;
+
+/// The one-line answer shown at the top of every view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Effective RAM is below total VRAM (or below the largest GPU).
+    RamBelowVram,
+    /// 1.0–1.5×: fine without offload.
+    Baseline,
+    /// 1.5–2.0×: room for CPU offload.
+    OffloadReady,
+    /// ≥ 2.0×: room for large models and high resolution.
+    LargeModelReady,
+    /// The GPU shares system RAM; judge the pool, not a ratio.
+    UnifiedMemory,
+    /// No GPU found.
+    NoGpu,
+    /// RAM or VRAM unknown.
+    CannotJudge,
+}
+
+impl Verdict {
+    /// The severity used to colour the verdict.
+    pub fn severity(self) -> Severity {
+        match self {
+            Verdict::RamBelowVram => Severity::Critical,
+            Verdict::CannotJudge => Severity::Warning,
+            _ => Severity::Info,
+        }
+    }
+}
+
+/// Everything the views show about one machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assessment {
+    /// [`ASSESSMENT_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// The machine assessed.
+    pub profile: MachineProfile,
+    /// Effective RAM.
+    pub memory: EffectiveRam,
+    /// VRAM totals.
+    pub vram: VramTotals,
+    /// RAM:VRAM ratios and tier.
+    pub ratio: Ratio,
+    /// The headline.
+    pub verdict: Verdict,
+    /// Published rules, judged.
+    pub rules: Vec<RuleResult>,
+    /// Findings, most severe first.
+    pub findings: Vec<Finding>,
+}
+
+/// Assesses one machine.
+pub fn assess(profile: &MachineProfile) -> Assessment {
+    let memory = capacity::effective_ram(profile);
+    let vram = capacity::vram_totals(profile);
+    let ratio = ratio::ratios(&memory, &vram);
+    let cx = findings::Context {
+        profile,
+        ram: &memory,
+        vram: &vram,
+        ratio: &ratio,
+    };
+    let findings = findings::findings(&cx);
+    let below_largest = findings
+        .iter()
+        .any(|f| f.id == FindingId::RamBelowLargestGpu);
+    let verdict = if profile.gpus.is_empty() {
+        Verdict::NoGpu
+    } else if vram.discrete_gpus == 0 {
+        Verdict::UnifiedMemory
+    } else {
+        match ratio.tier {
+            _ if below_largest => Verdict::RamBelowVram,
+            Some(Tier::Insufficient) => Verdict::RamBelowVram,
+            Some(Tier::Baseline) => Verdict::Baseline,
+            Some(Tier::Offload) => Verdict::OffloadReady,
+            Some(Tier::LargeModel) => Verdict::LargeModelReady,
+            None => Verdict::CannotJudge,
+        }
+    };
+    Assessment {
+        schema_version: ASSESSMENT_SCHEMA_VERSION,
+        profile: profile.clone(),
+        memory,
+        vram,
+        ratio,
+        verdict,
+        rules: rules::judge(&memory, &vram),
+        findings,
+    }
+}

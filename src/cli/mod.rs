@@ -1,0 +1,176 @@
+//! The command line: `ramvram detect`, `ramvram advise`, and the window when no command is
+//! given. Argument parsing is clap's; rendering text is [`text`]'s.
+
+pub mod text;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::advisor;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::probe;
+use crate::profile::{self, MachineProfile};
+
+/// Exit status for bad input (a missing or invalid profile), as for clap's usage errors.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when output could not be written.
+pub const EXIT_OUTPUT_FAILED: u8 = 1;
+
+/// `ramvram`: checks whether a machine's RAM can keep its GPUs fed.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ramvram",
+    version,
+    about = "RAM·VRAM Advisor (内存·显存顾问): can this machine's RAM keep its GPUs fed?"
+)]
+pub struct Args {
+    /// Language of the output: en or zh (default: RAMVRAM_LANG, else the system locale).
+    #[arg(long, global = true, value_enum)]
+    pub lang: Option<LangArg>,
+    /// With no command: open the window showing this profile instead of this machine.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<PathBuf>,
+    /// What to do; with none, open the window (or print the assessment when there is no display).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Detect this machine: RAM, swap, cgroup limit, CPU, GPUs, /dev/shm, disks.
+    Detect {
+        /// Print the profile as JSON (the format `--profile` reads).
+        #[arg(long)]
+        json: bool,
+        /// Write the JSON profile to FILE (atomically) instead of printing it.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
+    Advise {
+        /// Profile to judge (from `ramvram detect --json`); default: this machine.
+        #[arg(long, value_name = "FILE")]
+        profile: Option<PathBuf>,
+        /// Print the assessment as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `--lang` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// English.
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl From<LangArg> for Lang {
+    fn from(l: LangArg) -> Lang {
+        match l {
+            LangArg::En => Lang::En,
+            LangArg::Zh => Lang::Zh,
+        }
+    }
+}
+
+/// Runs a subcommand. `None` for no subcommand (the caller opens the window).
+pub fn run(args: &Args) -> Option<ExitCode> {
+    let lang = args
+        .lang
+        .map(Lang::from)
+        .unwrap_or_else(Lang::from_environment);
+    let code = match args.command.as_ref()? {
+        Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
+        Command::Advise { profile, json } => advise(lang, profile.as_deref(), *json),
+    };
+    Some(code)
+}
+
+fn detect(lang: Lang, json: bool, out: Option<&Path>) -> ExitCode {
+    let profile = probe::detect();
+    if let Some(path) = out {
+        return match profile::save_profile(&profile, path) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e.to_string()),
+        };
+    }
+    let text = if json {
+        serde_json::to_string_pretty(&profile).expect("profile serialises") + "\n"
+    } else {
+        text::hardware(lang, &advisor::assess(&profile))
+    };
+    print(&text)
+}
+
+/// Loads a profile for the command line, printing one line naming the file and field on error.
+pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode> {
+    match profile::load_profile(path) {
+        Ok(loaded) => {
+            for field in &loaded.ignored_fields {
+                eprintln!(
+                    "{}",
+                    trf(
+                        lang,
+                        Msg::CliIgnoredField,
+                        &[("file", &path.display().to_string()), ("field", field)]
+                    )
+                );
+            }
+            Ok(loaded.profile)
+        }
+        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+    }
+}
+
+fn advise(lang: Lang, profile: Option<&Path>, json: bool) -> ExitCode {
+    let machine = match profile {
+        Some(path) => match load_for_cli(lang, path) {
+            Ok(p) => p,
+            Err(code) => return code,
+        },
+        None => probe::detect(),
+    };
+    let assessment = advisor::assess(&machine);
+    let text = if json {
+        serde_json::to_string_pretty(&assessment).expect("assessment serialises") + "\n"
+    } else {
+        text::assessment(lang, &assessment, profile)
+    };
+    print(&text)
+}
+
+fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`ramvram advise | head`) is not an error worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(_) => ExitCode::from(EXIT_OUTPUT_FAILED),
+    }
+}
+
+fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
+    eprintln!("ramvram: {}: {message}", tr(lang, Msg::CliError));
+    ExitCode::from(code)
+}
+
+/// With no command and no display: print this machine's (or `--profile`'s) assessment and a
+/// one-line hint on how to get the window.
+pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
+    let lang = args
+        .lang
+        .map(Lang::from)
+        .unwrap_or_else(Lang::from_environment);
+    let code = advise(lang, args.profile.as_deref(), false);
+    eprintln!(
+        "{}",
+        trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
+    );
+    code
+}

@@ -1,0 +1,217 @@
+//! Plain-text rendering of a profile and an assessment for the terminal.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::advisor::Assessment;
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present;
+
+/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
+const WIDTH: usize = 100;
+
+/// Pads `s` with spaces to `width` terminal columns.
+fn pad(s: &str, width: usize) -> String {
+    let w = UnicodeWidthStr::width(s);
+    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+}
+
+fn wrap(out: &mut String, indent: &str, text: &str) {
+    wrap_hanging(out, indent, indent, text);
+}
+
+fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest);
+    for line in textwrap::wrap(text, options) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+/// The hardware summary (`ramvram detect`).
+pub fn hardware(lang: Lang, a: &Assessment) -> String {
+    let mut out = String::new();
+    heading(&mut out, tr(lang, Msg::HwSection));
+    let rows = present::hardware_rows(lang, a);
+    let w = rows
+        .iter()
+        .map(|(l, _)| UnicodeWidthStr::width(l.as_str()))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut last = String::new();
+    for (label, value) in rows {
+        let shown = if label == last {
+            String::new()
+        } else {
+            label.clone()
+        };
+        let _ = writeln!(out, "  {}{value}", pad(&shown, w));
+        last = label;
+    }
+    notes(&mut out, lang, a);
+    out
+}
+
+fn heading(out: &mut String, title: &str) {
+    let _ = writeln!(
+        out,
+        "\n{title}\n{}",
+        "─".repeat(UnicodeWidthStr::width(title).max(8))
+    );
+}
+
+fn notes(out: &mut String, lang: Lang, a: &Assessment) {
+    if a.profile.notes.is_empty() {
+        return;
+    }
+    heading(out, tr(lang, Msg::NotesSection));
+    for n in &a.profile.notes {
+        wrap_hanging(out, "  · ", "    ", &present::note(lang, n));
+    }
+}
+
+/// A text gauge of the ratio on 0–3.5×, with the tier boundaries 1, 1.5 and 2 marked `|` and
+/// the machine's value marked `▲`.
+pub fn gauge(ratio: f64) -> String {
+    const MAX: f64 = 3.5;
+    const COLS: usize = 56;
+    let col = |v: f64| ((v.clamp(0.0, MAX) / MAX) * (COLS - 1) as f64).round() as usize;
+    let mut bar: Vec<char> = vec!['─'; COLS];
+    for b in crate::advisor::Tier::BOUNDS {
+        bar[col(b)] = '|';
+    }
+    let mut marker = vec![' '; COLS];
+    marker[col(ratio)] = '▲';
+    let scale = format!(
+        "0{:>w1$}1{:>w2$}1.5{:>w3$}2{:>w4$}3.5×",
+        "",
+        "",
+        "",
+        "",
+        w1 = col(1.0) - 1,
+        w2 = col(1.5) - col(1.0) - 1,
+        w3 = col(2.0) - col(1.5) - 3,
+        w4 = COLS - col(2.0) - 5
+    );
+    format!(
+        "  [{}]\n   {}\n   {scale}\n",
+        bar.iter().collect::<String>(),
+        marker.iter().collect::<String>().trim_end()
+    )
+}
+
+/// The full assessment (`ramvram advise`): verdict, hardware, ratio gauge, rules, findings.
+pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> String {
+    let mut out = String::new();
+    let source = match profile_path {
+        Some(p) => trf(lang, Msg::SourceFile, &[("file", &p.display().to_string())]),
+        None => tr(lang, Msg::SourceDetected).to_string(),
+    };
+    let _ = writeln!(out, "{} — {source}", tr(lang, Msg::CommonAppTitle));
+    let (title, detail) = present::verdict(lang, a);
+    let _ = writeln!(
+        out,
+        "\n[{}] {title}",
+        present::severity(lang, a.verdict.severity()).to_uppercase()
+    );
+    wrap(&mut out, "  ", &detail);
+    out.push_str(&hardware(lang, a));
+
+    heading(&mut out, tr(lang, Msg::RatioSection));
+    let rows = [
+        (
+            tr(lang, Msg::RatioTotal),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
+        ),
+        (
+            tr(lang, Msg::RatioLargest),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu),
+        ),
+        (
+            tr(lang, Msg::RatioTier),
+            a.ratio.tier.map_or_else(
+                || format::unknown(lang),
+                |t| present::tier(lang, t).to_string(),
+            ),
+        ),
+    ];
+    for (label, value) in rows {
+        let _ = writeln!(out, "  {}{value}", pad(label, 28));
+    }
+    if let Some(r) = a.ratio.ram_to_vram_total {
+        out.push_str(&gauge(r));
+    }
+
+    heading(&mut out, tr(lang, Msg::RulesSection));
+    let header = [
+        Msg::ColRule,
+        Msg::ColFormula,
+        Msg::ColRequired,
+        Msg::ColActual,
+        Msg::ColStatus,
+    ];
+    let table: Vec<[String; 5]> = a
+        .rules
+        .iter()
+        .map(|r| {
+            [
+                present::rule_name(lang, r.id).to_string(),
+                present::rule_statement(lang, r),
+                format::gib_or_unknown(lang, r.required_bytes),
+                format::gib_or_unknown(lang, r.actual_bytes),
+                present::rule_status(lang, r.status).to_string(),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(|m| UnicodeWidthStr::width(tr(lang, m)));
+    for row in &table {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(UnicodeWidthStr::width(cell.as_str()));
+        }
+    }
+    let line = |cells: [&str; 5]| {
+        let mut s = String::from(" ");
+        for (cell, w) in cells.iter().zip(widths) {
+            s.push(' ');
+            s.push_str(&pad(cell, w + 1));
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(header.map(|m| tr(lang, m))));
+    for row in &table {
+        out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
+    }
+    let _ = writeln!(out, "\n  {}", tr(lang, Msg::RulesSources));
+    let mut seen: Vec<&str> = Vec::new();
+    for r in &a.rules {
+        if !seen.contains(&r.source.as_str()) {
+            seen.push(&r.source);
+            wrap_hanging(&mut out, "  · ", "    ", &r.source);
+        }
+    }
+
+    heading(&mut out, tr(lang, Msg::FindingsSection));
+    if a.findings.is_empty() {
+        let _ = writeln!(out, "  {}", tr(lang, Msg::FindingsNone));
+    }
+    for f in &a.findings {
+        let _ = writeln!(
+            out,
+            "  [{}] {}",
+            present::severity(lang, f.severity),
+            present::finding_title(lang, f)
+        );
+        wrap(&mut out, "      ", &present::finding_explanation(lang, f));
+        for rec in present::finding_recommendations(lang, f) {
+            wrap_hanging(&mut out, "      → ", "        ", &rec);
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,72 @@
+//! Number formatting for display: the one place bytes become "GiB" and ratios become "×".
+//!
+//! Memory sizes show in GiB (2^30 bytes); bandwidth in GB/s (10^9 bytes/s, the STREAM and PCIe
+//! convention). An unknown value shows as the locale's "unknown".
+
+use crate::i18n::{Lang, Msg, tr};
+
+/// Bytes per GiB.
+pub const GIB: f64 = (1u64 << 30) as f64;
+
+/// `17179869184` → `"16.0 GiB"`; below 1 GiB, MiB (`"64 MiB"`).
+pub fn gib(bytes: u64) -> String {
+    let g = bytes as f64 / GIB;
+    if g >= 100.0 {
+        format!("{g:.0} GiB")
+    } else if g >= 1.0 {
+        format!("{g:.1} GiB")
+    } else {
+        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
+/// [`gib`], or "unknown" in `lang`.
+pub fn gib_or_unknown(lang: Lang, bytes: Option<u64>) -> String {
+    bytes.map_or_else(|| unknown(lang), gib)
+}
+
+/// A ratio with two decimals and a multiplication sign: `0.6667` → `"0.67×"`.
+pub fn ratio(r: f64) -> String {
+    format!("{r:.2}×")
+}
+
+/// [`ratio`], or "unknown".
+pub fn ratio_or_unknown(lang: Lang, r: Option<f64>) -> String {
+    r.map_or_else(|| unknown(lang), ratio)
+}
+
+/// A count, or "unknown".
+pub fn count_or_unknown<T: std::fmt::Display>(lang: Lang, v: Option<T>) -> String {
+    v.map_or_else(|| unknown(lang), |v| v.to_string())
+}
+
+/// Text, or "unknown".
+pub fn text_or_unknown(lang: Lang, v: Option<&str>) -> String {
+    v.map_or_else(|| unknown(lang), str::to_string)
+}
+
+/// "unknown" / "未知".
+pub fn unknown(lang: Lang) -> String {
+    tr(lang, Msg::CommonUnknown).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(gib(16 << 30), "16.0 GiB");
+        assert_eq!(gib(2048 << 30), "2048 GiB");
+        assert_eq!(gib(64 << 20), "64 MiB");
+        // 24,684,092 kB (this CI machine's MemTotal) = 23.54 GiB.
+        assert_eq!(gib(24_684_092 * 1024), "23.5 GiB");
+    }
+
+    #[test]
+    fn ratios_and_unknowns() {
+        assert_eq!(ratio(16.0 / 24.0), "0.67×");
+        assert_eq!(gib_or_unknown(Lang::Zh, None), "未知");
+        assert_eq!(gib_or_unknown(Lang::En, None), "unknown");
+    }
+}

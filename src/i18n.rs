@@ -1,0 +1,153 @@
+//! Languages and message lookup.
+//!
+//! The texts live in `locales/en/messages.toml` and `locales/zh-CN/messages.toml`; `build.rs`
+//! checks that both files have the same keys and placeholders and generates [`Msg`]. The language
+//! is always passed explicitly (no process-wide global), so tests can run in parallel.
+
+use serde::{Deserialize, Serialize};
+
+include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+
+/// A user interface language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    #[serde(rename = "en")]
+    En,
+    /// Simplified Chinese (`zh-CN`).
+    #[serde(rename = "zh")]
+    Zh,
+}
+
+impl Lang {
+    /// Both languages, English first.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Zh];
+
+    /// Short code used on the command line and in settings: `en` or `zh`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// The language's own name, for a language switch ("English", "中文").
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "中文",
+        }
+    }
+
+    /// Parses a code or a BCP 47 tag: `en`, `en-US`, `zh`, `zh-CN`, `zh_CN.UTF-8`, `zh-Hans`.
+    /// Returns `None` for any other language.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let lower = tag.trim().to_ascii_lowercase();
+        let primary = lower.split(['-', '_', '.', '@']).next().unwrap_or("");
+        match primary {
+            "en" | "c" | "posix" => Some(Lang::En),
+            "zh" => Some(Lang::Zh),
+            _ => None,
+        }
+    }
+
+    /// The language to start with: `RAMVRAM_LANG` if set to a known tag, else the system locale
+    /// (via `sys-locale`), else English.
+    pub fn from_environment() -> Lang {
+        std::env::var("RAMVRAM_LANG")
+            .ok()
+            .and_then(|v| Lang::from_tag(&v))
+            .or_else(|| sys_locale::get_locale().and_then(|t| Lang::from_tag(&t)))
+            .unwrap_or_default()
+    }
+}
+
+/// The text of `msg` in `lang`, with placeholders left as written.
+pub fn tr(lang: Lang, msg: Msg) -> &'static str {
+    match lang {
+        Lang::En => EN[msg as usize],
+        Lang::Zh => ZH[msg as usize],
+    }
+}
+
+/// The text of `msg` in `lang` with each `{name}` replaced by its value from `args`.
+///
+/// A placeholder with no value in `args` is left as `{name}` so that a mistake shows rather than
+/// disappearing; `tests/i18n.rs` checks the call sites' argument names against the locale files.
+pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &str)]) -> String {
+    let template = tr(lang, msg);
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        match after.find('}') {
+            Some(end) => {
+                let name = &after[..end];
+                match args.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_parse() {
+        assert_eq!(Lang::from_tag("zh_CN.UTF-8"), Some(Lang::Zh));
+        assert_eq!(Lang::from_tag("zh-Hans-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::from_tag("en-GB"), Some(Lang::En));
+        assert_eq!(Lang::from_tag("C.UTF-8"), Some(Lang::En));
+        assert_eq!(Lang::from_tag("de-DE"), None);
+    }
+
+    #[test]
+    fn every_message_is_non_empty_in_both_languages() {
+        for msg in Msg::ALL {
+            for lang in Lang::ALL {
+                assert!(
+                    !tr(lang, msg).trim().is_empty(),
+                    "{} empty in {lang:?}",
+                    msg.key()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chinese_differs_from_english_where_it_has_words() {
+        // A Chinese entry that is byte-for-byte the English one was probably never translated.
+        // Entries made only of symbols, numbers, units or proper names may legitimately agree.
+        let untranslated: Vec<&str> = Msg::ALL
+            .iter()
+            .filter(|m| {
+                let en = tr(Lang::En, **m);
+                en == tr(Lang::Zh, **m)
+                    && en
+                        .split_whitespace()
+                        .filter(|w| w.chars().all(|c| c.is_ascii_lowercase()))
+                        .count()
+                        >= 2
+            })
+            .map(|m| m.key())
+            .collect();
+        assert!(untranslated.is_empty(), "untranslated: {untranslated:?}");
+    }
+}

@@ -1,0 +1,426 @@
+//! Words for an assessment: turns advisor data (ids, severities, numbers) into text in one
+//! language. Used by the window, the terminal and reports, so a finding reads the same
+//! everywhere. Computes no advice: every number comes from the [`Assessment`].
+
+use crate::advisor::rules::Basis;
+use crate::advisor::{
+    Assessment, Finding, FindingId, Quantity, RecId, RuleId, RuleResult, RuleStatus, Severity,
+    Tier, Verdict,
+};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
+
+/// Severity label: "Critical" / "严重".
+pub fn severity(lang: Lang, s: Severity) -> &'static str {
+    tr(
+        lang,
+        match s {
+            Severity::Info => Msg::SeverityInfo,
+            Severity::Warning => Msg::SeverityWarning,
+            Severity::Critical => Msg::SeverityCritical,
+        },
+    )
+}
+
+/// Tier name.
+pub fn tier(lang: Lang, t: Tier) -> &'static str {
+    tr(
+        lang,
+        match t {
+            Tier::Insufficient => Msg::TierInsufficient,
+            Tier::Baseline => Msg::TierBaseline,
+            Tier::Offload => Msg::TierOffload,
+            Tier::LargeModel => Msg::TierLargeModel,
+        },
+    )
+}
+
+/// The verdict's headline and its one-paragraph explanation, with this machine's numbers.
+pub fn verdict(lang: Lang, a: &Assessment) -> (String, String) {
+    let (title, detail) = match a.verdict {
+        Verdict::RamBelowVram => (
+            Msg::VerdictRamBelowVramTitle,
+            Msg::VerdictRamBelowVramDetail,
+        ),
+        Verdict::Baseline => (Msg::VerdictBaselineTitle, Msg::VerdictBaselineDetail),
+        Verdict::OffloadReady => (
+            Msg::VerdictOffloadReadyTitle,
+            Msg::VerdictOffloadReadyDetail,
+        ),
+        Verdict::LargeModelReady => (
+            Msg::VerdictLargeModelReadyTitle,
+            Msg::VerdictLargeModelReadyDetail,
+        ),
+        Verdict::UnifiedMemory => (
+            Msg::VerdictUnifiedMemoryTitle,
+            Msg::VerdictUnifiedMemoryDetail,
+        ),
+        Verdict::NoGpu => (Msg::VerdictNoGpuTitle, Msg::VerdictNoGpuDetail),
+        Verdict::CannotJudge => (Msg::VerdictCannotJudgeTitle, Msg::VerdictCannotJudgeDetail),
+    };
+    let ram = format::gib_or_unknown(lang, a.memory.effective_bytes);
+    let vram = format::gib_or_unknown(lang, a.vram.total_discrete_bytes);
+    let ratio = format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total);
+    let args = [
+        ("ram", ram.as_str()),
+        ("vram", vram.as_str()),
+        ("ratio", ratio.as_str()),
+    ];
+    (trf(lang, title, &args), trf(lang, detail, &args))
+}
+
+fn finding_msgs(id: FindingId) -> (Msg, Msg) {
+    use FindingId as F;
+    match id {
+        F::RamBelowVram => (
+            Msg::FindingRamBelowVramTitle,
+            Msg::FindingRamBelowVramExplain,
+        ),
+        F::RamBelowLargestGpu => (
+            Msg::FindingRamBelowLargestGpuTitle,
+            Msg::FindingRamBelowLargestGpuExplain,
+        ),
+        F::RamBelowOffloadTier => (
+            Msg::FindingRamBelowOffloadTierTitle,
+            Msg::FindingRamBelowOffloadTierExplain,
+        ),
+        F::ContainerLimitBelowRam => (
+            Msg::FindingContainerLimitBelowRamTitle,
+            Msg::FindingContainerLimitBelowRamExplain,
+        ),
+        F::UnifiedMemory => (
+            Msg::FindingUnifiedMemoryTitle,
+            Msg::FindingUnifiedMemoryExplain,
+        ),
+        F::NoGpu => (Msg::FindingNoGpuTitle, Msg::FindingNoGpuExplain),
+        F::VramUnknown => (Msg::FindingVramUnknownTitle, Msg::FindingVramUnknownExplain),
+        F::RamUnknown => (Msg::FindingRamUnknownTitle, Msg::FindingRamUnknownExplain),
+        F::SwapAbsent => (Msg::FindingSwapAbsentTitle, Msg::FindingSwapAbsentExplain),
+        F::SwapInUse => (Msg::FindingSwapInUseTitle, Msg::FindingSwapInUseExplain),
+        F::SwappinessHigh => (
+            Msg::FindingSwappinessHighTitle,
+            Msg::FindingSwappinessHighExplain,
+        ),
+        F::ShmSmall => (Msg::FindingShmSmallTitle, Msg::FindingShmSmallExplain),
+        F::PcieLinkDegraded => (
+            Msg::FindingPcieLinkDegradedTitle,
+            Msg::FindingPcieLinkDegradedExplain,
+        ),
+        F::PcieLinkIdle => (
+            Msg::FindingPcieLinkIdleTitle,
+            Msg::FindingPcieLinkIdleExplain,
+        ),
+    }
+}
+
+fn rec_msg(id: RecId) -> Msg {
+    match id {
+        RecId::AddRam => Msg::RecAddRam,
+        RecId::StreamDataset => Msg::RecStreamDataset,
+        RecId::PreferLora => Msg::RecPreferLora,
+        RecId::RaiseLimit => Msg::RecRaiseLimit,
+        RecId::BudgetUnifiedPool => Msg::RecBudgetUnifiedPool,
+        RecId::InstallDriver => Msg::RecInstallDriver,
+        RecId::AddSwap => Msg::RecAddSwap,
+        RecId::LowerSwappiness => Msg::RecLowerSwappiness,
+        RecId::GrowShm => Msg::RecGrowShm,
+        RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
+    }
+}
+
+/// Fills `msg` from a finding's values: bytes as GiB, ratios as "0.67×", counts as integers;
+/// a placeholder the finding has no value for shows as "unknown".
+fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
+    let values: Vec<(&str, String)> = msg
+        .placeholders()
+        .iter()
+        .map(|name| {
+            let text = match f.values.get(*name) {
+                Some(Quantity::Bytes(b)) => format::gib(*b),
+                Some(Quantity::Ratio(r)) => format::ratio(*r),
+                Some(Quantity::Count(c)) => c.to_string(),
+                None => format::unknown(lang),
+            };
+            (*name, text)
+        })
+        .collect();
+    let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    trf(lang, msg, &args)
+}
+
+/// A finding's title, with numbers.
+pub fn finding_title(lang: Lang, f: &Finding) -> String {
+    fill(lang, finding_msgs(f.id).0, f)
+}
+
+/// A finding's explanation: why it matters, with numbers.
+pub fn finding_explanation(lang: Lang, f: &Finding) -> String {
+    fill(lang, finding_msgs(f.id).1, f)
+}
+
+/// A finding's recommendations, in order, with numbers.
+pub fn finding_recommendations(lang: Lang, f: &Finding) -> Vec<String> {
+    f.recommendations
+        .iter()
+        .map(|r| fill(lang, rec_msg(*r), f))
+        .collect()
+}
+
+/// A rule's short name ("RAPIDS doctor").
+pub fn rule_name(lang: Lang, id: RuleId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            RuleId::SeedNoOffload => Msg::RuleSeedNoOffload,
+            RuleId::SeedOffload => Msg::RuleSeedOffload,
+            RuleId::SeedLargeModel => Msg::RuleSeedLargeModel,
+            RuleId::DettmersLargestGpu => Msg::RuleDettmersLargestGpu,
+            RuleId::BekmanTotalVram => Msg::RuleBekmanTotalVram,
+            RuleId::RapidsDoctor => Msg::RuleRapidsDoctor,
+            RuleId::Puget2x => Msg::RulePuget2x,
+            RuleId::NvidiaRa128PerGpu => Msg::RuleNvidiaRa128PerGpu,
+            RuleId::Cisco3x => Msg::RuleCisco3x,
+        },
+    )
+}
+
+/// The rule as a formula: "RAM ≥ 1.8 × total VRAM", "RAM ≥ 128.0 GiB per GPU".
+pub fn rule_statement(lang: Lang, r: &RuleResult) -> String {
+    match r.basis {
+        Basis::TotalVram => trf(
+            lang,
+            Msg::RuleStatementTotal,
+            &[("factor", &factor(r.factor))],
+        ),
+        Basis::LargestGpu => trf(
+            lang,
+            Msg::RuleStatementLargest,
+            &[("factor", &factor(r.factor))],
+        ),
+        Basis::PerGpu => trf(
+            lang,
+            Msg::RuleStatementPerGpu,
+            &[("amount", &format::gib(r.factor.round() as u64))],
+        ),
+    }
+}
+
+fn factor(f: f64) -> String {
+    if f.fract() == 0.0 {
+        format!("{f:.0}")
+    } else {
+        format!("{f}")
+    }
+}
+
+/// "pass" / "fail" / "can't check" / "n/a".
+pub fn rule_status(lang: Lang, s: RuleStatus) -> &'static str {
+    tr(
+        lang,
+        match s {
+            RuleStatus::Pass => Msg::StatusPass,
+            RuleStatus::Fail => Msg::StatusFail,
+            RuleStatus::CantCheck => Msg::StatusCantCheck,
+            RuleStatus::NotApplicable => Msg::StatusNotApplicable,
+        },
+    )
+}
+
+/// A detection note, with the system's own words appended.
+pub fn note(lang: Lang, n: &Note) -> String {
+    let msg = match n.id {
+        NoteId::NvmlUnavailable => Msg::NoteNvmlUnavailable,
+        NoteId::GpuQueryFailed => Msg::NoteGpuQueryFailed,
+        NoteId::GpuMemoryUnsupported => Msg::NoteGpuMemoryUnsupported,
+        NoteId::MountTimedOut => Msg::NoteMountTimedOut,
+        NoteId::SourceUnreadable => Msg::NoteSourceUnreadable,
+        NoteId::PlatformPartial => Msg::NotePlatformPartial,
+    };
+    match &n.detail {
+        Some(d) => format!("{} ({d})", tr(lang, msg)),
+        None => tr(lang, msg).to_string(),
+    }
+}
+
+/// Disk kind label.
+pub fn disk_kind(lang: Lang, k: DiskKind) -> &'static str {
+    tr(
+        lang,
+        match k {
+            DiskKind::Nvme => Msg::DiskNvme,
+            DiskKind::Ssd => Msg::DiskSsd,
+            DiskKind::Hdd => Msg::DiskHdd,
+            DiskKind::Network => Msg::DiskNetwork,
+            DiskKind::Unknown => Msg::DiskUnknown,
+        },
+    )
+}
+
+/// THP mode as the kernel writes it (`always`, `madvise`, `never`) — a setting's value, shown
+/// untranslated — or "unknown".
+pub fn thp(lang: Lang, t: Option<ThpMode>) -> String {
+    match t {
+        Some(ThpMode::Always) => "always".into(),
+        Some(ThpMode::Madvise) => "madvise".into(),
+        Some(ThpMode::Never) => "never".into(),
+        None => format::unknown(lang),
+    }
+}
+
+/// Label/value rows describing the hardware, shared by the terminal and the window.
+pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
+    let p: &MachineProfile = &a.profile;
+    let unknown = || format::unknown(lang);
+    let mut rows = vec![
+        (
+            tr(lang, Msg::HwHost).to_string(),
+            format::text_or_unknown(lang, p.host.hostname.as_deref()),
+        ),
+        (
+            tr(lang, Msg::HwOs).to_string(),
+            format!(
+                "{} · {} · {}",
+                format::text_or_unknown(lang, p.host.os.as_deref()),
+                format::text_or_unknown(lang, p.host.kernel.as_deref()),
+                format::text_or_unknown(lang, p.host.arch.as_deref())
+            ),
+        ),
+        (
+            tr(lang, Msg::HwCpu).to_string(),
+            format!(
+                "{} · {}",
+                format::text_or_unknown(lang, p.cpu.model.as_deref()),
+                trf(
+                    lang,
+                    Msg::HwCores,
+                    &[
+                        (
+                            "physical",
+                            &format::count_or_unknown(lang, p.cpu.physical_cores)
+                        ),
+                        (
+                            "logical",
+                            &format::count_or_unknown(lang, p.cpu.logical_cpus)
+                        ),
+                    ]
+                )
+            ),
+        ),
+        (
+            tr(lang, Msg::HwRam).to_string(),
+            trf(
+                lang,
+                Msg::HwRamValue,
+                &[
+                    ("total", &format::gib_or_unknown(lang, p.memory.total_bytes)),
+                    (
+                        "available",
+                        &format::gib_or_unknown(lang, p.memory.available_bytes),
+                    ),
+                ],
+            ),
+        ),
+        (
+            tr(lang, Msg::HwLimit).to_string(),
+            p.memory
+                .limit_bytes
+                .map_or_else(|| tr(lang, Msg::HwNoLimit).to_string(), format::gib),
+        ),
+        (
+            tr(lang, Msg::HwEffective).to_string(),
+            format::gib_or_unknown(lang, a.memory.effective_bytes),
+        ),
+        (
+            tr(lang, Msg::HwSwap).to_string(),
+            match p.memory.swap_total_bytes {
+                Some(0) => tr(lang, Msg::HwNoSwap).to_string(),
+                total => trf(
+                    lang,
+                    Msg::HwSwapValue,
+                    &[
+                        (
+                            "used",
+                            &format::gib_or_unknown(lang, p.memory.swap_used_bytes),
+                        ),
+                        ("total", &format::gib_or_unknown(lang, total)),
+                    ],
+                ),
+            },
+        ),
+        (
+            "vm.swappiness · THP".to_string(),
+            format!(
+                "{} · {}",
+                format::count_or_unknown(lang, p.memory.swappiness),
+                thp(lang, p.memory.transparent_hugepages)
+            ),
+        ),
+        (
+            "/dev/shm".to_string(),
+            format::gib_or_unknown(lang, p.memory.shm_bytes),
+        ),
+    ];
+    let gpus_label = tr(lang, Msg::HwGpus).to_string();
+    if p.gpus.is_empty() {
+        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
+    }
+    for g in &p.gpus {
+        let memory = if g.unified_memory {
+            tr(lang, Msg::HwUnified).to_string()
+        } else {
+            format::gib_or_unknown(lang, g.vram_total_bytes)
+        };
+        let mut line = trf(
+            lang,
+            Msg::HwGpuLine,
+            &[
+                ("index", &g.index.to_string()),
+                ("name", g.name.as_deref().unwrap_or(&unknown())),
+                ("vram", &memory),
+            ],
+        );
+        if let Some(link) = g.pcie {
+            line.push_str(" · ");
+            line.push_str(&trf(
+                lang,
+                Msg::HwPcie,
+                &[
+                    ("gen", &format::count_or_unknown(lang, link.gen_current)),
+                    ("width", &format::count_or_unknown(lang, link.width_current)),
+                    (
+                        "gen_max",
+                        &format::count_or_unknown(lang, link.gen_gpu_max.or(link.gen_max)),
+                    ),
+                    ("width_max", &format::count_or_unknown(lang, link.width_max)),
+                ],
+            ));
+        }
+        if let Some(d) = &g.driver_version {
+            line.push_str(" · ");
+            line.push_str(&trf(lang, Msg::HwDriver, &[("version", d)]));
+        }
+        rows.push((gpus_label.clone(), line));
+    }
+    let disks_label = tr(lang, Msg::HwDisks).to_string();
+    for d in &p.disks {
+        rows.push((
+            disks_label.clone(),
+            trf(
+                lang,
+                Msg::HwDiskLine,
+                &[
+                    ("mount", &d.mount_point),
+                    ("kind", disk_kind(lang, d.kind)),
+                    ("fs", d.file_system.as_deref().unwrap_or(&unknown())),
+                    (
+                        "available",
+                        &format::gib_or_unknown(lang, d.available_bytes),
+                    ),
+                    ("total", &format::gib_or_unknown(lang, d.total_bytes)),
+                ],
+            ),
+        ));
+    }
+    rows
+}

@@ -1,0 +1,30 @@
+//! Apple Silicon: the GPU shares the SoC's unified memory; there is no separate VRAM.
+
+use crate::profile::{Gpu, GpuVendor};
+
+/// One integrated GPU on Apple Silicon Macs (none on Intel Macs, whose discrete GPUs are not
+/// training targets). The name is the SoC's, e.g. "Apple M4 Max".
+pub fn apple_gpus() -> Vec<Gpu> {
+    if std::env::consts::ARCH != "aarch64" {
+        return Vec::new();
+    }
+    let name = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_cpu(sysinfo::CpuRefreshKind::nothing()),
+    )
+    .ok()
+    .and_then(|s| s.cpus().first().map(|c| c.brand().trim().to_string()))
+    .filter(|n| !n.is_empty());
+    vec![Gpu {
+        index: 0,
+        vendor: GpuVendor::Apple,
+        name,
+        vram_total_bytes: None,
+        vram_used_bytes: None,
+        unified_memory: true,
+        pcie: None,
+        driver_version: None,
+        utilization_percent: None,
+        pci_bus_id: None,
+        uuid: None,
+    }]
+}

@@ -1,0 +1,85 @@
+//! Fake NVIDIA GPUs for tests: named scenarios fed through the real conversion
+//! ([`super::nvidia::nvidia_gpus`]), the way gpustat fakes NVML.
+
+use super::nvidia::{NvidiaReading, NvmlState, Reading, nvidia_gpus};
+use super::{GpuProbe, GpuSource};
+use crate::profile::PcieLink;
+
+/// A named GPU situation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FakeScenario {
+    /// A DGX H100: eight "NVIDIA H100 80GB HBM3", 81559 MiB each as nvidia-smi reports, PCIe
+    /// Gen5 x16, driver 550.54.15.
+    EightH100,
+    /// `libnvidia-ml.so.1` cannot be loaded.
+    NvmlMissing,
+    /// Two RTX 4090s, the second one fallen off the bus (`NVML_ERROR_GPU_IS_LOST`).
+    OneGpuErroring,
+    /// A DGX Spark (GB10): NVML answers "not supported" for memory info.
+    MemoryInfoUnsupported,
+}
+
+/// MiB as NVML reports the H100 80GB HBM3's framebuffer: 81559 MiB (nvidia-smi on a DGX H100).
+pub const H100_VRAM_BYTES: u64 = 81_559 * 1024 * 1024;
+
+/// RTX 4090: 24564 MiB (nvidia-smi).
+pub const RTX4090_VRAM_BYTES: u64 = 24_564 * 1024 * 1024;
+
+impl FakeScenario {
+    /// What NVML would return in this scenario.
+    pub fn nvml_state(self) -> NvmlState {
+        let gen5 = PcieLink {
+            gen_current: Some(5),
+            gen_max: Some(5),
+            gen_gpu_max: Some(5),
+            width_current: Some(16),
+            width_max: Some(16),
+        };
+        let device = |name: &str, total: u64, used: u64, pcie: PcieLink, i: u32| NvidiaReading {
+            name: Reading::Value(name.to_string()),
+            memory: Reading::Value((total, used)),
+            pcie,
+            utilization: Some(0),
+            pci_bus_id: Some(format!("00000000:{:02X}:00.0", 0x18 + i * 0x10)),
+            uuid: Some(format!("GPU-00000000-0000-0000-0000-00000000000{i}")),
+        };
+        match self {
+            FakeScenario::EightH100 => NvmlState::Ready {
+                driver: Some("550.54.15".into()),
+                devices: (0..8)
+                    .map(|i| Ok(device("NVIDIA H100 80GB HBM3", H100_VRAM_BYTES, 512 << 20, gen5, i)))
+                    .collect(),
+            },
+            FakeScenario::NvmlMissing => NvmlState::Unavailable(
+                "libloading error: libnvidia-ml.so: cannot open shared object file: No such file or directory".into(),
+            ),
+            FakeScenario::OneGpuErroring => {
+                let gen4 = PcieLink { gen_current: Some(1), gen_max: Some(4), gen_gpu_max: Some(4), width_current: Some(16), width_max: Some(16) };
+                NvmlState::Ready {
+                    driver: Some("550.54.15".into()),
+                    devices: vec![
+                        Ok(device("NVIDIA GeForce RTX 4090", RTX4090_VRAM_BYTES, 300 << 20, gen4, 0)),
+                        Err("the GPU has fallen off the bus or has otherwise become inaccessible".into()),
+                    ],
+                }
+            }
+            FakeScenario::MemoryInfoUnsupported => NvmlState::Ready {
+                driver: Some("580.95.05".into()),
+                devices: vec![Ok(NvidiaReading {
+                    name: Reading::Value("NVIDIA GB10".into()),
+                    memory: Reading::NotSupported,
+                    pcie: PcieLink::default(),
+                    utilization: Some(0),
+                    pci_bus_id: Some("0000000F:01:00.0".into()),
+                    uuid: None,
+                })],
+            },
+        }
+    }
+}
+
+impl GpuSource for FakeScenario {
+    fn probe(&self) -> GpuProbe {
+        nvidia_gpus(self.nvml_state())
+    }
+}

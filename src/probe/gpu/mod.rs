@@ -1,0 +1,68 @@
+//! GPUs: one interface, one implementation per vendor, and a fake for tests.
+//!
+//! - NVIDIA through NVML ([`nvml`]), loaded at run time; its error is kept as a note.
+//! - AMD (and NVIDIA when NVML is missing) through Linux sysfs ([`sysfs`]).
+//! - Apple Silicon: unified memory ([`apple`], macOS only).
+//! - [`fake`]: named scenarios (8×H100, NVML missing, one GPU failing, memory info unsupported)
+//!   that go through the same conversion code as NVML.
+
+pub mod fake;
+pub mod nvidia;
+pub mod nvml;
+pub mod sysfs;
+
+#[cfg(target_os = "macos")]
+pub mod apple;
+
+use crate::profile::{Gpu, Note};
+
+/// What a GPU source found: the GPUs and anything it could not read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuProbe {
+    /// GPUs, in the source's index order.
+    pub gpus: Vec<Gpu>,
+    /// Problems, as profile notes.
+    pub notes: Vec<Note>,
+}
+
+/// A source of GPU information.
+pub trait GpuSource {
+    /// Reads every GPU this source can see. Never panics; failures become notes.
+    fn probe(&self) -> GpuProbe;
+}
+
+/// The GPU sources of this platform, combined: NVML for NVIDIA, sysfs for AMD and for NVIDIA
+/// cards NVML could not reach, and unified memory on Apple Silicon.
+pub struct SystemGpus;
+
+impl GpuSource for SystemGpus {
+    fn probe(&self) -> GpuProbe {
+        let nvml = nvml::NvmlSource.probe();
+        let nvml_ok = !nvml
+            .notes
+            .iter()
+            .any(|n| n.id == crate::profile::NoteId::NvmlUnavailable);
+        #[allow(unused_mut)]
+        let mut merged = merge(nvml, sysfs::pci_gpus(std::path::Path::new("/sys")), nvml_ok);
+        #[cfg(target_os = "macos")]
+        merged.gpus.extend(apple::apple_gpus());
+        merged
+    }
+}
+
+/// Combines NVML's list with the sysfs list: every non-NVIDIA GPU from sysfs is added; NVIDIA
+/// GPUs from sysfs are added only when NVML was unavailable (then with VRAM unknown).
+/// Indices are renumbered after NVML's.
+pub fn merge(nvml: GpuProbe, sysfs: Vec<Gpu>, nvml_ok: bool) -> GpuProbe {
+    let mut out = nvml;
+    let mut next = out.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0);
+    for mut gpu in sysfs {
+        if gpu.vendor == crate::profile::GpuVendor::Nvidia && nvml_ok {
+            continue;
+        }
+        gpu.index = next;
+        next += 1;
+        out.gpus.push(gpu);
+    }
+    out
+}

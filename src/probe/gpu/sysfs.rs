@@ -1,0 +1,171 @@
+//! GPUs from Linux sysfs: PCI display controllers under `/sys/bus/pci/devices`, with PCIe link
+//! state from the standard PCI attributes and AMD VRAM from amdgpu's `mem_info_vram_*` files.
+
+use std::path::Path;
+
+use crate::profile::{Gpu, GpuVendor, PcieLink};
+
+/// PCI vendor ids (PCI-SIG registry).
+const VENDOR_NVIDIA: u32 = 0x10de;
+const VENDOR_AMD: u32 = 0x1002;
+
+/// Parses a PCI link speed attribute (`current_link_speed`, `max_link_speed`), e.g.
+/// `"16.0 GT/s PCIe"` or `"8 GT/s"`, into a PCIe generation: 2.5 GT/s → 1, 5 → 2, 8 → 3,
+/// 16 → 4, 32 → 5, 64 → 6 (PCI-SIG base specifications 1.0–6.0).
+pub fn parse_link_speed(text: &str) -> Option<u32> {
+    let rate: f64 = text.split_whitespace().next()?.parse().ok()?;
+    [
+        (2.5, 1),
+        (5.0, 2),
+        (8.0, 3),
+        (16.0, 4),
+        (32.0, 5),
+        (64.0, 6),
+    ]
+    .iter()
+    .find(|(gt, _)| (rate - gt).abs() < 0.01)
+    .map(|&(_, generation)| generation)
+}
+
+/// Parses a link width attribute (`current_link_width`), e.g. `"16"`; `0` (link down) is `None`.
+pub fn parse_link_width(text: &str) -> Option<u32> {
+    text.trim().parse().ok().filter(|w| *w > 0)
+}
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+fn hex(text: &str) -> Option<u32> {
+    u32::from_str_radix(text.trim().trim_start_matches("0x"), 16).ok()
+}
+
+/// NVIDIA and AMD display controllers (PCI class 0x03xxxx) found under `<sys>/bus/pci/devices`,
+/// indexed from 0 in PCI address order. Other vendors (BMC VGA, integrated Intel) are skipped:
+/// they are not training GPUs. NVIDIA cards get no VRAM here (NVML's job); AMD cards get
+/// `mem_info_vram_total` / `mem_info_vram_used` when amdgpu exposes them.
+pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
+    let Ok(entries) = std::fs::read_dir(sys.join("bus/pci/devices")) else {
+        return Vec::new();
+    };
+    let mut addresses: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    addresses.sort();
+    let mut gpus = Vec::new();
+    for dev in addresses {
+        let class = read(&dev.join("class"))
+            .as_deref()
+            .and_then(hex)
+            .unwrap_or(0);
+        if class >> 16 != 0x03 {
+            continue;
+        }
+        let vendor = match read(&dev.join("vendor")).as_deref().and_then(hex) {
+            Some(VENDOR_NVIDIA) => GpuVendor::Nvidia,
+            Some(VENDOR_AMD) => GpuVendor::Amd,
+            _ => continue,
+        };
+        let num = |f: &str| read(&dev.join(f)).and_then(|t| t.trim().parse::<u64>().ok());
+        let pcie = PcieLink {
+            gen_current: read(&dev.join("current_link_speed"))
+                .as_deref()
+                .and_then(parse_link_speed),
+            gen_max: read(&dev.join("max_link_speed"))
+                .as_deref()
+                .and_then(parse_link_speed),
+            gen_gpu_max: None,
+            width_current: read(&dev.join("current_link_width"))
+                .as_deref()
+                .and_then(parse_link_width),
+            width_max: read(&dev.join("max_link_width"))
+                .as_deref()
+                .and_then(parse_link_width),
+        };
+        let device_id = read(&dev.join("device")).map(|d| d.trim().to_string());
+        gpus.push(Gpu {
+            index: gpus.len() as u32,
+            vendor,
+            name: read(&dev.join("product_name"))
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .or_else(|| device_id.map(|d| format!("PCI device {d}"))),
+            vram_total_bytes: num("mem_info_vram_total").filter(|v| *v > 0),
+            vram_used_bytes: num("mem_info_vram_used"),
+            unified_memory: false,
+            pcie: (pcie != PcieLink::default()).then_some(pcie),
+            driver_version: None,
+            utilization_percent: num("gpu_busy_percent").map(|v| v.min(100) as u32),
+            pci_bus_id: dev.file_name().map(|n| n.to_string_lossy().into_owned()),
+            uuid: None,
+        });
+    }
+    gpus
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_speeds() {
+        assert_eq!(parse_link_speed("2.5 GT/s PCIe\n"), Some(1));
+        assert_eq!(parse_link_speed("8.0 GT/s PCIe"), Some(3));
+        assert_eq!(parse_link_speed("16.0 GT/s PCIe"), Some(4));
+        assert_eq!(parse_link_speed("32.0 GT/s PCIe"), Some(5));
+        assert_eq!(parse_link_speed("Unknown"), None);
+        assert_eq!(parse_link_width("0\n"), None);
+        assert_eq!(parse_link_width("16\n"), Some(16));
+    }
+
+    #[test]
+    fn finds_amd_and_nvidia_but_not_bmc_vga() {
+        let sys = tempfile::tempdir().unwrap();
+        let dev = |addr: &str, files: &[(&str, &str)]| {
+            let d = sys.path().join("bus/pci/devices").join(addr);
+            std::fs::create_dir_all(&d).unwrap();
+            for (f, t) in files {
+                std::fs::write(d.join(f), t).unwrap();
+            }
+        };
+        // ASPEED BMC VGA on a server board: class 0x030000, vendor 0x1a03.
+        dev(
+            "0000:02:00.0",
+            &[("class", "0x030000\n"), ("vendor", "0x1a03\n")],
+        );
+        // AMD Instinct MI210: 64 GiB HBM2e (68702699520 bytes as amdgpu reports), Gen4 x16.
+        dev(
+            "0000:83:00.0",
+            &[
+                ("class", "0x038000\n"),
+                ("vendor", "0x1002\n"),
+                ("device", "0x740f\n"),
+                ("mem_info_vram_total", "68702699520\n"),
+                ("mem_info_vram_used", "11403264\n"),
+                ("current_link_speed", "16.0 GT/s PCIe\n"),
+                ("max_link_speed", "16.0 GT/s PCIe\n"),
+                ("current_link_width", "16\n"),
+                ("max_link_width", "16\n"),
+            ],
+        );
+        // NVIDIA card at x8 of x16.
+        dev(
+            "0000:17:00.0",
+            &[
+                ("class", "0x030200\n"),
+                ("vendor", "0x10de\n"),
+                ("device", "0x2684\n"),
+                ("current_link_speed", "16.0 GT/s PCIe\n"),
+                ("max_link_speed", "16.0 GT/s PCIe\n"),
+                ("current_link_width", "8\n"),
+                ("max_link_width", "16\n"),
+            ],
+        );
+        let gpus = pci_gpus(sys.path());
+        assert_eq!(gpus.len(), 2);
+        assert_eq!(gpus[0].vendor, GpuVendor::Nvidia);
+        assert_eq!(gpus[0].vram_total_bytes, None);
+        assert_eq!(gpus[0].pcie.unwrap().width_current, Some(8));
+        assert_eq!(gpus[1].vendor, GpuVendor::Amd);
+        assert_eq!(gpus[1].vram_total_bytes, Some(68_702_699_520));
+        assert_eq!(gpus[1].pcie.unwrap().gen_max, Some(4));
+    }
+}

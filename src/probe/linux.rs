@@ -1,0 +1,51 @@
+//! Linux detection: reads the files the pure parsers understand.
+
+use std::path::Path;
+
+use super::{cgroup, disks, meminfo, mounts, statfs, vm};
+use crate::profile::{MachineProfile, Note, NoteId};
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+/// Fills memory, kernel settings, /dev/shm and disks from /proc and /sys.
+pub fn detect_linux(profile: &mut MachineProfile) {
+    match read(Path::new("/proc/meminfo")) {
+        Some(text) => {
+            let m = meminfo::parse_meminfo(&text);
+            profile.memory.total_bytes = m.total.filter(|v| *v > 0);
+            profile.memory.available_bytes = m.available;
+            profile.memory.swap_total_bytes = m.swap_total;
+            profile.memory.swap_used_bytes = m.swap_used();
+        }
+        None => profile.notes.push(Note {
+            id: NoteId::SourceUnreadable,
+            detail: Some("/proc/meminfo".into()),
+        }),
+    }
+    let mountinfo = read(Path::new("/proc/self/mountinfo")).unwrap_or_default();
+    let mount_list = mounts::parse_mountinfo(&mountinfo);
+    if let Some(cg) = read(Path::new("/proc/self/cgroup")) {
+        profile.memory.limit_bytes = cgroup::memory_limit(&cg, &mount_list, &read);
+    }
+    profile.memory.swappiness = read(Path::new("/proc/sys/vm/swappiness"))
+        .as_deref()
+        .and_then(vm::parse_swappiness);
+    profile.memory.transparent_hugepages =
+        read(Path::new("/sys/kernel/mm/transparent_hugepage/enabled"))
+            .as_deref()
+            .and_then(vm::parse_thp);
+    // Only a real mount counts: without one, /dev/shm is a folder on the root file system.
+    let shm_mounted = mount_list.iter().any(|m| m.mount_point == "/dev/shm");
+    profile.memory.shm_bytes = match shm_mounted
+        .then(|| statfs::statvfs_with_timeout(Path::new("/dev/shm"), super::MOUNT_TIMEOUT))
+    {
+        Some(statfs::StatOutcome::Space(s)) => Some(s.total),
+        _ => None,
+    };
+    let (disk_list, notes) =
+        disks::list_disks(&mount_list, Path::new("/sys"), super::MOUNT_TIMEOUT);
+    profile.disks = disk_list;
+    profile.notes.extend(notes);
+}

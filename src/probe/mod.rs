@@ -1,0 +1,115 @@
+//! Detection: the only code, with `bench/`, that touches the machine. It returns data, never
+//! text; what it could not read becomes a [`Note`](crate::profile::Note).
+//!
+//! Parsers of `/proc` and `/sys` text are pure functions tested on captured files; the
+//! functions that read the files are thin.
+
+pub mod cgroup;
+pub mod disks;
+pub mod gpu;
+pub mod meminfo;
+pub mod mounts;
+pub mod statfs;
+pub mod vm;
+
+#[cfg(target_os = "linux")]
+mod linux;
+
+use crate::profile::{Cpu, Host, MachineProfile};
+use gpu::GpuSource;
+
+/// How long one mount may take to answer `statvfs` before it is reported as not answering.
+pub const MOUNT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Detects this machine with the platform's GPU sources.
+pub fn detect() -> MachineProfile {
+    detect_with(&gpu::SystemGpus)
+}
+
+/// Detects this machine, taking GPUs from `gpus` (tests pass a fake scenario).
+pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
+    let mut profile = MachineProfile::unknown();
+    profile.generated_by = Some(format!("ramvram {}", env!("CARGO_PKG_VERSION")));
+    profile.host = host();
+    profile.cpu = cpu();
+    platform(&mut profile);
+    let found = gpus.probe();
+    profile.gpus = found.gpus;
+    profile.notes.extend(found.notes);
+    profile
+}
+
+fn host() -> Host {
+    Host {
+        hostname: sysinfo::System::host_name().ok(),
+        os: sysinfo::System::long_os_version().ok(),
+        kernel: sysinfo::System::kernel_version().ok(),
+        arch: Some(std::env::consts::ARCH.to_string()),
+    }
+}
+
+fn cpu() -> Cpu {
+    let system = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_cpu(sysinfo::CpuRefreshKind::nothing()),
+    )
+    .ok();
+    let model = system
+        .as_ref()
+        .and_then(|s| s.cpus().first().map(|c| c.brand().trim().to_string()))
+        .filter(|b| !b.is_empty());
+    let listed = system
+        .as_ref()
+        .map(|s| s.cpus().len() as u32)
+        .filter(|n| *n > 0);
+    Cpu {
+        model,
+        physical_cores: sysinfo::System::physical_core_count()
+            .ok()
+            .map(|n| n as u32)
+            .filter(|n| *n > 0),
+        logical_cpus: usable_cpus().or(listed),
+    }
+}
+
+/// CPUs this process may run on (what `nproc` prints): the scheduler affinity mask on Linux.
+#[cfg(target_os = "linux")]
+fn usable_cpus() -> Option<u32> {
+    // SAFETY: cpu_set_t is a plain bit set; sched_getaffinity fills it for this process (pid 0).
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
+            let n = libc::CPU_COUNT(&set);
+            return u32::try_from(n).ok().filter(|n| *n > 0);
+        }
+    }
+    None
+}
+
+#[cfg(not(target_os = "linux"))]
+fn usable_cpus() -> Option<u32> {
+    None
+}
+
+#[cfg(target_os = "linux")]
+fn platform(profile: &mut MachineProfile) {
+    linux::detect_linux(profile);
+}
+
+/// macOS and Windows: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
+#[cfg(not(target_os = "linux"))]
+fn platform(profile: &mut MachineProfile) {
+    use crate::profile::{Note, NoteId};
+    if let Ok(s) = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_memory(sysinfo::MemoryRefreshKind::everything()),
+    ) {
+        let m = &mut profile.memory;
+        m.total_bytes = Some(s.total_memory()).filter(|v| *v > 0);
+        m.available_bytes = Some(s.available_memory()).filter(|v| *v > 0);
+        m.swap_total_bytes = Some(s.total_swap());
+        m.swap_used_bytes = Some(s.used_swap());
+    }
+    profile.notes.push(Note {
+        id: NoteId::PlatformPartial,
+        detail: Some(std::env::consts::OS.into()),
+    });
+}

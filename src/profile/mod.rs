@@ -1,0 +1,247 @@
+//! The machine profile: what detection found, in a versioned JSON format (`docs/profile.md`).
+//!
+//! Everything is in bytes (`u64`) and plain counts. A value that was not detected is `None`
+//! and serialises as `null`, never `0`: "unknown is not zero".
+
+mod io;
+
+pub use io::{LoadedProfile, ProfileError, load_profile, parse_profile, save_profile};
+
+use serde::{Deserialize, Serialize};
+
+/// The profile format written by this version. Readers accept this version and older ones;
+/// see `docs/profile.md` for the history.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One machine: detected here, loaded from another machine's `ramvram detect --json`, or written
+/// by hand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineProfile {
+    /// Format version of this document ([`SCHEMA_VERSION`] when written by this build).
+    pub schema_version: u32,
+    /// The program that wrote the profile, e.g. `"ramvram 0.1.0"`, or a note for fixtures.
+    #[serde(default)]
+    pub generated_by: Option<String>,
+    /// Host identity.
+    pub host: Host,
+    /// Processor.
+    pub cpu: Cpu,
+    /// System memory, swap and kernel memory settings.
+    pub memory: Memory,
+    /// Every GPU found, in index order. Empty when none was found.
+    #[serde(default)]
+    pub gpus: Vec<Gpu>,
+    /// Mounted file systems that can hold a dataset (pseudo file systems are left out).
+    #[serde(default)]
+    pub disks: Vec<Disk>,
+    /// What detection could not do, and why (NVML missing, a mount that timed out, …).
+    #[serde(default)]
+    pub notes: Vec<Note>,
+}
+
+/// Host identity; every field may be unknown.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Host {
+    /// Host name as the OS reports it.
+    pub hostname: Option<String>,
+    /// Operating system name and version, e.g. `"Debian GNU/Linux 12 (bookworm)"`.
+    pub os: Option<String>,
+    /// Kernel version, e.g. `"6.1.0-18-amd64"`.
+    pub kernel: Option<String>,
+    /// CPU architecture as Rust names it: `x86_64`, `aarch64`.
+    pub arch: Option<String>,
+}
+
+/// The processor(s).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cpu {
+    /// Model name, e.g. `"AMD EPYC 7742 64-Core Processor"`.
+    pub model: Option<String>,
+    /// Physical cores over all sockets.
+    pub physical_cores: Option<u32>,
+    /// Logical CPUs (hardware threads) this process may run on.
+    pub logical_cpus: Option<u32>,
+}
+
+/// System memory. Sizes in bytes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Memory {
+    /// Physical RAM the OS manages (`MemTotal` in `/proc/meminfo`).
+    pub total_bytes: Option<u64>,
+    /// Memory available for new work without swapping (`MemAvailable`).
+    pub available_bytes: Option<u64>,
+    /// Swap space configured.
+    pub swap_total_bytes: Option<u64>,
+    /// Swap space in use.
+    pub swap_used_bytes: Option<u64>,
+    /// Memory limit of the cgroup this process runs in (container, Slurm job, systemd slice);
+    /// `None` when there is no limit or it could not be read.
+    pub limit_bytes: Option<u64>,
+    /// `vm.swappiness` (0–200).
+    pub swappiness: Option<u32>,
+    /// Transparent huge pages mode.
+    pub transparent_hugepages: Option<ThpMode>,
+    /// Size of the `/dev/shm` tmpfs, which DataLoader workers use to hand batches to the main
+    /// process.
+    pub shm_bytes: Option<u64>,
+}
+
+/// `/sys/kernel/mm/transparent_hugepage/enabled`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThpMode {
+    /// Huge pages for every eligible mapping.
+    Always,
+    /// Only for mappings that ask with `madvise(MADV_HUGEPAGE)`.
+    Madvise,
+    /// Disabled.
+    Never,
+}
+
+/// GPU vendor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuVendor {
+    /// NVIDIA.
+    Nvidia,
+    /// AMD.
+    Amd,
+    /// Intel.
+    Intel,
+    /// Apple (Apple Silicon integrated GPU).
+    Apple,
+    /// Anything else.
+    Other,
+}
+
+/// One GPU.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gpu {
+    /// Index as the vendor's tools number it (`nvidia-smi`'s index for NVIDIA).
+    pub index: u32,
+    /// Vendor.
+    pub vendor: GpuVendor,
+    /// Marketing name, e.g. `"NVIDIA H100 80GB HBM3"`.
+    pub name: Option<String>,
+    /// Dedicated memory in bytes. `None` when unknown or when the GPU has none of its own.
+    pub vram_total_bytes: Option<u64>,
+    /// Dedicated memory in use, bytes.
+    pub vram_used_bytes: Option<u64>,
+    /// True when the GPU shares system RAM instead of having its own (Apple Silicon, NVIDIA GB10
+    /// / DGX Spark): then RAM and "VRAM" are one pool.
+    #[serde(default)]
+    pub unified_memory: bool,
+    /// PCIe link, when the GPU sits on PCIe and the link could be read.
+    #[serde(default)]
+    pub pcie: Option<PcieLink>,
+    /// Driver version, e.g. `"550.54.15"`.
+    #[serde(default)]
+    pub driver_version: Option<String>,
+    /// GPU utilisation in percent at detection time (NVML's sample), used to tell an idle link
+    /// from a degraded one.
+    #[serde(default)]
+    pub utilization_percent: Option<u32>,
+    /// PCI bus id, e.g. `"00000000:17:00.0"`.
+    #[serde(default)]
+    pub pci_bus_id: Option<String>,
+    /// Vendor UUID (removed by report redaction).
+    #[serde(default)]
+    pub uuid: Option<String>,
+}
+
+/// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PcieLink {
+    /// Generation the link runs at now (GPUs drop it when idle to save power).
+    pub gen_current: Option<u32>,
+    /// Highest generation this GPU and slot can reach together.
+    pub gen_max: Option<u32>,
+    /// Highest generation the GPU itself supports (NVML `nvmlDeviceGetGpuMaxPcieLinkGeneration`);
+    /// above `gen_max` when the slot or a riser holds it back.
+    #[serde(default)]
+    pub gen_gpu_max: Option<u32>,
+    /// Lanes in use now.
+    pub width_current: Option<u32>,
+    /// Highest lane count this GPU and slot can reach together.
+    pub width_max: Option<u32>,
+}
+
+/// What a mount is stored on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiskKind {
+    /// NVMe SSD.
+    Nvme,
+    /// SATA/SAS SSD (non-rotational, not NVMe).
+    Ssd,
+    /// Rotating disk.
+    Hdd,
+    /// Network or cluster file system (NFS, SMB, Lustre, GPFS, BeeGFS, CephFS, …).
+    Network,
+    /// Could not be told (virtual disks, overlay roots, unknown drivers).
+    Unknown,
+}
+
+/// A mounted file system.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Disk {
+    /// Where it is mounted.
+    pub mount_point: String,
+    /// File system type as the kernel names it (`ext4`, `nfs4`, …).
+    pub file_system: Option<String>,
+    /// What it is stored on.
+    pub kind: DiskKind,
+    /// Block device or remote source, e.g. `/dev/nvme0n1p2`, `server:/export`.
+    #[serde(default)]
+    pub device: Option<String>,
+    /// Size in bytes (`None` when the mount did not answer in time).
+    pub total_bytes: Option<u64>,
+    /// Free space available to this user, bytes.
+    pub available_bytes: Option<u64>,
+}
+
+/// Something detection could not do. `id` names the message in the locale files
+/// (`note.<id>`); `detail` carries the system's own words (an error string, a path).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// Stable id, e.g. `nvml-unavailable`.
+    pub id: NoteId,
+    /// The underlying error or path, untranslated.
+    #[serde(default)]
+    pub detail: Option<String>,
+}
+
+/// Kinds of detection notes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoteId {
+    /// NVML (libnvidia-ml) could not be loaded or initialised; NVIDIA GPUs may be missing or
+    /// incomplete.
+    NvmlUnavailable,
+    /// NVML worked but one GPU could not be read.
+    GpuQueryFailed,
+    /// The GPU reports no dedicated memory (unified memory); host RAM is the pool.
+    GpuMemoryUnsupported,
+    /// A mount did not answer `statvfs` in time (dead network share?).
+    MountTimedOut,
+    /// A source file could not be read (e.g. `/proc/meminfo`).
+    SourceUnreadable,
+    /// Detection on this operating system is best effort.
+    PlatformPartial,
+}
+
+impl MachineProfile {
+    /// An empty profile: schema version set, everything unknown.
+    pub fn unknown() -> MachineProfile {
+        MachineProfile {
+            schema_version: SCHEMA_VERSION,
+            generated_by: None,
+            host: Host::default(),
+            cpu: Cpu::default(),
+            memory: Memory::default(),
+            gpus: Vec::new(),
+            disks: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}

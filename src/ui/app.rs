@@ -1,0 +1,262 @@
+//! Application state and the frame: draws the panels, then applies their commands.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver};
+
+use egui::{RichText, Ui};
+
+use super::panels::{self, Command};
+use super::settings::{Settings, SettingsProblem};
+use super::theme;
+use crate::advisor::{self, Assessment, Severity};
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::probe;
+use crate::profile::{self, MachineProfile};
+
+/// Where the machine on screen comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Detected on this machine.
+    Detected,
+    /// Loaded from a profile file.
+    File(PathBuf),
+}
+
+/// A message banner under the toolbar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// A profile could not be opened: the error names the file and field.
+    LoadFailed(String),
+    /// A profile had fields this version does not know.
+    IgnoredFields(Vec<String>),
+    /// Settings could not be read or saved.
+    Settings(SettingsProblem),
+}
+
+/// The ramvram window's state.
+pub struct RamvramApp {
+    lang: Lang,
+    settings: Settings,
+    source: Source,
+    assessment: Option<Assessment>,
+    detecting: Option<Receiver<MachineProfile>>,
+    message: Option<Message>,
+}
+
+impl RamvramApp {
+    /// An app with no machine yet; call [`Self::start_detection`], [`Self::load_profile`] or
+    /// [`Self::show_profile`].
+    pub fn new(lang: Lang, settings: Settings) -> RamvramApp {
+        RamvramApp {
+            lang,
+            settings,
+            source: Source::Detected,
+            assessment: None,
+            detecting: None,
+            message: None,
+        }
+    }
+
+    /// An app showing `profile` (tests and previews).
+    pub fn with_profile(lang: Lang, profile: &MachineProfile, source: Source) -> RamvramApp {
+        let mut app = RamvramApp::new(lang, Settings::default());
+        app.show_profile(profile, source);
+        app
+    }
+
+    /// The current language.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// The assessment on screen, if any.
+    pub fn assessment(&self) -> Option<&Assessment> {
+        self.assessment.as_ref()
+    }
+
+    /// Shows a settings problem in the banner.
+    pub fn notify(&mut self, problem: SettingsProblem) {
+        self.message = Some(Message::Settings(problem));
+    }
+
+    /// Assesses and shows `profile`.
+    pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
+        self.assessment = Some(advisor::assess(profile));
+        self.source = source;
+    }
+
+    /// Loads a profile file and shows it; on error keeps what was shown and says why.
+    pub fn load_profile(&mut self, path: &Path) {
+        match profile::load_profile(path) {
+            Ok(loaded) => {
+                self.show_profile(&loaded.profile, Source::File(path.to_path_buf()));
+                self.message = (!loaded.ignored_fields.is_empty())
+                    .then_some(Message::IgnoredFields(loaded.ignored_fields));
+            }
+            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+        }
+    }
+
+    /// Detects this machine on a background thread; the result is shown when it arrives.
+    pub fn start_detection(&mut self, ctx: &egui::Context) {
+        let (tx, rx) = mpsc::channel();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("ramvram-detect".into())
+            .spawn(move || {
+                let _ = tx.send(probe::detect());
+                ctx.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.detecting = Some(rx);
+        }
+    }
+
+    fn poll_detection(&mut self) {
+        let Some(rx) = &self.detecting else { return };
+        match rx.try_recv() {
+            Ok(profile) => {
+                self.detecting = None;
+                self.show_profile(&profile, Source::Detected);
+            }
+            Err(mpsc::TryRecvError::Empty) => {}
+            Err(mpsc::TryRecvError::Disconnected) => self.detecting = None,
+        }
+    }
+
+    fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        match command {
+            Command::SetLang(lang) => {
+                self.lang = lang;
+                self.settings.lang = Some(lang);
+                if let Err(problem) = self.settings.save() {
+                    self.message = Some(Message::Settings(problem));
+                }
+            }
+            Command::OpenProfileDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::UiOpenProfile))
+                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.load_profile(&path);
+                }
+            }
+            Command::LoadProfile(path) => self.load_profile(&path),
+            Command::DetectThisMachine => self.start_detection(ctx),
+            Command::DismissMessage => self.message = None,
+        }
+    }
+
+    fn source_text(&self) -> String {
+        match &self.source {
+            Source::Detected => tr(self.lang, Msg::SourceDetected).to_string(),
+            Source::File(p) => trf(
+                self.lang,
+                Msg::SourceFile,
+                &[("file", &p.display().to_string())],
+            ),
+        }
+    }
+
+    fn message_ui(&self, ui: &mut Ui) -> Option<Command> {
+        let lang = self.lang;
+        let (severity, text) = match self.message.as_ref()? {
+            Message::LoadFailed(e) => (
+                Severity::Critical,
+                trf(lang, Msg::UiLoadFailed, &[("error", e)]),
+            ),
+            Message::IgnoredFields(f) => (
+                Severity::Warning,
+                trf(lang, Msg::UiIgnoredFields, &[("fields", &f.join(", "))]),
+            ),
+            Message::Settings(p) => {
+                let msg = if p.writing {
+                    Msg::UiSettingsNotSaved
+                } else {
+                    Msg::UiSettingsUnreadable
+                };
+                (
+                    Severity::Warning,
+                    trf(lang, msg, &[("file", &p.file), ("error", &p.error)]),
+                )
+            }
+        };
+        let mut dismiss = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(text).color(theme::severity(severity)));
+            if ui.small_button(tr(lang, Msg::UiDismiss)).clicked() {
+                dismiss = Some(Command::DismissMessage);
+            }
+        });
+        dismiss
+    }
+
+    /// Draws one frame into `ui` and applies the commands it produced.
+    pub fn show(&mut self, ui: &mut Ui) {
+        self.poll_detection();
+        let lang = self.lang;
+        let ctx = ui.ctx().clone();
+        let mut commands = Vec::new();
+        egui::Panel::top("toolbar").show(ui, |ui| {
+            ui.add_space(4.0);
+            commands.extend(panels::toolbar::toolbar(
+                ui,
+                lang,
+                &self.source_text(),
+                self.detecting.is_some(),
+            ));
+            commands.extend(self.message_ui(ui));
+            ui.add_space(4.0);
+        });
+        // Dropping a profile file on the window opens it.
+        if let Some(path) = ctx.input(|i| {
+            i.raw.dropped_files.iter().find_map(|f| {
+                let p = f.path();
+                (!p.as_os_str().is_empty()).then(|| p.to_path_buf())
+            })
+        }) {
+            commands.push(Command::LoadProfile(path));
+        }
+        match &self.assessment {
+            None => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(tr(lang, Msg::UiDetecting));
+                    });
+                });
+            }
+            Some(a) => {
+                egui::Panel::left("hardware")
+                    .resizable(true)
+                    .default_size(400.0)
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical()
+                            .id_salt("hardware-scroll")
+                            .show(ui, |ui| {
+                                panels::hardware::hardware(ui, lang, a);
+                            });
+                    });
+                egui::CentralPanel::default().show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("main-scroll")
+                        .show(ui, |ui| {
+                            panels::verdict::verdict(ui, lang, a);
+                            panels::rules::rules(ui, lang, a);
+                            panels::findings::findings(ui, lang, a);
+                        });
+                });
+            }
+        }
+        for command in commands {
+            self.apply(command, &ctx);
+        }
+    }
+}
+
+impl eframe::App for RamvramApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}

@@ -1,0 +1,33 @@
+//! Panels: each takes what it shows and the language, draws, and returns the user's commands.
+
+pub mod findings;
+pub mod hardware;
+pub mod rules;
+pub mod toolbar;
+pub mod verdict;
+
+use std::path::PathBuf;
+
+use crate::i18n::Lang;
+
+/// What the user asked for; applied by the app at the end of the frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Switch the language.
+    SetLang(Lang),
+    /// Show a file dialog and open the chosen profile.
+    OpenProfileDialog,
+    /// Open this profile file.
+    LoadProfile(PathBuf),
+    /// Detect this machine again and show it.
+    DetectThisMachine,
+    /// Dismiss the message banner.
+    DismissMessage,
+}
+
+/// A section heading.
+pub fn heading(ui: &mut egui::Ui, text: &str) {
+    ui.add_space(10.0);
+    ui.heading(text);
+    ui.separator();
+}

@@ -1,0 +1,59 @@
+//! The published-rules table.
+
+use egui::{RichText, Ui};
+
+use crate::advisor::{Assessment, RuleStatus, Severity};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr};
+use crate::present;
+use crate::ui::theme;
+
+/// Draws one row per rule: name, formula, required, actual, result; the source on hover and
+/// in a collapsible list below.
+pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
+    super::heading(ui, tr(lang, Msg::RulesSection));
+    egui::Grid::new("rules")
+        .num_columns(5)
+        .striped(true)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            for m in [
+                Msg::ColRule,
+                Msg::ColFormula,
+                Msg::ColRequired,
+                Msg::ColActual,
+                Msg::ColStatus,
+            ] {
+                ui.label(RichText::new(tr(lang, m)).strong());
+            }
+            ui.end_row();
+            for r in &a.rules {
+                ui.label(present::rule_name(lang, r.id))
+                    .on_hover_text(&r.source);
+                ui.label(present::rule_statement(lang, r));
+                ui.label(format::gib_or_unknown(lang, r.required_bytes));
+                ui.label(format::gib_or_unknown(lang, r.actual_bytes));
+                let status = present::rule_status(lang, r.status);
+                let text = match r.status {
+                    RuleStatus::Pass => RichText::new(format!("✓ {status}"))
+                        .color(theme::tier(crate::advisor::Tier::LargeModel)),
+                    RuleStatus::Fail => RichText::new(format!("✗ {status}"))
+                        .color(theme::severity(Severity::Critical)),
+                    _ => RichText::new(status).weak(),
+                };
+                ui.label(text.strong());
+                ui.end_row();
+            }
+        });
+    egui::CollapsingHeader::new(tr(lang, Msg::RulesSources))
+        .id_salt("rule-sources")
+        .show(ui, |ui| {
+            let mut seen: Vec<&str> = Vec::new();
+            for r in &a.rules {
+                if !seen.contains(&r.source.as_str()) {
+                    seen.push(&r.source);
+                    ui.add(egui::Label::new(format!("• {}", r.source)).wrap());
+                }
+            }
+        });
+}

@@ -1,0 +1,42 @@
+//! Top bar: title, where the shown machine comes from, open/detect buttons, language switch.
+
+use egui::{RichText, Ui};
+
+use super::Command;
+use crate::i18n::{Lang, Msg, tr};
+
+/// Draws the toolbar. `source` describes the machine shown ("This machine (detected)",
+/// "Profile: dgx.json").
+pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool) -> Vec<Command> {
+    let mut commands = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            RichText::new(tr(lang, Msg::CommonAppTitle))
+                .heading()
+                .strong(),
+        );
+        ui.label(RichText::new(tr(lang, Msg::CommonAppSubtitle)).weak());
+    });
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(tr(lang, Msg::UiOpenProfile)).clicked() {
+            commands.push(Command::OpenProfileDialog);
+        }
+        if ui
+            .add_enabled(!detecting, egui::Button::new(tr(lang, Msg::UiThisMachine)))
+            .clicked()
+        {
+            commands.push(Command::DetectThisMachine);
+        }
+        ui.separator();
+        ui.label(source);
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            for l in Lang::ALL.iter().rev() {
+                if ui.selectable_label(*l == lang, l.native_name()).clicked() && *l != lang {
+                    commands.push(Command::SetLang(*l));
+                }
+            }
+            ui.label(tr(lang, Msg::UiLanguage));
+        });
+    });
+    commands
+}

@@ -1,0 +1,61 @@
+//! The verdict banner, the ratio gauge and the two ratios.
+
+use egui::{RichText, Ui};
+
+use crate::advisor::{Assessment, Tier};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present;
+use crate::ui::{gauge, theme};
+
+/// Draws the verdict and, when there is a ratio, the gauge with its tier legend.
+pub fn verdict(ui: &mut Ui, lang: Lang, a: &Assessment) {
+    let (title, detail) = present::verdict(lang, a);
+    let colour = theme::severity(a.verdict.severity());
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(2.0, colour))
+        .inner_margin(12.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(title).size(22.0).strong().color(colour));
+            ui.add_space(4.0);
+            ui.add(egui::Label::new(detail).wrap());
+        });
+
+    super::heading(ui, tr(lang, Msg::RatioSection));
+    if let Some(r) = a.ratio.ram_to_vram_total {
+        let label = trf(lang, Msg::UiGaugeLabel, &[("ratio", &format::ratio(r))]);
+        gauge::ratio_gauge(ui, r, &label);
+        ui.horizontal_wrapped(|ui| {
+            for t in Tier::ALL {
+                let current = a.ratio.tier == Some(t);
+                let text =
+                    RichText::new(format!("■ {}", present::tier(lang, t))).color(theme::tier(t));
+                ui.label(if current {
+                    text.strong().underline()
+                } else {
+                    text
+                });
+            }
+        });
+    }
+    egui::Grid::new("ratios")
+        .num_columns(2)
+        .spacing([16.0, 4.0])
+        .show(ui, |ui| {
+            ui.label(tr(lang, Msg::RatioTotal));
+            ui.label(
+                RichText::new(format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total)).strong(),
+            );
+            ui.end_row();
+            ui.label(tr(lang, Msg::RatioLargest));
+            ui.label(format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu));
+            ui.end_row();
+            ui.label(tr(lang, Msg::RatioTier));
+            ui.label(a.ratio.tier.map_or_else(
+                || format::unknown(lang),
+                |t| present::tier(lang, t).to_string(),
+            ));
+            ui.end_row();
+        });
+}
