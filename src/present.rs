@@ -424,3 +424,81 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::assess;
+    use crate::probe::gpu::GpuSource;
+    use crate::probe::gpu::fake::FakeScenario;
+
+    /// Every finding the fixtures produce must carry a value for every placeholder its title,
+    /// explanation and recommendations use; otherwise a user would read "unknown" in a sentence.
+    #[test]
+    fn every_placeholder_of_every_finding_has_a_value() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles");
+        let mut profiles: Vec<MachineProfile> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                crate::profile::load_profile(&e.unwrap().path())
+                    .unwrap()
+                    .profile
+            })
+            .collect();
+        for scenario in [
+            FakeScenario::EightH100,
+            FakeScenario::OneGpuErroring,
+            FakeScenario::MemoryInfoUnsupported,
+        ] {
+            let mut p = MachineProfile::unknown();
+            p.memory.total_bytes = Some(64 << 30);
+            p.gpus = scenario.probe().gpus;
+            profiles.push(p);
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &profiles {
+            for f in assess(p).findings {
+                seen.insert(f.id);
+                let (title, explain) = finding_msgs(f.id);
+                let recs = f.recommendations.iter().map(|r| rec_msg(*r));
+                for msg in [title, explain].into_iter().chain(recs) {
+                    for name in msg.placeholders() {
+                        assert!(
+                            f.values.contains_key(*name),
+                            "{:?}: {} needs {name}",
+                            f.id,
+                            msg.key()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            seen.len() >= 10,
+            "fixtures exercise most findings: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn rule_statements_read_naturally() {
+        let a = assess(&MachineProfile {
+            gpus: FakeScenario::EightH100.probe().gpus,
+            ..MachineProfile::unknown()
+        });
+        let rapids = a
+            .rules
+            .iter()
+            .find(|r| r.id == RuleId::RapidsDoctor)
+            .unwrap();
+        assert_eq!(rule_statement(Lang::En, rapids), "RAM ≥ 1.8 × total VRAM");
+        let nvidia = a
+            .rules
+            .iter()
+            .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
+            .unwrap();
+        assert_eq!(
+            rule_statement(Lang::Zh, nvidia),
+            "每块 GPU 配内存 ≥ 128 GiB"
+        );
+    }
+}

@@ -163,7 +163,7 @@ pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     swap(cx, &mut out);
     shm(cx, &mut out);
     pcie(cx, &mut out);
-    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
 

@@ -134,7 +134,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn reader(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> {
+    fn reader(files: &[(&str, &str)]) -> impl Fn(&Path) -> Option<String> + use<> {
         let map: HashMap<PathBuf, String> = files
             .iter()
             .map(|(p, t)| (PathBuf::from(p), t.to_string()))
@@ -172,13 +172,15 @@ mod tests {
         // Slurm's cgroup/v2 plugin: the job's --mem=64G sits on job_42; the step has "max".
         let mounts = parse_mountinfo(V2_MOUNT);
         let base = "/sys/fs/cgroup/system.slice/slurmstepd.scope";
+        let (task, step, job) = (
+            format!("{base}/job_42/step_0/user/task_0/memory.max"),
+            format!("{base}/job_42/step_0/memory.max"),
+            format!("{base}/job_42/memory.max"),
+        );
         let read = reader(&[
-            (
-                &format!("{base}/job_42/step_0/user/task_0/memory.max"),
-                "max\n",
-            ),
-            (&format!("{base}/job_42/step_0/memory.max"), "max\n"),
-            (&format!("{base}/job_42/memory.max"), "68719476736\n"),
+            (task.as_str(), "max\n"),
+            (step.as_str(), "max\n"),
+            (job.as_str(), "68719476736\n"),
             ("/sys/fs/cgroup/cgroup.controllers", "memory\n"),
         ]);
         let cg = "0::/system.slice/slurmstepd.scope/job_42/step_0/user/task_0\n";
@@ -192,11 +194,9 @@ mod tests {
         ));
         let cg = include_str!("../../tests/fixtures/proc/cgroup-v1.txt");
         let dir = "/sys/fs/cgroup/memory/process_api/d978f03a7372b593b49659761d24e598";
+        let leaf = format!("{dir}/memory.limit_in_bytes");
         let read = reader(&[
-            (
-                &format!("{dir}/memory.limit_in_bytes"),
-                "9223372036854771712\n",
-            ),
+            (leaf.as_str(), "9223372036854771712\n"),
             (
                 "/sys/fs/cgroup/memory/process_api/memory.limit_in_bytes",
                 "9223372036854771712\n",

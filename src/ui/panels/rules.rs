@@ -37,7 +37,7 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 let text = match r.status {
                     RuleStatus::Pass => RichText::new(format!("✓ {status}"))
                         .color(theme::tier(crate::advisor::Tier::LargeModel)),
-                    RuleStatus::Fail => RichText::new(format!("✗ {status}"))
+                    RuleStatus::Fail => RichText::new(format!("× {status}"))
                         .color(theme::severity(Severity::Critical)),
                     _ => RichText::new(status).weak(),
                 };

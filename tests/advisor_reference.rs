@@ -1,0 +1,244 @@
+//! The advisor against published machines (`shared/reference/machines.csv`, converted to the
+//! fixture profiles under tests/fixtures/profiles) and hand calculations.
+
+mod common;
+
+use common::{GIB, all_fixtures, fixture};
+use ramvram::advisor::{FindingId, Quantity, RuleId, RuleStatus, Severity, Tier, Verdict, assess};
+
+/// (fixture, published RAM:VRAM ratio) — the `ram_to_vram_ratio` column of machines.csv, which
+/// its authors computed from the vendors' published RAM and VRAM sizes.
+const PUBLISHED_RATIOS: [(&str, f64); 13] = [
+    ("dgx-station-v100", 4.00),
+    ("dgx-a100", 3.20),
+    ("dgx-station-a100", 1.60),
+    ("dgx-h100", 3.20),
+    ("gh200", 3.33),
+    ("aws-p4d.24xlarge", 3.60),
+    ("aws-g4dn.xlarge", 1.00),
+    ("aws-g5.xlarge", 0.67),
+    ("hf-spaces-t4-small", 0.94),
+    ("puget-2x3090-128g", 2.67),
+    ("student-3080-32g", 3.20),
+    ("desktop-2x3090-64g", 1.33),
+    ("lab-4090-128g", 5.33),
+];
+
+#[test]
+fn ratios_match_the_published_table() {
+    for (name, published) in PUBLISHED_RATIOS {
+        let a = assess(&fixture(name));
+        let r = a
+            .ratio
+            .ram_to_vram_total
+            .unwrap_or_else(|| panic!("{name}: no ratio"));
+        assert!(
+            (r - published).abs() < 0.005,
+            "{name}: {r} vs published {published}"
+        );
+    }
+}
+
+#[test]
+fn g5_xlarge_is_critical_with_ratio_0_67() {
+    let a = assess(&fixture("aws-g5.xlarge"));
+    assert_eq!(a.verdict, Verdict::RamBelowVram);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::RamBelowVram)
+        .expect("ram-below-vram");
+    assert_eq!(f.severity, Severity::Critical);
+    // 16 GiB / 24 GiB.
+    assert!((a.ratio.ram_to_vram_total.unwrap() - 16.0 / 24.0).abs() < 1e-12);
+    assert_eq!(f.values["shortfall"], Quantity::Bytes(8 * GIB));
+    assert_eq!(a.ratio.tier, Some(Tier::Insufficient));
+    // One GPU: the largest-GPU finding would say the same thing, so only one is raised.
+    assert!(
+        !a.findings
+            .iter()
+            .any(|f| f.id == FindingId::RamBelowLargestGpu)
+    );
+}
+
+#[test]
+fn dgx_h100_has_no_ratio_finding_and_ratio_3_2() {
+    let a = assess(&fixture("dgx-h100"));
+    assert!(
+        (a.ratio.ram_to_vram_total.unwrap() - 3.2).abs() < 1e-12,
+        "2048 GiB / 640 GiB"
+    );
+    assert_eq!(a.verdict, Verdict::LargeModelReady);
+    let ratio_findings = [
+        FindingId::RamBelowVram,
+        FindingId::RamBelowLargestGpu,
+        FindingId::RamBelowOffloadTier,
+    ];
+    assert!(
+        !a.findings.iter().any(|f| ratio_findings.contains(&f.id)),
+        "{:?}",
+        a.findings
+    );
+    // Every published rule passes, Cisco's 3× included (2048 ≥ 1920).
+    assert!(
+        a.rules.iter().all(|r| r.status == RuleStatus::Pass),
+        "{:?}",
+        a.rules
+    );
+}
+
+#[test]
+fn m4_max_is_unified_memory_not_ram_below_vram() {
+    let a = assess(&fixture("macbook-pro-m4max-128g"));
+    assert_eq!(a.verdict, Verdict::UnifiedMemory);
+    assert!(a.findings.iter().any(|f| f.id == FindingId::UnifiedMemory));
+    assert!(!a.findings.iter().any(|f| f.id == FindingId::RamBelowVram));
+    assert_eq!(
+        a.ratio.ram_to_vram_total, None,
+        "no discrete VRAM, no ratio"
+    );
+    assert!(
+        a.rules
+            .iter()
+            .all(|r| r.status == RuleStatus::NotApplicable)
+    );
+}
+
+#[test]
+fn rule_thresholds_by_hand() {
+    // Puget's own example: 2× RTX 3090 (48 GiB) with 128 GiB passes their 2× rule (96 GiB)
+    // and RAPIDS' 1.8× (86.4 GiB), fails Cisco's 3× (144 GiB).
+    let a = assess(&fixture("puget-2x3090-128g"));
+    let rule = |id| a.rules.iter().find(|r| r.id == id).unwrap().clone();
+    assert_eq!(rule(RuleId::Puget2x).required_bytes, Some(96 * GIB));
+    assert_eq!(rule(RuleId::Puget2x).status, RuleStatus::Pass);
+    let rapids = rule(RuleId::RapidsDoctor);
+    assert_eq!(
+        rapids.required_bytes,
+        Some((48.0 * 1.8 * GIB as f64).ceil() as u64)
+    );
+    assert_eq!(rapids.status, RuleStatus::Pass);
+    assert_eq!(rule(RuleId::Cisco3x).status, RuleStatus::Fail);
+    // NVIDIA RA: 128 GiB per GPU × 2 = 256 GiB > 128 GiB.
+    assert_eq!(
+        rule(RuleId::NvidiaRa128PerGpu).required_bytes,
+        Some(256 * GIB)
+    );
+    assert_eq!(rule(RuleId::NvidiaRa128PerGpu).status, RuleStatus::Fail);
+
+    // The same GPUs with 64 GiB: 1.33×, fails RAPIDS and Puget, passes Bekman and Dettmers.
+    let b = assess(&fixture("desktop-2x3090-64g"));
+    let status = |id| b.rules.iter().find(|r| r.id == id).unwrap().status;
+    assert_eq!(status(RuleId::RapidsDoctor), RuleStatus::Fail);
+    assert_eq!(status(RuleId::Puget2x), RuleStatus::Fail);
+    assert_eq!(status(RuleId::BekmanTotalVram), RuleStatus::Pass);
+    assert_eq!(status(RuleId::DettmersLargestGpu), RuleStatus::Pass);
+    assert_eq!(b.verdict, Verdict::Baseline);
+    assert!(
+        b.findings
+            .iter()
+            .any(|f| f.id == FindingId::RamBelowOffloadTier)
+    );
+}
+
+#[test]
+fn g4dn_boundary_ram_equal_to_vram_passes_the_1x_rules() {
+    let a = assess(&fixture("aws-g4dn.xlarge"));
+    assert_eq!(a.ratio.ram_to_vram_total, Some(1.0));
+    assert_eq!(a.verdict, Verdict::Baseline);
+    let status = |id| a.rules.iter().find(|r| r.id == id).unwrap().status;
+    assert_eq!(status(RuleId::BekmanTotalVram), RuleStatus::Pass);
+    assert_eq!(status(RuleId::SeedOffload), RuleStatus::Fail);
+}
+
+#[test]
+fn container_limit_and_small_shm() {
+    // The 4090 + 128 GiB lab PC inside `docker run --memory=32g` with the default /dev/shm.
+    let a = assess(&fixture("docker-4090-limit32g-shm64m"));
+    assert_eq!(a.memory.effective_bytes, Some(32 * GIB));
+    assert!(a.memory.limited_by_cgroup);
+    // 32 GiB / 24 GiB = 1.33: baseline, not the 5.33 of the bare machine.
+    assert!((a.ratio.ram_to_vram_total.unwrap() - 32.0 / 24.0).abs() < 1e-12);
+    let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
+    for id in [
+        FindingId::ContainerLimitBelowRam,
+        FindingId::ShmSmall,
+        FindingId::SwapAbsent,
+        FindingId::SwappinessHigh,
+    ] {
+        assert!(ids.contains(&id), "{id:?} missing from {ids:?}");
+    }
+    let shm = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::ShmSmall)
+        .unwrap();
+    assert_eq!(shm.values["shm"], Quantity::Bytes(64 << 20));
+    // 8 workers × 2 batches × 256 × 3 × 224 × 224 × 4 bytes.
+    assert_eq!(shm.values["needed"], Quantity::Bytes(2_466_250_752));
+}
+
+#[test]
+fn pcie_x8_under_load_is_degraded() {
+    let a = assess(&fixture("lab-4090-pcie-x8"));
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::PcieLinkDegraded)
+        .expect("degraded");
+    assert_eq!(f.values["width_current"], Quantity::Count(8));
+    assert_eq!(f.values["width_max"], Quantity::Count(16));
+    assert!(
+        assess(&fixture("dgx-h100"))
+            .findings
+            .iter()
+            .all(|f| f.id != FindingId::PcieLinkDegraded)
+    );
+}
+
+#[test]
+fn findings_are_sorted_most_severe_first() {
+    for name in all_fixtures() {
+        let a = assess(&fixture(&name));
+        assert!(
+            a.findings
+                .windows(2)
+                .all(|w| w[0].severity >= w[1].severity),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn more_ram_never_worsens_the_verdict() {
+    let mut p = fixture("aws-g5.xlarge");
+    let rank = |v: Verdict| match v {
+        Verdict::RamBelowVram => 0,
+        Verdict::Baseline => 1,
+        Verdict::OffloadReady => 2,
+        Verdict::LargeModelReady => 3,
+        other => panic!("unexpected {other:?}"),
+    };
+    let mut last = 0;
+    for gib in [8u64, 16, 24, 32, 36, 48, 64, 128] {
+        p.memory.total_bytes = Some(gib * GIB);
+        let a = assess(&p);
+        assert!(rank(a.verdict) >= last, "{gib} GiB: {:?}", a.verdict);
+        last = rank(a.verdict);
+        let failed = a
+            .rules
+            .iter()
+            .filter(|r| r.status == RuleStatus::Fail)
+            .count();
+        assert!(failed <= 9);
+    }
+    assert_eq!(last, 3);
+}
+
+#[test]
+fn assessment_json_round_trips() {
+    let a = assess(&fixture("docker-4090-limit32g-shm64m"));
+    let text = serde_json::to_string(&a).unwrap();
+    let back: ramvram::advisor::Assessment = serde_json::from_str(&text).unwrap();
+    assert_eq!(a, back);
+}

@@ -1,0 +1,195 @@
+//! The command line, run as a user would (assert_cmd).
+
+mod common;
+
+use assert_cmd::Command;
+use common::fixture_path;
+use predicates::prelude::*;
+
+fn ramvram() -> Command {
+    let mut cmd = Command::cargo_bin("ramvram").unwrap();
+    cmd.env_remove("RAMVRAM_LANG")
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL");
+    cmd
+}
+
+fn json_of(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("valid JSON")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn detect_json_matches_proc_meminfo_and_nproc() {
+    let v = json_of(ramvram().args(["detect", "--json"]));
+    // Independent readings: /proc/meminfo's MemTotal and the `nproc` command.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib: u64 = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(v["memory"]["total_bytes"].as_u64(), Some(kib * 1024));
+    let nproc = std::process::Command::new("nproc").output().unwrap();
+    let nproc: u64 = String::from_utf8_lossy(&nproc.stdout)
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(v["cpu"]["logical_cpus"].as_u64(), Some(nproc));
+    assert_eq!(v["schema_version"].as_u64(), Some(1));
+    // /dev/shm as `df` would report it: statvfs blocks × fragment size, from an independent tool.
+    let df = std::process::Command::new("df")
+        .args(["-B1", "--output=size", "/dev/shm"])
+        .output()
+        .unwrap();
+    let df_size: u64 = String::from_utf8_lossy(&df.stdout)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(v["memory"]["shm_bytes"].as_u64(), Some(df_size));
+    assert!(
+        v["disks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["mount_point"] == "/")
+    );
+}
+
+#[test]
+fn detect_out_writes_a_profile_that_advise_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("me.json");
+    ramvram()
+        .args(["detect", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+    ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(&out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn advise_g5_json_has_ratio_rules_and_critical_finding() {
+    let v = json_of(
+        ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(fixture_path("aws-g5.xlarge")),
+    );
+    let r = v["ratio"]["ram_to_vram_total"].as_f64().unwrap();
+    assert!((r - 16.0 / 24.0).abs() < 1e-9);
+    assert!(v["ratio"]["ram_to_largest_gpu"].is_number());
+    let rules = v["rules"].as_array().unwrap();
+    assert!(
+        rules
+            .iter()
+            .all(|r| r["id"].is_string() && r["status"].is_string() && r["source"].is_string())
+    );
+    let rapids = rules.iter().find(|r| r["id"] == "rapids-doctor").unwrap();
+    // 1.8 × 24 GiB = 43.2 GiB, rounded up to a whole byte.
+    assert_eq!(
+        rapids["required_bytes"].as_u64(),
+        Some((1.8f64 * 24.0 * (1u64 << 30) as f64).ceil() as u64)
+    );
+    assert_eq!(rapids["actual_bytes"].as_u64(), Some(16 << 30));
+    assert_eq!(rapids["status"], "fail");
+    let f = &v["findings"][0];
+    assert_eq!(f["id"], "ram-below-vram");
+    assert_eq!(f["severity"], "critical");
+    assert_eq!(v["profile"]["host"]["hostname"], "aws-g5.xlarge");
+}
+
+#[test]
+fn advise_g5_in_chinese_explains_the_problem() {
+    ramvram()
+        .args(["advise", "--lang", "zh", "--profile"])
+        .arg(fixture_path("aws-g5.xlarge"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("内存比显存还小"))
+        .stdout(predicate::str::contains("16.0 GiB"))
+        .stdout(predicate::str::contains("24.0 GiB"))
+        .stdout(predicate::str::contains("0.67×"))
+        .stdout(predicate::str::contains("页缓存"));
+}
+
+#[test]
+fn ramvram_lang_environment_selects_chinese() {
+    ramvram()
+        .env("RAMVRAM_LANG", "zh_CN.UTF-8")
+        .args(["advise", "--profile"])
+        .arg(fixture_path("dgx-h100"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("内存充足"));
+}
+
+#[test]
+fn corrupt_profile_exits_2_naming_file_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    let text = std::fs::read_to_string(fixture_path("aws-g5.xlarge")).unwrap();
+    std::fs::write(
+        &bad,
+        text.replace("\"total_bytes\": 17179869184", "\"total_bytes\": \"16 GB\""),
+    )
+    .unwrap();
+    ramvram()
+        .args(["advise", "--profile"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.json"))
+        .stderr(predicate::str::contains("memory.total_bytes"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn missing_profile_exits_2_naming_the_file() {
+    ramvram()
+        .args(["advise", "--profile", "/no/such/profile.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/no/such/profile.json"));
+}
+
+#[test]
+fn truncated_profile_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("cut.json");
+    let text = std::fs::read_to_string(fixture_path("dgx-h100")).unwrap();
+    std::fs::write(&bad, &text[..text.len() / 2]).unwrap();
+    ramvram()
+        .args(["advise", "--profile"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cut.json"));
+}
+
+#[test]
+fn no_display_prints_the_assessment_and_a_hint() {
+    ramvram()
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .args(["--profile"])
+        .arg(fixture_path("aws-g5.xlarge"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("RAM is smaller than GPU memory"))
+        .stderr(predicate::str::contains("No display"));
+}

@@ -1,0 +1,67 @@
+//! The window, driven by labels through AccessKit (egui_kittest). The harness panics on a
+//! character no installed font can draw, so these tests also check the CJK font's coverage.
+
+mod common;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ramvram::i18n::Lang;
+use ramvram::ui::RamvramApp;
+use ramvram::ui::app::Source;
+
+fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
+    Harness::builder()
+        .with_size([1280.0, 900.0])
+        .with_context_setup(ramvram::ui::fonts::install)
+        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+}
+
+#[test]
+fn verdict_shows_and_language_switches_to_chinese() {
+    let profile = common::fixture("aws-g5.xlarge");
+    let path = common::fixture_path("aws-g5.xlarge");
+    let app = RamvramApp::with_profile(Lang::En, &profile, Source::File(path));
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("RAM is smaller than GPU memory: expect starved GPUs");
+    h.get_by_label_contains("RAM (16.0 GiB) is smaller than total GPU memory (24.0 GiB)");
+    h.get_by_label("RAM : VRAM gauge at 0.67×");
+    h.get_by_label("中文").click();
+    h.run();
+    assert_eq!(h.state().lang(), Lang::Zh);
+    h.get_by_label("内存比显存还小：GPU 会“吃不饱”");
+    h.get_by_label_contains("内存（16.0 GiB）小于显存总量（24.0 GiB）");
+    assert!(
+        h.query_by_label("RAM is smaller than GPU memory: expect starved GPUs")
+            .is_none()
+    );
+}
+
+#[test]
+fn every_fixture_renders_in_both_languages_without_missing_glyphs() {
+    for name in common::all_fixtures() {
+        for lang in Lang::ALL {
+            let profile = common::fixture(&name);
+            let app =
+                RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(&name)));
+            let mut h = harness(app);
+            h.run();
+        }
+    }
+}
+
+#[test]
+fn unified_memory_machine_shows_its_own_verdict() {
+    let profile = common::fixture("macbook-pro-m4max-128g");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::Zh,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("统一内存：GPU 和 CPU 共用同一块内存");
+    assert!(
+        h.query_by_label_contains("仪表").is_none(),
+        "no ratio gauge without discrete VRAM"
+    );
+}
