@@ -56,6 +56,8 @@ pub enum FindingId {
     PcieLinkDegraded,
     /// A GPU's link runs below its maximum generation while idle (power saving, normal).
     PcieLinkIdle,
+    /// The training plan's model states don't fit this machine's RAM or VRAM.
+    TrainingDoesNotFit,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -82,6 +84,8 @@ pub enum RecId {
     GrowShm,
     /// Reseat the GPU / check the slot, riser and BIOS link settings.
     CheckPcieSlot,
+    /// Switch to a training plan that fits (the planner lists them).
+    TryFittingPlan,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -153,6 +157,8 @@ pub struct Context<'a> {
     pub vram: &'a VramTotals,
     /// Ratios.
     pub ratio: &'a Ratio,
+    /// The training-memory planner's result, if a plan was given.
+    pub training: Option<&'a super::training::TrainingMemory>,
 }
 
 /// All findings for a machine, most severe first (stable order within a severity).
@@ -163,6 +169,7 @@ pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     swap(cx, &mut out);
     shm(cx, &mut out);
     pcie(cx, &mut out);
+    training(cx, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
@@ -346,4 +353,32 @@ fn pcie(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+}
+
+fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(t) = cx.training else { return };
+    if t.fits != Some(false) {
+        return;
+    }
+    let mut recs = Vec::new();
+    let mut f = Finding::new(FindingId::TrainingDoesNotFit, Severity::Critical, &[])
+        .with("gpu_needed", Quantity::Bytes(t.gpu.needed_bytes))
+        .with("cpu_needed", Quantity::Bytes(t.cpu.needed_bytes))
+        .with("gpu_missing", Quantity::Bytes(t.gpu.missing_bytes()))
+        .with("cpu_missing", Quantity::Bytes(t.cpu.missing_bytes()));
+    if let Some(a) = t.gpu.available_bytes {
+        f = f.with("gpu_available", Quantity::Bytes(a));
+    }
+    if let Some(a) = t.cpu.available_bytes {
+        f = f.with("cpu_available", Quantity::Bytes(a));
+    }
+    if let Some(target) = t.ram_to_fit_bytes {
+        f = f.with("target", Quantity::Bytes(target));
+        recs.push(RecId::AddRam);
+    }
+    if t.alternatives.iter().any(|a| a.fits == Some(true)) {
+        recs.push(RecId::TryFittingPlan);
+    }
+    f.recommendations = recs;
+    out.push(f);
 }

@@ -6,6 +6,7 @@ pub mod capacity;
 pub mod findings;
 pub mod ratio;
 pub mod rules;
+pub mod training;
 
 use serde::{Deserialize, Serialize};
 
@@ -69,18 +70,44 @@ pub struct Assessment {
     pub rules: Vec<RuleResult>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
+    /// The training-memory planner's result, when a plan was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_memory: Option<training::TrainingMemory>,
+    /// Why the training plan could not be estimated, when it couldn't.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub training_error: Option<training::PlanError>,
 }
 
-/// Assesses one machine.
+/// What the user asked about besides the machine itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    /// A training plan for the training-memory planner.
+    pub training: Option<training::TrainingPlan>,
+}
+
+/// Assesses one machine on its own.
 pub fn assess(profile: &MachineProfile) -> Assessment {
+    assess_with(profile, &Inputs::default())
+}
+
+/// Assesses one machine with the user's inputs (a training plan, …).
+pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
+    let (training_memory, training_error) = match &inputs.training {
+        Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
+            Ok(t) => (Some(t), None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
+    };
     let cx = findings::Context {
         profile,
         ram: &memory,
         vram: &vram,
         ratio: &ratio,
+        training: training_memory.as_ref(),
     };
     let findings = findings::findings(&cx);
     let below_largest = findings
@@ -109,5 +136,7 @@ pub fn assess(profile: &MachineProfile) -> Assessment {
         verdict,
         rules: rules::judge(&memory, &vram),
         findings,
+        training_memory,
+        training_error,
     }
 }

@@ -11,6 +11,8 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
+pub mod training;
+
 /// Severity label: "Critical" / "严重".
 pub fn severity(lang: Lang, s: Severity) -> &'static str {
     tr(
@@ -111,6 +113,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingPcieLinkIdleTitle,
             Msg::FindingPcieLinkIdleExplain,
         ),
+        F::TrainingDoesNotFit => (
+            Msg::FindingTrainingDoesNotFitTitle,
+            Msg::FindingTrainingDoesNotFitExplain,
+        ),
     }
 }
 
@@ -126,6 +132,7 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::LowerSwappiness => Msg::RecLowerSwappiness,
         RecId::GrowShm => Msg::RecGrowShm,
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
+        RecId::TryFittingPlan => Msg::RecTryFittingPlan,
     }
 }
 

@@ -1,0 +1,134 @@
+//! Words for the training-memory planner.
+
+use crate::advisor::training::{
+    AlternativeId, EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError,
+    PlanWarning, Precision, StateKind, Strategy,
+};
+use crate::i18n::{Lang, Msg, tr};
+
+/// Strategy name ("ZeRO-3", "FSDP full shard").
+pub fn strategy(lang: Lang, s: Strategy) -> &'static str {
+    match s {
+        Strategy::Ddp => tr(lang, Msg::TrainStrategyDdp),
+        Strategy::Zero1 => "ZeRO-1",
+        Strategy::Zero2 => "ZeRO-2",
+        Strategy::Zero3 => "ZeRO-3",
+        Strategy::FsdpFullShard => "FSDP FULL_SHARD",
+    }
+}
+
+/// Offload target ("none", "CPU", "NVMe").
+pub fn offload(lang: Lang, o: OffloadTarget) -> &'static str {
+    match o {
+        OffloadTarget::None => tr(lang, Msg::TrainOffloadNone),
+        OffloadTarget::Cpu => "CPU",
+        OffloadTarget::Nvme => "NVMe",
+    }
+}
+
+/// Precision ("bf16/fp16 mixed", "fp32").
+pub fn precision(lang: Lang, p: Precision) -> &'static str {
+    match p {
+        Precision::Fp32 => "fp32",
+        Precision::Mixed16 => tr(lang, Msg::TrainPrecisionMixed),
+    }
+}
+
+/// Optimizer name.
+pub fn optimizer(lang: Lang, o: Optimizer) -> &'static str {
+    match o {
+        Optimizer::Adam => "Adam / AdamW",
+        Optimizer::SgdMomentum => tr(lang, Msg::TrainOptimizerSgd),
+        Optimizer::Adam8bit => tr(lang, Msg::TrainOptimizerAdam8bit),
+        Optimizer::Adafactor => "Adafactor",
+    }
+}
+
+/// Fine-tuning method.
+pub fn finetune(lang: Lang, f: FineTune) -> &'static str {
+    match f {
+        FineTune::Full => tr(lang, Msg::TrainFinetuneFull),
+        FineTune::Lora => "LoRA",
+        FineTune::Qlora => "QLoRA",
+    }
+}
+
+/// Breakdown line name.
+pub fn state_kind(lang: Lang, k: StateKind) -> &'static str {
+    tr(
+        lang,
+        match k {
+            StateKind::Weights => Msg::TrainStateWeights,
+            StateKind::Gradients => Msg::TrainStateGradients,
+            StateKind::MasterWeights => Msg::TrainStateMaster,
+            StateKind::OptimizerStates => Msg::TrainStateOptimizer,
+            StateKind::Adapters => Msg::TrainStateAdapters,
+            StateKind::Buffers => Msg::TrainStateBuffers,
+        },
+    )
+}
+
+/// Where memory is used ("each GPU", "CPU RAM per node", "NVMe per node").
+pub fn location(lang: Lang, l: Location) -> &'static str {
+    tr(
+        lang,
+        match l {
+            Location::Gpu => Msg::TrainLocationGpu,
+            Location::Cpu => Msg::TrainLocationCpu,
+            Location::Nvme => Msg::TrainLocationNvme,
+        },
+    )
+}
+
+/// Alternative plan name.
+pub fn alternative(lang: Lang, a: AlternativeId) -> &'static str {
+    tr(
+        lang,
+        match a {
+            AlternativeId::Zero3 => Msg::TrainAltZero3,
+            AlternativeId::Zero3CpuOffload => Msg::TrainAltZero3Cpu,
+            AlternativeId::Zero3NvmeOffload => Msg::TrainAltZero3Nvme,
+            AlternativeId::Lora => Msg::TrainAltLora,
+            AlternativeId::Qlora => Msg::TrainAltQlora,
+        },
+    )
+}
+
+/// Whose formula.
+pub fn source(lang: Lang, s: EstimateSource) -> &'static str {
+    tr(
+        lang,
+        match s {
+            EstimateSource::DeepspeedEstimator => Msg::TrainSourceDeepspeed,
+            EstimateSource::RamvramEstimate => Msg::TrainSourceRamvram,
+        },
+    )
+}
+
+/// A plan error, naming the input.
+pub fn plan_error(lang: Lang, e: PlanError) -> String {
+    let msg = match e {
+        PlanError::ParamsZero => Msg::PlanErrorParamsZero,
+        PlanError::LargestLayerTooBig => Msg::PlanErrorLargestLayerTooBig,
+        PlanError::GpusZero => Msg::PlanErrorGpusZero,
+        PlanError::NvmeNeedsZero3 => Msg::PlanErrorNvmeNeedsZero3,
+        PlanError::ParamOffloadNeedsZero3 => Msg::PlanErrorParamOffloadNeedsZero3,
+        PlanError::FsdpOffloadTogether => Msg::PlanErrorFsdpOffloadTogether,
+        PlanError::LoraShareOutOfRange => Msg::PlanErrorLoraShare,
+    };
+    format!("--{}: {}", e.field(), tr(lang, msg))
+}
+
+/// A plan warning.
+pub fn plan_warning(lang: Lang, w: PlanWarning) -> &'static str {
+    tr(
+        lang,
+        match w {
+            PlanWarning::LargestLayerAssumed => Msg::PlanWarningLargestLayerAssumed,
+            PlanWarning::ParamOffloadIgnored => Msg::PlanWarningParamOffloadIgnored,
+            PlanWarning::LoraAsDataParallel => Msg::PlanWarningLoraAsDdp,
+            PlanWarning::MoreGpusThanMachine => Msg::PlanWarningMoreGpus,
+            PlanWarning::ActivationsNeedShape => Msg::PlanWarningActivationsNeedShape,
+        },
+    )
+}
