@@ -70,3 +70,49 @@ mod tests {
         assert_eq!(gib_or_unknown(Lang::En, None), "unknown");
     }
 }
+
+/// A parameter count with SI units, as model cards write it: `6738415616` → `"6.74B"`,
+/// `350000000` → `"350M"`, `25557032` → `"25.6M"`.
+pub fn params(n: u64) -> String {
+    let v = n as f64;
+    let (scaled, unit) = if v >= 1e12 {
+        (v / 1e12, "T")
+    } else if v >= 1e9 {
+        (v / 1e9, "B")
+    } else if v >= 1e6 {
+        (v / 1e6, "M")
+    } else if v >= 1e3 {
+        (v / 1e3, "K")
+    } else {
+        return n.to_string();
+    };
+    let digits = if scaled >= 100.0 {
+        0
+    } else if scaled >= 10.0 {
+        1
+    } else {
+        2
+    };
+    let text = format!("{scaled:.digits$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    format!("{text}{unit}")
+}
+
+#[cfg(test)]
+mod params_tests {
+    use super::params;
+
+    #[test]
+    fn model_card_style() {
+        assert_eq!(params(6_738_415_616), "6.74B");
+        assert_eq!(params(350_000_000), "350M");
+        assert_eq!(params(25_557_032), "25.6M");
+        assert_eq!(params(2_851_000_000), "2.85B");
+        assert_eq!(params(7_000_000_000), "7B");
+        assert_eq!(params(999), "999");
+    }
+}

@@ -52,13 +52,23 @@ impl Lang {
         }
     }
 
-    /// The language to start with: `RAMVRAM_LANG` if set to a known tag, else the system locale
-    /// (via `sys-locale`), else English.
-    pub fn from_environment() -> Lang {
+    /// `RAMVRAM_LANG`, when set to a known tag: overrides saved settings and the system.
+    pub fn from_override() -> Option<Lang> {
         std::env::var("RAMVRAM_LANG")
             .ok()
             .and_then(|v| Lang::from_tag(&v))
-            .or_else(|| sys_locale::get_locale().and_then(|t| Lang::from_tag(&t)))
+    }
+
+    /// The system locale's language (via `sys-locale`), when it is one of ours.
+    pub fn from_system() -> Option<Lang> {
+        sys_locale::get_locale().and_then(|t| Lang::from_tag(&t))
+    }
+
+    /// The language to start with: `RAMVRAM_LANG` if set to a known tag, else the system locale,
+    /// else English.
+    pub fn from_environment() -> Lang {
+        Lang::from_override()
+            .or_else(Lang::from_system)
             .unwrap_or_default()
     }
 }

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod format;
 pub mod fsutil;
 pub mod i18n;
+pub mod parse;
 pub mod present;
 pub mod probe;
 pub mod profile;

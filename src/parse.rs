@@ -7,7 +7,11 @@
 /// # Errors
 /// A message saying what is wrong: empty, not a number, negative, zero, or too large for u64.
 pub fn parse_count(text: &str) -> Result<u64, String> {
-    let cleaned: String = text.trim().chars().filter(|c| *c != '_' && *c != ',').collect();
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter(|c| *c != '_' && *c != ',')
+        .collect();
     if cleaned.is_empty() {
         return Err("empty".into());
     }

@@ -193,3 +193,87 @@ fn no_display_prints_the_assessment_and_a_hint() {
         .stdout(predicate::str::contains("RAM is smaller than GPU memory"))
         .stderr(predicate::str::contains("No display"));
 }
+
+#[test]
+fn advise_with_the_issue_example_flags_adds_training_memory() {
+    let v = json_of(
+        ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(fixture_path("dgx-h100"))
+            .args([
+                "--params",
+                "7B",
+                "--largest-layer-params",
+                "131M",
+                "--gpus-per-node",
+                "8",
+                "--nodes",
+                "1",
+            ])
+            .args([
+                "--zero-stage",
+                "3",
+                "--offload-optimizer",
+                "cpu",
+                "--offload-param",
+                "cpu",
+                "--zero-init",
+            ]),
+    );
+    let t = &v["training_memory"];
+    // DeepSpeed ZeRO-3, both offloaded, zero_init: CPU = 18 × P / nodes × 1.5, GPU = 4 × L.
+    assert_eq!(
+        t["cpu_bytes_per_node"].as_u64(),
+        Some(18 * 7_000_000_000 * 3 / 2)
+    );
+    assert_eq!(t["gpu_bytes_per_gpu"].as_u64(), Some(4 * 131_000_000));
+    assert_eq!(t["nvme_bytes"].as_u64(), Some(0));
+    assert_eq!(t["fits"], true, "189 GB of CPU states fit in 2 TiB");
+    assert_eq!(t["source"], "deepspeed-estimator");
+    assert!(t["breakdown"].as_array().unwrap().len() >= 4);
+}
+
+#[test]
+fn bad_training_flags_exit_2_naming_the_flag() {
+    let g5 = fixture_path("aws-g5.xlarge");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--params", "0"], "--params"),
+        (&["--params=-7B"], "--params"),
+        (
+            &["--params", "7B", "--largest-layer-params", "8B"],
+            "--largest-layer-params",
+        ),
+        (
+            &[
+                "--params",
+                "7B",
+                "--zero-stage",
+                "2",
+                "--offload-optimizer",
+                "nvme",
+            ],
+            "--offload-optimizer",
+        ),
+        (
+            &["--params", "7B", "--gpus-per-node", "0"],
+            "--gpus-per-node",
+        ),
+    ];
+    for (flags, named) in cases {
+        ramvram()
+            .args(["advise", "--profile"])
+            .arg(&g5)
+            .args(flags)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(named))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+    ramvram()
+        .args(["advise", "--profile"])
+        .arg(&g5)
+        .args(["--zero-stage", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--params or --preset"));
+}

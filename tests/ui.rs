@@ -65,3 +65,63 @@ fn unified_memory_machine_shows_its_own_verdict() {
         "no ratio gauge without discrete VRAM"
     );
 }
+
+#[test]
+fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Training memory").click();
+    h.run();
+    assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Training);
+    // Default plan: Llama 2 7B, ZeRO-2, optimizer offloaded to the CPU, one GPU.
+    h.get_by_label("This plan does not fit this machine.");
+    let t = h
+        .state()
+        .assessment()
+        .unwrap()
+        .training_memory
+        .clone()
+        .unwrap();
+    assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616);
+    // The machine page now also carries the planner's finding.
+    assert!(
+        h.state()
+            .assessment()
+            .unwrap()
+            .findings
+            .iter()
+            .any(|f| f.id == ramvram::advisor::FindingId::TrainingDoesNotFit)
+    );
+    // The command line, given the same plan, computes the same figures.
+    let out = assert_cmd::Command::cargo_bin("ramvram")
+        .unwrap()
+        .args(["advise", "--json", "--profile"])
+        .arg(common::fixture_path("aws-g5.xlarge"))
+        .args([
+            "--preset",
+            "llama2-7b",
+            "--zero-stage",
+            "2",
+            "--offload-optimizer",
+            "cpu",
+            "--gpus-per-node",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli: ramvram::advisor::training::TrainingMemory =
+        serde_json::from_value(v["training_memory"].clone()).unwrap();
+    assert_eq!(cli, t);
+    h.get_by_label("QLoRA").click();
+    h.run();
+    h.get_by_label("This plan fits this machine.");
+    h.get_by_label("中文").click();
+    h.run();
+    h.get_by_label("这个方案在这台机器上放得下。");
+}

@@ -2,6 +2,8 @@
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 pub mod text;
+pub mod text_training;
+pub mod training_args;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,6 +60,9 @@ pub enum Command {
         /// Print the assessment as JSON.
         #[arg(long)]
         json: bool,
+        /// A training plan to check against the machine (training-memory planner).
+        #[command(flatten)]
+        training: training_args::TrainingArgs,
     },
 }
 
@@ -87,7 +92,11 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         .unwrap_or_else(Lang::from_environment);
     let code = match args.command.as_ref()? {
         Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
-        Command::Advise { profile, json } => advise(lang, profile.as_deref(), *json),
+        Command::Advise {
+            profile,
+            json,
+            training,
+        } => advise(lang, profile.as_deref(), *json, training),
     };
     Some(code)
 }
@@ -128,7 +137,12 @@ pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode>
     }
 }
 
-fn advise(lang: Lang, profile: Option<&Path>, json: bool) -> ExitCode {
+fn advise(
+    lang: Lang,
+    profile: Option<&Path>,
+    json: bool,
+    training: &training_args::TrainingArgs,
+) -> ExitCode {
     let machine = match profile {
         Some(path) => match load_for_cli(lang, path) {
             Ok(p) => p,
@@ -136,7 +150,18 @@ fn advise(lang: Lang, profile: Option<&Path>, json: bool) -> ExitCode {
         },
         None => probe::detect(),
     };
-    let assessment = advisor::assess(&machine);
+    let plan = match training.plan(&machine) {
+        Ok(plan) => plan,
+        Err(e) => return fail(lang, EXIT_BAD_INPUT, &e),
+    };
+    let assessment = advisor::assess_with(&machine, &advisor::Inputs { training: plan });
+    if let Some(e) = assessment.training_error {
+        return fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &crate::present::training::plan_error(lang, e),
+        );
+    }
     let text = if json {
         serde_json::to_string_pretty(&assessment).expect("assessment serialises") + "\n"
     } else {
@@ -167,7 +192,12 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         .lang
         .map(Lang::from)
         .unwrap_or_else(Lang::from_environment);
-    let code = advise(lang, args.profile.as_deref(), false);
+    let code = advise(
+        lang,
+        args.profile.as_deref(),
+        false,
+        &training_args::TrainingArgs::default(),
+    );
     eprintln!(
         "{}",
         trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])

@@ -213,5 +213,8 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         out.push('\n');
     }
+    if let Some(t) = &a.training_memory {
+        out.push_str(&super::text_training::training(lang, t));
+    }
     out
 }

@@ -2,9 +2,10 @@
 
 use crate::advisor::training::{
     AlternativeId, EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError,
-    PlanWarning, Precision, StateKind, Strategy,
+    PlanWarning, Precision, StateKind, Strategy, TrainingMemory,
 };
-use crate::i18n::{Lang, Msg, tr};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
 
 /// Strategy name ("ZeRO-3", "FSDP full shard").
 pub fn strategy(lang: Lang, s: Strategy) -> &'static str {
@@ -131,4 +132,50 @@ pub fn plan_warning(lang: Lang, w: PlanWarning) -> &'static str {
             PlanWarning::ActivationsNeedShape => Msg::PlanWarningActivationsNeedShape,
         },
     )
+}
+
+/// "fits" / "does not fit" / "can't check".
+pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
+    tr(
+        lang,
+        match fits {
+            Some(true) => Msg::TrainFits,
+            Some(false) => Msg::TrainDoesNotFit,
+            None => Msg::TrainCantCheck,
+        },
+    )
+}
+
+/// One-line description of the plan: model, strategy, offload, precision, optimizer, GPUs.
+pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
+    let p = &t.plan;
+    let model = match p.preset() {
+        Some(preset) => format!("{} · {}", preset.name, format::params(p.params)),
+        None => format::params(p.params),
+    };
+    let model = format!(
+        "{model} · {} {}",
+        tr(lang, Msg::TrainLargestLayer),
+        format::params(t.estimate.largest_layer_params)
+    );
+    let plan = format!(
+        "{} · {} {} · {} {} · {} · {} · {} · {}",
+        strategy(lang, p.strategy),
+        tr(lang, Msg::TrainOffloadOptimizer),
+        offload(lang, p.offload_optimizer),
+        tr(lang, Msg::TrainOffloadParam),
+        offload(lang, p.offload_param),
+        precision(lang, p.precision),
+        optimizer(lang, p.optimizer),
+        trf(
+            lang,
+            Msg::TrainGpusNodes,
+            &[
+                ("gpus", &p.gpus_per_node.to_string()),
+                ("nodes", &p.nodes.to_string())
+            ]
+        ),
+        finetune(lang, p.finetune),
+    );
+    (model, plan)
 }

@@ -5,10 +5,11 @@ use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
 
-use super::panels::{self, Command};
+use super::panels::training::TrainingForm;
+use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
 use super::theme;
-use crate::advisor::{self, Assessment, Severity};
+use crate::advisor::{self, Assessment, Inputs, Severity};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
 use crate::profile::{self, MachineProfile};
@@ -38,7 +39,12 @@ pub struct RamvramApp {
     lang: Lang,
     settings: Settings,
     source: Source,
+    profile: Option<MachineProfile>,
     assessment: Option<Assessment>,
+    tab: Tab,
+    training: TrainingForm,
+    /// The plan joins the assessment once the planner has been opened.
+    training_active: bool,
     detecting: Option<Receiver<MachineProfile>>,
     message: Option<Message>,
 }
@@ -51,7 +57,11 @@ impl RamvramApp {
             lang,
             settings,
             source: Source::Detected,
+            profile: None,
             assessment: None,
+            tab: Tab::Machine,
+            training: TrainingForm::default(),
+            training_active: false,
             detecting: None,
             message: None,
         }
@@ -81,8 +91,24 @@ impl RamvramApp {
 
     /// Assesses and shows `profile`.
     pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
-        self.assessment = Some(advisor::assess(profile));
+        self.profile = Some(profile.clone());
         self.source = source;
+        self.reassess();
+    }
+
+    /// The page on screen.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    fn reassess(&mut self) {
+        let inputs = Inputs {
+            training: self.training_active.then(|| self.training.plan.clone()),
+        };
+        self.assessment = self
+            .profile
+            .as_ref()
+            .map(|p| advisor::assess_with(p, &inputs));
     }
 
     /// Loads a profile file and shows it; on error keeps what was shown and says why.
@@ -145,6 +171,17 @@ impl RamvramApp {
             Command::LoadProfile(path) => self.load_profile(&path),
             Command::DetectThisMachine => self.start_detection(ctx),
             Command::DismissMessage => self.message = None,
+            Command::SetTab(tab) => {
+                self.tab = tab;
+                if tab == Tab::Training && !self.training_active {
+                    self.training_active = true;
+                    self.reassess();
+                }
+            }
+            Command::SetPlan(plan) => {
+                self.training.plan = plan;
+                self.reassess();
+            }
         }
     }
 
@@ -205,6 +242,7 @@ impl RamvramApp {
                 lang,
                 &self.source_text(),
                 self.detecting.is_some(),
+                self.tab,
             ));
             commands.extend(self.message_ui(ui));
             ui.add_space(4.0);
@@ -238,14 +276,19 @@ impl RamvramApp {
                                 panels::hardware::hardware(ui, lang, a);
                             });
                     });
-                egui::CentralPanel::default().show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("main-scroll")
-                        .show(ui, |ui| {
-                            panels::verdict::verdict(ui, lang, a);
-                            panels::rules::rules(ui, lang, a);
-                            panels::findings::findings(ui, lang, a);
-                        });
+                let tab = self.tab;
+                let form = &mut self.training;
+                egui::CentralPanel::default().show(ui, |ui| match tab {
+                    Tab::Machine => {
+                        egui::ScrollArea::vertical()
+                            .id_salt("main-scroll")
+                            .show(ui, |ui| {
+                                panels::verdict::verdict(ui, lang, a);
+                                panels::rules::rules(ui, lang, a);
+                                panels::findings::findings(ui, lang, a);
+                            });
+                    }
+                    Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
                 });
             }
         }

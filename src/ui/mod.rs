@@ -37,11 +37,14 @@ pub fn display_problem() -> Option<String> {
 /// eframe's error text when the window or its graphics context could not be created.
 pub fn run(args: &Args) -> Result<(), String> {
     let (settings, settings_notice) = settings::Settings::load();
+    // --lang, then RAMVRAM_LANG, then the language chosen last time, then the system's.
     let lang = args
         .lang
         .map(Lang::from)
+        .or_else(Lang::from_override)
         .or(settings.lang)
-        .unwrap_or_else(Lang::from_environment);
+        .or_else(Lang::from_system)
+        .unwrap_or_default();
     let profile = args.profile.clone();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()

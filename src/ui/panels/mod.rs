@@ -4,14 +4,26 @@ pub mod findings;
 pub mod hardware;
 pub mod rules;
 pub mod toolbar;
+pub mod training;
 pub mod verdict;
 
 use std::path::PathBuf;
 
+use crate::advisor::training::TrainingPlan;
 use crate::i18n::Lang;
 
+/// The window's pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tab {
+    /// The machine: verdict, ratio, rules, findings.
+    #[default]
+    Machine,
+    /// The training-memory planner.
+    Training,
+}
+
 /// What the user asked for; applied by the app at the end of the frame.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     /// Switch the language.
     SetLang(Lang),
@@ -23,6 +35,10 @@ pub enum Command {
     DetectThisMachine,
     /// Dismiss the message banner.
     DismissMessage,
+    /// Show another page.
+    SetTab(Tab),
+    /// Use this training plan.
+    SetPlan(TrainingPlan),
 }
 
 /// A section heading.

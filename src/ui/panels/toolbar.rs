@@ -2,12 +2,12 @@
 
 use egui::{RichText, Ui};
 
-use super::Command;
+use super::{Command, Tab};
 use crate::i18n::{Lang, Msg, tr};
 
 /// Draws the toolbar. `source` describes the machine shown ("This machine (detected)",
 /// "Profile: dgx.json").
-pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool) -> Vec<Command> {
+pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab) -> Vec<Command> {
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -26,6 +26,15 @@ pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool) -> Vec<Co
             .clicked()
         {
             commands.push(Command::DetectThisMachine);
+        }
+        ui.separator();
+        for (t, msg) in [
+            (Tab::Machine, Msg::TrainMachineTab),
+            (Tab::Training, Msg::TrainTab),
+        ] {
+            if ui.selectable_label(tab == t, tr(lang, msg)).clicked() && tab != t {
+                commands.push(Command::SetTab(t));
+            }
         }
         ui.separator();
         ui.label(source);

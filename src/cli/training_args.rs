@@ -1,0 +1,240 @@
+//! `advise` flags for the training-memory planner.
+
+use clap::{Args, ValueEnum};
+
+use crate::advisor::training::{
+    ActivationInput, FineTune, OffloadTarget, Optimizer, Precision, Strategy, TrainingPlan, presets,
+};
+use crate::parse::parse_count;
+use crate::profile::MachineProfile;
+
+/// Flags describing a training plan. A plan is built when `--params` or `--preset` is given.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Training-memory planner")]
+pub struct TrainingArgs {
+    /// Model preset: resnet50, vit-l16, opt-1.3b, sdxl-unet, llama2-7b, llama2-13b, llama-65b,
+    /// llama2-70b.
+    #[arg(long, value_parser = parse_preset)]
+    pub preset: Option<String>,
+    /// Total parameters, with units: 7B, 350M, 2851000000.
+    #[arg(long, value_parser = parse_count)]
+    pub params: Option<u64>,
+    /// Parameters of the largest layer (default: the preset's, else an assumption).
+    #[arg(long, value_parser = parse_count)]
+    pub largest_layer_params: Option<u64>,
+    /// Precision.
+    #[arg(long, value_enum)]
+    pub precision: Option<PrecisionArg>,
+    /// Optimizer.
+    #[arg(long, value_enum)]
+    pub optimizer: Option<OptimizerArg>,
+    /// Strategy (default zero2).
+    #[arg(long, value_enum, conflicts_with = "zero_stage")]
+    pub strategy: Option<StrategyArg>,
+    /// DeepSpeed ZeRO stage 0–3 (0 = plain data parallel); same as --strategy zeroN.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub zero_stage: Option<u8>,
+    /// Offload optimizer states (and fp32 gradients) to cpu or nvme.
+    #[arg(long, value_enum)]
+    pub offload_optimizer: Option<OffloadArg>,
+    /// Offload parameters to cpu or nvme (ZeRO-3 / FSDP).
+    #[arg(long, value_enum)]
+    pub offload_param: Option<OffloadArg>,
+    /// DeepSpeed zero.Init: build the model already partitioned.
+    #[arg(long)]
+    pub zero_init: bool,
+    /// GPUs per node (default: the machine's GPU count, at least 1).
+    #[arg(long)]
+    pub gpus_per_node: Option<u32>,
+    /// Nodes (default 1).
+    #[arg(long)]
+    pub nodes: Option<u32>,
+    /// Full training, LoRA or QLoRA.
+    #[arg(long, value_enum)]
+    pub finetune: Option<FineTuneArg>,
+    /// Share of parameters LoRA trains: 0.01 or 1% (default 1%).
+    #[arg(long, value_parser = parse_share)]
+    pub lora_share: Option<f64>,
+    /// Sequence length, for the activation estimate (transformer presets).
+    #[arg(long, requires = "micro_batch")]
+    pub seq_len: Option<u64>,
+    /// Micro-batch per GPU, for the activation estimate.
+    #[arg(long, requires = "seq_len")]
+    pub micro_batch: Option<u64>,
+    /// Full activation checkpointing, for the activation estimate.
+    #[arg(long)]
+    pub checkpointing: bool,
+}
+
+fn parse_preset(s: &str) -> Result<String, String> {
+    match presets::preset(s) {
+        Some(p) => Ok(p.id.to_string()),
+        None => {
+            let ids: Vec<&str> = presets::PRESETS.iter().map(|p| p.id).collect();
+            Err(format!("unknown preset `{s}`; one of: {}", ids.join(", ")))
+        }
+    }
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let v = match t.strip_suffix('%') {
+        Some(pct) => pct.trim().parse::<f64>().map(|v| v / 100.0),
+        None => t.parse::<f64>(),
+    }
+    .map_err(|_| format!("`{s}` is not a share (examples: 0.01, 1%)"))?;
+    if v.is_finite() && v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` must be above 0 and at most 100%"))
+    }
+}
+
+/// `--precision` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PrecisionArg {
+    /// bf16/fp16 mixed precision with fp32 master weights.
+    Mixed16,
+    /// Everything in fp32.
+    Fp32,
+}
+
+/// `--optimizer` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OptimizerArg {
+    /// Adam / AdamW.
+    Adam,
+    /// SGD with momentum.
+    SgdMomentum,
+    /// bitsandbytes 8-bit Adam.
+    Adam8bit,
+    /// Adafactor.
+    Adafactor,
+}
+
+/// `--strategy` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Plain data parallel.
+    Ddp,
+    /// ZeRO-1.
+    Zero1,
+    /// ZeRO-2.
+    Zero2,
+    /// ZeRO-3.
+    Zero3,
+    /// FSDP FULL_SHARD.
+    Fsdp,
+}
+
+/// `--offload-*` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OffloadArg {
+    /// No offload.
+    None,
+    /// CPU RAM.
+    Cpu,
+    /// NVMe.
+    Nvme,
+}
+
+/// `--finetune` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FineTuneArg {
+    /// All parameters.
+    Full,
+    /// LoRA.
+    Lora,
+    /// QLoRA.
+    Qlora,
+}
+
+fn offload(o: Option<OffloadArg>) -> OffloadTarget {
+    match o {
+        None | Some(OffloadArg::None) => OffloadTarget::None,
+        Some(OffloadArg::Cpu) => OffloadTarget::Cpu,
+        Some(OffloadArg::Nvme) => OffloadTarget::Nvme,
+    }
+}
+
+impl TrainingArgs {
+    /// True when any planner flag is set.
+    fn any(&self) -> bool {
+        self.largest_layer_params.is_some()
+            || self.precision.is_some()
+            || self.optimizer.is_some()
+            || self.strategy.is_some()
+            || self.zero_stage.is_some()
+            || self.offload_optimizer.is_some()
+            || self.offload_param.is_some()
+            || self.zero_init
+            || self.gpus_per_node.is_some()
+            || self.nodes.is_some()
+            || self.finetune.is_some()
+            || self.lora_share.is_some()
+            || self.seq_len.is_some()
+    }
+
+    /// The plan these flags describe, `None` when no model was given.
+    ///
+    /// # Errors
+    /// When planner flags are given without `--params` or `--preset`.
+    pub fn plan(&self, profile: &MachineProfile) -> Result<Option<TrainingPlan>, String> {
+        let mut plan = match (&self.preset, self.params) {
+            (Some(id), _) => {
+                TrainingPlan::from_preset(presets::preset(id).expect("checked by clap"))
+            }
+            (None, Some(p)) => TrainingPlan::new(p),
+            (None, None) if self.any() => {
+                return Err("the training-memory flags need --params or --preset".into());
+            }
+            (None, None) => return Ok(None),
+        };
+        if let (Some(_), Some(p)) = (&self.preset, self.params) {
+            plan.params = p;
+        }
+        if let Some(l) = self.largest_layer_params {
+            plan.largest_layer_params = Some(l);
+        }
+        plan.precision = match self.precision {
+            Some(PrecisionArg::Fp32) => Precision::Fp32,
+            _ => Precision::Mixed16,
+        };
+        plan.optimizer = match self.optimizer {
+            None | Some(OptimizerArg::Adam) => Optimizer::Adam,
+            Some(OptimizerArg::SgdMomentum) => Optimizer::SgdMomentum,
+            Some(OptimizerArg::Adam8bit) => Optimizer::Adam8bit,
+            Some(OptimizerArg::Adafactor) => Optimizer::Adafactor,
+        };
+        plan.strategy = match (self.strategy, self.zero_stage) {
+            (Some(StrategyArg::Ddp), _) | (None, Some(0)) => Strategy::Ddp,
+            (Some(StrategyArg::Zero1), _) | (None, Some(1)) => Strategy::Zero1,
+            (Some(StrategyArg::Zero3), _) | (None, Some(3)) => Strategy::Zero3,
+            (Some(StrategyArg::Fsdp), _) => Strategy::FsdpFullShard,
+            _ => Strategy::Zero2,
+        };
+        plan.offload_optimizer = offload(self.offload_optimizer);
+        plan.offload_param = offload(self.offload_param);
+        plan.zero_init = self.zero_init;
+        let machine_gpus = profile.gpus.len() as u32;
+        plan.gpus_per_node = self.gpus_per_node.unwrap_or(machine_gpus.max(1));
+        plan.nodes = self.nodes.unwrap_or(1);
+        plan.finetune = match self.finetune {
+            None | Some(FineTuneArg::Full) => FineTune::Full,
+            Some(FineTuneArg::Lora) => FineTune::Lora,
+            Some(FineTuneArg::Qlora) => FineTune::Qlora,
+        };
+        if let Some(s) = self.lora_share {
+            plan.lora_trainable_share = s;
+        }
+        if let (Some(seq_len), Some(micro_batch)) = (self.seq_len, self.micro_batch) {
+            plan.activations = Some(ActivationInput {
+                seq_len,
+                micro_batch,
+                checkpointing: self.checkpointing,
+                shape: None,
+            });
+        }
+        Ok(Some(plan))
+    }
+}

@@ -1,0 +1,442 @@
+//! The training-memory planner: plan inputs on the left, what the plan needs and whether it
+//! fits on the right. All numbers come from the assessment; this panel only edits the plan.
+
+use egui::{RichText, Ui};
+
+use super::Command;
+use crate::advisor::Assessment;
+use crate::advisor::training::{
+    ActivationInput, CapacityCheck, FineTune, OffloadTarget, Optimizer, PRESETS, Precision,
+    Strategy, TrainingMemory, TrainingPlan, presets,
+};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::parse::parse_count;
+use crate::present::training as words;
+use crate::ui::theme;
+
+/// Text fields the user is typing in (kept between frames, not yet a valid plan).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingForm {
+    /// The plan being edited.
+    pub plan: TrainingPlan,
+    /// Parameter count as typed ("7B").
+    pub params_text: String,
+    /// Largest layer as typed ("" = preset's or assumed).
+    pub largest_text: String,
+}
+
+impl TrainingForm {
+    /// A form showing `plan`.
+    pub fn new(plan: TrainingPlan) -> TrainingForm {
+        TrainingForm {
+            params_text: format::params(plan.params),
+            largest_text: plan
+                .largest_layer_params
+                .map(format::params)
+                .unwrap_or_default(),
+            plan,
+        }
+    }
+}
+
+impl Default for TrainingForm {
+    /// Llama 2 7B, ZeRO-2 with CPU optimizer offload on one GPU: the seed article's question.
+    fn default() -> TrainingForm {
+        let preset = presets::preset("llama2-7b").expect("preset exists");
+        TrainingForm::new(TrainingPlan {
+            offload_optimizer: OffloadTarget::Cpu,
+            ..TrainingPlan::from_preset(preset)
+        })
+    }
+}
+
+fn combo<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    id: &str,
+    value: &mut T,
+    options: &[(T, &str)],
+) -> egui::Response {
+    let current = options
+        .iter()
+        .find(|(v, _)| v == value)
+        .map_or("", |(_, l)| *l);
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for (v, label) in options {
+                ui.selectable_value(value, *v, *label);
+            }
+        })
+        .response
+}
+
+/// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
+fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) -> egui::Response {
+    let l = ui.label(label);
+    let r = add(ui).labelled_by(l.id);
+    ui.end_row();
+    r
+}
+
+/// Draws the planner. Returns `SetPlan` when the form describes a new valid plan.
+pub fn training(
+    ui: &mut Ui,
+    lang: Lang,
+    form: &mut TrainingForm,
+    a: &Assessment,
+) -> Option<Command> {
+    let before = form.plan.clone();
+    ui.columns(2, |cols| {
+        inputs(&mut cols[0], lang, form);
+        egui::ScrollArea::vertical()
+            .id_salt("training-out")
+            .show(&mut cols[1], |ui| {
+                outputs(ui, lang, a);
+            });
+    });
+    (form.plan != before).then(|| Command::SetPlan(form.plan.clone()))
+}
+
+fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
+    super::heading(ui, tr(lang, Msg::TrainSection));
+    let plan = &mut form.plan;
+    egui::Grid::new("training-inputs")
+        .num_columns(2)
+        .spacing([12.0, 8.0])
+        .show(ui, |ui| {
+            let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
+            row(ui, tr(lang, Msg::TrainPreset), |ui| {
+                egui::ComboBox::from_id_salt("preset")
+                    .selected_text(current)
+                    .show_ui(ui, |ui| {
+                        for p in &PRESETS {
+                            if ui
+                                .selectable_label(plan.preset.as_deref() == Some(p.id), p.name)
+                                .clicked()
+                            {
+                                *plan = TrainingPlan {
+                                    gpus_per_node: plan.gpus_per_node,
+                                    nodes: plan.nodes,
+                                    ..TrainingPlan::from_preset(p)
+                                };
+                                form.params_text = format::params(p.params);
+                                form.largest_text = format::params(p.largest_layer);
+                            }
+                        }
+                    })
+                    .response
+            });
+
+            let r = row(ui, tr(lang, Msg::TrainParams), |ui| {
+                ui.text_edit_singleline(&mut form.params_text)
+            });
+            if r.changed() {
+                if let Ok(p) = parse_count(&form.params_text) {
+                    plan.params = p;
+                    plan.preset = None;
+                }
+            }
+            if let Err(e) = parse_count(&form.params_text) {
+                ui.label("");
+                ui.label(
+                    RichText::new(e).color(theme::severity(crate::advisor::Severity::Critical)),
+                );
+                ui.end_row();
+            }
+            let r = row(ui, tr(lang, Msg::TrainLargestLayer), |ui| {
+                ui.text_edit_singleline(&mut form.largest_text)
+            });
+            if r.changed() {
+                plan.largest_layer_params = parse_count(&form.largest_text).ok();
+            }
+            row(ui, tr(lang, Msg::TrainPrecision), |ui| {
+                combo(
+                    ui,
+                    "precision",
+                    &mut plan.precision,
+                    &[
+                        (
+                            Precision::Mixed16,
+                            words::precision(lang, Precision::Mixed16),
+                        ),
+                        (Precision::Fp32, words::precision(lang, Precision::Fp32)),
+                    ],
+                )
+            });
+            let optimizers = [
+                Optimizer::Adam,
+                Optimizer::SgdMomentum,
+                Optimizer::Adam8bit,
+                Optimizer::Adafactor,
+            ];
+            let options: Vec<_> = optimizers
+                .iter()
+                .map(|o| (*o, words::optimizer(lang, *o)))
+                .collect();
+            row(ui, tr(lang, Msg::TrainOptimizer), |ui| {
+                combo(ui, "optimizer", &mut plan.optimizer, &options)
+            });
+
+            ui.label(tr(lang, Msg::TrainFinetune));
+            ui.horizontal(|ui| {
+                for f in [FineTune::Full, FineTune::Lora, FineTune::Qlora] {
+                    ui.radio_value(&mut plan.finetune, f, words::finetune(lang, f));
+                }
+            });
+            ui.end_row();
+
+            if plan.finetune == FineTune::Full {
+                let strategies = [
+                    Strategy::Ddp,
+                    Strategy::Zero1,
+                    Strategy::Zero2,
+                    Strategy::Zero3,
+                    Strategy::FsdpFullShard,
+                ];
+                let options: Vec<_> = strategies
+                    .iter()
+                    .map(|s| (*s, words::strategy(lang, *s)))
+                    .collect();
+                row(ui, tr(lang, Msg::TrainStrategy), |ui| {
+                    combo(ui, "strategy", &mut plan.strategy, &options)
+                });
+                let targets = [OffloadTarget::None, OffloadTarget::Cpu, OffloadTarget::Nvme];
+                let options: Vec<_> = targets
+                    .iter()
+                    .map(|t| (*t, words::offload(lang, *t)))
+                    .collect();
+                row(ui, tr(lang, Msg::TrainOffloadOptimizer), |ui| {
+                    combo(
+                        ui,
+                        "offload-optimizer",
+                        &mut plan.offload_optimizer,
+                        &options,
+                    )
+                });
+                row(ui, tr(lang, Msg::TrainOffloadParam), |ui| {
+                    combo(ui, "offload-param", &mut plan.offload_param, &options)
+                });
+                ui.label("");
+                ui.checkbox(&mut plan.zero_init, tr(lang, Msg::TrainZeroInit));
+                ui.end_row();
+            } else {
+                let mut pct = plan.lora_trainable_share * 100.0;
+                let r = row(ui, tr(lang, Msg::TrainLoraShare), |ui| {
+                    ui.add(
+                        egui::Slider::new(&mut pct, 0.01..=100.0)
+                            .logarithmic(true)
+                            .suffix(" %"),
+                    )
+                });
+                if r.changed() {
+                    plan.lora_trainable_share = (pct / 100.0).clamp(1e-4, 1.0);
+                }
+            }
+            row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
+                ui.add(egui::DragValue::new(&mut plan.gpus_per_node).range(1..=64))
+            });
+            row(ui, tr(lang, Msg::TrainNodes), |ui| {
+                ui.add(egui::DragValue::new(&mut plan.nodes).range(1..=4096))
+            });
+
+            let mut with_activations = plan.activations.is_some();
+            ui.label("");
+            if ui
+                .checkbox(&mut with_activations, tr(lang, Msg::TrainActivations))
+                .changed()
+            {
+                plan.activations = with_activations.then_some(ActivationInput {
+                    seq_len: 4096,
+                    micro_batch: 1,
+                    checkpointing: true,
+                    shape: None,
+                });
+            }
+            ui.end_row();
+            if let Some(act) = plan.activations.as_mut() {
+                row(ui, tr(lang, Msg::TrainSeqLen), |ui| {
+                    ui.add(egui::DragValue::new(&mut act.seq_len).range(1..=1_048_576))
+                });
+                row(ui, tr(lang, Msg::TrainMicroBatch), |ui| {
+                    ui.add(egui::DragValue::new(&mut act.micro_batch).range(1..=4096))
+                });
+                ui.label("");
+                ui.checkbox(&mut act.checkpointing, tr(lang, Msg::TrainCheckpointing));
+                ui.end_row();
+            }
+        });
+    ui.add_space(8.0);
+    egui::CollapsingHeader::new(tr(lang, Msg::TrainSeedNoteTitle))
+        .id_salt("seed-65b")
+        .show(ui, |ui| {
+            ui.add(egui::Label::new(tr(lang, Msg::TrainSeedNote)).wrap());
+        });
+}
+
+fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
+    ui.label(tr(lang, label));
+    ui.label(RichText::new(format::gib(c.needed_bytes)).strong());
+    ui.label(format::gib_or_unknown(lang, c.available_bytes));
+    let (text, colour) = match c.fits {
+        Some(true) => (
+            tr(lang, Msg::TrainFits),
+            theme::tier(crate::advisor::Tier::LargeModel),
+        ),
+        Some(false) => (
+            tr(lang, Msg::TrainDoesNotFit),
+            theme::severity(crate::advisor::Severity::Critical),
+        ),
+        None => (
+            tr(lang, Msg::TrainCantCheck),
+            theme::severity(crate::advisor::Severity::Warning),
+        ),
+    };
+    ui.label(RichText::new(text).color(colour).strong());
+    ui.end_row();
+}
+
+fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
+    if let Some(e) = a.training_error {
+        let text = trf(
+            lang,
+            Msg::TrainInvalid,
+            &[("error", &words::plan_error(lang, e))],
+        );
+        ui.label(
+            RichText::new(text)
+                .color(theme::severity(crate::advisor::Severity::Critical))
+                .strong(),
+        );
+        return;
+    }
+    let Some(t) = &a.training_memory else { return };
+    verdict(ui, lang, t);
+    egui::Grid::new("training-checks")
+        .num_columns(4)
+        .striped(true)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            ui.label("");
+            ui.label(RichText::new(tr(lang, Msg::TrainNeeded)).strong());
+            ui.label(RichText::new(tr(lang, Msg::TrainAvailable)).strong());
+            ui.label("");
+            ui.end_row();
+            check_row(ui, lang, Msg::TrainNeedGpu, &t.gpu);
+            check_row(ui, lang, Msg::TrainNeedCpu, &t.cpu);
+            if let Some(n) = &t.nvme {
+                check_row(ui, lang, Msg::TrainNeedNvme, n);
+            }
+            if let Some(act) = t.estimate.activation_bytes_per_gpu {
+                ui.label(tr(lang, Msg::TrainActivationsRow));
+                ui.label(format::gib(act));
+                ui.end_row();
+            }
+        });
+    if let Some(r) = t.ram_to_fit_bytes {
+        ui.label(trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
+    }
+    super::heading(ui, tr(lang, Msg::TrainBreakdown));
+    egui::Grid::new("training-breakdown")
+        .num_columns(4)
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for m in [
+                Msg::TrainColState,
+                Msg::TrainColWhere,
+                Msg::TrainColBytes,
+                Msg::TrainColPerParam,
+            ] {
+                ui.label(RichText::new(tr(lang, m)).strong());
+            }
+            ui.end_row();
+            for i in &t.estimate.breakdown {
+                ui.label(words::state_kind(lang, i.kind));
+                ui.label(words::location(lang, i.location));
+                ui.label(format::gib(i.bytes));
+                ui.label(format!("{:.2}", i.bytes_per_param));
+                ui.end_row();
+            }
+        });
+    if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
+        ui.add(
+            egui::Label::new(trf(
+                lang,
+                Msg::TrainNvmeTraffic,
+                &[("bytes", &format::gib(traffic))],
+            ))
+            .wrap(),
+        );
+    }
+    if !t.alternatives.is_empty() {
+        super::heading(ui, tr(lang, Msg::TrainAlternatives));
+        for alt in &t.alternatives {
+            let colour = match alt.fits {
+                Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
+                Some(false) => theme::severity(crate::advisor::Severity::Critical),
+                None => theme::severity(crate::advisor::Severity::Warning),
+            };
+            let mut sizes = format!(
+                "GPU {} · CPU {}",
+                format::gib(alt.gpu_bytes_per_gpu),
+                format::gib(alt.cpu_bytes_per_node)
+            );
+            if alt.nvme_bytes > 0 {
+                sizes.push_str(&format!(" · NVMe {}", format::gib(alt.nvme_bytes)));
+            }
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    RichText::new(words::fits_word(lang, alt.fits))
+                        .color(colour)
+                        .strong(),
+                );
+                ui.label(words::alternative(lang, alt.id));
+                ui.label(RichText::new(sizes).weak());
+            });
+        }
+    }
+    ui.add_space(6.0);
+    for w in &t.estimate.warnings {
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
+            )
+            .wrap(),
+        );
+    }
+    ui.add(egui::Label::new(RichText::new(words::source(lang, t.estimate.source)).weak()).wrap());
+    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::TrainUnitsNote)).weak()).wrap());
+}
+
+fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
+    let (msg, colour) = match t.fits {
+        Some(true) => (
+            Msg::TrainVerdictFits,
+            theme::tier(crate::advisor::Tier::LargeModel),
+        ),
+        Some(false) => (
+            Msg::TrainVerdictDoesNotFit,
+            theme::severity(crate::advisor::Severity::Critical),
+        ),
+        None => (
+            Msg::TrainVerdictUnknown,
+            theme::severity(crate::advisor::Severity::Warning),
+        ),
+    };
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(2.0, colour))
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(
+                RichText::new(tr(lang, msg))
+                    .size(20.0)
+                    .strong()
+                    .color(colour),
+            );
+            let (model, plan) = words::plan_summary(lang, t);
+            ui.label(model);
+            ui.add(egui::Label::new(RichText::new(plan).weak()).wrap());
+        });
+}
