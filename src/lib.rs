@@ -12,12 +12,15 @@
 #![warn(missing_docs)]
 
 pub mod advisor;
+pub mod assets;
 pub mod cli;
 pub mod format;
 pub mod fsutil;
 pub mod i18n;
+pub mod palette;
 pub mod parse;
 pub mod present;
 pub mod probe;
 pub mod profile;
+pub mod report;
 pub mod ui;

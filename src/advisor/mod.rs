@@ -4,6 +4,7 @@
 
 pub mod capacity;
 pub mod findings;
+pub mod procurement;
 pub mod ratio;
 pub mod rules;
 pub mod training;
@@ -70,6 +71,8 @@ pub struct Assessment {
     pub rules: Vec<RuleResult>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
+    /// What to buy or change, with reasons.
+    pub procurement: procurement::Procurement,
     /// The training-memory planner's result, when a plan was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_memory: Option<training::TrainingMemory>,
@@ -135,6 +138,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio,
         verdict,
         rules: rules::judge(&memory, &vram),
+        procurement: procurement::procurement(&memory, &vram, &findings, training_memory.as_ref()),
         findings,
         training_memory,
         training_error,

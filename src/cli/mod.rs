@@ -1,4 +1,4 @@
-//! The command line: `ramvram detect`, `ramvram advise`, and the window when no command is
+//! The command line: `ramvram detect`, `advise`, `report`, and the window when no command is
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 pub mod text;
@@ -15,6 +15,7 @@ use crate::advisor;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
 use crate::profile::{self, MachineProfile};
+use crate::report::{self, ReportLang};
 
 /// Exit status for bad input (a missing or invalid profile), as for clap's usage errors.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -29,7 +30,8 @@ pub const EXIT_OUTPUT_FAILED: u8 = 1;
     about = "RAM·VRAM Advisor (内存·显存顾问): can this machine's RAM keep its GPUs fed?"
 )]
 pub struct Args {
-    /// Language of the output: en or zh (default: RAMVRAM_LANG, else the system locale).
+    /// Language: en, zh, or both (Chinese, then English; for reports and text output).
+    /// Default: RAMVRAM_LANG, else the system locale.
     #[arg(long, global = true, value_enum)]
     pub lang: Option<LangArg>,
     /// With no command: open the window showing this profile instead of this machine.
@@ -57,6 +59,9 @@ pub enum Command {
         /// Profile to judge (from `ramvram detect --json`); default: this machine.
         #[arg(long, value_name = "FILE")]
         profile: Option<PathBuf>,
+        /// Scenario file (a training plan; see docs/profile.md). Flags override it.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
         /// Print the assessment as JSON.
         #[arg(long)]
         json: bool,
@@ -64,6 +69,48 @@ pub enum Command {
         #[command(flatten)]
         training: training_args::TrainingArgs,
     },
+    /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
+    Report {
+        /// Profile to report on; default: this machine.
+        #[arg(long, value_name = "FILE")]
+        profile: Option<PathBuf>,
+        /// Scenario file (a training plan). Flags override it.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// pdf, md or json.
+        #[arg(long, value_enum)]
+        format: FormatArg,
+        /// The file to write (atomically: a failure leaves no partial file behind).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Remove the host name, user names, serial numbers and UUIDs.
+        #[arg(long)]
+        redact: bool,
+        /// A training plan to include (training-memory planner).
+        #[command(flatten)]
+        training: training_args::TrainingArgs,
+    },
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// PDF (A4).
+    Pdf,
+    /// Markdown.
+    Md,
+    /// JSON (the assessment, as `advise --json`).
+    Json,
+}
+
+impl From<FormatArg> for report::Format {
+    fn from(f: FormatArg) -> report::Format {
+        match f {
+            FormatArg::Pdf => report::Format::Pdf,
+            FormatArg::Md => report::Format::Markdown,
+            FormatArg::Json => report::Format::Json,
+        }
+    }
 }
 
 /// `--lang` values.
@@ -73,32 +120,81 @@ pub enum LangArg {
     En,
     /// Simplified Chinese.
     Zh,
+    /// Chinese, then English.
+    Both,
 }
 
-impl From<LangArg> for Lang {
-    fn from(l: LangArg) -> Lang {
-        match l {
-            LangArg::En => Lang::En,
-            LangArg::Zh => Lang::Zh,
-        }
+/// The languages `--lang` asks for, else the environment's one.
+pub fn languages(arg: Option<LangArg>) -> ReportLang {
+    match arg {
+        Some(LangArg::En) => ReportLang::One(Lang::En),
+        Some(LangArg::Zh) => ReportLang::One(Lang::Zh),
+        Some(LangArg::Both) => ReportLang::Both,
+        None => ReportLang::One(Lang::from_environment()),
     }
+}
+
+/// The one language for messages and the window: the first of [`languages`].
+pub fn primary_language(arg: Option<LangArg>) -> Lang {
+    languages(arg).langs()[0]
 }
 
 /// Runs a subcommand. `None` for no subcommand (the caller opens the window).
 pub fn run(args: &Args) -> Option<ExitCode> {
-    let lang = args
-        .lang
-        .map(Lang::from)
-        .unwrap_or_else(Lang::from_environment);
+    let langs = languages(args.lang);
+    let lang = langs.langs()[0];
     let code = match args.command.as_ref()? {
         Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
         Command::Advise {
             profile,
+            scenario,
             json,
             training,
-        } => advise(lang, profile.as_deref(), *json, training),
+        } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
+            Ok(a) if *json => print(&json_text(&a)),
+            Ok(a) => {
+                let texts: Vec<String> = langs
+                    .langs()
+                    .into_iter()
+                    .map(|l| text::assessment(l, &a, profile.as_deref()))
+                    .collect();
+                print(&texts.join("\n"))
+            }
+            Err(code) => code,
+        },
+        Command::Report {
+            profile,
+            scenario,
+            format,
+            out,
+            redact,
+            training,
+        } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
+            Ok(a) => {
+                let options = report::ReportOptions {
+                    format: (*format).into(),
+                    lang: langs,
+                    redact: *redact,
+                    date: report::today(),
+                    source_file: profile.as_ref().map(|p| p.display().to_string()),
+                };
+                match report::write(&a, &options, out) {
+                    Ok(()) => {
+                        let file = out.display().to_string();
+                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
+                }
+            }
+            Err(code) => code,
+        },
     };
     Some(code)
+}
+
+fn json_text(a: &advisor::Assessment) -> String {
+    serde_json::to_string_pretty(a).expect("assessment serialises") + "\n"
 }
 
 fn detect(lang: Lang, json: bool, out: Option<&Path>) -> ExitCode {
@@ -117,57 +213,67 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>) -> ExitCode {
     print(&text)
 }
 
+fn warn_ignored(lang: Lang, path: &Path, fields: &[String]) {
+    for field in fields {
+        let file = path.display().to_string();
+        eprintln!(
+            "{}",
+            trf(
+                lang,
+                Msg::CliIgnoredField,
+                &[("file", &file), ("field", field)]
+            )
+        );
+    }
+}
+
 /// Loads a profile for the command line, printing one line naming the file and field on error.
 pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode> {
     match profile::load_profile(path) {
         Ok(loaded) => {
-            for field in &loaded.ignored_fields {
-                eprintln!(
-                    "{}",
-                    trf(
-                        lang,
-                        Msg::CliIgnoredField,
-                        &[("file", &path.display().to_string()), ("field", field)]
-                    )
-                );
-            }
+            warn_ignored(lang, path, &loaded.ignored_fields);
             Ok(loaded.profile)
         }
         Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
     }
 }
 
-fn advise(
+/// The machine (a profile file, or detected), the scenario and the flags, assessed. Bad input
+/// prints one line and gives exit status 2.
+fn assessment(
     lang: Lang,
     profile: Option<&Path>,
-    json: bool,
+    scenario: Option<&Path>,
     training: &training_args::TrainingArgs,
-) -> ExitCode {
+) -> Result<advisor::Assessment, ExitCode> {
     let machine = match profile {
-        Some(path) => match load_for_cli(lang, path) {
-            Ok(p) => p,
-            Err(code) => return code,
-        },
+        Some(path) => load_for_cli(lang, path)?,
         None => probe::detect(),
     };
-    let plan = match training.plan(&machine) {
-        Ok(plan) => plan,
-        Err(e) => return fail(lang, EXIT_BAD_INPUT, &e),
+    let from_file = match scenario {
+        Some(path) => match profile::scenario::load_scenario(path) {
+            Ok((s, ignored)) => {
+                warn_ignored(lang, path, &ignored);
+                s.training
+            }
+            Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+        },
+        None => None,
     };
-    let assessment = advisor::assess_with(&machine, &advisor::Inputs { training: plan });
-    if let Some(e) = assessment.training_error {
-        return fail(
+    let plan = match training.plan(&machine) {
+        Ok(Some(plan)) => Some(plan),
+        Ok(None) => from_file,
+        Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
+    };
+    let a = advisor::assess_with(&machine, &advisor::Inputs { training: plan });
+    match a.training_error {
+        Some(e) => Err(fail(
             lang,
             EXIT_BAD_INPUT,
             &crate::present::training::plan_error(lang, e),
-        );
+        )),
+        None => Ok(a),
     }
-    let text = if json {
-        serde_json::to_string_pretty(&assessment).expect("assessment serialises") + "\n"
-    } else {
-        text::assessment(lang, &assessment, profile)
-    };
-    print(&text)
 }
 
 fn print(text: &str) -> ExitCode {
@@ -188,16 +294,12 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 /// With no command and no display: print this machine's (or `--profile`'s) assessment and a
 /// one-line hint on how to get the window.
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
-    let lang = args
-        .lang
-        .map(Lang::from)
-        .unwrap_or_else(Lang::from_environment);
-    let code = advise(
-        lang,
-        args.profile.as_deref(),
-        false,
-        &training_args::TrainingArgs::default(),
-    );
+    let lang = primary_language(args.lang);
+    let none = training_args::TrainingArgs::default();
+    let code = match assessment(lang, args.profile.as_deref(), None, &none) {
+        Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
+        Err(code) => code,
+    };
     eprintln!(
         "{}",
         trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])

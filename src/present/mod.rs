@@ -174,6 +174,11 @@ pub fn finding_recommendations(lang: Lang, f: &Finding) -> Vec<String> {
         .collect()
 }
 
+/// One recommendation of a finding, with the finding's numbers.
+pub fn recommendation(lang: Lang, f: &Finding, rec: RecId) -> String {
+    fill(lang, rec_msg(rec), f)
+}
+
 /// A rule's short name ("RAPIDS doctor").
 pub fn rule_name(lang: Lang, id: RuleId) -> &'static str {
     tr(

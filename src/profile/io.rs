@@ -47,7 +47,7 @@ impl fmt::Display for ProfileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProfileError::Read { path, source } => {
-                write!(f, "{}: cannot read profile: {source}", path.display())
+                write!(f, "{}: cannot read: {source}", path.display())
             }
             ProfileError::Parse {
                 path,
@@ -64,7 +64,7 @@ impl fmt::Display for ProfileError {
                 write!(f, "{}: field `{field}`: {message}", path.display())
             }
             ProfileError::Write { path, source } => {
-                write!(f, "{}: cannot write profile: {source}", path.display())
+                write!(f, "{}: cannot write: {source}", path.display())
             }
         }
     }
@@ -99,21 +99,7 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
 /// # Errors
 /// As [`load_profile`], without the read error.
 pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let mut ignored_fields = Vec::new();
-    let mut json = serde_json::Deserializer::from_str(text);
-    let mut record = |p: serde_ignored::Path<'_>| ignored_fields.push(p.to_string());
-    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
-    let profile: MachineProfile =
-        serde_path_to_error::deserialize(ignoring).map_err(|e| ProfileError::Parse {
-            path: path.to_path_buf(),
-            field: e.path().to_string(),
-            message: e.inner().to_string(),
-        })?;
-    json.end().map_err(|e| ProfileError::Parse {
-        path: path.to_path_buf(),
-        field: ".".to_string(),
-        message: e.to_string(),
-    })?;
+    let (profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
     validate(&profile).map_err(|(field, message)| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,
@@ -123,6 +109,32 @@ pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileEr
         profile,
         ignored_fields,
     })
+}
+
+/// Parses a JSON document into `T`, naming the field of a type error and collecting the paths
+/// of fields `T` does not know (a newer version's, or misspelt).
+///
+/// # Errors
+/// [`ProfileError::Parse`] with the field's JSON path.
+pub fn parse_document<T: serde::de::DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<(T, Vec<String>), ProfileError> {
+    let mut ignored = Vec::new();
+    let mut json = serde_json::Deserializer::from_str(text);
+    let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
+    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
+    let value: T = serde_path_to_error::deserialize(ignoring).map_err(|e| ProfileError::Parse {
+        path: path.to_path_buf(),
+        field: e.path().to_string(),
+        message: e.inner().to_string(),
+    })?;
+    json.end().map_err(|e| ProfileError::Parse {
+        path: path.to_path_buf(),
+        field: ".".to_string(),
+        message: e.to_string(),
+    })?;
+    Ok((value, ignored))
 }
 
 /// Writes `profile` as pretty JSON, atomically (see [`crate::fsutil::write_atomic`]).

@@ -4,8 +4,12 @@
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
 mod io;
+pub mod redact;
+pub mod scenario;
 
-pub use io::{LoadedProfile, ProfileError, load_profile, parse_profile, save_profile};
+pub use io::{
+    LoadedProfile, ProfileError, load_profile, parse_document, parse_profile, save_profile,
+};
 
 use serde::{Deserialize, Serialize};
 

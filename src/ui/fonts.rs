@@ -6,9 +6,7 @@ use std::sync::Arc;
 
 use egui::{FontData, FontDefinitions, FontFamily};
 
-/// "ramvram CJK SC": Noto Sans CJK SC subset to GB 2312 plus every character the locale files
-/// use (`tools/subset_font.py`; SIL OFL 1.1, `assets/fonts/OFL.txt`). Shared with PDF reports.
-pub const CJK_FONT: &[u8] = include_bytes!("../../assets/fonts/ramvram-cjk-sc.otf");
+pub use crate::assets::CJK_FONT;
 
 /// Name of the bundled font in egui's font definitions.
 pub const CJK_FONT_NAME: &str = "ramvram-cjk-sc";

@@ -40,7 +40,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     // --lang, then RAMVRAM_LANG, then the language chosen last time, then the system's.
     let lang = args
         .lang
-        .map(Lang::from)
+        .map(|l| crate::cli::primary_language(Some(l)))
         .or_else(Lang::from_override)
         .or(settings.lang)
         .or_else(Lang::from_system)

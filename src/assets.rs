@@ -1,0 +1,9 @@
+//! Files bundled into the binary.
+
+/// "ramvram CJK SC": Noto Sans CJK SC subset to GB 2312 plus every character the locale files
+/// use (`tools/subset_font.py`; SIL OFL 1.1, `assets/fonts/OFL.txt`). It has Latin glyphs too.
+/// The window and PDF reports use the same bytes.
+pub const CJK_FONT: &[u8] = include_bytes!("../assets/fonts/ramvram-cjk-sc.otf");
+
+/// The family name inside [`CJK_FONT`] (set by `tools/subset_font.py`).
+pub const CJK_FONT_FAMILY: &str = "ramvram CJK SC";

@@ -1,0 +1,80 @@
+//! The scenario file: what the user wants to run on a machine. Versioned JSON; today it holds a
+//! training plan for the training-memory planner (the workload simulator's data-loading fields
+//! will join it). Written by hand or saved from the window; read by `advise` and `report`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::io::{ProfileError, parse_document};
+use crate::advisor::training::TrainingPlan;
+
+/// Format version of scenario files written by this build.
+pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
+
+/// A scenario.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// [`SCENARIO_SCHEMA_VERSION`].
+    #[serde(default = "version")]
+    pub schema_version: u32,
+    /// A training plan (see `docs/model.md` § Training memory); `null` for none.
+    #[serde(default)]
+    pub training: Option<TrainingPlan>,
+}
+
+fn version() -> u32 {
+    SCENARIO_SCHEMA_VERSION
+}
+
+/// Reads a scenario file; returns it with the paths of fields that were ignored.
+///
+/// # Errors
+/// [`ProfileError`] naming the file and, for bad content, the field.
+pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_document(&text, path)
+}
+
+/// Writes a scenario atomically.
+///
+/// # Errors
+/// [`ProfileError::Write`].
+pub fn save_scenario(scenario: &Scenario, path: &Path) -> Result<(), ProfileError> {
+    let text = serde_json::to_string_pretty(scenario).expect("scenario serialises") + "\n";
+    crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|source| ProfileError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_training_plan_scenario_parses_with_defaults() {
+        let text = r#"{"schema_version": 1, "training": {"params": 7000000000, "gpus_per_node": 1,
+            "nodes": 1, "strategy": "zero2", "offload_optimizer": "cpu"}}"#;
+        let (s, ignored) = parse_document::<Scenario>(text, Path::new("s.json")).unwrap();
+        let t = s.training.unwrap();
+        assert_eq!(t.params, 7_000_000_000);
+        assert_eq!(
+            t.offload_optimizer,
+            crate::advisor::training::OffloadTarget::Cpu
+        );
+        assert!(ignored.is_empty());
+    }
+
+    #[test]
+    fn a_bad_field_is_named() {
+        let text = r#"{"training": {"params": "seven", "gpus_per_node": 1, "nodes": 1}}"#;
+        let e = parse_document::<Scenario>(text, Path::new("s.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("s.json") && e.contains("training.params"), "{e}");
+    }
+}

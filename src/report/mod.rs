@@ -1,0 +1,104 @@
+//! Reports: one [`Assessment`] as a PDF for procurement, Markdown for wikis, or JSON for
+//! scripts, in Chinese, English or both. The content is [`model::build`]'s; the renderers only
+//! lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
+
+pub mod markdown;
+pub mod model;
+pub mod pdf;
+
+use std::path::Path;
+
+use crate::advisor::Assessment;
+use crate::i18n::{Lang, Msg, trf};
+pub use model::{ReportLang, ReportMeta};
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A4 PDF with the CJK font embedded as a subset and vector charts.
+    Pdf,
+    /// Markdown.
+    Markdown,
+    /// The assessment as JSON (same keys as `advise --json`).
+    Json,
+}
+
+/// Report settings chosen by the user (and the date, which the caller reads from the clock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportOptions {
+    /// Output format.
+    pub format: Format,
+    /// Languages.
+    pub lang: ReportLang,
+    /// Remove host name, user names, UUIDs.
+    pub redact: bool,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Where the profile came from (file path), `None` for this machine.
+    pub source_file: Option<String>,
+}
+
+/// Today's date in UTC as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let d = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+}
+
+/// Renders a report. A redacted report is built from the redacted profile, so nothing
+/// identifying reaches any renderer.
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String> {
+    let mut a = a.clone();
+    if options.redact {
+        a.profile = a.profile.redacted();
+    }
+    let meta = ReportMeta {
+        date: options.date.clone(),
+        generator: format!("ramvram {}", env!("CARGO_PKG_VERSION")),
+        source_file: options.source_file.clone(),
+        redacted: options.redact,
+    };
+    match options.format {
+        Format::Json => {
+            let mut text = serde_json::to_string_pretty(&a).map_err(|e| e.to_string())?;
+            text.push('\n');
+            Ok(text.into_bytes())
+        }
+        Format::Markdown => {
+            Ok(markdown::render(&model::build(&a, &meta, options.lang)).into_bytes())
+        }
+        Format::Pdf => {
+            let blocks = model::build(&a, &meta, options.lang);
+            let title = blocks.iter().find_map(|b| match b {
+                model::Block::Title(t) => Some(t.clone()),
+                _ => None,
+            });
+            pdf::render(
+                &blocks,
+                title.as_deref().unwrap_or("ramvram"),
+                options.lang.langs()[0],
+            )
+        }
+    }
+}
+
+/// Renders and writes a report atomically: a failure leaves no file and never replaces an
+/// existing report with a broken one.
+///
+/// # Errors
+/// Rendering errors, or the OS error with the path (permission denied, disk full).
+pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(), String> {
+    let bytes = render(a, options)?;
+    crate::fsutil::write_atomic(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The page footer text, "Page 2 of 5".
+pub fn page_label(lang: Lang, n: usize, total: usize) -> String {
+    trf(
+        lang,
+        Msg::ReportPage,
+        &[("n", &n.to_string()), ("total", &total.to_string())],
+    )
+}

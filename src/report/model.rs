@@ -1,0 +1,481 @@
+//! The report model: an [`Assessment`] laid out as blocks of localised text, tables and charts.
+//! Builds words through [`crate::present`]; computes no advice of its own.
+
+use crate::advisor::procurement::RamReason;
+use crate::advisor::{Assessment, RuleStatus, Severity};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::{self, training as tw};
+
+/// A chart, drawn as vectors by the PDF writer (and omitted from Markdown).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Chart {
+    /// The RAM:VRAM gauge with the seed's tier bands.
+    RatioGauge {
+        /// The ratio.
+        ratio: f64,
+        /// Tier names, lowest first.
+        tier_labels: [String; 4],
+    },
+    /// RAM each rule requires against this machine's RAM, GiB.
+    RulesBars {
+        /// (rule name, required GiB).
+        rules: Vec<(String, f64)>,
+        /// This machine's effective RAM, GiB.
+        actual_gib: f64,
+        /// Legend for the actual line.
+        actual_label: String,
+        /// Axis title.
+        axis_label: String,
+    },
+}
+
+/// One block of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// Document title.
+    Title(String),
+    /// Line under the title (date, version, source).
+    Meta(String),
+    /// Section heading.
+    Heading(String),
+    /// Sub-heading.
+    Subheading(String),
+    /// Running text.
+    Paragraph(String),
+    /// A coloured box with a title and text (the verdict).
+    Callout {
+        /// Colour.
+        severity: Severity,
+        /// Bold line.
+        title: String,
+        /// Text.
+        body: String,
+    },
+    /// Two-column label/value list.
+    KeyValues(Vec<(String, String)>),
+    /// A table; `widths` are relative column widths.
+    Table {
+        /// Header row.
+        header: Vec<String>,
+        /// Body rows.
+        rows: Vec<Vec<String>>,
+        /// Relative widths, one per column.
+        widths: Vec<f32>,
+    },
+    /// A bulleted list.
+    Bullets(Vec<String>),
+    /// A finding: severity label, title, explanation, recommendations.
+    Finding {
+        /// Colour.
+        severity: Severity,
+        /// "Critical" / "严重".
+        label: String,
+        /// Title.
+        title: String,
+        /// Explanation.
+        explanation: String,
+        /// What to do.
+        recommendations: Vec<String>,
+    },
+    /// A chart.
+    Chart(Chart),
+    /// Small print.
+    Note(String),
+}
+
+/// Which languages a report is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportLang {
+    /// One language.
+    One(Lang),
+    /// Each section in Chinese, then in English.
+    Both,
+}
+
+impl ReportLang {
+    /// The languages, in the order sections repeat.
+    pub fn langs(self) -> Vec<Lang> {
+        match self {
+            ReportLang::One(l) => vec![l],
+            ReportLang::Both => vec![Lang::Zh, Lang::En],
+        }
+    }
+}
+
+/// Facts about the report itself (not advice): when, by what, and whether it was redacted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportMeta {
+    /// Date the report was made, `YYYY-MM-DD`.
+    pub date: String,
+    /// `ramvram 0.1.0`.
+    pub generator: String,
+    /// The profile file reported on; `None` for this machine (detected).
+    pub source_file: Option<String>,
+    /// Identifiers removed.
+    pub redacted: bool,
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
+pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
+    let langs = langs.langs();
+    let mut blocks = Vec::new();
+    type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
+    let sections: [Section; 8] = [
+        title,
+        verdict,
+        hardware,
+        ratio,
+        rules,
+        findings,
+        training,
+        procurement,
+    ];
+    for section in sections {
+        for &lang in &langs {
+            section(&mut blocks, lang, a, meta);
+        }
+    }
+    for &lang in &langs {
+        appendix(&mut blocks, lang, a);
+    }
+    blocks
+}
+
+fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
+    let host = a.profile.host.hostname.clone().unwrap_or_else(|| {
+        if meta.redacted {
+            tr(lang, Msg::ReportRedactedHost).to_string()
+        } else {
+            format::unknown(lang)
+        }
+    });
+    b.push(Block::Title(trf(
+        lang,
+        Msg::ReportTitle,
+        &[("host", &host)],
+    )));
+    let mut line = trf(
+        lang,
+        Msg::ReportMeta,
+        &[("date", &meta.date), ("generator", &meta.generator)],
+    );
+    // A redacted report names no file (a file name often is the host name).
+    if !meta.redacted {
+        line.push_str(" · ");
+        line.push_str(&match &meta.source_file {
+            Some(f) => trf(lang, Msg::ReportSourceFile, &[("file", f)]),
+            None => tr(lang, Msg::ReportSourceDetected).to_string(),
+        });
+    }
+    b.push(Block::Meta(line));
+    if meta.redacted {
+        b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
+    }
+}
+
+fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let (title, body) = present::verdict(lang, a);
+    b.push(Block::Callout {
+        severity: a.verdict.severity(),
+        title,
+        body,
+    });
+}
+
+fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
+    b.push(Block::KeyValues(present::hardware_rows(lang, a)));
+    if !a.profile.notes.is_empty() {
+        b.push(Block::Bullets(
+            a.profile
+                .notes
+                .iter()
+                .map(|n| present::note(lang, n))
+                .collect(),
+        ));
+    }
+}
+
+fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::RatioSection).to_string()));
+    if let Some(r) = a.ratio.ram_to_vram_total {
+        let labels = crate::advisor::Tier::ALL.map(|t| present::tier(lang, t).to_string());
+        b.push(Block::Chart(Chart::RatioGauge {
+            ratio: r,
+            tier_labels: labels,
+        }));
+    }
+    b.push(Block::KeyValues(vec![
+        (
+            tr(lang, Msg::RatioTotal).to_string(),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
+        ),
+        (
+            tr(lang, Msg::RatioLargest).to_string(),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu),
+        ),
+        (
+            tr(lang, Msg::RatioTier).to_string(),
+            a.ratio.tier.map_or_else(
+                || format::unknown(lang),
+                |t| present::tier(lang, t).to_string(),
+            ),
+        ),
+    ]));
+}
+
+fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::RulesSection).to_string()));
+    let header = [
+        Msg::ColRule,
+        Msg::ColFormula,
+        Msg::ColRequired,
+        Msg::ColActual,
+        Msg::ColStatus,
+    ]
+    .map(|m| tr(lang, m).to_string())
+    .to_vec();
+    let rows = a
+        .rules
+        .iter()
+        .map(|r| {
+            vec![
+                present::rule_name(lang, r.id).to_string(),
+                present::rule_statement(lang, r),
+                format::gib_or_unknown(lang, r.required_bytes),
+                format::gib_or_unknown(lang, r.actual_bytes),
+                present::rule_status(lang, r.status).to_string(),
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![3.0, 3.2, 1.4, 1.4, 1.2],
+    });
+    let bars: Vec<(String, f64)> = a
+        .rules
+        .iter()
+        .filter(|r| r.status != RuleStatus::NotApplicable)
+        .filter_map(|r| {
+            r.required_bytes
+                .map(|req| (present::rule_name(lang, r.id).to_string(), req as f64 / GIB))
+        })
+        .collect();
+    if let (false, Some(actual)) = (bars.is_empty(), a.memory.effective_bytes) {
+        b.push(Block::Chart(Chart::RulesBars {
+            rules: bars,
+            actual_gib: actual as f64 / GIB,
+            actual_label: trf(
+                lang,
+                Msg::ReportThisMachineRam,
+                &[("ram", &format::gib(actual))],
+            ),
+            axis_label: tr(lang, Msg::ReportRamAxis).to_string(),
+        }));
+    }
+}
+
+fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::FindingsSection).to_string()));
+    if a.findings.is_empty() {
+        b.push(Block::Paragraph(tr(lang, Msg::FindingsNone).to_string()));
+    }
+    for f in &a.findings {
+        b.push(Block::Finding {
+            severity: f.severity,
+            label: present::severity(lang, f.severity).to_string(),
+            title: present::finding_title(lang, f),
+            explanation: present::finding_explanation(lang, f),
+            recommendations: present::finding_recommendations(lang, f),
+        });
+    }
+}
+
+fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let Some(t) = &a.training_memory else { return };
+    b.push(Block::Heading(tr(lang, Msg::TrainSection).to_string()));
+    let (model, plan) = tw::plan_summary(lang, t);
+    b.push(Block::KeyValues(vec![
+        (tr(lang, Msg::TrainPreset).to_string(), model),
+        (tr(lang, Msg::TrainStrategy).to_string(), plan),
+    ]));
+    let mut rows = vec![
+        check_row(lang, Msg::TrainNeedGpu, &t.gpu),
+        check_row(lang, Msg::TrainNeedCpu, &t.cpu),
+    ];
+    if let Some(n) = &t.nvme {
+        rows.push(check_row(lang, Msg::TrainNeedNvme, n));
+    }
+    let header = vec![
+        String::new(),
+        tr(lang, Msg::TrainNeeded).into(),
+        tr(lang, Msg::TrainAvailable).into(),
+        String::new(),
+    ];
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![2.5, 1.5, 1.5, 1.5],
+    });
+    let verdict = match t.fits {
+        Some(true) => Msg::TrainVerdictFits,
+        Some(false) => Msg::TrainVerdictDoesNotFit,
+        None => Msg::TrainVerdictUnknown,
+    };
+    let mut text = tr(lang, verdict).to_string();
+    if let Some(r) = t.ram_to_fit_bytes {
+        text.push(' ');
+        text.push_str(&trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
+    }
+    b.push(Block::Paragraph(text));
+    b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));
+    let header = [
+        Msg::TrainColState,
+        Msg::TrainColWhere,
+        Msg::TrainColBytes,
+        Msg::TrainColPerParam,
+    ]
+    .map(|m| tr(lang, m).to_string())
+    .to_vec();
+    let rows = t
+        .estimate
+        .breakdown
+        .iter()
+        .map(|i| {
+            vec![
+                tw::state_kind(lang, i.kind).to_string(),
+                tw::location(lang, i.location).to_string(),
+                format::gib(i.bytes),
+                format!("{:.2}", i.bytes_per_param),
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![3.0, 2.0, 1.4, 1.2],
+    });
+    if !t.alternatives.is_empty() {
+        b.push(Block::Subheading(
+            tr(lang, Msg::TrainAlternatives).to_string(),
+        ));
+        b.push(Block::Bullets(
+            t.alternatives
+                .iter()
+                .map(|alt| {
+                    format!(
+                        "{}: GPU {} · CPU {} → {}",
+                        tw::alternative(lang, alt.id),
+                        format::gib(alt.gpu_bytes_per_gpu),
+                        format::gib(alt.cpu_bytes_per_node),
+                        tw::fits_word(lang, alt.fits)
+                    )
+                })
+                .collect(),
+        ));
+    }
+    b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
+    b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
+}
+
+fn check_row(lang: Lang, label: Msg, c: &crate::advisor::training::CapacityCheck) -> Vec<String> {
+    vec![
+        tr(lang, label).to_string(),
+        format::gib(c.needed_bytes),
+        format::gib_or_unknown(lang, c.available_bytes),
+        tw::fits_word(lang, c.fits).to_string(),
+    ]
+}
+
+fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let p = &a.procurement;
+    b.push(Block::Heading(tr(lang, Msg::ProcSection).to_string()));
+    let mut kv = vec![(
+        tr(lang, Msg::ProcCurrent).to_string(),
+        format::gib_or_unknown(lang, p.current_ram_bytes),
+    )];
+    match p.recommended_ram_bytes {
+        Some(r) => kv.push((tr(lang, Msg::ProcRecommended).to_string(), format::gib(r))),
+        None => kv.push((
+            tr(lang, Msg::ProcRecommended).to_string(),
+            tr(lang, Msg::ProcNoneNeeded).to_string(),
+        )),
+    }
+    b.push(Block::KeyValues(kv));
+    if !p.targets.is_empty() {
+        let header = vec![
+            tr(lang, Msg::ProcColReason).into(),
+            tr(lang, Msg::ColRequired).into(),
+        ];
+        let vram = format::gib_or_unknown(lang, p.vram_bytes);
+        let rows = p
+            .targets
+            .iter()
+            .map(|t| {
+                let reason = match t.reason {
+                    RamReason::TwiceVram => trf(lang, Msg::ProcReasonTwiceVram, &[("vram", &vram)]),
+                    RamReason::LargestGpu => tr(lang, Msg::ProcReasonLargestGpu).to_string(),
+                    RamReason::TrainingPlan => tr(lang, Msg::ProcReasonTrainingPlan).to_string(),
+                };
+                vec![reason, format::gib(t.required_bytes)]
+            })
+            .collect();
+        b.push(Block::Table {
+            header,
+            rows,
+            widths: vec![5.0, 1.4],
+        });
+    }
+    if !p.dimm_sets.is_empty() {
+        b.push(Block::Paragraph(tr(lang, Msg::ProcDimmIntro).to_string()));
+        b.push(Block::Bullets(
+            p.dimm_sets
+                .iter()
+                .map(|s| {
+                    trf(
+                        lang,
+                        Msg::ProcDimmSet,
+                        &[
+                            ("channels", &s.channels.to_string()),
+                            ("size", &(s.dimm_bytes >> 30).to_string()),
+                            ("total", &format::gib(s.total_bytes)),
+                        ],
+                    )
+                })
+                .collect(),
+        ));
+    }
+    if !p.other.is_empty() {
+        b.push(Block::Paragraph(tr(lang, Msg::ProcOther).to_string()));
+        let advice = p
+            .other
+            .iter()
+            .filter_map(|r| {
+                let f = a.findings.iter().find(|f| f.recommendations.contains(r))?;
+                Some(present::recommendation(lang, f, *r))
+            })
+            .collect();
+        b.push(Block::Bullets(advice));
+    }
+}
+
+fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
+    b.push(Block::Heading(tr(lang, Msg::ReportAppendix).to_string()));
+    b.push(Block::Paragraph(tr(lang, Msg::ReportUnits).to_string()));
+    let mut seen: Vec<&str> = Vec::new();
+    let mut sources = Vec::new();
+    for r in &a.rules {
+        if !seen.contains(&r.source.as_str()) {
+            seen.push(&r.source);
+            sources.push(r.source.clone());
+        }
+    }
+    sources.push(tr(lang, Msg::ReportAssumptionShm).to_string());
+    sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    sources.push(tr(lang, Msg::ReportModelDoc).to_string());
+    b.push(Block::Bullets(sources));
+}

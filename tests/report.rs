@@ -1,0 +1,255 @@
+//! Reports: PDF text and fonts, Markdown and JSON goldens, atomic writes, redaction.
+
+mod common;
+
+use std::path::Path;
+
+use ramvram::advisor::training::{OffloadTarget, Strategy, TrainingPlan, presets};
+use ramvram::advisor::{Assessment, Inputs, assess, assess_with};
+use ramvram::i18n::Lang;
+use ramvram::present;
+use ramvram::report::{self, Format, ReportLang, ReportOptions};
+
+fn options(format: Format, lang: ReportLang) -> ReportOptions {
+    ReportOptions {
+        format,
+        lang,
+        redact: false,
+        date: "2026-01-15".into(),
+        source_file: Some("tests/fixtures/profiles/aws-g5.xlarge.json".into()),
+    }
+}
+
+fn g5_with_plan() -> Assessment {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    assess_with(
+        &common::fixture("aws-g5.xlarge"),
+        &Inputs {
+            training: Some(plan),
+        },
+    )
+}
+
+fn pdf_text(bytes: &[u8]) -> String {
+    pdf_extract::extract_text_from_mem(bytes).expect("PDF text extracts")
+}
+
+/// Text extraction may put line breaks inside sentences; compare without whitespace.
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn pdf_in_chinese_carries_the_numbers_and_every_finding_title() {
+    let a = g5_with_plan();
+    let bytes = report::render(&a, &options(Format::Pdf, ReportLang::One(Lang::Zh))).unwrap();
+    assert!(bytes.starts_with(b"%PDF-"));
+    let text = squash(&pdf_text(&bytes));
+    for needle in [
+        "16.0GiB",
+        "24.0GiB",
+        "0.67×",
+        "内存比显存还小",
+        "采购建议",
+        "192GiB",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from the PDF text");
+    }
+    for f in &a.findings {
+        let title = squash(&present::finding_title(Lang::Zh, f));
+        assert!(
+            text.contains(&title),
+            "finding {:?} title missing: {title}",
+            f.id
+        );
+    }
+    // 7B × 24 bytes = 150.6 GiB of CPU states under ZeRO-2 offload (DeepSpeed's estimator).
+    assert!(text.contains("151GiB"));
+    assert!(text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+}
+
+#[test]
+fn pdf_in_both_languages_has_each_section_twice_and_page_numbers() {
+    let a = assess(&common::fixture("aws-g5.xlarge"));
+    let bytes = report::render(&a, &options(Format::Pdf, ReportLang::Both)).unwrap();
+    let text = squash(&pdf_text(&bytes));
+    assert!(text.contains("RAMissmallerthanGPUmemory"));
+    assert!(text.contains("内存比显存还小"));
+    assert!(
+        text.find("内存比显存还小").unwrap() < text.find("RAMissmallerthanGPUmemory").unwrap(),
+        "Chinese first"
+    );
+    assert!(text.contains("第1页"), "page numbers");
+    assert!(bytes.len() < 1_000_000, "{} bytes", bytes.len());
+}
+
+#[test]
+fn pdffonts_shows_the_font_embedded_and_subset() {
+    let Ok(which) = std::process::Command::new("pdffonts").arg("-v").output() else {
+        panic!("pdffonts (poppler-utils) is needed for this test: apt-get install poppler-utils");
+    };
+    let _ = which;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.pdf");
+    report::write(
+        &assess(&common::fixture("dgx-h100")),
+        &options(Format::Pdf, ReportLang::One(Lang::Zh)),
+        &path,
+    )
+    .unwrap();
+    let out = std::process::Command::new("pdffonts")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    let line = table
+        .lines()
+        .find(|l| l.contains("ramvramCJKSC"))
+        .unwrap_or_else(|| panic!("{table}"));
+    // A subset font's name starts with a six-letter tag and '+'; columns emb and sub say yes.
+    assert!(line.split('+').next().unwrap().len() == 6, "{line}");
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    assert!(cols.windows(2).any(|w| w == ["yes", "yes"]), "{line}");
+}
+
+#[test]
+fn markdown_golden_en_and_zh() {
+    for (lang, golden) in [(Lang::En, "g5-en.md"), (Lang::Zh, "g5-zh.md")] {
+        let bytes = report::render(
+            &g5_with_plan(),
+            &options(Format::Markdown, ReportLang::One(lang)),
+        )
+        .unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(golden);
+        if std::env::var_os("RAMVRAM_BLESS").is_some() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let expected =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(
+            text, expected,
+            "{golden} differs; review and rerun with RAMVRAM_BLESS=1"
+        );
+    }
+}
+
+#[test]
+fn json_report_is_the_assessment_and_round_trips() {
+    let a = g5_with_plan();
+    let bytes = report::render(&a, &options(Format::Json, ReportLang::One(Lang::En))).unwrap();
+    let back: Assessment = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(back, a);
+    let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    for key in [
+        "schema_version",
+        "profile",
+        "ratio",
+        "rules",
+        "findings",
+        "procurement",
+        "training_memory",
+    ] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    // Procurement: 2 × 24 GiB VRAM and the plan's 24 × 6,738,415,616 bytes; the larger wins.
+    assert_eq!(
+        v["procurement"]["recommended_ram_bytes"].as_u64(),
+        Some(24 * 6_738_415_616)
+    );
+}
+
+#[test]
+fn a_failed_write_leaves_nothing_and_keeps_the_old_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = assess(&common::fixture("aws-g5.xlarge"));
+    // The target is a folder: the final rename fails.
+    let target = dir.path().join("report.pdf");
+    std::fs::create_dir(&target).unwrap();
+    let err = report::write(
+        &a,
+        &options(Format::Pdf, ReportLang::One(Lang::En)),
+        &target,
+    )
+    .unwrap_err();
+    assert!(err.contains("report.pdf"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names,
+        vec![std::ffi::OsString::from("report.pdf")],
+        "no temporary file left"
+    );
+    // A folder that can't be written (even by root): /proc.
+    let err = report::write(
+        &a,
+        &options(Format::Pdf, ReportLang::One(Lang::En)),
+        Path::new("/proc/ramvram.pdf"),
+    );
+    assert!(err.is_err());
+    // An existing good report survives a failed overwrite.
+    let good = dir.path().join("good.md");
+    report::write(
+        &a,
+        &options(Format::Markdown, ReportLang::One(Lang::En)),
+        &good,
+    )
+    .unwrap();
+    let before = std::fs::read(&good).unwrap();
+    let bad_dir = dir.path().join("missing-folder").join("good.md");
+    assert!(
+        report::write(
+            &a,
+            &options(Format::Markdown, ReportLang::One(Lang::En)),
+            &bad_dir
+        )
+        .is_err()
+    );
+    assert_eq!(std::fs::read(&good).unwrap(), before);
+}
+
+#[test]
+fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
+    use ramvram::probe::gpu::GpuSource;
+    use ramvram::probe::gpu::fake::FakeScenario;
+    let mut profile = common::fixture("dgx-h100");
+    profile.host.hostname = Some("gpu-node-042.lab.example".into());
+    profile.gpus = FakeScenario::EightH100.probe().gpus;
+    let uuid = profile.gpus[0].uuid.clone().unwrap();
+    let a = assess(&profile);
+    for format in [Format::Pdf, Format::Markdown, Format::Json] {
+        let mut o = options(format, ReportLang::Both);
+        o.redact = true;
+        o.source_file = Some("/home/alice/gpu-node-042.json".into());
+        let bytes = report::render(&a, &o).unwrap();
+        let haystack = if format == Format::Pdf {
+            pdf_text(&bytes)
+        } else {
+            String::from_utf8(bytes.clone()).unwrap()
+        };
+        for secret in ["gpu-node-042", uuid.as_str(), "alice"] {
+            assert!(
+                !haystack.contains(secret),
+                "{format:?} text contains {secret}"
+            );
+            assert!(
+                !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                "{format:?} bytes contain {secret}"
+            );
+        }
+        if format != Format::Json {
+            assert!(
+                haystack.contains("redacted") || haystack.contains("Redacted"),
+                "{format:?} says it was redacted"
+            );
+        }
+    }
+}
