@@ -125,3 +125,37 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     h.run();
     h.get_by_label("这个方案在这台机器上放得下。");
 }
+
+#[test]
+fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Export report…").click();
+    h.run();
+    h.get_by_label("Markdown").click();
+    h.run();
+    assert_eq!(
+        h.state_mut().export_form().unwrap().format,
+        ramvram::report::Format::Markdown
+    );
+    // The save dialog (rfd) needs a desktop portal; the test supplies the chosen path.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g5.md");
+    h.state_mut().export_to(&path);
+    h.run();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# RAM·VRAM report: aws-g5.xlarge"));
+    h.get_by_label(&format!("Report saved to {}", path.display()));
+    h.get_by_label("Open folder");
+    // A folder that doesn't exist: the reason is shown, nothing is written.
+    let bad = dir.path().join("no-such-folder").join("r.pdf");
+    h.state_mut().export_to(&bad);
+    h.run();
+    h.get_by_label_contains("The report could not be saved");
+    assert!(!bad.exists());
+}

@@ -5,6 +5,7 @@ use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
 
+use super::panels::export::ExportForm;
 use super::panels::training::TrainingForm;
 use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
@@ -32,6 +33,10 @@ pub enum Message {
     IgnoredFields(Vec<String>),
     /// Settings could not be read or saved.
     Settings(SettingsProblem),
+    /// A report was written here.
+    Exported(PathBuf),
+    /// A report could not be written: the path and the system's reason.
+    ExportFailed(String),
 }
 
 /// The ramvram window's state.
@@ -45,6 +50,8 @@ pub struct RamvramApp {
     training: TrainingForm,
     /// The plan joins the assessment once the planner has been opened.
     training_active: bool,
+    /// The export dialog, while open.
+    export: Option<ExportForm>,
     detecting: Option<Receiver<MachineProfile>>,
     message: Option<Message>,
 }
@@ -62,6 +69,7 @@ impl RamvramApp {
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
+            export: None,
             detecting: None,
             message: None,
         }
@@ -182,7 +190,63 @@ impl RamvramApp {
                 self.training.plan = plan;
                 self.reassess();
             }
+            Command::OpenExport => self.export = Some(ExportForm::new(self.lang)),
+            Command::CloseExport => self.export = None,
+            Command::ChooseExportFile => self.choose_export_file(),
+            Command::ExportTo(path) => self.export_to(&path),
+            Command::RevealFile(path) => {
+                if let Err(e) = opener::reveal(&path) {
+                    self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
+                }
+            }
         }
+    }
+
+    fn choose_export_file(&mut self) {
+        let Some(form) = self.export else { return };
+        let host = self
+            .assessment
+            .as_ref()
+            .and_then(|a| a.profile.host.hostname.clone());
+        let stem = match (&host, form.redact) {
+            (Some(h), false) => format!("ramvram-{h}"),
+            _ => "ramvram-report".to_string(),
+        };
+        let picked = rfd::FileDialog::new()
+            .set_title(tr(self.lang, Msg::ExportOpen))
+            .set_file_name(format!("{stem}.{}", form.extension()))
+            .add_filter(form.extension().to_uppercase(), &[form.extension()])
+            .save_file();
+        if let Some(path) = picked {
+            self.export_to(&path);
+        }
+    }
+
+    /// Writes the report for the machine on screen to `path` with the export dialog's choices
+    /// (PDF in the window's language when the dialog was never opened), and says how it went.
+    pub fn export_to(&mut self, path: &Path) {
+        let Some(a) = &self.assessment else { return };
+        let form = self.export.unwrap_or_else(|| ExportForm::new(self.lang));
+        let options = crate::report::ReportOptions {
+            format: form.format,
+            lang: form.lang,
+            redact: form.redact,
+            date: crate::report::today(),
+            source_file: match &self.source {
+                Source::File(p) => Some(p.display().to_string()),
+                Source::Detected => None,
+            },
+        };
+        self.message = Some(match crate::report::write(a, &options, path) {
+            Ok(()) => Message::Exported(path.to_path_buf()),
+            Err(e) => Message::ExportFailed(e),
+        });
+        self.export = None;
+    }
+
+    /// The export dialog's choices, while it is open (tests set them).
+    pub fn export_form(&mut self) -> Option<&mut ExportForm> {
+        self.export.as_mut()
     }
 
     fn source_text(&self) -> String {
@@ -206,6 +270,30 @@ impl RamvramApp {
             Message::IgnoredFields(f) => (
                 Severity::Warning,
                 trf(lang, Msg::UiIgnoredFields, &[("fields", &f.join(", "))]),
+            ),
+            Message::Exported(path) => {
+                let text = trf(
+                    lang,
+                    Msg::ExportDone,
+                    &[("file", &path.display().to_string())],
+                );
+                let mut command = None;
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(
+                        RichText::new(text).color(theme::tier(crate::advisor::Tier::LargeModel)),
+                    );
+                    if ui.small_button(tr(lang, Msg::ExportOpenFolder)).clicked() {
+                        command = Some(Command::RevealFile(path.clone()));
+                    }
+                    if ui.small_button(tr(lang, Msg::UiDismiss)).clicked() {
+                        command = Some(Command::DismissMessage);
+                    }
+                });
+                return command;
+            }
+            Message::ExportFailed(e) => (
+                Severity::Critical,
+                trf(lang, Msg::ExportFailed, &[("error", e)]),
             ),
             Message::Settings(p) => {
                 let msg = if p.writing {
@@ -291,6 +379,15 @@ impl RamvramApp {
                     Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
                 });
             }
+        }
+        if let Some(form) = self.export.as_mut() {
+            egui::Window::new(tr(lang, Msg::ExportOpen))
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                .show(&ctx, |ui| {
+                    commands.extend(panels::export::export(ui, lang, form))
+                });
         }
         for command in commands {
             self.apply(command, &ctx);

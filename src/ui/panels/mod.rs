@@ -1,5 +1,6 @@
 //! Panels: each takes what it shows and the language, draws, and returns the user's commands.
 
+pub mod export;
 pub mod findings;
 pub mod hardware;
 pub mod rules;
@@ -39,6 +40,16 @@ pub enum Command {
     SetTab(Tab),
     /// Use this training plan.
     SetPlan(TrainingPlan),
+    /// Show the export dialog.
+    OpenExport,
+    /// Close the export dialog.
+    CloseExport,
+    /// Ask for a file name, then export.
+    ChooseExportFile,
+    /// Export the report to this file with the dialog's choices.
+    ExportTo(PathBuf),
+    /// Show the folder holding this file in the file manager.
+    RevealFile(PathBuf),
 }
 
 /// A section heading.

@@ -27,6 +27,9 @@ pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab)
         {
             commands.push(Command::DetectThisMachine);
         }
+        if ui.button(tr(lang, Msg::ExportOpen)).clicked() {
+            commands.push(Command::OpenExport);
+        }
         ui.separator();
         for (t, msg) in [
             (Tab::Machine, Msg::TrainMachineTab),
