@@ -4,6 +4,7 @@
 
 pub mod capacity;
 pub mod findings;
+pub mod fleet;
 pub mod procurement;
 pub mod ratio;
 pub mod rules;

@@ -1,6 +1,7 @@
 //! The command line: `ramvram detect`, `advise`, `report`, and the window when no command is
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
+pub mod fleet;
 pub mod text;
 pub mod text_training;
 pub mod training_args;
@@ -57,8 +58,14 @@ pub enum Command {
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
     Advise {
         /// Profile to judge (from `ramvram detect --json`); default: this machine.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["profile_dir", "slurm"])]
         profile: Option<PathBuf>,
+        /// Judge every profile (`*.json`) in a folder, side by side.
+        #[arg(long, value_name = "DIR")]
+        profile_dir: Option<PathBuf>,
+        /// Judge every node of a Slurm cluster from `scontrol show node --json` output.
+        #[arg(long, value_name = "FILE")]
+        slurm: Option<PathBuf>,
         /// Scenario file (a training plan; see docs/profile.md). Flags override it.
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
@@ -146,10 +153,22 @@ pub fn run(args: &Args) -> Option<ExitCode> {
     let code = match args.command.as_ref()? {
         Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
         Command::Advise {
+            profile_dir,
+            slurm,
+            json,
+            ..
+        } if profile_dir.is_some() || slurm.is_some() => {
+            match fleet::load(profile_dir.as_deref(), slurm.as_deref()) {
+                Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
+                Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+            }
+        }
+        Command::Advise {
             profile,
             scenario,
             json,
             training,
+            ..
         } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
             Ok(a) if *json => print(&json_text(&a)),
             Ok(a) => {
@@ -276,7 +295,7 @@ fn assessment(
     }
 }
 
-fn print(text: &str) -> ExitCode {
+pub(crate) fn print(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,

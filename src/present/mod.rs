@@ -11,6 +11,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
+pub mod fleet;
 pub mod training;
 
 /// Severity label: "Critical" / "严重".
@@ -248,6 +249,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::MountTimedOut => Msg::NoteMountTimedOut,
         NoteId::SourceUnreadable => Msg::NoteSourceUnreadable,
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
+        NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
     };
     match &n.detail {
         Some(d) => format!("{} ({d})", tr(lang, msg)),

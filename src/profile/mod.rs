@@ -3,6 +3,7 @@
 //! Everything is in bytes (`u64`) and plain counts. A value that was not detected is `None`
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
+pub mod dir;
 mod io;
 pub mod redact;
 pub mod scenario;
@@ -232,6 +233,8 @@ pub enum NoteId {
     SourceUnreadable,
     /// Detection on this operating system is best effort.
     PlatformPartial,
+    /// A GPU type (Slurm GRES, a plan) is not in the catalogue; its VRAM is unknown.
+    GpuTypeUnknown,
 }
 
 impl MachineProfile {

@@ -1,0 +1,196 @@
+//! Slurm inventory import: `scontrol show node --json` → one profile per node, GPUs from the
+//! GRES string mapped to VRAM through the catalogue. Nothing runs on the nodes.
+//!
+//! Fields used (Slurm's JSON output, data_parser v0.0.39 and later): `nodes[].name`,
+//! `hostname`, `real_memory` (RealMemory, MiB — Slurm's "megabytes" are 2^20 bytes), `gres`
+//! (`gpu:a100:8(S:0-1)`, `gpu:4`, or a comma list), `cpus`, `cores` (per socket), `sockets`,
+//! `architecture`, `operating_system`.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::catalog;
+use crate::profile::{Cpu, Gpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
+
+#[derive(Debug, Deserialize)]
+struct ScontrolNodes {
+    nodes: Vec<SlurmNode>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SlurmNode {
+    name: String,
+    #[serde(default)]
+    hostname: Option<String>,
+    #[serde(default)]
+    real_memory: Option<u64>,
+    #[serde(default)]
+    gres: Option<String>,
+    #[serde(default)]
+    cpus: Option<u32>,
+    #[serde(default)]
+    cores: Option<u32>,
+    #[serde(default)]
+    sockets: Option<u32>,
+    #[serde(default)]
+    architecture: Option<String>,
+    #[serde(default)]
+    operating_system: Option<String>,
+}
+
+/// One `gpu` entry of a GRES string: type (when given) and count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GresGpu {
+    /// `a100` in `gpu:a100:8`; `None` in `gpu:8`.
+    pub kind: Option<String>,
+    /// How many.
+    pub count: u32,
+}
+
+/// Parses the GPU entries of a GRES string (`gpu:a100:8(S:0-1),gpu:v100:2`, `gpu:4`); other
+/// resources (`shard`, `mps`) are skipped.
+pub fn parse_gres(gres: &str) -> Vec<GresGpu> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    let bytes: Vec<char> = gres.chars().collect();
+    let mut items = Vec::new();
+    for (i, c) in bytes.iter().enumerate() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(bytes[start..i].iter().collect::<String>());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(bytes[start..].iter().collect::<String>());
+    for item in items {
+        let item = item.split('(').next().unwrap_or("").trim();
+        let parts: Vec<&str> = item.split(':').collect();
+        if parts.first() != Some(&"gpu") {
+            continue;
+        }
+        let entry = match parts.as_slice() {
+            ["gpu", count] => count
+                .parse()
+                .ok()
+                .map(|count| GresGpu { kind: None, count }),
+            ["gpu", kind, count, ..] => count.parse().ok().map(|count| GresGpu {
+                kind: Some(kind.to_string()),
+                count,
+            }),
+            _ => None,
+        };
+        out.extend(entry.filter(|e| e.count > 0));
+    }
+    out
+}
+
+/// A node's profile. GPUs whose type the catalogue does not know keep `vram_total_bytes: null`
+/// and get a `gpu-type-unknown` note: the node is shown with VRAM unknown, not dropped.
+fn node_profile(node: &SlurmNode) -> MachineProfile {
+    let mut p = MachineProfile::unknown();
+    p.generated_by = Some("Slurm scontrol show node --json (imported by ramvram)".into());
+    p.host = Host {
+        hostname: Some(node.hostname.clone().unwrap_or_else(|| node.name.clone())),
+        os: node.operating_system.clone(),
+        kernel: None,
+        arch: node.architecture.clone(),
+    };
+    p.cpu = Cpu {
+        model: None,
+        physical_cores: node
+            .cores
+            .zip(node.sockets)
+            .map(|(c, s)| c * s)
+            .filter(|n| *n > 0),
+        logical_cpus: node.cpus.filter(|n| *n > 0),
+    };
+    p.memory.total_bytes = node.real_memory.filter(|m| *m > 0).map(|m| m << 20);
+    for g in parse_gres(node.gres.as_deref().unwrap_or("")) {
+        let model = g.kind.as_deref().and_then(|k| catalog().gpu(k));
+        if model.is_none() {
+            p.notes.push(Note {
+                id: NoteId::GpuTypeUnknown,
+                detail: Some(format!(
+                    "gpu:{}:{}",
+                    g.kind.as_deref().unwrap_or("?"),
+                    g.count
+                )),
+            });
+        }
+        for _ in 0..g.count {
+            p.gpus.push(Gpu {
+                index: p.gpus.len() as u32,
+                vendor: model.map_or(crate::profile::GpuVendor::Other, |m| m.vendor),
+                name: model.map(|m| m.model.clone()).or_else(|| g.kind.clone()),
+                vram_total_bytes: model
+                    .filter(|m| !m.unified_memory)
+                    .map(|m| m.vram_gib << 30),
+                vram_used_bytes: None,
+                unified_memory: model.is_some_and(|m| m.unified_memory),
+                pcie: None,
+                driver_version: None,
+                utilization_percent: None,
+                pci_bus_id: None,
+                uuid: None,
+            });
+        }
+    }
+    p
+}
+
+/// Reads `scontrol show node --json` output.
+///
+/// # Errors
+/// The file and field of a read or parse error.
+pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let (doc, _ignored) = parse_document::<ScontrolNodes>(&text, path)?;
+    Ok(doc.nodes.iter().map(node_profile).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gres_strings() {
+        assert_eq!(
+            parse_gres("gpu:a100:8(S:0-1)"),
+            vec![GresGpu {
+                kind: Some("a100".into()),
+                count: 8
+            }]
+        );
+        assert_eq!(
+            parse_gres("gpu:4"),
+            vec![GresGpu {
+                kind: None,
+                count: 4
+            }]
+        );
+        assert_eq!(
+            parse_gres("gpu:a100:4(S:0,1),gpu:v100:2,shard:8"),
+            vec![
+                GresGpu {
+                    kind: Some("a100".into()),
+                    count: 4
+                },
+                GresGpu {
+                    kind: Some("v100".into()),
+                    count: 2
+                }
+            ]
+        );
+        assert!(parse_gres("").is_empty());
+        assert!(parse_gres("(null)").is_empty());
+    }
+}

@@ -1,0 +1,127 @@
+//! `advise --profile-dir DIR` and `advise --slurm FILE`: many machines at once.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
+
+use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
+use crate::catalog::slurm;
+use crate::i18n::{Lang, Msg, tr};
+use crate::present::fleet::{header, row};
+use crate::profile::dir::load_dir;
+
+#[derive(Serialize)]
+struct Skipped {
+    file: String,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct FleetJson<'a> {
+    machines: &'a [FleetMachine],
+    skipped: Vec<Skipped>,
+}
+
+/// Files that were not profiles: (file, reason).
+pub type SkippedFiles = Vec<(String, String)>;
+
+/// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text.
+pub fn load(
+    dir: Option<&Path>,
+    slurm_file: Option<&Path>,
+) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
+    let mut inputs: Vec<FleetInput> = Vec::new();
+    let mut skipped = Vec::new();
+    if let Some(dir) = dir {
+        let loaded = load_dir(dir).map_err(|e| e.to_string())?;
+        for (path, p) in loaded.profiles {
+            let file = path.display().to_string();
+            let label = p
+                .profile
+                .host
+                .hostname
+                .clone()
+                .unwrap_or_else(|| file.clone());
+            inputs.push((label, Origin::File(file), p.profile, Vec::new()));
+        }
+        skipped.extend(
+            loaded
+                .skipped
+                .into_iter()
+                .map(|(p, r)| (p.display().to_string(), r)),
+        );
+    }
+    if let Some(file) = slurm_file {
+        for p in slurm::import(file).map_err(|e| e.to_string())? {
+            let label = p.host.hostname.clone().unwrap_or_default();
+            inputs.push((
+                label,
+                Origin::Slurm(file.display().to_string()),
+                p,
+                Vec::new(),
+            ));
+        }
+    }
+    Ok((assess_fleet(inputs), skipped))
+}
+
+/// Prints the fleet as text or JSON.
+pub fn print(
+    lang: Lang,
+    machines: &[FleetMachine],
+    skipped: &[(String, String)],
+    json: bool,
+) -> ExitCode {
+    let text = if json {
+        let doc = FleetJson {
+            machines,
+            skipped: skipped
+                .iter()
+                .map(|(f, r)| Skipped {
+                    file: f.clone(),
+                    reason: r.clone(),
+                })
+                .collect(),
+        };
+        serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
+    } else {
+        let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();
+        let head = header(lang);
+        let mut widths = head.map(UnicodeWidthStr::width);
+        for r in &rows {
+            for (w, c) in widths.iter_mut().zip(r.iter()).take(6) {
+                *w = (*w).max(UnicodeWidthStr::width(c.as_str()));
+            }
+        }
+        let pad = |s: &str, w: usize| {
+            format!(
+                "{s}{}",
+                " ".repeat(w.saturating_sub(UnicodeWidthStr::width(s)))
+            )
+        };
+        let mut out = String::new();
+        let line = |cells: Vec<&str>| {
+            let mut l = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                if i < 6 {
+                    l.push_str(&pad(c, widths[i] + 2));
+                } else {
+                    l.push_str(c);
+                }
+            }
+            l.trim_end().to_string() + "\n"
+        };
+        out.push_str(&line(head.to_vec()));
+        for r in &rows {
+            out.push_str(&line(r.iter().map(String::as_str).collect()));
+        }
+        for (f, r) in skipped {
+            out.push_str(&format!("\n{}: {f}: {r}", tr(lang, Msg::FleetSkipped)));
+        }
+        out.push('\n');
+        out
+    };
+    super::print(&text)
+}

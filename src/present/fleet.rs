@@ -1,0 +1,72 @@
+//! Words for the fleet table, shared by the terminal, the window and reports.
+
+use crate::advisor::fleet::{FleetMachine, Origin};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr};
+
+/// A short GPU description: "8 × H100 SXM5 80GB", "2 × A100 + 1 × V100", "none".
+pub fn gpu_summary(lang: Lang, m: &FleetMachine) -> String {
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for g in &m.assessment.profile.gpus {
+        let name = g.name.clone().unwrap_or_else(|| format::unknown(lang));
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, c)) => *c += 1,
+            None => groups.push((name, 1)),
+        }
+    }
+    if groups.is_empty() {
+        return tr(lang, Msg::HwNoGpus).to_string();
+    }
+    groups
+        .iter()
+        .map(|(n, c)| format!("{c} × {n}"))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The fleet table's cells for one machine: name, GPUs, VRAM, usable RAM, ratio, tier, worst
+/// finding. Shared by the terminal, the window and reports.
+pub fn row(lang: Lang, m: &FleetMachine) -> [String; 7] {
+    let a = &m.assessment;
+    let mut name = m.label.clone();
+    if m.duplicate_hostname {
+        name.push_str(&format!(" ({})", tr(lang, Msg::FleetDuplicate)));
+    }
+    if m.origin == Origin::Planned {
+        name.push_str(&format!(" ({})", tr(lang, Msg::FleetPlanned)));
+    }
+    let tier = if a.vram.discrete_gpus == 0 && a.vram.unified_gpus > 0 {
+        tr(lang, Msg::HwUnified).to_string()
+    } else {
+        a.ratio.tier.map_or_else(
+            || format::unknown(lang),
+            |t| super::tier(lang, t).to_string(),
+        )
+    };
+    [
+        name,
+        gpu_summary(lang, m),
+        format::gib_or_unknown(lang, a.vram.total_discrete_bytes),
+        format::gib_or_unknown(lang, a.memory.effective_bytes),
+        format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
+        tier,
+        m.worst_finding().map_or_else(
+            || tr(lang, Msg::FindingsNone).to_string(),
+            |f| super::finding_title(lang, f),
+        ),
+    ]
+}
+
+/// The header cells matching [`row`].
+pub fn header(lang: Lang) -> [&'static str; 7] {
+    [
+        Msg::FleetMachine,
+        Msg::HwGpus,
+        Msg::FleetVram,
+        Msg::HwEffective,
+        Msg::FleetRatio,
+        Msg::RatioTier,
+        Msg::FleetWorst,
+    ]
+    .map(|m| tr(lang, m))
+}

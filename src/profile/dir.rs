@@ -1,0 +1,43 @@
+//! Reading a folder of profiles (one per machine, e.g. from a Slurm job step on every node).
+
+use std::path::{Path, PathBuf};
+
+use super::{LoadedProfile, ProfileError, load_profile};
+
+/// Profiles read from a folder, and the files that were not profiles.
+#[derive(Debug, Default)]
+pub struct ProfileDir {
+    /// `*.json` files that are profiles, sorted by path.
+    pub profiles: Vec<(PathBuf, LoadedProfile)>,
+    /// Files skipped, with the reason (not JSON, not a profile, unreadable).
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// Reads every `*.json` file in `dir` (not recursing); other files are skipped with a reason.
+///
+/// # Errors
+/// [`ProfileError::Read`] when the folder itself can't be listed.
+pub fn load_dir(dir: &Path) -> Result<ProfileDir, ProfileError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| ProfileError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    let mut out = ProfileDir::default();
+    for path in paths {
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            out.skipped.push((path, "not a .json file".into()));
+            continue;
+        }
+        match load_profile(&path) {
+            Ok(p) => out.profiles.push((path, p)),
+            Err(e) => out.skipped.push((path, e.to_string())),
+        }
+    }
+    Ok(out)
+}

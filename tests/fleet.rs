@@ -1,0 +1,182 @@
+//! Many machines: the 14 published machines side by side, a Slurm cluster audit, planned
+//! machines from the catalogue.
+
+mod common;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use ramvram::advisor::fleet::{Origin, assess_fleet};
+use ramvram::advisor::{FindingId, RuleId, RuleStatus, Tier, Verdict};
+use ramvram::catalog::planner::{PlannedMachine, build};
+use ramvram::catalog::slurm;
+use std::path::Path;
+
+fn published_dir() -> tempfile::TempDir {
+    // The 14 machines of shared/reference/machines.csv (fixtures named after them).
+    let dir = tempfile::tempdir().unwrap();
+    let names = [
+        "dgx-station-v100",
+        "dgx-a100",
+        "dgx-station-a100",
+        "dgx-h100",
+        "gh200",
+        "aws-p4d.24xlarge",
+        "aws-g4dn.xlarge",
+        "aws-g5.xlarge",
+        "hf-spaces-t4-small",
+        "puget-2x3090-128g",
+        "student-3080-32g",
+        "desktop-2x3090-64g",
+        "lab-4090-128g",
+        "macbook-pro-m4max-128g",
+    ];
+    for n in names {
+        std::fs::copy(
+            common::fixture_path(n),
+            dir.path().join(format!("{n}.json")),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("notes.txt"), "not a profile").unwrap();
+    std::fs::write(dir.path().join("broken.json"), "{\"schema_version\": 1,").unwrap();
+    dir
+}
+
+#[test]
+fn the_fourteen_published_machines_in_one_table_with_the_right_tiers() {
+    let dir = published_dir();
+    let out = Command::cargo_bin("ramvram")
+        .unwrap()
+        .args(["advise", "--json", "--profile-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let machines = v["machines"].as_array().unwrap();
+    assert_eq!(machines.len(), 14);
+    let tier = |host: &str| {
+        let m = machines.iter().find(|m| m["label"] == host).unwrap();
+        m["assessment"]["ratio"]["tier"]
+            .as_str()
+            .map(str::to_string)
+    };
+    // Tiers from the published ratios (machines.csv): < 1, 1–1.5, 1.5–2, ≥ 2.
+    assert_eq!(tier("aws-g5.xlarge").as_deref(), Some("insufficient"));
+    assert_eq!(tier("hf-spaces-t4-small").as_deref(), Some("insufficient"));
+    assert_eq!(tier("aws-g4dn.xlarge").as_deref(), Some("baseline"));
+    assert_eq!(tier("desktop-2x3090-64g").as_deref(), Some("baseline"));
+    assert_eq!(tier("dgx-station-a100").as_deref(), Some("offload"));
+    assert_eq!(tier("dgx-h100").as_deref(), Some("large-model"));
+    assert_eq!(
+        tier("macbook-pro-m4max-128g"),
+        None,
+        "unified memory has no ratio"
+    );
+    let skipped: Vec<&str> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(
+        skipped.iter().any(|f| f.ends_with("broken.json"))
+            && skipped.iter().any(|f| f.ends_with("notes.txt"))
+    );
+}
+
+#[test]
+fn slurm_cluster_with_three_node_types_is_audited() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/slurm/scontrol-show-node.json");
+    let profiles = slurm::import(&path).unwrap();
+    assert_eq!(profiles.len(), 4);
+    let dgx = &profiles[0];
+    // RealMemory 2063425 MiB (Slurm's "MB" are MiB); 8 × H100 80 GiB.
+    assert_eq!(dgx.memory.total_bytes, Some(2_063_425u64 << 20));
+    assert_eq!(dgx.gpus.len(), 8);
+    assert_eq!(dgx.gpus[0].vram_total_bytes, Some(80 << 30));
+    assert_eq!(dgx.cpu.physical_cores, Some(112));
+    // An unknown GRES type stays, with VRAM unknown and a note.
+    let k80 = &profiles[3];
+    assert_eq!(k80.gpus.len(), 4);
+    assert_eq!(k80.gpus[0].vram_total_bytes, None);
+    assert!(
+        k80.notes
+            .iter()
+            .any(|n| n.detail.as_deref() == Some("gpu:k80:4"))
+    );
+    let fleet = assess_fleet(
+        profiles
+            .into_iter()
+            .map(|p| {
+                (
+                    p.host.hostname.clone().unwrap(),
+                    Origin::Slurm("x".into()),
+                    p,
+                    vec![],
+                )
+            })
+            .collect(),
+    );
+    // 2063425 MiB / 640 GiB = 3.15: large-model tier; 62.5 GiB / 48 GiB = 1.30: baseline.
+    assert_eq!(fleet[0].assessment.ratio.tier, Some(Tier::LargeModel));
+    assert!(
+        (fleet[0].assessment.ratio.ram_to_vram_total.unwrap() - 2_063_425.0 / (640.0 * 1024.0))
+            .abs()
+            < 1e-9
+    );
+    assert_eq!(fleet[2].assessment.ratio.tier, Some(Tier::Baseline));
+    assert_eq!(fleet[3].assessment.verdict, Verdict::CannotJudge);
+    assert!(
+        fleet[3]
+            .assessment
+            .findings
+            .iter()
+            .any(|f| f.id == FindingId::VramUnknown)
+    );
+    Command::cargo_bin("ramvram")
+        .unwrap()
+        .args(["advise", "--lang", "en", "--slurm"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dgx02"))
+        .stdout(predicate::str::contains("old-k80"));
+}
+
+#[test]
+fn two_3090s_pass_the_2x_rule_with_128_gib_but_not_with_64() {
+    let (small, issues) = build(&PlannedMachine::desktop("rtx3090", 2, 64));
+    assert!(issues.is_empty());
+    let (big, _) = build(&PlannedMachine::desktop("rtx3090", 2, 128));
+    let fleet = assess_fleet(vec![
+        ("64".into(), Origin::Planned, small, vec![]),
+        ("128".into(), Origin::Planned, big, vec![]),
+    ]);
+    let puget = |i: usize| {
+        fleet[i]
+            .assessment
+            .rules
+            .iter()
+            .find(|r| r.id == RuleId::Puget2x)
+            .unwrap()
+            .clone()
+    };
+    // 2 × 24 GiB × 2 = 96 GiB required: 64 fails, 128 passes (Puget's own worked example).
+    assert_eq!(puget(0).required_bytes, Some(96 << 30));
+    assert_eq!(puget(0).status, RuleStatus::Fail);
+    assert_eq!(puget(1).status, RuleStatus::Pass);
+}
+
+#[test]
+fn duplicate_host_names_are_both_shown_and_marked() {
+    let p = common::fixture("aws-g5.xlarge");
+    let fleet = assess_fleet(vec![
+        ("a".into(), Origin::File("a.json".into()), p.clone(), vec![]),
+        ("b".into(), Origin::File("b.json".into()), p, vec![]),
+    ]);
+    assert_eq!(fleet.len(), 2);
+    assert!(fleet.iter().all(|m| m.duplicate_hostname));
+}
