@@ -159,3 +159,49 @@ fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
     h.get_by_label_contains("The report could not be saved");
     assert!(!bad.exists());
 }
+
+#[test]
+fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Lab machines").click();
+    h.run();
+    // Plan 2 × RTX 3090 with 64 GiB through the form (its default), then with 128 GiB.
+    h.get_by_label("Add to the comparison").click();
+    h.run();
+    let files: Vec<_> = common::all_fixtures()
+        .iter()
+        .map(|n| common::fixture_path(n))
+        .collect();
+    h.state_mut().add_fleet_files(&files);
+    h.run();
+    h.state_mut()
+        .add_planned(ramvram::catalog::planner::PlannedMachine::desktop(
+            "rtx3090", 2, 128,
+        ));
+    h.run();
+    let fleet = h.state().fleet();
+    assert_eq!(fleet.len(), files.len() + 2);
+    h.get_by_label("2× GeForce RTX 3090 24GB, 64 GiB (planned)");
+    h.get_by_label("2× rtx3090, 128 GiB (planned)");
+    // Sorting by ratio puts g5.xlarge (0.67×) first; clicking a row opens the machine.
+    h.get_by_role_and_label(egui::accesskit::Role::Link, "aws-g5.xlarge")
+        .click();
+    h.run();
+    assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Machine);
+    h.get_by_label("RAM is smaller than GPU memory: expect starved GPUs");
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("lab.pdf");
+    h.state_mut().export_fleet_to(&pdf);
+    let text = pdf_extract::extract_text_from_mem(&std::fs::read(&pdf).unwrap()).unwrap();
+    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    assert!(
+        text.contains("dgx-h100") && text.contains("128GiB(planned)"),
+        "{text}"
+    );
+}

@@ -6,11 +6,10 @@ use std::process::ExitCode;
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
-use crate::catalog::slurm;
+use crate::advisor::fleet::{FleetMachine, assess_fleet};
 use crate::i18n::{Lang, Msg, tr};
 use crate::present::fleet::{header, row};
-use crate::profile::dir::load_dir;
+use crate::profile::fleet_inputs::{self, SkippedFiles};
 
 #[derive(Serialize)]
 struct Skipped {
@@ -24,45 +23,20 @@ struct FleetJson<'a> {
     skipped: Vec<Skipped>,
 }
 
-/// Files that were not profiles: (file, reason).
-pub type SkippedFiles = Vec<(String, String)>;
-
 /// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text.
 pub fn load(
     dir: Option<&Path>,
     slurm_file: Option<&Path>,
 ) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
-    let mut inputs: Vec<FleetInput> = Vec::new();
+    let mut inputs = Vec::new();
     let mut skipped = Vec::new();
     if let Some(dir) = dir {
-        let loaded = load_dir(dir).map_err(|e| e.to_string())?;
-        for (path, p) in loaded.profiles {
-            let file = path.display().to_string();
-            let label = p
-                .profile
-                .host
-                .hostname
-                .clone()
-                .unwrap_or_else(|| file.clone());
-            inputs.push((label, Origin::File(file), p.profile, Vec::new()));
-        }
-        skipped.extend(
-            loaded
-                .skipped
-                .into_iter()
-                .map(|(p, r)| (p.display().to_string(), r)),
-        );
+        let (i, s) = fleet_inputs::from_dir(dir)?;
+        inputs.extend(i);
+        skipped.extend(s);
     }
     if let Some(file) = slurm_file {
-        for p in slurm::import(file).map_err(|e| e.to_string())? {
-            let label = p.host.hostname.clone().unwrap_or_default();
-            inputs.push((
-                label,
-                Origin::Slurm(file.display().to_string()),
-                p,
-                Vec::new(),
-            ));
-        }
+        inputs.extend(fleet_inputs::from_slurm(file)?);
     }
     Ok((assess_fleet(inputs), skipped))
 }

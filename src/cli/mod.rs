@@ -38,6 +38,9 @@ pub struct Args {
     /// With no command: open the window showing this profile instead of this machine.
     #[arg(long, value_name = "FILE")]
     pub profile: Option<PathBuf>,
+    /// With no command: open the window on the lab-machines page with every profile in DIR.
+    #[arg(long, value_name = "DIR")]
+    pub profile_dir: Option<PathBuf>,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,

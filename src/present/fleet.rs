@@ -70,3 +70,44 @@ pub fn header(lang: Lang) -> [&'static str; 7] {
     ]
     .map(|m| tr(lang, m))
 }
+
+/// A planned configuration's problem, in words.
+pub fn plan_issue(lang: Lang, issue: &crate::catalog::planner::PlanIssue) -> String {
+    use crate::catalog::planner::PlanIssue as P;
+    use crate::i18n::trf;
+    match issue {
+        P::UnknownGpu => tr(lang, Msg::PlannerIssueUnknownGpu).into(),
+        P::UnknownPlatform => tr(lang, Msg::PlannerIssueUnknownPlatform).into(),
+        P::UnknownMemoryType => tr(lang, Msg::PlannerIssueUnknownMemory).into(),
+        P::TooManySockets { sockets, max } => trf(
+            lang,
+            Msg::PlannerIssueSockets,
+            &[("sockets", &sockets.to_string()), ("max", &max.to_string())],
+        ),
+        P::MoreDimmsThanSlots { dimms, slots } => trf(
+            lang,
+            Msg::PlannerIssueSlots,
+            &[("dimms", &dimms.to_string()), ("slots", &slots.to_string())],
+        ),
+        P::ChannelsEmpty {
+            populated,
+            channels,
+        } => trf(
+            lang,
+            Msg::PlannerIssueEmptyChannels,
+            &[
+                ("populated", &populated.to_string()),
+                ("channels", &channels.to_string()),
+            ],
+        ),
+        P::UnevenChannels { dimms, channels } => trf(
+            lang,
+            Msg::PlannerIssueUneven,
+            &[
+                ("dimms", &dimms.to_string()),
+                ("channels", &channels.to_string()),
+            ],
+        ),
+        P::WrongMemoryType => tr(lang, Msg::PlannerIssueWrongMemory).into(),
+    }
+}

@@ -4,6 +4,7 @@
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
 pub mod dir;
+pub mod fleet_inputs;
 mod io;
 pub mod redact;
 pub mod scenario;

@@ -94,6 +94,40 @@ pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(),
     crate::fsutil::write_atomic(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Renders the fleet comparison (PDF or Markdown; JSON is the machines' assessments).
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render_fleet(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    options: &ReportOptions,
+) -> Result<Vec<u8>, String> {
+    let mut machines = machines.to_vec();
+    if options.redact {
+        for m in &mut machines {
+            m.assessment.profile = m.assessment.profile.redacted();
+        }
+    }
+    let meta = ReportMeta {
+        date: options.date.clone(),
+        generator: format!("ramvram {}", env!("CARGO_PKG_VERSION")),
+        source_file: None,
+        redacted: options.redact,
+    };
+    let first = options.lang.langs()[0];
+    match options.format {
+        Format::Json => serde_json::to_vec_pretty(&machines).map_err(|e| e.to_string()),
+        Format::Markdown => {
+            Ok(markdown::render(&model::build_fleet(&machines, &meta, options.lang)).into_bytes())
+        }
+        Format::Pdf => pdf::render(
+            &model::build_fleet(&machines, &meta, options.lang),
+            crate::i18n::tr(first, Msg::FleetReportTitle),
+            first,
+        ),
+    }
+}
+
 /// The page footer text, "Page 2 of 5".
 pub fn page_label(lang: Lang, n: usize, total: usize) -> String {
     trf(

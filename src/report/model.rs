@@ -28,6 +28,28 @@ pub enum Chart {
         /// Axis title.
         axis_label: String,
     },
+    /// Machines as points of RAM against VRAM, with the 1×, 1.5× and 2× lines.
+    FleetScatter {
+        /// The machines with both numbers known.
+        points: Vec<FleetPoint>,
+        /// X axis title.
+        x_label: String,
+        /// Y axis title.
+        y_label: String,
+    },
+}
+
+/// A machine on the fleet chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FleetPoint {
+    /// Name.
+    pub label: String,
+    /// Total VRAM, GiB.
+    pub vram_gib: f64,
+    /// Usable RAM, GiB.
+    pub ram_gib: f64,
+    /// Tier, for the colour.
+    pub tier: Option<crate::advisor::Tier>,
 }
 
 /// One block of the report.
@@ -478,4 +500,62 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
     b.push(Block::Bullets(sources));
+}
+
+/// Builds the fleet comparison report: the table, the chart, and each planned machine's
+/// problems, in each language.
+pub fn build_fleet(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    meta: &ReportMeta,
+    langs: ReportLang,
+) -> Vec<Block> {
+    use crate::present::fleet::{header, plan_issue, row};
+    let mut b = Vec::new();
+    for lang in langs.langs() {
+        b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
+        b.push(Block::Meta(trf(
+            lang,
+            Msg::ReportMeta,
+            &[("date", &meta.date), ("generator", &meta.generator)],
+        )));
+        if meta.redacted {
+            b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
+        }
+        let rows = machines.iter().map(|m| row(lang, m).to_vec()).collect();
+        b.push(Block::Table {
+            header: header(lang).iter().map(|h| h.to_string()).collect(),
+            rows,
+            widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
+        });
+        let points = machines
+            .iter()
+            .filter_map(|m| {
+                Some(FleetPoint {
+                    label: m.label.clone(),
+                    vram_gib: m.assessment.vram.total_discrete_bytes? as f64 / GIB,
+                    ram_gib: m.assessment.memory.effective_bytes? as f64 / GIB,
+                    tier: m.assessment.ratio.tier,
+                })
+            })
+            .collect();
+        b.push(Block::Chart(Chart::FleetScatter {
+            points,
+            x_label: tr(lang, Msg::FleetVramAxis).to_string(),
+            y_label: tr(lang, Msg::FleetRamAxis).to_string(),
+        }));
+        for m in machines {
+            let (title, body) = present::verdict(lang, &m.assessment);
+            b.push(Block::Callout {
+                severity: m.assessment.verdict.severity(),
+                title: format!("{}: {title}", m.label),
+                body,
+            });
+            if !m.plan_issues.is_empty() {
+                b.push(Block::Bullets(
+                    m.plan_issues.iter().map(|i| plan_issue(lang, i)).collect(),
+                ));
+            }
+        }
+    }
+    b
 }

@@ -6,11 +6,14 @@ use std::sync::mpsc::{self, Receiver};
 use egui::{RichText, Ui};
 
 use super::panels::export::ExportForm;
+use super::panels::fleet::FleetSort;
 use super::panels::training::TrainingForm;
 use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
 use super::theme;
+use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
 use crate::advisor::{self, Assessment, Inputs, Severity};
+use crate::catalog::planner::PlannedMachine;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
 use crate::profile::{self, MachineProfile};
@@ -52,6 +55,12 @@ pub struct RamvramApp {
     training_active: bool,
     /// The export dialog, while open.
     export: Option<ExportForm>,
+    fleet_inputs: Vec<FleetInput>,
+    fleet: Vec<FleetMachine>,
+    fleet_skipped: Vec<(String, String)>,
+    fleet_sort: FleetSort,
+    planner: PlannedMachine,
+    meeting_mode: bool,
     detecting: Option<Receiver<MachineProfile>>,
     message: Option<Message>,
 }
@@ -70,6 +79,15 @@ impl RamvramApp {
             training: TrainingForm::default(),
             training_active: false,
             export: None,
+            fleet_inputs: Vec::new(),
+            fleet: Vec::new(),
+            fleet_skipped: Vec::new(),
+            fleet_sort: FleetSort {
+                column: 4,
+                ascending: true,
+            },
+            planner: PlannedMachine::desktop("GeForce RTX 3090 24GB", 2, 64),
+            meeting_mode: false,
             detecting: None,
             message: None,
         }
@@ -194,6 +212,55 @@ impl RamvramApp {
             Command::CloseExport => self.export = None,
             Command::ChooseExportFile => self.choose_export_file(),
             Command::ExportTo(path) => self.export_to(&path),
+            Command::AddProfilesDialog => {
+                let filter = tr(self.lang, Msg::UiProfileFilter);
+                if let Some(paths) = rfd::FileDialog::new()
+                    .add_filter(filter, &["json"])
+                    .pick_files()
+                {
+                    self.add_fleet_files(&paths);
+                }
+            }
+            Command::AddFolderDialog => {
+                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
+                    self.add_fleet_dir(&dir);
+                }
+            }
+            Command::ImportSlurmDialog => {
+                if let Some(file) = rfd::FileDialog::new()
+                    .add_filter("JSON", &["json"])
+                    .pick_file()
+                {
+                    self.import_slurm(&file);
+                }
+            }
+            Command::AddFleetFiles(paths) => self.add_fleet_files(&paths),
+            Command::AddPlanned(plan) => self.add_planned(plan),
+            Command::ClearFleet => {
+                self.fleet_inputs.clear();
+                self.fleet_skipped.clear();
+                self.fleet.clear();
+            }
+            Command::ShowFleetMachine(i) => {
+                if let Some(m) = self.fleet.get(i) {
+                    let profile = m.assessment.profile.clone();
+                    let source = match &m.origin {
+                        Origin::File(f) => Source::File(f.into()),
+                        _ => Source::Detected,
+                    };
+                    self.show_profile(&profile, source);
+                    self.tab = Tab::Machine;
+                }
+            }
+            Command::SortFleet(column) => {
+                let ascending = self.fleet_sort.column != column || !self.fleet_sort.ascending;
+                self.fleet_sort = FleetSort { column, ascending };
+            }
+            Command::ToggleMeetingMode => {
+                self.meeting_mode = !self.meeting_mode;
+                ctx.set_zoom_factor(if self.meeting_mode { 1.5 } else { 1.0 });
+            }
+            Command::ExportFleetDialog => self.choose_fleet_export_file(),
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {
                     self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
@@ -242,6 +309,85 @@ impl RamvramApp {
             Err(e) => Message::ExportFailed(e),
         });
         self.export = None;
+    }
+
+    /// Adds profile files to the fleet (unreadable ones are listed as skipped).
+    pub fn add_fleet_files(&mut self, paths: &[PathBuf]) {
+        let (inputs, skipped) = crate::profile::fleet_inputs::from_files(paths);
+        self.extend_fleet(inputs, skipped);
+    }
+
+    /// Adds every profile in a folder to the fleet.
+    pub fn add_fleet_dir(&mut self, dir: &Path) {
+        match crate::profile::fleet_inputs::from_dir(dir) {
+            Ok((inputs, skipped)) => self.extend_fleet(inputs, skipped),
+            Err(e) => self.message = Some(Message::LoadFailed(e)),
+        }
+    }
+
+    /// Adds every node of a Slurm inventory to the fleet.
+    pub fn import_slurm(&mut self, file: &Path) {
+        match crate::profile::fleet_inputs::from_slurm(file) {
+            Ok(inputs) => self.extend_fleet(inputs, Vec::new()),
+            Err(e) => self.message = Some(Message::LoadFailed(e)),
+        }
+    }
+
+    /// Adds a planned machine to the fleet.
+    pub fn add_planned(&mut self, plan: PlannedMachine) {
+        let (profile, issues) = crate::catalog::planner::build(&plan);
+        self.extend_fleet(
+            vec![(plan.name.clone(), Origin::Planned, profile, issues)],
+            Vec::new(),
+        );
+    }
+
+    fn extend_fleet(&mut self, inputs: Vec<FleetInput>, skipped: Vec<(String, String)>) {
+        self.fleet_inputs.extend(inputs);
+        self.fleet_skipped.extend(skipped);
+        self.fleet = assess_fleet(self.fleet_inputs.clone());
+        self.tab = Tab::Fleet;
+    }
+
+    /// The machines in the fleet view.
+    pub fn fleet(&self) -> &[FleetMachine] {
+        &self.fleet
+    }
+
+    fn choose_fleet_export_file(&mut self) {
+        let picked = rfd::FileDialog::new()
+            .set_file_name("ramvram-lab-machines.pdf")
+            .add_filter("PDF", &["pdf"])
+            .add_filter("Markdown", &["md"])
+            .add_filter("JSON", &["json"])
+            .save_file();
+        if let Some(path) = picked {
+            self.export_fleet_to(&path);
+        }
+    }
+
+    /// Writes the fleet comparison to `path`; the format follows the extension (pdf, md, json).
+    pub fn export_fleet_to(&mut self, path: &Path) {
+        let format = match path.extension().and_then(|e| e.to_str()) {
+            Some("md") => crate::report::Format::Markdown,
+            Some("json") => crate::report::Format::Json,
+            _ => crate::report::Format::Pdf,
+        };
+        let options = crate::report::ReportOptions {
+            format,
+            lang: crate::report::ReportLang::One(self.lang),
+            redact: false,
+            date: crate::report::today(),
+            source_file: None,
+        };
+        let result = crate::report::render_fleet(&self.fleet, &options).and_then(|bytes| {
+            crate::fsutil::write_atomic(path, &bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
+        self.message = Some(match result {
+            Ok(()) => Message::Exported(path.to_path_buf()),
+            Err(e) => Message::ExportFailed(e),
+        });
     }
 
     /// The export dialog's choices, while it is open (tests set them).
@@ -335,14 +481,19 @@ impl RamvramApp {
             commands.extend(self.message_ui(ui));
             ui.add_space(4.0);
         });
-        // Dropping a profile file on the window opens it.
-        if let Some(path) = ctx.input(|i| {
-            i.raw.dropped_files.iter().find_map(|f| {
-                let p = f.path();
-                (!p.as_os_str().is_empty()).then(|| p.to_path_buf())
-            })
-        }) {
-            commands.push(Command::LoadProfile(path));
+        // Dropping one profile on the window opens it; dropping several adds them to the fleet.
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
+        match dropped.len() {
+            0 => {}
+            1 => commands.push(Command::LoadProfile(dropped[0].clone())),
+            _ => commands.push(Command::AddFleetFiles(dropped)),
         }
         match &self.assessment {
             None => {
@@ -354,18 +505,23 @@ impl RamvramApp {
                 });
             }
             Some(a) => {
-                egui::Panel::left("hardware")
-                    .resizable(true)
-                    .default_size(400.0)
-                    .show(ui, |ui| {
-                        egui::ScrollArea::vertical()
-                            .id_salt("hardware-scroll")
-                            .show(ui, |ui| {
-                                panels::hardware::hardware(ui, lang, a);
-                            });
-                    });
+                if self.tab != Tab::Fleet {
+                    egui::Panel::left("hardware")
+                        .resizable(true)
+                        .default_size(400.0)
+                        .show(ui, |ui| {
+                            egui::ScrollArea::vertical()
+                                .id_salt("hardware-scroll")
+                                .show(ui, |ui| {
+                                    panels::hardware::hardware(ui, lang, a);
+                                });
+                        });
+                }
                 let tab = self.tab;
                 let form = &mut self.training;
+                let (fleet, fleet_skipped, fleet_sort) =
+                    (&self.fleet, &self.fleet_skipped, self.fleet_sort);
+                let (planner, meeting) = (&mut self.planner, self.meeting_mode);
                 egui::CentralPanel::default().show(ui, |ui| match tab {
                     Tab::Machine => {
                         egui::ScrollArea::vertical()
@@ -377,6 +533,15 @@ impl RamvramApp {
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Fleet => commands.extend(panels::fleet::fleet(
+                        ui,
+                        lang,
+                        fleet,
+                        fleet_skipped,
+                        fleet_sort,
+                        planner,
+                        meeting,
+                    )),
                 });
             }
         }

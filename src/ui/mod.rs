@@ -46,6 +46,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .or_else(Lang::from_system)
         .unwrap_or_default();
     let profile = args.profile.clone();
+    let profile_dir = args.profile_dir.clone();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("ramvram — RAM·VRAM Advisor 内存·显存顾问")
@@ -66,6 +67,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             match profile {
                 Some(path) => app.load_profile(&path),
                 None => app.start_detection(&cc.egui_ctx),
+            }
+            if let Some(dir) = profile_dir {
+                app.add_fleet_dir(&dir);
             }
             Ok(Box::new(app))
         }),

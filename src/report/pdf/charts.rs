@@ -215,6 +215,72 @@ pub fn rules_bars(
     svg
 }
 
+/// RAM against VRAM for several machines, with the lines RAM = 1×, 1.5× and 2× VRAM.
+pub fn fleet_scatter(
+    points: &[crate::report::model::FleetPoint],
+    x_label: &str,
+    y_label: &str,
+    size: ChartSize,
+) -> String {
+    font_registered();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let max_x = points.iter().map(|p| p.vram_gib).fold(16.0, f64::max) * 1.1;
+        let max_y = points.iter().map(|p| p.ram_gib).fold(max_x * 2.0, f64::max) * 1.05;
+        let built = ChartBuilder::on(&root)
+            .margin(8)
+            .x_label_area_size(34)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0f64..max_x, 0f64..max_y);
+        if let Ok(mut chart) = built {
+            let _ = chart
+                .configure_mesh()
+                .x_desc(x_label)
+                .y_desc(y_label)
+                .label_style(font(8.0))
+                .axis_desc_style(font(9.0))
+                .light_line_style(RGBColor(0xee, 0xee, 0xee))
+                .draw();
+            let lines = [
+                (1.0, rgb(palette::tier(Tier::Insufficient))),
+                (1.5, rgb(palette::tier(Tier::Baseline))),
+                (2.0, rgb(palette::tier(Tier::LargeModel))),
+            ];
+            for (factor, colour) in lines {
+                let end = (max_y / factor).min(max_x);
+                let _ = chart.draw_series(LineSeries::new(
+                    vec![(0.0, 0.0), (end, end * factor)],
+                    colour.stroke_width(1),
+                ));
+                let label = Text::new(
+                    format!("{factor}×"),
+                    (end * 0.95, end * factor * 0.97),
+                    font(8.0),
+                );
+                let _ = chart.draw_series(std::iter::once(label));
+            }
+            for p in points {
+                let colour = p
+                    .tier
+                    .map_or(RGBColor(0x88, 0x88, 0x88), |t| rgb(palette::tier(t)));
+                let _ = chart.draw_series(std::iter::once(Circle::new(
+                    (p.vram_gib, p.ram_gib),
+                    4,
+                    colour.filled(),
+                )));
+                let _ = chart.draw_series(std::iter::once(Text::new(
+                    p.label.clone(),
+                    (p.vram_gib, p.ram_gib),
+                    font(7.5),
+                )));
+            }
+        }
+        let _ = root.present();
+    }
+    svg
+}
+
 /// 1, 2 or 5 × 10^n at or above `raw`.
 fn nice_step(raw: f64) -> f64 {
     if !(raw.is_finite() && raw > 0.0) {

@@ -369,6 +369,18 @@ impl Layout {
                             h,
                         )
                     }
+                    Chart::FleetScatter {
+                        points,
+                        x_label,
+                        y_label,
+                    } => {
+                        let size = (CONTENT_W as u32, 300);
+                        (
+                            charts::fleet_scatter(points, x_label, y_label, size),
+                            CONTENT_W,
+                            300.0,
+                        )
+                    }
                 };
                 self.ensure(h + 6.0);
                 let y = self.y;

@@ -2,6 +2,7 @@
 
 pub mod export;
 pub mod findings;
+pub mod fleet;
 pub mod hardware;
 pub mod rules;
 pub mod toolbar;
@@ -21,6 +22,8 @@ pub enum Tab {
     Machine,
     /// The training-memory planner.
     Training,
+    /// Several machines side by side, and planned ones.
+    Fleet,
 }
 
 /// What the user asked for; applied by the app at the end of the frame.
@@ -50,6 +53,26 @@ pub enum Command {
     ExportTo(PathBuf),
     /// Show the folder holding this file in the file manager.
     RevealFile(PathBuf),
+    /// Pick profile files for the fleet.
+    AddProfilesDialog,
+    /// Pick a folder of profiles for the fleet.
+    AddFolderDialog,
+    /// Pick a Slurm inventory for the fleet.
+    ImportSlurmDialog,
+    /// Add these profile files to the fleet.
+    AddFleetFiles(Vec<PathBuf>),
+    /// Add a planned machine to the fleet.
+    AddPlanned(crate::catalog::planner::PlannedMachine),
+    /// Empty the fleet.
+    ClearFleet,
+    /// Show one fleet machine's full assessment.
+    ShowFleetMachine(usize),
+    /// Sort the fleet table by this column (again: reverse).
+    SortFleet(usize),
+    /// Larger text and charts for a projector.
+    ToggleMeetingMode,
+    /// Pick a file and export the fleet comparison.
+    ExportFleetDialog,
 }
 
 /// A section heading.

@@ -1,0 +1,72 @@
+//! Machines for the fleet view from files: profile files, a folder of them, a Slurm inventory.
+
+use std::path::{Path, PathBuf};
+
+use super::dir::load_dir;
+use super::load_profile;
+use crate::advisor::fleet::{FleetInput, Origin};
+use crate::catalog::slurm;
+
+/// Files that were not profiles: (file, reason).
+pub type SkippedFiles = Vec<(String, String)>;
+
+fn from_loaded(path: &Path, profile: super::MachineProfile) -> FleetInput {
+    let file = path.display().to_string();
+    let label = profile.host.hostname.clone().unwrap_or_else(|| {
+        path.file_stem()
+            .map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned())
+    });
+    (label, Origin::File(file), profile, Vec::new())
+}
+
+/// Profile files; those that can't be read are skipped with the reason.
+pub fn from_files(paths: &[PathBuf]) -> (Vec<FleetInput>, SkippedFiles) {
+    let mut inputs = Vec::new();
+    let mut skipped = Vec::new();
+    for path in paths {
+        match load_profile(path) {
+            Ok(p) => inputs.push(from_loaded(path, p.profile)),
+            Err(e) => skipped.push((path.display().to_string(), e.to_string())),
+        }
+    }
+    (inputs, skipped)
+}
+
+/// Every profile in a folder.
+///
+/// # Errors
+/// The folder can't be listed.
+pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), String> {
+    let loaded = load_dir(dir).map_err(|e| e.to_string())?;
+    let inputs = loaded
+        .profiles
+        .into_iter()
+        .map(|(path, p)| from_loaded(&path, p.profile))
+        .collect();
+    let skipped = loaded
+        .skipped
+        .into_iter()
+        .map(|(p, r)| (p.display().to_string(), r))
+        .collect();
+    Ok((inputs, skipped))
+}
+
+/// Every node of a Slurm inventory (`scontrol show node --json`).
+///
+/// # Errors
+/// The file and field of a read or parse error.
+pub fn from_slurm(file: &Path) -> Result<Vec<FleetInput>, String> {
+    let origin = Origin::Slurm(file.display().to_string());
+    Ok(slurm::import(file)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|p| {
+            (
+                p.host.hostname.clone().unwrap_or_default(),
+                origin.clone(),
+                p,
+                Vec::new(),
+            )
+        })
+        .collect())
+}

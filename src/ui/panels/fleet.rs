@@ -1,0 +1,328 @@
+//! Lab machines side by side: a sortable table, RAM against VRAM with the rule lines, and a
+//! planner that adds machines that don't exist yet.
+
+use egui::{RichText, Ui};
+use egui_plot::{Line, Plot, PlotPoint, PlotPoints, Points, Text};
+
+use super::Command;
+use crate::advisor::fleet::FleetMachine;
+use crate::catalog::catalog;
+use crate::catalog::planner::PlannedMachine;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::fleet::{header, row};
+use crate::profile::DiskKind;
+use crate::ui::theme;
+
+/// How the table is sorted: column index and direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FleetSort {
+    /// Column (see [`header`]).
+    pub column: usize,
+    /// Smallest first.
+    pub ascending: bool,
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Sort key of a machine for a column: numbers for the numeric columns, else text.
+fn key(lang: Lang, m: &FleetMachine, column: usize) -> (f64, String) {
+    let a = &m.assessment;
+    let num = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
+    match column {
+        2 => (
+            num(a.vram.total_discrete_bytes.map(|b| b as f64)),
+            String::new(),
+        ),
+        3 => (
+            num(a.memory.effective_bytes.map(|b| b as f64)),
+            String::new(),
+        ),
+        4 | 5 => (num(a.ratio.ram_to_vram_total), String::new()),
+        6 => (
+            -(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64),
+            String::new(),
+        ),
+        c => (0.0, row(lang, m)[c].clone()),
+    }
+}
+
+/// The display order of `machines` under `sort`.
+pub fn order(lang: Lang, machines: &[FleetMachine], sort: FleetSort) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..machines.len()).collect();
+    idx.sort_by(|&a, &b| {
+        let (ka, kb) = (
+            key(lang, &machines[a], sort.column),
+            key(lang, &machines[b], sort.column),
+        );
+        let o = ka.0.total_cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1));
+        if sort.ascending { o } else { o.reverse() }
+    });
+    idx
+}
+
+/// Draws the fleet page.
+pub fn fleet(
+    ui: &mut Ui,
+    lang: Lang,
+    machines: &[FleetMachine],
+    skipped: &[(String, String)],
+    sort: FleetSort,
+    planner: &mut PlannedMachine,
+    meeting: bool,
+) -> Vec<Command> {
+    let mut commands = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        if ui.button(tr(lang, Msg::FleetOpenProfiles)).clicked() {
+            commands.push(Command::AddProfilesDialog);
+        }
+        if ui.button(tr(lang, Msg::FleetOpenFolder)).clicked() {
+            commands.push(Command::AddFolderDialog);
+        }
+        if ui.button(tr(lang, Msg::FleetImportSlurm)).clicked() {
+            commands.push(Command::ImportSlurmDialog);
+        }
+        if ui
+            .add_enabled(
+                !machines.is_empty(),
+                egui::Button::new(tr(lang, Msg::FleetExport)),
+            )
+            .clicked()
+        {
+            commands.push(Command::ExportFleetDialog);
+        }
+        if ui
+            .add_enabled(
+                !machines.is_empty(),
+                egui::Button::new(tr(lang, Msg::FleetClear)),
+            )
+            .clicked()
+        {
+            commands.push(Command::ClearFleet);
+        }
+        if ui
+            .selectable_label(meeting, tr(lang, Msg::FleetMeetingMode))
+            .clicked()
+        {
+            commands.push(Command::ToggleMeetingMode);
+        }
+    });
+    if machines.is_empty() {
+        ui.label(tr(lang, Msg::FleetEmpty));
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("fleet-scroll")
+        .show(ui, |ui| {
+            if !machines.is_empty() {
+                table(ui, lang, machines, sort, &mut commands);
+                for (file, reason) in skipped {
+                    ui.label(
+                        RichText::new(format!("{}: {file}: {reason}", tr(lang, Msg::FleetSkipped)))
+                            .weak(),
+                    );
+                }
+                super::heading(ui, tr(lang, Msg::FleetChartTitle));
+                chart(ui, lang, machines, meeting);
+            }
+            super::heading(ui, tr(lang, Msg::PlannerSection));
+            commands.extend(planner_form(ui, lang, planner));
+        });
+    commands
+}
+
+fn table(
+    ui: &mut Ui,
+    lang: Lang,
+    machines: &[FleetMachine],
+    sort: FleetSort,
+    commands: &mut Vec<Command>,
+) {
+    egui::Grid::new("fleet-table")
+        .num_columns(7)
+        .striped(true)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            for (i, h) in header(lang).iter().enumerate() {
+                let arrow = if sort.column == i {
+                    if sort.ascending { " ▲" } else { " ▼" }
+                } else {
+                    ""
+                };
+                if ui
+                    .selectable_label(sort.column == i, format!("{h}{arrow}"))
+                    .clicked()
+                {
+                    commands.push(Command::SortFleet(i));
+                }
+            }
+            ui.end_row();
+            for i in order(lang, machines, sort) {
+                let m = &machines[i];
+                let cells = row(lang, m);
+                if ui
+                    .link(&cells[0])
+                    .on_hover_text(tr(lang, Msg::FleetOpenHint))
+                    .clicked()
+                {
+                    commands.push(Command::ShowFleetMachine(i));
+                }
+                for c in &cells[1..5] {
+                    ui.label(c);
+                }
+                let colour = m
+                    .assessment
+                    .ratio
+                    .tier
+                    .map_or(ui.visuals().text_color(), theme::tier);
+                ui.label(RichText::new(&cells[5]).color(colour).strong());
+                let worst = m
+                    .worst_finding()
+                    .map_or(ui.visuals().text_color(), |f| theme::severity(f.severity));
+                ui.add(egui::Label::new(RichText::new(&cells[6]).color(worst)).truncate());
+                ui.end_row();
+            }
+        });
+}
+
+fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) {
+    let points: Vec<(f64, f64, &FleetMachine)> = machines
+        .iter()
+        .filter_map(|m| {
+            let v = m.assessment.vram.total_discrete_bytes? as f64 / GIB;
+            let r = m.assessment.memory.effective_bytes? as f64 / GIB;
+            Some((v, r, m))
+        })
+        .collect();
+    let max_v = points.iter().map(|p| p.0).fold(16.0, f64::max) * 1.1;
+    let height = if meeting { 520.0 } else { 340.0 };
+    Plot::new("fleet-chart")
+        .height(height)
+        .x_axis_label(tr(lang, Msg::FleetVramAxis))
+        .y_axis_label(tr(lang, Msg::FleetRamAxis))
+        .show(ui, |plot| {
+            for (factor, name) in [(1.0, "1×"), (1.5, "1.5×"), (2.0, "2×")] {
+                let label = trf(lang, Msg::FleetRuleLine, &[("factor", name)]);
+                let line = PlotPoints::from(vec![[0.0, 0.0], [max_v, max_v * factor]]);
+                plot.line(Line::new(label.clone(), line));
+                let at = PlotPoint::new(max_v * 0.92, max_v * factor * 0.92);
+                plot.text(Text::new(label.clone(), at, label));
+            }
+            for (v, r, m) in &points {
+                let colour = m
+                    .assessment
+                    .ratio
+                    .tier
+                    .map_or(egui::Color32::GRAY, theme::tier);
+                plot.points(
+                    Points::new(m.label.clone(), vec![[*v, *r]])
+                        .radius(if meeting { 8.0 } else { 5.0 })
+                        .color(colour),
+                );
+            }
+        });
+}
+
+fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Command> {
+    let c = catalog();
+    let mut command = None;
+    egui::Grid::new("planner")
+        .num_columns(2)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            let l = ui.label(tr(lang, Msg::PlannerGpu));
+            egui::ComboBox::from_id_salt("planner-gpu")
+                .selected_text(
+                    c.gpu(&p.gpu_model)
+                        .map_or(p.gpu_model.clone(), |g| g.model.clone()),
+                )
+                .show_ui(ui, |ui| {
+                    for g in &c.gpus {
+                        ui.selectable_value(&mut p.gpu_model, g.model.clone(), &g.model);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerGpuCount));
+            ui.add(egui::DragValue::new(&mut p.gpu_count).range(1..=16))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerPlatform));
+            egui::ComboBox::from_id_salt("planner-platform")
+                .selected_text(p.platform.clone())
+                .show_ui(ui, |ui| {
+                    for pf in &c.platforms {
+                        ui.selectable_value(&mut p.platform, pf.platform.clone(), &pf.platform);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerSockets));
+            ui.add(egui::DragValue::new(&mut p.sockets).range(1..=2))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerMemoryType));
+            egui::ComboBox::from_id_salt("planner-memory")
+                .selected_text(p.memory_type.clone())
+                .show_ui(ui, |ui| {
+                    for m in &c.memory {
+                        ui.selectable_value(&mut p.memory_type, m.name.clone(), &m.name);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerDimmSize));
+            egui::ComboBox::from_id_salt("planner-dimm")
+                .selected_text(format!("{} GB", p.dimm_gib))
+                .show_ui(ui, |ui| {
+                    for g in crate::advisor::procurement::DIMM_SIZES_GIB {
+                        ui.selectable_value(&mut p.dimm_gib, g, format!("{g} GB"));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerDimmCount));
+            ui.add(egui::DragValue::new(&mut p.dimm_count).range(1..=48))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerStorage));
+            let kinds = [
+                DiskKind::Nvme,
+                DiskKind::Ssd,
+                DiskKind::Hdd,
+                DiskKind::Network,
+            ];
+            egui::ComboBox::from_id_salt("planner-storage")
+                .selected_text(crate::present::disk_kind(lang, p.storage))
+                .show_ui(ui, |ui| {
+                    for k in kinds {
+                        ui.selectable_value(&mut p.storage, k, crate::present::disk_kind(lang, k));
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label(tr(lang, Msg::PlannerName));
+            ui.text_edit_singleline(&mut p.name).labelled_by(l.id);
+            ui.end_row();
+        });
+    let total = p.dimm_gib * u64::from(p.dimm_count);
+    ui.label(trf(
+        lang,
+        Msg::PlannerTotal,
+        &[("ram", &format!("{total} GiB"))],
+    ));
+    let (_, issues) = crate::catalog::planner::build(p);
+    for issue in &issues {
+        ui.label(
+            RichText::new(crate::present::fleet::plan_issue(lang, issue))
+                .color(theme::severity(crate::advisor::Severity::Warning)),
+        );
+    }
+    if ui.button(tr(lang, Msg::PlannerAdd)).clicked() {
+        command = Some(Command::AddPlanned(p.clone()));
+    }
+    command
+}
