@@ -82,8 +82,14 @@ pub enum Command {
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
     Report {
         /// Profile to report on; default: this machine.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["profile_dir", "slurm"])]
         profile: Option<PathBuf>,
+        /// Compare every profile in a folder (a lab's machines) instead of one machine.
+        #[arg(long, value_name = "DIR")]
+        profile_dir: Option<PathBuf>,
+        /// Compare every node of a Slurm inventory (`scontrol show node --json`).
+        #[arg(long, value_name = "FILE")]
+        slurm: Option<PathBuf>,
         /// Scenario file (a training plan). Flags override it.
         #[arg(long, value_name = "FILE")]
         scenario: Option<PathBuf>,
@@ -185,12 +191,46 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             Err(code) => code,
         },
         Command::Report {
+            profile_dir,
+            slurm,
+            format,
+            out,
+            redact,
+            ..
+        } if profile_dir.is_some() || slurm.is_some() => {
+            match fleet::load(profile_dir.as_deref(), slurm.as_deref()) {
+                Ok((machines, _)) => {
+                    let options = report::ReportOptions {
+                        format: (*format).into(),
+                        lang: langs,
+                        redact: *redact,
+                        date: report::today(),
+                        source_file: None,
+                    };
+                    let written = report::render_fleet(&machines, &options).and_then(|bytes| {
+                        crate::fsutil::write_atomic(out, &bytes)
+                            .map_err(|e| format!("{}: {e}", out.display()))
+                    });
+                    match written {
+                        Ok(()) => {
+                            let file = out.display().to_string();
+                            eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                            ExitCode::SUCCESS
+                        }
+                        Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
+                    }
+                }
+                Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+            }
+        }
+        Command::Report {
             profile,
             scenario,
             format,
             out,
             redact,
             training,
+            ..
         } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
             Ok(a) => {
                 let options = report::ReportOptions {
