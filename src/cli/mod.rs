@@ -60,18 +60,9 @@ pub enum Command {
     },
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
     Advise {
-        /// Profile to judge (from `ramvram detect --json`); default: this machine.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["profile_dir", "slurm"])]
-        profile: Option<PathBuf>,
-        /// Judge every profile (`*.json`) in a folder, side by side.
-        #[arg(long, value_name = "DIR")]
-        profile_dir: Option<PathBuf>,
-        /// Judge every node of a Slurm cluster from `scontrol show node --json` output.
-        #[arg(long, value_name = "FILE")]
-        slurm: Option<PathBuf>,
-        /// Scenario file (a training plan; see docs/profile.md). Flags override it.
-        #[arg(long, value_name = "FILE")]
-        scenario: Option<PathBuf>,
+        /// Which machine or machines.
+        #[command(flatten)]
+        machines: MachineArgs,
         /// Print the assessment as JSON.
         #[arg(long)]
         json: bool,
@@ -81,18 +72,9 @@ pub enum Command {
     },
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
     Report {
-        /// Profile to report on; default: this machine.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["profile_dir", "slurm"])]
-        profile: Option<PathBuf>,
-        /// Compare every profile in a folder (a lab's machines) instead of one machine.
-        #[arg(long, value_name = "DIR")]
-        profile_dir: Option<PathBuf>,
-        /// Compare every node of a Slurm inventory (`scontrol show node --json`).
-        #[arg(long, value_name = "FILE")]
-        slurm: Option<PathBuf>,
-        /// Scenario file (a training plan). Flags override it.
-        #[arg(long, value_name = "FILE")]
-        scenario: Option<PathBuf>,
+        /// Which machine or machines.
+        #[command(flatten)]
+        machines: MachineArgs,
         /// pdf, md or json.
         #[arg(long, value_enum)]
         format: FormatArg,
@@ -106,6 +88,42 @@ pub enum Command {
         #[command(flatten)]
         training: training_args::TrainingArgs,
     },
+}
+
+/// Which machine (`--profile`, else this one) or machines (`--profile-dir`, `--slurm`), and
+/// the scenario, for `advise` and `report`.
+#[derive(Debug, clap::Args)]
+pub struct MachineArgs {
+    /// Profile of the machine (from `ramvram detect --json`); default: this machine.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["profile_dir", "slurm"])]
+    pub profile: Option<PathBuf>,
+    /// Every profile (`*.json`) in a folder, side by side (a lab's machines).
+    #[arg(long, value_name = "DIR")]
+    pub profile_dir: Option<PathBuf>,
+    /// Every node of a Slurm cluster, from `scontrol show node --json` output.
+    #[arg(long, value_name = "FILE")]
+    pub slurm: Option<PathBuf>,
+    /// Scenario file (a training plan; see docs/profile.md). Flags override it.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+}
+
+impl MachineArgs {
+    fn is_fleet(&self) -> bool {
+        self.profile_dir.is_some() || self.slurm.is_some()
+    }
+
+    fn load_fleet(
+        &self,
+    ) -> Result<
+        (
+            Vec<advisor::fleet::FleetMachine>,
+            crate::profile::fleet_inputs::SkippedFiles,
+        ),
+        String,
+    > {
+        fleet::load(self.profile_dir.as_deref(), self.slurm.as_deref())
+    }
 }
 
 /// `--format` values.
@@ -161,84 +179,72 @@ pub fn run(args: &Args) -> Option<ExitCode> {
     let lang = langs.langs()[0];
     let code = match args.command.as_ref()? {
         Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
-        Command::Advise {
-            profile_dir,
-            slurm,
-            json,
-            ..
-        } if profile_dir.is_some() || slurm.is_some() => {
-            match fleet::load(profile_dir.as_deref(), slurm.as_deref()) {
+        Command::Advise { machines, json, .. } if machines.is_fleet() => {
+            match machines.load_fleet() {
                 Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
                 Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
             }
         }
         Command::Advise {
-            profile,
-            scenario,
+            machines,
             json,
             training,
-            ..
-        } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
+        } => match assessment(lang, machines, training) {
             Ok(a) if *json => print(&json_text(&a)),
             Ok(a) => {
                 let texts: Vec<String> = langs
                     .langs()
                     .into_iter()
-                    .map(|l| text::assessment(l, &a, profile.as_deref()))
+                    .map(|l| text::assessment(l, &a, machines.profile.as_deref()))
                     .collect();
                 print(&texts.join("\n"))
             }
             Err(code) => code,
         },
         Command::Report {
-            profile_dir,
-            slurm,
+            machines,
             format,
             out,
             redact,
             ..
-        } if profile_dir.is_some() || slurm.is_some() => {
-            match fleet::load(profile_dir.as_deref(), slurm.as_deref()) {
-                Ok((machines, _)) => {
-                    let options = report::ReportOptions {
-                        format: (*format).into(),
-                        lang: langs,
-                        redact: *redact,
-                        date: report::today(),
-                        source_file: None,
-                    };
-                    let written = report::render_fleet(&machines, &options).and_then(|bytes| {
-                        crate::fsutil::write_atomic(out, &bytes)
-                            .map_err(|e| format!("{}: {e}", out.display()))
-                    });
-                    match written {
-                        Ok(()) => {
-                            let file = out.display().to_string();
-                            eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
-                            ExitCode::SUCCESS
-                        }
-                        Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
+        } if machines.is_fleet() => match machines.load_fleet() {
+            Ok((machines, _)) => {
+                let options = report::ReportOptions {
+                    format: (*format).into(),
+                    lang: langs,
+                    redact: *redact,
+                    date: report::today(),
+                    source_file: None,
+                };
+                let written = report::render_fleet(&machines, &options).and_then(|bytes| {
+                    crate::fsutil::write_atomic(out, &bytes)
+                        .map_err(|e| format!("{}: {e}", out.display()))
+                });
+                match written {
+                    Ok(()) => {
+                        let file = out.display().to_string();
+                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        ExitCode::SUCCESS
                     }
+                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
                 }
-                Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
             }
-        }
+            Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+        },
         Command::Report {
-            profile,
-            scenario,
+            machines,
             format,
             out,
             redact,
             training,
-            ..
-        } => match assessment(lang, profile.as_deref(), scenario.as_deref(), training) {
+        } => match assessment(lang, machines, training) {
             Ok(a) => {
                 let options = report::ReportOptions {
                     format: (*format).into(),
                     lang: langs,
                     redact: *redact,
                     date: report::today(),
-                    source_file: profile.as_ref().map(|p| p.display().to_string()),
+                    source_file: machines.profile.as_ref().map(|p| p.display().to_string()),
                 };
                 match report::write(&a, &options, out) {
                     Ok(()) => {
@@ -304,10 +310,10 @@ pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode>
 /// prints one line and gives exit status 2.
 fn assessment(
     lang: Lang,
-    profile: Option<&Path>,
-    scenario: Option<&Path>,
+    machines: &MachineArgs,
     training: &training_args::TrainingArgs,
 ) -> Result<advisor::Assessment, ExitCode> {
+    let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
     let machine = match profile {
         Some(path) => load_for_cli(lang, path)?,
         None => probe::detect(),
@@ -358,7 +364,13 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
     let none = training_args::TrainingArgs::default();
-    let code = match assessment(lang, args.profile.as_deref(), None, &none) {
+    let machines = MachineArgs {
+        profile: args.profile.clone(),
+        profile_dir: None,
+        slurm: None,
+        scenario: None,
+    };
+    let code = match assessment(lang, &machines, &none) {
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };

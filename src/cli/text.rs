@@ -149,27 +149,9 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     }
 
     heading(&mut out, tr(lang, Msg::RulesSection));
-    let header = [
-        Msg::ColRule,
-        Msg::ColFormula,
-        Msg::ColRequired,
-        Msg::ColActual,
-        Msg::ColStatus,
-    ];
-    let table: Vec<[String; 5]> = a
-        .rules
-        .iter()
-        .map(|r| {
-            [
-                present::rule_name(lang, r.id).to_string(),
-                present::rule_statement(lang, r),
-                format::gib_or_unknown(lang, r.required_bytes),
-                format::gib_or_unknown(lang, r.actual_bytes),
-                present::rule_status(lang, r.status).to_string(),
-            ]
-        })
-        .collect();
-    let mut widths = header.map(|m| UnicodeWidthStr::width(tr(lang, m)));
+    let header = present::rule_header(lang);
+    let table: Vec<[String; 5]> = a.rules.iter().map(|r| present::rule_row(lang, r)).collect();
+    let mut widths = header.map(UnicodeWidthStr::width);
     for row in &table {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(UnicodeWidthStr::width(cell.as_str()));
@@ -183,7 +165,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         s.trim_end().to_string() + "\n"
     };
-    out.push_str(&line(header.map(|m| tr(lang, m))));
+    out.push_str(&line(header));
     for row in &table {
         out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
     }

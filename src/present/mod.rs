@@ -227,6 +227,29 @@ fn factor(f: f64) -> String {
     }
 }
 
+/// The rules table's header: rule, formula, required, this machine, result.
+pub fn rule_header(lang: Lang) -> [&'static str; 5] {
+    [
+        Msg::ColRule,
+        Msg::ColFormula,
+        Msg::ColRequired,
+        Msg::ColActual,
+        Msg::ColStatus,
+    ]
+    .map(|m| tr(lang, m))
+}
+
+/// One row of the rules table, matching [`rule_header`].
+pub fn rule_row(lang: Lang, r: &RuleResult) -> [String; 5] {
+    [
+        rule_name(lang, r.id).to_string(),
+        rule_statement(lang, r),
+        format::gib_or_unknown(lang, r.required_bytes),
+        format::gib_or_unknown(lang, r.actual_bytes),
+        rule_status(lang, r.status).to_string(),
+    ]
+}
+
 /// "pass" / "fail" / "can't check" / "n/a".
 pub fn rule_status(lang: Lang, s: RuleStatus) -> &'static str {
     tr(

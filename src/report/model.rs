@@ -251,27 +251,11 @@ fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
 
 fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Heading(tr(lang, Msg::RulesSection).to_string()));
-    let header = [
-        Msg::ColRule,
-        Msg::ColFormula,
-        Msg::ColRequired,
-        Msg::ColActual,
-        Msg::ColStatus,
-    ]
-    .map(|m| tr(lang, m).to_string())
-    .to_vec();
+    let header = present::rule_header(lang).map(str::to_string).to_vec();
     let rows = a
         .rules
         .iter()
-        .map(|r| {
-            vec![
-                present::rule_name(lang, r.id).to_string(),
-                present::rule_statement(lang, r),
-                format::gib_or_unknown(lang, r.required_bytes),
-                format::gib_or_unknown(lang, r.actual_bytes),
-                present::rule_status(lang, r.status).to_string(),
-            ]
-        })
+        .map(|r| present::rule_row(lang, r).to_vec())
         .collect();
     b.push(Block::Table {
         header,

@@ -3,7 +3,6 @@
 use egui::{RichText, Ui};
 
 use crate::advisor::{Assessment, RuleStatus, Severity};
-use crate::format;
 use crate::i18n::{Lang, Msg, tr};
 use crate::present;
 use crate::ui::theme;
@@ -17,23 +16,16 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
         .striped(true)
         .spacing([14.0, 6.0])
         .show(ui, |ui| {
-            for m in [
-                Msg::ColRule,
-                Msg::ColFormula,
-                Msg::ColRequired,
-                Msg::ColActual,
-                Msg::ColStatus,
-            ] {
-                ui.label(RichText::new(tr(lang, m)).strong());
+            for h in present::rule_header(lang) {
+                ui.label(RichText::new(h).strong());
             }
             ui.end_row();
             for r in &a.rules {
-                ui.label(present::rule_name(lang, r.id))
-                    .on_hover_text(&r.source);
-                ui.label(present::rule_statement(lang, r));
-                ui.label(format::gib_or_unknown(lang, r.required_bytes));
-                ui.label(format::gib_or_unknown(lang, r.actual_bytes));
-                let status = present::rule_status(lang, r.status);
+                let [name, formula, required, actual, status] = present::rule_row(lang, r);
+                ui.label(name).on_hover_text(&r.source);
+                ui.label(formula);
+                ui.label(required);
+                ui.label(actual);
                 let text = match r.status {
                     RuleStatus::Pass => RichText::new(format!("✓ {status}"))
                         .color(theme::tier(crate::advisor::Tier::LargeModel)),
