@@ -50,6 +50,23 @@ pub fn unknown(lang: Lang) -> String {
     tr(lang, Msg::CommonUnknown).to_string()
 }
 
+/// A rate in samples per second, e.g. "1,234 samples/s" / "每秒 1234 个样本".
+pub fn rate(lang: Lang, samples_per_s: f64) -> String {
+    let n = if samples_per_s >= 100.0 {
+        format!("{samples_per_s:.0}")
+    } else if samples_per_s >= 10.0 {
+        format!("{samples_per_s:.1}")
+    } else {
+        format!("{samples_per_s:.2}")
+    };
+    crate::i18n::trf(lang, Msg::UnitSamplesPerS, &[("n", &n)])
+}
+
+/// A share 0–1 as a percentage: 0.283 → "28 %".
+pub fn percent(share: f64) -> String {
+    format!("{:.0} %", share * 100.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

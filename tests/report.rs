@@ -30,6 +30,7 @@ fn g5_with_plan() -> Assessment {
         &common::fixture("aws-g5.xlarge"),
         &Inputs {
             training: Some(plan),
+            ..Default::default()
         },
     )
 }

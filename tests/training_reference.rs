@@ -131,6 +131,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
         &profile,
         &Inputs {
             training: Some(plan),
+            ..Default::default()
         },
     );
     let t = a.training_memory.as_ref().unwrap();
@@ -321,6 +322,7 @@ fn training_memory_json_round_trips() {
         &profile,
         &Inputs {
             training: Some(plan),
+            ..Default::default()
         },
     );
     let text = serde_json::to_string(&a).unwrap();

@@ -58,6 +58,20 @@ pub enum FindingId {
     PcieLinkIdle,
     /// The training plan's model states don't fit this machine's RAM or VRAM.
     TrainingDoesNotFit,
+    /// The workload's working set exceeds effective RAM: swapping, then the OOM killer.
+    WorkloadRamExceeded,
+    /// The workload leaves under 10 % of RAM free.
+    WorkloadSwapRisk,
+    /// The dataset doesn't fit in the page cache: every epoch reads (part of) it from storage.
+    DatasetNotCached,
+    /// GPUs wait for storage.
+    StarvedByStorage,
+    /// GPUs wait for memory bandwidth.
+    StarvedByRamBandwidth,
+    /// GPUs wait for decoding and augmentation.
+    StarvedByDecode,
+    /// GPUs wait for host-to-device copies.
+    StarvedByPcie,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -86,6 +100,20 @@ pub enum RecId {
     CheckPcieSlot,
     /// Switch to a training plan that fits (the planner lists them).
     TryFittingPlan,
+    /// Set `num_workers` to the recommended value.
+    SetNumWorkers,
+    /// Decode on the GPU with NVIDIA DALI.
+    UseDali,
+    /// Store images pre-resized near the training resolution.
+    PreResize,
+    /// Shard the dataset (WebDataset, TFRecord) or memory-map it.
+    UseShards,
+    /// Put the dataset on local NVMe.
+    LocalNvme,
+    /// Populate every memory channel.
+    FillChannels,
+    /// Turn on `pin_memory`.
+    PinMemory,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -98,6 +126,10 @@ pub enum Quantity {
     Ratio(f64),
     /// A count (GPU index, lanes, a kernel setting).
     Count(u64),
+    /// A rate in samples per second.
+    Rate(f64),
+    /// A share, 0–1, shown as a percentage.
+    Share(f64),
 }
 
 /// One finding.
@@ -159,6 +191,8 @@ pub struct Context<'a> {
     pub ratio: &'a Ratio,
     /// The training-memory planner's result, if a plan was given.
     pub training: Option<&'a super::training::TrainingMemory>,
+    /// The workload simulator's result, if a workload was given.
+    pub workload: Option<&'a super::workload::WorkloadResult>,
 }
 
 /// All findings for a machine, most severe first (stable order within a severity).
@@ -170,6 +204,7 @@ pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     shm(cx, &mut out);
     pcie(cx, &mut out);
     training(cx, &mut out);
+    workload(cx, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
@@ -309,12 +344,16 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
 }
 
 fn shm(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    // The workload's own need when one is given, else the default assumption.
+    let needed = cx
+        .workload
+        .map_or(SHM_NEEDED_DEFAULT_BYTES, |w| w.shm_needed_bytes);
     if let Some(shm) = cx.profile.memory.shm_bytes {
-        if shm < SHM_NEEDED_DEFAULT_BYTES {
+        if shm < needed {
             out.push(
                 Finding::new(FindingId::ShmSmall, Severity::Warning, &[RecId::GrowShm])
                     .with("shm", Quantity::Bytes(shm))
-                    .with("needed", Quantity::Bytes(SHM_NEEDED_DEFAULT_BYTES)),
+                    .with("needed", Quantity::Bytes(needed)),
             );
         }
     }
@@ -381,4 +420,125 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     f.recommendations = recs;
     out.push(f);
+}
+
+/// Share of RAM below which the workload's headroom is a swap risk: 10 % (assumption: the
+/// kernel starts reclaiming and swapping well before memory is full).
+pub const SWAP_RISK_SHARE: f64 = 0.1;
+
+/// GPU utilisation below which starvation is critical (warning below 0.9). Assumption.
+pub const STARVED_CRITICAL: f64 = 0.5;
+
+fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    use super::workload::StageId;
+    let Some(w) = cx.workload else { return };
+    let b = &w.memory_budget;
+    if let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) {
+        let base = |id, sev, recs: &[RecId]| {
+            Finding::new(id, sev, recs)
+                .with("working_set", Quantity::Bytes(b.working_set_bytes))
+                .with("ram", Quantity::Bytes(ram))
+        };
+        if headroom < 0 {
+            out.push(
+                base(
+                    FindingId::WorkloadRamExceeded,
+                    Severity::Critical,
+                    &[RecId::SetNumWorkers, RecId::AddRam],
+                )
+                .with("over", Quantity::Bytes(headroom.unsigned_abs()))
+                .with(
+                    "workers",
+                    Quantity::Count(u64::from(w.pipeline.recommended_num_workers.unwrap_or(1))),
+                )
+                .with(
+                    "target",
+                    Quantity::Bytes(super::training::round_up_ram(b.working_set_bytes)),
+                ),
+            );
+        } else if (headroom as f64) < ram as f64 * SWAP_RISK_SHARE {
+            out.push(
+                base(FindingId::WorkloadSwapRisk, Severity::Warning, &[])
+                    .with("headroom", Quantity::Bytes(headroom as u64)),
+            );
+        }
+    }
+    if b.dataset_cached_fraction < 1.0 && b.effective_ram_bytes.is_some() {
+        let storage_limits = w.pipeline.bottleneck == Some(StageId::StorageRead);
+        let cache = b
+            .items
+            .iter()
+            .find(|i| i.id == super::workload::BudgetItemId::PageCache)
+            .map_or(0, |i| i.bytes);
+        out.push(
+            Finding::new(
+                FindingId::DatasetNotCached,
+                if storage_limits {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                },
+                &[RecId::UseShards, RecId::LocalNvme, RecId::AddRam],
+            )
+            .with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
+            .with("cache", Quantity::Bytes(cache))
+            .with("cached", Quantity::Share(b.dataset_cached_fraction))
+            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes)),
+        );
+    }
+    let (Some(bottleneck), Some(util)) =
+        (w.pipeline.bottleneck, w.pipeline.predicted_gpu_utilization)
+    else {
+        return;
+    };
+    let supply = w
+        .pipeline
+        .stages
+        .iter()
+        .find(|s| s.id == bottleneck)
+        .and_then(|s| s.samples_per_s)
+        .unwrap_or(0.0);
+    let (id, recs): (FindingId, &[RecId]) = match bottleneck {
+        StageId::StorageRead => (
+            FindingId::StarvedByStorage,
+            &[RecId::UseShards, RecId::LocalNvme, RecId::AddRam],
+        ),
+        StageId::RamBandwidth => (
+            FindingId::StarvedByRamBandwidth,
+            &[RecId::FillChannels, RecId::UseDali],
+        ),
+        StageId::Decode => (
+            FindingId::StarvedByDecode,
+            &[RecId::SetNumWorkers, RecId::UseDali, RecId::PreResize],
+        ),
+        StageId::PcieHostToDevice => (
+            FindingId::StarvedByPcie,
+            &[RecId::PinMemory, RecId::CheckPcieSlot],
+        ),
+        StageId::GpuDemand => return,
+    };
+    let severity = if util < STARVED_CRITICAL {
+        Severity::Critical
+    } else {
+        Severity::Warning
+    };
+    out.push(
+        Finding::new(id, severity, recs)
+            .with("utilization", Quantity::Share(util))
+            .with("supply", Quantity::Rate(supply))
+            .with(
+                "demand",
+                Quantity::Rate(w.workload.gpu_demand_samples_per_s),
+            )
+            .with(
+                "workers",
+                Quantity::Count(u64::from(
+                    w.pipeline
+                        .recommended_num_workers
+                        .unwrap_or(w.workload.num_workers),
+                )),
+            )
+            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes))
+            .with("gpu", Quantity::Count(0)),
+    );
 }

@@ -9,6 +9,7 @@ pub mod procurement;
 pub mod ratio;
 pub mod rules;
 pub mod training;
+pub mod workload;
 
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +81,10 @@ pub struct Assessment {
     /// Why the training plan could not be estimated, when it couldn't.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_error: Option<training::PlanError>,
+    /// The workload simulator's result (`workload`, `memory_budget`, `pipeline`, …), when a
+    /// workload was given.
+    #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<workload::WorkloadResult>,
 }
 
 /// What the user asked about besides the machine itself.
@@ -87,6 +92,8 @@ pub struct Assessment {
 pub struct Inputs {
     /// A training plan for the training-memory planner.
     pub training: Option<training::TrainingPlan>,
+    /// A data-loading workload for the workload simulator.
+    pub workload: Option<workload::Workload>,
 }
 
 /// Assesses one machine on its own.
@@ -106,12 +113,17 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         },
         None => (None, None),
     };
+    let workload = inputs.workload.as_ref().map(|w| {
+        let rates = workload::MachineRates::from_profile(profile, &memory, w.storage);
+        workload::simulate(w, &rates)
+    });
     let cx = findings::Context {
         profile,
         ram: &memory,
         vram: &vram,
         ratio: &ratio,
         training: training_memory.as_ref(),
+        workload: workload.as_ref(),
     };
     let findings = findings::findings(&cx);
     let below_largest = findings
@@ -143,5 +155,6 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         findings,
         training_memory,
         training_error,
+        workload,
     }
 }

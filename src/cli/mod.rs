@@ -5,6 +5,7 @@ pub mod fleet;
 pub mod text;
 pub mod text_training;
 pub mod training_args;
+pub mod workload_args;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,9 @@ pub enum Command {
         /// A training plan to check against the machine (training-memory planner).
         #[command(flatten)]
         training: training_args::TrainingArgs,
+        /// A data-loading workload to simulate on the machine.
+        #[command(flatten)]
+        workload: workload_args::WorkloadArgs,
     },
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
     Report {
@@ -87,6 +91,9 @@ pub enum Command {
         /// A training plan to include (training-memory planner).
         #[command(flatten)]
         training: training_args::TrainingArgs,
+        /// A data-loading workload to include (workload simulator).
+        #[command(flatten)]
+        workload: workload_args::WorkloadArgs,
     },
 }
 
@@ -189,7 +196,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             machines,
             json,
             training,
-        } => match assessment(lang, machines, training) {
+            workload,
+        } => match assessment(lang, machines, training, workload) {
             Ok(a) if *json => print(&json_text(&a)),
             Ok(a) => {
                 let texts: Vec<String> = langs
@@ -237,7 +245,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             out,
             redact,
             training,
-        } => match assessment(lang, machines, training) {
+            workload,
+        } => match assessment(lang, machines, training, workload) {
             Ok(a) => {
                 let options = report::ReportOptions {
                     format: (*format).into(),
@@ -312,6 +321,7 @@ fn assessment(
     lang: Lang,
     machines: &MachineArgs,
     training: &training_args::TrainingArgs,
+    workload: &workload_args::WorkloadArgs,
 ) -> Result<advisor::Assessment, ExitCode> {
     let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
     let machine = match profile {
@@ -322,18 +332,29 @@ fn assessment(
         Some(path) => match profile::scenario::load_scenario(path) {
             Ok((s, ignored)) => {
                 warn_ignored(lang, path, &ignored);
-                s.training
+                s
             }
             Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
         },
-        None => None,
+        None => profile::scenario::Scenario::default(),
     };
     let plan = match training.plan(&machine) {
         Ok(Some(plan)) => Some(plan),
-        Ok(None) => from_file,
+        Ok(None) => from_file.training,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
-    let a = advisor::assess_with(&machine, &advisor::Inputs { training: plan });
+    let work = match workload.workload() {
+        Ok(Some(w)) => Some(w),
+        Ok(None) => from_file.workload,
+        Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
+    };
+    let a = advisor::assess_with(
+        &machine,
+        &advisor::Inputs {
+            training: plan,
+            workload: work,
+        },
+    );
     match a.training_error {
         Some(e) => Err(fail(
             lang,
@@ -363,14 +384,17 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 /// one-line hint on how to get the window.
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
-    let none = training_args::TrainingArgs::default();
+    let (none, no_workload) = (
+        training_args::TrainingArgs::default(),
+        workload_args::WorkloadArgs::default(),
+    );
     let machines = MachineArgs {
         profile: args.profile.clone(),
         profile_dir: None,
         slurm: None,
         scenario: None,
     };
-    let code = match assessment(lang, &machines, &none) {
+    let code = match assessment(lang, &machines, &none, &no_workload) {
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };

@@ -118,6 +118,34 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingTrainingDoesNotFitTitle,
             Msg::FindingTrainingDoesNotFitExplain,
         ),
+        F::WorkloadRamExceeded => (
+            Msg::FindingWorkloadRamExceededTitle,
+            Msg::FindingWorkloadRamExceededExplain,
+        ),
+        F::WorkloadSwapRisk => (
+            Msg::FindingWorkloadSwapRiskTitle,
+            Msg::FindingWorkloadSwapRiskExplain,
+        ),
+        F::DatasetNotCached => (
+            Msg::FindingDatasetNotCachedTitle,
+            Msg::FindingDatasetNotCachedExplain,
+        ),
+        F::StarvedByStorage => (
+            Msg::FindingStarvedByStorageTitle,
+            Msg::FindingStarvedByStorageExplain,
+        ),
+        F::StarvedByRamBandwidth => (
+            Msg::FindingStarvedByRamBandwidthTitle,
+            Msg::FindingStarvedByRamBandwidthExplain,
+        ),
+        F::StarvedByDecode => (
+            Msg::FindingStarvedByDecodeTitle,
+            Msg::FindingStarvedByDecodeExplain,
+        ),
+        F::StarvedByPcie => (
+            Msg::FindingStarvedByPcieTitle,
+            Msg::FindingStarvedByPcieExplain,
+        ),
     }
 }
 
@@ -134,6 +162,13 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::GrowShm => Msg::RecGrowShm,
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
         RecId::TryFittingPlan => Msg::RecTryFittingPlan,
+        RecId::SetNumWorkers => Msg::RecSetNumWorkers,
+        RecId::UseDali => Msg::RecUseDali,
+        RecId::PreResize => Msg::RecPreResize,
+        RecId::UseShards => Msg::RecUseShards,
+        RecId::LocalNvme => Msg::RecLocalNvme,
+        RecId::FillChannels => Msg::RecFillChannels,
+        RecId::PinMemory => Msg::RecPinMemory,
     }
 }
 
@@ -148,6 +183,8 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
                 Some(Quantity::Bytes(b)) => format::gib(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
+                Some(Quantity::Rate(r)) => format::rate(lang, *r),
+                Some(Quantity::Share(s)) => format::percent(*s),
                 None => format::unknown(lang),
             };
             (*name, text)
@@ -493,8 +530,33 @@ mod tests {
             profiles.push(p);
         }
         let mut seen = std::collections::BTreeSet::new();
-        for p in &profiles {
-            for f in assess(p).findings {
+        let mut assessments: Vec<Assessment> = profiles.iter().map(assess).collect();
+        // Workloads raise their own findings: every preset on three kinds of storage, plus one
+        // that can't fit in RAM.
+        let seed = profiles
+            .iter()
+            .find(|p| p.host.hostname.as_deref() == Some("seed-4090-32g"))
+            .unwrap();
+        for (_, w) in crate::advisor::workload::presets::presets() {
+            for storage in [DiskKind::Hdd, DiskKind::Nvme, DiskKind::Network] {
+                let mut w = w.clone();
+                w.storage = Some(storage);
+                w.gpu_demand_samples_per_s *= 4.0;
+                let inputs = crate::advisor::Inputs {
+                    workload: Some(w.clone()),
+                    ..Default::default()
+                };
+                assessments.push(crate::advisor::assess_with(seed, &inputs));
+                w.num_workers = 64;
+                let inputs = crate::advisor::Inputs {
+                    workload: Some(w),
+                    ..Default::default()
+                };
+                assessments.push(crate::advisor::assess_with(seed, &inputs));
+            }
+        }
+        for a in assessments {
+            for f in a.findings {
                 seen.insert(f.id);
                 let (title, explain) = finding_msgs(f.id);
                 let recs = f.recommendations.iter().map(|r| rec_msg(*r));

@@ -21,6 +21,9 @@ pub struct Scenario {
     /// A training plan (see `docs/model.md` § Training memory); `null` for none.
     #[serde(default)]
     pub training: Option<TrainingPlan>,
+    /// A data-loading workload (see `docs/model.md` § Workload simulator); `null` for none.
+    #[serde(default)]
+    pub workload: Option<crate::advisor::workload::Workload>,
 }
 
 fn version() -> u32 {

@@ -129,6 +129,7 @@ impl RamvramApp {
 
     fn reassess(&mut self) {
         let inputs = Inputs {
+            workload: None,
             training: self.training_active.then(|| self.training.plan.clone()),
         };
         self.assessment = self

@@ -1,0 +1,337 @@
+//! Workload simulator: a data-loading scenario (dataset, samples, DataLoader settings, GPU
+//! demand) on a machine → the RAM working set, whether the dataset fits in the page cache, the
+//! throughput of each pipeline stage in samples/s, the bottleneck and the predicted GPU
+//! utilisation, with computed recommendations. Every constant names its source or is marked
+//! as an assumption; `docs/model.md` § "Workload simulator" lists them.
+
+mod budget;
+mod pipeline;
+pub mod presets;
+
+use serde::{Deserialize, Serialize};
+
+pub use budget::{BudgetItem, BudgetItemId, MemoryBudget};
+pub use pipeline::{Pipeline, Stage, StageId, typical_storage};
+
+/// How samples are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoredFormat {
+    /// JPEG files.
+    #[default]
+    Jpeg,
+    /// PNG files.
+    Png,
+    /// Raw arrays (`.npy`, tensors): no decoding.
+    Raw,
+}
+
+/// How the dataset is laid out on storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DataFormat {
+    /// One file per sample (an ImageFolder).
+    #[default]
+    Files,
+    /// Sequential shards (WebDataset, TFRecord).
+    Shards,
+    /// Memory-mapped (LMDB, HDF5, Arrow).
+    Mmap,
+    /// Loaded fully into RAM before training.
+    InRam,
+}
+
+/// Where samples are decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecodeOn {
+    /// DataLoader workers on the CPU.
+    #[default]
+    Cpu,
+    /// The GPU (NVIDIA DALI / nvJPEG).
+    Gpu,
+}
+
+/// Online augmentation cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Augmentation {
+    /// None (resize/crop only).
+    None,
+    /// Flips, crops, colour jitter.
+    #[default]
+    Light,
+    /// Multi-scale crops, rotations, blur, mixing: several full-resolution float passes.
+    Heavy,
+}
+
+impl Augmentation {
+    /// CPU cost multiplier on decoding. Assumption: light augmentation adds half a decode's
+    /// work, heavy adds two (torchvision transform timings relative to libjpeg-turbo decode).
+    pub fn cpu_factor(self) -> f64 {
+        match self {
+            Augmentation::None => 1.0,
+            Augmentation::Light => 1.5,
+            Augmentation::Heavy => 3.0,
+        }
+    }
+
+    /// Full-resolution intermediate images each augmentation keeps alive per sample, as float32
+    /// copies of the decoded image. Assumption: each transform allocates its output; heavy
+    /// pipelines convert to float and chain two ops.
+    pub fn float_copies(self) -> f64 {
+        match self {
+            Augmentation::None => 0.0,
+            Augmentation::Light => 1.0,
+            Augmentation::Heavy => 2.0,
+        }
+    }
+}
+
+/// Tensor element type of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dtype {
+    /// uint8.
+    U8,
+    /// float16 / bfloat16.
+    F16,
+    /// float32.
+    #[default]
+    F32,
+}
+
+impl Dtype {
+    /// Bytes per element.
+    pub fn bytes(self) -> u64 {
+        match self {
+            Dtype::U8 => 1,
+            Dtype::F16 => 2,
+            Dtype::F32 => 4,
+        }
+    }
+}
+
+/// A data-loading scenario. Sizes in bytes; images in pixels.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    /// Preset id it came from, if any.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Dataset size on storage, bytes.
+    pub dataset_bytes: u64,
+    /// Number of samples.
+    pub samples: u64,
+    /// Image width, pixels (0 for non-image data; then `sample_bytes` is used).
+    pub width: u32,
+    /// Image height, pixels.
+    pub height: u32,
+    /// Channels (3 for RGB).
+    pub channels: u32,
+    /// Stored format.
+    #[serde(default)]
+    pub stored: StoredFormat,
+    /// For non-image data (video, point clouds, tokens): bytes of one decoded sample. Ignored
+    /// for images.
+    #[serde(default)]
+    pub sample_bytes: Option<u64>,
+    /// Training crop side, pixels (the tensor the GPU sees is crop × crop × channels).
+    pub crop: u32,
+    /// Batch tensor dtype.
+    #[serde(default)]
+    pub dtype: Dtype,
+    /// Batch size.
+    pub batch_size: u32,
+    /// DataLoader `num_workers`.
+    pub num_workers: u32,
+    /// DataLoader `prefetch_factor` (PyTorch default 2).
+    pub prefetch_factor: u32,
+    /// DataLoader `pin_memory`.
+    pub pin_memory: bool,
+    /// DataLoader `persistent_workers`.
+    #[serde(default)]
+    pub persistent_workers: bool,
+    /// Augmentation.
+    #[serde(default)]
+    pub augmentation: Augmentation,
+    /// Dataset layout.
+    #[serde(default)]
+    pub format: DataFormat,
+    /// Where decoding happens.
+    #[serde(default)]
+    pub decode_on: DecodeOn,
+    /// Samples per second the GPU(s) can consume (measured by the user, or a preset's
+    /// assumption).
+    pub gpu_demand_samples_per_s: f64,
+    /// Experiments running at once on the machine.
+    pub concurrent_experiments: u32,
+    /// Where the dataset lives; `None` takes the machine's largest local disk.
+    #[serde(default)]
+    pub storage: Option<crate::profile::DiskKind>,
+    /// Per-core JPEG decode rate measured on this machine, megapixels/s (`None`: the default
+    /// assumption, [`DEFAULT_DECODE_MPIX_PER_CORE`]).
+    #[serde(default)]
+    pub measured_decode_mpix_per_core: Option<f64>,
+}
+
+/// JPEG decode rate per core when not measured: 100 megapixels/s. Assumption from
+/// libjpeg-turbo's published figures (its TurboJPEG benchmark decodes ~100–150 Mpixels/s per
+/// core on current x86 cores); "Measure decode speed" replaces it.
+pub const DEFAULT_DECODE_MPIX_PER_CORE: f64 = 100.0;
+
+/// PNG decodes several times slower than JPEG (zlib inflate plus filters). Assumption: 30 %
+/// of the JPEG rate.
+pub const PNG_DECODE_FACTOR: f64 = 0.3;
+
+impl Workload {
+    /// Pixels of one stored image (width × height), or 0 for non-image data.
+    pub fn pixels(&self) -> u64 {
+        u64::from(self.width) * u64::from(self.height)
+    }
+
+    /// Bytes of one decoded sample: width × height × channels (uint8), or `sample_bytes`.
+    pub fn decoded_bytes(&self) -> u64 {
+        if self.width > 0 && self.height > 0 {
+            self.pixels() * u64::from(self.channels.max(1))
+        } else {
+            self.sample_bytes.unwrap_or(0)
+        }
+    }
+
+    /// Bytes of one sample as the GPU receives it: crop² × channels × dtype (images), else the
+    /// decoded sample.
+    pub fn tensor_bytes(&self) -> u64 {
+        if self.width > 0 && self.crop > 0 {
+            u64::from(self.crop)
+                * u64::from(self.crop)
+                * u64::from(self.channels.max(1))
+                * self.dtype.bytes()
+        } else {
+            self.decoded_bytes()
+        }
+    }
+
+    /// Average stored file size, bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.dataset_bytes / self.samples.max(1)
+    }
+
+    /// Clamps every field into a range the model handles (no zeros where they would divide,
+    /// no absurd sizes), so sliders and files can't produce NaN or ∞.
+    pub fn clamped(&self) -> Workload {
+        let mut w = self.clone();
+        w.dataset_bytes = w.dataset_bytes.clamp(1 << 20, 1 << 50);
+        w.samples = w.samples.clamp(1, 1 << 40);
+        w.width = w.width.min(65_536);
+        w.height = w.height.min(65_536);
+        w.channels = w.channels.clamp(1, 16);
+        w.crop = w.crop.min(16_384);
+        w.batch_size = w.batch_size.clamp(1, 65_536);
+        w.num_workers = w.num_workers.min(1024);
+        w.prefetch_factor = w.prefetch_factor.clamp(1, 64);
+        w.concurrent_experiments = w.concurrent_experiments.clamp(1, 64);
+        w.gpu_demand_samples_per_s = if w.gpu_demand_samples_per_s.is_finite() {
+            w.gpu_demand_samples_per_s.clamp(0.1, 1e7)
+        } else {
+            100.0
+        };
+        w.measured_decode_mpix_per_core = w
+            .measured_decode_mpix_per_core
+            .filter(|r| r.is_finite() && *r > 0.0);
+        w
+    }
+}
+
+/// What the simulator found for one workload on one machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadResult {
+    /// The workload as used (clamped).
+    pub workload: Workload,
+    /// The RAM budget (`memory_budget` in `advise --json`).
+    pub memory_budget: MemoryBudget,
+    /// The pipeline (`pipeline` in `advise --json`).
+    pub pipeline: Pipeline,
+    /// /dev/shm this workload needs, bytes.
+    pub shm_needed_bytes: u64,
+    /// RAM that would hold the working set and the whole dataset in the page cache, rounded
+    /// up to a common capacity.
+    pub ram_to_cache_dataset_bytes: u64,
+}
+
+/// Runs the simulator for `w` on the machine described by `m`.
+pub fn simulate(w: &Workload, m: &pipeline::MachineRates) -> WorkloadResult {
+    let w = w.clamped();
+    let budget = budget::budget(&w, m.effective_ram_bytes);
+    let pipeline = pipeline::pipeline(&w, &budget, m);
+    let shm_needed_bytes = budget::shm_needed(&w);
+    let working = budget
+        .items
+        .iter()
+        .filter(|i| i.id != BudgetItemId::PageCache)
+        .map(|i| i.bytes)
+        .sum::<u64>();
+    let ram_to_cache_dataset_bytes =
+        super::training::round_up_ram(working.saturating_add(w.dataset_bytes));
+    WorkloadResult {
+        workload: w,
+        memory_budget: budget,
+        pipeline,
+        shm_needed_bytes,
+        ram_to_cache_dataset_bytes,
+    }
+}
+
+pub use pipeline::MachineRates;
+
+/// Per-lane PCIe bandwidth per direction after line encoding, bytes/s: Gen1 0.25, Gen2 0.5,
+/// Gen3 0.985, Gen4 1.969, Gen5 3.938, Gen6 7.563 GB/s (PCI-SIG base specifications; 8b/10b
+/// for Gen1–2, 128b/130b for Gen3–5, FLIT for Gen6).
+pub fn pcie_lane_bytes_per_s(generation: u32) -> Option<f64> {
+    match generation {
+        1 => Some(0.25e9),
+        2 => Some(0.5e9),
+        3 => Some(0.985e9),
+        4 => Some(1.969e9),
+        5 => Some(3.938e9),
+        6 => Some(7.563e9),
+        _ => None,
+    }
+}
+
+impl MachineRates {
+    /// The simulator's view of a profiled machine: effective RAM, physical cores, the dataset
+    /// disk's typical rates, the first GPU's PCIe link at its maximum (GPUs raise an idle link
+    /// under load). Memory bandwidth is not in the profile yet: `None` (unknown).
+    pub fn from_profile(
+        profile: &crate::profile::MachineProfile,
+        ram: &super::EffectiveRam,
+        storage: Option<crate::profile::DiskKind>,
+    ) -> MachineRates {
+        use crate::profile::DiskKind;
+        let kind = storage.unwrap_or_else(|| {
+            profile
+                .disks
+                .iter()
+                .filter(|d| d.kind != DiskKind::Network)
+                .max_by_key(|d| d.total_bytes.unwrap_or(0))
+                .map_or(DiskKind::Unknown, |d| d.kind)
+        });
+        let (read, latency) = pipeline::typical_storage(kind);
+        let discrete: Vec<_> = profile.gpus.iter().filter(|g| !g.unified_memory).collect();
+        let pcie = discrete.first().and_then(|g| g.pcie).and_then(|l| {
+            let generation = l.gen_max.or(l.gen_current)?;
+            let width = l.width_max.or(l.width_current)?;
+            Some(pcie_lane_bytes_per_s(generation)? * f64::from(width))
+        });
+        MachineRates {
+            effective_ram_bytes: ram.effective_bytes,
+            physical_cores: profile.cpu.physical_cores.or(profile.cpu.logical_cpus),
+            memory_bandwidth: None,
+            storage_kind: kind,
+            storage_read: read,
+            storage_latency: latency,
+            pcie_bytes_per_s: pcie,
+            gpus: discrete.len() as u32,
+        }
+    }
+}

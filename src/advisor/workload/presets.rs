@@ -1,0 +1,118 @@
+//! Workload presets. Dataset figures come from the datasets' publications; GPU demand figures are
+//! assumptions and are labelled so wherever they show.
+
+use super::{Augmentation, DataFormat, DecodeOn, Dtype, StoredFormat, Workload};
+
+/// A named preset: its id and the workload.
+pub fn presets() -> Vec<(&'static str, Workload)> {
+    let base = Workload {
+        preset: None,
+        dataset_bytes: 0,
+        samples: 1,
+        width: 0,
+        height: 0,
+        channels: 3,
+        stored: StoredFormat::Jpeg,
+        sample_bytes: None,
+        crop: 224,
+        dtype: Dtype::F32,
+        batch_size: 256,
+        num_workers: 8,
+        prefetch_factor: 2,
+        pin_memory: true,
+        persistent_workers: true,
+        augmentation: Augmentation::Light,
+        format: DataFormat::Files,
+        decode_on: DecodeOn::Cpu,
+        gpu_demand_samples_per_s: 1000.0,
+        concurrent_experiments: 1,
+        storage: None,
+        measured_decode_mpix_per_core: None,
+    };
+    vec![
+        (
+            // ILSVRC2012 train: 1,281,167 JPEGs, 138 GB (ILSVRC2012_img_train.tar), typical image
+            // 500 × 375 (Russakovsky et al. 2015). Demand: ResNet-50 mixed-precision training on
+            // one RTX 4090 ≈ 1,200 images/s (assumption from public benchmarks).
+            "imagenet-resnet50",
+            Workload {
+                preset: Some("imagenet-resnet50".into()),
+                dataset_bytes: 138_000_000_000,
+                samples: 1_281_167,
+                width: 500,
+                height: 375,
+                gpu_demand_samples_per_s: 1200.0,
+                ..base.clone()
+            },
+        ),
+        (
+            // The seed article's example (§二.1): 4K (3840 × 2160) medical images, 8 workers,
+            // online augmentation. Dataset: 2 TB of ~3 MB JPEGs (assumption, a student's question);
+            // 1024² crops, batch 8, heavy augmentation; demand 40 samples/s for a 1024² model on
+            // an RTX 4090 (assumption).
+            "seed-4k-medical",
+            Workload {
+                preset: Some("seed-4k-medical".into()),
+                dataset_bytes: 2_000_000_000_000,
+                samples: 666_667,
+                width: 3840,
+                height: 2160,
+                crop: 1024,
+                batch_size: 8,
+                augmentation: Augmentation::Heavy,
+                gpu_demand_samples_per_s: 40.0,
+                ..base.clone()
+            },
+        ),
+        (
+            // Text-to-image training at 1024² with multi-scale crops from WebDataset shards:
+            // ~1 MP source images, 600 KB each, 5 TB (assumption, LAION-style subsets); demand 16
+            // samples/s per GPU (assumption for an SDXL-class UNet).
+            "t2i-1024-multiscale",
+            Workload {
+                preset: Some("t2i-1024-multiscale".into()),
+                dataset_bytes: 5_000_000_000_000,
+                samples: 8_333_333,
+                width: 1024,
+                height: 1024,
+                crop: 1024,
+                batch_size: 16,
+                dtype: Dtype::F16,
+                augmentation: Augmentation::Heavy,
+                format: DataFormat::Shards,
+                gpu_demand_samples_per_s: 16.0,
+                ..base.clone()
+            },
+        ),
+        (
+            // LLM fine-tuning on pre-tokenised shards: 4,096-token sequences of int32 (16 KiB),
+            // 10 million sequences; demand 40 sequences/s (assumption for a 7B model on 8 GPUs).
+            "llm-token-shards",
+            Workload {
+                preset: Some("llm-token-shards".into()),
+                dataset_bytes: 10_000_000 * 16_384,
+                samples: 10_000_000,
+                width: 0,
+                height: 0,
+                channels: 1,
+                stored: StoredFormat::Raw,
+                sample_bytes: Some(16_384),
+                crop: 0,
+                batch_size: 8,
+                num_workers: 2,
+                augmentation: Augmentation::None,
+                format: DataFormat::Mmap,
+                gpu_demand_samples_per_s: 40.0,
+                ..base
+            },
+        ),
+    ]
+}
+
+/// A preset by id.
+pub fn preset(id: &str) -> Option<Workload> {
+    presets()
+        .into_iter()
+        .find(|(i, _)| *i == id)
+        .map(|(_, w)| w)
+}
