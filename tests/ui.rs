@@ -205,3 +205,32 @@ fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
         "{text}"
     );
 }
+
+#[test]
+fn simulator_sliders_move_the_verdict() {
+    let profile = common::fixture("seed-4090-32g");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Data loading").click();
+    h.run();
+    // The seed's 4K example: 8 workers decode 32.2 samples/s for a demand of 40.
+    h.get_by_label_contains("The narrowest stage is decode + augmentation");
+    let slider = || egui::accesskit::Role::Slider;
+    h.get_by_role_and_label(slider(), "num_workers")
+        .set_value_accesskit(24.0);
+    h.run();
+    // 24 workers × 8 × 224 MB of 4K decode buffers don't fit in 32 GiB.
+    h.get_by_label_contains("This workload needs");
+    h.get_by_role_and_label(slider(), "num_workers")
+        .set_value_accesskit(10.0);
+    h.run();
+    h.get_by_label_contains("Every stage keeps up");
+    assert!(h.query_by_label_contains("This workload needs").is_none());
+    h.get_by_label("中文").click();
+    h.run();
+    h.get_by_label_contains("每一环都跟得上");
+}

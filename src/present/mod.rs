@@ -13,6 +13,7 @@ use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
 pub mod fleet;
 pub mod training;
+pub mod workload;
 
 /// Severity label: "Critical" / "严重".
 pub fn severity(lang: Lang, s: Severity) -> &'static str {

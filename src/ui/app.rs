@@ -53,6 +53,9 @@ pub struct RamvramApp {
     training: TrainingForm,
     /// The plan joins the assessment once the planner has been opened.
     training_active: bool,
+    workload: crate::advisor::workload::Workload,
+    /// The workload joins the assessment once the simulator has been opened.
+    workload_active: bool,
     /// The export dialog, while open.
     export: Option<ExportForm>,
     fleet_inputs: Vec<FleetInput>,
@@ -78,6 +81,9 @@ impl RamvramApp {
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
+            workload: crate::advisor::workload::presets::preset("seed-4k-medical")
+                .expect("preset exists"),
+            workload_active: false,
             export: None,
             fleet_inputs: Vec::new(),
             fleet: Vec::new(),
@@ -129,7 +135,7 @@ impl RamvramApp {
 
     fn reassess(&mut self) {
         let inputs = Inputs {
-            workload: None,
+            workload: self.workload_active.then(|| self.workload.clone()),
             training: self.training_active.then(|| self.training.plan.clone()),
         };
         self.assessment = self
@@ -204,6 +210,10 @@ impl RamvramApp {
                     self.training_active = true;
                     self.reassess();
                 }
+                if tab == Tab::Workload && !self.workload_active {
+                    self.workload_active = true;
+                    self.reassess();
+                }
             }
             Command::SetPlan(plan) => {
                 self.training.plan = plan;
@@ -262,6 +272,27 @@ impl RamvramApp {
                 ctx.set_zoom_factor(if self.meeting_mode { 1.5 } else { 1.0 });
             }
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
+            Command::SetWorkload(w) => {
+                self.workload = w;
+                self.reassess();
+            }
+            Command::OpenScenarioDialog => {
+                if let Some(path) = rfd::FileDialog::new()
+                    .add_filter("JSON", &["json"])
+                    .pick_file()
+                {
+                    self.open_scenario(&path);
+                }
+            }
+            Command::SaveScenarioDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_file_name("scenario.json")
+                    .add_filter("JSON", &["json"])
+                    .save_file();
+                if let Some(path) = picked {
+                    self.save_scenario(&path);
+                }
+            }
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {
                     self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
@@ -310,6 +341,37 @@ impl RamvramApp {
             Err(e) => Message::ExportFailed(e),
         });
         self.export = None;
+    }
+
+    /// Loads a scenario file's workload and training plan.
+    pub fn open_scenario(&mut self, path: &Path) {
+        match crate::profile::scenario::load_scenario(path) {
+            Ok((s, _)) => {
+                if let Some(w) = s.workload {
+                    self.workload = w;
+                    self.workload_active = true;
+                }
+                if let Some(t) = s.training {
+                    self.training = TrainingForm::new(t);
+                    self.training_active = true;
+                }
+                self.reassess();
+            }
+            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+        }
+    }
+
+    /// Saves the workload and training plan on screen as a scenario file.
+    pub fn save_scenario(&mut self, path: &Path) {
+        let s = crate::profile::scenario::Scenario {
+            schema_version: crate::profile::scenario::SCENARIO_SCHEMA_VERSION,
+            training: Some(self.training.plan.clone()),
+            workload: Some(self.workload.clone()),
+        };
+        self.message = Some(match crate::profile::scenario::save_scenario(&s, path) {
+            Ok(()) => Message::Exported(path.to_path_buf()),
+            Err(e) => Message::ExportFailed(e.to_string()),
+        });
     }
 
     /// Adds profile files to the fleet (unreadable ones are listed as skipped).
@@ -506,7 +568,7 @@ impl RamvramApp {
                 });
             }
             Some(a) => {
-                if self.tab != Tab::Fleet {
+                if !matches!(self.tab, Tab::Fleet | Tab::Workload) {
                     egui::Panel::left("hardware")
                         .resizable(true)
                         .default_size(400.0)
@@ -520,6 +582,7 @@ impl RamvramApp {
                 }
                 let tab = self.tab;
                 let form = &mut self.training;
+                let workload = &mut self.workload;
                 let (fleet, fleet_skipped, fleet_sort) =
                     (&self.fleet, &self.fleet_skipped, self.fleet_sort);
                 let (planner, meeting) = (&mut self.planner, self.meeting_mode);
@@ -534,6 +597,9 @@ impl RamvramApp {
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Workload => {
+                        commands.extend(panels::workload::workload(ui, lang, workload, a))
+                    }
                     Tab::Fleet => commands.extend(panels::fleet::fleet(
                         ui,
                         lang,

@@ -8,6 +8,7 @@ pub mod rules;
 pub mod toolbar;
 pub mod training;
 pub mod verdict;
+pub mod workload;
 
 use std::path::PathBuf;
 
@@ -22,6 +23,8 @@ pub enum Tab {
     Machine,
     /// The training-memory planner.
     Training,
+    /// The workload simulator (data loading).
+    Workload,
     /// Several machines side by side, and planned ones.
     Fleet,
 }
@@ -73,6 +76,12 @@ pub enum Command {
     ToggleMeetingMode,
     /// Pick a file and export the fleet comparison.
     ExportFleetDialog,
+    /// Use this workload.
+    SetWorkload(crate::advisor::workload::Workload),
+    /// Pick a scenario file and load its workload and training plan.
+    OpenScenarioDialog,
+    /// Save the workload and training plan as a scenario file.
+    SaveScenarioDialog,
 }
 
 /// A section heading.

@@ -1,0 +1,127 @@
+//! Words for the workload simulator.
+
+use crate::advisor::workload::{
+    Augmentation, BudgetItemId, DataFormat, DecodeOn, StageId, WorkloadResult,
+};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+
+/// A preset's display name.
+pub fn preset_name(lang: Lang, id: &str) -> &'static str {
+    tr(
+        lang,
+        match id {
+            "imagenet-resnet50" => Msg::WorkPresetImagenet,
+            "seed-4k-medical" => Msg::WorkPresetSeed4k,
+            "t2i-1024-multiscale" => Msg::WorkPresetT2i,
+            _ => Msg::WorkPresetLlm,
+        },
+    )
+}
+
+/// Augmentation level.
+pub fn augmentation(lang: Lang, a: Augmentation) -> &'static str {
+    tr(
+        lang,
+        match a {
+            Augmentation::None => Msg::WorkAugNone,
+            Augmentation::Light => Msg::WorkAugLight,
+            Augmentation::Heavy => Msg::WorkAugHeavy,
+        },
+    )
+}
+
+/// Dataset layout.
+pub fn data_format(lang: Lang, f: DataFormat) -> &'static str {
+    tr(
+        lang,
+        match f {
+            DataFormat::Files => Msg::WorkFormatFiles,
+            DataFormat::Shards => Msg::WorkFormatShards,
+            DataFormat::Mmap => Msg::WorkFormatMmap,
+            DataFormat::InRam => Msg::WorkFormatInRam,
+        },
+    )
+}
+
+/// Where decoding happens.
+pub fn decode_on(lang: Lang, d: DecodeOn) -> &'static str {
+    tr(
+        lang,
+        match d {
+            DecodeOn::Cpu => Msg::WorkDecodeCpu,
+            DecodeOn::Gpu => Msg::WorkDecodeGpu,
+        },
+    )
+}
+
+/// A RAM budget part.
+pub fn budget_item(lang: Lang, id: BudgetItemId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            BudgetItemId::Os => Msg::WorkItemOs,
+            BudgetItemId::MainProcess => Msg::WorkItemMain,
+            BudgetItemId::Workers => Msg::WorkItemWorkers,
+            BudgetItemId::WorkerIndexCopies => Msg::WorkItemIndex,
+            BudgetItemId::DecodeBuffers => Msg::WorkItemDecode,
+            BudgetItemId::PrefetchedBatches => Msg::WorkItemPrefetch,
+            BudgetItemId::PinnedStaging => Msg::WorkItemPinned,
+            BudgetItemId::DatasetInRam => Msg::WorkItemDataset,
+            BudgetItemId::PageCache => Msg::WorkItemCache,
+        },
+    )
+}
+
+/// A pipeline stage.
+pub fn stage(lang: Lang, id: StageId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            StageId::StorageRead => Msg::WorkStageStorage,
+            StageId::RamBandwidth => Msg::WorkStageRam,
+            StageId::Decode => Msg::WorkStageDecode,
+            StageId::PcieHostToDevice => Msg::WorkStagePcie,
+            StageId::GpuDemand => Msg::WorkStageDemand,
+        },
+    )
+}
+
+/// Why a stage has no rate: the dataset is cached (storage), or a figure is unknown.
+pub fn stage_not_limiting(lang: Lang, id: StageId) -> String {
+    tr(
+        lang,
+        if id == StageId::StorageRead {
+            Msg::WorkStageCached
+        } else {
+            Msg::WorkStageUnknown
+        },
+    )
+    .to_string()
+}
+
+/// One sentence naming the narrowest stage, in numbers.
+pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
+    let demand = format::rate(lang, r.workload.gpu_demand_samples_per_s);
+    match r.pipeline.bottleneck {
+        Some(id) => {
+            let supply = r
+                .pipeline
+                .stages
+                .iter()
+                .find(|s| s.id == id)
+                .and_then(|s| s.samples_per_s)
+                .unwrap_or(0.0);
+            trf(
+                lang,
+                Msg::WorkBottleneck,
+                &[
+                    ("stage", stage(lang, id)),
+                    ("supply", &format::rate(lang, supply)),
+                    ("demand", &demand),
+                ],
+            )
+        }
+        None => trf(lang, Msg::WorkNoBottleneck, &[("demand", &demand)]),
+    }
+}

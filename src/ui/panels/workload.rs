@@ -1,0 +1,410 @@
+//! The workload simulator: sliders for the dataset and the DataLoader on the left; the RAM
+//! budget against effective RAM, the pipeline in samples/s with the bottleneck, predicted GPU
+//! utilisation and the findings on the right. All numbers come from the assessment.
+
+use egui::{Color32, RichText, Sense, Ui, vec2};
+use egui_plot::{Bar, BarChart, Plot};
+
+use super::Command;
+use crate::advisor::workload::{
+    Augmentation, BudgetItemId, DataFormat, DecodeOn, Dtype, StageId, StoredFormat, Workload,
+    WorkloadResult, presets,
+};
+use crate::advisor::{Assessment, FindingId, Severity};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::workload as words;
+use crate::profile::DiskKind;
+use crate::ui::theme;
+
+/// Findings this page shows (the machine page shows the rest).
+const WORKLOAD_FINDINGS: [FindingId; 8] = [
+    FindingId::WorkloadRamExceeded,
+    FindingId::WorkloadSwapRisk,
+    FindingId::DatasetNotCached,
+    FindingId::StarvedByStorage,
+    FindingId::StarvedByRamBandwidth,
+    FindingId::StarvedByDecode,
+    FindingId::StarvedByPcie,
+    FindingId::ShmSmall,
+];
+
+/// Draws the page; returns `SetWorkload` when a control changed.
+pub fn workload(ui: &mut Ui, lang: Lang, form: &mut Workload, a: &Assessment) -> Vec<Command> {
+    let before = form.clone();
+    let mut commands = Vec::new();
+    ui.columns(2, |cols| {
+        egui::ScrollArea::vertical()
+            .id_salt("workload-in")
+            .show(&mut cols[0], |ui| {
+                commands.extend(inputs(ui, lang, form));
+            });
+        egui::ScrollArea::vertical()
+            .id_salt("workload-out")
+            .show(&mut cols[1], |ui| {
+                if let Some(r) = &a.workload {
+                    outputs(ui, lang, r, a);
+                }
+            });
+    });
+    if *form != before {
+        commands.push(Command::SetWorkload(form.clone()));
+    }
+    commands
+}
+
+fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) {
+    let l = ui.label(label);
+    add(ui).labelled_by(l.id);
+    ui.end_row();
+}
+
+fn combo<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    id: &str,
+    value: &mut T,
+    options: &[(T, String)],
+) -> egui::Response {
+    let current = options
+        .iter()
+        .find(|(v, _)| v == value)
+        .map_or(String::new(), |(_, l)| l.clone());
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for (v, label) in options {
+                ui.selectable_value(value, *v, label);
+            }
+        })
+        .response
+}
+
+fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
+    let mut commands = Vec::new();
+    super::heading(ui, tr(lang, Msg::WorkTitle));
+    ui.horizontal_wrapped(|ui| {
+        for (id, preset) in presets::presets() {
+            if ui
+                .selectable_label(
+                    w.preset.as_deref() == Some(id),
+                    words::preset_name(lang, id),
+                )
+                .clicked()
+            {
+                *w = Workload {
+                    storage: w.storage,
+                    ..preset
+                };
+            }
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button(tr(lang, Msg::WorkOpenScenario)).clicked() {
+            commands.push(Command::OpenScenarioDialog);
+        }
+        if ui.button(tr(lang, Msg::WorkSaveScenario)).clicked() {
+            commands.push(Command::SaveScenarioDialog);
+        }
+    });
+    egui::Grid::new("workload-grid")
+        .num_columns(2)
+        .spacing([10.0, 6.0])
+        .show(ui, |ui| {
+            let mut gb = w.dataset_bytes as f64 / 1e9;
+            row(ui, tr(lang, Msg::WorkDataset), |ui| {
+                ui.add(
+                    egui::Slider::new(&mut gb, 1.0..=100_000.0)
+                        .logarithmic(true)
+                        .suffix(" GB"),
+                )
+            });
+            w.dataset_bytes = (gb * 1e9).round() as u64;
+            row(ui, tr(lang, Msg::WorkSamples), |ui| {
+                ui.add(egui::Slider::new(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
+            });
+            row(ui, tr(lang, Msg::WorkWidth), |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut w.width)
+                        .range(0..=16_384)
+                        .suffix(" px"),
+                )
+            });
+            row(ui, tr(lang, Msg::WorkHeight), |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut w.height)
+                        .range(0..=16_384)
+                        .suffix(" px"),
+                )
+            });
+            let stored = [
+                (StoredFormat::Jpeg, "JPEG".to_string()),
+                (StoredFormat::Png, "PNG".into()),
+                (StoredFormat::Raw, tr(lang, Msg::WorkRaw).into()),
+            ];
+            row(ui, tr(lang, Msg::WorkStored), |ui| {
+                combo(ui, "stored", &mut w.stored, &stored)
+            });
+            row(ui, tr(lang, Msg::WorkCrop), |ui| {
+                ui.add(
+                    egui::Slider::new(&mut w.crop, 32..=4096)
+                        .logarithmic(true)
+                        .suffix(" px"),
+                )
+            });
+            let dtypes = [
+                (Dtype::U8, "uint8".to_string()),
+                (Dtype::F16, "float16".into()),
+                (Dtype::F32, "float32".into()),
+            ];
+            row(ui, tr(lang, Msg::WorkDtype), |ui| {
+                combo(ui, "dtype", &mut w.dtype, &dtypes)
+            });
+            row(ui, "batch_size", |ui| {
+                ui.add(egui::Slider::new(&mut w.batch_size, 1..=4096).logarithmic(true))
+            });
+            row(ui, "num_workers", |ui| {
+                ui.add(egui::Slider::new(&mut w.num_workers, 0..=64))
+            });
+            row(ui, "prefetch_factor", |ui| {
+                ui.add(egui::Slider::new(&mut w.prefetch_factor, 1..=16))
+            });
+            ui.label("");
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut w.pin_memory, "pin_memory");
+                ui.checkbox(&mut w.persistent_workers, "persistent_workers");
+            });
+            ui.end_row();
+            let augs = [Augmentation::None, Augmentation::Light, Augmentation::Heavy]
+                .map(|x| (x, words::augmentation(lang, x).to_string()));
+            row(ui, tr(lang, Msg::WorkAugmentation), |ui| {
+                combo(ui, "aug", &mut w.augmentation, &augs)
+            });
+            let formats = [
+                DataFormat::Files,
+                DataFormat::Shards,
+                DataFormat::Mmap,
+                DataFormat::InRam,
+            ]
+            .map(|x| (x, words::data_format(lang, x).to_string()));
+            row(ui, tr(lang, Msg::WorkFormat), |ui| {
+                combo(ui, "format", &mut w.format, &formats)
+            });
+            let decode =
+                [DecodeOn::Cpu, DecodeOn::Gpu].map(|x| (x, words::decode_on(lang, x).to_string()));
+            row(ui, tr(lang, Msg::WorkDecodeOn), |ui| {
+                combo(ui, "decode", &mut w.decode_on, &decode)
+            });
+            let mut storage_opts = vec![(None, tr(lang, Msg::WorkStorageMachine).to_string())];
+            for k in [
+                DiskKind::Nvme,
+                DiskKind::Ssd,
+                DiskKind::Hdd,
+                DiskKind::Network,
+            ] {
+                storage_opts.push((Some(k), crate::present::disk_kind(lang, k).to_string()));
+            }
+            row(ui, tr(lang, Msg::WorkStorage), |ui| {
+                combo(ui, "storage", &mut w.storage, &storage_opts)
+            });
+            row(ui, tr(lang, Msg::WorkDemand), |ui| {
+                ui.add(
+                    egui::Slider::new(&mut w.gpu_demand_samples_per_s, 1.0..=100_000.0)
+                        .logarithmic(true),
+                )
+            });
+            row(ui, tr(lang, Msg::WorkConcurrent), |ui| {
+                ui.add(egui::Slider::new(&mut w.concurrent_experiments, 1..=8))
+            });
+        });
+    ui.label(RichText::new(tr(lang, Msg::WorkAssumptionsNote)).weak());
+    commands
+}
+
+fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
+    super::heading(ui, tr(lang, Msg::WorkUtilization));
+    match r.pipeline.predicted_gpu_utilization {
+        Some(u) => {
+            let colour = if u >= 0.9 {
+                theme::tier(crate::advisor::Tier::LargeModel)
+            } else if u >= 0.5 {
+                theme::severity(Severity::Warning)
+            } else {
+                theme::severity(Severity::Critical)
+            };
+            let text = trf(
+                lang,
+                Msg::WorkUtilizationValue,
+                &[("value", &format::percent(u))],
+            );
+            ui.add(
+                egui::ProgressBar::new(u as f32)
+                    .fill(colour)
+                    .text(RichText::new(text).strong()),
+            );
+        }
+        None => {
+            ui.label(format::unknown(lang));
+        }
+    }
+    ui.add(egui::Label::new(RichText::new(words::bottleneck_sentence(lang, r)).strong()).wrap());
+    super::heading(ui, tr(lang, Msg::WorkRamBudget));
+    ram_bar(ui, lang, r);
+    super::heading(ui, tr(lang, Msg::WorkPipeline));
+    pipeline_chart(ui, lang, r);
+    let findings: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| WORKLOAD_FINDINGS.contains(&f.id))
+        .collect();
+    if !findings.is_empty() {
+        super::heading(ui, tr(lang, Msg::FindingsSection));
+    }
+    for f in findings {
+        let colour = theme::severity(f.severity);
+        egui::Frame::group(ui.style())
+            .stroke(egui::Stroke::new(1.5, colour))
+            .inner_margin(8.0)
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(crate::present::finding_title(lang, f))
+                            .color(colour)
+                            .strong(),
+                    )
+                    .wrap(),
+                );
+                ui.add(egui::Label::new(crate::present::finding_explanation(lang, f)).wrap());
+                for rec in crate::present::finding_recommendations(lang, f) {
+                    ui.add(egui::Label::new(format!("→ {rec}")).wrap());
+                }
+            });
+    }
+}
+
+/// Colours of the budget's parts, in order.
+fn item_colour(id: BudgetItemId) -> Color32 {
+    match id {
+        BudgetItemId::Os => Color32::from_rgb(0x6b, 0x72, 0x80),
+        BudgetItemId::MainProcess => Color32::from_rgb(0x3b, 0x82, 0xc4),
+        BudgetItemId::Workers => Color32::from_rgb(0x8b, 0x5c, 0xf6),
+        BudgetItemId::WorkerIndexCopies => Color32::from_rgb(0xa7, 0x8b, 0xfa),
+        BudgetItemId::DecodeBuffers => Color32::from_rgb(0xe0, 0x8e, 0x0b),
+        BudgetItemId::PrefetchedBatches => Color32::from_rgb(0xf5, 0xb9, 0x42),
+        BudgetItemId::PinnedStaging => Color32::from_rgb(0xd9, 0x46, 0xef),
+        BudgetItemId::DatasetInRam => Color32::from_rgb(0x14, 0xb8, 0xa6),
+        BudgetItemId::PageCache => Color32::from_rgb(0x2e, 0x9d, 0x4f),
+    }
+}
+
+fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
+    let b = &r.memory_budget;
+    let ram = b.effective_ram_bytes.unwrap_or(0);
+    let scale_max = b.working_set_bytes.max(ram).max(1) as f32 * 1.05;
+    let (rect, response) = ui.allocate_exact_size(vec2(ui.available_width(), 34.0), Sense::hover());
+    let label = trf(
+        lang,
+        Msg::WorkRamBarLabel,
+        &[
+            ("working", &format::gib(b.working_set_bytes)),
+            ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
+        ],
+    );
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Meter, true, &label));
+    let painter = ui.painter_at(rect.expand(2.0));
+    let mut x = rect.left();
+    for item in &b.items {
+        let w = rect.width() * item.bytes as f32 / scale_max;
+        let seg = egui::Rect::from_min_size(
+            egui::pos2(x, rect.top() + 6.0),
+            vec2(w.max(0.0), rect.height() - 12.0),
+        );
+        painter.rect_filled(
+            seg,
+            0.0,
+            item_colour(item.id).gamma_multiply(if item.id == BudgetItemId::PageCache {
+                0.5
+            } else {
+                1.0
+            }),
+        );
+        x += w;
+    }
+    if ram > 0 {
+        let rx = rect.left() + rect.width() * ram as f32 / scale_max;
+        painter.line_segment(
+            [egui::pos2(rx, rect.top()), egui::pos2(rx, rect.bottom())],
+            egui::Stroke::new(3.0, ui.visuals().strong_text_color()),
+        );
+    }
+    ui.label(label);
+    ui.horizontal_wrapped(|ui| {
+        for item in &b.items {
+            let text = format!(
+                "■ {} {}",
+                words::budget_item(lang, item.id),
+                format::gib(item.bytes)
+            );
+            ui.label(RichText::new(text).color(item_colour(item.id)));
+        }
+    });
+}
+
+fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
+    // Rates span four orders of magnitude: bars show log10(samples/s), ticks show samples/s.
+    let bars: Vec<Bar> = r
+        .pipeline
+        .stages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let v = s.samples_per_s?;
+            let colour = if s.id == StageId::GpuDemand {
+                theme::severity(Severity::Info)
+            } else if Some(s.id) == r.pipeline.bottleneck {
+                theme::severity(Severity::Critical)
+            } else {
+                theme::tier(crate::advisor::Tier::LargeModel)
+            };
+            let name = format!("{}: {}", words::stage(lang, s.id), format::rate(lang, v));
+            Some(
+                Bar::new(i as f64, v.max(1.0).log10())
+                    .name(name)
+                    .fill(colour)
+                    .width(0.6)
+                    .horizontal(),
+            )
+        })
+        .collect();
+    let names: Vec<String> = r
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| words::stage(lang, s.id).to_string())
+        .collect();
+    Plot::new("pipeline-chart")
+        .height(220.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .x_axis_label(tr(lang, Msg::WorkRateAxis))
+        .x_axis_formatter(|mark, _| format!("{:.0}", 10f64.powf(mark.value)))
+        .y_axis_formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
+                names.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new(tr(lang, Msg::WorkPipeline), bars))
+        });
+    for s in &r.pipeline.stages {
+        let rate = s.samples_per_s.map_or_else(
+            || words::stage_not_limiting(lang, s.id),
+            |v| format::rate(lang, v),
+        );
+        ui.label(format!("{}: {rate}", words::stage(lang, s.id)));
+    }
+}
