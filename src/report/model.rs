@@ -145,13 +145,14 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 8] = [
+    let sections: [Section; 9] = [
         title,
         verdict,
         hardware,
         ratio,
         rules,
         findings,
+        workload,
         training,
         procurement,
     ];
@@ -386,6 +387,110 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     }
     b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
+}
+
+fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::workload as ww;
+    let Some(r) = &a.workload else { return };
+    let w = &r.workload;
+    b.push(Block::Heading(tr(lang, Msg::WorkTitle).to_string()));
+    let mut kv = vec![
+        (
+            tr(lang, Msg::WorkDataset).to_string(),
+            format!("{:.0} GB", w.dataset_bytes as f64 / 1e9),
+        ),
+        (
+            tr(lang, Msg::WorkSamples).to_string(),
+            w.samples.to_string(),
+        ),
+    ];
+    if w.width > 0 {
+        kv.push((
+            tr(lang, Msg::WorkImageSize).to_string(),
+            format!("{} × {} px", w.width, w.height),
+        ));
+        kv.push((
+            tr(lang, Msg::WorkCrop).to_string(),
+            format!("{} px", w.crop),
+        ));
+    }
+    let loader = format!(
+        "{} · {} · {}",
+        w.batch_size, w.num_workers, w.prefetch_factor
+    );
+    kv.push((
+        "batch_size · num_workers · prefetch_factor".to_string(),
+        loader,
+    ));
+    kv.push((
+        tr(lang, Msg::WorkAugmentation).to_string(),
+        ww::augmentation(lang, w.augmentation).to_string(),
+    ));
+    kv.push((
+        tr(lang, Msg::WorkFormat).to_string(),
+        ww::data_format(lang, w.format).to_string(),
+    ));
+    kv.push((
+        tr(lang, Msg::WorkDemand).to_string(),
+        format::rate(lang, w.gpu_demand_samples_per_s),
+    ));
+    b.push(Block::KeyValues(kv));
+    b.push(Block::Subheading(tr(lang, Msg::WorkRamBudget).to_string()));
+    let rows = r
+        .memory_budget
+        .items
+        .iter()
+        .map(|i| {
+            vec![
+                ww::budget_item(lang, i.id).to_string(),
+                format::gib(i.bytes),
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![String::new(), String::new()],
+        rows,
+        widths: vec![3.0, 1.2],
+    });
+    let budget = &r.memory_budget;
+    b.push(Block::Paragraph(trf(
+        lang,
+        Msg::WorkRamBarLabel,
+        &[
+            ("working", &format::gib(budget.working_set_bytes)),
+            (
+                "ram",
+                &format::gib_or_unknown(lang, budget.effective_ram_bytes),
+            ),
+        ],
+    )));
+    b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
+    let rows = r
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| {
+            let rate = s.samples_per_s.map_or_else(
+                || ww::stage_not_limiting(lang, s.id),
+                |v| format::rate(lang, v),
+            );
+            vec![ww::stage(lang, s.id).to_string(), rate]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![String::new(), String::new()],
+        rows,
+        widths: vec![3.0, 1.6],
+    });
+    let mut sentence = ww::bottleneck_sentence(lang, r);
+    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+        sentence.push_str(&format!(
+            " {}: {}.",
+            tr(lang, Msg::WorkUtilization),
+            format::percent(u)
+        ));
+    }
+    b.push(Block::Paragraph(sentence));
 }
 
 fn check_row(lang: Lang, label: Msg, c: &crate::advisor::training::CapacityCheck) -> Vec<String> {
