@@ -491,13 +491,7 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
     else {
         return;
     };
-    let supply = w
-        .pipeline
-        .stages
-        .iter()
-        .find(|s| s.id == bottleneck)
-        .and_then(|s| s.samples_per_s)
-        .unwrap_or(0.0);
+    let supply = w.pipeline.rate(bottleneck).unwrap_or(0.0);
     let (id, recs): (FindingId, &[RecId]) = match bottleneck {
         StageId::StorageRead => (
             FindingId::StarvedByStorage,

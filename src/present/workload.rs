@@ -105,13 +105,7 @@ pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
     let demand = format::rate(lang, r.workload.gpu_demand_samples_per_s);
     match r.pipeline.bottleneck {
         Some(id) => {
-            let supply = r
-                .pipeline
-                .stages
-                .iter()
-                .find(|s| s.id == id)
-                .and_then(|s| s.samples_per_s)
-                .unwrap_or(0.0);
+            let supply = r.pipeline.rate(id).unwrap_or(0.0);
             trf(
                 lang,
                 Msg::WorkBottleneck,

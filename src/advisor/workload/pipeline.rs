@@ -103,6 +103,16 @@ pub struct Pipeline {
     pub recommended_num_workers: Option<u32>,
 }
 
+impl Pipeline {
+    /// The rate of stage `id`, samples/s, when it has one.
+    pub fn rate(&self, id: StageId) -> Option<f64> {
+        self.stages
+            .iter()
+            .find(|s| s.id == id)
+            .and_then(|s| s.samples_per_s)
+    }
+}
+
 /// Decode (and augmentation) rate with `workers` processes.
 fn decode_rate(w: &Workload, workers: u32, cores: Option<u32>) -> f64 {
     if w.decode_on == DecodeOn::Gpu && w.width > 0 {
