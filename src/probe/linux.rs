@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{cgroup, disks, meminfo, mounts, statfs, vm};
+use super::{cgroup, dimm, disks, meminfo, mounts, statfs, vm};
 use crate::profile::{MachineProfile, Note, NoteId};
 
 fn read(path: &Path) -> Option<String> {
@@ -44,6 +44,10 @@ pub fn detect_linux(profile: &mut MachineProfile) {
         Some(statfs::StatOutcome::Space(s)) => Some(s.total),
         _ => None,
     };
+    // Memory modules as systemd's udev stored them from SMBIOS (readable without root).
+    if let Some(text) = read(Path::new("/run/udev/data/+dmi:id")) {
+        dimm::apply_dimms(&mut profile.memory, dimm::parse_udev_dmi(&text));
+    }
     let (disk_list, notes) =
         disks::list_disks(&mount_list, Path::new("/sys"), super::MOUNT_TIMEOUT);
     profile.disks = disk_list;

@@ -5,6 +5,7 @@
 //! functions that read the files are thin.
 
 pub mod cgroup;
+pub mod dimm;
 pub mod disks;
 pub mod gpu;
 pub mod meminfo;
@@ -37,6 +38,15 @@ pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
     profile.gpus = found.gpus;
     profile.notes.extend(found.notes);
     profile
+}
+
+/// Memory available for new work right now (`MemAvailable`), for sizing benchmark arrays.
+pub fn detect_available_memory() -> Option<u64> {
+    let s = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_memory(sysinfo::MemoryRefreshKind::everything()),
+    )
+    .ok()?;
+    Some(s.available_memory()).filter(|v| *v > 0)
 }
 
 fn host() -> Host {

@@ -4,8 +4,10 @@
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
 mod io;
+mod measurements;
 
 pub use io::{LoadedProfile, ProfileError, load_profile, parse_profile, save_profile};
+pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +39,9 @@ pub struct MachineProfile {
     /// What detection could not do, and why (NVML missing, a mount that timed out, …).
     #[serde(default)]
     pub notes: Vec<Note>,
+    /// What the benchmarks measured (left out of the JSON while empty).
+    #[serde(default, skip_serializing_if = "Measurements::is_empty")]
+    pub measurements: Measurements,
 }
 
 /// Host identity; every field may be unknown.
@@ -84,6 +89,28 @@ pub struct Memory {
     /// Size of the `/dev/shm` tmpfs, which DataLoader workers use to hand batches to the main
     /// process.
     pub shm_bytes: Option<u64>,
+    /// Memory modules, one per populated slot (empty when they could not be read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dimms: Vec<Dimm>,
+    /// Memory channels with at least one module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_populated: Option<u32>,
+    /// Where `channels_populated` came from (`estimated` when inferred from slot names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_source: Option<ValueSource>,
+    /// Memory type for the whole machine when entered by hand (`"DDR4"`); else the modules'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_type: Option<String>,
+    /// Transfer rate in MT/s when entered by hand; else the modules' configured speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mts: Option<u32>,
+    /// Theoretical peak bandwidth in bytes/s when given directly (a vendor's figure, e.g.
+    /// unified-memory machines); else the advisor computes channels × MT/s × 8 bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theoretical_bandwidth_bytes_per_s: Option<f64>,
+    /// Where `theoretical_bandwidth_bytes_per_s` (or the type/speed above) came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theoretical_bandwidth_source: Option<ValueSource>,
 }
 
 /// `/sys/kernel/mm/transparent_hugepage/enabled`.
@@ -242,6 +269,7 @@ impl MachineProfile {
             gpus: Vec::new(),
             disks: Vec::new(),
             notes: Vec::new(),
+            measurements: Measurements::default(),
         }
     }
 }
