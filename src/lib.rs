@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod advisor;
+pub mod bench;
 pub mod cli;
 pub mod format;
 pub mod fsutil;

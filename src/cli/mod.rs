@@ -2,6 +2,7 @@
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 pub mod text;
+pub mod text_bench;
 pub mod text_training;
 pub mod training_args;
 
@@ -51,6 +52,9 @@ pub enum Command {
         /// Write the JSON profile to FILE (atomically) instead of printing it.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Memory modules from this file: the output of `sudo dmidecode -t memory`.
+        #[arg(long, value_name = "FILE")]
+        dmidecode: Option<PathBuf>,
     },
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
     Advise {
@@ -60,9 +64,45 @@ pub enum Command {
         /// Print the assessment as JSON.
         #[arg(long)]
         json: bool,
+        /// Memory modules from this file: the output of `sudo dmidecode -t memory`.
+        #[arg(long, value_name = "FILE")]
+        dmidecode: Option<PathBuf>,
         /// A training plan to check against the machine (training-memory planner).
         #[command(flatten)]
         training: training_args::TrainingArgs,
+    },
+    /// Measure this machine: memory bandwidth (STREAM-style) or a folder's read speed.
+    Bench {
+        /// What to measure.
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+}
+
+/// `ramvram bench …`
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Memory bandwidth: STREAM's Copy, Scale, Add and Triad on all CPUs (about 3 s).
+    Memory {
+        /// Print the result as JSON (the profile's `measurements.memory_bandwidth`).
+        #[arg(long)]
+        json: bool,
+        /// Bytes per array instead of max(4 × last-level cache, 256 MiB) (for tests; small
+        /// arrays measure the cache, not memory).
+        #[arg(long, hide = true)]
+        array_bytes: Option<u64>,
+    },
+    /// Storage: sequential and small-file random read in FOLDER (a few seconds; its test files
+    /// are deleted afterwards).
+    Storage {
+        /// A folder on the disk to measure (where the dataset lives).
+        folder: PathBuf,
+        /// Print the result as JSON (one of the profile's `measurements.storage`).
+        #[arg(long)]
+        json: bool,
+        /// Size of the sequentially read file in MiB (default 512; for tests).
+        #[arg(long, hide = true)]
+        size_mib: Option<u64>,
     },
 }
 
@@ -91,18 +131,60 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         .map(Lang::from)
         .unwrap_or_else(Lang::from_environment);
     let code = match args.command.as_ref()? {
-        Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
+        Command::Detect {
+            json,
+            out,
+            dmidecode,
+        } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Advise {
             profile,
             json,
+            dmidecode,
             training,
-        } => advise(lang, profile.as_deref(), *json, training),
+        } => advise(
+            lang,
+            profile.as_deref(),
+            *json,
+            dmidecode.as_deref(),
+            training,
+        ),
+        Command::Bench { what } => bench(lang, what),
     };
     Some(code)
 }
 
-fn detect(lang: Lang, json: bool, out: Option<&Path>) -> ExitCode {
-    let profile = probe::detect();
+/// Replaces the profile's memory modules with those in a `dmidecode -t memory` file.
+fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Result<(), ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &format!("{}: cannot read: {e}", file.display()),
+        )
+    })?;
+    let dimms = probe::dimm::parse_dmidecode(&text);
+    if dimms.is_empty() {
+        return Err(fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &trf(
+                lang,
+                Msg::CliDmidecodeEmpty,
+                &[("file", &file.display().to_string())],
+            ),
+        ));
+    }
+    probe::dimm::apply_dimms(&mut profile.memory, dimms);
+    Ok(())
+}
+
+fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) -> ExitCode {
+    let mut profile = probe::detect();
+    if let Some(file) = dmidecode {
+        if let Err(code) = apply_dmidecode(lang, &mut profile, file) {
+            return code;
+        }
+    }
     if let Some(path) = out {
         return match profile::save_profile(&profile, path) {
             Ok(()) => ExitCode::SUCCESS,
@@ -141,15 +223,21 @@ fn advise(
     lang: Lang,
     profile: Option<&Path>,
     json: bool,
+    dmidecode: Option<&Path>,
     training: &training_args::TrainingArgs,
 ) -> ExitCode {
-    let machine = match profile {
+    let mut machine = match profile {
         Some(path) => match load_for_cli(lang, path) {
             Ok(p) => p,
             Err(code) => return code,
         },
         None => probe::detect(),
     };
+    if let Some(file) = dmidecode {
+        if let Err(code) = apply_dmidecode(lang, &mut machine, file) {
+            return code;
+        }
+    }
     let plan = match training.plan(&machine) {
         Ok(plan) => plan,
         Err(e) => return fail(lang, EXIT_BAD_INPUT, &e),
@@ -168,6 +256,79 @@ fn advise(
         text::assessment(lang, &assessment, profile)
     };
     print(&text)
+}
+
+fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
+    use std::sync::atomic::AtomicBool;
+    let cancel = AtomicBool::new(false);
+    match what {
+        BenchCommand::Memory { json, array_bytes } => {
+            let available = probe::detect_available_memory();
+            let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
+            if let Some(b) = array_bytes {
+                config.array_elements = (*b / 8).max(1) as usize;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchMemoryRunning,
+                    &[
+                        ("threads", &config.threads.to_string()),
+                        (
+                            "array",
+                            &crate::format::gib(8 * config.array_elements as u64)
+                        ),
+                    ]
+                )
+            );
+            match crate::bench::memory::run(&config, &cancel, &|_| {}) {
+                Ok(m) if *json => {
+                    print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
+                }
+                Ok(m) => print(&text_bench::memory(lang, &m)),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+        BenchCommand::Storage {
+            folder,
+            json,
+            size_mib,
+        } => {
+            let mut config = crate::bench::storage::StorageBenchConfig::default();
+            if let Some(m) = size_mib {
+                config.sequential_bytes = (*m).max(1) << 20;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchStorageRunning,
+                    &[("path", &folder.display().to_string())]
+                )
+            );
+            match crate::bench::storage::run(folder, &config, &cancel, &|_| {}) {
+                Ok(s) if *json => {
+                    print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
+                }
+                Ok(s) => print(&text_bench::storage(lang, &s)),
+                Err(e @ crate::bench::BenchError::Path { .. }) => fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::bench::error(lang, &e),
+                ),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+    }
 }
 
 fn print(text: &str) -> ExitCode {
@@ -196,6 +357,7 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         lang,
         args.profile.as_deref(),
         false,
+        None,
         &training_args::TrainingArgs::default(),
     );
     eprintln!(
