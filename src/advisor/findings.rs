@@ -58,6 +58,13 @@ pub enum FindingId {
     PcieLinkIdle,
     /// The training plan's model states don't fit this machine's RAM or VRAM.
     TrainingDoesNotFit,
+    /// Only one memory channel is populated.
+    SingleChannelMemory,
+    /// Memory channels hold different amounts or numbers of modules.
+    UnevenChannels,
+    /// Memory bandwidth is below the seed's 2 GB/s per GiB of VRAM: the data path, not the
+    /// GPU, sets the pace.
+    MemoryBandwidthBound,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -86,6 +93,12 @@ pub enum RecId {
     CheckPcieSlot,
     /// Switch to a training plan that fits (the planner lists them).
     TryFittingPlan,
+    /// Install modules so every memory channel is populated.
+    PopulateChannels,
+    /// Use identical modules in every channel.
+    MatchModules,
+    /// Decode and augment on the GPU (NVIDIA DALI) to take work off CPU and RAM.
+    GpuDataLoading,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -98,6 +111,9 @@ pub enum Quantity {
     Ratio(f64),
     /// A count (GPU index, lanes, a kernel setting).
     Count(u64),
+    /// Bandwidth in bytes per second (shown as GB/s, 10^9 bytes/s).
+    #[serde(rename = "bytes_per_s")]
+    BytesPerSecond(f64),
 }
 
 /// One finding.
@@ -114,7 +130,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
+    pub(crate) fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
         Finding {
             id,
             severity,
@@ -123,7 +139,7 @@ impl Finding {
         }
     }
 
-    fn with(mut self, name: &str, q: Quantity) -> Finding {
+    pub(crate) fn with(mut self, name: &str, q: Quantity) -> Finding {
         self.values.insert(name.to_string(), q);
         self
     }

@@ -2,6 +2,7 @@
 //! clock, no globals: the same profile always gives the same assessment. Every constant names
 //! its source in its docstring and in `docs/model.md`.
 
+pub mod bandwidth;
 pub mod capacity;
 pub mod findings;
 pub mod ratio;
@@ -76,6 +77,10 @@ pub struct Assessment {
     /// Why the training plan could not be estimated, when it couldn't.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_error: Option<training::PlanError>,
+    /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline; `None` when nothing
+    /// about bandwidth is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
 /// What the user asked about besides the machine itself.
@@ -109,7 +114,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio: &ratio,
         training: training_memory.as_ref(),
     };
-    let findings = findings::findings(&cx);
+    let mut findings = findings::findings(&cx);
+    let bandwidth = bandwidth::bandwidth(profile, &vram);
+    if let Some(b) = &bandwidth {
+        findings.extend(bandwidth::findings(b));
+        // Stable: keeps the order within a severity.
+        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    }
     let below_largest = findings
         .iter()
         .any(|f| f.id == FindingId::RamBelowLargestGpu);
@@ -138,5 +149,6 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         findings,
         training_memory,
         training_error,
+        bandwidth,
     }
 }

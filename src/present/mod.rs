@@ -118,6 +118,18 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingTrainingDoesNotFitTitle,
             Msg::FindingTrainingDoesNotFitExplain,
         ),
+        F::SingleChannelMemory => (
+            Msg::FindingSingleChannelMemoryTitle,
+            Msg::FindingSingleChannelMemoryExplain,
+        ),
+        F::UnevenChannels => (
+            Msg::FindingUnevenChannelsTitle,
+            Msg::FindingUnevenChannelsExplain,
+        ),
+        F::MemoryBandwidthBound => (
+            Msg::FindingMemoryBandwidthBoundTitle,
+            Msg::FindingMemoryBandwidthBoundExplain,
+        ),
     }
 }
 
@@ -134,6 +146,9 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::GrowShm => Msg::RecGrowShm,
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
         RecId::TryFittingPlan => Msg::RecTryFittingPlan,
+        RecId::PopulateChannels => Msg::RecPopulateChannels,
+        RecId::MatchModules => Msg::RecMatchModules,
+        RecId::GpuDataLoading => Msg::RecGpuDataLoading,
     }
 }
 
@@ -148,6 +163,7 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
                 Some(Quantity::Bytes(b)) => format::gib(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
+                Some(Quantity::BytesPerSecond(b)) => format::gbps(*b),
                 None => format::unknown(lang),
             };
             (*name, text)
