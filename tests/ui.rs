@@ -46,6 +46,10 @@ fn every_fixture_renders_in_both_languages_without_missing_glyphs() {
                 RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(&name)));
             let mut h = harness(app);
             h.run();
+            // The bandwidth page too (arrows, ×, ÷ and the chart's axis text).
+            let tab = if lang == Lang::En { "Bandwidth" } else { "带宽" };
+            h.get_by_label(tab).click();
+            h.run();
         }
     }
 }
@@ -124,4 +128,99 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     h.get_by_label("中文").click();
     h.run();
     h.get_by_label("这个方案在这台机器上放得下。");
+}
+
+#[test]
+fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
+    use ramvram::bench::memory::MemoryBenchConfig;
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    // Tiny arrays and no repetition limit: the run goes on until it is cancelled.
+    app.set_memory_bench_config(MemoryBenchConfig {
+        array_elements: 4096,
+        threads: 2,
+        time_budget: std::time::Duration::from_secs(3600),
+        max_repetitions: u32::MAX,
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Bandwidth);
+    // 1 channel × 3200 MT/s × 8 B = 25.6 GB/s; 24 GiB × 2 GB/s per GiB = 48 GB/s; 25.6 / 2 =
+    // 12.8 GiB of VRAM covered.
+    h.get_by_label(
+        "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 48.0 GB/s the GPUs need \
+         by the seed's rule: the GPUs will wait for data.",
+    );
+    h.get_by_label_contains("covers 12.8 GiB of VRAM");
+    h.get_by_label("GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+
+    h.get_by_label("Measure memory bandwidth").click();
+    h.step();
+    h.step();
+    assert!(h.state().bench_running());
+    h.get_by_label("Cancel").click();
+    // Wait for the worker to notice (it checks after every pass of a few microseconds).
+    for _ in 0..10_000 {
+        h.step();
+        if !h.state().bench_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(!h.state().bench_running());
+    h.step();
+    h.get_by_label("Cancelled.");
+    let measured = &h.state().profile().unwrap().measurements;
+    assert!(
+        measured.memory_bandwidth.is_none(),
+        "a cancelled run stores nothing"
+    );
+
+    // A run allowed two passes finishes and lands in the profile's measurements.
+    let mut app = RamvramApp::with_profile(Lang::Zh, &profile, Source::Detected);
+    app.set_memory_bench_config(MemoryBenchConfig {
+        array_elements: 4096,
+        threads: 2,
+        time_budget: std::time::Duration::from_secs(3600),
+        max_repetitions: 2,
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("带宽").click();
+    h.run();
+    h.get_by_label(
+        "最窄的一环是内存带宽（25.6 GB/s），低于按原文法则 GPU 需要的 48.0 GB/s：GPU 会等数据。",
+    );
+    h.get_by_label("测量内存带宽").click();
+    for _ in 0..10_000 {
+        h.step();
+        if h.state()
+            .profile()
+            .unwrap()
+            .measurements
+            .memory_bandwidth
+            .is_some()
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let m = h
+        .state()
+        .profile()
+        .unwrap()
+        .measurements
+        .memory_bandwidth
+        .clone()
+        .expect("result stored in the profile's measurements");
+    assert_eq!(m.repetitions, 2);
+    assert_eq!(m.array_bytes, 4096 * 8);
+    // The assessment now uses the measurement for the RAM stage.
+    let b = h.state().assessment().unwrap().bandwidth.clone().unwrap();
+    assert_eq!(
+        b.memory.measured_triad_bytes_per_s,
+        Some(m.triad_bytes_per_s)
+    );
 }

@@ -11,6 +11,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
+pub mod bandwidth;
 pub mod bench;
 pub mod training;
 

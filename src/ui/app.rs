@@ -1,18 +1,40 @@
 //! Application state and the frame: draws the panels, then applies their commands.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
 
+use super::panels::bandwidth::BenchView;
 use super::panels::training::TrainingForm;
 use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
 use super::theme;
 use crate::advisor::{self, Assessment, Inputs, Severity};
+use crate::bench::memory::MemoryBenchConfig;
+use crate::bench::storage::StorageBenchConfig;
+use crate::bench::{self, BenchError};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
-use crate::profile::{self, MachineProfile};
+use crate::profile::{self, MachineProfile, MemoryBandwidth, StorageBandwidth};
+
+/// A benchmark's result, sent back from its thread.
+enum BenchOutcome {
+    Memory(Result<MemoryBandwidth, BenchError>),
+    Storage(Result<StorageBandwidth, BenchError>),
+}
+
+/// A benchmark running on a background thread.
+struct RunningBench {
+    /// What is measured, in words.
+    what: String,
+    cancel: Arc<AtomicBool>,
+    /// Progress 0–1 as `f32` bits.
+    progress: Arc<AtomicU32>,
+    rx: Receiver<BenchOutcome>,
+}
 
 /// Where the machine on screen comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +56,12 @@ pub enum Message {
     Settings(SettingsProblem),
 }
 
+/// A benchmark to run.
+enum BenchJob {
+    Memory(MemoryBenchConfig),
+    Storage(PathBuf, StorageBenchConfig),
+}
+
 /// The ramvram window's state.
 pub struct RamvramApp {
     lang: Lang,
@@ -47,6 +75,10 @@ pub struct RamvramApp {
     training_active: bool,
     detecting: Option<Receiver<MachineProfile>>,
     message: Option<Message>,
+    bench: Option<RunningBench>,
+    bench_view: BenchView,
+    /// Test hook: the memory benchmark's configuration instead of this machine's.
+    memory_bench_config: Option<MemoryBenchConfig>,
 }
 
 impl RamvramApp {
@@ -64,6 +96,108 @@ impl RamvramApp {
             training_active: false,
             detecting: None,
             message: None,
+            bench: None,
+            bench_view: BenchView::default(),
+            memory_bench_config: None,
+        }
+    }
+
+    /// Uses `config` for the memory benchmark instead of this machine's (tests use tiny arrays
+    /// so that a run takes milliseconds).
+    pub fn set_memory_bench_config(&mut self, config: MemoryBenchConfig) {
+        self.memory_bench_config = Some(config);
+    }
+
+    /// True while a benchmark runs.
+    pub fn bench_running(&self) -> bool {
+        self.bench.is_some()
+    }
+
+    /// The profile on screen (with any measurements taken in this window).
+    pub fn profile(&self) -> Option<&MachineProfile> {
+        self.profile.as_ref()
+    }
+
+    fn start_bench(&mut self, ctx: &egui::Context, what: String, job: BenchJob) {
+        if self.bench.is_some() {
+            return;
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(AtomicU32::new(0f32.to_bits()));
+        let (tx, rx) = mpsc::channel();
+        let (c, p, repaint) = (cancel.clone(), progress.clone(), ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("ramvram-bench".into())
+            .spawn(move || {
+                let report = |f: f32| {
+                    p.store(f.to_bits(), Ordering::Relaxed);
+                    repaint.request_repaint();
+                };
+                let outcome = match job {
+                    BenchJob::Memory(config) => {
+                        BenchOutcome::Memory(bench::memory::run(&config, &c, &report))
+                    }
+                    BenchJob::Storage(folder, config) => {
+                        BenchOutcome::Storage(bench::storage::run(&folder, &config, &c, &report))
+                    }
+                };
+                let _ = tx.send(outcome);
+                repaint.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.bench_view.message = None;
+            self.bench = Some(RunningBench {
+                what,
+                cancel,
+                progress,
+                rx,
+            });
+        }
+    }
+
+    fn poll_bench(&mut self) {
+        let Some(running) = &self.bench else { return };
+        let outcome = match running.rx.try_recv() {
+            Ok(o) => o,
+            Err(mpsc::TryRecvError::Empty) => {
+                let p = f32::from_bits(running.progress.load(Ordering::Relaxed));
+                self.bench_view.running = Some((running.what.clone(), p));
+                return;
+            }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                self.bench = None;
+                self.bench_view.running = None;
+                return;
+            }
+        };
+        self.bench = None;
+        self.bench_view.running = None;
+        let lang = self.lang;
+        let error = |e: &BenchError| match e {
+            BenchError::Cancelled => crate::present::bench::error(lang, e),
+            _ => trf(
+                lang,
+                Msg::BenchFailed,
+                &[("error", &crate::present::bench::error(lang, e))],
+            ),
+        };
+        match outcome {
+            BenchOutcome::Memory(Ok(m)) => {
+                if let Some(p) = &mut self.profile {
+                    p.measurements.memory_bandwidth = Some(m);
+                }
+                self.reassess();
+            }
+            BenchOutcome::Storage(Ok(s)) => {
+                if let Some(p) = &mut self.profile {
+                    p.measurements.storage.retain(|o| o.path != s.path);
+                    p.measurements.storage.insert(0, s);
+                }
+                self.reassess();
+            }
+            BenchOutcome::Memory(Err(e)) | BenchOutcome::Storage(Err(e)) => {
+                self.bench_view.message = Some(error(&e));
+            }
         }
     }
 
@@ -182,6 +316,30 @@ impl RamvramApp {
                 self.training.plan = plan;
                 self.reassess();
             }
+            Command::StartMemoryBench => {
+                let config = self.memory_bench_config.clone().unwrap_or_else(|| {
+                    MemoryBenchConfig::for_this_machine(probe::detect_available_memory())
+                });
+                let what = tr(self.lang, Msg::BwRunningMemory).to_string();
+                self.start_bench(ctx, what, BenchJob::Memory(config));
+            }
+            Command::StartStorageBench(folder) => {
+                let what = trf(
+                    self.lang,
+                    Msg::BwRunningStorage,
+                    &[("path", &folder.display().to_string())],
+                );
+                self.start_bench(
+                    ctx,
+                    what,
+                    BenchJob::Storage(folder, StorageBenchConfig::default()),
+                );
+            }
+            Command::CancelBench => {
+                if let Some(b) = &self.bench {
+                    b.cancel.store(true, Ordering::Relaxed);
+                }
+            }
         }
     }
 
@@ -232,6 +390,7 @@ impl RamvramApp {
     /// Draws one frame into `ui` and applies the commands it produced.
     pub fn show(&mut self, ui: &mut Ui) {
         self.poll_detection();
+        self.poll_bench();
         let lang = self.lang;
         let ctx = ui.ctx().clone();
         let mut commands = Vec::new();
@@ -278,6 +437,7 @@ impl RamvramApp {
                     });
                 let tab = self.tab;
                 let form = &mut self.training;
+                let bench_view = &mut self.bench_view;
                 egui::CentralPanel::default().show(ui, |ui| match tab {
                     Tab::Machine => {
                         egui::ScrollArea::vertical()
@@ -289,6 +449,14 @@ impl RamvramApp {
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Bandwidth => {
+                        egui::ScrollArea::vertical()
+                            .id_salt("bandwidth-scroll")
+                            .show(ui, |ui| {
+                                commands
+                                    .extend(panels::bandwidth::bandwidth(ui, lang, a, bench_view));
+                            });
+                    }
                 });
             }
         }

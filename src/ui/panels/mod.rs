@@ -1,5 +1,6 @@
 //! Panels: each takes what it shows and the language, draws, and returns the user's commands.
 
+pub mod bandwidth;
 pub mod findings;
 pub mod hardware;
 pub mod rules;
@@ -20,6 +21,8 @@ pub enum Tab {
     Machine,
     /// The training-memory planner.
     Training,
+    /// Memory, PCIe and storage bandwidth and the data pipeline.
+    Bandwidth,
 }
 
 /// What the user asked for; applied by the app at the end of the frame.
@@ -39,6 +42,12 @@ pub enum Command {
     SetTab(Tab),
     /// Use this training plan.
     SetPlan(TrainingPlan),
+    /// Run the memory bandwidth benchmark in the background.
+    StartMemoryBench,
+    /// Run the storage benchmark in this folder in the background.
+    StartStorageBench(PathBuf),
+    /// Cancel the running benchmark.
+    CancelBench,
 }
 
 /// A section heading.

@@ -31,6 +31,7 @@ pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab)
         for (t, msg) in [
             (Tab::Machine, Msg::TrainMachineTab),
             (Tab::Training, Msg::TrainTab),
+            (Tab::Bandwidth, Msg::BwTab),
         ] {
             if ui.selectable_label(tab == t, tr(lang, msg)).clicked() && tab != t {
                 commands.push(Command::SetTab(t));

@@ -1,0 +1,158 @@
+//! Words for the bandwidth part of an assessment: stage names, the pipeline's bottleneck
+//! sentence, the seed's bandwidth rule, PCIe lines. Shared by the window and the terminal.
+
+use crate::advisor::RuleStatus;
+use crate::advisor::bandwidth::{Bandwidth, BandwidthBasis, PcieView, StageId};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::ValueSource;
+
+/// A stage's name: "RAM bandwidth" / "内存带宽".
+pub fn stage_name(lang: Lang, id: StageId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            StageId::StorageRead => Msg::BwStageStorage,
+            StageId::RamBandwidth => Msg::BwStageRam,
+            StageId::CpuDecode => Msg::BwStageCpu,
+            StageId::PcieH2d => Msg::BwStagePcie,
+            StageId::GpuDemand => Msg::BwStageGpu,
+        },
+    )
+}
+
+/// "detected" / "entered" / "estimated from slot names".
+pub fn source_word(lang: Lang, s: ValueSource) -> &'static str {
+    tr(
+        lang,
+        match s {
+            ValueSource::Detected => Msg::BwSourceDetected,
+            ValueSource::Entered => Msg::BwSourceEntered,
+            ValueSource::Estimated => Msg::BwSourceEstimated,
+        },
+    )
+}
+
+/// The sentence naming the pipeline's narrowest stage.
+pub fn pipeline_sentence(lang: Lang, b: &Bandwidth) -> String {
+    let p = &b.pipeline;
+    let Some(id) = p.narrowest else {
+        return tr(lang, Msg::BwPipelineUnknown).to_string();
+    };
+    let value = p
+        .stages
+        .iter()
+        .find(|s| s.id == id)
+        .and_then(|s| s.bytes_per_s)
+        .map(format::gbps)
+        .unwrap_or_else(|| format::unknown(lang));
+    let demand = p
+        .stages
+        .iter()
+        .find(|s| s.id == StageId::GpuDemand)
+        .and_then(|s| s.bytes_per_s)
+        .map(format::gbps);
+    let stage = stage_name(lang, id);
+    match (p.starves_gpus, demand) {
+        (Some(true), Some(d)) => trf(
+            lang,
+            Msg::BwPipelineStarves,
+            &[("stage", stage), ("value", &value), ("demand", &d)],
+        ),
+        (Some(false), Some(d)) => trf(
+            lang,
+            Msg::BwPipelineOk,
+            &[("stage", stage), ("value", &value), ("demand", &d)],
+        ),
+        _ => trf(
+            lang,
+            Msg::BwPipelineNoDemand,
+            &[("stage", stage), ("value", &value)],
+        ),
+    }
+}
+
+/// The seed's rule with this machine's arithmetic.
+pub fn seed_rule_text(lang: Lang, b: &Bandwidth) -> String {
+    let r = &b.seed_rule;
+    match r.status {
+        RuleStatus::NotApplicable => tr(lang, Msg::BwRuleNa).to_string(),
+        RuleStatus::CantCheck => tr(lang, Msg::BwRuleCant).to_string(),
+        RuleStatus::Pass | RuleStatus::Fail => {
+            let basis = match r.basis {
+                Some(BandwidthBasis::Measured) => tr(lang, Msg::BwBasisMeasured),
+                _ => tr(lang, Msg::BwBasisTheoretical),
+            };
+            trf(
+                lang,
+                Msg::BwRuleText,
+                &[
+                    (
+                        "actual",
+                        &format::gbps_or_unknown(lang, r.actual_bytes_per_s),
+                    ),
+                    ("basis", basis),
+                    ("covers", &format::gib_or_unknown(lang, r.covers_vram_bytes)),
+                    ("vram", &format::gib_or_unknown(lang, r.vram_bytes)),
+                    (
+                        "required",
+                        &format::gbps_or_unknown(lang, r.required_bytes_per_s),
+                    ),
+                ],
+            )
+        }
+    }
+}
+
+/// One GPU's PCIe line.
+pub fn pcie_line(lang: Lang, p: &PcieView) -> String {
+    let c = |v: Option<u32>| format::count_or_unknown(lang, v);
+    trf(
+        lang,
+        Msg::BwPcieLine,
+        &[
+            ("gpu", &p.gpu.to_string()),
+            ("gen", &c(p.link.gen_current)),
+            ("width", &c(p.link.width_current)),
+            (
+                "current",
+                &format::gbps_or_unknown(lang, p.current_bytes_per_s),
+            ),
+            ("gen_max", &c(p.link.gen_max)),
+            ("width_max", &c(p.link.width_max)),
+            ("max", &format::gbps_or_unknown(lang, p.max_bytes_per_s)),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::assess;
+
+    fn fixture(name: &str) -> crate::profile::MachineProfile {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/profiles")
+            .join(format!("{name}.json"));
+        crate::profile::load_profile(&path).unwrap().profile
+    }
+
+    #[test]
+    fn bottleneck_sentence_in_both_languages() {
+        let a = assess(&fixture("student-4090-ddr4-single-channel"));
+        let b = a.bandwidth.unwrap();
+        assert_eq!(
+            pipeline_sentence(Lang::En, &b),
+            "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 48.0 GB/s the GPUs \
+             need by the seed's rule: the GPUs will wait for data."
+        );
+        assert_eq!(
+            pipeline_sentence(Lang::Zh, &b),
+            "最窄的一环是内存带宽（25.6 GB/s），低于按原文法则 GPU 需要的 48.0 GB/s：GPU 会等数据。"
+        );
+        assert_eq!(
+            pcie_line(Lang::En, &b.pcie[0]),
+            "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
+        );
+    }
+}

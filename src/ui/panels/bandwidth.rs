@@ -1,0 +1,283 @@
+//! The bandwidth page: memory bandwidth (theoretical and measured), the seed's bandwidth rule as
+//! a gauge, PCIe per GPU, storage, and the pipeline chart with its narrowest stage named. All
+//! figures come from the assessment; the page only starts and cancels benchmarks.
+
+use egui::{Color32, RichText, Ui};
+use egui_plot::{Bar, BarChart, Plot};
+
+use super::Command;
+use crate::advisor::Assessment;
+use crate::advisor::bandwidth::{Bandwidth, StageId};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::bandwidth as words;
+use crate::present::bench as bench_words;
+use crate::ui::theme;
+
+/// What the page shows about a benchmark in progress or just ended.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BenchView {
+    /// The running benchmark's description and progress (0–1), if one runs.
+    pub running: Option<(String, f32)>,
+    /// The last benchmark's error or "Cancelled.", if it did not produce a result.
+    pub message: Option<String>,
+    /// The folder typed for the storage benchmark.
+    pub storage_folder: String,
+}
+
+/// Draws the page.
+pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView) -> Vec<Command> {
+    let mut commands = Vec::new();
+    benchmark_bar(ui, lang, bench, &mut commands);
+    match &a.bandwidth {
+        Some(b) => {
+            pipeline(ui, lang, b);
+            memory(ui, lang, a, b);
+            seed_rule(ui, lang, b);
+            pcie(ui, lang, b);
+        }
+        None => {
+            super::heading(ui, tr(lang, Msg::BwPipelineSection));
+            ui.label(tr(lang, Msg::BwPipelineUnknown));
+            super::heading(ui, tr(lang, Msg::BwRuleSection));
+            ui.label(tr(lang, Msg::BwRuleCant));
+        }
+    }
+    storage(ui, lang, a);
+    commands
+}
+
+fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Command>) {
+    ui.add_space(6.0);
+    match &bench.running {
+        Some((what, progress)) => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(what);
+                if ui.button(tr(lang, Msg::BwCancel)).clicked() {
+                    commands.push(Command::CancelBench);
+                }
+            });
+            ui.add(egui::ProgressBar::new(*progress).show_percentage());
+        }
+        None => {
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(tr(lang, Msg::BwMeasureMemory)).clicked() {
+                    commands.push(Command::StartMemoryBench);
+                }
+                ui.separator();
+                let l = ui.label(tr(lang, Msg::BwStorageFolder));
+                ui.add(egui::TextEdit::singleline(&mut bench.storage_folder).desired_width(220.0))
+                    .labelled_by(l.id);
+                let folder = bench.storage_folder.trim();
+                if ui
+                    .add_enabled(
+                        !folder.is_empty(),
+                        egui::Button::new(tr(lang, Msg::BwMeasureStorage)),
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::StartStorageBench(folder.into()));
+                }
+            });
+        }
+    }
+    if let Some(m) = &bench.message {
+        ui.label(RichText::new(m).color(theme::severity(crate::advisor::Severity::Warning)));
+    }
+}
+
+fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
+    super::heading(ui, tr(lang, Msg::BwPipelineSection));
+    let sentence = words::pipeline_sentence(lang, b);
+    let strong = b.pipeline.starves_gpus == Some(true);
+    let text = RichText::new(&sentence).size(16.0);
+    ui.add(
+        egui::Label::new(if strong {
+            text.color(theme::severity(crate::advisor::Severity::Warning))
+        } else {
+            text
+        })
+        .wrap(),
+    );
+    let narrow = b.pipeline.narrowest;
+    let normal = Color32::from_rgb(0x4a, 0x90, 0xd9);
+    let highlight = Color32::from_rgb(0xe0, 0x6c, 0x3c);
+    let demand = Color32::from_rgb(0x8a, 0x8a, 0x8a);
+    let names: Vec<&'static str> = b
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| words::stage_name(lang, s.id))
+        .collect();
+    let bars: Vec<Bar> = b
+        .pipeline
+        .stages
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let v = s.bytes_per_s? / 1e9;
+            let color = if Some(s.id) == narrow {
+                highlight
+            } else if s.id == StageId::GpuDemand {
+                demand
+            } else {
+                normal
+            };
+            Some(
+                Bar::new(i as f64, v)
+                    .name(format!("{} {}", names[i], format::gbps(v * 1e9)))
+                    .fill(color)
+                    .width(0.6),
+            )
+        })
+        .collect();
+    let axis_names = names.clone();
+    Plot::new("pipeline-chart")
+        .height(220.0)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .include_y(0.0)
+        .y_axis_label(tr(lang, Msg::BwAxis))
+        .x_axis_formatter(move |mark, _| {
+            let i = mark.value.round();
+            if (mark.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < axis_names.len() {
+                axis_names[i as usize].to_string()
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |plot| {
+            plot.bar_chart(BarChart::new("pipeline", bars));
+        });
+    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwPipelineNote)).weak()).wrap());
+}
+
+fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
+    super::heading(ui, tr(lang, Msg::BwMemorySection));
+    let m = &b.memory;
+    let unknown = format::unknown(lang);
+    egui::Grid::new("bw-memory")
+        .num_columns(2)
+        .striped(true)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            let mut row = |label: Msg, value: String| {
+                ui.label(RichText::new(tr(lang, label)).strong());
+                ui.label(value);
+                ui.end_row();
+            };
+            row(
+                Msg::BwRowType,
+                m.memory_type.clone().unwrap_or_else(|| unknown.clone()),
+            );
+            row(
+                Msg::BwRowSpeed,
+                m.speed_mts.map_or_else(
+                    || unknown.clone(),
+                    |s| trf(lang, Msg::BwSpeedValue, &[("mts", &s.to_string())]),
+                ),
+            );
+            let with_source = |v: String, s: Option<crate::profile::ValueSource>| match s {
+                Some(s) => format!("{v} ({})", words::source_word(lang, s)),
+                None => v,
+            };
+            row(
+                Msg::BwRowChannels,
+                with_source(
+                    format::count_or_unknown(lang, m.channels),
+                    m.channels_source,
+                ),
+            );
+            if m.modules > 0 {
+                row(Msg::BwRowModules, m.modules.to_string());
+            }
+            row(
+                Msg::BwRowTheoretical,
+                with_source(
+                    format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
+                    m.theoretical_source,
+                ),
+            );
+            let measured = match m.measured_triad_bytes_per_s {
+                Some(v) if m.measured_noisy => {
+                    format!("{} ({})", format::gbps(v), tr(lang, Msg::BwNoisyShort))
+                }
+                Some(v) => format::gbps(v),
+                None => tr(lang, Msg::BwNotMeasured).to_string(),
+            };
+            row(Msg::BwRowMeasured, measured);
+            row(
+                Msg::BwRowEfficiency,
+                m.efficiency
+                    .map_or_else(|| unknown.clone(), format::percent),
+            );
+        });
+    if let Some(mb) = &a.profile.measurements.memory_bandwidth {
+        ui.add_space(4.0);
+        let line = bench_words::memory_rows(mb)
+            .into_iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        ui.label(line);
+        ui.add(
+            egui::Label::new(RichText::new(bench_words::memory_details(lang, mb)).weak()).wrap(),
+        );
+    }
+}
+
+fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
+    super::heading(ui, tr(lang, Msg::BwRuleSection));
+    let r = &b.seed_rule;
+    if let (Some(actual), Some(required)) = (r.actual_bytes_per_s, r.required_bytes_per_s) {
+        if required > 0.0 {
+            let fraction = actual / required;
+            let pass = fraction >= 1.0;
+            let bar = egui::ProgressBar::new(fraction.min(1.0) as f32)
+                .text(format!(
+                    "{} / {} ({})",
+                    format::gbps(actual),
+                    format::gbps(required),
+                    format::percent(fraction)
+                ))
+                .fill(if pass {
+                    theme::severity(crate::advisor::Severity::Info)
+                } else {
+                    theme::severity(crate::advisor::Severity::Critical)
+                });
+            let resp = ui.add(bar);
+            let label = trf(
+                lang,
+                Msg::BwGaugeLabel,
+                &[("percent", &format::percent(fraction))],
+            );
+            resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Meter, true, &label));
+        }
+    }
+    ui.add(egui::Label::new(words::seed_rule_text(lang, b)).wrap());
+    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwRuleExample)).weak()).wrap());
+}
+
+fn pcie(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
+    super::heading(ui, tr(lang, Msg::BwPcieSection));
+    if b.pcie.is_empty() {
+        ui.label(tr(lang, Msg::BwPcieNone));
+    }
+    for p in &b.pcie {
+        ui.label(words::pcie_line(lang, p));
+    }
+}
+
+fn storage(ui: &mut Ui, lang: Lang, a: &Assessment) {
+    super::heading(ui, tr(lang, Msg::BwStorageSection));
+    for s in &a.profile.measurements.storage {
+        ui.label(RichText::new(trf(lang, Msg::BenchStorageTitle, &[("path", &s.path)])).strong());
+        for (label, value) in bench_words::storage_rows(lang, s) {
+            ui.label(format!("{label}: {value}"));
+        }
+    }
+    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwStorageNote)).weak()).wrap());
+}
