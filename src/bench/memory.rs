@@ -283,8 +283,13 @@ fn worker(
         let mut t = [0.0f64; 4];
         let pass_start = Instant::now();
         for (k, kernel) in Kernel::ALL.iter().enumerate() {
-            barrier.wait();
+            // The clock starts before the barrier and stops after the next one, as STREAM's
+            // master thread times a whole parallel region: no thread can start before `t0`
+            // (all wait for thread 0 here) and all have finished when the second barrier
+            // opens. Starting it after the barrier would miss work a thread did while thread 0
+            // was still being woken up, and overstate the bandwidth on a busy machine.
             let t0 = Instant::now();
+            barrier.wait();
             match kernel {
                 Kernel::Copy => {
                     for (c, a) in c.iter_mut().zip(a.iter()) {
