@@ -30,7 +30,9 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
     );
     // PCIe Gen4 x16 = 16 × 1.969 = 31.5 GB/s > 25.6: RAM is the narrowest stage.
     assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
-    assert_eq!(b.pipeline.starves_gpus, Some(true));
+    // The GPUs' demand is a placeholder until the simulator exists.
+    assert_eq!(b.pipeline.starves_gpus, None);
+    assert_eq!(b.pipeline.stages[4].source, StageSource::Unknown);
     let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
     assert!(ids.contains(&FindingId::MemoryBandwidthBound), "{ids:?}");
     assert!(ids.contains(&FindingId::SingleChannelMemory), "{ids:?}");

@@ -120,3 +120,45 @@ fn dmidecode_file_without_modules_is_rejected() {
         .code(2)
         .stderr(predicate::str::contains("dmidecode -t memory"));
 }
+
+#[test]
+fn advise_shows_the_bandwidth_section_and_finding() {
+    let path = common::fixture_path("student-4090-ddr4-single-channel");
+    ramvram()
+        .args(["advise", "--profile"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("The narrowest known stage is RAM bandwidth (25.6 GB/s).")
+                .and(predicate::str::contains(
+                    "Memory bandwidth 25.6 GB/s is below the seed's 48.0 GB/s for 24.0 GiB of VRAM",
+                ))
+                .and(predicate::str::contains(
+                    "Only one memory channel is populated",
+                )),
+        );
+    let out = ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // 1 × 3200 MT/s × 8 B.
+    assert_eq!(
+        v["bandwidth"]["memory"]["theoretical_bytes_per_s"].as_f64(),
+        Some(25.6e9)
+    );
+    assert_eq!(v["bandwidth"]["seed_rule"]["status"], "fail");
+    assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "ram-bandwidth");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "memory-bandwidth-bound")
+        .unwrap();
+    assert_eq!(f["values"]["required"]["unit"], "bytes_per_s");
+}

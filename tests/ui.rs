@@ -47,7 +47,11 @@ fn every_fixture_renders_in_both_languages_without_missing_glyphs() {
             let mut h = harness(app);
             h.run();
             // The bandwidth page too (arrows, ×, ÷ and the chart's axis text).
-            let tab = if lang == Lang::En { "Bandwidth" } else { "带宽" };
+            let tab = if lang == Lang::En {
+                "Bandwidth"
+            } else {
+                "带宽"
+            };
             h.get_by_label(tab).click();
             h.run();
         }
@@ -147,13 +151,12 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     h.get_by_label("Bandwidth").click();
     h.run();
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Bandwidth);
-    // 1 channel × 3200 MT/s × 8 B = 25.6 GB/s; 24 GiB × 2 GB/s per GiB = 48 GB/s; 25.6 / 2 =
+    // 1 channel × 3200 MT/s × 8 B = 25.6 GB/s, below PCIe Gen4 x16 (31.5 GB/s): RAM is the
+    // narrowest stage. The seed's rule asks 24 GiB × 2 GB/s per GiB = 48 GB/s; 25.6 / 2 =
     // 12.8 GiB of VRAM covered.
-    h.get_by_label(
-        "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 48.0 GB/s the GPUs need \
-         by the seed's rule: the GPUs will wait for data.",
-    );
+    h.get_by_label("The narrowest known stage is RAM bandwidth (25.6 GB/s).");
     h.get_by_label_contains("covers 12.8 GiB of VRAM");
+    h.get_by_label_contains("which asks for 48.0 GB/s");
     h.get_by_label("GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
 
     h.get_by_label("Measure memory bandwidth").click();
@@ -190,9 +193,7 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     h.run();
     h.get_by_label("带宽").click();
     h.run();
-    h.get_by_label(
-        "最窄的一环是内存带宽（25.6 GB/s），低于按原文法则 GPU 需要的 48.0 GB/s：GPU 会等数据。",
-    );
+    h.get_by_label("已知环节中最窄的是内存带宽（25.6 GB/s）。");
     h.get_by_label("测量内存带宽").click();
     for _ in 0..10_000 {
         h.step();
@@ -223,4 +224,36 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
         b.memory.measured_triad_bytes_per_s,
         Some(m.triad_bytes_per_s)
     );
+}
+
+#[test]
+fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
+    // AWS g5.xlarge's profile has no memory modules: the user enters dual-channel DDR4-3200.
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label_contains("Can't check: memory bandwidth or VRAM is unknown");
+    h.get_by_label("Enter the memory configuration (when it can't be read)")
+        .click();
+    h.run();
+    // The form starts at DDR4, 3200 MT/s, 2 channels.
+    h.get_by_label("Apply").click();
+    h.run();
+    // 2 channels × 3200 MT/s × 8 B = 51.2 GB/s, recorded as entered.
+    h.get_by_label("51.2 GB/s (entered)");
+    let m = &h.state().profile().unwrap().memory;
+    assert_eq!(m.channels_populated, Some(2));
+    assert_eq!(m.speed_mts, Some(3200));
+    assert_eq!(
+        m.channels_source,
+        Some(ramvram::profile::ValueSource::Entered)
+    );
+    // 51.2 GB/s covers 25.6 GiB under the seed's rule: enough for the A10G's 24 GiB.
+    h.get_by_label_contains("covers 25.6 GiB of VRAM");
 }

@@ -135,7 +135,7 @@ pub enum StageId {
     CpuDecode,
     /// PCIe host→device, all GPUs together.
     PcieH2d,
-    /// What the GPUs consume (placeholder: the seed's 2 GB/s per GiB of VRAM).
+    /// What the GPUs consume (placeholder: unknown until the simulator or a scenario gives it).
     GpuDemand,
 }
 
@@ -147,8 +147,8 @@ pub enum StageSource {
     Measured,
     /// Computed from the hardware's specification.
     Theoretical,
-    /// A rule of thumb standing in for a model (GPU demand).
-    RuleOfThumb,
+    /// Given by the user's scenario (GPU demand).
+    Scenario,
     /// Not known yet.
     Unknown,
 }
@@ -171,7 +171,8 @@ pub struct Pipeline {
     pub stages: Vec<Stage>,
     /// The supplying stage with the lowest known throughput.
     pub narrowest: Option<StageId>,
-    /// True when the narrowest stage delivers less than the GPUs demand.
+    /// True when the narrowest stage delivers less than the GPUs demand; `None` while the
+    /// demand is unknown.
     pub starves_gpus: Option<bool>,
 }
 
@@ -189,8 +190,22 @@ pub struct Bandwidth {
 }
 
 /// Computes the bandwidth view, or `None` when nothing about bandwidth is known (no memory
-/// speed or measurement, no PCIe link, no storage measurement).
+/// speed or measurement, no PCIe link, no storage measurement). The GPUs' demand is not known
+/// yet (the simulator will provide it), so the pipeline names its narrowest stage without
+/// saying whether it starves the GPUs; see [`bandwidth_with_demand`].
 pub fn bandwidth(profile: &MachineProfile, vram: &VramTotals) -> Option<Bandwidth> {
+    bandwidth_with_demand(profile, vram, None)
+}
+
+/// [`bandwidth`] with the bytes/s the GPUs consume, when a scenario or the simulator knows it.
+/// The seed's memory rule is deliberately not used as the demand: it is a rule for RAM, and
+/// would make every PCIe link look too slow (an RTX 4090's Gen4 x16 link, 31.5 GB/s, is
+/// below the 48 GB/s the rule asks of RAM for its 24 GiB).
+pub fn bandwidth_with_demand(
+    profile: &MachineProfile,
+    vram: &VramTotals,
+    gpu_demand_bytes_per_s: Option<f64>,
+) -> Option<Bandwidth> {
     let memory = memory_view(profile);
     let pcie: Vec<PcieView> = profile
         .gpus
@@ -228,7 +243,8 @@ pub fn bandwidth(profile: &MachineProfile, vram: &VramTotals) -> Option<Bandwidt
         return None;
     }
     let seed_rule = seed_rule(&memory, vram);
-    let pipeline = pipeline(&memory, &pcie, storage, &seed_rule, vram);
+    let demand = gpu_demand_bytes_per_s.filter(|_| vram.discrete_gpus > 0 || vram.unified_gpus > 0);
+    let pipeline = pipeline(&memory, &pcie, storage, demand);
     Some(Bandwidth {
         memory,
         seed_rule,
@@ -341,8 +357,7 @@ fn pipeline(
     memory: &MemoryBandwidthView,
     pcie: &[PcieView],
     storage: Option<f64>,
-    rule: &SeedBandwidthRule,
-    vram: &VramTotals,
+    demand: Option<f64>,
 ) -> Pipeline {
     let known = |v: Option<f64>, s: StageSource| {
         if v.is_some() { s } else { StageSource::Unknown }
@@ -361,9 +376,6 @@ fn pipeline(
                 .filter_map(|p| p.effective_bytes_per_s)
                 .sum::<f64>()
         });
-    let demand = (vram.discrete_gpus > 0)
-        .then_some(rule.required_bytes_per_s)
-        .flatten();
     let stages = vec![
         Stage {
             id: StageId::StorageRead,
@@ -388,7 +400,7 @@ fn pipeline(
         Stage {
             id: StageId::GpuDemand,
             bytes_per_s: demand,
-            source: known(demand, StageSource::RuleOfThumb),
+            source: known(demand, StageSource::Scenario),
         },
     ];
     let narrowest = stages
@@ -462,6 +474,7 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::probe::gpu::GpuSource;
 
     #[test]
     fn pcie_lane_rates_match_the_published_figures() {
@@ -482,6 +495,26 @@ mod tests {
         // Gen4 x16, the RTX 4090's link: 16 × 1.969 = 31.5 GB/s per direction.
         let x16 = pcie_bytes_per_s(Some(4), Some(16)).unwrap();
         assert!((x16 / 1e9 - 31.508).abs() < 0.001, "{x16}");
+    }
+
+    #[test]
+    fn pipeline_compares_the_narrowest_stage_with_a_known_demand() {
+        let mut p = MachineProfile::unknown();
+        p.memory.channels_populated = Some(2);
+        p.memory.speed_mts = Some(3200);
+        p.gpus = crate::probe::gpu::fake::FakeScenario::EightH100
+            .probe()
+            .gpus;
+        let vram = super::super::capacity::vram_totals(&p);
+        // Unknown demand: the narrowest stage is named, starving is not judged.
+        let b = bandwidth(&p, &vram).unwrap();
+        assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
+        assert_eq!(b.pipeline.starves_gpus, None);
+        // 2 × 3200 × 8 = 51.2 GB/s of RAM against a demand of 60 GB/s: starved; of 10: not.
+        let b = bandwidth_with_demand(&p, &vram, Some(60e9)).unwrap();
+        assert_eq!(b.pipeline.starves_gpus, Some(true));
+        let b = bandwidth_with_demand(&p, &vram, Some(10e9)).unwrap();
+        assert_eq!(b.pipeline.starves_gpus, Some(false));
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub fn stage_name(lang: Lang, id: StageId) -> &'static str {
     )
 }
 
-/// "detected" / "entered" / "estimated from slot names".
+/// "detected" / "entered" / "estimated".
 pub fn source_word(lang: Lang, s: ValueSource) -> &'static str {
     tr(
         lang,
@@ -31,6 +31,23 @@ pub fn source_word(lang: Lang, s: ValueSource) -> &'static str {
             ValueSource::Estimated => Msg::BwSourceEstimated,
         },
     )
+}
+
+/// Where a channel count came from: "estimated" reads "estimated from slot names".
+pub fn channels_source_word(lang: Lang, s: ValueSource) -> &'static str {
+    match s {
+        ValueSource::Estimated => tr(lang, Msg::BwSourceSlotNames),
+        other => source_word(lang, other),
+    }
+}
+
+/// A value followed by where it came from: "25.6 GB/s (estimated)".
+pub fn with_source(lang: Lang, value: String, s: Option<ValueSource>, channels: bool) -> String {
+    match s {
+        Some(s) if channels => format!("{value} ({})", channels_source_word(lang, s)),
+        Some(s) => format!("{value} ({})", source_word(lang, s)),
+        None => value,
+    }
 }
 
 /// The sentence naming the pipeline's narrowest stage.
@@ -143,12 +160,24 @@ mod tests {
         let b = a.bandwidth.unwrap();
         assert_eq!(
             pipeline_sentence(Lang::En, &b),
-            "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 48.0 GB/s the GPUs \
-             need by the seed's rule: the GPUs will wait for data."
+            "The narrowest known stage is RAM bandwidth (25.6 GB/s)."
         );
         assert_eq!(
             pipeline_sentence(Lang::Zh, &b),
-            "最窄的一环是内存带宽（25.6 GB/s），低于按原文法则 GPU 需要的 48.0 GB/s：GPU 会等数据。"
+            "已知环节中最窄的是内存带宽（25.6 GB/s）。"
+        );
+        // With a demand from a scenario (here 40 GB/s), the sentence says whether it starves.
+        let p = fixture("student-4090-ddr4-single-channel");
+        let vram = crate::advisor::capacity::vram_totals(&p);
+        let with = crate::advisor::bandwidth::bandwidth_with_demand(&p, &vram, Some(40e9)).unwrap();
+        assert_eq!(
+            pipeline_sentence(Lang::En, &with),
+            "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 40.0 GB/s the GPUs \
+             need: the GPUs will wait for data."
+        );
+        assert_eq!(
+            pipeline_sentence(Lang::Zh, &with),
+            "最窄的一环是内存带宽（25.6 GB/s），低于 GPU 需要的 40.0 GB/s：GPU 会等数据。"
         );
         assert_eq!(
             pcie_line(Lang::En, &b.pcie[0]),

@@ -97,7 +97,7 @@ impl RamvramApp {
             detecting: None,
             message: None,
             bench: None,
-            bench_view: BenchView::default(),
+            bench_view: BenchView::new(),
             memory_bench_config: None,
         }
     }
@@ -116,6 +116,62 @@ impl RamvramApp {
     /// The profile on screen (with any measurements taken in this window).
     pub fn profile(&self) -> Option<&MachineProfile> {
         self.profile.as_ref()
+    }
+
+    /// Uses a memory configuration typed by the user (type, MT/s, populated channels); the
+    /// profile records it as entered.
+    pub fn set_memory_config(&mut self, memory_type: &str, speed_mts: u32, channels: u32) {
+        if let Some(p) = &mut self.profile {
+            let m = &mut p.memory;
+            m.memory_type = Some(memory_type.to_string());
+            m.speed_mts = Some(speed_mts.max(1));
+            m.channels_populated = Some(channels.max(1));
+            m.channels_source = Some(profile::ValueSource::Entered);
+            m.theoretical_bandwidth_source = Some(profile::ValueSource::Entered);
+        }
+        self.reassess();
+    }
+
+    /// Reads `dmidecode -t memory` output from `path` and uses its modules.
+    pub fn load_dmidecode(&mut self, path: &Path) {
+        let file = path.display().to_string();
+        let dimms = match std::fs::read_to_string(path) {
+            Ok(text) => probe::dimm::parse_dmidecode(&text),
+            Err(e) => {
+                self.bench_view.message = Some(trf(
+                    self.lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &format!("{file}: {e}"))],
+                ));
+                return;
+            }
+        };
+        if dimms.is_empty() {
+            self.bench_view.message =
+                Some(trf(self.lang, Msg::CliDmidecodeEmpty, &[("file", &file)]));
+            return;
+        }
+        if let Some(p) = &mut self.profile {
+            // Modules read from the machine replace a typed configuration.
+            p.memory.memory_type = None;
+            p.memory.speed_mts = None;
+            p.memory.theoretical_bandwidth_source = None;
+            p.memory.channels_populated = None;
+            p.memory.channels_source = None;
+            probe::dimm::apply_dimms(&mut p.memory, dimms);
+        }
+        self.bench_view.message = None;
+        self.reassess();
+    }
+
+    /// Saves the shown profile, measurements included, to `path` (atomically).
+    pub fn save_profile(&mut self, path: &Path) {
+        let Some(p) = &self.profile else { return };
+        let lang = self.lang;
+        self.bench_view.message = Some(match profile::save_profile(p, path) {
+            Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
+            Err(e) => trf(lang, Msg::BwSaveFailed, &[("error", &e.to_string())]),
+        });
     }
 
     fn start_bench(&mut self, ctx: &egui::Context, what: String, job: BenchJob) {
@@ -338,6 +394,30 @@ impl RamvramApp {
             Command::CancelBench => {
                 if let Some(b) = &self.bench {
                     b.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::SetMemoryConfig {
+                memory_type,
+                speed_mts,
+                channels,
+            } => self.set_memory_config(&memory_type, speed_mts, channels),
+            Command::OpenDmidecodeDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwOpenDmidecode))
+                    .add_filter(tr(self.lang, Msg::BwDmidecodeFilter), &["txt", "log"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.load_dmidecode(&path);
+                }
+            }
+            Command::SaveProfileDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwSaveProfile))
+                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
+                    .set_file_name("profile.json")
+                    .save_file();
+                if let Some(path) = picked {
+                    self.save_profile(&path);
                 }
             }
         }

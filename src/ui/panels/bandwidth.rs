@@ -23,7 +23,30 @@ pub struct BenchView {
     pub message: Option<String>,
     /// The folder typed for the storage benchmark.
     pub storage_folder: String,
+    /// Memory type being entered.
+    pub entry_type: String,
+    /// Speed being entered, MT/s.
+    pub entry_speed: u32,
+    /// Channels being entered.
+    pub entry_channels: u32,
 }
+
+impl BenchView {
+    /// An empty view with a typical entry (dual-channel DDR4-3200) to start from.
+    pub fn new() -> BenchView {
+        BenchView {
+            entry_type: "DDR4".into(),
+            entry_speed: 3200,
+            entry_channels: 2,
+            ..BenchView::default()
+        }
+    }
+}
+
+/// Memory types offered when entering a configuration.
+pub const MEMORY_TYPES: [&str; 7] = [
+    "DDR4", "DDR5", "LPDDR4X", "LPDDR5", "LPDDR5X", "HBM2e", "HBM3",
+];
 
 /// Draws the page.
 pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView) -> Vec<Command> {
@@ -43,8 +66,53 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
             ui.label(tr(lang, Msg::BwRuleCant));
         }
     }
+    entry(ui, lang, bench, &mut commands);
     storage(ui, lang, a);
     commands
+}
+
+fn entry(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Command>) {
+    ui.add_space(8.0);
+    egui::CollapsingHeader::new(tr(lang, Msg::BwEnterSection))
+        .id_salt("bw-entry")
+        .show(ui, |ui| {
+            egui::Grid::new("bw-entry-grid")
+                .num_columns(2)
+                .spacing([12.0, 6.0])
+                .show(ui, |ui| {
+                    let l = ui.label(tr(lang, Msg::BwEnterType));
+                    egui::ComboBox::from_id_salt("bw-entry-type")
+                        .selected_text(bench.entry_type.clone())
+                        .show_ui(ui, |ui| {
+                            for t in MEMORY_TYPES {
+                                ui.selectable_value(&mut bench.entry_type, t.to_string(), t);
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                    let l = ui.label(tr(lang, Msg::BwEnterSpeed));
+                    ui.add(egui::DragValue::new(&mut bench.entry_speed).range(200..=20_000))
+                        .labelled_by(l.id);
+                    ui.end_row();
+                    let l = ui.label(tr(lang, Msg::BwRowChannels));
+                    ui.add(egui::DragValue::new(&mut bench.entry_channels).range(1..=24))
+                        .labelled_by(l.id);
+                    ui.end_row();
+                });
+            ui.horizontal_wrapped(|ui| {
+                if ui.button(tr(lang, Msg::BwApply)).clicked() {
+                    commands.push(Command::SetMemoryConfig {
+                        memory_type: bench.entry_type.clone(),
+                        speed_mts: bench.entry_speed,
+                        channels: bench.entry_channels,
+                    });
+                }
+                if ui.button(tr(lang, Msg::BwOpenDmidecode)).clicked() {
+                    commands.push(Command::OpenDmidecodeDialog);
+                }
+            });
+        });
 }
 
 fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Command>) {
@@ -78,6 +146,10 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
                     .clicked()
                 {
                     commands.push(Command::StartStorageBench(folder.into()));
+                }
+                ui.separator();
+                if ui.button(tr(lang, Msg::BwSaveProfile)).clicked() {
+                    commands.push(Command::SaveProfileDialog);
                 }
             });
         }
@@ -180,15 +252,13 @@ fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
                     |s| trf(lang, Msg::BwSpeedValue, &[("mts", &s.to_string())]),
                 ),
             );
-            let with_source = |v: String, s: Option<crate::profile::ValueSource>| match s {
-                Some(s) => format!("{v} ({})", words::source_word(lang, s)),
-                None => v,
-            };
             row(
                 Msg::BwRowChannels,
-                with_source(
+                words::with_source(
+                    lang,
                     format::count_or_unknown(lang, m.channels),
                     m.channels_source,
+                    true,
                 ),
             );
             if m.modules > 0 {
@@ -196,9 +266,11 @@ fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
             }
             row(
                 Msg::BwRowTheoretical,
-                with_source(
+                words::with_source(
+                    lang,
                     format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
                     m.theoretical_source,
+                    false,
                 ),
             );
             let measured = match m.measured_triad_bytes_per_s {

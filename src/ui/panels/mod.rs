@@ -48,6 +48,19 @@ pub enum Command {
     StartStorageBench(PathBuf),
     /// Cancel the running benchmark.
     CancelBench,
+    /// Use this memory configuration, typed by the user.
+    SetMemoryConfig {
+        /// `DDR4`, `DDR5`, …
+        memory_type: String,
+        /// MT/s.
+        speed_mts: u32,
+        /// Populated channels.
+        channels: u32,
+    },
+    /// Pick a file with `dmidecode -t memory` output and use its modules.
+    OpenDmidecodeDialog,
+    /// Save the shown profile (with its measurements) to a file the user picks.
+    SaveProfileDialog,
 }
 
 /// A section heading.
