@@ -162,3 +162,61 @@ fn advise_shows_the_bandwidth_section_and_finding() {
         .unwrap();
     assert_eq!(f["values"]["required"]["unit"], "bytes_per_s");
 }
+
+#[test]
+fn bench_results_go_into_a_profile_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server.json");
+    ramvram()
+        .args(["detect", "--out"])
+        .arg(&file)
+        .assert()
+        .success();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    ramvram()
+        .args(["bench", "memory", "--array-bytes", "1048576", "--into"])
+        .arg(&file)
+        .assert()
+        .success();
+    ramvram()
+        .args(["bench", "storage", "--size-mib", "4", "--into"])
+        .arg(&file)
+        .arg(&data)
+        .assert()
+        .success();
+    let p = ramvram::profile::load_profile(&file).unwrap();
+    assert!(p.ignored_fields.is_empty());
+    let m = p.profile.measurements.memory_bandwidth.clone().unwrap();
+    assert_eq!(m.array_bytes, 1_048_576);
+    let s = &p.profile.measurements.storage;
+    assert_eq!(s.len(), 1);
+    assert_eq!(
+        s[0].path,
+        std::fs::canonicalize(&data).unwrap().display().to_string()
+    );
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0);
+    // Only the profile is in the folder: no temporary file left by the atomic writes.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    // The assessment of that profile uses the stored measurement.
+    let out = ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v["bandwidth"]["memory"]["measured_triad_bytes_per_s"].as_f64(),
+        Some(m.triad_bytes_per_s)
+    );
+    // A profile that can't be read is reported before anything is measured.
+    ramvram()
+        .args(["bench", "memory", "--array-bytes", "1048576", "--into"])
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.json"));
+}

@@ -363,7 +363,10 @@ pub fn run(
     let files_per_s = (files_read > 0 && secs > 0.0).then(|| files_read as f64 / secs);
     progress(1.0);
     Ok(StorageBandwidth {
-        path: dir.display().to_string(),
+        path: std::fs::canonicalize(dir)
+            .unwrap_or_else(|_| dir.to_path_buf())
+            .display()
+            .to_string(),
         sequential_read_bytes_per_s: sequential,
         direct_io,
         sequential_bytes,

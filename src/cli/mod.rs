@@ -91,6 +91,10 @@ pub enum BenchCommand {
         /// arrays measure the cache, not memory).
         #[arg(long, hide = true)]
         array_bytes: Option<u64>,
+        /// Also store the result in this profile file (from `ramvram detect --out`), so that a
+        /// server's profile carries its measurements.
+        #[arg(long, value_name = "FILE")]
+        into: Option<PathBuf>,
     },
     /// Storage: sequential and small-file random read in FOLDER (a few seconds; its test files
     /// are deleted afterwards).
@@ -103,6 +107,9 @@ pub enum BenchCommand {
         /// Size of the sequentially read file in MiB (default 512; for tests).
         #[arg(long, hide = true)]
         size_mib: Option<u64>,
+        /// Also store the result in this profile file (from `ramvram detect --out`).
+        #[arg(long, value_name = "FILE")]
+        into: Option<PathBuf>,
     },
 }
 
@@ -262,7 +269,16 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     use std::sync::atomic::AtomicBool;
     let cancel = AtomicBool::new(false);
     match what {
-        BenchCommand::Memory { json, array_bytes } => {
+        BenchCommand::Memory {
+            json,
+            array_bytes,
+            into,
+        } => {
+            // Read the profile first: a bad file is reported before the benchmark runs.
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
             let available = probe::detect_available_memory();
             let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
             if let Some(b) = array_bytes {
@@ -282,7 +298,14 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     ]
                 )
             );
-            match crate::bench::memory::run(&config, &cancel, &|_| {}) {
+            let result = crate::bench::memory::run(&config, &cancel, &|_| {});
+            if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                p.measurements.memory_bandwidth = Some(m.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
                 Ok(m) if *json => {
                     print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
                 }
@@ -298,7 +321,12 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             folder,
             json,
             size_mib,
+            into,
         } => {
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
             let mut config = crate::bench::storage::StorageBenchConfig::default();
             if let Some(m) = size_mib {
                 config.sequential_bytes = (*m).max(1) << 20;
@@ -311,7 +339,16 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     &[("path", &folder.display().to_string())]
                 )
             );
-            match crate::bench::storage::run(folder, &config, &cancel, &|_| {}) {
+            let result = crate::bench::storage::run(folder, &config, &cancel, &|_| {});
+            if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                // One entry per folder, the latest first.
+                p.measurements.storage.retain(|o| o.path != r.path);
+                p.measurements.storage.insert(0, r.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
                 Ok(s) if *json => {
                     print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
                 }
