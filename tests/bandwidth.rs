@@ -168,3 +168,31 @@ fn old_profiles_load_and_keep_their_json_keys() {
             .is_none()
     );
 }
+
+#[test]
+fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
+    let a = assess(&fixture("lab-a6000-nfs-measured"));
+    let b = a.bandwidth.as_ref().unwrap();
+    // Quad-channel DDR4-3200: 4 × 3200 × 8 = 102.4 GB/s; measured Triad 80 GB/s → 78.125 %.
+    assert_eq!(b.memory.theoretical_bytes_per_s, Some(102.4e9));
+    assert!(close(b.memory.efficiency.unwrap(), 0.78125));
+    // 48 GiB of VRAM asks 96 GB/s; 102.4 GB/s passes (theoretical is what the rule judges).
+    assert!(close(b.seed_rule.required_bytes_per_s.unwrap(), 96e9));
+    assert_eq!(b.seed_rule.status, RuleStatus::Pass);
+    // Stages: NFS 0.35 GB/s, RAM 80 (measured), PCIe Gen4 x16 31.5: the NFS share is narrowest.
+    assert_eq!(b.pipeline.narrowest, Some(StageId::StorageRead));
+    assert_eq!(b.storage[0].mount_point.as_deref(), Some("/mnt/datasets"));
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::DatasetOnNetworkStorage)
+        .expect("NFS dataset finding");
+    assert_eq!(f.values["files"], Quantity::Count(420));
+    assert!(
+        a.findings
+            .iter()
+            .all(|f| f.id != FindingId::MemoryBandwidthBound
+                && f.id != FindingId::SingleChannelMemory
+                && f.id != FindingId::UnevenChannels)
+    );
+}

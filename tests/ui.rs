@@ -257,3 +257,25 @@ fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
     // 51.2 GB/s covers 25.6 GiB under the seed's rule: enough for the A10G's 24 GiB.
     h.get_by_label_contains("covers 25.6 GiB of VRAM");
 }
+
+#[test]
+fn bandwidth_page_shows_measurements_and_where_the_dataset_lives() {
+    let profile = common::fixture("lab-a6000-nfs-measured");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    // Stages: NFS 0.35 GB/s, RAM 80 GB/s measured, PCIe 31.5 GB/s.
+    h.get_by_label("The narrowest known stage is Storage read (0.35 GB/s).");
+    h.get_by_label("/mnt/datasets/imagenet is on /mnt/datasets (network file system)");
+    // 80 / 102.4 = 78.1 %.
+    h.get_by_label("78.1 %");
+    h.get_by_label("中文").click();
+    // The grids re-measure their columns for the new language over a few frames.
+    h.run_steps(8);
+    h.get_by_label("已知环节中最窄的是存储读取（0.35 GB/s）。");
+}

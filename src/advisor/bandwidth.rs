@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::capacity::VramTotals;
 use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
 use super::rules::RuleStatus;
-use crate::profile::{MachineProfile, PcieLink, ValueSource};
+use crate::profile::{Disk, DiskKind, MachineProfile, PcieLink, ValueSource};
 
 /// Bytes each memory channel moves per transfer: 8 (a 64-bit channel). Source: JEDEC DDR4
 /// (JESD79-4) 64-bit module data bus; a DDR5 DIMM has two 32-bit subchannels (JESD79-5), the
@@ -176,6 +176,31 @@ pub struct Pipeline {
     pub starves_gpus: Option<bool>,
 }
 
+/// A measured folder and the mount it lives on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StorageView {
+    /// The folder measured.
+    pub path: String,
+    /// The mount point holding it (the longest mount point that contains the path).
+    pub mount_point: Option<String>,
+    /// What that mount is stored on.
+    pub kind: Option<DiskKind>,
+    /// Sequential read, bytes/s.
+    pub sequential_read_bytes_per_s: Option<f64>,
+    /// Small (4 KiB) files read per second.
+    pub random_read_files_per_s: Option<f64>,
+}
+
+/// The mount holding `path`: the longest mount point that is `path` or one of its parent
+/// folders (compared by path components, so `/data2` is not under `/data`).
+pub fn mount_for<'a>(path: &str, disks: &'a [Disk]) -> Option<&'a Disk> {
+    let p = std::path::Path::new(path);
+    disks
+        .iter()
+        .filter(|d| p.starts_with(&d.mount_point))
+        .max_by_key(|d| std::path::Path::new(&d.mount_point).components().count())
+}
+
 /// Everything about bandwidth for one machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bandwidth {
@@ -187,6 +212,9 @@ pub struct Bandwidth {
     pub pcie: Vec<PcieView>,
     /// The pipeline.
     pub pipeline: Pipeline,
+    /// Measured folders with their mounts, latest first.
+    #[serde(default)]
+    pub storage: Vec<StorageView>,
 }
 
 /// Computes the bandwidth view, or `None` when nothing about bandwidth is known (no memory
@@ -245,11 +273,27 @@ pub fn bandwidth_with_demand(
     let seed_rule = seed_rule(&memory, vram);
     let demand = gpu_demand_bytes_per_s.filter(|_| vram.discrete_gpus > 0 || vram.unified_gpus > 0);
     let pipeline = pipeline(&memory, &pcie, storage, demand);
+    let storage = profile
+        .measurements
+        .storage
+        .iter()
+        .map(|s| {
+            let disk = mount_for(&s.path, &profile.disks);
+            StorageView {
+                path: s.path.clone(),
+                mount_point: disk.map(|d| d.mount_point.clone()),
+                kind: disk.map(|d| d.kind),
+                sequential_read_bytes_per_s: s.sequential_read_bytes_per_s,
+                random_read_files_per_s: s.random_read_files_per_s,
+            }
+        })
+        .collect();
     Some(Bandwidth {
         memory,
         seed_rule,
         pcie,
         pipeline,
+        storage,
     })
 }
 
@@ -448,6 +492,25 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
             .with("modules", Quantity::Count(u64::from(m.modules))),
         );
     }
+    for s in &b.storage {
+        let id = match s.kind {
+            Some(DiskKind::Network) => FindingId::DatasetOnNetworkStorage,
+            Some(DiskKind::Hdd) => FindingId::DatasetOnHdd,
+            _ => continue,
+        };
+        let mut f = Finding::new(
+            id,
+            Severity::Warning,
+            &[RecId::CopyToLocalNvme, RecId::StreamDataset],
+        );
+        if let Some(files) = s.random_read_files_per_s {
+            f = f.with("files", Quantity::Count(files.round() as u64));
+        }
+        if let Some(seq) = s.sequential_read_bytes_per_s {
+            f = f.with("sequential", Quantity::BytesPerSecond(seq));
+        }
+        out.push(f);
+    }
     let r = &b.seed_rule;
     if let (RuleStatus::Fail, Some(actual), Some(required), Some(vram), Some(covers)) = (
         r.status,
@@ -515,6 +578,52 @@ mod tests {
         assert_eq!(b.pipeline.starves_gpus, Some(true));
         let b = bandwidth_with_demand(&p, &vram, Some(10e9)).unwrap();
         assert_eq!(b.pipeline.starves_gpus, Some(false));
+    }
+
+    #[test]
+    fn measured_folders_are_matched_to_their_mounts() {
+        let disk = |mount: &str, kind| Disk {
+            mount_point: mount.into(),
+            file_system: None,
+            kind,
+            device: None,
+            total_bytes: None,
+            available_bytes: None,
+        };
+        let disks = [
+            disk("/", DiskKind::Nvme),
+            disk("/data", DiskKind::Hdd),
+            disk("/mnt/nfs", DiskKind::Network),
+        ];
+        assert_eq!(
+            mount_for("/mnt/nfs/imagenet", &disks).unwrap().kind,
+            DiskKind::Network
+        );
+        assert_eq!(mount_for("/data", &disks).unwrap().kind, DiskKind::Hdd);
+        // "/data2" is not under "/data".
+        assert_eq!(mount_for("/data2/x", &disks).unwrap().mount_point, "/");
+        let mut p = MachineProfile::unknown();
+        p.disks = disks.to_vec();
+        for (path, files) in [("/mnt/nfs/imagenet", 350.0), ("/home/me", 20_000.0)] {
+            p.measurements
+                .storage
+                .push(crate::profile::StorageBandwidth {
+                    path: path.into(),
+                    sequential_read_bytes_per_s: Some(0.11e9),
+                    direct_io: false,
+                    sequential_bytes: 1 << 30,
+                    random_read_files_per_s: Some(files),
+                    random_read_bytes_per_s: Some(files * 4096.0),
+                    random_direct_io: false,
+                    tool: None,
+                });
+        }
+        let vram = super::super::capacity::vram_totals(&p);
+        let b = bandwidth(&p, &vram).unwrap();
+        let f = findings(&b);
+        assert_eq!(f.len(), 1, "only the NFS folder: {f:?}");
+        assert_eq!(f[0].id, FindingId::DatasetOnNetworkStorage);
+        assert_eq!(f[0].values["files"], Quantity::Count(350));
     }
 
     #[test]

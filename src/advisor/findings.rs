@@ -65,6 +65,10 @@ pub enum FindingId {
     /// Memory bandwidth is below the seed's 2 GB/s per GiB of VRAM: the data path, not the
     /// GPU, sets the pace.
     MemoryBandwidthBound,
+    /// A measured dataset folder is on a network file system.
+    DatasetOnNetworkStorage,
+    /// A measured dataset folder is on a rotating disk.
+    DatasetOnHdd,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -99,6 +103,8 @@ pub enum RecId {
     MatchModules,
     /// Decode and augment on the GPU (NVIDIA DALI) to take work off CPU and RAM.
     GpuDataLoading,
+    /// Copy the dataset to local NVMe, or pack small files into shards.
+    CopyToLocalNvme,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.

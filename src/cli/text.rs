@@ -272,4 +272,9 @@ fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwi
     for p in &b.pcie {
         wrap(out, "  ", &words::pcie_line(lang, p));
     }
+    for s in &b.storage {
+        if let Some(place) = words::storage_location(lang, s) {
+            wrap(out, "  ", &place);
+        }
+    }
 }

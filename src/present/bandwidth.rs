@@ -121,6 +121,21 @@ pub fn seed_rule_text(lang: Lang, b: &Bandwidth) -> String {
     }
 }
 
+/// Where a measured folder lives: "/mnt/datasets/imagenet is on /mnt/datasets (network file
+/// system)"; `None` when its mount is unknown.
+pub fn storage_location(lang: Lang, s: &crate::advisor::bandwidth::StorageView) -> Option<String> {
+    let (mount, kind) = (s.mount_point.as_deref()?, s.kind?);
+    Some(trf(
+        lang,
+        Msg::BwStorageOn,
+        &[
+            ("path", &s.path),
+            ("mount", mount),
+            ("kind", super::disk_kind(lang, kind)),
+        ],
+    ))
+}
+
 /// One GPU's PCIe line.
 pub fn pcie_line(lang: Lang, p: &PcieView) -> String {
     let c = |v: Option<u32>| format::count_or_unknown(lang, v);

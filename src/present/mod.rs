@@ -131,6 +131,14 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingMemoryBandwidthBoundTitle,
             Msg::FindingMemoryBandwidthBoundExplain,
         ),
+        F::DatasetOnNetworkStorage => (
+            Msg::FindingDatasetOnNetworkStorageTitle,
+            Msg::FindingDatasetOnNetworkStorageExplain,
+        ),
+        F::DatasetOnHdd => (
+            Msg::FindingDatasetOnHddTitle,
+            Msg::FindingDatasetOnHddExplain,
+        ),
     }
 }
 
@@ -150,6 +158,7 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::PopulateChannels => Msg::RecPopulateChannels,
         RecId::MatchModules => Msg::RecMatchModules,
         RecId::GpuDataLoading => Msg::RecGpuDataLoading,
+        RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
     }
 }
 

@@ -345,8 +345,16 @@ fn pcie(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
 
 fn storage(ui: &mut Ui, lang: Lang, a: &Assessment) {
     super::heading(ui, tr(lang, Msg::BwStorageSection));
+    let views = a.bandwidth.as_ref().map_or(&[][..], |b| &b.storage[..]);
     for s in &a.profile.measurements.storage {
         ui.label(RichText::new(trf(lang, Msg::BenchStorageTitle, &[("path", &s.path)])).strong());
+        if let Some(place) = views
+            .iter()
+            .find(|v| v.path == s.path)
+            .and_then(|v| words::storage_location(lang, v))
+        {
+            ui.label(place);
+        }
         for (label, value) in bench_words::storage_rows(lang, s) {
             ui.label(format!("{label}: {value}"));
         }
