@@ -7,6 +7,7 @@
 pub mod cgroup;
 pub mod dimm;
 pub mod disks;
+pub mod edac;
 pub mod gpu;
 pub mod meminfo;
 pub mod mounts;
