@@ -43,11 +43,16 @@ pub fn channels_source_word(lang: Lang, s: ValueSource) -> &'static str {
 
 /// A value followed by where it came from: "25.6 GB/s (estimated)".
 pub fn with_source(lang: Lang, value: String, s: Option<ValueSource>, channels: bool) -> String {
-    match s {
-        Some(s) if channels => format!("{value} ({})", channels_source_word(lang, s)),
-        Some(s) => format!("{value} ({})", source_word(lang, s)),
-        None => value,
-    }
+    let word = match s {
+        Some(s) if channels => channels_source_word(lang, s),
+        Some(s) => source_word(lang, s),
+        None => return value,
+    };
+    trf(
+        lang,
+        Msg::BwWithSource,
+        &[("value", &value), ("source", word)],
+    )
 }
 
 /// The sentence naming the pipeline's narrowest stage.

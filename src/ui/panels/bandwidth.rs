@@ -3,7 +3,7 @@
 //! figures come from the assessment; the page only starts and cancels benchmarks.
 
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, Plot};
+use egui_plot::{Bar, BarChart, Plot, PlotPoint, Text};
 
 use super::Command;
 use crate::advisor::Assessment;
@@ -13,6 +13,14 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bandwidth as words;
 use crate::present::bench as bench_words;
 use crate::ui::theme;
+
+/// Bottom of the pipeline chart: log10 of 0.01 GB/s (10 MB/s).
+const LOG_FLOOR: f64 = -2.0;
+
+/// log10 of a bandwidth in GB/s, no lower than [`LOG_FLOOR`].
+fn log_gbps(bytes_per_s: f64) -> f64 {
+    (bytes_per_s / 1e9).max(1e-2).log10()
+}
 
 /// What the page shows about a benchmark in progress or just ended.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -176,43 +184,90 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
     let normal = Color32::from_rgb(0x4a, 0x90, 0xd9);
     let highlight = Color32::from_rgb(0xe0, 0x6c, 0x3c);
     let demand = Color32::from_rgb(0x8a, 0x8a, 0x8a);
+    let text_color = ui.visuals().text_color();
     let names: Vec<&'static str> = b
         .pipeline
         .stages
         .iter()
         .map(|s| words::stage_name(lang, s.id))
         .collect();
-    let bars: Vec<Bar> = b
+    // Stages span 0.01–1000 GB/s (a hard disk's small files to a server's RAM), so the chart
+    // is logarithmic: y = log10(GB/s), bars rising from 0.01 GB/s.
+    let top = b
         .pipeline
         .stages
         .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let v = s.bytes_per_s? / 1e9;
-            let color = if Some(s.id) == narrow {
-                highlight
-            } else if s.id == StageId::GpuDemand {
-                demand
-            } else {
-                normal
-            };
-            Some(
-                Bar::new(i as f64, v)
-                    .name(format!("{} {}", names[i], format::gbps(v * 1e9)))
-                    .fill(color)
-                    .width(0.6),
-            )
-        })
-        .collect();
+        .filter_map(|s| s.bytes_per_s)
+        .map(|v| log_gbps(v) + 0.4)
+        .fold(2.0, f64::max);
+    let mut bars = Vec::new();
+    let mut labels = Vec::new();
+    for (i, s) in b.pipeline.stages.iter().enumerate() {
+        let x = i as f64;
+        match s.bytes_per_s {
+            Some(v) => {
+                let color = if Some(s.id) == narrow {
+                    highlight
+                } else if s.id == StageId::GpuDemand {
+                    demand
+                } else {
+                    normal
+                };
+                let y = log_gbps(v);
+                bars.push(
+                    Bar::new(x, y - LOG_FLOOR)
+                        .base_offset(LOG_FLOOR)
+                        .name(format!("{} {}", names[i], format::gbps(v)))
+                        .fill(color)
+                        .width(0.6),
+                );
+                labels.push(
+                    Text::new(names[i], PlotPoint::new(x, y + 0.05), format::gbps(v))
+                        .anchor(egui::Align2::CENTER_BOTTOM)
+                        .color(text_color),
+                );
+            }
+            None => labels.push(
+                Text::new(
+                    names[i],
+                    PlotPoint::new(x, LOG_FLOOR + 0.1),
+                    format::unknown(lang),
+                )
+                .anchor(egui::Align2::CENTER_BOTTOM)
+                .color(text_color.gamma_multiply(0.6)),
+            ),
+        }
+    }
     let axis_names = names.clone();
     Plot::new("pipeline-chart")
-        .height(220.0)
+        .height(240.0)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
-        .include_y(0.0)
+        .include_x(-0.5)
+        .include_x(names.len() as f64 - 0.5)
+        .include_y(LOG_FLOOR)
+        .include_y(top)
         .y_axis_label(tr(lang, Msg::BwAxis))
+        .y_grid_spacer(|input| {
+            let (lo, hi) = input.bounds;
+            // Only decades inside the plot: marks outside it would be drawn over the page.
+            (lo.ceil() as i32..=hi.floor() as i32)
+                .map(|e| egui_plot::GridMark {
+                    value: f64::from(e),
+                    step_size: 1.0,
+                })
+                .collect()
+        })
+        .y_axis_formatter(|mark, _| {
+            let g = 10f64.powf(mark.value);
+            if mark.value < 0.0 {
+                format!("{g}")
+            } else {
+                format!("{g:.0}")
+            }
+        })
         .x_axis_formatter(move |mark, _| {
             let i = mark.value.round();
             if (mark.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < axis_names.len() {
@@ -223,6 +278,9 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
         })
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("pipeline", bars));
+            for t in labels {
+                plot.text(t);
+            }
         });
     ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwPipelineNote)).weak()).wrap());
 }
