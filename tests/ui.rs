@@ -279,3 +279,25 @@ fn bandwidth_page_shows_measurements_and_where_the_dataset_lives() {
     h.run_steps(8);
     h.get_by_label("已知环节中最窄的是存储读取（0.35 GB/s）。");
 }
+
+#[test]
+fn another_machines_profile_cannot_be_benchmarked_from_here() {
+    // A profile file from another host: measuring here would store this computer's figures in
+    // that machine's profile, so the buttons are disabled and the page says why.
+    let mut profile = common::fixture("student-4090-ddr4-single-channel");
+    profile.host.hostname = Some("some-other-host-than-this-one".into());
+    let app = RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::File(common::fixture_path("student-4090-ddr4-single-channel")),
+    );
+    assert!(!app.can_measure());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label_contains("The benchmarks measure the computer this window runs on");
+    h.get_by_label("Measure memory bandwidth").click();
+    h.run();
+    assert!(!h.state().bench_running());
+}

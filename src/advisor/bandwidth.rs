@@ -117,6 +117,10 @@ pub struct PcieView {
     pub current_bytes_per_s: Option<f64>,
     /// At the highest generation (GPU and slot together) and width.
     pub max_bytes_per_s: Option<f64>,
+    /// True when the link runs below its maximum generation while the GPU is idle (power
+    /// saving: it speeds up under load), so the current figure understates the link.
+    #[serde(default)]
+    pub idle_slowdown: bool,
     /// What host→device copies get: the current width at the maximum generation when the GPU
     /// is idle (an idle link slows down to save power and speeds up under load), else the
     /// current generation and width.
@@ -249,9 +253,11 @@ pub fn bandwidth_with_demand(
             } else {
                 link.gen_current.or(link.gen_max)
             };
+            let slowed = matches!((link.gen_current, link.gen_max), (Some(c), Some(m)) if c < m);
             Some(PcieView {
                 gpu: g.index,
                 link,
+                idle_slowdown: idle && slowed,
                 current_bytes_per_s: current,
                 max_bytes_per_s: pcie_bytes_per_s(link.gen_max, link.width_max),
                 effective_bytes_per_s: pcie_bytes_per_s(gen_effective, link.width_current),

@@ -144,7 +144,7 @@ pub fn storage_location(lang: Lang, s: &crate::advisor::bandwidth::StorageView) 
 /// One GPU's PCIe line.
 pub fn pcie_line(lang: Lang, p: &PcieView) -> String {
     let c = |v: Option<u32>| format::count_or_unknown(lang, v);
-    trf(
+    let mut line = trf(
         lang,
         Msg::BwPcieLine,
         &[
@@ -159,7 +159,12 @@ pub fn pcie_line(lang: Lang, p: &PcieView) -> String {
             ("width_max", &c(p.link.width_max)),
             ("max", &format::gbps_or_unknown(lang, p.max_bytes_per_s)),
         ],
-    )
+    );
+    if p.idle_slowdown {
+        line.push(' ');
+        line.push_str(tr(lang, Msg::BwPcieIdle));
+    }
+    line
 }
 
 #[cfg(test)]
@@ -203,5 +208,28 @@ mod tests {
             pcie_line(Lang::En, &b.pcie[0]),
             "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
         );
+    }
+
+    #[test]
+    fn an_idle_link_is_reported_as_power_saving() {
+        let mut p = fixture("student-4090-ddr4-single-channel");
+        let link = p.gpus[0].pcie.as_mut().unwrap();
+        link.gen_current = Some(1);
+        p.gpus[0].utilization_percent = Some(0);
+        let b = assess(&p).bandwidth.unwrap();
+        // Gen1 x16 = 16 × 0.25 = 4.0 GB/s now; the pipeline counts Gen4 x16 (31.5 GB/s).
+        assert_eq!(
+            pcie_line(Lang::En, &b.pcie[0]),
+            "GPU 0: Gen1 x16 = 4.00 GB/s; the link can reach Gen4 x16 = 31.5 GB/s (idle: the \
+             GPU slows its link down to save power and speeds it up under load; not a fault)"
+        );
+        assert!(
+            (b.pcie[0].effective_bytes_per_s.unwrap() - 16.0 * 16e9 * 128.0 / 130.0 / 8.0).abs()
+                < 1.0
+        );
+        p.gpus[0].utilization_percent = Some(97);
+        let b = assess(&p).bandwidth.unwrap();
+        assert!(!b.pcie[0].idle_slowdown);
+        assert!((b.pcie[0].effective_bytes_per_s.unwrap() - 4e9).abs() < 1.0);
     }
 }

@@ -34,6 +34,8 @@ struct RunningBench {
     /// Progress 0–1 as `f32` bits.
     progress: Arc<AtomicU32>,
     rx: Receiver<BenchOutcome>,
+    /// The machine shown when it started: the result goes to that profile only.
+    started_for: Source,
 }
 
 /// Where the machine on screen comes from.
@@ -79,6 +81,8 @@ pub struct RamvramApp {
     bench_view: BenchView,
     /// Test hook: the memory benchmark's configuration instead of this machine's.
     memory_bench_config: Option<MemoryBenchConfig>,
+    /// This computer's host name, to tell whether a loaded profile describes it.
+    this_host: Option<String>,
 }
 
 impl RamvramApp {
@@ -99,6 +103,19 @@ impl RamvramApp {
             bench: None,
             bench_view: BenchView::new(),
             memory_bench_config: None,
+            this_host: sysinfo::System::host_name().ok(),
+        }
+    }
+
+    /// True when the shown profile describes the computer this window runs on (detected here,
+    /// or a file with this computer's host name), so that benchmarks may be stored in it.
+    pub fn can_measure(&self) -> bool {
+        match (&self.source, &self.profile) {
+            (Source::Detected, Some(_)) => true,
+            (Source::File(_), Some(p)) => {
+                p.host.hostname.is_some() && p.host.hostname == self.this_host
+            }
+            _ => false,
         }
     }
 
@@ -175,7 +192,7 @@ impl RamvramApp {
     }
 
     fn start_bench(&mut self, ctx: &egui::Context, what: String, job: BenchJob) {
-        if self.bench.is_some() {
+        if self.bench.is_some() || !self.can_measure() {
             return;
         }
         let cancel = Arc::new(AtomicBool::new(false));
@@ -207,6 +224,7 @@ impl RamvramApp {
                 cancel,
                 progress,
                 rx,
+                started_for: self.source.clone(),
             });
         }
     }
@@ -226,9 +244,19 @@ impl RamvramApp {
                 return;
             }
         };
+        let started_for = running.started_for.clone();
         self.bench = None;
         self.bench_view.running = None;
         let lang = self.lang;
+        if started_for != self.source
+            && matches!(
+                outcome,
+                BenchOutcome::Memory(Ok(_)) | BenchOutcome::Storage(Ok(_))
+            )
+        {
+            self.bench_view.message = Some(tr(lang, Msg::BwNotStored).to_string());
+            return;
+        }
         let error = |e: &BenchError| match e {
             BenchError::Cancelled => crate::present::bench::error(lang, e),
             _ => trf(
@@ -471,6 +499,7 @@ impl RamvramApp {
     pub fn show(&mut self, ui: &mut Ui) {
         self.poll_detection();
         self.poll_bench();
+        self.bench_view.can_measure = self.can_measure();
         let lang = self.lang;
         let ctx = ui.ctx().clone();
         let mut commands = Vec::new();

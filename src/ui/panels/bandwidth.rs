@@ -37,6 +37,9 @@ pub struct BenchView {
     pub entry_speed: u32,
     /// Channels being entered.
     pub entry_channels: u32,
+    /// False when the shown profile is another machine's: the benchmarks would measure this
+    /// computer, so they are disabled.
+    pub can_measure: bool,
 }
 
 impl BenchView {
@@ -137,8 +140,17 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
             ui.add(egui::ProgressBar::new(*progress).show_percentage());
         }
         None => {
+            let can = bench.can_measure;
+            if !can {
+                ui.add(
+                    egui::Label::new(RichText::new(tr(lang, Msg::BwNotThisMachine)).weak()).wrap(),
+                );
+            }
             ui.horizontal_wrapped(|ui| {
-                if ui.button(tr(lang, Msg::BwMeasureMemory)).clicked() {
+                if ui
+                    .add_enabled(can, egui::Button::new(tr(lang, Msg::BwMeasureMemory)))
+                    .clicked()
+                {
                     commands.push(Command::StartMemoryBench);
                 }
                 ui.separator();
@@ -148,7 +160,7 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
                 let folder = bench.storage_folder.trim();
                 if ui
                     .add_enabled(
-                        !folder.is_empty(),
+                        can && !folder.is_empty(),
                         egui::Button::new(tr(lang, Msg::BwMeasureStorage)),
                     )
                     .clicked()
