@@ -20,6 +20,16 @@ pub fn gib(bytes: u64) -> String {
     }
 }
 
+/// A size that may be small (a sample, a file): below 1 MiB in KiB (`153600` → `"150 KiB"`),
+/// else as [`gib`].
+pub fn size(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    } else {
+        gib(bytes)
+    }
+}
+
 /// [`gib`], or "unknown" in `lang`.
 pub fn gib_or_unknown(lang: Lang, bytes: Option<u64>) -> String {
     bytes.map_or_else(|| unknown(lang), gib)

@@ -47,6 +47,13 @@ pub fn pcie_bytes_per_s(generation: Option<u32>, width: Option<u32>) -> Option<f
     Some(pcie_lane_bytes_per_s(generation?)? * f64::from(width?))
 }
 
+/// Samples per second a stage of `bytes_per_s` carries when each sample is `sample_bytes`
+/// (e.g. an ImageNet JPEG of ~110 KB, or a decoded 224 × 224 × 3 float32 tensor of 602,112 B);
+/// `None` for a zero sample size.
+pub fn samples_per_s(bytes_per_s: f64, sample_bytes: u64) -> Option<f64> {
+    (sample_bytes > 0).then(|| bytes_per_s / sample_bytes as f64)
+}
+
 /// Theoretical memory bandwidth: channels × MT/s × bytes per channel.
 pub fn theoretical_memory_bytes_per_s(channels: u32, mts: u32, bytes_per_channel: f64) -> f64 {
     f64::from(channels) * f64::from(mts) * 1e6 * bytes_per_channel

@@ -94,6 +94,23 @@ pub fn pipeline_sentence(lang: Lang, b: &Bandwidth) -> String {
     }
 }
 
+/// "At 150 KiB per sample, Storage read (the narrowest stage) carries about 2279 samples per
+/// second."; `None` without a narrowest stage or a sample size.
+pub fn samples_sentence(lang: Lang, b: &Bandwidth, sample_bytes: u64) -> Option<String> {
+    let id = b.pipeline.narrowest?;
+    let v = b.pipeline.stages.iter().find(|s| s.id == id)?.bytes_per_s?;
+    let n = crate::advisor::bandwidth::samples_per_s(v, sample_bytes)?;
+    Some(trf(
+        lang,
+        Msg::BwSamplesSentence,
+        &[
+            ("size", &format::size(sample_bytes)),
+            ("stage", stage_name(lang, id)),
+            ("samples", &format!("{n:.0}")),
+        ],
+    ))
+}
+
 /// The seed's rule with this machine's arithmetic.
 pub fn seed_rule_text(lang: Lang, b: &Bandwidth) -> String {
     let r = &b.seed_rule;
@@ -208,6 +225,24 @@ mod tests {
             pcie_line(Lang::En, &b.pcie[0]),
             "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
         );
+    }
+
+    #[test]
+    fn samples_per_second_at_the_narrowest_stage() {
+        let b = assess(&fixture("lab-a6000-nfs-measured"))
+            .bandwidth
+            .unwrap();
+        // 0.35 × 10^9 B/s ÷ (150 × 1024 B) = 2278.6 samples/s.
+        assert_eq!(
+            samples_sentence(Lang::En, &b, 150 * 1024).unwrap(),
+            "At 150 KiB per sample, Storage read (the narrowest stage) carries about 2279 \
+             samples per second."
+        );
+        assert_eq!(
+            samples_sentence(Lang::Zh, &b, 150 * 1024).unwrap(),
+            "按每个样本 150 KiB 计算，最窄的一环（存储读取）每秒大约能送 2279 个样本。"
+        );
+        assert_eq!(samples_sentence(Lang::En, &b, 0), None);
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub struct BenchView {
     /// False when the shown profile is another machine's: the benchmarks would measure this
     /// computer, so they are disabled.
     pub can_measure: bool,
+    /// Bytes per sample typed by the user (KiB in the field); 0 = not given.
+    pub sample_kib: u32,
 }
 
 impl BenchView {
@@ -65,7 +67,7 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
     benchmark_bar(ui, lang, bench, &mut commands);
     match &a.bandwidth {
         Some(b) => {
-            pipeline(ui, lang, b);
+            pipeline(ui, lang, b, bench);
             memory(ui, lang, a, b);
             seed_rule(ui, lang, b);
             pcie(ui, lang, b);
@@ -179,7 +181,7 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
     }
 }
 
-fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
+fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth, bench: &mut BenchView) {
     super::heading(ui, tr(lang, Msg::BwPipelineSection));
     let sentence = words::pipeline_sentence(lang, b);
     let strong = b.pipeline.starves_gpus == Some(true);
@@ -192,6 +194,16 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
         })
         .wrap(),
     );
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label(tr(lang, Msg::BwSampleSize));
+        ui.add(egui::DragValue::new(&mut bench.sample_kib).range(0..=1_000_000))
+            .labelled_by(l.id);
+        let sample_bytes = u64::from(bench.sample_kib) * 1024;
+        if let Some(sentence) = words::samples_sentence(lang, b, sample_bytes) {
+            ui.label(sentence);
+        }
+    });
+    let sample_bytes = u64::from(bench.sample_kib) * 1024;
     let narrow = b.pipeline.narrowest;
     let normal = Color32::from_rgb(0x4a, 0x90, 0xd9);
     let highlight = Color32::from_rgb(0xe0, 0x6c, 0x3c);
@@ -233,8 +245,12 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
                         .fill(color)
                         .width(0.6),
                 );
+                let text = match crate::advisor::bandwidth::samples_per_s(v, sample_bytes) {
+                    Some(n) => format!("{}\n≈ {n:.0}/s", format::gbps(v)),
+                    None => format::gbps(v),
+                };
                 labels.push(
-                    Text::new(names[i], PlotPoint::new(x, y + 0.05), format::gbps(v))
+                    Text::new(names[i], PlotPoint::new(x, y + 0.05), text)
                         .anchor(egui::Align2::CENTER_BOTTOM)
                         .color(text_color),
                 );
