@@ -311,3 +311,28 @@ fn another_machines_profile_cannot_be_benchmarked_from_here() {
     h.run();
     assert!(!h.state().bench_running());
 }
+
+#[test]
+fn closing_the_window_during_a_storage_benchmark_leaves_no_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label("Dataset folder").click();
+    h.run();
+    h.get_by_label("Dataset folder")
+        .type_text(&dir.path().display().to_string());
+    h.run();
+    h.get_by_label("Measure read speed").click();
+    h.step();
+    assert!(h.state().bench_running());
+    // Dropping the app (what closing the window does) cancels the run and waits for it.
+    drop(h);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

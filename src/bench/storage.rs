@@ -196,9 +196,10 @@ pub fn run(
     progress: &dyn Fn(f32),
 ) -> Result<StorageBandwidth, BenchError> {
     check_folder(dir, config.bytes_needed())?;
+    remove_stale(dir);
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let work = dir.join(format!(
-        ".ramvram-bench-{}-{}",
+        "{TEMP_PREFIX}{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
@@ -375,6 +376,46 @@ pub fn run(
         random_direct_io: random_direct && files_read > 0,
         tool: Some(super::tool_name()),
     })
+}
+
+/// Prefix of the temporary folders: `.ramvram-bench-<pid>-<n>`.
+const TEMP_PREFIX: &str = ".ramvram-bench-";
+
+/// Removes temporary folders left in `dir` by benchmarks whose process no longer exists (a
+/// `kill -9` or a power cut skips every cleanup); folders of running processes are kept.
+pub fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix(TEMP_PREFIX)
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !process_alive(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// True when a process with this id exists (`kill(pid, 0)`; `EPERM` means it exists).
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
 }
 
 fn small_file(dir: &Path, i: u32) -> PathBuf {
@@ -554,6 +595,26 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn folders_left_by_dead_processes_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // pid_max is at most 4,194,304 on Linux: this process can't exist.
+        let dead = dir.path().join(".ramvram-bench-999999999-0");
+        std::fs::create_dir(&dead).unwrap();
+        std::fs::write(dead.join("sequential.bin"), b"left over").unwrap();
+        // This process is alive: its folder may belong to a run under way.
+        let alive = dir
+            .path()
+            .join(format!(".ramvram-bench-{}-424242", std::process::id()));
+        std::fs::create_dir(&alive).unwrap();
+        let unrelated = dir.path().join("dataset");
+        std::fs::create_dir(&unrelated).unwrap();
+        run(dir.path(), &tiny(), &AtomicBool::new(false), &|_| {}).unwrap();
+        assert!(!dead.exists());
+        assert!(alive.exists());
+        assert!(unrelated.exists());
     }
 
     #[test]

@@ -265,9 +265,30 @@ fn advise(
     print(&text)
 }
 
+/// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
+/// the storage benchmark's guard can delete its temporary folder.
+fn catch_interrupts() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic.
+    unsafe {
+        let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
 fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
-    use std::sync::atomic::AtomicBool;
-    let cancel = AtomicBool::new(false);
+    catch_interrupts();
+    let cancel = &INTERRUPTED;
     match what {
         BenchCommand::Memory {
             json,
@@ -298,7 +319,7 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     ]
                 )
             );
-            let result = crate::bench::memory::run(&config, &cancel, &|_| {});
+            let result = crate::bench::memory::run(&config, cancel, &|_| {});
             if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 p.measurements.memory_bandwidth = Some(m.clone());
                 if let Err(e) = profile::save_profile(p, path) {
@@ -310,6 +331,7 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
                 }
                 Ok(m) => print(&text_bench::memory(lang, &m)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
                 Err(e) => fail(
                     lang,
                     EXIT_OUTPUT_FAILED,
@@ -339,7 +361,7 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     &[("path", &folder.display().to_string())]
                 )
             );
-            let result = crate::bench::storage::run(folder, &config, &cancel, &|_| {});
+            let result = crate::bench::storage::run(folder, &config, cancel, &|_| {});
             if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 // One entry per folder, the latest first.
                 p.measurements.storage.retain(|o| o.path != r.path);
@@ -353,6 +375,7 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
                 }
                 Ok(s) => print(&text_bench::storage(lang, &s)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
                 Err(e @ crate::bench::BenchError::Path { .. }) => fail(
                     lang,
                     EXIT_BAD_INPUT,
@@ -366,6 +389,14 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             }
         }
     }
+}
+
+/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+fn cancelled(lang: Lang) -> ExitCode {
+    eprintln!("ramvram: {}", tr(lang, Msg::BenchCancelled));
+    ExitCode::from(EXIT_INTERRUPTED)
 }
 
 fn print(text: &str) -> ExitCode {

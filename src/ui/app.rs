@@ -575,6 +575,17 @@ impl RamvramApp {
     }
 }
 
+impl Drop for RamvramApp {
+    /// Closing the window cancels a running benchmark and waits (a few seconds at most) for it
+    /// to stop, so the storage benchmark's temporary folder is removed before the process ends.
+    fn drop(&mut self) {
+        if let Some(b) = self.bench.take() {
+            b.cancel.store(true, Ordering::Relaxed);
+            let _ = b.rx.recv_timeout(std::time::Duration::from_secs(10));
+        }
+    }
+}
+
 impl eframe::App for RamvramApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
