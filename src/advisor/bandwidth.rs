@@ -321,7 +321,7 @@ fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
     let speed_mts = m
         .speed_mts
         .or_else(|| dimms.iter().filter_map(|d| d.effective_speed_mts()).min());
-    let layout = crate::probe::dimm::infer_channels(dimms);
+    let layout = crate::profile::infer_channels(dimms);
     let (channels, channels_source) = match (m.channels_populated, layout.as_ref()) {
         (Some(c), _) => (Some(c), m.channels_source.or(Some(ValueSource::Entered))),
         (None, Some(l)) => (Some(l.count()), Some(ValueSource::Estimated)),

@@ -3,9 +3,11 @@
 //! Everything is in bytes (`u64`) and plain counts. A value that was not detected is `None`
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
+mod channels;
 mod io;
 mod measurements;
 
+pub use channels::{ChannelLayout, infer_channels};
 pub use io::{LoadedProfile, ProfileError, load_profile, parse_profile, save_profile};
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 
