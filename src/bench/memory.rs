@@ -24,7 +24,8 @@ use crate::profile::MemoryBandwidth;
 pub const MIN_ARRAY_BYTES: u64 = 256 << 20;
 
 /// Arrays are at least this many times the last-level cache: STREAM's rule ("each array must
-/// be at least 4 times the size of the available cache memory", `stream.c`).
+/// be at least 4 times the size of the available cache memory", `stream.c`), with the caches
+/// of all CPUs summed ([`total_last_level_cache`]).
 pub const CACHE_FACTOR: u64 = 4;
 
 /// Last-level cache assumed when it can't be read: 32 MiB. Assumption: the LLC of common
@@ -120,25 +121,66 @@ pub fn parse_cache_size(s: &str) -> Option<u64> {
         .filter(|n| *n > 0)
 }
 
-/// The largest cache of the highest level listed under
-/// `<sys>/devices/system/cpu/cpu0/cache/index*/{level,size}`; `None` when unreadable.
+/// One cache as sysfs lists it under `cpu<N>/cache/index<M>/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheEntry {
+    /// `level` (1, 2, 3).
+    pub level: u32,
+    /// `size`, bytes.
+    pub size: u64,
+    /// `shared_cpu_list` (e.g. `"0-7"`): CPUs sharing this cache; one physical cache per
+    /// distinct list.
+    pub shared_cpus: String,
+}
+
+/// Total last-level cache: the sum over the distinct caches of the highest level (STREAM's
+/// rule is about "the sum of all the last-level caches": an EPYC 7742 has sixteen 16 MiB L3
+/// slices, 256 MiB in all, though each CPU sees 16 MiB).
+pub fn total_last_level_cache(entries: &[CacheEntry]) -> Option<u64> {
+    let level = entries.iter().map(|e| e.level).max()?;
+    let mut seen = std::collections::BTreeSet::new();
+    let total: u64 = entries
+        .iter()
+        .filter(|e| e.level == level && seen.insert(e.shared_cpus.as_str()))
+        .map(|e| e.size)
+        .sum();
+    (total > 0).then_some(total)
+}
+
+/// Total last-level cache read from `<sys>/devices/system/cpu/cpu*/cache/index*/`; `None`
+/// when unreadable.
 pub fn last_level_cache(sys: &Path) -> Option<u64> {
-    let dir = sys.join("devices/system/cpu/cpu0/cache");
-    let mut best: Option<(u32, u64)> = None;
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with("index") {
+    let mut entries = Vec::new();
+    for cpu in std::fs::read_dir(sys.join("devices/system/cpu"))
+        .ok()?
+        .flatten()
+    {
+        let name = cpu.file_name().to_string_lossy().into_owned();
+        if !name
+            .strip_prefix("cpu")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        {
             continue;
         }
-        let read = |f: &str| std::fs::read_to_string(entry.path().join(f)).ok();
-        let level = read("level").and_then(|l| l.trim().parse::<u32>().ok());
-        let size = read("size").and_then(|s| parse_cache_size(&s));
-        if let (Some(level), Some(size)) = (level, size) {
-            if best.is_none_or(|b| (level, size) > b) {
-                best = Some((level, size));
+        let Ok(indexes) = std::fs::read_dir(cpu.path().join("cache")) else {
+            continue;
+        };
+        for idx in indexes.flatten() {
+            let read = |f: &str| std::fs::read_to_string(idx.path().join(f)).ok();
+            let level = read("level").and_then(|l| l.trim().parse::<u32>().ok());
+            let size = read("size").and_then(|s| parse_cache_size(&s));
+            let shared = read("shared_cpu_list").map(|s| s.trim().to_string());
+            if let (Some(level), Some(size)) = (level, size) {
+                entries.push(CacheEntry {
+                    level,
+                    size,
+                    // Without the list, count each CPU's cache once per CPU.
+                    shared_cpus: shared.unwrap_or_else(|| name.clone()),
+                });
             }
         }
     }
-    best.map(|(_, size)| size)
+    total_last_level_cache(&entries)
 }
 
 /// (slowest − fastest) / fastest of a kernel's times; 0 for fewer than two times.
@@ -439,6 +481,24 @@ mod tests {
         assert_eq!(array_bytes_for(Some(32 << 20)), 268_435_456);
         // 256 MiB L3 (EPYC 7742): 4 × 256 MiB = 1 GiB.
         assert_eq!(array_bytes_for(Some(256 << 20)), 1_073_741_824);
+        // EPYC 7742: 64 cores in 16 CCXs of 4, each CCX sharing a 16 MiB L3 → 256 MiB in all;
+        // L2 (512 KiB per core) is a lower level and does not count.
+        let mut caches = Vec::new();
+        for cpu in 0..64u32 {
+            let first = cpu / 4 * 4;
+            caches.push(CacheEntry {
+                level: 3,
+                size: 16 << 20,
+                shared_cpus: format!("{first}-{}", first + 3),
+            });
+            caches.push(CacheEntry {
+                level: 2,
+                size: 512 << 10,
+                shared_cpus: cpu.to_string(),
+            });
+        }
+        assert_eq!(total_last_level_cache(&caches), Some(256 << 20));
+        assert_eq!(total_last_level_cache(&[]), None);
         assert_eq!(array_bytes_for(None), 268_435_456);
         assert_eq!(parse_cache_size("32768K\n"), Some(33_554_432));
         assert_eq!(parse_cache_size("1M"), Some(1_048_576));
