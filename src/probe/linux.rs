@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{cgroup, dimm, disks, edac, meminfo, mounts, statfs, vm};
+use super::{cgroup, dimm, disks, edac, meminfo, mounts, smbios, statfs, vm};
 use crate::profile::{MachineProfile, Note, NoteId};
 
 fn read(path: &Path) -> Option<String> {
@@ -47,6 +47,12 @@ pub fn detect_linux(profile: &mut MachineProfile) {
     // Memory modules as systemd's udev stored them from SMBIOS (readable without root).
     if let Some(text) = read(Path::new("/run/udev/data/+dmi:id")) {
         dimm::apply_dimms(&mut profile.memory, dimm::parse_udev_dmi(&text));
+    }
+    // The raw SMBIOS table, readable by root only.
+    if profile.memory.dimms.is_empty() {
+        if let Ok(table) = std::fs::read("/sys/firmware/dmi/tables/DMI") {
+            dimm::apply_dimms(&mut profile.memory, smbios::parse_type17(&table));
+        }
     }
     // ECC servers: the EDAC driver knows each module's channel (but not its speed).
     let edac_entries = edac::read_edac(Path::new("/sys/devices/system/edac/mc"));

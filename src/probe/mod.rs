@@ -11,6 +11,7 @@ pub mod edac;
 pub mod gpu;
 pub mod meminfo;
 pub mod mounts;
+pub mod smbios;
 pub mod statfs;
 pub mod vm;
 
