@@ -108,11 +108,12 @@ fn entry(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Comm
                     ui.add(egui::DragValue::new(&mut bench.entry_speed).range(200..=20_000))
                         .labelled_by(l.id);
                     ui.end_row();
-                    let l = ui.label(tr(lang, Msg::BwRowChannels));
+                    let l = ui.label(tr(lang, Msg::BwEnterChannels));
                     ui.add(egui::DragValue::new(&mut bench.entry_channels).range(1..=24))
                         .labelled_by(l.id);
                     ui.end_row();
                 });
+            ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwEnterNote)).weak()).wrap());
             ui.horizontal_wrapped(|ui| {
                 if ui.button(tr(lang, Msg::BwApply)).clicked() {
                     commands.push(Command::SetMemoryConfig {
