@@ -359,8 +359,14 @@ impl RamvramApp {
     fn poll_detection(&mut self) {
         let Some(rx) = &self.detecting else { return };
         match rx.try_recv() {
-            Ok(profile) => {
+            Ok(mut profile) => {
                 self.detecting = None;
+                // Detecting this machine again keeps what was measured on it in this window.
+                if self.source == Source::Detected {
+                    if let Some(old) = &self.profile {
+                        profile.measurements = old.measurements.clone();
+                    }
+                }
                 self.show_profile(&profile, Source::Detected);
             }
             Err(mpsc::TryRecvError::Empty) => {}
