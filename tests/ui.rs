@@ -336,3 +336,50 @@ fn closing_the_window_during_a_storage_benchmark_leaves_no_files() {
     drop(h);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn a_storage_benchmark_from_the_window_lands_in_the_profile() {
+    use ramvram::bench::storage::StorageBenchConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    app.set_storage_bench_config(StorageBenchConfig {
+        sequential_bytes: 4 << 20,
+        small_files: 20,
+        ..StorageBenchConfig::default()
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label("Dataset folder").click();
+    h.run();
+    let folder = dir.path().display().to_string();
+    h.get_by_label("Dataset folder").type_text(&folder);
+    h.run();
+    h.get_by_label("Measure read speed").click();
+    for _ in 0..20_000 {
+        h.step();
+        if !h.state().bench_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    h.run_steps(4);
+    let canonical = std::fs::canonicalize(dir.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let stored = &h.state().profile().unwrap().measurements.storage;
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].path, canonical);
+    assert_eq!(stored[0].sequential_bytes % (4 << 20), 0);
+    h.get_by_label(&format!("Storage read speed in {canonical}"));
+    // The pipeline now has a storage stage from the measurement.
+    let b = h.state().assessment().unwrap().bandwidth.clone().unwrap();
+    assert_eq!(
+        b.pipeline.stages[0].bytes_per_s,
+        stored[0].sequential_read_bytes_per_s
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

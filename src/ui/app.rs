@@ -81,6 +81,8 @@ pub struct RamvramApp {
     bench_view: BenchView,
     /// Test hook: the memory benchmark's configuration instead of this machine's.
     memory_bench_config: Option<MemoryBenchConfig>,
+    /// Test hook: the storage benchmark's configuration instead of the default.
+    storage_bench_config: Option<StorageBenchConfig>,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
 }
@@ -103,6 +105,7 @@ impl RamvramApp {
             bench: None,
             bench_view: BenchView::new(),
             memory_bench_config: None,
+            storage_bench_config: None,
             this_host: sysinfo::System::host_name().ok(),
         }
     }
@@ -123,6 +126,11 @@ impl RamvramApp {
     /// so that a run takes milliseconds).
     pub fn set_memory_bench_config(&mut self, config: MemoryBenchConfig) {
         self.memory_bench_config = Some(config);
+    }
+
+    /// Uses `config` for the storage benchmark instead of the default (tests use a small file).
+    pub fn set_storage_bench_config(&mut self, config: StorageBenchConfig) {
+        self.storage_bench_config = Some(config);
     }
 
     /// True while a benchmark runs.
@@ -419,11 +427,8 @@ impl RamvramApp {
                     Msg::BwRunningStorage,
                     &[("path", &folder.display().to_string())],
                 );
-                self.start_bench(
-                    ctx,
-                    what,
-                    BenchJob::Storage(folder, StorageBenchConfig::default()),
-                );
+                let config = self.storage_bench_config.clone().unwrap_or_default();
+                self.start_bench(ctx, what, BenchJob::Storage(folder, config));
             }
             Command::CancelBench => {
                 if let Some(b) = &self.bench {
