@@ -383,3 +383,19 @@ fn a_storage_benchmark_from_the_window_lands_in_the_profile() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn degraded_pcie_link_is_marked_on_the_bandwidth_page() {
+    let profile = common::fixture("lab-4090-pcie-x8");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    // Gen4 x8 = 8 × 1.969 = 15.8 GB/s of the 31.5 GB/s an x16 link carries.
+    h.get_by_label("GPU 0: Gen4 x8 = 15.8 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+    h.get_by_label_contains("GPU 0: PCIe link runs at Gen4 x8 (capable of Gen4 x16)");
+}

@@ -70,7 +70,7 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
             pipeline(ui, lang, b, bench);
             memory(ui, lang, a, b);
             seed_rule(ui, lang, b);
-            pcie(ui, lang, b);
+            pcie(ui, lang, a, b);
         }
         None => {
             super::heading(ui, tr(lang, Msg::BwPipelineSection));
@@ -420,13 +420,38 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
     ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwRuleExample)).weak()).wrap());
 }
 
-fn pcie(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
+fn pcie(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
+    use crate::advisor::{FindingId, Quantity};
     super::heading(ui, tr(lang, Msg::BwPcieSection));
     if b.pcie.is_empty() {
         ui.label(tr(lang, Msg::BwPcieNone));
     }
     for p in &b.pcie {
-        ui.label(words::pcie_line(lang, p));
+        // The advisor's degraded-link finding for this GPU, if any, is shown under its line.
+        let degraded = a.findings.iter().find(|f| {
+            f.id == FindingId::PcieLinkDegraded
+                && f.values.get("gpu") == Some(&Quantity::Count(u64::from(p.gpu)))
+        });
+        match degraded {
+            Some(f) => {
+                let warn = theme::severity(f.severity);
+                ui.label(RichText::new(words::pcie_line(lang, p)).color(warn));
+                ui.label(
+                    RichText::new(trf(
+                        lang,
+                        Msg::BwPcieFinding,
+                        &[
+                            ("severity", crate::present::severity(lang, f.severity)),
+                            ("title", &crate::present::finding_title(lang, f)),
+                        ],
+                    ))
+                    .color(warn),
+                );
+            }
+            None => {
+                ui.label(words::pcie_line(lang, p));
+            }
+        }
     }
 }
 
