@@ -70,6 +70,7 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
             pipeline(ui, lang, b, bench);
             memory(ui, lang, a, b);
             seed_rule(ui, lang, b);
+            bandwidth_findings(ui, lang, a);
             pcie(ui, lang, a, b);
         }
         None => {
@@ -420,6 +421,31 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
     ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwRuleExample)).weak()).wrap());
 }
 
+/// The advisor's findings about memory channels, memory bandwidth and dataset storage.
+fn bandwidth_findings(ui: &mut Ui, lang: Lang, a: &Assessment) {
+    use crate::advisor::FindingId as F;
+    let ids = [
+        F::MemoryBandwidthBound,
+        F::SingleChannelMemory,
+        F::UnevenChannels,
+        F::DatasetOnNetworkStorage,
+        F::DatasetOnHdd,
+    ];
+    for f in a.findings.iter().filter(|f| ids.contains(&f.id)) {
+        ui.label(
+            RichText::new(trf(
+                lang,
+                Msg::BwFindingLine,
+                &[
+                    ("severity", crate::present::severity(lang, f.severity)),
+                    ("title", &crate::present::finding_title(lang, f)),
+                ],
+            ))
+            .color(theme::severity(f.severity)),
+        );
+    }
+}
+
 fn pcie(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
     use crate::advisor::{FindingId, Quantity};
     super::heading(ui, tr(lang, Msg::BwPcieSection));
@@ -439,7 +465,7 @@ fn pcie(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
                 ui.label(
                     RichText::new(trf(
                         lang,
-                        Msg::BwPcieFinding,
+                        Msg::BwFindingLine,
                         &[
                             ("severity", crate::present::severity(lang, f.severity)),
                             ("title", &crate::present::finding_title(lang, f)),
