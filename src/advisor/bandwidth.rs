@@ -124,6 +124,12 @@ pub struct PcieView {
     pub current_bytes_per_s: Option<f64>,
     /// At the highest generation (GPU and slot together) and width.
     pub max_bytes_per_s: Option<f64>,
+    /// Host → GPU traffic measured at detection time (NVML), bytes/s.
+    #[serde(default)]
+    pub rx_bytes_per_s: Option<f64>,
+    /// GPU → host traffic measured at detection time, bytes/s.
+    #[serde(default)]
+    pub tx_bytes_per_s: Option<f64>,
     /// True when the link runs below its maximum generation while the GPU is idle (power
     /// saving: it speeds up under load), so the current figure understates the link.
     #[serde(default)]
@@ -265,6 +271,8 @@ pub fn bandwidth_with_demand(
                 gpu: g.index,
                 link,
                 idle_slowdown: idle && slowed,
+                rx_bytes_per_s: g.pcie_rx_bytes_per_s,
+                tx_bytes_per_s: g.pcie_tx_bytes_per_s,
                 current_bytes_per_s: current,
                 max_bytes_per_s: pcie_bytes_per_s(link.gen_max, link.width_max),
                 effective_bytes_per_s: pcie_bytes_per_s(gen_effective, link.width_current),

@@ -181,6 +181,13 @@ pub fn pcie_line(lang: Lang, p: &PcieView) -> String {
         line.push(' ');
         line.push_str(tr(lang, Msg::BwPcieIdle));
     }
+    if let (Some(rx), Some(tx)) = (p.rx_bytes_per_s, p.tx_bytes_per_s) {
+        line.push_str(&trf(
+            lang,
+            Msg::BwPcieTraffic,
+            &[("rx", &format::gbps(rx)), ("tx", &format::gbps(tx))],
+        ));
+    }
     line
 }
 
@@ -243,6 +250,21 @@ mod tests {
             "按每个样本 150 KiB 计算，最窄的一环（存储读取）每秒大约能送 2279 个样本。"
         );
         assert_eq!(samples_sentence(Lang::En, &b, 0), None);
+    }
+
+    #[test]
+    fn pcie_traffic_from_nvml_counters() {
+        use crate::probe::gpu::fake::FakeScenario;
+        // The fake H100s report 12,000,000 KB/s received and 1,500,000 KB/s sent (KB = 1000 B).
+        let p = crate::probe::detect_with(&FakeScenario::EightH100);
+        let b = assess(&p).bandwidth.unwrap();
+        assert_eq!(b.pcie[0].rx_bytes_per_s, Some(12e9));
+        assert!(
+            pcie_line(Lang::En, &b.pcie[0])
+                .ends_with("; traffic at detection: 12.0 GB/s to the GPU, 1.50 GB/s from it"),
+            "{}",
+            pcie_line(Lang::En, &b.pcie[0])
+        );
     }
 
     #[test]

@@ -176,6 +176,13 @@ pub struct Gpu {
     /// Vendor UUID (removed by report redaction).
     #[serde(default)]
     pub uuid: Option<String>,
+    /// PCIe traffic from the GPU to the host at detection time, bytes/s (NVML's 20 ms
+    /// throughput counter); `None` when not available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_tx_bytes_per_s: Option<f64>,
+    /// PCIe traffic from the host to the GPU at detection time, bytes/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_rx_bytes_per_s: Option<f64>,
 }
 
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
