@@ -20,9 +20,45 @@ pub fn gib(bytes: u64) -> String {
     }
 }
 
+/// A size that may be small (a sample, a file): below 1 MiB in KiB (`153600` → `"150 KiB"`),
+/// else as [`gib`].
+pub fn size(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    } else {
+        gib(bytes)
+    }
+}
+
 /// [`gib`], or "unknown" in `lang`.
 pub fn gib_or_unknown(lang: Lang, bytes: Option<u64>) -> String {
     bytes.map_or_else(|| unknown(lang), gib)
+}
+
+/// Bandwidth in GB/s (10^9 bytes/s, the STREAM and PCIe convention): `102_400_000_000.0` →
+/// `"102.4 GB/s"`; below 10 GB/s two decimals (`"0.98 GB/s"`).
+pub fn gbps(bytes_per_s: f64) -> String {
+    let g = bytes_per_s / 1e9;
+    if g >= 10.0 {
+        format!("{g:.1} GB/s")
+    } else {
+        format!("{g:.2} GB/s")
+    }
+}
+
+/// [`gbps`], or "unknown".
+pub fn gbps_or_unknown(lang: Lang, v: Option<f64>) -> String {
+    v.map_or_else(|| unknown(lang), gbps)
+}
+
+/// Bandwidth in MB/s (10^6 bytes/s), for small reads: `12_288_000.0` → `"12.3 MB/s"`.
+pub fn mbps(bytes_per_s: f64) -> String {
+    format!("{:.1} MB/s", bytes_per_s / 1e6)
+}
+
+/// A fraction as a percentage: `0.052` → `"5.2 %"`.
+pub fn percent(f: f64) -> String {
+    format!("{:.1} %", f * 100.0)
 }
 
 /// A ratio with two decimals and a multiplication sign: `0.6667` → `"0.67×"`.
@@ -62,11 +98,6 @@ pub fn rate(lang: Lang, samples_per_s: f64) -> String {
     crate::i18n::trf(lang, Msg::UnitSamplesPerS, &[("n", &n)])
 }
 
-/// A share 0–1 as a percentage: 0.283 → "28 %".
-pub fn percent(share: f64) -> String {
-    format!("{:.0} %", share * 100.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +109,16 @@ mod tests {
         assert_eq!(gib(64 << 20), "64 MiB");
         // 24,684,092 kB (this CI machine's MemTotal) = 23.54 GiB.
         assert_eq!(gib(24_684_092 * 1024), "23.5 GiB");
+    }
+
+    #[test]
+    fn bandwidth() {
+        // Quad-channel DDR4-3200: 4 × 3200 × 10^6 × 8 B = 102.4 × 10^9 B/s.
+        assert_eq!(gbps(4.0 * 3200e6 * 8.0), "102.4 GB/s");
+        // PCIe Gen3 x1: 8 GT/s × 128/130 / 8 = 0.985 GB/s.
+        assert_eq!(gbps(8e9 * 128.0 / 130.0 / 8.0), "0.98 GB/s");
+        assert_eq!(mbps(4096.0 * 3000.0), "12.3 MB/s");
+        assert_eq!(percent(0.052), "5.2 %");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub mod advisor;
 pub mod assets;
+pub mod bench;
 pub mod catalog;
 pub mod cli;
 pub mod format;

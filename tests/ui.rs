@@ -46,6 +46,14 @@ fn every_fixture_renders_in_both_languages_without_missing_glyphs() {
                 RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(&name)));
             let mut h = harness(app);
             h.run();
+            // The bandwidth page too (arrows, ×, ÷ and the chart's axis text).
+            let tab = if lang == Lang::En {
+                "Bandwidth"
+            } else {
+                "带宽"
+            };
+            h.get_by_label(tab).click();
+            h.run();
         }
     }
 }
@@ -233,4 +241,275 @@ fn simulator_sliders_move_the_verdict() {
     h.get_by_label("中文").click();
     h.run();
     h.get_by_label_contains("每一环都跟得上");
+}
+
+#[test]
+fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
+    use ramvram::bench::memory::MemoryBenchConfig;
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    // Tiny arrays and no repetition limit: the run goes on until it is cancelled.
+    app.set_memory_bench_config(MemoryBenchConfig {
+        array_elements: 4096,
+        threads: 2,
+        time_budget: std::time::Duration::from_secs(3600),
+        max_repetitions: u32::MAX,
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Bandwidth);
+    // 1 channel × 3200 MT/s × 8 B = 25.6 GB/s, below PCIe Gen4 x16 (31.5 GB/s): RAM is the
+    // narrowest stage. The seed's rule asks 24 GiB × 2 GB/s per GiB = 48 GB/s; 25.6 / 2 =
+    // 12.8 GiB of VRAM covered.
+    h.get_by_label("The narrowest known stage is RAM bandwidth (25.6 GB/s).");
+    h.get_by_label_contains("covers 12.8 GiB of VRAM");
+    h.get_by_label_contains("which asks for 48.0 GB/s");
+    h.get_by_label("GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+    // Judged bandwidth-bound, on this page too.
+    h.get_by_label(
+        "Warning: Memory bandwidth 25.6 GB/s is below the seed's 48.0 GB/s for 24.0 GiB of VRAM",
+    );
+    h.get_by_label("Warning: Only one memory channel is populated (25.6 GB/s theoretical)");
+
+    h.get_by_label("Measure memory bandwidth").click();
+    h.step();
+    h.step();
+    assert!(h.state().bench_running());
+    h.get_by_label("Cancel").click();
+    // Wait for the worker to notice (it checks after every pass of a few microseconds).
+    for _ in 0..10_000 {
+        h.step();
+        if !h.state().bench_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert!(!h.state().bench_running());
+    h.step();
+    h.get_by_label("Cancelled.");
+    let measured = &h.state().profile().unwrap().measurements;
+    assert!(
+        measured.memory_bandwidth.is_none(),
+        "a cancelled run stores nothing"
+    );
+
+    // A run allowed two passes finishes and lands in the profile's measurements.
+    let mut app = RamvramApp::with_profile(Lang::Zh, &profile, Source::Detected);
+    app.set_memory_bench_config(MemoryBenchConfig {
+        array_elements: 4096,
+        threads: 2,
+        time_budget: std::time::Duration::from_secs(3600),
+        max_repetitions: 2,
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("带宽").click();
+    h.run();
+    h.get_by_label("已知环节中最窄的是内存带宽（25.6 GB/s）。");
+    h.get_by_label("测量内存带宽").click();
+    for _ in 0..10_000 {
+        h.step();
+        if h.state()
+            .profile()
+            .unwrap()
+            .measurements
+            .memory_bandwidth
+            .is_some()
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let m = h
+        .state()
+        .profile()
+        .unwrap()
+        .measurements
+        .memory_bandwidth
+        .clone()
+        .expect("result stored in the profile's measurements");
+    assert_eq!(m.repetitions, 2);
+    assert_eq!(m.array_bytes, 4096 * 8);
+    // The assessment now uses the measurement for the RAM stage.
+    let b = h.state().assessment().unwrap().bandwidth.clone().unwrap();
+    assert_eq!(
+        b.memory.measured_triad_bytes_per_s,
+        Some(m.triad_bytes_per_s)
+    );
+}
+
+#[test]
+fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
+    // AWS g5.xlarge's profile has no memory modules: the user enters dual-channel DDR4-3200.
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label_contains("Can't check: memory bandwidth or VRAM is unknown");
+    h.get_by_label("Enter the memory configuration (when it can't be read)")
+        .click();
+    h.run();
+    // The form starts at DDR4, 3200 MT/s, 2 channels.
+    h.get_by_label("Apply").click();
+    h.run();
+    // 2 channels × 3200 MT/s × 8 B = 51.2 GB/s, recorded as entered.
+    h.get_by_label("51.2 GB/s (entered)");
+    let m = &h.state().profile().unwrap().memory;
+    assert_eq!(m.channels_populated, Some(2));
+    assert_eq!(m.speed_mts, Some(3200));
+    assert_eq!(
+        m.channels_source,
+        Some(ramvram::profile::ValueSource::Entered)
+    );
+    // 51.2 GB/s covers 25.6 GiB under the seed's rule: enough for the A10G's 24 GiB.
+    h.get_by_label_contains("covers 25.6 GiB of VRAM");
+}
+
+#[test]
+fn bandwidth_page_shows_measurements_and_where_the_dataset_lives() {
+    let profile = common::fixture("lab-a6000-nfs-measured");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    // Stages: NFS 0.35 GB/s, RAM 80 GB/s measured, PCIe 31.5 GB/s.
+    h.get_by_label("The narrowest known stage is Storage read (0.35 GB/s).");
+    h.get_by_label("/mnt/datasets/imagenet is on /mnt/datasets (network file system)");
+    // 80 / 102.4 = 78.1 %.
+    h.get_by_label("78.1 %");
+    // A 150 KiB sample (an ImageNet-sized JPEG): 0.35 × 10^9 ÷ 153,600 = 2279 samples/s.
+    h.get_by_label("Sample size (KiB)").click();
+    h.run();
+    h.get_by_label("Sample size (KiB)").type_text("150");
+    h.key_press(egui::Key::Enter);
+    h.run_steps(4);
+    h.get_by_label(
+        "At 150 KiB per sample, Storage read (the narrowest stage) carries about 2279 samples \
+         per second.",
+    );
+    h.get_by_label("中文").click();
+    // The grids re-measure their columns for the new language over a few frames.
+    h.run_steps(8);
+    h.get_by_label("已知环节中最窄的是存储读取（0.35 GB/s）。");
+}
+
+#[test]
+fn another_machines_profile_cannot_be_benchmarked_from_here() {
+    // A profile file from another host: measuring here would store this computer's figures in
+    // that machine's profile, so the buttons are disabled and the page says why.
+    let mut profile = common::fixture("student-4090-ddr4-single-channel");
+    profile.host.hostname = Some("some-other-host-than-this-one".into());
+    let app = RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::File(common::fixture_path("student-4090-ddr4-single-channel")),
+    );
+    assert!(!app.can_measure());
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label_contains("The benchmarks measure the computer this window runs on");
+    h.get_by_label("Measure memory bandwidth").click();
+    h.run();
+    assert!(!h.state().bench_running());
+}
+
+#[test]
+fn closing_the_window_during_a_storage_benchmark_leaves_no_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label("Dataset folder").click();
+    h.run();
+    h.get_by_label("Dataset folder")
+        .type_text(&dir.path().display().to_string());
+    h.run();
+    h.get_by_label("Measure read speed").click();
+    h.step();
+    assert!(h.state().bench_running());
+    // Dropping the app (what closing the window does) cancels the run and waits for it.
+    drop(h);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_storage_benchmark_from_the_window_lands_in_the_profile() {
+    use ramvram::bench::storage::StorageBenchConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let profile = common::fixture("student-4090-ddr4-single-channel");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    app.set_storage_bench_config(StorageBenchConfig {
+        sequential_bytes: 4 << 20,
+        small_files: 20,
+        ..StorageBenchConfig::default()
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    h.get_by_label("Dataset folder").click();
+    h.run();
+    let folder = dir.path().display().to_string();
+    h.get_by_label("Dataset folder").type_text(&folder);
+    h.run();
+    h.get_by_label("Measure read speed").click();
+    for _ in 0..20_000 {
+        h.step();
+        if !h.state().bench_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    h.run_steps(4);
+    let canonical = std::fs::canonicalize(dir.path())
+        .unwrap()
+        .display()
+        .to_string();
+    let stored = &h.state().profile().unwrap().measurements.storage;
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].path, canonical);
+    assert_eq!(stored[0].sequential_bytes % (4 << 20), 0);
+    h.get_by_label(&format!("Storage read speed in {canonical}"));
+    // The pipeline now has a storage stage from the measurement.
+    let b = h.state().assessment().unwrap().bandwidth.clone().unwrap();
+    assert_eq!(
+        b.pipeline.stages[0].bytes_per_s,
+        stored[0].sequential_read_bytes_per_s
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn degraded_pcie_link_is_marked_on_the_bandwidth_page() {
+    let profile = common::fixture("lab-4090-pcie-x8");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("Bandwidth").click();
+    h.run();
+    // Gen4 x8 = 8 × 1.969 = 15.8 GB/s of the 31.5 GB/s an x16 link carries.
+    h.get_by_label("GPU 0: Gen4 x8 = 15.8 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+    h.get_by_label_contains("GPU 0: PCIe link runs at Gen4 x8 (capable of Gen4 x16)");
 }

@@ -72,6 +72,17 @@ pub enum FindingId {
     StarvedByDecode,
     /// GPUs wait for host-to-device copies.
     StarvedByPcie,
+    /// Only one memory channel is populated.
+    SingleChannelMemory,
+    /// Memory channels hold different amounts or numbers of modules.
+    UnevenChannels,
+    /// Memory bandwidth is below the seed's 2 GB/s per GiB of VRAM: the data path, not the
+    /// GPU, sets the pace.
+    MemoryBandwidthBound,
+    /// A measured dataset folder is on a network file system.
+    DatasetOnNetworkStorage,
+    /// A measured dataset folder is on a rotating disk.
+    DatasetOnHdd,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -114,6 +125,14 @@ pub enum RecId {
     FillChannels,
     /// Turn on `pin_memory`.
     PinMemory,
+    /// Install modules so every memory channel is populated.
+    PopulateChannels,
+    /// Use identical modules in every channel.
+    MatchModules,
+    /// Decode and augment on the GPU (NVIDIA DALI) to take work off CPU and RAM.
+    GpuDataLoading,
+    /// Copy the dataset to local NVMe, or pack small files into shards.
+    CopyToLocalNvme,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -130,6 +149,9 @@ pub enum Quantity {
     Rate(f64),
     /// A share, 0–1, shown as a percentage.
     Share(f64),
+    /// Bandwidth in bytes per second (shown as GB/s, 10^9 bytes/s).
+    #[serde(rename = "bytes_per_s")]
+    BytesPerSecond(f64),
 }
 
 /// One finding.
@@ -146,7 +168,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
+    pub(crate) fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
         Finding {
             id,
             severity,
@@ -155,7 +177,7 @@ impl Finding {
         }
     }
 
-    fn with(mut self, name: &str, q: Quantity) -> Finding {
+    pub(crate) fn with(mut self, name: &str, q: Quantity) -> Finding {
         self.values.insert(name.to_string(), q);
         self
     }

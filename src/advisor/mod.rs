@@ -2,6 +2,7 @@
 //! clock, no globals: the same profile always gives the same assessment. Every constant names
 //! its source in its docstring and in `docs/model.md`.
 
+pub mod bandwidth;
 pub mod capacity;
 pub mod findings;
 pub mod fleet;
@@ -85,6 +86,10 @@ pub struct Assessment {
     /// workload was given.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
     pub workload: Option<workload::WorkloadResult>,
+    /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline; `None` when nothing
+    /// about bandwidth is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
 /// What the user asked about besides the machine itself.
@@ -125,7 +130,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         training: training_memory.as_ref(),
         workload: workload.as_ref(),
     };
-    let findings = findings::findings(&cx);
+    let mut findings = findings::findings(&cx);
+    let bandwidth = bandwidth::bandwidth(profile, &vram);
+    if let Some(b) = &bandwidth {
+        findings.extend(bandwidth::findings(b));
+        // Stable: keeps the order within a severity.
+        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    }
     let below_largest = findings
         .iter()
         .any(|f| f.id == FindingId::RamBelowLargestGpu);
@@ -156,5 +167,6 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         training_memory,
         training_error,
         workload,
+        bandwidth,
     }
 }

@@ -145,6 +145,8 @@ pub fn build(plan: &PlannedMachine) -> (MachineProfile, Vec<PlanIssue>) {
             utilization_percent: None,
             pci_bus_id: None,
             uuid: None,
+            pcie_rx_bytes_per_s: None,
+            pcie_tx_bytes_per_s: None,
         });
     }
     p.disks.push(Disk {

@@ -138,6 +138,8 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
                 utilization_percent: None,
                 pci_bus_id: None,
                 uuid: None,
+                pcie_rx_bytes_per_s: None,
+                pcie_tx_bytes_per_s: None,
             });
         }
     }

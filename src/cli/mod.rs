@@ -3,6 +3,7 @@
 
 pub mod fleet;
 pub mod text;
+pub mod text_bench;
 pub mod text_training;
 pub mod training_args;
 pub mod workload_args;
@@ -58,6 +59,9 @@ pub enum Command {
         /// Write the JSON profile to FILE (atomically) instead of printing it.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Memory modules from this file: the output of `sudo dmidecode -t memory`.
+        #[arg(long, value_name = "FILE")]
+        dmidecode: Option<PathBuf>,
     },
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
     Advise {
@@ -95,6 +99,46 @@ pub enum Command {
         #[command(flatten)]
         workload: workload_args::WorkloadArgs,
     },
+    /// Measure this machine: memory bandwidth (STREAM-style) or a folder's read speed.
+    Bench {
+        /// What to measure.
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+}
+
+/// `ramvram bench …`
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Memory bandwidth: STREAM's Copy, Scale, Add and Triad on all CPUs (about 3 s).
+    Memory {
+        /// Print the result as JSON (the profile's `measurements.memory_bandwidth`).
+        #[arg(long)]
+        json: bool,
+        /// Bytes per array instead of max(4 × last-level cache, 256 MiB) (for tests; small
+        /// arrays measure the cache, not memory).
+        #[arg(long, hide = true)]
+        array_bytes: Option<u64>,
+        /// Also store the result in this profile file (from `ramvram detect --out`), so that a
+        /// server's profile carries its measurements.
+        #[arg(long, value_name = "FILE")]
+        into: Option<PathBuf>,
+    },
+    /// Storage: sequential and small-file random read in FOLDER (a few seconds; its test files
+    /// are deleted afterwards).
+    Storage {
+        /// A folder on the disk to measure (where the dataset lives).
+        folder: PathBuf,
+        /// Print the result as JSON (one of the profile's `measurements.storage`).
+        #[arg(long)]
+        json: bool,
+        /// Size of the sequentially read file in MiB (default 512; for tests).
+        #[arg(long, hide = true)]
+        size_mib: Option<u64>,
+        /// Also store the result in this profile file (from `ramvram detect --out`).
+        #[arg(long, value_name = "FILE")]
+        into: Option<PathBuf>,
+    },
 }
 
 /// Which machine (`--profile`, else this one) or machines (`--profile-dir`, `--slurm`), and
@@ -110,9 +154,12 @@ pub struct MachineArgs {
     /// Every node of a Slurm cluster, from `scontrol show node --json` output.
     #[arg(long, value_name = "FILE")]
     pub slurm: Option<PathBuf>,
-    /// Scenario file (a training plan; see docs/profile.md). Flags override it.
+    /// Scenario file (a training plan and/or a workload; see docs/profile.md). Flags override it.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
+    /// Memory modules from this file: the output of `sudo dmidecode -t memory`.
+    #[arg(long, value_name = "FILE")]
+    pub dmidecode: Option<PathBuf>,
 }
 
 impl MachineArgs {
@@ -185,7 +232,12 @@ pub fn run(args: &Args) -> Option<ExitCode> {
     let langs = languages(args.lang);
     let lang = langs.langs()[0];
     let code = match args.command.as_ref()? {
-        Command::Detect { json, out } => detect(lang, *json, out.as_deref()),
+        Command::Detect {
+            json,
+            out,
+            dmidecode,
+        } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
+        Command::Bench { what } => bench(lang, what),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             match machines.load_fleet() {
                 Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
@@ -274,8 +326,38 @@ fn json_text(a: &advisor::Assessment) -> String {
     serde_json::to_string_pretty(a).expect("assessment serialises") + "\n"
 }
 
-fn detect(lang: Lang, json: bool, out: Option<&Path>) -> ExitCode {
-    let profile = probe::detect();
+/// Replaces the profile's memory modules with those in a `dmidecode -t memory` file.
+fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Result<(), ExitCode> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &format!("{}: cannot read: {e}", file.display()),
+        )
+    })?;
+    let dimms = probe::dimm::parse_dmidecode(&text);
+    if dimms.is_empty() {
+        return Err(fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &trf(
+                lang,
+                Msg::CliDmidecodeEmpty,
+                &[("file", &file.display().to_string())],
+            ),
+        ));
+    }
+    probe::dimm::apply_dimms(&mut profile.memory, dimms);
+    Ok(())
+}
+
+fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) -> ExitCode {
+    let mut profile = probe::detect();
+    if let Some(file) = dmidecode {
+        if let Err(code) = apply_dmidecode(lang, &mut profile, file) {
+            return code;
+        }
+    }
     if let Some(path) = out {
         return match profile::save_profile(&profile, path) {
             Ok(()) => ExitCode::SUCCESS,
@@ -324,10 +406,13 @@ fn assessment(
     workload: &workload_args::WorkloadArgs,
 ) -> Result<advisor::Assessment, ExitCode> {
     let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
-    let machine = match profile {
+    let mut machine = match profile {
         Some(path) => load_for_cli(lang, path)?,
         None => probe::detect(),
     };
+    if let Some(file) = machines.dmidecode.as_deref() {
+        apply_dmidecode(lang, &mut machine, file)?;
+    }
     let from_file = match scenario {
         Some(path) => match profile::scenario::load_scenario(path) {
             Ok((s, ignored)) => {
@@ -393,6 +478,7 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         profile_dir: None,
         slurm: None,
         scenario: None,
+        dmidecode: None,
     };
     let code = match assessment(lang, &machines, &none, &no_workload) {
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
@@ -403,4 +489,138 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
     );
     code
+}
+
+/// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
+/// the storage benchmark's guard can delete its temporary folder.
+fn catch_interrupts() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic.
+    unsafe {
+        let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
+    catch_interrupts();
+    let cancel = &INTERRUPTED;
+    match what {
+        BenchCommand::Memory {
+            json,
+            array_bytes,
+            into,
+        } => {
+            // Read the profile first: a bad file is reported before the benchmark runs.
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            let available = probe::detect_available_memory();
+            let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
+            if let Some(b) = array_bytes {
+                config.array_elements = (*b / 8).max(1) as usize;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchMemoryRunning,
+                    &[
+                        ("threads", &config.threads.to_string()),
+                        (
+                            "array",
+                            &crate::format::gib(8 * config.array_elements as u64)
+                        ),
+                    ]
+                )
+            );
+            let result = crate::bench::memory::run(&config, cancel, &|_| {});
+            if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                p.measurements.memory_bandwidth = Some(m.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
+                Ok(m) if *json => {
+                    print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
+                }
+                Ok(m) => print(&text_bench::memory(lang, &m)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+        BenchCommand::Storage {
+            folder,
+            json,
+            size_mib,
+            into,
+        } => {
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            let mut config = crate::bench::storage::StorageBenchConfig::default();
+            if let Some(m) = size_mib {
+                config.sequential_bytes = (*m).max(1) << 20;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchStorageRunning,
+                    &[("path", &folder.display().to_string())]
+                )
+            );
+            let result = crate::bench::storage::run(folder, &config, cancel, &|_| {});
+            if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                // One entry per folder, the latest first.
+                p.measurements.storage.retain(|o| o.path != r.path);
+                p.measurements.storage.insert(0, r.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
+                Ok(s) if *json => {
+                    print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
+                }
+                Ok(s) => print(&text_bench::storage(lang, &s)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e @ crate::bench::BenchError::Path { .. }) => fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::bench::error(lang, &e),
+                ),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+    }
+}
+
+/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+fn cancelled(lang: Lang) -> ExitCode {
+    eprintln!("ramvram: {}", tr(lang, Msg::BenchCancelled));
+    ExitCode::from(EXIT_INTERRUPTED)
 }

@@ -178,6 +178,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
     }
 
+    if let Some(b) = &a.bandwidth {
+        bandwidth(&mut out, lang, b);
+    }
+
     heading(&mut out, tr(lang, Msg::FindingsSection));
     if a.findings.is_empty() {
         let _ = writeln!(out, "  {}", tr(lang, Msg::FindingsNone));
@@ -199,4 +203,60 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         out.push_str(&super::text_training::training(lang, t));
     }
     out
+}
+
+/// The bandwidth section: pipeline sentence, memory bandwidth, the seed's rule, PCIe.
+fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwidth) {
+    use crate::present::bandwidth as words;
+    heading(out, tr(lang, Msg::BwTab));
+    wrap(out, "  ", &words::pipeline_sentence(lang, b));
+    out.push('\n');
+    for s in &b.pipeline.stages {
+        let _ = writeln!(
+            out,
+            "  {}{}",
+            pad(words::stage_name(lang, s.id), 20),
+            format::gbps_or_unknown(lang, s.bytes_per_s)
+        );
+    }
+    let m = &b.memory;
+    let rows = [
+        (
+            tr(lang, Msg::BwRowChannels),
+            words::with_source(
+                lang,
+                format::count_or_unknown(lang, m.channels),
+                m.channels_source,
+                true,
+            ),
+        ),
+        (
+            tr(lang, Msg::BwRowTheoretical),
+            words::with_source(
+                lang,
+                format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
+                m.theoretical_source,
+                false,
+            ),
+        ),
+        (
+            tr(lang, Msg::BwRowMeasured),
+            m.measured_triad_bytes_per_s
+                .map_or_else(|| tr(lang, Msg::BwNotMeasured).to_string(), format::gbps),
+        ),
+    ];
+    out.push('\n');
+    for (label, value) in rows {
+        let _ = writeln!(out, "  {}{value}", pad(label, 28));
+    }
+    out.push('\n');
+    wrap(out, "  ", &words::seed_rule_text(lang, b));
+    for p in &b.pcie {
+        wrap(out, "  ", &words::pcie_line(lang, p));
+    }
+    for s in &b.storage {
+        if let Some(place) = words::storage_location(lang, s) {
+            wrap(out, "  ", &place);
+        }
+    }
 }

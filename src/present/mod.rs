@@ -11,6 +11,8 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
+pub mod bandwidth;
+pub mod bench;
 pub mod fleet;
 pub mod training;
 pub mod workload;
@@ -147,6 +149,26 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingStarvedByPcieTitle,
             Msg::FindingStarvedByPcieExplain,
         ),
+        F::SingleChannelMemory => (
+            Msg::FindingSingleChannelMemoryTitle,
+            Msg::FindingSingleChannelMemoryExplain,
+        ),
+        F::UnevenChannels => (
+            Msg::FindingUnevenChannelsTitle,
+            Msg::FindingUnevenChannelsExplain,
+        ),
+        F::MemoryBandwidthBound => (
+            Msg::FindingMemoryBandwidthBoundTitle,
+            Msg::FindingMemoryBandwidthBoundExplain,
+        ),
+        F::DatasetOnNetworkStorage => (
+            Msg::FindingDatasetOnNetworkStorageTitle,
+            Msg::FindingDatasetOnNetworkStorageExplain,
+        ),
+        F::DatasetOnHdd => (
+            Msg::FindingDatasetOnHddTitle,
+            Msg::FindingDatasetOnHddExplain,
+        ),
     }
 }
 
@@ -170,6 +192,10 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::LocalNvme => Msg::RecLocalNvme,
         RecId::FillChannels => Msg::RecFillChannels,
         RecId::PinMemory => Msg::RecPinMemory,
+        RecId::PopulateChannels => Msg::RecPopulateChannels,
+        RecId::MatchModules => Msg::RecMatchModules,
+        RecId::GpuDataLoading => Msg::RecGpuDataLoading,
+        RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
     }
 }
 
@@ -186,6 +212,7 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
                 Some(Quantity::Count(c)) => c.to_string(),
                 Some(Quantity::Rate(r)) => format::rate(lang, *r),
                 Some(Quantity::Share(s)) => format::percent(*s),
+                Some(Quantity::BytesPerSecond(b)) => format::gbps(*b),
                 None => format::unknown(lang),
             };
             (*name, text)
@@ -343,6 +370,48 @@ pub fn thp(lang: Lang, t: Option<ThpMode>) -> String {
     }
 }
 
+/// The memory modules in one line: "4 × 32.0 GiB DDR4, 3200 MT/s, 4 channels (estimated from
+/// slot names)"; `None` when no module is known.
+pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
+    let m = &a.profile.memory;
+    if m.dimms.is_empty() {
+        return None;
+    }
+    let sizes: Vec<String> = m
+        .dimms
+        .iter()
+        .map(|d| format::gib_or_unknown(lang, d.size_bytes))
+        .collect();
+    let size = if sizes.iter().all(|s| *s == sizes[0]) {
+        format!("{} × {}", sizes.len(), sizes[0])
+    } else {
+        sizes.join(" + ")
+    };
+    let b = a.bandwidth.as_ref().map(|b| &b.memory);
+    let kind = b
+        .and_then(|b| b.memory_type.clone())
+        .unwrap_or_else(|| format::unknown(lang));
+    let speed = b
+        .and_then(|b| b.speed_mts)
+        .map_or_else(|| format::unknown(lang), |s| s.to_string());
+    let channels = bandwidth::with_source(
+        lang,
+        format::count_or_unknown(lang, m.channels_populated),
+        m.channels_source,
+        true,
+    );
+    Some(trf(
+        lang,
+        Msg::HwModulesValue,
+        &[
+            ("modules", &size),
+            ("type", &kind),
+            ("speed", &speed),
+            ("channels", &channels),
+        ],
+    ))
+}
+
 /// Label/value rows describing the hardware, shared by the terminal and the window.
 pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     let p: &MachineProfile = &a.profile;
@@ -436,6 +505,9 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
             format::gib_or_unknown(lang, p.memory.shm_bytes),
         ),
     ];
+    if let Some(modules) = modules_summary(lang, a) {
+        rows.insert(4, (tr(lang, Msg::HwModules).to_string(), modules));
+    }
     let gpus_label = tr(lang, Msg::HwGpus).to_string();
     if p.gpus.is_empty() {
         rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{cgroup, disks, meminfo, mounts, statfs, vm};
+use super::{cgroup, dimm, disks, edac, meminfo, mounts, smbios, statfs, vm};
 use crate::profile::{MachineProfile, Note, NoteId};
 
 fn read(path: &Path) -> Option<String> {
@@ -44,6 +44,27 @@ pub fn detect_linux(profile: &mut MachineProfile) {
         Some(statfs::StatOutcome::Space(s)) => Some(s.total),
         _ => None,
     };
+    // Memory modules as systemd's udev stored them from SMBIOS (readable without root).
+    if let Some(text) = read(Path::new("/run/udev/data/+dmi:id")) {
+        dimm::apply_dimms(&mut profile.memory, dimm::parse_udev_dmi(&text));
+    }
+    // The raw SMBIOS table, readable by root only.
+    if profile.memory.dimms.is_empty() {
+        if let Ok(table) = std::fs::read("/sys/firmware/dmi/tables/DMI") {
+            dimm::apply_dimms(&mut profile.memory, smbios::parse_type17(&table));
+        }
+    }
+    // ECC servers: the EDAC driver knows each module's channel (but not its speed).
+    let edac_entries = edac::read_edac(Path::new("/sys/devices/system/edac/mc"));
+    if profile.memory.dimms.is_empty() {
+        dimm::apply_dimms(&mut profile.memory, edac::dimms(&edac_entries));
+    }
+    if profile.memory.channels_populated.is_none() {
+        if let Some(n) = edac::channels(&edac_entries) {
+            profile.memory.channels_populated = Some(n);
+            profile.memory.channels_source = Some(crate::profile::ValueSource::Estimated);
+        }
+    }
     let (disk_list, notes) =
         disks::list_disks(&mount_list, Path::new("/sys"), super::MOUNT_TIMEOUT);
     profile.disks = disk_list;

@@ -5,10 +5,13 @@
 //! functions that read the files are thin.
 
 pub mod cgroup;
+pub mod dimm;
 pub mod disks;
+pub mod edac;
 pub mod gpu;
 pub mod meminfo;
 pub mod mounts;
+pub mod smbios;
 pub mod statfs;
 pub mod vm;
 
@@ -37,6 +40,35 @@ pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
     profile.gpus = found.gpus;
     profile.notes.extend(found.notes);
     profile
+}
+
+/// Memory available for new work right now, for sizing benchmark arrays: `MemAvailable`, or
+/// this process's cgroup limit when that is lower (a container or Slurm job that allows less
+/// would kill a benchmark sized for the whole machine).
+pub fn detect_available_memory() -> Option<u64> {
+    let available = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_memory(sysinfo::MemoryRefreshKind::everything()),
+    )
+    .ok()
+    .map(|s| s.available_memory())
+    .filter(|v| *v > 0);
+    match (available, cgroup_limit()) {
+        (Some(a), Some(l)) => Some(a.min(l)),
+        (a, l) => a.or(l),
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn cgroup_limit() -> Option<u64> {
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+    let mountinfo = read(std::path::Path::new("/proc/self/mountinfo")).unwrap_or_default();
+    let cg = read(std::path::Path::new("/proc/self/cgroup"))?;
+    cgroup::memory_limit(&cg, &mounts::parse_mountinfo(&mountinfo), &read)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cgroup_limit() -> Option<u64> {
+    None
 }
 
 fn host() -> Host {

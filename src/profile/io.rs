@@ -185,6 +185,24 @@ fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
             ));
         }
     }
+    range(
+        "memory.channels_populated",
+        p.memory.channels_populated,
+        1,
+        256,
+    )?;
+    range("memory.speed_mts", p.memory.speed_mts, 1, 100_000)?;
+    if let Some(bw) = p.memory.theoretical_bandwidth_bytes_per_s {
+        if !(bw.is_finite() && bw > 0.0) {
+            return Err((
+                "memory.theoretical_bandwidth_bytes_per_s".into(),
+                format!("{bw} must be a positive number (write null when unknown)"),
+            ));
+        }
+    }
+    for (i, d) in p.memory.dimms.iter().enumerate() {
+        positive(&format!("memory.dimms[{i}].size_bytes"), d.size_bytes)?;
+    }
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         range(

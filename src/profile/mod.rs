@@ -3,15 +3,19 @@
 //! Everything is in bytes (`u64`) and plain counts. A value that was not detected is `None`
 //! and serialises as `null`, never `0`: "unknown is not zero".
 
+mod channels;
 pub mod dir;
 pub mod fleet_inputs;
 mod io;
+mod measurements;
 pub mod redact;
 pub mod scenario;
 
+pub use channels::{ChannelLayout, infer_channels};
 pub use io::{
     LoadedProfile, ProfileError, load_profile, parse_document, parse_profile, save_profile,
 };
+pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +47,9 @@ pub struct MachineProfile {
     /// What detection could not do, and why (NVML missing, a mount that timed out, …).
     #[serde(default)]
     pub notes: Vec<Note>,
+    /// What the benchmarks measured (left out of the JSON while empty).
+    #[serde(default, skip_serializing_if = "Measurements::is_empty")]
+    pub measurements: Measurements,
 }
 
 /// Host identity; every field may be unknown.
@@ -90,6 +97,28 @@ pub struct Memory {
     /// Size of the `/dev/shm` tmpfs, which DataLoader workers use to hand batches to the main
     /// process.
     pub shm_bytes: Option<u64>,
+    /// Memory modules, one per populated slot (empty when they could not be read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dimms: Vec<Dimm>,
+    /// Memory channels with at least one module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_populated: Option<u32>,
+    /// Where `channels_populated` came from (`estimated` when inferred from slot names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_source: Option<ValueSource>,
+    /// Memory type for the whole machine when entered by hand (`"DDR4"`); else the modules'.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_type: Option<String>,
+    /// Transfer rate in MT/s when entered by hand; else the modules' configured speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_mts: Option<u32>,
+    /// Theoretical peak bandwidth in bytes/s when given directly (a vendor's figure, e.g.
+    /// unified-memory machines); else the advisor computes channels × MT/s × 8 bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theoretical_bandwidth_bytes_per_s: Option<f64>,
+    /// Where `theoretical_bandwidth_bytes_per_s` (or the type/speed above) came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theoretical_bandwidth_source: Option<ValueSource>,
 }
 
 /// `/sys/kernel/mm/transparent_hugepage/enabled`.
@@ -153,6 +182,13 @@ pub struct Gpu {
     /// Vendor UUID (removed by report redaction).
     #[serde(default)]
     pub uuid: Option<String>,
+    /// PCIe traffic from the GPU to the host at detection time, bytes/s (NVML's 20 ms
+    /// throughput counter); `None` when not available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_tx_bytes_per_s: Option<f64>,
+    /// PCIe traffic from the host to the GPU at detection time, bytes/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcie_rx_bytes_per_s: Option<f64>,
 }
 
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
@@ -250,6 +286,7 @@ impl MachineProfile {
             gpus: Vec::new(),
             disks: Vec::new(),
             notes: Vec::new(),
+            measurements: Measurements::default(),
         }
     }
 }

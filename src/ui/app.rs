@@ -1,10 +1,13 @@
 //! Application state and the frame: draws the panels, then applies their commands.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
 
+use super::panels::bandwidth::BenchView;
 use super::panels::export::ExportForm;
 use super::panels::fleet::FleetSort;
 use super::panels::training::TrainingForm;
@@ -13,10 +16,31 @@ use super::settings::{Settings, SettingsProblem};
 use super::theme;
 use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
 use crate::advisor::{self, Assessment, Inputs, Severity};
+use crate::bench::memory::MemoryBenchConfig;
+use crate::bench::storage::StorageBenchConfig;
+use crate::bench::{self, BenchError};
 use crate::catalog::planner::PlannedMachine;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
-use crate::profile::{self, MachineProfile};
+use crate::profile::{self, MachineProfile, MemoryBandwidth, StorageBandwidth};
+
+/// A benchmark's result, sent back from its thread.
+enum BenchOutcome {
+    Memory(Result<MemoryBandwidth, BenchError>),
+    Storage(Result<StorageBandwidth, BenchError>),
+}
+
+/// A benchmark running on a background thread.
+struct RunningBench {
+    /// What is measured, in words.
+    what: String,
+    cancel: Arc<AtomicBool>,
+    /// Progress 0–1 as `f32` bits.
+    progress: Arc<AtomicU32>,
+    rx: Receiver<BenchOutcome>,
+    /// The machine shown when it started: the result goes to that profile only.
+    started_for: Source,
+}
 
 /// Where the machine on screen comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +64,12 @@ pub enum Message {
     Exported(PathBuf),
     /// A report could not be written: the path and the system's reason.
     ExportFailed(String),
+}
+
+/// A benchmark to run.
+enum BenchJob {
+    Memory(MemoryBenchConfig),
+    Storage(PathBuf, StorageBenchConfig),
 }
 
 /// The ramvram window's state.
@@ -66,6 +96,14 @@ pub struct RamvramApp {
     meeting_mode: bool,
     detecting: Option<Receiver<MachineProfile>>,
     message: Option<Message>,
+    bench: Option<RunningBench>,
+    bench_view: BenchView,
+    /// Test hook: the memory benchmark's configuration instead of this machine's.
+    memory_bench_config: Option<MemoryBenchConfig>,
+    /// Test hook: the storage benchmark's configuration instead of the default.
+    storage_bench_config: Option<StorageBenchConfig>,
+    /// This computer's host name, to tell whether a loaded profile describes it.
+    this_host: Option<String>,
 }
 
 impl RamvramApp {
@@ -96,6 +134,194 @@ impl RamvramApp {
             meeting_mode: false,
             detecting: None,
             message: None,
+            bench: None,
+            bench_view: BenchView::new(),
+            memory_bench_config: None,
+            storage_bench_config: None,
+            this_host: sysinfo::System::host_name().ok(),
+        }
+    }
+
+    /// True when the shown profile describes the computer this window runs on (detected here,
+    /// or a file with this computer's host name), so that benchmarks may be stored in it.
+    pub fn can_measure(&self) -> bool {
+        match (&self.source, &self.profile) {
+            (Source::Detected, Some(_)) => true,
+            (Source::File(_), Some(p)) => {
+                p.host.hostname.is_some() && p.host.hostname == self.this_host
+            }
+            _ => false,
+        }
+    }
+
+    /// Uses `config` for the memory benchmark instead of this machine's (tests use tiny arrays
+    /// so that a run takes milliseconds).
+    pub fn set_memory_bench_config(&mut self, config: MemoryBenchConfig) {
+        self.memory_bench_config = Some(config);
+    }
+
+    /// Uses `config` for the storage benchmark instead of the default (tests use a small file).
+    pub fn set_storage_bench_config(&mut self, config: StorageBenchConfig) {
+        self.storage_bench_config = Some(config);
+    }
+
+    /// True while a benchmark runs.
+    pub fn bench_running(&self) -> bool {
+        self.bench.is_some()
+    }
+
+    /// The profile on screen (with any measurements taken in this window).
+    pub fn profile(&self) -> Option<&MachineProfile> {
+        self.profile.as_ref()
+    }
+
+    /// Uses a memory configuration typed by the user (type, MT/s, populated channels); the
+    /// profile records it as entered.
+    pub fn set_memory_config(&mut self, memory_type: &str, speed_mts: u32, channels: u32) {
+        if let Some(p) = &mut self.profile {
+            let m = &mut p.memory;
+            m.memory_type = Some(memory_type.to_string());
+            m.speed_mts = Some(speed_mts.max(1));
+            m.channels_populated = Some(channels.max(1));
+            m.channels_source = Some(profile::ValueSource::Entered);
+            m.theoretical_bandwidth_source = Some(profile::ValueSource::Entered);
+        }
+        self.reassess();
+    }
+
+    /// Reads `dmidecode -t memory` output from `path` and uses its modules.
+    pub fn load_dmidecode(&mut self, path: &Path) {
+        let file = path.display().to_string();
+        let dimms = match std::fs::read_to_string(path) {
+            Ok(text) => probe::dimm::parse_dmidecode(&text),
+            Err(e) => {
+                self.bench_view.message = Some(trf(
+                    self.lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &format!("{file}: {e}"))],
+                ));
+                return;
+            }
+        };
+        if dimms.is_empty() {
+            self.bench_view.message =
+                Some(trf(self.lang, Msg::CliDmidecodeEmpty, &[("file", &file)]));
+            return;
+        }
+        if let Some(p) = &mut self.profile {
+            // Modules read from the machine replace a typed configuration.
+            p.memory.memory_type = None;
+            p.memory.speed_mts = None;
+            p.memory.theoretical_bandwidth_source = None;
+            p.memory.channels_populated = None;
+            p.memory.channels_source = None;
+            probe::dimm::apply_dimms(&mut p.memory, dimms);
+        }
+        self.bench_view.message = None;
+        self.reassess();
+    }
+
+    /// Saves the shown profile, measurements included, to `path` (atomically).
+    pub fn save_profile(&mut self, path: &Path) {
+        let Some(p) = &self.profile else { return };
+        let lang = self.lang;
+        self.bench_view.message = Some(match profile::save_profile(p, path) {
+            Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
+            Err(e) => trf(lang, Msg::BwSaveFailed, &[("error", &e.to_string())]),
+        });
+    }
+
+    fn start_bench(&mut self, ctx: &egui::Context, what: String, job: BenchJob) {
+        if self.bench.is_some() || !self.can_measure() {
+            return;
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(AtomicU32::new(0f32.to_bits()));
+        let (tx, rx) = mpsc::channel();
+        let (c, p, repaint) = (cancel.clone(), progress.clone(), ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("ramvram-bench".into())
+            .spawn(move || {
+                let report = |f: f32| {
+                    p.store(f.to_bits(), Ordering::Relaxed);
+                    repaint.request_repaint();
+                };
+                let outcome = match job {
+                    BenchJob::Memory(config) => {
+                        BenchOutcome::Memory(bench::memory::run(&config, &c, &report))
+                    }
+                    BenchJob::Storage(folder, config) => {
+                        BenchOutcome::Storage(bench::storage::run(&folder, &config, &c, &report))
+                    }
+                };
+                let _ = tx.send(outcome);
+                repaint.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.bench_view.message = None;
+            self.bench = Some(RunningBench {
+                what,
+                cancel,
+                progress,
+                rx,
+                started_for: self.source.clone(),
+            });
+        }
+    }
+
+    fn poll_bench(&mut self) {
+        let Some(running) = &self.bench else { return };
+        let outcome = match running.rx.try_recv() {
+            Ok(o) => o,
+            Err(mpsc::TryRecvError::Empty) => {
+                let p = f32::from_bits(running.progress.load(Ordering::Relaxed));
+                self.bench_view.running = Some((running.what.clone(), p));
+                return;
+            }
+            Err(mpsc::TryRecvError::Disconnected) => {
+                self.bench = None;
+                self.bench_view.running = None;
+                return;
+            }
+        };
+        let started_for = running.started_for.clone();
+        self.bench = None;
+        self.bench_view.running = None;
+        let lang = self.lang;
+        if started_for != self.source
+            && matches!(
+                outcome,
+                BenchOutcome::Memory(Ok(_)) | BenchOutcome::Storage(Ok(_))
+            )
+        {
+            self.bench_view.message = Some(tr(lang, Msg::BwNotStored).to_string());
+            return;
+        }
+        let error = |e: &BenchError| match e {
+            BenchError::Cancelled => crate::present::bench::error(lang, e),
+            _ => trf(
+                lang,
+                Msg::BenchFailed,
+                &[("error", &crate::present::bench::error(lang, e))],
+            ),
+        };
+        match outcome {
+            BenchOutcome::Memory(Ok(m)) => {
+                if let Some(p) = &mut self.profile {
+                    p.measurements.memory_bandwidth = Some(m);
+                }
+                self.reassess();
+            }
+            BenchOutcome::Storage(Ok(s)) => {
+                if let Some(p) = &mut self.profile {
+                    p.measurements.storage.retain(|o| o.path != s.path);
+                    p.measurements.storage.insert(0, s);
+                }
+                self.reassess();
+            }
+            BenchOutcome::Memory(Err(e)) | BenchOutcome::Storage(Err(e)) => {
+                self.bench_view.message = Some(error(&e));
+            }
         }
     }
 
@@ -174,8 +400,14 @@ impl RamvramApp {
     fn poll_detection(&mut self) {
         let Some(rx) = &self.detecting else { return };
         match rx.try_recv() {
-            Ok(profile) => {
+            Ok(mut profile) => {
                 self.detecting = None;
+                // Detecting this machine again keeps what was measured on it in this window.
+                if self.source == Source::Detected {
+                    if let Some(old) = &self.profile {
+                        profile.measurements = old.measurements.clone();
+                    }
+                }
                 self.show_profile(&profile, Source::Detected);
             }
             Err(mpsc::TryRecvError::Empty) => {}
@@ -296,6 +528,51 @@ impl RamvramApp {
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {
                     self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
+                }
+            }
+            Command::StartMemoryBench => {
+                let config = self.memory_bench_config.clone().unwrap_or_else(|| {
+                    MemoryBenchConfig::for_this_machine(probe::detect_available_memory())
+                });
+                let what = tr(self.lang, Msg::BwRunningMemory).to_string();
+                self.start_bench(ctx, what, BenchJob::Memory(config));
+            }
+            Command::StartStorageBench(folder) => {
+                let what = trf(
+                    self.lang,
+                    Msg::BwRunningStorage,
+                    &[("path", &folder.display().to_string())],
+                );
+                let config = self.storage_bench_config.clone().unwrap_or_default();
+                self.start_bench(ctx, what, BenchJob::Storage(folder, config));
+            }
+            Command::CancelBench => {
+                if let Some(b) = &self.bench {
+                    b.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::SetMemoryConfig {
+                memory_type,
+                speed_mts,
+                channels,
+            } => self.set_memory_config(&memory_type, speed_mts, channels),
+            Command::OpenDmidecodeDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwOpenDmidecode))
+                    .add_filter(tr(self.lang, Msg::BwDmidecodeFilter), &["txt", "log"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.load_dmidecode(&path);
+                }
+            }
+            Command::SaveProfileDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwSaveProfile))
+                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
+                    .set_file_name("profile.json")
+                    .save_file();
+                if let Some(path) = picked {
+                    self.save_profile(&path);
                 }
             }
         }
@@ -529,6 +806,8 @@ impl RamvramApp {
     /// Draws one frame into `ui` and applies the commands it produced.
     pub fn show(&mut self, ui: &mut Ui) {
         self.poll_detection();
+        self.poll_bench();
+        self.bench_view.can_measure = self.can_measure();
         let lang = self.lang;
         let ctx = ui.ctx().clone();
         let mut commands = Vec::new();
@@ -583,6 +862,7 @@ impl RamvramApp {
                 let tab = self.tab;
                 let form = &mut self.training;
                 let workload = &mut self.workload;
+                let bench_view = &mut self.bench_view;
                 let (fleet, fleet_skipped, fleet_sort) =
                     (&self.fleet, &self.fleet_skipped, self.fleet_sort);
                 let (planner, meeting) = (&mut self.planner, self.meeting_mode);
@@ -597,6 +877,14 @@ impl RamvramApp {
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Bandwidth => {
+                        egui::ScrollArea::vertical()
+                            .id_salt("bandwidth-scroll")
+                            .show(ui, |ui| {
+                                commands
+                                    .extend(panels::bandwidth::bandwidth(ui, lang, a, bench_view));
+                            });
+                    }
                     Tab::Workload => {
                         commands.extend(panels::workload::workload(ui, lang, workload, a))
                     }
@@ -623,6 +911,17 @@ impl RamvramApp {
         }
         for command in commands {
             self.apply(command, &ctx);
+        }
+    }
+}
+
+impl Drop for RamvramApp {
+    /// Closing the window cancels a running benchmark and waits (a few seconds at most) for it
+    /// to stop, so the storage benchmark's temporary folder is removed before the process ends.
+    fn drop(&mut self) {
+        if let Some(b) = self.bench.take() {
+            b.cancel.store(true, Ordering::Relaxed);
+            let _ = b.rx.recv_timeout(std::time::Duration::from_secs(10));
         }
     }
 }

@@ -26,5 +26,7 @@ pub fn apple_gpus() -> Vec<Gpu> {
         utilization_percent: None,
         pci_bus_id: None,
         uuid: None,
+        pcie_tx_bytes_per_s: None,
+        pcie_rx_bytes_per_s: None,
     }]
 }

@@ -42,6 +42,8 @@ impl FakeScenario {
             utilization: Some(0),
             pci_bus_id: Some(format!("00000000:{:02X}:00.0", 0x18 + i * 0x10)),
             uuid: Some(format!("GPU-00000000-0000-0000-0000-00000000000{i}")),
+            // 12,000,000 KB/s to the GPU (12 GB/s), 1,500,000 KB/s back: a busy data loader.
+            pcie_throughput_kb_per_s: (Some(1_500_000), Some(12_000_000)),
         };
         match self {
             FakeScenario::EightH100 => NvmlState::Ready {
@@ -72,6 +74,7 @@ impl FakeScenario {
                     utilization: Some(0),
                     pci_bus_id: Some("0000000F:01:00.0".into()),
                     uuid: None,
+                    pcie_throughput_kb_per_s: (None, None),
                 })],
             },
         }

@@ -40,7 +40,15 @@ pub struct NvidiaReading {
     pub pci_bus_id: Option<String>,
     /// `nvmlDeviceGetUUID`.
     pub uuid: Option<String>,
+    /// `nvmlDeviceGetPcieThroughput` for TX (GPU → host) and RX (host → GPU), in NVML's KB/s
+    /// over a 20 ms window; `None` where unsupported (vGPU, pre-Maxwell).
+    pub pcie_throughput_kb_per_s: (Option<u32>, Option<u32>),
 }
+
+/// NVML's "KB/s" read as 1000 bytes per KB. Assumption: NVML documents the unit only as
+/// "KB/s", and `nvidia-smi dmon` divides by 1000 to print MB/s; at most 2.4 % off if the KB
+/// were binary.
+pub const NVML_KB: f64 = 1000.0;
 
 /// The state of NVML on this machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +135,8 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
             utilization_percent: r.utilization,
             pci_bus_id: r.pci_bus_id,
             uuid: r.uuid,
+            pcie_tx_bytes_per_s: r.pcie_throughput_kb_per_s.0.map(|k| f64::from(k) * NVML_KB),
+            pcie_rx_bytes_per_s: r.pcie_throughput_kb_per_s.1.map(|k| f64::from(k) * NVML_KB),
         });
     }
     probe

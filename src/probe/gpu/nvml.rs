@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use nvml_wrapper::Nvml;
+use nvml_wrapper::enum_wrappers::device::PcieUtilCounter;
 use nvml_wrapper::error::NvmlError;
 
 use super::nvidia::{NvidiaReading, NvmlState, Reading, nvidia_gpus};
@@ -58,6 +59,10 @@ fn read_state() -> NvmlState {
                 utilization: d.utilization_rates().ok().map(|u| u.gpu),
                 pci_bus_id: d.pci_info().ok().map(|p| p.bus_id),
                 uuid: d.uuid().ok(),
+                pcie_throughput_kb_per_s: (
+                    d.pcie_throughput(PcieUtilCounter::Send).ok(),
+                    d.pcie_throughput(PcieUtilCounter::Receive).ok(),
+                ),
             })
         })
         .collect();

@@ -1,5 +1,6 @@
 //! Panels: each takes what it shows and the language, draws, and returns the user's commands.
 
+pub mod bandwidth;
 pub mod export;
 pub mod findings;
 pub mod fleet;
@@ -23,6 +24,8 @@ pub enum Tab {
     Machine,
     /// The training-memory planner.
     Training,
+    /// Memory, PCIe and storage bandwidth and the data pipeline.
+    Bandwidth,
     /// The workload simulator (data loading).
     Workload,
     /// Several machines side by side, and planned ones.
@@ -82,6 +85,25 @@ pub enum Command {
     OpenScenarioDialog,
     /// Save the workload and training plan as a scenario file.
     SaveScenarioDialog,
+    /// Run the memory bandwidth benchmark in the background.
+    StartMemoryBench,
+    /// Run the storage benchmark in this folder in the background.
+    StartStorageBench(PathBuf),
+    /// Cancel the running benchmark.
+    CancelBench,
+    /// Use this memory configuration, typed by the user.
+    SetMemoryConfig {
+        /// `DDR4`, `DDR5`, …
+        memory_type: String,
+        /// MT/s.
+        speed_mts: u32,
+        /// Populated channels.
+        channels: u32,
+    },
+    /// Pick a file with `dmidecode -t memory` output and use its modules.
+    OpenDmidecodeDialog,
+    /// Save the shown profile (with its measurements) to a file the user picks.
+    SaveProfileDialog,
 }
 
 /// A section heading.

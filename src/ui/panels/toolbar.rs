@@ -34,6 +34,7 @@ pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab)
         for (t, msg) in [
             (Tab::Machine, Msg::TrainMachineTab),
             (Tab::Training, Msg::TrainTab),
+            (Tab::Bandwidth, Msg::BwTab),
             (Tab::Workload, Msg::WorkTab),
             (Tab::Fleet, Msg::FleetTab),
         ] {

@@ -1,0 +1,666 @@
+//! Bandwidth: theoretical and measured memory bandwidth, the seed's "200 GB/s per 100 GB of
+//! VRAM" rule, PCIe per GPU and the data pipeline storage → RAM → CPU decode → PCIe → GPU with
+//! its narrowest stage. Pure: everything comes from the profile (including its
+//! `measurements`).
+//!
+//! Units: bytes/s as `f64`; shown as GB/s (10^9 bytes/s, the STREAM and PCIe convention).
+
+use serde::{Deserialize, Serialize};
+
+use super::capacity::VramTotals;
+use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
+use super::rules::RuleStatus;
+use crate::profile::{Disk, DiskKind, MachineProfile, PcieLink, ValueSource};
+
+/// Bytes each memory channel moves per transfer: 8 (a 64-bit channel). Source: JEDEC DDR4
+/// (JESD79-4) 64-bit module data bus; a DDR5 DIMM has two 32-bit subchannels (JESD79-5), the
+/// same 8 bytes per transfer per DIMM. Soldered LPDDR channels that report a narrower data
+/// width (16 or 32 bits) use that width instead.
+pub const BYTES_PER_CHANNEL: f64 = 8.0;
+
+/// The seed's rule (§四.1): "at least 200 GB/s of memory bandwidth per 100 GB of VRAM", i.e.
+/// 2 GB/s (2 × 10^9 bytes/s) per GB of VRAM. VRAM "GB" are binary (docs/model.md), so the
+/// rule asks 2 × 10^9 bytes/s per GiB. Quad-channel DDR4-3200 (102.4 GB/s) covers 51.2 GiB.
+pub const SEED_BYTES_PER_S_PER_VRAM_GIB: f64 = 2e9;
+
+/// PCIe bandwidth per lane and direction after line encoding, bytes/s, for generations 1–7.
+/// Source: PCI-SIG base specifications: Gen1 2.5 GT/s and Gen2 5 GT/s with 8b/10b encoding;
+/// Gen3 8, Gen4 16, Gen5 32 GT/s with 128b/130b; Gen6 64 and Gen7 128 GT/s (PAM4) with
+/// 242-byte payloads in 256-byte FLITs. Gen1 0.25, Gen2 0.5, Gen3 0.985, Gen4 1.969,
+/// Gen5 3.938, Gen6 7.563, Gen7 15.125 GB/s.
+pub fn pcie_lane_bytes_per_s(generation: u32) -> Option<f64> {
+    let (gt, efficiency) = match generation {
+        1 => (2.5e9, 8.0 / 10.0),
+        2 => (5e9, 8.0 / 10.0),
+        3 => (8e9, 128.0 / 130.0),
+        4 => (16e9, 128.0 / 130.0),
+        5 => (32e9, 128.0 / 130.0),
+        6 => (64e9, 242.0 / 256.0),
+        7 => (128e9, 242.0 / 256.0),
+        _ => return None,
+    };
+    Some(gt * efficiency / 8.0)
+}
+
+/// A link's bandwidth per direction: lanes × per-lane rate.
+pub fn pcie_bytes_per_s(generation: Option<u32>, width: Option<u32>) -> Option<f64> {
+    Some(pcie_lane_bytes_per_s(generation?)? * f64::from(width?))
+}
+
+/// Samples per second a stage of `bytes_per_s` carries when each sample is `sample_bytes`
+/// (e.g. an ImageNet JPEG of ~110 KB, or a decoded 224 × 224 × 3 float32 tensor of 602,112 B);
+/// `None` for a zero sample size.
+pub fn samples_per_s(bytes_per_s: f64, sample_bytes: u64) -> Option<f64> {
+    (sample_bytes > 0).then(|| bytes_per_s / sample_bytes as f64)
+}
+
+/// Theoretical memory bandwidth: channels × MT/s × bytes per channel.
+pub fn theoretical_memory_bytes_per_s(channels: u32, mts: u32, bytes_per_channel: f64) -> f64 {
+    f64::from(channels) * f64::from(mts) * 1e6 * bytes_per_channel
+}
+
+/// Memory bandwidth: what the hardware allows and what was measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBandwidthView {
+    /// `DDR4`, `DDR5`, … (entered, else the modules').
+    pub memory_type: Option<String>,
+    /// Transfer rate, MT/s (entered, else the slowest module's configured speed).
+    pub speed_mts: Option<u32>,
+    /// Populated channels.
+    pub channels: Option<u32>,
+    /// Where the channel count came from.
+    pub channels_source: Option<ValueSource>,
+    /// Modules installed.
+    pub modules: u32,
+    /// True when channels hold different amounts or numbers of modules.
+    pub uneven_channels: bool,
+    /// Theoretical peak, bytes/s.
+    pub theoretical_bytes_per_s: Option<f64>,
+    /// Where the theoretical figure came from (`estimated` when the channel count was).
+    pub theoretical_source: Option<ValueSource>,
+    /// Measured STREAM Triad, bytes/s.
+    pub measured_triad_bytes_per_s: Option<f64>,
+    /// True when the measurement was flagged noisy.
+    pub measured_noisy: bool,
+    /// Measured / theoretical.
+    pub efficiency: Option<f64>,
+}
+
+/// Which memory figure a judgement used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BandwidthBasis {
+    /// The theoretical peak (the seed's examples are theoretical).
+    Theoretical,
+    /// The measured Triad (when the peak is unknown).
+    Measured,
+}
+
+/// The seed's bandwidth rule, judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedBandwidthRule {
+    /// Total discrete VRAM, bytes.
+    pub vram_bytes: Option<u64>,
+    /// 2 × 10^9 bytes/s per GiB of VRAM.
+    pub required_bytes_per_s: Option<f64>,
+    /// The memory bandwidth judged.
+    pub actual_bytes_per_s: Option<f64>,
+    /// Which figure `actual` is.
+    pub basis: Option<BandwidthBasis>,
+    /// VRAM (bytes) that `actual` covers under the rule.
+    pub covers_vram_bytes: Option<u64>,
+    /// pass / fail / can't check / not applicable (no discrete GPU).
+    pub status: RuleStatus,
+}
+
+/// One GPU's PCIe link in bytes/s per direction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PcieView {
+    /// GPU index.
+    pub gpu: u32,
+    /// The link as detected.
+    pub link: PcieLink,
+    /// At the current generation and width.
+    pub current_bytes_per_s: Option<f64>,
+    /// At the highest generation (GPU and slot together) and width.
+    pub max_bytes_per_s: Option<f64>,
+    /// Host → GPU traffic measured at detection time (NVML), bytes/s.
+    #[serde(default)]
+    pub rx_bytes_per_s: Option<f64>,
+    /// GPU → host traffic measured at detection time, bytes/s.
+    #[serde(default)]
+    pub tx_bytes_per_s: Option<f64>,
+    /// True when the link runs below its maximum generation while the GPU is idle (power
+    /// saving: it speeds up under load), so the current figure understates the link.
+    #[serde(default)]
+    pub idle_slowdown: bool,
+    /// What host→device copies get: the current width at the maximum generation when the GPU
+    /// is idle (an idle link slows down to save power and speeds up under load), else the
+    /// current generation and width.
+    pub effective_bytes_per_s: Option<f64>,
+}
+
+/// A pipeline stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageId {
+    /// Reading the dataset from storage (measured sequential read).
+    StorageRead,
+    /// System memory bandwidth.
+    RamBandwidth,
+    /// CPU decoding and augmentation (placeholder until the decode benchmark exists).
+    CpuDecode,
+    /// PCIe host→device, all GPUs together.
+    PcieH2d,
+    /// What the GPUs consume (placeholder: unknown until the simulator or a scenario gives it).
+    GpuDemand,
+}
+
+/// How a stage's figure was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StageSource {
+    /// Measured on the machine.
+    Measured,
+    /// Computed from the hardware's specification.
+    Theoretical,
+    /// Given by the user's scenario (GPU demand).
+    Scenario,
+    /// Not known yet.
+    Unknown,
+}
+
+/// One stage of the pipeline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stage {
+    /// Which stage.
+    pub id: StageId,
+    /// Its throughput (for GPU demand: what the GPUs need), bytes/s.
+    pub bytes_per_s: Option<f64>,
+    /// Where the figure came from.
+    pub source: StageSource,
+}
+
+/// The pipeline storage → RAM → CPU decode → PCIe → GPU.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pipeline {
+    /// The stages in order; the last is GPU demand.
+    pub stages: Vec<Stage>,
+    /// The supplying stage with the lowest known throughput.
+    pub narrowest: Option<StageId>,
+    /// True when the narrowest stage delivers less than the GPUs demand; `None` while the
+    /// demand is unknown.
+    pub starves_gpus: Option<bool>,
+}
+
+/// A measured folder and the mount it lives on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StorageView {
+    /// The folder measured.
+    pub path: String,
+    /// The mount point holding it (the longest mount point that contains the path).
+    pub mount_point: Option<String>,
+    /// What that mount is stored on.
+    pub kind: Option<DiskKind>,
+    /// Sequential read, bytes/s.
+    pub sequential_read_bytes_per_s: Option<f64>,
+    /// Small (4 KiB) files read per second.
+    pub random_read_files_per_s: Option<f64>,
+}
+
+/// The mount holding `path`: the longest mount point that is `path` or one of its parent
+/// folders (compared by path components, so `/data2` is not under `/data`).
+pub fn mount_for<'a>(path: &str, disks: &'a [Disk]) -> Option<&'a Disk> {
+    let p = std::path::Path::new(path);
+    disks
+        .iter()
+        .filter(|d| p.starts_with(&d.mount_point))
+        .max_by_key(|d| std::path::Path::new(&d.mount_point).components().count())
+}
+
+/// Everything about bandwidth for one machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bandwidth {
+    /// Memory bandwidth.
+    pub memory: MemoryBandwidthView,
+    /// The seed's rule.
+    pub seed_rule: SeedBandwidthRule,
+    /// PCIe per GPU (GPUs whose link is known).
+    pub pcie: Vec<PcieView>,
+    /// The pipeline.
+    pub pipeline: Pipeline,
+    /// Measured folders with their mounts, latest first.
+    #[serde(default)]
+    pub storage: Vec<StorageView>,
+}
+
+/// Computes the bandwidth view, or `None` when nothing about bandwidth is known (no memory
+/// speed or measurement, no PCIe link, no storage measurement). The GPUs' demand is not known
+/// yet (the simulator will provide it), so the pipeline names its narrowest stage without
+/// saying whether it starves the GPUs; see [`bandwidth_with_demand`].
+pub fn bandwidth(profile: &MachineProfile, vram: &VramTotals) -> Option<Bandwidth> {
+    bandwidth_with_demand(profile, vram, None)
+}
+
+/// [`bandwidth`] with the bytes/s the GPUs consume, when a scenario or the simulator knows it.
+/// The seed's memory rule is deliberately not used as the demand: it is a rule for RAM, and
+/// would make every PCIe link look too slow (an RTX 4090's Gen4 x16 link, 31.5 GB/s, is
+/// below the 48 GB/s the rule asks of RAM for its 24 GiB).
+pub fn bandwidth_with_demand(
+    profile: &MachineProfile,
+    vram: &VramTotals,
+    gpu_demand_bytes_per_s: Option<f64>,
+) -> Option<Bandwidth> {
+    let memory = memory_view(profile);
+    let pcie: Vec<PcieView> = profile
+        .gpus
+        .iter()
+        .filter_map(|g| {
+            let link = g.pcie?;
+            let idle = g
+                .utilization_percent
+                .is_some_and(|u| u < super::findings::BUSY_UTILIZATION_PERCENT);
+            let current = pcie_bytes_per_s(link.gen_current, link.width_current);
+            let gen_effective = if idle {
+                link.gen_max.or(link.gen_current)
+            } else {
+                link.gen_current.or(link.gen_max)
+            };
+            let slowed = matches!((link.gen_current, link.gen_max), (Some(c), Some(m)) if c < m);
+            Some(PcieView {
+                gpu: g.index,
+                link,
+                idle_slowdown: idle && slowed,
+                rx_bytes_per_s: g.pcie_rx_bytes_per_s,
+                tx_bytes_per_s: g.pcie_tx_bytes_per_s,
+                current_bytes_per_s: current,
+                max_bytes_per_s: pcie_bytes_per_s(link.gen_max, link.width_max),
+                effective_bytes_per_s: pcie_bytes_per_s(gen_effective, link.width_current),
+            })
+        })
+        .collect();
+    let storage = profile
+        .measurements
+        .storage
+        .first()
+        .and_then(|s| s.sequential_read_bytes_per_s);
+    if memory.theoretical_bytes_per_s.is_none()
+        && memory.measured_triad_bytes_per_s.is_none()
+        && pcie.is_empty()
+        && storage.is_none()
+    {
+        return None;
+    }
+    let seed_rule = seed_rule(&memory, vram);
+    let demand = gpu_demand_bytes_per_s.filter(|_| vram.discrete_gpus > 0 || vram.unified_gpus > 0);
+    let pipeline = pipeline(&memory, &pcie, storage, demand);
+    let storage = profile
+        .measurements
+        .storage
+        .iter()
+        .map(|s| {
+            let disk = mount_for(&s.path, &profile.disks);
+            StorageView {
+                path: s.path.clone(),
+                mount_point: disk.map(|d| d.mount_point.clone()),
+                kind: disk.map(|d| d.kind),
+                sequential_read_bytes_per_s: s.sequential_read_bytes_per_s,
+                random_read_files_per_s: s.random_read_files_per_s,
+            }
+        })
+        .collect();
+    Some(Bandwidth {
+        memory,
+        seed_rule,
+        pcie,
+        pipeline,
+        storage,
+    })
+}
+
+fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
+    let m = &profile.memory;
+    let dimms = &m.dimms;
+    let memory_type = m
+        .memory_type
+        .clone()
+        .or_else(|| dimms.iter().find_map(|d| d.memory_type.clone()));
+    // The controller runs every channel at the slowest module's speed.
+    let speed_mts = m
+        .speed_mts
+        .or_else(|| dimms.iter().filter_map(|d| d.effective_speed_mts()).min());
+    let layout = crate::profile::infer_channels(dimms);
+    let (channels, channels_source) = match (m.channels_populated, layout.as_ref()) {
+        (Some(c), _) => (Some(c), m.channels_source.or(Some(ValueSource::Entered))),
+        (None, Some(l)) => (Some(l.count()), Some(ValueSource::Estimated)),
+        (None, None) => (None, None),
+    };
+    let width = dimms
+        .iter()
+        .filter_map(|d| d.data_width_bits)
+        .filter(|w| *w > 0 && *w < 64)
+        .min()
+        .map_or(BYTES_PER_CHANNEL, |w| f64::from(w) / 8.0);
+    let (theoretical, theoretical_source) = match m.theoretical_bandwidth_bytes_per_s {
+        Some(t) => (
+            Some(t),
+            m.theoretical_bandwidth_source
+                .or(Some(ValueSource::Entered)),
+        ),
+        None => match (channels, speed_mts) {
+            (Some(c), Some(s)) => {
+                // The figure is only as sure as its least sure input.
+                let source = if channels_source == Some(ValueSource::Estimated) {
+                    ValueSource::Estimated
+                } else if m.speed_mts.is_some() || channels_source == Some(ValueSource::Entered) {
+                    m.theoretical_bandwidth_source
+                        .unwrap_or(ValueSource::Entered)
+                } else {
+                    ValueSource::Detected
+                };
+                (
+                    Some(theoretical_memory_bytes_per_s(c, s, width)),
+                    Some(source),
+                )
+            }
+            _ => (None, None),
+        },
+    };
+    let measured = profile.measurements.memory_bandwidth.as_ref();
+    let triad = measured.map(|b| b.triad_bytes_per_s).filter(|v| *v > 0.0);
+    MemoryBandwidthView {
+        memory_type,
+        speed_mts,
+        channels,
+        channels_source,
+        modules: dimms.len() as u32,
+        uneven_channels: layout.as_ref().is_some_and(|l| l.uneven()),
+        theoretical_bytes_per_s: theoretical,
+        theoretical_source,
+        measured_triad_bytes_per_s: triad,
+        measured_noisy: measured.is_some_and(|b| b.noisy),
+        efficiency: match (triad, theoretical) {
+            (Some(t), Some(p)) if p > 0.0 => Some(t / p),
+            _ => None,
+        },
+    }
+}
+
+fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRule {
+    let (actual, basis) = match (
+        memory.theoretical_bytes_per_s,
+        memory.measured_triad_bytes_per_s,
+    ) {
+        (Some(t), _) => (Some(t), Some(BandwidthBasis::Theoretical)),
+        (None, Some(m)) => (Some(m), Some(BandwidthBasis::Measured)),
+        (None, None) => (None, None),
+    };
+    let gib = (1u64 << 30) as f64;
+    let required = vram
+        .total_discrete_bytes
+        .map(|v| v as f64 / gib * SEED_BYTES_PER_S_PER_VRAM_GIB);
+    let status = if vram.discrete_gpus == 0 {
+        RuleStatus::NotApplicable
+    } else {
+        match (actual, required) {
+            (Some(a), Some(r)) if a >= r => RuleStatus::Pass,
+            (Some(_), Some(_)) => RuleStatus::Fail,
+            _ => RuleStatus::CantCheck,
+        }
+    };
+    SeedBandwidthRule {
+        vram_bytes: vram.total_discrete_bytes,
+        required_bytes_per_s: required,
+        actual_bytes_per_s: actual,
+        basis,
+        covers_vram_bytes: actual.map(|a| (a / SEED_BYTES_PER_S_PER_VRAM_GIB * gib) as u64),
+        status,
+    }
+}
+
+fn pipeline(
+    memory: &MemoryBandwidthView,
+    pcie: &[PcieView],
+    storage: Option<f64>,
+    demand: Option<f64>,
+) -> Pipeline {
+    let known = |v: Option<f64>, s: StageSource| {
+        if v.is_some() { s } else { StageSource::Unknown }
+    };
+    let (ram, ram_source) = match (
+        memory.measured_triad_bytes_per_s,
+        memory.theoretical_bytes_per_s,
+    ) {
+        (Some(m), _) => (Some(m), StageSource::Measured),
+        (None, Some(t)) => (Some(t), StageSource::Theoretical),
+        _ => (None, StageSource::Unknown),
+    };
+    let pcie_total = (!pcie.is_empty() && pcie.iter().all(|p| p.effective_bytes_per_s.is_some()))
+        .then(|| {
+            pcie.iter()
+                .filter_map(|p| p.effective_bytes_per_s)
+                .sum::<f64>()
+        });
+    let stages = vec![
+        Stage {
+            id: StageId::StorageRead,
+            bytes_per_s: storage,
+            source: known(storage, StageSource::Measured),
+        },
+        Stage {
+            id: StageId::RamBandwidth,
+            bytes_per_s: ram,
+            source: ram_source,
+        },
+        Stage {
+            id: StageId::CpuDecode,
+            bytes_per_s: None,
+            source: StageSource::Unknown,
+        },
+        Stage {
+            id: StageId::PcieH2d,
+            bytes_per_s: pcie_total,
+            source: known(pcie_total, StageSource::Theoretical),
+        },
+        Stage {
+            id: StageId::GpuDemand,
+            bytes_per_s: demand,
+            source: known(demand, StageSource::Scenario),
+        },
+    ];
+    let narrowest = stages
+        .iter()
+        .filter(|s| s.id != StageId::GpuDemand)
+        .filter_map(|s| s.bytes_per_s.map(|v| (s.id, v)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    Pipeline {
+        starves_gpus: match (narrowest, demand) {
+            (Some((_, v)), Some(d)) => Some(v < d),
+            _ => None,
+        },
+        narrowest: narrowest.map(|(id, _)| id),
+        stages,
+    }
+}
+
+/// Findings about bandwidth: one populated channel, uneven channels, memory bandwidth below
+/// the seed's rule.
+pub fn findings(b: &Bandwidth) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let m = &b.memory;
+    if m.channels == Some(1) {
+        let mut f = Finding::new(
+            FindingId::SingleChannelMemory,
+            Severity::Warning,
+            &[RecId::PopulateChannels],
+        )
+        .with("channels", Quantity::Count(1));
+        if let Some(t) = m.theoretical_bytes_per_s {
+            f = f.with("theoretical", Quantity::BytesPerSecond(t));
+        }
+        out.push(f);
+    } else if m.uneven_channels {
+        out.push(
+            Finding::new(
+                FindingId::UnevenChannels,
+                Severity::Warning,
+                &[RecId::MatchModules],
+            )
+            .with(
+                "channels",
+                Quantity::Count(u64::from(m.channels.unwrap_or(0))),
+            )
+            .with("modules", Quantity::Count(u64::from(m.modules))),
+        );
+    }
+    for s in &b.storage {
+        let id = match s.kind {
+            Some(DiskKind::Network) => FindingId::DatasetOnNetworkStorage,
+            Some(DiskKind::Hdd) => FindingId::DatasetOnHdd,
+            _ => continue,
+        };
+        let mut f = Finding::new(
+            id,
+            Severity::Warning,
+            &[RecId::CopyToLocalNvme, RecId::StreamDataset],
+        );
+        if let Some(files) = s.random_read_files_per_s {
+            f = f.with("files", Quantity::Count(files.round() as u64));
+        }
+        if let Some(seq) = s.sequential_read_bytes_per_s {
+            f = f.with("sequential", Quantity::BytesPerSecond(seq));
+        }
+        out.push(f);
+    }
+    let r = &b.seed_rule;
+    if let (RuleStatus::Fail, Some(actual), Some(required), Some(vram), Some(covers)) = (
+        r.status,
+        r.actual_bytes_per_s,
+        r.required_bytes_per_s,
+        r.vram_bytes,
+        r.covers_vram_bytes,
+    ) {
+        out.push(
+            Finding::new(
+                FindingId::MemoryBandwidthBound,
+                Severity::Warning,
+                &[RecId::PopulateChannels, RecId::GpuDataLoading],
+            )
+            .with("actual", Quantity::BytesPerSecond(actual))
+            .with("required", Quantity::BytesPerSecond(required))
+            .with("vram", Quantity::Bytes(vram))
+            .with("covers", Quantity::Bytes(covers)),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::gpu::GpuSource;
+
+    #[test]
+    fn pcie_lane_rates_match_the_published_figures() {
+        // The per-lane, per-direction figures usually quoted (GB/s, rounded to 3 decimals).
+        let quoted = [
+            (1, 0.25),
+            (2, 0.5),
+            (3, 0.985),
+            (4, 1.969),
+            (5, 3.938),
+            (6, 7.563),
+        ];
+        for (generation, gbps) in quoted {
+            let got = pcie_lane_bytes_per_s(generation).unwrap() / 1e9;
+            assert!((got - gbps).abs() < 0.0006, "Gen{generation}: {got}");
+        }
+        assert_eq!(pcie_lane_bytes_per_s(0), None);
+        // Gen4 x16, the RTX 4090's link: 16 × 1.969 = 31.5 GB/s per direction.
+        let x16 = pcie_bytes_per_s(Some(4), Some(16)).unwrap();
+        assert!((x16 / 1e9 - 31.508).abs() < 0.001, "{x16}");
+    }
+
+    #[test]
+    fn pipeline_compares_the_narrowest_stage_with_a_known_demand() {
+        let mut p = MachineProfile::unknown();
+        p.memory.channels_populated = Some(2);
+        p.memory.speed_mts = Some(3200);
+        p.gpus = crate::probe::gpu::fake::FakeScenario::EightH100
+            .probe()
+            .gpus;
+        let vram = super::super::capacity::vram_totals(&p);
+        // Unknown demand: the narrowest stage is named, starving is not judged.
+        let b = bandwidth(&p, &vram).unwrap();
+        assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
+        assert_eq!(b.pipeline.starves_gpus, None);
+        // 2 × 3200 × 8 = 51.2 GB/s of RAM against a demand of 60 GB/s: starved; of 10: not.
+        let b = bandwidth_with_demand(&p, &vram, Some(60e9)).unwrap();
+        assert_eq!(b.pipeline.starves_gpus, Some(true));
+        let b = bandwidth_with_demand(&p, &vram, Some(10e9)).unwrap();
+        assert_eq!(b.pipeline.starves_gpus, Some(false));
+    }
+
+    #[test]
+    fn measured_folders_are_matched_to_their_mounts() {
+        let disk = |mount: &str, kind| Disk {
+            mount_point: mount.into(),
+            file_system: None,
+            kind,
+            device: None,
+            total_bytes: None,
+            available_bytes: None,
+        };
+        let disks = [
+            disk("/", DiskKind::Nvme),
+            disk("/data", DiskKind::Hdd),
+            disk("/mnt/nfs", DiskKind::Network),
+        ];
+        assert_eq!(
+            mount_for("/mnt/nfs/imagenet", &disks).unwrap().kind,
+            DiskKind::Network
+        );
+        assert_eq!(mount_for("/data", &disks).unwrap().kind, DiskKind::Hdd);
+        // "/data2" is not under "/data".
+        assert_eq!(mount_for("/data2/x", &disks).unwrap().mount_point, "/");
+        let mut p = MachineProfile::unknown();
+        p.disks = disks.to_vec();
+        for (path, files) in [("/mnt/nfs/imagenet", 350.0), ("/home/me", 20_000.0)] {
+            p.measurements
+                .storage
+                .push(crate::profile::StorageBandwidth {
+                    path: path.into(),
+                    sequential_read_bytes_per_s: Some(0.11e9),
+                    direct_io: false,
+                    sequential_bytes: 1 << 30,
+                    random_read_files_per_s: Some(files),
+                    random_read_bytes_per_s: Some(files * 4096.0),
+                    random_direct_io: false,
+                    tool: None,
+                });
+        }
+        let vram = super::super::capacity::vram_totals(&p);
+        let b = bandwidth(&p, &vram).unwrap();
+        let f = findings(&b);
+        assert_eq!(f.len(), 1, "only the NFS folder: {f:?}");
+        assert_eq!(f[0].id, FindingId::DatasetOnNetworkStorage);
+        assert_eq!(f[0].values["files"], Quantity::Count(350));
+    }
+
+    #[test]
+    fn memory_arithmetic_from_the_seed_and_its_correction() {
+        // Quad-channel DDR4-3200: 4 × 3200 MT/s × 8 B = 102.4 GB/s.
+        assert_eq!(
+            theoretical_memory_bytes_per_s(4, 3200, BYTES_PER_CHANNEL),
+            102.4e9
+        );
+        // Dual-channel DDR5-5200: 2 × 5200 × 8 = 83.2 GB/s.
+        assert_eq!(
+            theoretical_memory_bytes_per_s(2, 5200, BYTES_PER_CHANNEL),
+            83.2e9
+        );
+        // Under the seed's rule 102.4 GB/s covers 51.2 GiB of VRAM, not 100.
+        let covers = 102.4e9 / SEED_BYTES_PER_S_PER_VRAM_GIB;
+        assert!((covers - 51.2).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,102 @@
+//! Words for benchmark results and errors, shared by the terminal and the window.
+
+use crate::bench::{BenchError, PathProblem};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::{MemoryBandwidth, StorageBandwidth};
+
+/// The four STREAM kernels' rows: ("Copy", "41.2 GB/s"), … in STREAM's order.
+pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
+    vec![
+        ("Copy", format::gbps(m.copy_bytes_per_s)),
+        ("Scale", format::gbps(m.scale_bytes_per_s)),
+        ("Add", format::gbps(m.add_bytes_per_s)),
+        ("Triad", format::gbps(m.triad_bytes_per_s)),
+    ]
+}
+
+/// How the memory figure was taken (threads, arrays, passes, spread).
+pub fn memory_details(lang: Lang, m: &MemoryBandwidth) -> String {
+    trf(
+        lang,
+        Msg::BenchMemoryDetails,
+        &[
+            ("threads", &m.threads.to_string()),
+            (
+                "pinned",
+                tr(
+                    lang,
+                    if m.pinned {
+                        Msg::BenchPinnedYes
+                    } else {
+                        Msg::BenchPinnedNo
+                    },
+                ),
+            ),
+            ("array", &format::gib(m.array_bytes)),
+            ("reps", &m.repetitions.to_string()),
+            ("spread", &format::percent(m.spread)),
+        ],
+    )
+}
+
+/// The storage result as label/value rows.
+pub fn storage_rows(lang: Lang, s: &StorageBandwidth) -> Vec<(String, String)> {
+    let seq = match s.sequential_read_bytes_per_s {
+        Some(v) => format!(
+            "{} ({})",
+            format::gbps(v),
+            tr(
+                lang,
+                if s.direct_io {
+                    Msg::BenchSeqDirect
+                } else {
+                    Msg::BenchSeqCached
+                }
+            )
+        ),
+        None => format::unknown(lang),
+    };
+    let small = match (s.random_read_files_per_s, s.random_read_bytes_per_s) {
+        (Some(f), Some(b)) => trf(
+            lang,
+            Msg::BenchSmallFilesValue,
+            &[("files", &format!("{f:.0}")), ("rate", &format::mbps(b))],
+        ),
+        _ => format::unknown(lang),
+    };
+    vec![
+        (tr(lang, Msg::BenchSeqRead).to_string(), seq),
+        (tr(lang, Msg::BenchSmallFiles).to_string(), small),
+    ]
+}
+
+/// A benchmark error in words.
+pub fn error(lang: Lang, e: &BenchError) -> String {
+    match e {
+        BenchError::Cancelled => tr(lang, Msg::BenchCancelled).to_string(),
+        BenchError::OutOfMemory { bytes } => {
+            trf(lang, Msg::BenchOom, &[("bytes", &format::gib(*bytes))])
+        }
+        BenchError::Verification(d) => trf(lang, Msg::BenchVerification, &[("detail", d)]),
+        BenchError::Path { path, kind, detail } => {
+            let path = path.display().to_string();
+            let detail = detail.clone().unwrap_or_default();
+            let msg = match kind {
+                PathProblem::Missing => Msg::BenchPathMissing,
+                PathProblem::NotADirectory => Msg::BenchPathNotDir,
+                PathProblem::NotWritable => Msg::BenchPathNotWritable,
+                PathProblem::Full => Msg::BenchPathFull,
+            };
+            trf(lang, msg, &[("path", &path), ("detail", &detail)])
+        }
+        BenchError::Io { path, source } => trf(
+            lang,
+            Msg::BenchIo,
+            &[
+                ("path", &path.display().to_string()),
+                ("detail", &source.to_string()),
+            ],
+        ),
+    }
+}

@@ -1,0 +1,231 @@
+//! `ramvram bench …` and `--dmidecode`, run as a user would. No test depends on timing: the
+//! figures are only checked for shape and for values computable by hand.
+
+mod common;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn ramvram() -> Command {
+    let mut cmd = Command::cargo_bin("ramvram").unwrap();
+    cmd.env_remove("RAMVRAM_LANG")
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL");
+    cmd
+}
+
+fn dmi_fixture(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/dmi")
+        .join(name)
+}
+
+#[test]
+fn bench_memory_json_has_stream_fields() {
+    // 1 MiB arrays (a hidden test option) keep this fast in a debug build.
+    let out = ramvram()
+        .args(["bench", "memory", "--json", "--array-bytes", "1048576"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    for k in ["copy", "scale", "add", "triad"] {
+        let x = v[format!("{k}_bytes_per_s")].as_f64().unwrap();
+        assert!(x.is_finite() && x > 0.0, "{k}: {x}");
+    }
+    assert_eq!(v["array_bytes"].as_u64(), Some(1_048_576));
+    assert!(v["repetitions"].as_u64().unwrap() >= 1);
+    // One thread per CPU this process may use: what `nproc` prints.
+    let nproc = std::process::Command::new("nproc").output().unwrap();
+    let nproc: u64 = String::from_utf8_lossy(&nproc.stdout)
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(v["threads"].as_u64(), Some(nproc));
+    assert_eq!(
+        v["noisy"].as_bool(),
+        Some(v["spread"].as_f64().unwrap() > 0.10)
+    );
+}
+
+#[test]
+fn bench_storage_measures_and_cleans_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ramvram()
+        .args(["bench", "storage", "--json", "--size-mib", "4"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(v["sequential_read_bytes_per_s"].as_f64().unwrap() > 0.0);
+    // Whole passes over the 4 MiB file.
+    assert_eq!(v["sequential_bytes"].as_u64().unwrap() % (4 << 20), 0);
+    let files = v["random_read_files_per_s"].as_f64().unwrap();
+    let bytes = v["random_read_bytes_per_s"].as_f64().unwrap();
+    assert!((bytes - files * 4096.0).abs() <= 1e-6 * bytes);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn bench_storage_bad_folder_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    ramvram()
+        .args(["bench", "storage"])
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no-such-folder")
+                .and(predicate::str::contains("does not exist")),
+        );
+    ramvram()
+        .args(["--lang", "zh", "bench", "storage"])
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("不存在"));
+}
+
+#[test]
+fn dmidecode_file_fills_modules_and_estimated_channels() {
+    let out = ramvram()
+        .args(["detect", "--json", "--dmidecode"])
+        .arg(dmi_fixture("dmidecode-laptop-ddr4-1x16.txt"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let dimms = v["memory"]["dimms"].as_array().unwrap();
+    assert_eq!(dimms.len(), 1);
+    assert_eq!(dimms[0]["size_bytes"].as_u64(), Some(16 << 30));
+    assert_eq!(dimms[0]["configured_speed_mts"].as_u64(), Some(2666));
+    assert_eq!(v["memory"]["channels_populated"].as_u64(), Some(1));
+    assert_eq!(v["memory"]["channels_source"], "estimated");
+    // The text form says the same in one line.
+    ramvram()
+        .args(["detect", "--dmidecode"])
+        .arg(dmi_fixture("dmidecode-laptop-ddr4-1x16.txt"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "1 × 16.0 GiB DDR4, 2666 MT/s; channels: 1 (estimated from slot names)",
+        ));
+}
+
+#[test]
+fn dmidecode_file_without_modules_is_rejected() {
+    ramvram()
+        .args(["advise", "--dmidecode"])
+        .arg(common::fixture_path("aws-g5.xlarge"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("dmidecode -t memory"));
+}
+
+#[test]
+fn advise_shows_the_bandwidth_section_and_finding() {
+    let path = common::fixture_path("student-4090-ddr4-single-channel");
+    ramvram()
+        .args(["advise", "--profile"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("The narrowest known stage is RAM bandwidth (25.6 GB/s).")
+                .and(predicate::str::contains(
+                    "Memory bandwidth 25.6 GB/s is below the seed's 48.0 GB/s for 24.0 GiB of VRAM",
+                ))
+                .and(predicate::str::contains(
+                    "Only one memory channel is populated",
+                )),
+        );
+    let out = ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // 1 × 3200 MT/s × 8 B.
+    assert_eq!(
+        v["bandwidth"]["memory"]["theoretical_bytes_per_s"].as_f64(),
+        Some(25.6e9)
+    );
+    assert_eq!(v["bandwidth"]["seed_rule"]["status"], "fail");
+    assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "ram-bandwidth");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "memory-bandwidth-bound")
+        .unwrap();
+    assert_eq!(f["values"]["required"]["unit"], "bytes_per_s");
+}
+
+#[test]
+fn bench_results_go_into_a_profile_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("server.json");
+    ramvram()
+        .args(["detect", "--out"])
+        .arg(&file)
+        .assert()
+        .success();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    ramvram()
+        .args(["bench", "memory", "--array-bytes", "1048576", "--into"])
+        .arg(&file)
+        .assert()
+        .success();
+    ramvram()
+        .args(["bench", "storage", "--size-mib", "4", "--into"])
+        .arg(&file)
+        .arg(&data)
+        .assert()
+        .success();
+    let p = ramvram::profile::load_profile(&file).unwrap();
+    assert!(p.ignored_fields.is_empty());
+    let m = p.profile.measurements.memory_bandwidth.clone().unwrap();
+    assert_eq!(m.array_bytes, 1_048_576);
+    let s = &p.profile.measurements.storage;
+    assert_eq!(s.len(), 1);
+    assert_eq!(
+        s[0].path,
+        std::fs::canonicalize(&data).unwrap().display().to_string()
+    );
+    assert_eq!(std::fs::read_dir(&data).unwrap().count(), 0);
+    // Only the profile is in the folder: no temporary file left by the atomic writes.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    // The assessment of that profile uses the stored measurement.
+    let out = ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v["bandwidth"]["memory"]["measured_triad_bytes_per_s"].as_f64(),
+        Some(m.triad_bytes_per_s)
+    );
+    // A profile that can't be read is reported before anything is measured.
+    ramvram()
+        .args(["bench", "memory", "--array-bytes", "1048576", "--into"])
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.json"));
+}
