@@ -113,16 +113,10 @@ pub enum RecId {
     TryFittingPlan,
     /// Set `num_workers` to the recommended value.
     SetNumWorkers,
-    /// Decode on the GPU with NVIDIA DALI.
-    UseDali,
     /// Store images pre-resized near the training resolution.
     PreResize,
     /// Shard the dataset (WebDataset, TFRecord) or memory-map it.
     UseShards,
-    /// Put the dataset on local NVMe.
-    LocalNvme,
-    /// Populate every memory channel.
-    FillChannels,
     /// Turn on `pin_memory`.
     PinMemory,
     /// Install modules so every memory channel is populated.
@@ -500,7 +494,7 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
                 } else {
                     Severity::Info
                 },
-                &[RecId::UseShards, RecId::LocalNvme, RecId::AddRam],
+                &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
             )
             .with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
             .with("cache", Quantity::Bytes(cache))
@@ -517,15 +511,19 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let (id, recs): (FindingId, &[RecId]) = match bottleneck {
         StageId::StorageRead => (
             FindingId::StarvedByStorage,
-            &[RecId::UseShards, RecId::LocalNvme, RecId::AddRam],
+            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
         ),
         StageId::RamBandwidth => (
             FindingId::StarvedByRamBandwidth,
-            &[RecId::FillChannels, RecId::UseDali],
+            &[RecId::PopulateChannels, RecId::GpuDataLoading],
         ),
         StageId::Decode => (
             FindingId::StarvedByDecode,
-            &[RecId::SetNumWorkers, RecId::UseDali, RecId::PreResize],
+            &[
+                RecId::SetNumWorkers,
+                RecId::GpuDataLoading,
+                RecId::PreResize,
+            ],
         ),
         StageId::PcieHostToDevice => (
             FindingId::StarvedByPcie,

@@ -118,8 +118,10 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         },
         None => (None, None),
     };
+    let bandwidth = bandwidth::bandwidth(profile, &vram);
     let workload = inputs.workload.as_ref().map(|w| {
-        let rates = workload::MachineRates::from_profile(profile, &memory, w.storage);
+        let rates =
+            workload::MachineRates::from_profile(profile, &memory, w.storage, bandwidth.as_ref());
         workload::simulate(w, &rates)
     });
     let cx = findings::Context {
@@ -131,7 +133,6 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         workload: workload.as_ref(),
     };
     let mut findings = findings::findings(&cx);
-    let bandwidth = bandwidth::bandwidth(profile, &vram);
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
         // Stable: keeps the order within a severity.

@@ -283,29 +283,16 @@ pub fn simulate(w: &Workload, m: &pipeline::MachineRates) -> WorkloadResult {
 
 pub use pipeline::MachineRates;
 
-/// Per-lane PCIe bandwidth per direction after line encoding, bytes/s: Gen1 0.25, Gen2 0.5,
-/// Gen3 0.985, Gen4 1.969, Gen5 3.938, Gen6 7.563 GB/s (PCI-SIG base specifications; 8b/10b
-/// for Gen1–2, 128b/130b for Gen3–5, FLIT for Gen6).
-pub fn pcie_lane_bytes_per_s(generation: u32) -> Option<f64> {
-    match generation {
-        1 => Some(0.25e9),
-        2 => Some(0.5e9),
-        3 => Some(0.985e9),
-        4 => Some(1.969e9),
-        5 => Some(3.938e9),
-        6 => Some(7.563e9),
-        _ => None,
-    }
-}
-
 impl MachineRates {
-    /// The simulator's view of a profiled machine: effective RAM, physical cores, the dataset
-    /// disk's typical rates, the first GPU's PCIe link at its maximum (GPUs raise an idle link
-    /// under load). Memory bandwidth is not in the profile yet: `None` (unknown).
+    /// The simulator's view of a profiled machine: effective RAM, physical cores, memory
+    /// bandwidth (measured Triad, else the theoretical peak), the dataset disk's measured read
+    /// speed or its kind's typical rates, and the first GPU's PCIe link at its maximum (GPUs
+    /// raise an idle link under load).
     pub fn from_profile(
         profile: &crate::profile::MachineProfile,
         ram: &super::EffectiveRam,
         storage: Option<crate::profile::DiskKind>,
+        bandwidth: Option<&super::bandwidth::Bandwidth>,
     ) -> MachineRates {
         use crate::profile::DiskKind;
         let kind = storage.unwrap_or_else(|| {
@@ -316,19 +303,28 @@ impl MachineRates {
                 .max_by_key(|d| d.total_bytes.unwrap_or(0))
                 .map_or(DiskKind::Unknown, |d| d.kind)
         });
-        let (read, latency) = pipeline::typical_storage(kind);
+        let (typical_read, latency) = pipeline::typical_storage(kind);
+        let measured_read = bandwidth
+            .and_then(|b| b.storage.iter().find(|s| s.kind == Some(kind)))
+            .and_then(|s| s.sequential_read_bytes_per_s);
         let discrete: Vec<_> = profile.gpus.iter().filter(|g| !g.unified_memory).collect();
         let pcie = discrete.first().and_then(|g| g.pcie).and_then(|l| {
-            let generation = l.gen_max.or(l.gen_current)?;
-            let width = l.width_max.or(l.width_current)?;
-            Some(pcie_lane_bytes_per_s(generation)? * f64::from(width))
+            super::bandwidth::pcie_bytes_per_s(
+                l.gen_max.or(l.gen_current),
+                l.width_max.or(l.width_current),
+            )
+        });
+        let memory_bandwidth = bandwidth.and_then(|b| {
+            b.memory
+                .measured_triad_bytes_per_s
+                .or(b.memory.theoretical_bytes_per_s)
         });
         MachineRates {
             effective_ram_bytes: ram.effective_bytes,
             physical_cores: profile.cpu.physical_cores.or(profile.cpu.logical_cpus),
-            memory_bandwidth: None,
+            memory_bandwidth,
             storage_kind: kind,
-            storage_read: read,
+            storage_read: measured_read.unwrap_or(typical_read),
             storage_latency: latency,
             pcie_bytes_per_s: pcie,
             gpus: discrete.len() as u32,
