@@ -3,13 +3,40 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Where `path` really points: a symbolic link is followed to its target (so that writing a
+/// report "through" a link updates the file it names, not the link).
+fn resolve(path: &Path) -> std::io::Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            let target = std::fs::read_link(path)?;
+            let joined = match path.parent() {
+                Some(dir) if target.is_relative() => dir.join(target),
+                _ => target,
+            };
+            resolve(&joined)
+        }
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
 /// Writes `bytes` to `path` atomically: the data goes to a temporary file in the same folder,
 /// is flushed to disk, and is then renamed over `path`. On any error the temporary file is
-/// removed and an existing file at `path` is left untouched.
+/// removed and an existing file at `path` is left untouched. A symbolic link is followed; a
+/// path that exists but is not a regular file (a folder, a device such as `/dev/null`, a FIFO)
+/// is refused rather than replaced.
 ///
 /// # Errors
-/// The underlying I/O error (permission denied, disk full, missing folder, …).
+/// The underlying I/O error (permission denied, disk full, missing folder, not a regular file).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let path = resolve(path)?;
+    if let Ok(meta) = std::fs::metadata(&path) {
+        if !meta.is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "exists and is not a regular file; refusing to replace it",
+            ));
+        }
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -27,7 +54,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, &path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -56,5 +83,34 @@ mod tests {
         let path = dir.path().join("no/such/folder/a.json");
         assert!(write_atomic(&path, b"x").is_err());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_special_files_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.md");
+        std::fs::write(&target, b"old").unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link stays a link"
+        );
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        // A character device is never replaced.
+        assert!(write_atomic(Path::new("/dev/null"), b"x").is_err());
+        assert!(
+            !std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
+        // A folder neither.
+        assert!(write_atomic(dir.path(), b"x").is_err());
     }
 }

@@ -191,7 +191,7 @@ fn the_seed_65b_claim_is_a_fraction_of_deepspeeds_figure() {
 #[test]
 fn bad_plans_name_the_input() {
     let base = TrainingPlan::new(7_000_000_000);
-    let cases = [
+    let cases: Vec<(TrainingPlan, PlanError, &str)> = vec![
         (
             TrainingPlan {
                 params: 0,
@@ -221,8 +221,26 @@ fn bad_plans_name_the_input() {
                 nodes: 0,
                 ..base.clone()
             },
-            PlanError::GpusZero,
-            "gpus-per-node",
+            PlanError::NodesZero,
+            "nodes",
+        ),
+        (
+            TrainingPlan {
+                strategy: Strategy::Ddp,
+                offload_optimizer: OffloadTarget::Cpu,
+                ..base.clone()
+            },
+            PlanError::OffloadNeedsZero2,
+            "offload-optimizer",
+        ),
+        (
+            TrainingPlan {
+                strategy: Strategy::Zero1,
+                offload_param: OffloadTarget::Nvme,
+                ..base.clone()
+            },
+            PlanError::ParamOffloadNeedsZero3,
+            "offload-param",
         ),
         (
             TrainingPlan {

@@ -531,6 +531,15 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
         ),
         StageId::GpuDemand => return,
     };
+    // Recommend a worker count only when it is more than the current one: a smaller count
+    // (when RAM limits workers) would slow decoding further.
+    let recommended = w.pipeline.recommended_num_workers.unwrap_or(0);
+    let recs: Vec<RecId> = recs
+        .iter()
+        .copied()
+        .filter(|r| *r != RecId::SetNumWorkers || recommended > w.workload.num_workers)
+        .collect();
+    let recs = recs.as_slice();
     let severity = if util < STARVED_CRITICAL {
         Severity::Critical
     } else {

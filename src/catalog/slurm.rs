@@ -110,7 +110,12 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
             .filter(|n| *n > 0),
         logical_cpus: node.cpus.filter(|n| *n > 0),
     };
-    p.memory.total_bytes = node.real_memory.filter(|m| *m > 0).map(|m| m << 20);
+    // MiB to bytes; an impossible value (overflow, 0) stays unknown.
+    p.memory.total_bytes = node
+        .real_memory
+        .filter(|m| *m > 0)
+        .and_then(|m| m.checked_mul(1 << 20))
+        .filter(|b| *b <= 1 << 50);
     for g in parse_gres(node.gres.as_deref().unwrap_or("")) {
         let model = g.kind.as_deref().and_then(|k| catalog().gpu(k));
         if model.is_none() {

@@ -3,25 +3,12 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use crate::advisor::fleet::{FleetMachine, assess_fleet};
+use crate::advisor::fleet::{FleetDocument, FleetMachine, assess_fleet};
 use crate::i18n::{Lang, Msg, tr};
 use crate::present::fleet::{header, row};
 use crate::profile::fleet_inputs::{self, SkippedFiles};
-
-#[derive(Serialize)]
-struct Skipped {
-    file: String,
-    reason: String,
-}
-
-#[derive(Serialize)]
-struct FleetJson<'a> {
-    machines: &'a [FleetMachine],
-    skipped: Vec<Skipped>,
-}
 
 /// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text.
 pub fn load(
@@ -38,6 +25,15 @@ pub fn load(
     if let Some(file) = slurm_file {
         inputs.extend(fleet_inputs::from_slurm(file)?);
     }
+    if inputs.is_empty() {
+        let place = dir
+            .or(slurm_file)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        return Err(format!(
+            "{place}: no machine profiles found (*.json from `ramvram detect --out`, or Slurm nodes)"
+        ));
+    }
     Ok((assess_fleet(inputs), skipped))
 }
 
@@ -49,16 +45,7 @@ pub fn print(
     json: bool,
 ) -> ExitCode {
     let text = if json {
-        let doc = FleetJson {
-            machines,
-            skipped: skipped
-                .iter()
-                .map(|(f, r)| Skipped {
-                    file: f.clone(),
-                    reason: r.clone(),
-                })
-                .collect(),
-        };
+        let doc = FleetDocument::new(machines, skipped);
         serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
     } else {
         let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();

@@ -5,6 +5,7 @@ pub mod fleet;
 pub mod text;
 pub mod text_bench;
 pub mod text_training;
+pub mod text_workload;
 pub mod training_args;
 pub mod workload_args;
 
@@ -268,7 +269,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             redact,
             ..
         } if machines.is_fleet() => match machines.load_fleet() {
-            Ok((machines, _)) => {
+            Ok((machines, skipped)) => {
                 let options = report::ReportOptions {
                     format: (*format).into(),
                     lang: langs,
@@ -276,10 +277,11 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     date: report::today(),
                     source_file: None,
                 };
-                let written = report::render_fleet(&machines, &options).and_then(|bytes| {
-                    crate::fsutil::write_atomic(out, &bytes)
-                        .map_err(|e| format!("{}: {e}", out.display()))
-                });
+                let written =
+                    report::render_fleet(&machines, &skipped, &options).and_then(|bytes| {
+                        crate::fsutil::write_atomic(out, &bytes)
+                            .map_err(|e| format!("{}: {e}", out.display()))
+                    });
                 match written {
                     Ok(()) => {
                         let file = out.display().to_string();
@@ -450,13 +452,36 @@ fn assessment(
     }
 }
 
+/// Removes terminal control characters and bidirectional overrides: profiles come from other
+/// machines, and a host name must not be able to move the cursor or retitle the terminal.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .filter(|c| {
+            *c == '\n'
+                || *c == '\t'
+                || !(c.is_control()
+                    || ('\u{202a}'..='\u{202e}').contains(c)
+                    || ('\u{2066}'..='\u{2069}').contains(c))
+        })
+        .collect()
+}
+
 pub(crate) fn print(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match out
+        .write_all(printable(text).as_bytes())
+        .and_then(|()| out.flush())
+    {
         Ok(()) => ExitCode::SUCCESS,
         // A closed pipe (`ramvram advise | head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(_) => ExitCode::from(EXIT_OUTPUT_FAILED),
+        Err(e) => {
+            eprintln!(
+                "ramvram: {}: stdout: {e}",
+                tr(Lang::from_environment(), Msg::CliError)
+            );
+            ExitCode::from(EXIT_OUTPUT_FAILED)
+        }
     }
 }
 

@@ -199,6 +199,9 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         out.push('\n');
     }
+    if let Some(w) = &a.workload {
+        out.push_str(&super::text_workload::workload(lang, w));
+    }
     if let Some(t) = &a.training_memory {
         out.push_str(&super::text_training::training(lang, t));
     }

@@ -193,6 +193,26 @@ impl WorkloadArgs {
             }
             w.measured_decode_mpix_per_core = Some(r);
         }
+        w.validate()
+            .map_err(|(field, message)| format!("--{}: {message}", flag_of(field)))?;
         Ok(Some(w))
+    }
+}
+
+/// The flag that sets a workload field.
+fn flag_of(field: &str) -> &'static str {
+    match field {
+        "dataset_bytes" => "dataset-size",
+        "samples" => "samples",
+        "width" | "height" => "image-size",
+        "sample_bytes" => "sample-bytes",
+        "crop" => "crop",
+        "batch_size" => "batch-size",
+        "num_workers" => "num-workers",
+        "prefetch_factor" => "prefetch-factor",
+        "concurrent_experiments" => "concurrent-experiments",
+        "gpu_demand_samples_per_s" => "gpu-demand",
+        "measured_decode_mpix_per_core" => "decode-rate",
+        _ => "workload",
     }
 }

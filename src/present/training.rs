@@ -106,18 +106,28 @@ pub fn source(lang: Lang, s: EstimateSource) -> &'static str {
     )
 }
 
-/// A plan error, naming the input.
+/// A plan error's text, without the input's name.
+pub fn plan_error_text(lang: Lang, e: PlanError) -> &'static str {
+    tr(
+        lang,
+        match e {
+            PlanError::ParamsZero => Msg::PlanErrorParamsZero,
+            PlanError::LargestLayerTooBig => Msg::PlanErrorLargestLayerTooBig,
+            PlanError::GpusZero => Msg::PlanErrorGpusZero,
+            PlanError::NodesZero => Msg::PlanErrorNodesZero,
+            PlanError::OffloadNeedsZero2 => Msg::PlanErrorOffloadNeedsZero2,
+            PlanError::ActivationsZero => Msg::PlanErrorActivationsZero,
+            PlanError::NvmeNeedsZero3 => Msg::PlanErrorNvmeNeedsZero3,
+            PlanError::ParamOffloadNeedsZero3 => Msg::PlanErrorParamOffloadNeedsZero3,
+            PlanError::FsdpOffloadTogether => Msg::PlanErrorFsdpOffloadTogether,
+            PlanError::LoraShareOutOfRange => Msg::PlanErrorLoraShare,
+        },
+    )
+}
+
+/// A plan error, naming the command-line flag.
 pub fn plan_error(lang: Lang, e: PlanError) -> String {
-    let msg = match e {
-        PlanError::ParamsZero => Msg::PlanErrorParamsZero,
-        PlanError::LargestLayerTooBig => Msg::PlanErrorLargestLayerTooBig,
-        PlanError::GpusZero => Msg::PlanErrorGpusZero,
-        PlanError::NvmeNeedsZero3 => Msg::PlanErrorNvmeNeedsZero3,
-        PlanError::ParamOffloadNeedsZero3 => Msg::PlanErrorParamOffloadNeedsZero3,
-        PlanError::FsdpOffloadTogether => Msg::PlanErrorFsdpOffloadTogether,
-        PlanError::LoraShareOutOfRange => Msg::PlanErrorLoraShare,
-    };
-    format!("--{}: {}", e.field(), tr(lang, msg))
+    format!("--{}: {}", e.field(), plan_error_text(lang, e))
 }
 
 /// A plan warning.

@@ -173,6 +173,35 @@ fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
         return Err(("schema_version".into(), "must be 1 or higher".into()));
     }
     positive("memory.total_bytes", p.memory.total_bytes)?;
+    // Upper bounds: no machine has more than 1 PiB of RAM or 8 TiB of memory on one GPU; larger
+    // values are typos or overflowed arithmetic, and would saturate every sum.
+    let at_most = |field: &str, v: Option<u64>, max: u64| match v {
+        Some(x) if x > max => Err((
+            field.to_string(),
+            format!("{x} is larger than {max}, which no machine has"),
+        )),
+        _ => Ok(()),
+    };
+    at_most("memory.total_bytes", p.memory.total_bytes, 1 << 50)?;
+    at_most("memory.limit_bytes", p.memory.limit_bytes, u64::MAX / 2)?;
+    if let (Some(used), Some(total)) = (p.memory.swap_used_bytes, p.memory.swap_total_bytes) {
+        if used > total {
+            return Err((
+                "memory.swap_used_bytes".into(),
+                format!("{used} is larger than memory.swap_total_bytes ({total})"),
+            ));
+        }
+    }
+    if p.host
+        .hostname
+        .as_ref()
+        .is_some_and(|h| h.chars().count() > 255)
+    {
+        return Err((
+            "host.hostname".into(),
+            "is longer than 255 characters".into(),
+        ));
+    }
     positive("memory.limit_bytes", p.memory.limit_bytes)?;
     range("memory.swappiness", p.memory.swappiness, 0, 200)?;
     range("cpu.physical_cores", p.cpu.physical_cores, 1, 1_000_000)?;
@@ -205,6 +234,11 @@ fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
     }
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
+        at_most(
+            &format!("gpus[{i}].vram_total_bytes"),
+            g.vram_total_bytes,
+            8 << 40,
+        )?;
         range(
             &format!("gpus[{i}].utilization_percent"),
             g.utilization_percent,
@@ -222,6 +256,14 @@ fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
                 32,
             )?;
             range(&format!("gpus[{i}].pcie.width_max"), l.width_max, 1, 32)?;
+            if let (Some(c), Some(m)) = (l.width_current, l.width_max) {
+                if c > m {
+                    return Err((
+                        format!("gpus[{i}].pcie.width_current"),
+                        format!("x{c} is wider than width_max x{m}"),
+                    ));
+                }
+            }
         }
     }
     Ok(())

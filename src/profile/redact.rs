@@ -41,7 +41,9 @@ impl MachineProfile {
         }
         for d in &mut p.disks {
             d.mount_point = scrub_user_paths(&d.mount_point);
-            d.device = d.device.as_deref().map(scrub_user_paths);
+            // A block device or a remote source (`nas-alice:/export/alice`) can name a host or
+            // a person; the disk's kind and size stay.
+            d.device = None;
         }
         for n in &mut p.notes {
             n.detail = n.detail.as_deref().map(scrub_user_paths);

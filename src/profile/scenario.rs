@@ -39,7 +39,32 @@ pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileErro
         path: path.to_path_buf(),
         source,
     })?;
-    parse_document(&text, path)
+    let (scenario, ignored): (Scenario, Vec<String>) = parse_document(&text, path)?;
+    let invalid = |field: String, message: String| ProfileError::Invalid {
+        path: path.to_path_buf(),
+        field,
+        message,
+    };
+    if scenario.schema_version == 0 {
+        return Err(invalid(
+            "schema_version".into(),
+            "must be 1 or higher".into(),
+        ));
+    }
+    if let Some(w) = &scenario.workload {
+        w.validate()
+            .map_err(|(field, message)| invalid(format!("workload.{field}"), message))?;
+    }
+    if let Some(t) = &scenario.training {
+        if let Err(e) = crate::advisor::training::estimate(t) {
+            let message = crate::present::training::plan_error_text(crate::i18n::Lang::En, e);
+            return Err(invalid(
+                format!("training.{}", e.scenario_field()),
+                message.to_string(),
+            ));
+        }
+    }
+    Ok((scenario, ignored))
 }
 
 /// Writes a scenario atomically.

@@ -100,12 +100,27 @@ pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(),
 /// The PDF writer's error text.
 pub fn render_fleet(
     machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, String)],
     options: &ReportOptions,
 ) -> Result<Vec<u8>, String> {
     let mut machines = machines.to_vec();
+    let mut skipped = skipped.to_vec();
     if options.redact {
-        for m in &mut machines {
+        for (i, s) in skipped.iter_mut().enumerate() {
+            *s = (
+                format!("#{}", i + 1),
+                crate::profile::redact::REDACTED.to_string(),
+            );
+        }
+    }
+    if options.redact {
+        // Host names are the labels, and file names often are host names: number them.
+        for (i, m) in machines.iter_mut().enumerate() {
             m.assessment.profile = m.assessment.profile.redacted();
+            if m.origin != crate::advisor::fleet::Origin::Planned {
+                m.label = format!("#{}", i + 1);
+                m.origin = crate::advisor::fleet::Origin::Redacted;
+            }
         }
     }
     let meta = ReportMeta {
@@ -116,12 +131,19 @@ pub fn render_fleet(
     };
     let first = options.lang.langs()[0];
     match options.format {
-        Format::Json => serde_json::to_vec_pretty(&machines).map_err(|e| e.to_string()),
-        Format::Markdown => {
-            Ok(markdown::render(&model::build_fleet(&machines, &meta, options.lang)).into_bytes())
+        Format::Json => {
+            let doc = crate::advisor::fleet::FleetDocument::new(&machines, &skipped);
+            serde_json::to_vec_pretty(&doc).map_err(|e| e.to_string())
         }
+        Format::Markdown => Ok(markdown::render(&model::build_fleet(
+            &machines,
+            &skipped,
+            &meta,
+            options.lang,
+        ))
+        .into_bytes()),
         Format::Pdf => pdf::render(
-            &model::build_fleet(&machines, &meta, options.lang),
+            &model::build_fleet(&machines, &skipped, &meta, options.lang),
             crate::i18n::tr(first, Msg::FleetReportTitle),
             first,
         ),

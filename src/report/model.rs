@@ -595,6 +595,7 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 /// problems, in each language.
 pub fn build_fleet(
     machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, String)],
     meta: &ReportMeta,
     langs: ReportLang,
 ) -> Vec<Block> {
@@ -632,6 +633,11 @@ pub fn build_fleet(
             x_label: tr(lang, Msg::FleetVramAxis).to_string(),
             y_label: tr(lang, Msg::FleetRamAxis).to_string(),
         }));
+        if !skipped.is_empty() {
+            let skipped_lines = skipped.iter().map(|(f, r)| format!("{f}: {r}")).collect();
+            b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
+            b.push(Block::Bullets(skipped_lines));
+        }
         for m in machines {
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {

@@ -720,10 +720,11 @@ impl RamvramApp {
             date: crate::report::today(),
             source_file: None,
         };
-        let result = crate::report::render_fleet(&self.fleet, &options).and_then(|bytes| {
-            crate::fsutil::write_atomic(path, &bytes)
-                .map_err(|e| format!("{}: {e}", path.display()))
-        });
+        let result = crate::report::render_fleet(&self.fleet, &self.fleet_skipped, &options)
+            .and_then(|bytes| {
+                crate::fsutil::write_atomic(path, &bytes)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),
             Err(e) => Message::ExportFailed(e),

@@ -64,9 +64,13 @@ pub fn run(args: &Args) -> Result<(), String> {
             if let Some(notice) = settings_notice {
                 app.notify(notice);
             }
-            match profile {
-                Some(path) => app.load_profile(&path),
-                None => app.start_detection(&cc.egui_ctx),
+            if let Some(path) = profile {
+                app.load_profile(&path);
+            }
+            // Without a profile, or when it could not be read (the message says why), show
+            // this machine rather than an empty window.
+            if app.assessment().is_none() {
+                app.start_detection(&cc.egui_ctx);
             }
             if let Some(dir) = profile_dir {
                 app.add_fleet_dir(&dir);

@@ -87,8 +87,17 @@ fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
     {
         return Err(PlanError::LargestLayerTooBig);
     }
-    if plan.gpus_per_node == 0 || plan.nodes == 0 {
+    if plan.gpus_per_node == 0 {
         return Err(PlanError::GpusZero);
+    }
+    if plan.nodes == 0 {
+        return Err(PlanError::NodesZero);
+    }
+    if plan
+        .activations
+        .is_some_and(|a| a.seq_len == 0 || a.micro_batch == 0)
+    {
+        return Err(PlanError::ActivationsZero);
     }
     if plan.finetune != FineTune::Full {
         let s = plan.lora_trainable_share;
@@ -97,13 +106,14 @@ fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
         }
         return Ok(());
     }
-    let nvme =
-        plan.offload_optimizer == OffloadTarget::Nvme || plan.offload_param == OffloadTarget::Nvme;
-    if nvme && plan.strategy != Strategy::Zero3 {
-        return Err(PlanError::NvmeNeedsZero3);
-    }
     if plan.offload_param != OffloadTarget::None && plan.strategy < Strategy::Zero3 {
         return Err(PlanError::ParamOffloadNeedsZero3);
+    }
+    if plan.offload_optimizer == OffloadTarget::Nvme && plan.strategy != Strategy::Zero3 {
+        return Err(PlanError::NvmeNeedsZero3);
+    }
+    if plan.offload_optimizer != OffloadTarget::None && plan.strategy < Strategy::Zero2 {
+        return Err(PlanError::OffloadNeedsZero2);
     }
     if plan.strategy == Strategy::FsdpFullShard && plan.offload_optimizer != plan.offload_param {
         return Err(PlanError::FsdpOffloadTogether);

@@ -204,8 +204,14 @@ pub enum PlanError {
     ParamsZero,
     /// Largest layer bigger than the model.
     LargestLayerTooBig,
-    /// Zero GPUs per node or zero nodes.
+    /// Zero GPUs per node.
     GpusZero,
+    /// Zero nodes.
+    NodesZero,
+    /// Optimizer offload asked for with DDP or ZeRO-1, which this planner does not estimate.
+    OffloadNeedsZero2,
+    /// An activation estimate with a zero sequence length or micro-batch.
+    ActivationsZero,
     /// NVMe offload needs ZeRO-3 (DeepSpeed allows NVMe offload only with stage 3).
     NvmeNeedsZero3,
     /// Parameter offload needs ZeRO-3 or FSDP.
@@ -217,13 +223,33 @@ pub enum PlanError {
 }
 
 impl PlanError {
+    /// The input the error is about, as a scenario file names it (`training.<field>`).
+    pub fn scenario_field(self) -> &'static str {
+        match self {
+            PlanError::ParamsZero => "params",
+            PlanError::LargestLayerTooBig => "largest_layer_params",
+            PlanError::GpusZero => "gpus_per_node",
+            PlanError::NodesZero => "nodes",
+            PlanError::ActivationsZero => "activations",
+            PlanError::NvmeNeedsZero3
+            | PlanError::FsdpOffloadTogether
+            | PlanError::OffloadNeedsZero2 => "offload_optimizer",
+            PlanError::ParamOffloadNeedsZero3 => "offload_param",
+            PlanError::LoraShareOutOfRange => "lora_trainable_share",
+        }
+    }
+
     /// The input the error is about, as the command-line flag names it.
     pub fn field(self) -> &'static str {
         match self {
             PlanError::ParamsZero => "params",
             PlanError::LargestLayerTooBig => "largest-layer-params",
             PlanError::GpusZero => "gpus-per-node",
-            PlanError::NvmeNeedsZero3 | PlanError::FsdpOffloadTogether => "offload-optimizer",
+            PlanError::NodesZero => "nodes",
+            PlanError::ActivationsZero => "seq-len",
+            PlanError::NvmeNeedsZero3
+            | PlanError::FsdpOffloadTogether
+            | PlanError::OffloadNeedsZero2 => "offload-optimizer",
             PlanError::ParamOffloadNeedsZero3 => "offload-param",
             PlanError::LoraShareOutOfRange => "lora-share",
         }

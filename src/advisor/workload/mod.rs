@@ -216,6 +216,63 @@ impl Workload {
         self.dataset_bytes / self.samples.max(1)
     }
 
+    /// Checks every field against the range the model handles. Returns the field's name (as in
+    /// a scenario file) and what is wrong. Sliders can't leave these ranges; files and flags can.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        fn range<T: PartialOrd + std::fmt::Display>(
+            field: &'static str,
+            v: T,
+            lo: T,
+            hi: T,
+        ) -> Result<(), (&'static str, String)> {
+            if v < lo || v > hi {
+                Err((field, format!("{v} is outside {lo}–{hi}")))
+            } else {
+                Ok(())
+            }
+        }
+        range("dataset_bytes", self.dataset_bytes, 1 << 20, 1 << 50)?;
+        range("samples", self.samples, 1, 1 << 40)?;
+        range("width", self.width, 0, 65_536)?;
+        range("height", self.height, 0, 65_536)?;
+        if (self.width == 0) != (self.height == 0) {
+            return Err((
+                "width",
+                "width and height must both be set, or both 0 for non-image data".into(),
+            ));
+        }
+        if self.width == 0 && self.sample_bytes.unwrap_or(0) == 0 {
+            return Err((
+                "sample_bytes",
+                "non-image data (width 0) needs the bytes of one sample".into(),
+            ));
+        }
+        range("channels", self.channels, 1, 16)?;
+        if self.width > 0 {
+            range("crop", self.crop, 1, 16_384)?;
+        }
+        range("batch_size", self.batch_size, 1, 65_536)?;
+        range("num_workers", self.num_workers, 0, 1024)?;
+        range("prefetch_factor", self.prefetch_factor, 1, 64)?;
+        range("concurrent_experiments", self.concurrent_experiments, 1, 64)?;
+        let demand = self.gpu_demand_samples_per_s;
+        if !(demand.is_finite() && demand > 0.0 && demand <= 1e7) {
+            return Err((
+                "gpu_demand_samples_per_s",
+                format!("{demand} is outside (0, 10000000] samples/s"),
+            ));
+        }
+        if let Some(r) = self.measured_decode_mpix_per_core {
+            if !(r.is_finite() && r > 0.0 && r <= 1e5) {
+                return Err((
+                    "measured_decode_mpix_per_core",
+                    format!("{r} is outside (0, 100000] megapixels/s"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Clamps every field into a range the model handles (no zeros where they would divide,
     /// no absurd sizes), so sliders and files can't produce NaN or ∞.
     pub fn clamped(&self) -> Workload {

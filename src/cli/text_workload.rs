@@ -1,0 +1,96 @@
+//! Terminal rendering of the workload simulator's result.
+
+use std::fmt::Write as _;
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::advisor::workload::WorkloadResult;
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::workload as words;
+
+fn pad(s: &str, width: usize) -> String {
+    format!(
+        "{s}{}",
+        " ".repeat(width.saturating_sub(UnicodeWidthStr::width(s)))
+    )
+}
+
+/// The simulator section of `ramvram advise`: RAM budget, stages, bottleneck, utilisation.
+pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
+    let mut out = String::new();
+    let title = tr(lang, Msg::WorkTitle);
+    let _ = writeln!(
+        out,
+        "\n{title}\n{}",
+        "─".repeat(UnicodeWidthStr::width(title).max(8))
+    );
+    let w = &r.workload;
+    let _ = writeln!(
+        out,
+        "  {} {:.0} GB · {} · batch_size {} · num_workers {} · prefetch_factor {} · {}",
+        w.preset
+            .as_deref()
+            .map(|p| words::preset_name(lang, p))
+            .unwrap_or(""),
+        w.dataset_bytes as f64 / 1e9,
+        if w.width > 0 {
+            format!("{}×{} → {}²", w.width, w.height, w.crop)
+        } else {
+            format::gib(w.decoded_bytes())
+        },
+        w.batch_size,
+        w.num_workers,
+        w.prefetch_factor,
+        words::augmentation(lang, w.augmentation),
+    );
+    let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkRamBudget));
+    for i in &r.memory_budget.items {
+        let _ = writeln!(
+            out,
+            "    {}  {}",
+            pad(words::budget_item(lang, i.id), 36),
+            format::gib(i.bytes)
+        );
+    }
+    let b = &r.memory_budget;
+    let _ = writeln!(
+        out,
+        "  {}",
+        trf(
+            lang,
+            Msg::WorkRamBarLabel,
+            &[
+                ("working", &format::gib(b.working_set_bytes)),
+                ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
+            ]
+        )
+    );
+    let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkPipeline));
+    for s in &r.pipeline.stages {
+        let rate = s.samples_per_s.map_or_else(
+            || words::stage_not_limiting(lang, s.id),
+            |v| format::rate(lang, v),
+        );
+        let mark = if Some(s.id) == r.pipeline.bottleneck {
+            "  ◀"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "    {}  {rate}{mark}",
+            pad(words::stage(lang, s.id), 24)
+        );
+    }
+    let _ = writeln!(out, "  {}", words::bottleneck_sentence(lang, r));
+    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            tr(lang, Msg::WorkUtilization),
+            format::percent(u)
+        );
+    }
+    out
+}
