@@ -225,16 +225,22 @@ fn simulator_sliders_move_the_verdict() {
     h.run();
     h.get_by_label("Data loading").click();
     h.run();
-    // The seed's 4K example: 8 workers decode 32.2 samples/s for a demand of 40.
-    h.get_by_label_contains("The narrowest stage is decode + augmentation");
+    // The seed's 4K example: 8 workers decode 8 × 0.7 × 250 MP/s ÷ (8.29 MP × 3) = 56.3
+    // samples/s for a demand of 40; 4 workers make 28.1.
+    h.get_by_label_contains("Every stage keeps up");
     let slider = || egui::accesskit::Role::Slider;
     h.get_by_role_and_label(slider(), "num_workers")
-        .set_value_accesskit(24.0);
+        .set_value_accesskit(4.0);
     h.run();
-    // 24 workers × 8 × 224 MB of 4K decode buffers don't fit in 32 GiB.
+    h.get_by_label_contains("The narrowest stage is decode + augmentation");
+    h.get_by_role_and_label(slider(), "num_workers")
+        .set_value_accesskit(40.0);
+    h.run();
+    // 5 GiB + 40 × (96 MiB + 0.1 GB index + 450 MB decode + 201 MB prefetched) ≈ 39.7 GB
+    // doesn't fit in 32 GiB (34.4 GB).
     h.get_by_label_contains("This workload needs");
     h.get_by_role_and_label(slider(), "num_workers")
-        .set_value_accesskit(10.0);
+        .set_value_accesskit(8.0);
     h.run();
     h.get_by_label_contains("Every stage keeps up");
     assert!(h.query_by_label_contains("This workload needs").is_none());

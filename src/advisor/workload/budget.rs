@@ -10,8 +10,11 @@ pub const OS_BYTES: u64 = 2 << 30;
 /// The training process without data: Python, PyTorch and the CUDA context's host memory.
 /// Assumption: `import torch` plus CUDA initialisation is 2.5–3.5 GiB resident; 3 GiB.
 pub const MAIN_PROCESS_BYTES: u64 = 3 << 30;
-/// A DataLoader worker's own memory after fork (interpreter pages it writes). Assumption: 256 MiB.
-pub const WORKER_BASE_BYTES: u64 = 256 << 20;
+/// A DataLoader worker's own memory after fork (interpreter pages it writes), as unique memory
+/// (PSS), not RSS — `top` shows ~380 MiB per worker because it counts the pages shared with the
+/// training process. 96 MiB: measured 52–93 MiB (mean ~75) per torchvision worker, rounded up
+/// for a main process with more pages to touch (docs/validation.md).
+pub const WORKER_BASE_BYTES: u64 = 96 << 20;
 /// Bytes of Python objects per sample in a typical dataset index (a path string, a label, list
 /// slots). Each worker touches them, so reference-count writes copy their pages into every
 /// worker: PyTorch's documentation ("Multi-process data loading") warns of exactly this growth.
@@ -84,11 +87,15 @@ pub fn shm_needed(w: &Workload) -> u64 {
 pub fn budget(w: &Workload, effective_ram: Option<u64>) -> MemoryBudget {
     let k = u64::from(w.concurrent_experiments);
     let workers = u64::from(w.num_workers);
-    let batch = u64::from(w.batch_size);
+    // A map-style Dataset decodes and augments one sample at a time: each decoding process holds
+    // the decoded image and one resampling intermediate, any full-resolution float copies its
+    // augmentation makes before the crop, and the batch being collated plus the one being
+    // sent (docs/validation.md measured this shape).
     let float_bytes =
         (w.pixels() * u64::from(w.channels) * 4) as f64 * w.augmentation.float_copies();
-    let per_sample_decode = w.decoded_bytes() as f64 + float_bytes;
-    // Without workers the main process decodes one batch itself.
+    let per_process_decode =
+        2.0 * w.decoded_bytes() as f64 + float_bytes + 2.0 * batch_bytes(w) as f64;
+    // Without workers the main process decodes itself.
     let decoding = workers.max(1);
     let mut items = vec![
         BudgetItem {
@@ -112,8 +119,7 @@ pub fn budget(w: &Workload, effective_ram: Option<u64>) -> MemoryBudget {
         },
         BudgetItem {
             id: BudgetItemId::DecodeBuffers,
-            bytes: ((per_sample_decode * batch as f64 * decoding as f64 * k as f64)
-                .min(u64::MAX as f64)) as u64,
+            bytes: ((per_process_decode * decoding as f64 * k as f64).min(u64::MAX as f64)) as u64,
         },
         BudgetItem {
             id: BudgetItemId::PrefetchedBatches,

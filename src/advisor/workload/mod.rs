@@ -76,13 +76,15 @@ impl Augmentation {
         }
     }
 
-    /// Full-resolution intermediate images each augmentation keeps alive per sample, as float32
-    /// copies of the decoded image. Assumption: each transform allocates its output; heavy
-    /// pipelines convert to float and chain two ops.
+    /// Full-resolution float32 copies of the decoded image an augmentation makes before the
+    /// crop, per sample being prepared. Light pipelines (RandomResizedCrop, flip, ToTensor) crop
+    /// first and convert only the crop: 0, as measured (docs/validation.md). Heavy pipelines
+    /// (multi-scale, rotation, blur on the full image) are assumed to convert to float and chain
+    /// two ops: 2 (not measured).
     pub fn float_copies(self) -> f64 {
         match self {
             Augmentation::None => 0.0,
-            Augmentation::Light => 1.0,
+            Augmentation::Light => 0.0,
             Augmentation::Heavy => 2.0,
         }
     }
@@ -174,10 +176,16 @@ pub struct Workload {
     pub measured_decode_mpix_per_core: Option<f64>,
 }
 
-/// JPEG decode rate per core when not measured: 100 megapixels/s. Assumption from
-/// libjpeg-turbo's published figures (its TurboJPEG benchmark decodes ~100–150 Mpixels/s per
-/// core on current x86 cores); "Measure decode speed" replaces it.
-pub const DEFAULT_DECODE_MPIX_PER_CORE: f64 = 100.0;
+/// JPEG decode rate per core when not measured: 250 megapixels/s. Measured: Pillow 13 with
+/// libjpeg-turbo 3.2 decodes 259–264 MP/s per core (quality 90, 4:2:0) on a current AMD EPYC
+/// core (docs/validation.md). Older or lower-clocked server cores are slower; `--decode-rate`
+/// replaces it with a figure measured on the machine.
+pub const DEFAULT_DECODE_MPIX_PER_CORE: f64 = 250.0;
+
+/// Share of the isolated decode rate that DataLoader workers deliver to the training process
+/// (pickling, shared-memory hand-off, collation): 0.7, measured 0.67–0.76 with Pillow and a
+/// torchvision pipeline (docs/validation.md). Applies when `num_workers` ≥ 1.
+pub const WORKER_TRANSFER_EFFICIENCY: f64 = 0.7;
 
 /// PNG decodes several times slower than JPEG (zlib inflate plus filters). Assumption: 30 %
 /// of the JPEG rate.
