@@ -59,6 +59,14 @@ impl Lang {
             .and_then(|v| Lang::from_tag(&v))
     }
 
+    /// The value of `RAMVRAM_LANG` when it is set but names no language of ours (e.g. `fr`), so
+    /// that the caller can say the setting was ignored.
+    pub fn unknown_override() -> Option<String> {
+        std::env::var("RAMVRAM_LANG")
+            .ok()
+            .filter(|v| !v.trim().is_empty() && Lang::from_tag(v).is_none())
+    }
+
     /// The system locale's language (via `sys-locale`), when it is one of ours.
     pub fn from_system() -> Option<Lang> {
         sys_locale::get_locale().and_then(|t| Lang::from_tag(&t))

@@ -7,6 +7,7 @@ use ramvram::cli::{self, Args};
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    cli::warn_unknown_language();
     if let Some(code) = cli::run(&args) {
         return code;
     }

@@ -164,10 +164,20 @@ fn container_limit_and_small_shm() {
         FindingId::ContainerLimitBelowRam,
         FindingId::ShmSmall,
         FindingId::SwapAbsent,
-        FindingId::SwappinessHigh,
     ] {
         assert!(ids.contains(&id), "{id:?} missing from {ids:?}");
     }
+    // Swappiness 60 matters only with swap: warned about once swap exists.
+    assert!(!ids.contains(&FindingId::SwappinessHigh), "{ids:?}");
+    let mut with_swap = fixture("docker-4090-limit32g-shm64m");
+    with_swap.memory.swap_total_bytes = Some(8 * GIB);
+    with_swap.memory.swap_used_bytes = Some(0);
+    assert!(
+        assess(&with_swap)
+            .findings
+            .iter()
+            .any(|f| f.id == FindingId::SwappinessHigh)
+    );
     let shm = a
         .findings
         .iter()

@@ -277,3 +277,30 @@ fn bad_training_flags_exit_2_naming_the_flag() {
         .code(2)
         .stderr(predicate::str::contains("--params or --preset"));
 }
+
+#[test]
+fn an_unknown_ramvram_lang_is_reported_not_silently_ignored() {
+    let out = ramvram()
+        .env("RAMVRAM_LANG", "fr")
+        .env("LANG", "C")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .args(["advise", "--profile"])
+        .arg(fixture_path("aws-g5.xlarge"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("RAMVRAM_LANG=fr") && stderr.contains("English"),
+        "{stderr}"
+    );
+    // A language ramvram has is used without a word.
+    let out = ramvram()
+        .env("RAMVRAM_LANG", "zh-CN")
+        .args(["advise", "--profile"])
+        .arg(fixture_path("aws-g5.xlarge"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("RAMVRAM_LANG"));
+}

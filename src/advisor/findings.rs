@@ -346,7 +346,9 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         None => {}
     }
-    if let Some(s) = m.swappiness.filter(|s| *s > SWAPPINESS_MAX) {
+    // Without swap there is nothing for swappiness to push anonymous pages to.
+    let has_swap = m.swap_total_bytes != Some(0);
+    if let Some(s) = m.swappiness.filter(|s| *s > SWAPPINESS_MAX && has_swap) {
         out.push(
             Finding::new(
                 FindingId::SwappinessHigh,

@@ -485,6 +485,22 @@ pub(crate) fn print(text: &str) -> ExitCode {
     }
 }
 
+/// Tells stderr when `RAMVRAM_LANG` names a language ramvram doesn't have, in the language used
+/// instead (the system's, else English).
+pub fn warn_unknown_language() {
+    if let Some(value) = Lang::unknown_override() {
+        let lang = Lang::from_environment();
+        eprintln!(
+            "ramvram: {}",
+            printable(&trf(
+                lang,
+                Msg::CliLangUnknown,
+                &[("value", &value), ("lang", lang.native_name())],
+            ))
+        );
+    }
+}
+
 fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
     eprintln!("ramvram: {}: {message}", tr(lang, Msg::CliError));
     ExitCode::from(code)
