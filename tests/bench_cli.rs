@@ -229,3 +229,42 @@ fn bench_results_go_into_a_profile_file() {
         .code(2)
         .stderr(predicate::str::contains("missing.json"));
 }
+
+#[test]
+fn bench_decode_json_describes_the_image_it_decoded() {
+    let out = ramvram()
+        .args([
+            "bench",
+            "decode",
+            "--json",
+            "--image-size",
+            "160x120",
+            "--threads",
+            "2",
+            "--seconds",
+            "1",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(160), Some(120))
+    );
+    assert_eq!(v["quality"].as_u64(), Some(90));
+    assert_eq!(v["threads"].as_u64(), Some(2));
+    // 160 × 120 × 3 bytes compress at quality 90 to well under the raw 57,600 bytes.
+    let file = v["file_bytes"].as_u64().unwrap();
+    assert!(file > 1000 && file < 57_600, "{file}");
+    let per_core = v["per_core_mpix_per_s"].as_f64().unwrap();
+    let all = v["all_threads_mpix_per_s"].as_f64().unwrap();
+    assert!(per_core > 0.0 && (per_core * 2.0 - all).abs() < 1e-9);
+    ramvram()
+        .args(["bench", "decode", "--image-size", "0x0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--image-size"));
+}

@@ -250,6 +250,57 @@ fn simulator_sliders_move_the_verdict() {
 }
 
 #[test]
+fn measuring_decode_speed_replaces_the_default_rate() {
+    use ramvram::bench::decode::DecodeBenchConfig;
+    let profile = common::fixture("seed-4090-32g");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    app.set_decode_bench_config(DecodeBenchConfig {
+        width: 64,
+        height: 48,
+        threads: 1,
+        time_per_pass: std::time::Duration::from_millis(50),
+    });
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Data loading").click();
+    h.run();
+    h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
+    h.get_by_label("Measure decode speed").click();
+    let decode_stage = |h: &egui_kittest::Harness<'_, RamvramApp>| {
+        let w = h.state().assessment().unwrap().workload.as_ref().unwrap();
+        w.pipeline
+            .stages
+            .iter()
+            .find(|s| s.id == ramvram::advisor::workload::StageId::Decode)
+            .unwrap()
+            .samples_per_s
+            .unwrap()
+    };
+    let before = decode_stage(&h);
+    for _ in 0..10_000 {
+        h.step();
+        if !h.state().bench_running() && decode_stage(&h) != before {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    h.run();
+    h.get_by_label_contains("— from the scenario or a measurement");
+    h.get_by_label_contains("Measured here:");
+    // The measured per-core rate r replaces 250 MP/s in 8 × 0.7 × r ÷ (8.29 MP × 3).
+    let ratio = decode_stage(&h) / before;
+    let shown = h.state().workload().measured_decode_mpix_per_core.unwrap();
+    assert!(
+        (ratio * 250.0 / shown - 1.0).abs() < 1e-9,
+        "{ratio} {shown}"
+    );
+    h.get_by_label("Use the default").click();
+    h.run();
+    h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
+    assert!((decode_stage(&h) - before).abs() < 1e-9);
+}
+
+#[test]
 fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     use ramvram::bench::memory::MemoryBenchConfig;
     let profile = common::fixture("student-4090-ddr4-single-channel");

@@ -3,6 +3,7 @@
 //! progress through a callback as a fraction 0–1, and stops soon after a shared cancel flag is
 //! set. Long runs belong on a background thread (the window) or the command line.
 
+pub mod decode;
 pub mod memory;
 pub mod storage;
 

@@ -100,7 +100,8 @@ pub enum Command {
         #[command(flatten)]
         workload: workload_args::WorkloadArgs,
     },
-    /// Measure this machine: memory bandwidth (STREAM-style) or a folder's read speed.
+    /// Measure this machine: memory bandwidth (STREAM-style), JPEG decode speed or a folder's
+    /// read speed.
     Bench {
         /// What to measure.
         #[command(subcommand)]
@@ -124,6 +125,22 @@ pub enum BenchCommand {
         /// server's profile carries its measurements.
         #[arg(long, value_name = "FILE")]
         into: Option<PathBuf>,
+    },
+    /// JPEG decode speed: a generated image decoded on one thread and on every core (about
+    /// 2 s). Its per-core figure is what `advise --decode-rate` takes.
+    Decode {
+        /// Image size, WIDTHxHEIGHT (default 1920x1080; use the dataset's).
+        #[arg(long, value_parser = crate::parse::parse_resolution, default_value = "1920x1080")]
+        image_size: (u32, u32),
+        /// Threads for the all-cores pass (default: the physical cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Seconds per pass (default 1).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+        seconds: Option<u32>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Storage: sequential and small-file random read in FOLDER (a few seconds; its test files
     /// are deleted afterwards).
@@ -557,6 +574,36 @@ fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     catch_interrupts();
     let cancel = &INTERRUPTED;
     match what {
+        BenchCommand::Decode {
+            image_size,
+            threads,
+            seconds,
+            json,
+        } => {
+            let mut config = crate::bench::decode::DecodeBenchConfig::for_this_machine(
+                image_size.0,
+                image_size.1,
+            );
+            if let Some(t) = threads {
+                config.threads = *t;
+            }
+            if let Some(s) = seconds {
+                config.time_per_pass = std::time::Duration::from_secs(u64::from(*s));
+            }
+            eprintln!("{}", text_bench::decode_running(lang, &config));
+            match crate::bench::decode::run(&config, cancel, &|_| {}) {
+                Ok(r) if *json => {
+                    print(&(serde_json::to_string_pretty(&r).expect("serialises") + "\n"))
+                }
+                Ok(r) => print(&text_bench::decode(lang, &r)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
         BenchCommand::Memory {
             json,
             array_bytes,

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bench as words;
 use crate::profile::{MemoryBandwidth, StorageBandwidth};
@@ -54,5 +55,64 @@ pub fn storage(lang: Lang, s: &StorageBandwidth) -> String {
     for (label, value) in rows {
         let _ = writeln!(out, "  {}{value}", pad(&label, w));
     }
+    out
+}
+
+/// The line printed while `ramvram bench decode` runs.
+pub fn decode_running(lang: Lang, c: &DecodeBenchConfig) -> String {
+    let passes = if c.threads > 1 { 2 } else { 1 };
+    trf(
+        lang,
+        Msg::BenchDecodeRunning,
+        &[
+            ("width", &c.width.to_string()),
+            ("height", &c.height.to_string()),
+            ("threads", &c.threads.to_string()),
+            ("seconds", &(c.time_per_pass.as_secs() * passes).to_string()),
+        ],
+    )
+}
+
+/// `ramvram bench decode`.
+pub fn decode(lang: Lang, r: &DecodeRate) -> String {
+    let mut out = String::new();
+    heading(&mut out, tr(lang, Msg::BenchDecodeTitle));
+    let _ = writeln!(out, "  {}\n", words::decode_image(lang, r));
+    let mut rows = vec![(
+        tr(lang, Msg::BenchDecodeOne).to_string(),
+        r.single_thread_mpix_per_s,
+    )];
+    if r.threads > 1 {
+        rows.push((
+            trf(
+                lang,
+                Msg::BenchDecodeAll,
+                &[("threads", &r.threads.to_string())],
+            ),
+            r.all_threads_mpix_per_s,
+        ));
+        rows.push((
+            tr(lang, Msg::BenchDecodePerCore).to_string(),
+            r.per_core_mpix_per_s,
+        ));
+    }
+    let w = rows
+        .iter()
+        .map(|(l, _)| UnicodeWidthStr::width(l.as_str()))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    for (label, v) in rows {
+        let _ = writeln!(out, "  {}{:>10}", pad(&label, w), words::mpix(v));
+    }
+    let _ = writeln!(
+        out,
+        "\n  {}",
+        trf(
+            lang,
+            Msg::BenchDecodeUse,
+            &[("rate", &format!("{:.0}", r.per_core_mpix_per_s))]
+        )
+    );
     out
 }

@@ -15,6 +15,30 @@ pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A decode rate in megapixels per second: "263 MP/s" (10^6 pixels/s).
+pub fn mpix(mpix_per_s: f64) -> String {
+    if mpix_per_s >= 100.0 {
+        format!("{mpix_per_s:.0} MP/s")
+    } else {
+        format!("{mpix_per_s:.1} MP/s")
+    }
+}
+
+/// The generated image and the decoder of a decode measurement.
+pub fn decode_image(lang: Lang, r: &crate::bench::decode::DecodeRate) -> String {
+    trf(
+        lang,
+        Msg::BenchDecodeImage,
+        &[
+            ("width", &r.width.to_string()),
+            ("height", &r.height.to_string()),
+            ("size", &format::size(r.file_bytes)),
+            ("quality", &r.quality.to_string()),
+            ("decoder", &r.decoder),
+        ],
+    )
+}
+
 /// How the memory figure was taken (threads, arrays, passes, spread).
 pub fn memory_details(lang: Lang, m: &MemoryBandwidth) -> String {
     trf(

@@ -16,6 +16,7 @@ use super::settings::{Settings, SettingsProblem};
 use super::theme;
 use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
 use crate::advisor::{self, Assessment, Inputs, Severity};
+use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
 use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
 use crate::bench::{self, BenchError};
@@ -28,6 +29,7 @@ use crate::profile::{self, MachineProfile, MemoryBandwidth, StorageBandwidth};
 enum BenchOutcome {
     Memory(Result<MemoryBandwidth, BenchError>),
     Storage(Result<StorageBandwidth, BenchError>),
+    Decode(Result<DecodeRate, BenchError>),
 }
 
 /// A benchmark running on a background thread.
@@ -70,6 +72,7 @@ pub enum Message {
 enum BenchJob {
     Memory(MemoryBenchConfig),
     Storage(PathBuf, StorageBenchConfig),
+    Decode(DecodeBenchConfig),
 }
 
 /// The ramvram window's state.
@@ -102,6 +105,8 @@ pub struct RamvramApp {
     memory_bench_config: Option<MemoryBenchConfig>,
     /// Test hook: the storage benchmark's configuration instead of the default.
     storage_bench_config: Option<StorageBenchConfig>,
+    /// Test hook: the decode benchmark's configuration instead of this machine's.
+    decode_bench_config: Option<DecodeBenchConfig>,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
 }
@@ -138,6 +143,7 @@ impl RamvramApp {
             bench_view: BenchView::new(),
             memory_bench_config: None,
             storage_bench_config: None,
+            decode_bench_config: None,
             this_host: sysinfo::System::host_name().ok(),
         }
     }
@@ -152,6 +158,12 @@ impl RamvramApp {
             }
             _ => false,
         }
+    }
+
+    /// Uses `config` for the decode benchmark instead of this machine's (tests use a tiny image
+    /// and a short pass).
+    pub fn set_decode_bench_config(&mut self, config: DecodeBenchConfig) {
+        self.decode_bench_config = Some(config);
     }
 
     /// Uses `config` for the memory benchmark instead of this machine's (tests use tiny arrays
@@ -253,6 +265,9 @@ impl RamvramApp {
                     BenchJob::Storage(folder, config) => {
                         BenchOutcome::Storage(bench::storage::run(&folder, &config, &c, &report))
                     }
+                    BenchJob::Decode(config) => {
+                        BenchOutcome::Decode(bench::decode::run(&config, &c, &report))
+                    }
                 };
                 let _ = tx.send(outcome);
                 repaint.request_repaint();
@@ -291,7 +306,9 @@ impl RamvramApp {
         if started_for != self.source
             && matches!(
                 outcome,
-                BenchOutcome::Memory(Ok(_)) | BenchOutcome::Storage(Ok(_))
+                BenchOutcome::Memory(Ok(_))
+                    | BenchOutcome::Storage(Ok(_))
+                    | BenchOutcome::Decode(Ok(_))
             )
         {
             self.bench_view.message = Some(tr(lang, Msg::BwNotStored).to_string());
@@ -319,7 +336,14 @@ impl RamvramApp {
                 }
                 self.reassess();
             }
-            BenchOutcome::Memory(Err(e)) | BenchOutcome::Storage(Err(e)) => {
+            BenchOutcome::Decode(Ok(d)) => {
+                self.workload.measured_decode_mpix_per_core = Some(d.per_core_mpix_per_s);
+                self.bench_view.decode = Some(d);
+                self.reassess();
+            }
+            BenchOutcome::Memory(Err(e))
+            | BenchOutcome::Storage(Err(e))
+            | BenchOutcome::Decode(Err(e)) => {
                 self.bench_view.message = Some(error(&e));
             }
         }
@@ -335,6 +359,11 @@ impl RamvramApp {
     /// The current language.
     pub fn lang(&self) -> Lang {
         self.lang
+    }
+
+    /// The Data loading page's workload (with the decode rate in use).
+    pub fn workload(&self) -> &crate::advisor::workload::Workload {
+        &self.workload
     }
 
     /// The assessment on screen, if any.
@@ -536,6 +565,18 @@ impl RamvramApp {
                 });
                 let what = tr(self.lang, Msg::BwRunningMemory).to_string();
                 self.start_bench(ctx, what, BenchJob::Memory(config));
+            }
+            Command::StartDecodeBench => {
+                let (w, h) = match (self.workload.width, self.workload.height) {
+                    (0, _) | (_, 0) => (1920, 1080),
+                    size => size,
+                };
+                let config = self
+                    .decode_bench_config
+                    .clone()
+                    .unwrap_or_else(|| DecodeBenchConfig::for_this_machine(w, h));
+                let what = tr(self.lang, Msg::WorkRunningDecode).to_string();
+                self.start_bench(ctx, what, BenchJob::Decode(config));
             }
             Command::StartStorageBench(folder) => {
                 let what = trf(
@@ -886,9 +927,9 @@ impl RamvramApp {
                                     .extend(panels::bandwidth::bandwidth(ui, lang, a, bench_view));
                             });
                     }
-                    Tab::Workload => {
-                        commands.extend(panels::workload::workload(ui, lang, workload, a))
-                    }
+                    Tab::Workload => commands.extend(panels::workload::workload(
+                        ui, lang, workload, a, bench_view,
+                    )),
                     Tab::Fleet => commands.extend(panels::fleet::fleet(
                         ui,
                         lang,

@@ -42,6 +42,8 @@ pub struct BenchView {
     pub can_measure: bool,
     /// Bytes per sample typed by the user (KiB in the field); 0 = not given.
     pub sample_kib: u32,
+    /// The last JPEG decode measurement on this computer (shown on the Data loading page).
+    pub decode: Option<crate::bench::decode::DecodeRate>,
 }
 
 impl BenchView {

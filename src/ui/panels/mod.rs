@@ -1,6 +1,7 @@
 //! Panels: each takes what it shows and the language, draws, and returns the user's commands.
 
 pub mod bandwidth;
+pub mod decode_rate;
 pub mod export;
 pub mod findings;
 pub mod fleet;
@@ -87,6 +88,8 @@ pub enum Command {
     SaveScenarioDialog,
     /// Run the memory bandwidth benchmark in the background.
     StartMemoryBench,
+    /// Measure JPEG decode speed at the workload's resolution.
+    StartDecodeBench,
     /// Run the storage benchmark in this folder in the background.
     StartStorageBench(PathBuf),
     /// Cancel the running benchmark.

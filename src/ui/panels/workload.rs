@@ -6,6 +6,7 @@ use egui::{Color32, RichText, Sense, Ui, vec2};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::Command;
+use super::bandwidth::BenchView;
 use crate::advisor::workload::{
     Augmentation, BudgetItemId, DataFormat, DecodeOn, Dtype, StageId, StoredFormat, Workload,
     WorkloadResult, presets,
@@ -30,7 +31,13 @@ const WORKLOAD_FINDINGS: [FindingId; 8] = [
 ];
 
 /// Draws the page; returns `SetWorkload` when a control changed.
-pub fn workload(ui: &mut Ui, lang: Lang, form: &mut Workload, a: &Assessment) -> Vec<Command> {
+pub fn workload(
+    ui: &mut Ui,
+    lang: Lang,
+    form: &mut Workload,
+    a: &Assessment,
+    bench: &BenchView,
+) -> Vec<Command> {
     let before = form.clone();
     let mut commands = Vec::new();
     ui.columns(2, |cols| {
@@ -38,6 +45,7 @@ pub fn workload(ui: &mut Ui, lang: Lang, form: &mut Workload, a: &Assessment) ->
             .id_salt("workload-in")
             .show(&mut cols[0], |ui| {
                 commands.extend(inputs(ui, lang, form));
+                commands.extend(super::decode_rate::decode_rate(ui, lang, form, bench));
             });
         egui::ScrollArea::vertical()
             .id_salt("workload-out")
@@ -93,6 +101,7 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
             {
                 *w = Workload {
                     storage: w.storage,
+                    measured_decode_mpix_per_core: w.measured_decode_mpix_per_core,
                     ..preset
                 };
             }

@@ -1,0 +1,262 @@
+//! JPEG decode rate on this machine, for the workload simulator's decode stage ("Measure decode
+//! speed"). Encodes one synthetic photograph-like image at the scenario's resolution (quality 90,
+//! 4:2:0, as ImageNet-style datasets are stored), then decodes it over and over with the `image`
+//! crate's JPEG decoder (zune-jpeg) on one thread and on every core, and reports megapixels per
+//! second. DataLoader workers usually decode with Pillow and libjpeg-turbo, a different decoder:
+//! docs/validation.md measured 259–264 MP/s per core with Pillow on a CPU where this benchmark's
+//! figure is recorded in docs/benchmarks.md; the figure describes this machine's cores, not
+//! Pillow itself.
+
+use std::io::Cursor;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::BenchError;
+
+/// JPEG quality of the generated image: 90, torchvision/Pillow users' common choice and the
+/// quality docs/validation.md generated its dataset with.
+pub const QUALITY: u8 = 90;
+
+/// What to measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecodeBenchConfig {
+    /// Image width, pixels (clamped to 16–16,384).
+    pub width: u32,
+    /// Image height, pixels (clamped to 16–16,384).
+    pub height: u32,
+    /// Threads for the all-cores pass (the physical cores; 1 skips it).
+    pub threads: u32,
+    /// Time for each pass.
+    pub time_per_pass: Duration,
+}
+
+impl DecodeBenchConfig {
+    /// `width × height` on every physical core (else every logical CPU), one second per pass.
+    pub fn for_this_machine(width: u32, height: u32) -> DecodeBenchConfig {
+        let threads = sysinfo::System::physical_core_count()
+            .ok()
+            .filter(|n| *n > 0)
+            .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+            .unwrap_or(1)
+            .max(1);
+        DecodeBenchConfig {
+            width,
+            height,
+            threads: threads as u32,
+            time_per_pass: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The measured decode rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecodeRate {
+    /// Decoded image width, pixels.
+    pub width: u32,
+    /// Decoded image height, pixels.
+    pub height: u32,
+    /// Size of the generated JPEG, bytes.
+    pub file_bytes: u64,
+    /// Its JPEG quality.
+    pub quality: u8,
+    /// The decoder measured.
+    pub decoder: String,
+    /// Megapixels/s (10^6 pixels/s) on one thread.
+    pub single_thread_mpix_per_s: f64,
+    /// Threads in the all-cores pass.
+    pub threads: u32,
+    /// Megapixels/s of all threads together.
+    pub all_threads_mpix_per_s: f64,
+    /// all_threads ÷ threads: the per-core rate with every core busy (what the simulator
+    /// multiplies by usable workers).
+    pub per_core_mpix_per_s: f64,
+}
+
+/// A photograph-like RGB image: smooth colour gradients, mid-frequency texture and fine noise
+/// (a deterministic xorshift), which compresses to roughly 0.3–0.6 bytes per pixel at quality
+/// 90, as natural photographs do. Returns `width × height × 3` bytes, row-major.
+pub fn synthetic_image(width: u32, height: u32) -> Vec<u8> {
+    let (w, h) = (width as usize, height as usize);
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    // Texture at 1/6 of the resolution, repeated over 6 × 6 blocks.
+    let (tw, th) = (w.div_ceil(6), h.div_ceil(6));
+    let texture: Vec<i32> = (0..tw * th).map(|_| (rand() % 41) as i32 - 20).collect();
+    let mut out = Vec::with_capacity(w * h * 3);
+    for y in 0..h {
+        for x in 0..w {
+            let t = texture[(y / 6) * tw + x / 6];
+            let fine = (rand() % 9) as i32 - 4;
+            let r = (x * 200 / w.max(1)) as i32 + 30;
+            let g = (y * 200 / h.max(1)) as i32 + 30;
+            let b = ((x + y) * 120 / (w + h).max(1)) as i32 + 60;
+            for c in [r, g, b] {
+                out.push((c + t + fine).clamp(0, 255) as u8);
+            }
+        }
+    }
+    out
+}
+
+/// Encodes `rgb` (`width × height × 3`) as a JPEG of [`QUALITY`].
+///
+/// # Errors
+/// [`BenchError::Verification`] when the encoder rejects the image.
+pub fn encode(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, BenchError> {
+    let mut jpeg = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, QUALITY)
+        .encode(rgb, width, height, image::ExtendedColorType::Rgb8)
+        .map_err(|e| BenchError::Verification(format!("JPEG encoder: {e}")))?;
+    Ok(jpeg)
+}
+
+/// Decodes `jpeg` to RGB pixels.
+///
+/// # Errors
+/// [`BenchError::Verification`] when the data is not a JPEG the decoder reads.
+pub fn decode(jpeg: &[u8]) -> Result<image::RgbImage, BenchError> {
+    image::ImageReader::with_format(Cursor::new(jpeg), image::ImageFormat::Jpeg)
+        .decode()
+        .map(|i| i.into_rgb8())
+        .map_err(|e| BenchError::Verification(format!("JPEG decoder: {e}")))
+}
+
+/// Decodes `jpeg` on `threads` threads until `time` has passed; returns decodes per second.
+fn pass(
+    jpeg: &[u8],
+    threads: u32,
+    time: Duration,
+    cancel: &AtomicBool,
+    tick: &dyn Fn(f64),
+) -> Result<f64, BenchError> {
+    let decodes = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while start.elapsed() < time && !cancel.load(Ordering::Relaxed) {
+                    if decode(jpeg).is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    decodes.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        while start.elapsed() < time && !cancel.load(Ordering::Relaxed) {
+            tick(start.elapsed().as_secs_f64() / time.as_secs_f64().max(1e-9));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    });
+    if cancel.load(Ordering::Relaxed) {
+        return Err(BenchError::Cancelled);
+    }
+    if failed.load(Ordering::Relaxed) {
+        return Err(BenchError::Verification("JPEG decoder failed".into()));
+    }
+    // Threads finish the decode they started after `time`: divide by the real elapsed time.
+    Ok(decodes.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Runs the benchmark. `progress` gets 0–1.
+///
+/// # Errors
+/// [`BenchError::Cancelled`] when `cancel` is set; [`BenchError::Verification`] when the decoded
+/// image doesn't have the encoded size.
+pub fn run(
+    config: &DecodeBenchConfig,
+    cancel: &AtomicBool,
+    progress: &dyn Fn(f32),
+) -> Result<DecodeRate, BenchError> {
+    let (w, h) = (
+        config.width.clamp(16, 16_384),
+        config.height.clamp(16, 16_384),
+    );
+    let jpeg = encode(&synthetic_image(w, h), w, h)?;
+    let check = decode(&jpeg)?;
+    if check.dimensions() != (w, h) {
+        return Err(BenchError::Verification(format!(
+            "decoded {}×{}, encoded {w}×{h}",
+            check.width(),
+            check.height()
+        )));
+    }
+    let threads = config.threads.max(1);
+    let passes = if threads > 1 { 2.0 } else { 1.0 };
+    let single = pass(&jpeg, 1, config.time_per_pass, cancel, &|f| {
+        progress((f / passes) as f32)
+    })?;
+    let all = if threads > 1 {
+        pass(&jpeg, threads, config.time_per_pass, cancel, &|f| {
+            progress(((1.0 + f) / passes) as f32)
+        })?
+    } else {
+        single
+    };
+    progress(1.0);
+    let mpix = f64::from(w) * f64::from(h) / 1e6;
+    Ok(DecodeRate {
+        width: w,
+        height: h,
+        file_bytes: jpeg.len() as u64,
+        quality: QUALITY,
+        decoder: "zune-jpeg (image 0.25)".into(),
+        single_thread_mpix_per_s: single * mpix,
+        threads,
+        all_threads_mpix_per_s: all * mpix,
+        per_core_mpix_per_s: all * mpix / f64::from(threads),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_synthetic_image_compresses_like_a_photograph_and_decodes_back() {
+        let (w, h) = (640, 480);
+        let rgb = synthetic_image(w, h);
+        assert_eq!(rgb.len(), 640 * 480 * 3);
+        let jpeg = encode(&rgb, w, h).unwrap();
+        // ImageNet's JPEGs average ~110 KB for ~0.19 MP at quality ~90: about 0.5 byte/pixel;
+        // a flat image would be a few KB and white noise over 1.5 byte/pixel.
+        let per_pixel = jpeg.len() as f64 / f64::from(w * h);
+        assert!((0.2..1.0).contains(&per_pixel), "{per_pixel} B/px");
+        // Lossy, but close: PSNR above 30 dB (quality 90 typically gives 35–40 dB).
+        let back = decode(&jpeg).unwrap();
+        let mse = rgb
+            .iter()
+            .zip(back.as_raw())
+            .map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2))
+            .sum::<f64>()
+            / rgb.len() as f64;
+        let psnr = 10.0 * (255.0f64.powi(2) / mse).log10();
+        assert!(psnr > 30.0, "{psnr} dB");
+    }
+
+    #[test]
+    fn a_short_run_reports_per_core_as_all_threads_over_threads() {
+        let config = DecodeBenchConfig {
+            width: 64,
+            height: 48,
+            threads: 2,
+            time_per_pass: Duration::from_millis(100),
+        };
+        let r = run(&config, &AtomicBool::new(false), &|_| {}).unwrap();
+        assert_eq!((r.width, r.height, r.threads), (64, 48, 2));
+        assert!(r.single_thread_mpix_per_s > 0.0);
+        assert!((r.per_core_mpix_per_s * 2.0 - r.all_threads_mpix_per_s).abs() < 1e-9);
+        assert!(matches!(
+            run(&config, &AtomicBool::new(true), &|_| {}),
+            Err(BenchError::Cancelled)
+        ));
+    }
+}
