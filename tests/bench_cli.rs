@@ -46,7 +46,7 @@ fn bench_memory_json_has_stream_fields() {
     assert_eq!(v["threads"].as_u64(), Some(nproc));
     assert_eq!(
         v["noisy"].as_bool(),
-        Some(v["spread"].as_f64().unwrap() > 0.10)
+        Some(v["spread"].as_f64().unwrap() > 0.10 || v["repetitions"].as_u64().unwrap() < 2)
     );
 }
 

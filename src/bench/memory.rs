@@ -289,7 +289,8 @@ pub fn run(
         array_bytes: 8 * n as u64,
         repetitions: timed.len() as u32,
         spread,
-        noisy: spread > NOISY_SPREAD,
+        // One timed pass can't show whether the machine was steady: flag it too.
+        noisy: spread > NOISY_SPREAD || timed.len() < 2,
         tool: Some(super::tool_name()),
     })
 }
@@ -558,6 +559,11 @@ mod tests {
             assert!(v.is_finite() && v > 0.0, "{v}");
         }
         assert_eq!(r.noisy, r.spread > 0.10);
+        // A single timed pass can't be judged steady.
+        let one = run(&tiny(2, 1), &AtomicBool::new(false), &|_| {}).unwrap();
+        assert_eq!(one.repetitions, 1);
+        assert_eq!(one.spread, 0.0);
+        assert!(one.noisy);
     }
 
     #[test]

@@ -32,7 +32,9 @@ pub fn memory(lang: Lang, m: &MemoryBandwidth) -> String {
         let _ = writeln!(out, "  {}{value:>12}", pad(kernel, 8));
     }
     let _ = writeln!(out, "\n  {}", words::memory_details(lang, m));
-    if m.noisy {
+    if m.repetitions < 2 {
+        let _ = writeln!(out, "  {}", tr(lang, Msg::BenchSinglePass));
+    } else if m.noisy {
         let _ = writeln!(out, "  {}", tr(lang, Msg::BenchNoisy));
     }
     out

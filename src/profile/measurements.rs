@@ -100,7 +100,8 @@ pub struct MemoryBandwidth {
     /// Largest (slowest − fastest) / fastest time over the kernels: 0.05 means the repetitions
     /// differed by 5 %.
     pub spread: f64,
-    /// True when `spread` exceeds 10 %: the machine was busy, the figures are less certain.
+    /// True when `spread` exceeds 10 % (the machine was busy, the figures are less certain),
+    /// or when only one timed pass fit in the time budget (steadiness can't be judged).
     pub noisy: bool,
     /// The program that measured, e.g. `"ramvram 0.1.0"`.
     #[serde(default)]
