@@ -2,6 +2,7 @@
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 pub mod fleet;
+mod layout;
 pub mod text;
 pub mod text_bench;
 pub mod text_training;

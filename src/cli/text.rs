@@ -5,6 +5,8 @@ use std::path::Path;
 
 use unicode_width::UnicodeWidthStr;
 
+use super::layout::{label_width, pad, section};
+
 use crate::advisor::Assessment;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -12,12 +14,6 @@ use crate::present;
 
 /// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
 const WIDTH: usize = 100;
-
-/// Pads `s` with spaces to `width` terminal columns.
-fn pad(s: &str, width: usize) -> String {
-    let w = UnicodeWidthStr::width(s);
-    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
-}
 
 fn wrap(out: &mut String, indent: &str, text: &str) {
     wrap_hanging(out, indent, indent, text);
@@ -36,14 +32,9 @@ fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
 /// The hardware summary (`ramvram detect`).
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
     let mut out = String::new();
-    heading(&mut out, tr(lang, Msg::HwSection));
+    section(&mut out, tr(lang, Msg::HwSection));
     let rows = present::hardware_rows(lang, a);
-    let w = rows
-        .iter()
-        .map(|(l, _)| UnicodeWidthStr::width(l.as_str()))
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
     let mut last = String::new();
     for (label, value) in rows {
         let shown = if label == last {
@@ -58,19 +49,11 @@ pub fn hardware(lang: Lang, a: &Assessment) -> String {
     out
 }
 
-fn heading(out: &mut String, title: &str) {
-    let _ = writeln!(
-        out,
-        "\n{title}\n{}",
-        "─".repeat(UnicodeWidthStr::width(title).max(8))
-    );
-}
-
 fn notes(out: &mut String, lang: Lang, a: &Assessment) {
     if a.profile.notes.is_empty() {
         return;
     }
-    heading(out, tr(lang, Msg::NotesSection));
+    section(out, tr(lang, Msg::NotesSection));
     for n in &a.profile.notes {
         wrap_hanging(out, "  · ", "    ", &present::note(lang, n));
     }
@@ -123,7 +106,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     wrap(&mut out, "  ", &detail);
     out.push_str(&hardware(lang, a));
 
-    heading(&mut out, tr(lang, Msg::RatioSection));
+    section(&mut out, tr(lang, Msg::RatioSection));
     let rows = [
         (
             tr(lang, Msg::RatioTotal),
@@ -148,7 +131,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         out.push_str(&gauge(r));
     }
 
-    heading(&mut out, tr(lang, Msg::RulesSection));
+    section(&mut out, tr(lang, Msg::RulesSection));
     let header = present::rule_header(lang);
     let table: Vec<[String; 5]> = a.rules.iter().map(|r| present::rule_row(lang, r)).collect();
     let mut widths = header.map(UnicodeWidthStr::width);
@@ -182,7 +165,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         bandwidth(&mut out, lang, b);
     }
 
-    heading(&mut out, tr(lang, Msg::FindingsSection));
+    section(&mut out, tr(lang, Msg::FindingsSection));
     if a.findings.is_empty() {
         let _ = writeln!(out, "  {}", tr(lang, Msg::FindingsNone));
     }
@@ -211,7 +194,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
 /// The bandwidth section: pipeline sentence, memory bandwidth, the seed's rule, PCIe.
 fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwidth) {
     use crate::present::bandwidth as words;
-    heading(out, tr(lang, Msg::BwTab));
+    section(out, tr(lang, Msg::BwTab));
     wrap(out, "  ", &words::pipeline_sentence(lang, b));
     out.push('\n');
     for s in &b.pipeline.stages {

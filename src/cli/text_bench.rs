@@ -2,27 +2,12 @@
 
 use std::fmt::Write as _;
 
-use unicode_width::UnicodeWidthStr;
+use super::layout::{heading, label_width, pad};
 
 use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bench as words;
 use crate::profile::{MemoryBandwidth, StorageBandwidth};
-
-fn heading(out: &mut String, title: &str) {
-    let _ = writeln!(
-        out,
-        "{title}\n{}",
-        "─".repeat(UnicodeWidthStr::width(title).max(8))
-    );
-}
-
-fn pad(s: &str, width: usize) -> String {
-    format!(
-        "{s}{}",
-        " ".repeat(width.saturating_sub(UnicodeWidthStr::width(s)))
-    )
-}
 
 /// `ramvram bench memory`.
 pub fn memory(lang: Lang, m: &MemoryBandwidth) -> String {
@@ -48,12 +33,7 @@ pub fn storage(lang: Lang, s: &StorageBandwidth) -> String {
         &trf(lang, Msg::BenchStorageTitle, &[("path", &s.path)]),
     );
     let rows = words::storage_rows(lang, s);
-    let w = rows
-        .iter()
-        .map(|(l, _)| UnicodeWidthStr::width(l.as_str()))
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
     for (label, value) in rows {
         let _ = writeln!(out, "  {}{value}", pad(&label, w));
     }
@@ -98,12 +78,7 @@ pub fn decode(lang: Lang, r: &DecodeRate) -> String {
             r.per_core_mpix_per_s,
         ));
     }
-    let w = rows
-        .iter()
-        .map(|(l, _)| UnicodeWidthStr::width(l.as_str()))
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
     for (label, v) in rows {
         let _ = writeln!(out, "  {}{:>10}", pad(&label, w), words::mpix(v));
     }

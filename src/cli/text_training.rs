@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use unicode_width::UnicodeWidthStr;
+use super::layout::{pad, section};
 
 use crate::advisor::training::{CapacityCheck, TrainingMemory};
 use crate::format;
@@ -10,22 +10,10 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::training as words;
 use crate::present::training::{fits_word, plan_summary};
 
-fn pad(s: &str, width: usize) -> String {
-    format!(
-        "{s}{}",
-        " ".repeat(width.saturating_sub(UnicodeWidthStr::width(s)))
-    )
-}
-
 /// The planner section of `ramvram advise`.
 pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     let mut out = String::new();
-    let title = tr(lang, Msg::TrainSection);
-    let _ = writeln!(
-        out,
-        "\n{title}\n{}",
-        "─".repeat(UnicodeWidthStr::width(title).max(8))
-    );
+    section(&mut out, tr(lang, Msg::TrainSection));
     let (model, plan) = plan_summary(lang, t);
     let _ = writeln!(out, "  {}  {model}", pad(tr(lang, Msg::TrainPreset), 18));
     let _ = writeln!(out, "  {}  {plan}\n", pad(tr(lang, Msg::TrainStrategy), 18));

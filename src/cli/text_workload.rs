@@ -2,29 +2,17 @@
 
 use std::fmt::Write as _;
 
-use unicode_width::UnicodeWidthStr;
+use super::layout::{pad, section};
 
 use crate::advisor::workload::WorkloadResult;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::workload as words;
 
-fn pad(s: &str, width: usize) -> String {
-    format!(
-        "{s}{}",
-        " ".repeat(width.saturating_sub(UnicodeWidthStr::width(s)))
-    )
-}
-
 /// The simulator section of `ramvram advise`: RAM budget, stages, bottleneck, utilisation.
 pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     let mut out = String::new();
-    let title = tr(lang, Msg::WorkTitle);
-    let _ = writeln!(
-        out,
-        "\n{title}\n{}",
-        "─".repeat(UnicodeWidthStr::width(title).max(8))
-    );
+    section(&mut out, tr(lang, Msg::WorkTitle));
     let w = &r.workload;
     let _ = writeln!(
         out,

@@ -132,19 +132,28 @@ fn entry(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Comm
         });
 }
 
+/// A benchmark in progress: spinner, what runs, Cancel, and its progress bar.
+pub(super) fn running_bar(
+    ui: &mut Ui,
+    lang: Lang,
+    what: &str,
+    progress: f32,
+    commands: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(what);
+        if ui.button(tr(lang, Msg::BwCancel)).clicked() {
+            commands.push(Command::CancelBench);
+        }
+    });
+    ui.add(egui::ProgressBar::new(progress).show_percentage());
+}
+
 fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Command>) {
     ui.add_space(6.0);
     match &bench.running {
-        Some((what, progress)) => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(what);
-                if ui.button(tr(lang, Msg::BwCancel)).clicked() {
-                    commands.push(Command::CancelBench);
-                }
-            });
-            ui.add(egui::ProgressBar::new(*progress).show_percentage());
-        }
+        Some((what, progress)) => running_bar(ui, lang, what, *progress, commands),
         None => {
             let can = bench.can_measure;
             if !can {

@@ -41,14 +41,7 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
     }
     match &bench.running {
         Some((what, progress)) => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(what);
-                if ui.button(tr(lang, Msg::BwCancel)).clicked() {
-                    commands.push(Command::CancelBench);
-                }
-            });
-            ui.add(egui::ProgressBar::new(*progress).show_percentage());
+            super::bandwidth::running_bar(ui, lang, what, *progress, &mut commands);
         }
         None => {
             ui.horizontal_wrapped(|ui| {
