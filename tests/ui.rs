@@ -570,3 +570,35 @@ fn degraded_pcie_link_is_marked_on_the_bandwidth_page() {
     h.get_by_label("GPU 0: Gen4 x8 = 15.8 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
     h.get_by_label_contains("GPU 0: PCIe link runs at Gen4 x8 (capable of Gen4 x16)");
 }
+
+#[test]
+fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
+    use ramvram::advisor::workload::{Workload, presets};
+    use ramvram::ui::settings::Settings;
+    let mine = Workload {
+        num_workers: 3,
+        ..presets::preset("imagenet-resnet50").unwrap()
+    };
+    // Through the settings file's JSON, as the window saves and reads it.
+    let text = serde_json::to_string(&Settings {
+        lang: None,
+        workload: Some(mine.clone()),
+    })
+    .unwrap();
+    let settings: Settings = serde_json::from_str(&text).unwrap();
+    let app = RamvramApp::new(Lang::En, settings);
+    assert_eq!(app.workload(), &mine);
+    // A dataset of 0 bytes fails validation: the seed's example instead.
+    let broken = Settings {
+        lang: None,
+        workload: Some(Workload {
+            dataset_bytes: 0,
+            ..mine
+        }),
+    };
+    let app = RamvramApp::new(Lang::En, broken);
+    assert_eq!(app.workload().preset.as_deref(), Some("seed-4k-medical"));
+    // Settings written before the workload existed still load.
+    let old: Settings = serde_json::from_str(r#"{"lang":"zh"}"#).unwrap();
+    assert_eq!(old.workload, None);
+}

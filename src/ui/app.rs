@@ -107,6 +107,8 @@ pub struct RamvramApp {
     storage_bench_config: Option<StorageBenchConfig>,
     /// Test hook: the decode benchmark's configuration instead of this machine's.
     decode_bench_config: Option<DecodeBenchConfig>,
+    /// Save the workload in the settings file when it changes (the real window; not tests).
+    remember_workload: bool,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
 }
@@ -115,6 +117,13 @@ impl RamvramApp {
     /// An app with no machine yet; call [`Self::start_detection`], [`Self::load_profile`] or
     /// [`Self::show_profile`].
     pub fn new(lang: Lang, settings: Settings) -> RamvramApp {
+        let workload = settings
+            .workload
+            .clone()
+            .filter(|w| w.validate().is_ok())
+            .unwrap_or_else(|| {
+                crate::advisor::workload::presets::preset("seed-4k-medical").expect("preset exists")
+            });
         RamvramApp {
             lang,
             settings,
@@ -124,8 +133,8 @@ impl RamvramApp {
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
-            workload: crate::advisor::workload::presets::preset("seed-4k-medical")
-                .expect("preset exists"),
+            workload,
+            remember_workload: false,
             workload_active: false,
             export: None,
             fleet_inputs: Vec::new(),
@@ -953,6 +962,26 @@ impl RamvramApp {
         }
         for command in commands {
             self.apply(command, &ctx);
+        }
+        self.save_workload(&ctx);
+    }
+
+    /// Saves the settings file when the workload changed: once a drag has ended, not every frame
+    /// of it. A failed write is reported once, not retried every frame.
+    pub fn remember_workload(&mut self) {
+        self.remember_workload = true;
+    }
+
+    fn save_workload(&mut self, ctx: &egui::Context) {
+        if !self.remember_workload
+            || self.settings.workload.as_ref() == Some(&self.workload)
+            || ctx.input(|i| i.pointer.any_down())
+        {
+            return;
+        }
+        self.settings.workload = Some(self.workload.clone());
+        if let Err(problem) = self.settings.save() {
+            self.notify(problem);
         }
     }
 }

@@ -61,6 +61,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         Box::new(move |cc| {
             fonts::install(&cc.egui_ctx);
             let mut app = RamvramApp::new(lang, settings);
+            app.remember_workload();
             if let Some(notice) = settings_notice {
                 app.notify(notice);
             }

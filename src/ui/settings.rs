@@ -1,4 +1,5 @@
-//! Settings that outlive the window (the language), kept apart from runtime state.
+//! Settings that outlive the window (the language and the Data loading page's scenario), kept
+//! apart from runtime state.
 //! A missing file means defaults; an unreadable or corrupt one means defaults and a notice.
 
 use std::path::PathBuf;
@@ -13,6 +14,9 @@ use crate::i18n::Lang;
 pub struct Settings {
     /// The language chosen in the window; `None` follows the system.
     pub lang: Option<Lang>,
+    /// The Data loading page's workload as last left; `None` starts from the seed's example.
+    /// A saved workload that no longer validates is ignored.
+    pub workload: Option<crate::advisor::workload::Workload>,
 }
 
 /// `$XDG_CONFIG_HOME/ramvram/settings.json`, else `~/.config/ramvram/settings.json`
