@@ -179,4 +179,16 @@ fn duplicate_host_names_are_both_shown_and_marked() {
     ]);
     assert_eq!(fleet.len(), 2);
     assert!(fleet.iter().all(|m| m.duplicate_hostname));
+    // The rows say which file each is.
+    let names: Vec<String> = fleet
+        .iter()
+        .map(|m| ramvram::present::fleet::row(ramvram::i18n::Lang::En, m)[0].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "a (duplicate host name: a.json)",
+            "b (duplicate host name: b.json)"
+        ]
+    );
 }

@@ -173,6 +173,22 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
         Some(false),
         "CPU offload of a 7B model needs far more than 16 GiB"
     );
+    // A QLoRA plan that doesn't fit (70B on one A10G) is not offered QLoRA again.
+    let qlora_70b = TrainingPlan {
+        finetune: ramvram::advisor::training::FineTune::Qlora,
+        ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
+    };
+    let a = assess_with(
+        &profile,
+        &Inputs {
+            training: Some(qlora_70b),
+            ..Default::default()
+        },
+    );
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.fits, Some(false));
+    assert!(!t.alternatives.is_empty());
+    assert!(t.alternatives.iter().all(|a| a.id != AlternativeId::Qlora));
 }
 
 #[test]

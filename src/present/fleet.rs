@@ -30,7 +30,17 @@ pub fn row(lang: Lang, m: &FleetMachine) -> [String; 7] {
     let a = &m.assessment;
     let mut name = m.label.clone();
     if m.duplicate_hostname {
-        name.push_str(&format!(" ({})", tr(lang, Msg::FleetDuplicate)));
+        // The file tells two profiles of one host name apart.
+        let dup = tr(lang, Msg::FleetDuplicate);
+        match &m.origin {
+            Origin::File(f) => {
+                let file = std::path::Path::new(f)
+                    .file_name()
+                    .map_or_else(|| f.clone(), |n| n.to_string_lossy().into_owned());
+                name.push_str(&format!(" ({dup}: {file})"));
+            }
+            _ => name.push_str(&format!(" ({dup})")),
+        }
     }
     if m.origin == Origin::Planned {
         name.push_str(&format!(" ({})", tr(lang, Msg::FleetPlanned)));

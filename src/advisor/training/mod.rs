@@ -561,7 +561,8 @@ pub fn plan_against(
     })
 }
 
-/// The alternatives tried for a plan that doesn't fit, skipping any equal to it.
+/// The alternatives tried for a plan that doesn't fit, skipping any equal to it and the plan's
+/// own fine-tuning method.
 fn alternative_plans(plan: &TrainingPlan) -> Vec<(AlternativeId, TrainingPlan)> {
     let full = TrainingPlan {
         finetune: FineTune::Full,
@@ -596,8 +597,13 @@ fn alternative_plans(plan: &TrainingPlan) -> Vec<(AlternativeId, TrainingPlan)> 
         AlternativeId::Zero3NvmeOffload,
         zero3(OffloadTarget::Nvme, OffloadTarget::Nvme),
     ));
-    out.push((AlternativeId::Lora, peft(FineTune::Lora)));
-    out.push((AlternativeId::Qlora, peft(FineTune::Qlora)));
+    // A LoRA or QLoRA plan is not offered itself again under another strategy.
+    if plan.finetune != FineTune::Lora {
+        out.push((AlternativeId::Lora, peft(FineTune::Lora)));
+    }
+    if plan.finetune != FineTune::Qlora {
+        out.push((AlternativeId::Qlora, peft(FineTune::Qlora)));
+    }
     out.retain(|(_, p)| p != plan);
     out
 }
