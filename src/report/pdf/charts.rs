@@ -240,6 +240,8 @@ pub fn fleet_scatter(
                 .y_desc(y_label)
                 .label_style(font(8.0))
                 .axis_desc_style(font(9.0))
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| format!("{v:.0}"))
                 .light_line_style(RGBColor(0xee, 0xee, 0xee))
                 .draw();
             let lines = [
@@ -260,6 +262,7 @@ pub fn fleet_scatter(
                 );
                 let _ = chart.draw_series(std::iter::once(label));
             }
+            let mut placed: Vec<(f64, f64)> = Vec::new();
             for p in points {
                 let colour = p
                     .tier
@@ -269,11 +272,26 @@ pub fn fleet_scatter(
                     4,
                     colour.filled(),
                 )));
-                let _ = chart.draw_series(std::iter::once(Text::new(
-                    p.label.clone(),
-                    (p.vram_gib, p.ram_gib),
-                    font(7.5),
-                )));
+                // Machines close together would print their names on top of each other: move
+                // a label down a line at a time, and leave it to the table when three lines
+                // don't clear it.
+                let line = max_y * 0.035;
+                let clear = |y: f64| {
+                    placed.iter().all(|(px, py): &(f64, f64)| {
+                        (px - p.vram_gib).abs() > max_x * 0.12 || (py - y).abs() > line
+                    })
+                };
+                if let Some(y) = (0..3)
+                    .map(|k| p.ram_gib - f64::from(k) * line)
+                    .find(|y| clear(*y))
+                {
+                    placed.push((p.vram_gib, y));
+                    let _ = chart.draw_series(std::iter::once(Text::new(
+                        p.label.clone(),
+                        (p.vram_gib, y),
+                        font(7.5),
+                    )));
+                }
             }
         }
         let _ = root.present();

@@ -198,6 +198,8 @@ fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) {
         .height(height)
         .x_axis_label(tr(lang, Msg::FleetVramAxis))
         .y_axis_label(tr(lang, Msg::FleetRamAxis))
+        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
+        .y_axis_formatter(|mark, _| format!("{:.0}", mark.value))
         .show(ui, |plot| {
             for (factor, name) in [(1.0, "1×"), (1.5, "1.5×"), (2.0, "2×")] {
                 let label = trf(lang, Msg::FleetRuleLine, &[("factor", name)]);
