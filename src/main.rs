@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         Some(reason) => cli::headless_fallback(&args, &reason),
         None => match ramvram::ui::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => cli::headless_fallback(&args, &e),
+            Err(e) => cli::headless_fallback(&args, &ramvram::ui::WindowProblem::Failed(e)),
         },
     }
 }

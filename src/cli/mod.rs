@@ -526,7 +526,7 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 
 /// With no command and no display: print this machine's (or `--profile`'s) assessment and a
 /// one-line hint on how to get the window.
-pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
+pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> ExitCode {
     let lang = primary_language(args.lang);
     let (none, no_workload) = (
         training_args::TrainingArgs::default(),
@@ -545,7 +545,11 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     };
     eprintln!(
         "{}",
-        trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
+        trf(
+            lang,
+            Msg::CliNoDisplayHint,
+            &[("reason", &problem.text(lang))]
+        )
     );
     code
 }

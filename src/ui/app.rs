@@ -786,14 +786,18 @@ impl RamvramApp {
         self.export.as_mut()
     }
 
-    fn source_text(&self) -> String {
+    /// What the toolbar says about the machine shown: "This machine (detected)", or "Profile:"
+    /// and the file's name; with the full path for the hover text.
+    fn source_text(&self) -> (String, Option<String>) {
         match &self.source {
-            Source::Detected => tr(self.lang, Msg::SourceDetected).to_string(),
-            Source::File(p) => trf(
-                self.lang,
-                Msg::SourceFile,
-                &[("file", &p.display().to_string())],
-            ),
+            Source::Detected => (tr(self.lang, Msg::SourceDetected).to_string(), None),
+            Source::File(p) => {
+                let name = p
+                    .file_name()
+                    .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into());
+                let text = |file: &str| trf(self.lang, Msg::SourceFile, &[("file", file)]);
+                (text(&name), Some(text(&p.display().to_string())))
+            }
         }
     }
 
@@ -864,10 +868,12 @@ impl RamvramApp {
         let mut commands = Vec::new();
         egui::Panel::top("toolbar").show(ui, |ui| {
             ui.add_space(4.0);
+            let (source, source_detail) = self.source_text();
             commands.extend(panels::toolbar::toolbar(
                 ui,
                 lang,
-                &self.source_text(),
+                &source,
+                source_detail.as_deref(),
                 self.detecting.is_some(),
                 self.tab,
             ));

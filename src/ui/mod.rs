@@ -12,12 +12,46 @@ pub mod theme;
 pub use app::RamvramApp;
 
 use crate::cli::Args;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg, tr, trf};
+
+/// Why the window can't be shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WindowProblem {
+    /// Neither `DISPLAY` (X11) nor `WAYLAND_DISPLAY` is set: an SSH session, a container.
+    NoDisplay,
+    /// A display exists but the window or its graphics context failed: eframe's error text.
+    Failed(String),
+}
+
+impl WindowProblem {
+    /// The reason in `lang`, as a sentence start: "No display: …" or "The window could not be
+    /// opened (…)".
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            WindowProblem::NoDisplay => tr(lang, Msg::UiNoDisplay).to_string(),
+            WindowProblem::Failed(e) => trf(lang, Msg::UiWindowFailed, &[("error", e)]),
+        }
+    }
+}
+
+/// The window's icon: packaging/linux's 256 px PNG, decoded once at start. `None` if it can't be
+/// decoded (the window then has the system's default icon).
+fn window_icon() -> Option<egui::IconData> {
+    let png = include_bytes!("../../packaging/linux/icons/hicolor/256x256/apps/ramvram.png");
+    let img = image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .ok()?
+        .into_rgba8();
+    Some(egui::IconData {
+        width: img.width(),
+        height: img.height(),
+        rgba: img.into_raw(),
+    })
+}
 
 /// Why no window can be opened here, or `None` when a display is available.
 /// On Linux and the BSDs a window needs `DISPLAY` (X11) or `WAYLAND_DISPLAY`; macOS and Windows
 /// always have one for a logged-in user.
-pub fn display_problem() -> Option<String> {
+pub fn display_problem() -> Option<WindowProblem> {
     if cfg!(any(
         target_os = "linux",
         target_os = "freebsd",
@@ -25,7 +59,7 @@ pub fn display_problem() -> Option<String> {
     )) {
         let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
         if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
-            return Some("DISPLAY and WAYLAND_DISPLAY are not set".into());
+            return Some(WindowProblem::NoDisplay);
         }
     }
     None
@@ -47,8 +81,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         .unwrap_or_default();
     let profile = args.profile.clone();
     let profile_dir = args.profile_dir.clone();
+    let mut viewport = egui::ViewportBuilder::default();
+    if let Some(icon) = window_icon() {
+        viewport = viewport.with_icon(icon);
+    }
     let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
+        viewport: viewport
             .with_title("ramvram — RAM·VRAM Advisor 内存·显存顾问")
             .with_app_id("ramvram")
             .with_inner_size([1280.0, 820.0])
@@ -80,4 +118,14 @@ pub fn run(args: &Args) -> Result<(), String> {
         }),
     )
     .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_window_icon_decodes_to_256_by_256_rgba() {
+        let icon = super::window_icon().expect("bundled PNG decodes");
+        assert_eq!((icon.width, icon.height), (256, 256));
+        assert_eq!(icon.rgba.len(), 256 * 256 * 4);
+    }
 }

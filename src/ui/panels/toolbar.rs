@@ -7,15 +7,36 @@ use crate::i18n::{Lang, Msg, tr};
 
 /// Draws the toolbar. `source` describes the machine shown ("This machine (detected)",
 /// "Profile: dgx.json").
-pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab) -> Vec<Command> {
+pub fn toolbar(
+    ui: &mut Ui,
+    lang: Lang,
+    source: &str,
+    source_detail: Option<&str>,
+    detecting: bool,
+    tab: Tab,
+) -> Vec<Command> {
     let mut commands = Vec::new();
-    ui.horizontal_wrapped(|ui| {
+    // Title on the left, the language switch on the right of the same line.
+    ui.horizontal(|ui| {
         ui.label(
             RichText::new(tr(lang, Msg::CommonAppTitle))
                 .heading()
                 .strong(),
         );
-        ui.label(RichText::new(tr(lang, Msg::CommonAppSubtitle)).weak());
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            for l in Lang::ALL.iter().rev() {
+                if ui.selectable_label(*l == lang, l.native_name()).clicked() && *l != lang {
+                    commands.push(Command::SetLang(*l));
+                }
+            }
+            ui.label(tr(lang, Msg::UiLanguage));
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(tr(lang, Msg::CommonAppSubtitle)).weak())
+                        .truncate(),
+                );
+            });
+        });
     });
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr(lang, Msg::UiOpenProfile)).clicked() {
@@ -43,15 +64,10 @@ pub fn toolbar(ui: &mut Ui, lang: Lang, source: &str, detecting: bool, tab: Tab)
             }
         }
         ui.separator();
-        ui.label(source);
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            for l in Lang::ALL.iter().rev() {
-                if ui.selectable_label(*l == lang, l.native_name()).clicked() && *l != lang {
-                    commands.push(Command::SetLang(*l));
-                }
-            }
-            ui.label(tr(lang, Msg::UiLanguage));
-        });
+        // The source gets what is left of the line, cut short with "…" (the whole text, with
+        // the full path, on hover).
+        ui.add(egui::Label::new(source).truncate())
+            .on_hover_text(source_detail.unwrap_or(source));
     });
     commands
 }
