@@ -601,4 +601,8 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
     // Settings written before the workload existed still load.
     let old: Settings = serde_json::from_str(r#"{"lang":"zh"}"#).unwrap();
     assert_eq!(old.workload, None);
+    // A workload another version wrote differently is dropped; the language is kept.
+    let other: Settings =
+        serde_json::from_str(r#"{"lang":"zh","workload":{"num_workers":"eight"}}"#).unwrap();
+    assert_eq!((other.lang, other.workload), (Some(Lang::Zh), None));
 }

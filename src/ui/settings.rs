@@ -15,8 +15,17 @@ pub struct Settings {
     /// The language chosen in the window; `None` follows the system.
     pub lang: Option<Lang>,
     /// The Data loading page's workload as last left; `None` starts from the seed's example.
-    /// A saved workload that no longer validates is ignored.
+    /// A saved workload that no longer validates is ignored, and one that doesn't parse (written
+    /// by another version) is dropped without losing the other settings.
+    #[serde(deserialize_with = "lenient_workload")]
     pub workload: Option<crate::advisor::workload::Workload>,
+}
+
+fn lenient_workload<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<crate::advisor::workload::Workload>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(serde_json::from_value(value).ok())
 }
 
 /// `$XDG_CONFIG_HOME/ramvram/settings.json`, else `~/.config/ramvram/settings.json`
