@@ -1,8 +1,7 @@
 //! Application state and the frame: draws the panels, then applies their commands.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
@@ -16,33 +15,13 @@ use super::settings::{Settings, SettingsProblem};
 use super::theme;
 use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
 use crate::advisor::{self, Assessment, Inputs, Severity};
-use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
+use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
-use crate::bench::{self, BenchError};
 use crate::catalog::planner::PlannedMachine;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::probe;
-use crate::profile::{self, MachineProfile, MemoryBandwidth, StorageBandwidth};
-
-/// A benchmark's result, sent back from its thread.
-enum BenchOutcome {
-    Memory(Result<MemoryBandwidth, BenchError>),
-    Storage(Result<StorageBandwidth, BenchError>),
-    Decode(Result<DecodeRate, BenchError>),
-}
-
-/// A benchmark running on a background thread.
-struct RunningBench {
-    /// What is measured, in words.
-    what: String,
-    cancel: Arc<AtomicBool>,
-    /// Progress 0–1 as `f32` bits.
-    progress: Arc<AtomicU32>,
-    rx: Receiver<BenchOutcome>,
-    /// The machine shown when it started: the result goes to that profile only.
-    started_for: Source,
-}
+use crate::profile::{self, MachineProfile};
 
 /// Where the machine on screen comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,12 +47,9 @@ pub enum Message {
     ExportFailed(String),
 }
 
-/// A benchmark to run.
-enum BenchJob {
-    Memory(MemoryBenchConfig),
-    Storage(PathBuf, StorageBenchConfig),
-    Decode(DecodeBenchConfig),
-}
+mod bench_jobs;
+
+use bench_jobs::{BenchJob, RunningBench};
 
 /// The ramvram window's state.
 pub struct RamvramApp {
@@ -169,28 +145,6 @@ impl RamvramApp {
         }
     }
 
-    /// Uses `config` for the decode benchmark instead of this machine's (tests use a tiny image
-    /// and a short pass).
-    pub fn set_decode_bench_config(&mut self, config: DecodeBenchConfig) {
-        self.decode_bench_config = Some(config);
-    }
-
-    /// Uses `config` for the memory benchmark instead of this machine's (tests use tiny arrays
-    /// so that a run takes milliseconds).
-    pub fn set_memory_bench_config(&mut self, config: MemoryBenchConfig) {
-        self.memory_bench_config = Some(config);
-    }
-
-    /// Uses `config` for the storage benchmark instead of the default (tests use a small file).
-    pub fn set_storage_bench_config(&mut self, config: StorageBenchConfig) {
-        self.storage_bench_config = Some(config);
-    }
-
-    /// True while a benchmark runs.
-    pub fn bench_running(&self) -> bool {
-        self.bench.is_some()
-    }
-
     /// The profile on screen (with any measurements taken in this window).
     pub fn profile(&self) -> Option<&MachineProfile> {
         self.profile.as_ref()
@@ -250,112 +204,6 @@ impl RamvramApp {
             Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
             Err(e) => trf(lang, Msg::BwSaveFailed, &[("error", &e.to_string())]),
         });
-    }
-
-    fn start_bench(&mut self, ctx: &egui::Context, what: String, job: BenchJob) {
-        if self.bench.is_some() || !self.can_measure() {
-            return;
-        }
-        let cancel = Arc::new(AtomicBool::new(false));
-        let progress = Arc::new(AtomicU32::new(0f32.to_bits()));
-        let (tx, rx) = mpsc::channel();
-        let (c, p, repaint) = (cancel.clone(), progress.clone(), ctx.clone());
-        let spawned = std::thread::Builder::new()
-            .name("ramvram-bench".into())
-            .spawn(move || {
-                let report = |f: f32| {
-                    p.store(f.to_bits(), Ordering::Relaxed);
-                    repaint.request_repaint();
-                };
-                let outcome = match job {
-                    BenchJob::Memory(config) => {
-                        BenchOutcome::Memory(bench::memory::run(&config, &c, &report))
-                    }
-                    BenchJob::Storage(folder, config) => {
-                        BenchOutcome::Storage(bench::storage::run(&folder, &config, &c, &report))
-                    }
-                    BenchJob::Decode(config) => {
-                        BenchOutcome::Decode(bench::decode::run(&config, &c, &report))
-                    }
-                };
-                let _ = tx.send(outcome);
-                repaint.request_repaint();
-            });
-        if spawned.is_ok() {
-            self.bench_view.message = None;
-            self.bench = Some(RunningBench {
-                what,
-                cancel,
-                progress,
-                rx,
-                started_for: self.source.clone(),
-            });
-        }
-    }
-
-    fn poll_bench(&mut self) {
-        let Some(running) = &self.bench else { return };
-        let outcome = match running.rx.try_recv() {
-            Ok(o) => o,
-            Err(mpsc::TryRecvError::Empty) => {
-                let p = f32::from_bits(running.progress.load(Ordering::Relaxed));
-                self.bench_view.running = Some((running.what.clone(), p));
-                return;
-            }
-            Err(mpsc::TryRecvError::Disconnected) => {
-                self.bench = None;
-                self.bench_view.running = None;
-                return;
-            }
-        };
-        let started_for = running.started_for.clone();
-        self.bench = None;
-        self.bench_view.running = None;
-        let lang = self.lang;
-        if started_for != self.source
-            && matches!(
-                outcome,
-                BenchOutcome::Memory(Ok(_))
-                    | BenchOutcome::Storage(Ok(_))
-                    | BenchOutcome::Decode(Ok(_))
-            )
-        {
-            self.bench_view.message = Some(tr(lang, Msg::BwNotStored).to_string());
-            return;
-        }
-        let error = |e: &BenchError| match e {
-            BenchError::Cancelled => crate::present::bench::error(lang, e),
-            _ => trf(
-                lang,
-                Msg::BenchFailed,
-                &[("error", &crate::present::bench::error(lang, e))],
-            ),
-        };
-        match outcome {
-            BenchOutcome::Memory(Ok(m)) => {
-                if let Some(p) = &mut self.profile {
-                    p.measurements.memory_bandwidth = Some(m);
-                }
-                self.reassess();
-            }
-            BenchOutcome::Storage(Ok(s)) => {
-                if let Some(p) = &mut self.profile {
-                    p.measurements.storage.retain(|o| o.path != s.path);
-                    p.measurements.storage.insert(0, s);
-                }
-                self.reassess();
-            }
-            BenchOutcome::Decode(Ok(d)) => {
-                self.workload.measured_decode_mpix_per_core = Some(d.per_core_mpix_per_s);
-                self.bench_view.decode = Some(d);
-                self.reassess();
-            }
-            BenchOutcome::Memory(Err(e))
-            | BenchOutcome::Storage(Err(e))
-            | BenchOutcome::Decode(Err(e)) => {
-                self.bench_view.message = Some(error(&e));
-            }
-        }
     }
 
     /// An app showing `profile` (tests and previews).

@@ -1,0 +1,174 @@
+//! `ramvram bench …`: runs a benchmark on this machine, prints or stores its result, and turns
+//! Ctrl-C into a clean cancel (the storage benchmark removes its files).
+
+use std::process::ExitCode;
+
+use super::{
+    BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, text_bench,
+};
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::{probe, profile};
+
+/// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    // Only an atomic store: async-signal-safe.
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
+/// the storage benchmark's guard can delete its temporary folder.
+fn catch_interrupts() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic.
+    unsafe {
+        let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
+    catch_interrupts();
+    let cancel = &INTERRUPTED;
+    match what {
+        BenchCommand::Decode {
+            image_size,
+            threads,
+            seconds,
+            json,
+        } => {
+            let mut config = crate::bench::decode::DecodeBenchConfig::for_this_machine(
+                image_size.0,
+                image_size.1,
+            );
+            if let Some(t) = threads {
+                config.threads = *t;
+            }
+            if let Some(s) = seconds {
+                config.time_per_pass = std::time::Duration::from_secs(u64::from(*s));
+            }
+            eprintln!("{}", text_bench::decode_running(lang, &config));
+            match crate::bench::decode::run(&config, cancel, &|_| {}) {
+                Ok(r) if *json => {
+                    print(&(serde_json::to_string_pretty(&r).expect("serialises") + "\n"))
+                }
+                Ok(r) => print(&text_bench::decode(lang, &r)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+        BenchCommand::Memory {
+            json,
+            array_bytes,
+            into,
+        } => {
+            // Read the profile first: a bad file is reported before the benchmark runs.
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            let available = probe::detect_available_memory();
+            let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
+            if let Some(b) = array_bytes {
+                config.array_elements = (*b / 8).max(1) as usize;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchMemoryRunning,
+                    &[
+                        ("threads", &config.threads.to_string()),
+                        (
+                            "array",
+                            &crate::format::gib(8 * config.array_elements as u64)
+                        ),
+                    ]
+                )
+            );
+            let result = crate::bench::memory::run(&config, cancel, &|_| {});
+            if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                p.measurements.memory_bandwidth = Some(m.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
+                Ok(m) if *json => {
+                    print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
+                }
+                Ok(m) => print(&text_bench::memory(lang, &m)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+        BenchCommand::Storage {
+            folder,
+            json,
+            size_mib,
+            into,
+        } => {
+            let mut target = match into.as_deref().map(|p| load_for_cli(lang, p)).transpose() {
+                Ok(t) => t,
+                Err(code) => return code,
+            };
+            let mut config = crate::bench::storage::StorageBenchConfig::default();
+            if let Some(m) = size_mib {
+                config.sequential_bytes = (*m).max(1) << 20;
+            }
+            eprintln!(
+                "{}",
+                trf(
+                    lang,
+                    Msg::BenchStorageRunning,
+                    &[("path", &folder.display().to_string())]
+                )
+            );
+            let result = crate::bench::storage::run(folder, &config, cancel, &|_| {});
+            if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
+                // One entry per folder, the latest first.
+                p.measurements.storage.retain(|o| o.path != r.path);
+                p.measurements.storage.insert(0, r.clone());
+                if let Err(e) = profile::save_profile(p, path) {
+                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                }
+            }
+            match result {
+                Ok(s) if *json => {
+                    print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
+                }
+                Ok(s) => print(&text_bench::storage(lang, &s)),
+                Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e @ crate::bench::BenchError::Path { .. }) => fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::bench::error(lang, &e),
+                ),
+                Err(e) => fail(
+                    lang,
+                    EXIT_OUTPUT_FAILED,
+                    &crate::present::bench::error(lang, &e),
+                ),
+            }
+        }
+    }
+}
+
+/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+fn cancelled(lang: Lang) -> ExitCode {
+    eprintln!("ramvram: {}", tr(lang, Msg::BenchCancelled));
+    ExitCode::from(EXIT_INTERRUPTED)
+}
