@@ -32,6 +32,35 @@ pub struct GpuModel {
     pub source: String,
 }
 
+impl GpuModel {
+    /// The profile entry of GPU `index` for a catalogue model, or for an unknown one (`None`)
+    /// named `name`: vendor "other" and VRAM unknown. Unified-memory parts have no VRAM of
+    /// their own. What only detection can know (PCIe link, driver, use) is `None`.
+    pub fn profile_gpu(
+        model: Option<&GpuModel>,
+        index: u32,
+        name: Option<String>,
+    ) -> crate::profile::Gpu {
+        crate::profile::Gpu {
+            index,
+            vendor: model.map_or(GpuVendor::Other, |m| m.vendor),
+            name: model.map(|m| m.model.clone()).or(name),
+            vram_total_bytes: model
+                .filter(|m| !m.unified_memory)
+                .map(|m| m.vram_gib << 30),
+            vram_used_bytes: None,
+            unified_memory: model.is_some_and(|m| m.unified_memory),
+            pcie: None,
+            driver_version: None,
+            utilization_percent: None,
+            pci_bus_id: None,
+            uuid: None,
+            pcie_rx_bytes_per_s: None,
+            pcie_tx_bytes_per_s: None,
+        }
+    }
+}
+
 /// One memory type and speed.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct MemoryType {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalog;
-use crate::profile::{Cpu, Disk, DiskKind, Gpu, Host, MachineProfile};
+use crate::profile::{Cpu, Disk, DiskKind, Host, MachineProfile};
 
 /// A machine to plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,21 +133,11 @@ pub fn build(plan: &PlannedMachine) -> (MachineProfile, Vec<PlanIssue>) {
     p.memory.total_bytes =
         Some(plan.dimm_gib.saturating_mul(u64::from(plan.dimm_count)) << 30).filter(|b| *b > 0);
     for i in 0..plan.gpu_count {
-        p.gpus.push(Gpu {
-            index: i,
-            vendor: gpu.map_or(crate::profile::GpuVendor::Other, |g| g.vendor),
-            name: Some(gpu.map_or(plan.gpu_model.clone(), |g| g.model.clone())),
-            vram_total_bytes: gpu.filter(|g| !g.unified_memory).map(|g| g.vram_gib << 30),
-            vram_used_bytes: None,
-            unified_memory: gpu.is_some_and(|g| g.unified_memory),
-            pcie: None,
-            driver_version: None,
-            utilization_percent: None,
-            pci_bus_id: None,
-            uuid: None,
-            pcie_rx_bytes_per_s: None,
-            pcie_tx_bytes_per_s: None,
-        });
+        p.gpus.push(super::GpuModel::profile_gpu(
+            gpu,
+            i,
+            Some(plan.gpu_model.clone()),
+        ));
     }
     p.disks.push(Disk {
         mount_point: "/data".into(),

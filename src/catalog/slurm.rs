@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::catalog;
-use crate::profile::{Cpu, Gpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
+use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
 
 #[derive(Debug, Deserialize)]
 struct ScontrolNodes {
@@ -129,23 +129,9 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
             });
         }
         for _ in 0..g.count {
-            p.gpus.push(Gpu {
-                index: p.gpus.len() as u32,
-                vendor: model.map_or(crate::profile::GpuVendor::Other, |m| m.vendor),
-                name: model.map(|m| m.model.clone()).or_else(|| g.kind.clone()),
-                vram_total_bytes: model
-                    .filter(|m| !m.unified_memory)
-                    .map(|m| m.vram_gib << 30),
-                vram_used_bytes: None,
-                unified_memory: model.is_some_and(|m| m.unified_memory),
-                pcie: None,
-                driver_version: None,
-                utilization_percent: None,
-                pci_bus_id: None,
-                uuid: None,
-                pcie_rx_bytes_per_s: None,
-                pcie_tx_bytes_per_s: None,
-            });
+            let index = p.gpus.len() as u32;
+            p.gpus
+                .push(super::GpuModel::profile_gpu(model, index, g.kind.clone()));
         }
     }
     p

@@ -205,32 +205,7 @@ fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwi
             format::gbps_or_unknown(lang, s.bytes_per_s)
         );
     }
-    let m = &b.memory;
-    let rows = [
-        (
-            tr(lang, Msg::BwRowChannels),
-            words::with_source(
-                lang,
-                format::count_or_unknown(lang, m.channels),
-                m.channels_source,
-                true,
-            ),
-        ),
-        (
-            tr(lang, Msg::BwRowTheoretical),
-            words::with_source(
-                lang,
-                format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
-                m.theoretical_source,
-                false,
-            ),
-        ),
-        (
-            tr(lang, Msg::BwRowMeasured),
-            m.measured_triad_bytes_per_s
-                .map_or_else(|| tr(lang, Msg::BwNotMeasured).to_string(), format::gbps),
-        ),
-    ];
+    let rows = words::memory_rows(lang, b);
     out.push('\n');
     for (label, value) in rows {
         let _ = writeln!(out, "  {}{value}", pad(label, 28));

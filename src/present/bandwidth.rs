@@ -7,6 +7,63 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::ValueSource;
 
+/// The memory table's rows, shared by the window and the terminal: type, speed, channels,
+/// modules (when any are listed), theoretical GB/s, measured Triad (marked when noisy) and
+/// efficiency, each value with where it came from.
+pub fn memory_rows(lang: Lang, b: &Bandwidth) -> Vec<(&'static str, String)> {
+    let m = &b.memory;
+    let unknown = format::unknown(lang);
+    let mut rows = vec![
+        (
+            tr(lang, Msg::BwRowType),
+            m.memory_type.clone().unwrap_or_else(|| unknown.clone()),
+        ),
+        (
+            tr(lang, Msg::BwRowSpeed),
+            m.speed_mts.map_or_else(
+                || unknown.clone(),
+                |s| trf(lang, Msg::BwSpeedValue, &[("mts", &s.to_string())]),
+            ),
+        ),
+        (
+            tr(lang, Msg::BwRowChannels),
+            with_source(
+                lang,
+                format::count_or_unknown(lang, m.channels),
+                m.channels_source,
+                true,
+            ),
+        ),
+    ];
+    if m.modules > 0 {
+        rows.push((tr(lang, Msg::BwRowModules), m.modules.to_string()));
+    }
+    let measured = match m.measured_triad_bytes_per_s {
+        Some(v) if m.measured_noisy => {
+            format!("{} ({})", format::gbps(v), tr(lang, Msg::BwNoisyShort))
+        }
+        Some(v) => format::gbps(v),
+        None => tr(lang, Msg::BwNotMeasured).to_string(),
+    };
+    rows.extend([
+        (
+            tr(lang, Msg::BwRowTheoretical),
+            with_source(
+                lang,
+                format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
+                m.theoretical_source,
+                false,
+            ),
+        ),
+        (tr(lang, Msg::BwRowMeasured), measured),
+        (
+            tr(lang, Msg::BwRowEfficiency),
+            m.efficiency.map_or(unknown, format::percent),
+        ),
+    ]);
+    rows
+}
+
 /// A stage's name: "RAM bandwidth" / "内存带宽".
 pub fn stage_name(lang: Lang, id: StageId) -> &'static str {
     tr(

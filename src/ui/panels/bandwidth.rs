@@ -328,63 +328,16 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth, bench: &mut BenchView) {
 
 fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
     super::heading(ui, tr(lang, Msg::BwMemorySection));
-    let m = &b.memory;
-    let unknown = format::unknown(lang);
     egui::Grid::new("bw-memory")
         .num_columns(2)
         .striped(true)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            let mut row = |label: Msg, value: String| {
-                ui.label(RichText::new(tr(lang, label)).strong());
+            for (label, value) in words::memory_rows(lang, b) {
+                ui.label(RichText::new(label).strong());
                 ui.label(value);
                 ui.end_row();
-            };
-            row(
-                Msg::BwRowType,
-                m.memory_type.clone().unwrap_or_else(|| unknown.clone()),
-            );
-            row(
-                Msg::BwRowSpeed,
-                m.speed_mts.map_or_else(
-                    || unknown.clone(),
-                    |s| trf(lang, Msg::BwSpeedValue, &[("mts", &s.to_string())]),
-                ),
-            );
-            row(
-                Msg::BwRowChannels,
-                words::with_source(
-                    lang,
-                    format::count_or_unknown(lang, m.channels),
-                    m.channels_source,
-                    true,
-                ),
-            );
-            if m.modules > 0 {
-                row(Msg::BwRowModules, m.modules.to_string());
             }
-            row(
-                Msg::BwRowTheoretical,
-                words::with_source(
-                    lang,
-                    format::gbps_or_unknown(lang, m.theoretical_bytes_per_s),
-                    m.theoretical_source,
-                    false,
-                ),
-            );
-            let measured = match m.measured_triad_bytes_per_s {
-                Some(v) if m.measured_noisy => {
-                    format!("{} ({})", format::gbps(v), tr(lang, Msg::BwNoisyShort))
-                }
-                Some(v) => format::gbps(v),
-                None => tr(lang, Msg::BwNotMeasured).to_string(),
-            };
-            row(Msg::BwRowMeasured, measured);
-            row(
-                Msg::BwRowEfficiency,
-                m.efficiency
-                    .map_or_else(|| unknown.clone(), format::percent),
-            );
         });
     if let Some(mb) = &a.profile.measurements.memory_bandwidth {
         ui.add_space(4.0);
