@@ -3,16 +3,9 @@
 
 mod common;
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+use common::{json_of, ramvram};
 
-fn ramvram() -> Command {
-    let mut cmd = Command::cargo_bin("ramvram").unwrap();
-    cmd.env_remove("RAMVRAM_LANG")
-        .env("LANG", "C.UTF-8")
-        .env_remove("LC_ALL");
-    cmd
-}
+use predicates::prelude::*;
 
 fn dmi_fixture(name: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,14 +16,7 @@ fn dmi_fixture(name: &str) -> std::path::PathBuf {
 #[test]
 fn bench_memory_json_has_stream_fields() {
     // 1 MiB arrays (a hidden test option) keep this fast in a debug build.
-    let out = ramvram()
-        .args(["bench", "memory", "--json", "--array-bytes", "1048576"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(ramvram().args(["bench", "memory", "--json", "--array-bytes", "1048576"]));
     for k in ["copy", "scale", "add", "triad"] {
         let x = v[format!("{k}_bytes_per_s")].as_f64().unwrap();
         assert!(x.is_finite() && x > 0.0, "{k}: {x}");
@@ -53,15 +39,11 @@ fn bench_memory_json_has_stream_fields() {
 #[test]
 fn bench_storage_measures_and_cleans_up() {
     let dir = tempfile::tempdir().unwrap();
-    let out = ramvram()
-        .args(["bench", "storage", "--json", "--size-mib", "4"])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(
+        ramvram()
+            .args(["bench", "storage", "--json", "--size-mib", "4"])
+            .arg(dir.path()),
+    );
     assert!(v["sequential_read_bytes_per_s"].as_f64().unwrap() > 0.0);
     // Whole passes over the 4 MiB file.
     assert_eq!(v["sequential_bytes"].as_u64().unwrap() % (4 << 20), 0);
@@ -94,15 +76,11 @@ fn bench_storage_bad_folder_is_a_clear_error() {
 
 #[test]
 fn dmidecode_file_fills_modules_and_estimated_channels() {
-    let out = ramvram()
-        .args(["detect", "--json", "--dmidecode"])
-        .arg(dmi_fixture("dmidecode-laptop-ddr4-1x16.txt"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(
+        ramvram()
+            .args(["detect", "--json", "--dmidecode"])
+            .arg(dmi_fixture("dmidecode-laptop-ddr4-1x16.txt")),
+    );
     let dimms = v["memory"]["dimms"].as_array().unwrap();
     assert_eq!(dimms.len(), 1);
     assert_eq!(dimms[0]["size_bytes"].as_u64(), Some(16 << 30));
@@ -147,15 +125,7 @@ fn advise_shows_the_bandwidth_section_and_finding() {
                     "Only one memory channel is populated",
                 )),
         );
-    let out = ramvram()
-        .args(["advise", "--json", "--profile"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(ramvram().args(["advise", "--json", "--profile"]).arg(&path));
     // 1 × 3200 MT/s × 8 B.
     assert_eq!(
         v["bandwidth"]["memory"]["theoretical_bytes_per_s"].as_f64(),
@@ -208,15 +178,7 @@ fn bench_results_go_into_a_profile_file() {
     // Only the profile is in the folder: no temporary file left by the atomic writes.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     // The assessment of that profile uses the stored measurement.
-    let out = ramvram()
-        .args(["advise", "--json", "--profile"])
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(ramvram().args(["advise", "--json", "--profile"]).arg(&file));
     assert_eq!(
         v["bandwidth"]["memory"]["measured_triad_bytes_per_s"].as_f64(),
         Some(m.triad_bytes_per_s)

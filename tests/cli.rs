@@ -2,22 +2,10 @@
 
 mod common;
 
-use assert_cmd::Command;
+use common::{json_of, ramvram};
+
 use common::fixture_path;
 use predicates::prelude::*;
-
-fn ramvram() -> Command {
-    let mut cmd = Command::cargo_bin("ramvram").unwrap();
-    cmd.env_remove("RAMVRAM_LANG")
-        .env("LANG", "C.UTF-8")
-        .env_remove("LC_ALL");
-    cmd
-}
-
-fn json_of(cmd: &mut Command) -> serde_json::Value {
-    let out = cmd.assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).expect("valid JSON")
-}
 
 #[cfg(target_os = "linux")]
 #[test]

@@ -9,6 +9,19 @@ use ramvram::i18n::Lang;
 use ramvram::ui::RamvramApp;
 use ramvram::ui::app::Source;
 
+/// A window showing `profile` as this machine, on the page labelled `page`.
+fn on_page(
+    profile: &ramvram::profile::MachineProfile,
+    lang: Lang,
+    page: &str,
+) -> Harness<'static, RamvramApp> {
+    let mut h = harness(RamvramApp::with_profile(lang, profile, Source::Detected));
+    h.run();
+    h.get_by_label(page).click();
+    h.run();
+    h
+}
+
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
     Harness::builder()
         .with_size([1280.0, 900.0])
@@ -77,14 +90,7 @@ fn unified_memory_machine_shows_its_own_verdict() {
 #[test]
 fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     let profile = common::fixture("aws-g5.xlarge");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Training memory").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Training memory");
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Training);
     // Default plan: Llama 2 7B, ZeRO-2, optimizer offloaded to the CPU, one GPU.
     h.get_by_label("This plan does not fit this machine.");
@@ -137,14 +143,7 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
 #[test]
 fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
     let profile = common::fixture("aws-g5.xlarge");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Export report…").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Export report…");
     h.get_by_label("Markdown").click();
     h.run();
     assert_eq!(
@@ -171,14 +170,7 @@ fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
 #[test]
 fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
     let profile = common::fixture("aws-g5.xlarge");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Lab machines").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Lab machines");
     // Plan 2 × RTX 3090 with 64 GiB through the form (its default), then with 128 GiB.
     h.get_by_label("Add to the comparison").click();
     h.run();
@@ -217,14 +209,7 @@ fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
 #[test]
 fn simulator_sliders_move_the_verdict() {
     let profile = common::fixture("seed-4090-32g");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Data loading").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Data loading");
     // The seed's 4K example: 8 workers decode 8 × 0.7 × 250 MP/s ÷ (8.29 MP × 3) = 56.3
     // samples/s for a demand of 40; 4 workers make 28.1.
     h.get_by_label_contains("Every stage keeps up");
@@ -401,14 +386,7 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
 fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
     // AWS g5.xlarge's profile has no memory modules: the user enters dual-channel DDR4-3200.
     let profile = common::fixture("aws-g5.xlarge");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Bandwidth").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Bandwidth");
     h.get_by_label_contains("Can't check: memory bandwidth or VRAM is unknown");
     h.get_by_label("Enter the memory configuration (when it can't be read)")
         .click();
@@ -432,14 +410,7 @@ fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
 #[test]
 fn bandwidth_page_shows_measurements_and_where_the_dataset_lives() {
     let profile = common::fixture("lab-a6000-nfs-measured");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Bandwidth").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Bandwidth");
     // Stages: NFS 0.35 GB/s, RAM 80 GB/s measured, PCIe 31.5 GB/s.
     h.get_by_label("The narrowest known stage is Storage read (0.35 GB/s).");
     h.get_by_label("/mnt/datasets/imagenet is on /mnt/datasets (network file system)");
@@ -487,14 +458,7 @@ fn another_machines_profile_cannot_be_benchmarked_from_here() {
 fn closing_the_window_during_a_storage_benchmark_leaves_no_files() {
     let dir = tempfile::tempdir().unwrap();
     let profile = common::fixture("student-4090-ddr4-single-channel");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Bandwidth").click();
-    h.run();
+    let mut h = on_page(&profile, Lang::En, "Bandwidth");
     h.get_by_label("Dataset folder").click();
     h.run();
     h.get_by_label("Dataset folder")
@@ -558,14 +522,7 @@ fn a_storage_benchmark_from_the_window_lands_in_the_profile() {
 #[test]
 fn degraded_pcie_link_is_marked_on_the_bandwidth_page() {
     let profile = common::fixture("lab-4090-pcie-x8");
-    let mut h = harness(RamvramApp::with_profile(
-        Lang::En,
-        &profile,
-        Source::Detected,
-    ));
-    h.run();
-    h.get_by_label("Bandwidth").click();
-    h.run();
+    let h = on_page(&profile, Lang::En, "Bandwidth");
     // Gen4 x8 = 8 × 1.969 = 15.8 GB/s of the 31.5 GB/s an x16 link carries.
     h.get_by_label("GPU 0: Gen4 x8 = 15.8 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
     h.get_by_label_contains("GPU 0: PCIe link runs at Gen4 x8 (capable of Gen4 x16)");

@@ -36,3 +36,18 @@ pub fn all_fixtures() -> Vec<String> {
 }
 
 pub const GIB: u64 = 1 << 30;
+
+/// The `ramvram` binary with a known language: no `RAMVRAM_LANG`, a C.UTF-8 locale.
+pub fn ramvram() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("ramvram").unwrap();
+    cmd.env_remove("RAMVRAM_LANG")
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL");
+    cmd
+}
+
+/// Runs `cmd`, which must succeed, and parses its standard output as JSON.
+pub fn json_of(cmd: &mut assert_cmd::Command) -> serde_json::Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    serde_json::from_slice(&out).expect("valid JSON")
+}
