@@ -1,0 +1,191 @@
+//! The window's commands: what a panel asked for, applied to the state at the end of a frame.
+
+use std::sync::atomic::Ordering;
+
+use super::bench_jobs::BenchJob;
+use super::{Message, RamvramApp, Source};
+use crate::advisor::fleet::Origin;
+use crate::bench::decode::DecodeBenchConfig;
+use crate::bench::memory::MemoryBenchConfig;
+use crate::i18n::{Msg, tr, trf};
+use crate::probe;
+use crate::ui::panels::export::ExportForm;
+use crate::ui::panels::fleet::FleetSort;
+use crate::ui::panels::{Command, Tab};
+
+impl RamvramApp {
+    pub(super) fn apply(&mut self, command: Command, ctx: &egui::Context) {
+        match command {
+            Command::SetLang(lang) => {
+                self.lang = lang;
+                self.settings.lang = Some(lang);
+                if let Err(problem) = self.settings.save() {
+                    self.message = Some(Message::Settings(problem));
+                }
+            }
+            Command::OpenProfileDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::UiOpenProfile))
+                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.load_profile(&path);
+                }
+            }
+            Command::LoadProfile(path) => self.load_profile(&path),
+            Command::DetectThisMachine => self.start_detection(ctx),
+            Command::DismissMessage => self.message = None,
+            Command::SetTab(tab) => {
+                self.tab = tab;
+                if tab == Tab::Training && !self.training_active {
+                    self.training_active = true;
+                    self.reassess();
+                }
+                if tab == Tab::Workload && !self.workload_active {
+                    self.workload_active = true;
+                    self.reassess();
+                }
+            }
+            Command::SetPlan(plan) => {
+                self.training.plan = plan;
+                self.reassess();
+            }
+            Command::OpenExport => self.export = Some(ExportForm::new(self.lang)),
+            Command::CloseExport => self.export = None,
+            Command::ChooseExportFile => self.choose_export_file(),
+            Command::ExportTo(path) => self.export_to(&path),
+            Command::AddProfilesDialog => {
+                let filter = tr(self.lang, Msg::UiProfileFilter);
+                if let Some(paths) = rfd::FileDialog::new()
+                    .add_filter(filter, &["json"])
+                    .pick_files()
+                {
+                    self.add_fleet_files(&paths);
+                }
+            }
+            Command::AddFolderDialog => {
+                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
+                    self.add_fleet_dir(&dir);
+                }
+            }
+            Command::ImportSlurmDialog => {
+                if let Some(file) = rfd::FileDialog::new()
+                    .add_filter("JSON", &["json"])
+                    .pick_file()
+                {
+                    self.import_slurm(&file);
+                }
+            }
+            Command::AddFleetFiles(paths) => self.add_fleet_files(&paths),
+            Command::AddPlanned(plan) => self.add_planned(plan),
+            Command::ClearFleet => {
+                self.fleet_inputs.clear();
+                self.fleet_skipped.clear();
+                self.fleet.clear();
+            }
+            Command::ShowFleetMachine(i) => {
+                if let Some(m) = self.fleet.get(i) {
+                    let profile = m.assessment.profile.clone();
+                    let source = match &m.origin {
+                        Origin::File(f) => Source::File(f.into()),
+                        _ => Source::Detected,
+                    };
+                    self.show_profile(&profile, source);
+                    self.tab = Tab::Machine;
+                }
+            }
+            Command::SortFleet(column) => {
+                let ascending = self.fleet_sort.column != column || !self.fleet_sort.ascending;
+                self.fleet_sort = FleetSort { column, ascending };
+            }
+            Command::ToggleMeetingMode => {
+                self.meeting_mode = !self.meeting_mode;
+                ctx.set_zoom_factor(if self.meeting_mode { 1.5 } else { 1.0 });
+            }
+            Command::ExportFleetDialog => self.choose_fleet_export_file(),
+            Command::SetWorkload(w) => {
+                self.workload = w;
+                self.reassess();
+            }
+            Command::OpenScenarioDialog => {
+                if let Some(path) = rfd::FileDialog::new()
+                    .add_filter("JSON", &["json"])
+                    .pick_file()
+                {
+                    self.open_scenario(&path);
+                }
+            }
+            Command::SaveScenarioDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_file_name("scenario.json")
+                    .add_filter("JSON", &["json"])
+                    .save_file();
+                if let Some(path) = picked {
+                    self.save_scenario(&path);
+                }
+            }
+            Command::RevealFile(path) => {
+                if let Err(e) = opener::reveal(&path) {
+                    self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
+                }
+            }
+            Command::StartMemoryBench => {
+                let config = self.memory_bench_config.clone().unwrap_or_else(|| {
+                    MemoryBenchConfig::for_this_machine(probe::detect_available_memory())
+                });
+                let what = tr(self.lang, Msg::BwRunningMemory).to_string();
+                self.start_bench(ctx, what, BenchJob::Memory(config));
+            }
+            Command::StartDecodeBench => {
+                let (w, h) = match (self.workload.width, self.workload.height) {
+                    (0, _) | (_, 0) => (1920, 1080),
+                    size => size,
+                };
+                let config = self
+                    .decode_bench_config
+                    .clone()
+                    .unwrap_or_else(|| DecodeBenchConfig::for_this_machine(w, h));
+                let what = tr(self.lang, Msg::WorkRunningDecode).to_string();
+                self.start_bench(ctx, what, BenchJob::Decode(config));
+            }
+            Command::StartStorageBench(folder) => {
+                let what = trf(
+                    self.lang,
+                    Msg::BwRunningStorage,
+                    &[("path", &folder.display().to_string())],
+                );
+                let config = self.storage_bench_config.clone().unwrap_or_default();
+                self.start_bench(ctx, what, BenchJob::Storage(folder, config));
+            }
+            Command::CancelBench => {
+                if let Some(b) = &self.bench {
+                    b.cancel.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::SetMemoryConfig {
+                memory_type,
+                speed_mts,
+                channels,
+            } => self.set_memory_config(&memory_type, speed_mts, channels),
+            Command::OpenDmidecodeDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwOpenDmidecode))
+                    .add_filter(tr(self.lang, Msg::BwDmidecodeFilter), &["txt", "log"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.load_dmidecode(&path);
+                }
+            }
+            Command::SaveProfileDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::BwSaveProfile))
+                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
+                    .set_file_name("profile.json")
+                    .save_file();
+                if let Some(path) = picked {
+                    self.save_profile(&path);
+                }
+            }
+        }
+    }
+}
