@@ -1,9 +1,10 @@
 //! Build script: turns the locale files into a checked message table.
 //!
-//! `locales/en/messages.toml` and `locales/zh-CN/messages.toml` are TOML files whose leaves are
-//! strings (tables only group keys: `[finding.ram_below_vram] title = "…"` is the key
-//! `finding.ram_below_vram.title`). This script fails the build when the two files have different
-//! keys, when a message's `{placeholders}` differ between the languages, or when a value is not a
+//! `locales/en/*.toml` and `locales/zh-CN/*.toml` are TOML files whose leaves are strings (tables
+//! only group keys: `[finding.ram_below_vram] title = "…"` is the key
+//! `finding.ram_below_vram.title`). Each language folder holds the same file names (one per
+//! feature: `messages.toml`, `monitor.toml`, …); a key may appear in one file only. This script
+//! fails the build when the two languages have different keys, when a message's `{placeholders}` differ between the languages, or when a value is not a
 //! string. It writes `$OUT_DIR/messages.rs` with `enum Msg` (one variant per key) and one static
 //! table per language, so code that names a missing key does not compile.
 
@@ -16,17 +17,46 @@ const LOCALES: [(&str, &str); 2] = [("en", "EN"), ("zh-CN", "ZH")];
 fn main() {
     println!("cargo:rerun-if-changed=locales");
     let mut tables: Vec<BTreeMap<String, String>> = Vec::new();
+    let mut file_sets: Vec<BTreeSet<String>> = Vec::new();
     for (dir, _) in LOCALES {
-        let path = Path::new("locales").join(dir).join("messages.toml");
-        println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
-        let value: toml::Table = text
-            .parse()
-            .unwrap_or_else(|e| panic!("{}: invalid TOML: {e}", path.display()));
+        let folder = Path::new("locales").join(dir);
+        println!("cargo:rerun-if-changed={}", folder.display());
+        let mut files: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{}: cannot list: {e}", folder.display()))
+            .map(|entry| entry.expect("locale folder entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
         let mut flat = BTreeMap::new();
-        flatten("", &toml::Value::Table(value), &mut flat, &path);
+        let mut names = BTreeSet::new();
+        for path in files {
+            println!("cargo:rerun-if-changed={}", path.display());
+            names.insert(path.file_name().unwrap().to_string_lossy().into_owned());
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: cannot read: {e}", path.display()));
+            let value: toml::Table = text
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: invalid TOML: {e}", path.display()));
+            let mut one = BTreeMap::new();
+            flatten("", &toml::Value::Table(value), &mut one, &path);
+            for (key, text) in one {
+                if flat.insert(key.clone(), text).is_some() {
+                    panic!(
+                        "{}: key `{key}` is also in another file of {}",
+                        path.display(),
+                        folder.display()
+                    );
+                }
+            }
+        }
         tables.push(flat);
+        file_sets.push(names);
+    }
+    if file_sets[0] != file_sets[1] {
+        panic!(
+            "locales/en and locales/zh-CN must hold the same files: {:?} vs {:?}",
+            file_sets[0], file_sets[1]
+        );
     }
     let (en, zh) = (&tables[0], &tables[1]);
     let mut errors = Vec::new();
@@ -64,9 +94,7 @@ fn main() {
     }
 
     let mut out = String::new();
-    out.push_str(
-        "/// One user-visible message; the text lives in `locales/<lang>/messages.toml`.\n",
-    );
+    out.push_str("/// One user-visible message; the text lives in `locales/<lang>/*.toml`.\n");
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n");
     out.push_str("#[allow(missing_docs)]\npub enum Msg {\n");
     for key in en.keys() {

@@ -1,7 +1,7 @@
 //! Languages and message lookup.
 //!
-//! The texts live in `locales/en/messages.toml` and `locales/zh-CN/messages.toml`; `build.rs`
-//! checks that both files have the same keys and placeholders and generates [`Msg`]. The language
+//! The texts live in `locales/en/*.toml` and `locales/zh-CN/*.toml` (one file per feature); `build.rs`
+//! checks that both languages have the same keys and placeholders and generates [`Msg`]. The language
 //! is always passed explicitly (no process-wide global), so tests can run in parallel.
 
 use serde::{Deserialize, Serialize};
