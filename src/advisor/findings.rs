@@ -127,6 +127,13 @@ pub enum RecId {
     GpuDataLoading,
     /// Copy the dataset to local NVMe, or pack small files into shards.
     CopyToLocalNvme,
+    /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
+    /// diagnosis).
+    ReduceWorkers,
+    /// More DataLoader workers, to decode faster or keep more reads in flight (live diagnosis).
+    MoreWorkers,
+    /// Look at the data loader first: the GPU idles between batches (live diagnosis).
+    CheckDataLoader,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.

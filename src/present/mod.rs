@@ -172,7 +172,7 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
     }
 }
 
-fn rec_msg(id: RecId) -> Msg {
+pub(crate) fn rec_msg(id: RecId) -> Msg {
     match id {
         RecId::AddRam => Msg::RecAddRam,
         RecId::StreamDataset => Msg::RecStreamDataset,
@@ -193,6 +193,9 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::MatchModules => Msg::RecMatchModules,
         RecId::GpuDataLoading => Msg::RecGpuDataLoading,
         RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
+        RecId::ReduceWorkers => Msg::RecReduceWorkers,
+        RecId::MoreWorkers => Msg::RecMoreWorkers,
+        RecId::CheckDataLoader => Msg::RecCheckDataLoader,
     }
 }
 
