@@ -10,7 +10,8 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::{probe, profile};
 
 /// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
-static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+pub(super) static INTERRUPTED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 #[cfg(unix)]
 extern "C" fn on_interrupt(_signal: libc::c_int) {
@@ -20,7 +21,7 @@ extern "C" fn on_interrupt(_signal: libc::c_int) {
 
 /// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
 /// the storage benchmark's guard can delete its temporary folder.
-fn catch_interrupts() {
+pub(super) fn catch_interrupts() {
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic.
     unsafe {

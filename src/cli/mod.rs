@@ -9,6 +9,7 @@ pub mod text_bench;
 pub mod text_training;
 pub mod text_workload;
 pub mod training_args;
+pub mod watch;
 pub mod workload_args;
 
 use std::io::Write;
@@ -108,6 +109,17 @@ pub enum Command {
         /// What to measure.
         #[command(subcommand)]
         what: BenchCommand,
+    },
+    /// Watch this machine, a process (--pid) or a command (-- COMMAND …) while it trains, then
+    /// name what went wrong: starved GPUs, swapping, OOM kills, a full /dev/shm, I/O wait.
+    Watch(watch::WatchArgs),
+    /// Replay a trace recorded with `watch --record` through the same diagnosis.
+    Diagnose {
+        /// The trace (JSON Lines, docs/trace.md); a last line cut off mid-way is skipped.
+        trace: PathBuf,
+        /// Print the diagnosis as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -258,6 +270,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             dmidecode,
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
+        Command::Watch(w) => watch::watch(lang, w),
+        Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             match machines.load_fleet() {
                 Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),

@@ -19,7 +19,7 @@ fn wrap(out: &mut String, indent: &str, text: &str) {
     wrap_hanging(out, indent, indent, text);
 }
 
-fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
+pub(super) fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
     let options = textwrap::Options::new(WIDTH)
         .initial_indent(first)
         .subsequent_indent(rest);

@@ -14,6 +14,7 @@ use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 pub mod bandwidth;
 pub mod bench;
 pub mod fleet;
+pub mod monitor;
 pub mod training;
 pub mod workload;
 

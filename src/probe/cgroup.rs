@@ -96,7 +96,7 @@ fn mount_path(mount: &MountEntry) -> PathBuf {
 
 /// The folder of `cgroup_path` under `mount`, accounting for a mount whose root is not `/`
 /// (Docker with cgroup v1 mounts `/docker/<id>` at `/sys/fs/cgroup/memory`).
-fn cgroup_dir(mount: &MountEntry, cgroup_path: &str) -> PathBuf {
+pub(crate) fn cgroup_dir(mount: &MountEntry, cgroup_path: &str) -> PathBuf {
     let relative = cgroup_path
         .strip_prefix(mount.root.as_str())
         .unwrap_or(cgroup_path)
