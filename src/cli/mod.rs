@@ -47,6 +47,10 @@ pub struct Args {
     /// With no command: open the window on the lab-machines page with every profile in DIR.
     #[arg(long, value_name = "DIR")]
     pub profile_dir: Option<PathBuf>,
+    /// With no command: open the window on the Monitor page with this trace (from
+    /// `ramvram watch --record`).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -102,6 +106,10 @@ pub enum Command {
         /// A data-loading workload to include (workload simulator).
         #[command(flatten)]
         workload: workload_args::WorkloadArgs,
+        /// A trace recorded with `ramvram watch --record`: adds its live diagnosis, with the
+        /// timeline chart.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
     /// Measure this machine: memory bandwidth (STREAM-style), JPEG decode speed or a folder's
     /// read speed.
@@ -333,8 +341,14 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             redact,
             training,
             workload,
+            trace,
         } => match assessment(lang, machines, training, workload) {
             Ok(a) => {
+                let live = match trace.as_deref().map(|t| watch::monitor_report(lang, t)) {
+                    Some(Ok(m)) => Some(m),
+                    Some(Err(code)) => return Some(code),
+                    None => None,
+                };
                 let options = report::ReportOptions {
                     format: (*format).into(),
                     lang: langs,
@@ -342,7 +356,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     date: report::today(),
                     source_file: machines.profile.as_ref().map(|p| p.display().to_string()),
                 };
-                match report::write(&a, &options, out) {
+                match report::write_with_monitor(&a, &options, live.as_ref(), out) {
                     Ok(()) => {
                         let file = out.display().to_string();
                         eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));

@@ -315,7 +315,11 @@ pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode 
     };
     let summary = diagnose::diagnose(&loaded.trace);
     let name = file.display().to_string();
-    let notes: Vec<String> = loaded.notes.iter().map(|n| note(lang, &name, n)).collect();
+    let notes: Vec<String> = loaded
+        .notes
+        .iter()
+        .map(|n| words::trace_note(lang, &name, n))
+        .collect();
     for n in &notes {
         eprintln!("ramvram: {}", super::printable(n));
     }
@@ -326,20 +330,26 @@ pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode 
     }
 }
 
-/// A trace note in words.
-pub fn note(lang: Lang, file: &str, n: &TraceNote) -> String {
-    match n {
-        TraceNote::TruncatedLastLine(line) => trf(
-            lang,
-            Msg::MonitorTruncated,
-            &[("file", file), ("line", &line.to_string())],
-        ),
-        TraceNote::IgnoredFields(f) => trf(
-            lang,
-            Msg::MonitorIgnored,
-            &[("file", file), ("fields", &f.join(", "))],
-        ),
+/// A trace file read and diagnosed for a report; notes go to standard error. Bad input prints
+/// one line and gives exit status 2.
+pub(super) fn monitor_report(
+    lang: Lang,
+    file: &Path,
+) -> Result<crate::report::monitor::MonitorReport, ExitCode> {
+    let loaded = jsonl::read_trace(file)
+        .map_err(|e| fail(lang, EXIT_BAD_INPUT, &super::printable(&e.to_string())))?;
+    let name = file.display().to_string();
+    for n in &loaded.notes {
+        eprintln!(
+            "ramvram: {}",
+            super::printable(&words::trace_note(lang, &name, n))
+        );
     }
+    Ok(crate::report::monitor::MonitorReport {
+        source: Some(name),
+        summary: diagnose::diagnose(&loaded.trace),
+        trace: loaded.trace,
+    })
 }
 
 fn json(summary: &Summary, exit_code: Option<i32>, notes: &[TraceNote]) -> String {

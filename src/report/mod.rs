@@ -4,6 +4,7 @@
 
 pub mod markdown;
 pub mod model;
+pub mod monitor;
 pub mod pdf;
 
 use std::path::Path;
@@ -50,6 +51,19 @@ pub fn today() -> String {
 /// # Errors
 /// The PDF writer's error text.
 pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String> {
+    render_with_monitor(a, options, None)
+}
+
+/// [`render`], with a watched run's live diagnosis (timeline, diagnoses, peaks) when given. In
+/// JSON it is the `live_diagnosis` member beside the assessment's.
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render_with_monitor(
+    a: &Assessment,
+    options: &ReportOptions,
+    monitor: Option<&monitor::MonitorReport>,
+) -> Result<Vec<u8>, String> {
     let mut a = a.clone();
     if options.redact {
         a.profile = a.profile.redacted();
@@ -62,15 +76,29 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
     };
     match options.format {
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&a).map_err(|e| e.to_string())?;
+            #[derive(serde::Serialize)]
+            struct WithMonitor<'a> {
+                #[serde(flatten)]
+                assessment: &'a Assessment,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                live_diagnosis: Option<monitor::MonitorJson<'a>>,
+            }
+            let doc = WithMonitor {
+                assessment: &a,
+                live_diagnosis: monitor.map(|m| m.json(options.redact)),
+            };
+            let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
             text.push('\n');
             Ok(text.into_bytes())
         }
         Format::Markdown => {
-            Ok(markdown::render(&model::build(&a, &meta, options.lang)).into_bytes())
+            Ok(
+                markdown::render(&model::build_with_monitor(&a, &meta, options.lang, monitor))
+                    .into_bytes(),
+            )
         }
         Format::Pdf => {
-            let blocks = model::build(&a, &meta, options.lang);
+            let blocks = model::build_with_monitor(&a, &meta, options.lang, monitor);
             let title = blocks.iter().find_map(|b| match b {
                 model::Block::Title(t) => Some(t.clone()),
                 _ => None,
@@ -90,7 +118,20 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
 /// # Errors
 /// Rendering errors, or the OS error with the path (permission denied, disk full).
 pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(), String> {
-    let bytes = render(a, options)?;
+    write_with_monitor(a, options, None, path)
+}
+
+/// [`write`] with a watched run's live diagnosis (see [`render_with_monitor`]).
+///
+/// # Errors
+/// As [`write`].
+pub fn write_with_monitor(
+    a: &Assessment,
+    options: &ReportOptions,
+    monitor: Option<&monitor::MonitorReport>,
+    path: &Path,
+) -> Result<(), String> {
+    let bytes = render_with_monitor(a, options, monitor)?;
     crate::fsutil::write_atomic(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 

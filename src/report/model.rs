@@ -28,6 +28,17 @@ pub enum Chart {
         /// Axis title.
         axis_label: String,
     },
+    /// A watched run's charts on one time axis, each diagnosis shaded.
+    Timeline {
+        /// The charts, top to bottom.
+        panels: Vec<crate::present::monitor::TimelinePanel>,
+        /// The shaded ranges.
+        spans: Vec<crate::present::monitor::TimelineSpan>,
+        /// Time axis title.
+        x_label: String,
+        /// First and last sample's time, seconds.
+        x_range: (f64, f64),
+    },
     /// Machines as points of RAM against VRAM, with the 1×, 1.5× and 2× lines.
     FleetScatter {
         /// The machines with both numbers known.
@@ -142,6 +153,16 @@ const GIB: f64 = (1u64 << 30) as f64;
 
 /// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
 pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
+    build_with_monitor(a, meta, langs, None)
+}
+
+/// [`build`], with a watched run's live diagnosis before the appendix when one is given.
+pub fn build_with_monitor(
+    a: &Assessment,
+    meta: &ReportMeta,
+    langs: ReportLang,
+    monitor: Option<&super::monitor::MonitorReport>,
+) -> Vec<Block> {
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
@@ -159,6 +180,11 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     for section in sections {
         for &lang in &langs {
             section(&mut blocks, lang, a, meta);
+        }
+    }
+    if let Some(m) = monitor {
+        for &lang in &langs {
+            super::monitor::section(&mut blocks, lang, m, meta.redacted);
         }
     }
     for &lang in &langs {

@@ -81,6 +81,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         .unwrap_or_default();
     let profile = args.profile.clone();
     let profile_dir = args.profile_dir.clone();
+    let trace = args.trace.clone();
     let mut viewport = egui::ViewportBuilder::default();
     if let Some(icon) = window_icon() {
         viewport = viewport.with_icon(icon);
@@ -113,6 +114,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             }
             if let Some(dir) = profile_dir {
                 app.add_fleet_dir(&dir);
+            }
+            if let Some(file) = trace {
+                app.open_trace(&file);
             }
             Ok(Box::new(app))
         }),

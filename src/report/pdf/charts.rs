@@ -15,7 +15,7 @@ use crate::palette;
 /// Chart width and height, SVG units (= PDF points when placed 1:1).
 pub type ChartSize = (u32, u32);
 
-fn font_registered() {
+pub(super) fn font_registered() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
         // Without this, plotters measures Chinese text with the wrong widths.
@@ -23,11 +23,11 @@ fn font_registered() {
     });
 }
 
-fn rgb((r, g, b): palette::Rgb) -> RGBColor {
+pub(super) fn rgb((r, g, b): palette::Rgb) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-fn font(size: f64) -> TextStyle<'static> {
+pub(super) fn font(size: f64) -> TextStyle<'static> {
     (CJK_FONT_FAMILY, size).into_font().color(&BLACK)
 }
 

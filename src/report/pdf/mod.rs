@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod layout;
+pub mod timeline;
 
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
@@ -368,6 +369,17 @@ impl Layout {
                             CONTENT_W,
                             h,
                         )
+                    }
+                    Chart::Timeline {
+                        panels,
+                        spans,
+                        x_label,
+                        x_range,
+                    } => {
+                        let svg =
+                            timeline::timeline(panels, spans, x_label, *x_range, CONTENT_W as u32);
+                        let h = (timeline::PANEL_HEIGHT * panels.len().max(1) as u32 + 18) as f32;
+                        (svg, CONTENT_W, h)
                     }
                     Chart::FleetScatter {
                         points,

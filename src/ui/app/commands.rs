@@ -176,6 +176,18 @@ impl RamvramApp {
                     self.load_dmidecode(&path);
                 }
             }
+            Command::StartWatch(pid) => self.start_watch(ctx, &pid),
+            Command::StopWatch => self.stop_watch(),
+            Command::OpenTraceDialog => {
+                let picked = rfd::FileDialog::new()
+                    .set_title(tr(self.lang, Msg::MonitorUiOpenTrace))
+                    .add_filter(tr(self.lang, Msg::MonitorUiTraceFilter), &["jsonl", "json"])
+                    .pick_file();
+                if let Some(path) = picked {
+                    self.open_trace(&path);
+                }
+            }
+            Command::OpenTrace(path) => self.open_trace(&path),
             Command::SaveProfileDialog => {
                 let picked = rfd::FileDialog::new()
                     .set_title(tr(self.lang, Msg::BwSaveProfile))

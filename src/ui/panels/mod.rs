@@ -6,6 +6,7 @@ pub mod export;
 pub mod findings;
 pub mod fleet;
 pub mod hardware;
+pub mod monitor;
 pub mod rules;
 pub mod toolbar;
 pub mod training;
@@ -31,6 +32,8 @@ pub enum Tab {
     Workload,
     /// Several machines side by side, and planned ones.
     Fleet,
+    /// Live diagnosis: watch this machine or open a recorded trace.
+    Monitor,
 }
 
 /// What the user asked for; applied by the app at the end of the frame.
@@ -107,6 +110,15 @@ pub enum Command {
     OpenDmidecodeDialog,
     /// Save the shown profile (with its measurements) to a file the user picks.
     SaveProfileDialog,
+    /// Start watching this machine, or the process with this PID (the field's text; empty for
+    /// the whole machine).
+    StartWatch(String),
+    /// Stop watching.
+    StopWatch,
+    /// Pick a trace file and open it on the Monitor page.
+    OpenTraceDialog,
+    /// Open this trace file on the Monitor page.
+    OpenTrace(PathBuf),
 }
 
 /// A section heading.

@@ -1,0 +1,97 @@
+//! The report's "Live diagnosis" section: a watched run's timeline (charts with each diagnosis
+//! shaded), its diagnoses with their advice, and its peaks. Words from
+//! [`crate::present::monitor`]; computes nothing.
+
+use serde::Serialize;
+
+use super::model::{Block, Chart};
+use crate::advisor::diagnose::Summary;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::{self, monitor as words};
+use crate::trace::Trace;
+
+/// Points per chart line in a report (the saw-tooth's extremes are kept).
+const MAX_POINTS: usize = 600;
+
+/// A watched run to put in a report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorReport {
+    /// The trace file it was read from; `None` when watched in the window.
+    pub source: Option<String>,
+    /// The samples.
+    pub trace: Trace,
+    /// Its diagnosis.
+    pub summary: Summary,
+}
+
+/// What a JSON report carries of a watched run: where it came from and its diagnosis (not the
+/// samples; the trace file has them).
+#[derive(Serialize)]
+pub struct MonitorJson<'a> {
+    /// The trace file, `null` when watched in the window or when the report is redacted.
+    pub source: Option<&'a str>,
+    /// The diagnosis, as `ramvram diagnose --json` prints it.
+    #[serde(flatten)]
+    pub summary: &'a Summary,
+}
+
+impl MonitorReport {
+    /// The JSON form; a redacted report names no file.
+    pub fn json(&self, redacted: bool) -> MonitorJson<'_> {
+        MonitorJson {
+            source: self.source.as_deref().filter(|_| !redacted),
+            summary: &self.summary,
+        }
+    }
+}
+
+/// Appends the section in `lang`.
+pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool) {
+    let s = &m.summary;
+    b.push(Block::Heading(tr(lang, Msg::MonitorSection).to_string()));
+    let source = match (&m.source, redacted) {
+        (Some(f), false) => f.clone(),
+        (Some(_), true) => tr(lang, Msg::ReportRedactedHost).to_string(),
+        (None, _) => tr(lang, Msg::MonitorReportLive).to_string(),
+    };
+    b.push(Block::Meta(trf(
+        lang,
+        Msg::MonitorReportMeta,
+        &[
+            ("source", &source),
+            ("samples", &s.samples.to_string()),
+            ("duration", &words::duration(lang, s.duration_s)),
+            ("interval", &words::duration(lang, s.interval_s)),
+        ],
+    )));
+    let panels = words::timeline(lang, &m.trace, MAX_POINTS);
+    if !panels.is_empty() {
+        b.push(Block::Chart(Chart::Timeline {
+            panels,
+            spans: words::spans(lang, s),
+            x_label: tr(lang, Msg::MonitorUiTimeAxis).to_string(),
+            x_range: (
+                m.trace.samples.first().map_or(0.0, |x| x.t),
+                m.trace.samples.last().map_or(1.0, |x| x.t),
+            ),
+        }));
+        b.push(Block::Note(tr(lang, Msg::MonitorUiShaded).to_string()));
+    }
+    b.push(Block::Subheading(tr(lang, Msg::MonitorPeaks).to_string()));
+    b.push(Block::Bullets(words::peak_lines(lang, &s.peaks)));
+    b.push(Block::Subheading(
+        tr(lang, Msg::MonitorCliDiagnoses).to_string(),
+    ));
+    if s.diagnoses.is_empty() {
+        b.push(Block::Paragraph(words::none_found(lang).to_string()));
+    }
+    for d in &s.diagnoses {
+        b.push(Block::Finding {
+            severity: d.severity,
+            label: present::severity(lang, d.severity).to_string(),
+            title: format!("{} ({})", words::title(lang, d), words::range(lang, d)),
+            explanation: words::explanation(lang, d),
+            recommendations: words::recommendations(lang, d),
+        });
+    }
+}
