@@ -20,6 +20,9 @@ use crate::probe::live::{self, Sampler, gpu, watch::Step};
 use crate::trace::jsonl::{self, TraceNote, TraceWriter};
 use crate::trace::{Trace, TraceHeader};
 
+/// Seconds between two status lines on standard error, at least: 1 s less a millisecond.
+const LIVE_LINE_EVERY_S: f64 = 0.999;
+
 /// Exit status when the command to watch can't be started (as shells report "not found").
 pub const EXIT_CANNOT_START: u8 = 127;
 
@@ -237,6 +240,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     };
     let mut trace = Trace::new(header);
     let watching_pid = args.pid.is_some();
+    let mut last_line: Option<f64> = None;
     let mut on_sample = |s: crate::trace::Sample| {
         if let Some(w) = writer.as_mut() {
             if let Err(e) = w.append(&s) {
@@ -247,13 +251,17 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
                 writer = None;
             }
         }
-        let mut line = super::printable(&words::live_line(lang, &s));
-        if watching_pid && s.process.is_none() {
-            let pid = args.pid.unwrap_or_default().to_string();
-            line.push_str(&trf(lang, Msg::MonitorLiveProcessGone, &[("pid", &pid)]));
-        }
-        eprintln!("{line}");
         let ended = s.process.is_none() && watching_pid;
+        // At most one line a second, however short the interval: a status, not a flood.
+        if ended || last_line.is_none_or(|t| s.t - t >= LIVE_LINE_EVERY_S) {
+            let mut line = super::printable(&words::live_line(lang, &s));
+            if ended {
+                let pid = args.pid.unwrap_or_default().to_string();
+                line.push_str(&trf(lang, Msg::MonitorLiveProcessGone, &[("pid", &pid)]));
+            }
+            eprintln!("{line}");
+            last_line = Some(s.t);
+        }
         trace.samples.push(s);
         if ended { Step::Stop } else { Step::Continue }
     };

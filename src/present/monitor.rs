@@ -453,6 +453,16 @@ pub fn timeline(lang: Lang, trace: &Trace, max_points: usize) -> Vec<TimelinePan
         .collect()
 }
 
+/// How strongly a diagnosis's range is shaded, 0–1: information is lighter, so that a
+/// symptom (power swings) doesn't hide the charts under its cause's colour.
+pub fn shade_alpha(s: crate::advisor::Severity) -> f64 {
+    match s {
+        crate::advisor::Severity::Critical => 0.18,
+        crate::advisor::Severity::Warning => 0.16,
+        crate::advisor::Severity::Info => 0.07,
+    }
+}
+
 /// The shaded ranges of a summary's diagnoses, widened by half an interval on each side so
 /// that a diagnosis of one sample still shows.
 pub fn spans(lang: Lang, summary: &Summary) -> Vec<TimelineSpan> {

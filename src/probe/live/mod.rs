@@ -21,9 +21,15 @@ use crate::trace::{HostSample, ProcessSample, Sample};
 use gpu::GpuMeter;
 use procfs::{CpuTimes, DISKSTATS_SECTOR_BYTES, PidStat, VmStat};
 
-/// Reading PSS may take at most this share of the time: 0.5 %. Measured: ~1 ms per GiB of
-/// resident memory (docs/benchmarks.md), so a 10 GiB training tree is read every few seconds.
+/// Reading PSS may take at most this share of the time: 0.5 %. After a read that took `c`
+/// seconds of CPU the next waits `c / 0.005` (at most [`PSS_MAX_GAP`]). The kernel walks the
+/// process's page tables for `smaps_rollup`: measured on the CI VM at 20–50 ms of CPU for a
+/// 1.5 GiB process (docs/benchmarks.md), so PSS comes every 4–10 s there, RSS every sample.
 pub const PSS_BUDGET_SHARE: f64 = 0.005;
+
+/// The longest wait between two PSS reads: 10 s, so that one slow read doesn't leave the
+/// peak PSS unmeasured for long.
+pub const PSS_MAX_GAP: Duration = Duration::from_secs(10);
 
 fn read(path: &Path) -> Option<String> {
     std::fs::read_to_string(path).ok()
@@ -257,7 +263,7 @@ impl Sampler {
             .map(|p| p.rss_pages.saturating_mul(self.page_bytes))
             .sum();
         let pss = if now >= self.pss_next {
-            let started = Instant::now();
+            let started = thread_cpu_seconds();
             let pss = members
                 .iter()
                 .map(|p| {
@@ -266,8 +272,14 @@ impl Sampler {
                         .and_then(procfs::parse_pss)
                 })
                 .sum::<Option<u64>>();
-            let cost = started.elapsed().as_secs_f64();
-            self.pss_next = Instant::now() + Duration::from_secs_f64(cost / PSS_BUDGET_SHARE);
+            // CPU time, not wall time: on a busy machine a 0.3 ms read can take 50 ms of wall
+            // time while this thread waits for a core, which costs the machine nothing.
+            let cost = match (started, thread_cpu_seconds()) {
+                (Some(a), Some(b)) => (b - a).max(0.0),
+                _ => 0.0,
+            };
+            let wait = (cost / PSS_BUDGET_SHARE).min(PSS_MAX_GAP.as_secs_f64());
+            self.pss_next = Instant::now() + Duration::from_secs_f64(wait);
             pss
         } else {
             None
@@ -300,6 +312,25 @@ pub fn cpu_shares(before: Option<CpuTimes>, after: Option<CpuTimes>) -> (Option<
     }
     let share = |x: u64, y: u64| Some(round3(y.saturating_sub(x) as f64 / total as f64 * 100.0));
     (share(a.busy, b.busy), share(a.iowait, b.iowait))
+}
+
+/// CPU time this thread has used, seconds (`CLOCK_THREAD_CPUTIME_ID`); `None` where the clock
+/// can't be read.
+fn thread_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes one timespec into the local it is given.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 fn round3(x: f64) -> f64 {

@@ -72,7 +72,9 @@ pub fn timeline(
                 }
                 let _ = chart.draw_series(std::iter::once(Rectangle::new(
                     [(from, y_max), (to, 0.0)],
-                    colour.mix(0.18).filled(),
+                    colour
+                        .mix(crate::present::monitor::shade_alpha(s.severity))
+                        .filled(),
                 )));
                 if i == 0 {
                     let _ = chart.draw_series(std::iter::once(Text::new(
@@ -142,9 +144,10 @@ mod tests {
         assert!(svg.contains("GPU 利用率（%）"));
         assert!(svg.contains("GPU 等数据"));
         assert!(svg.contains("可用内存"));
-        // The shading: two diagnoses in each of the three charts with data (GPU, memory,
-        // swap; PSI is all zero but known, so four charts).
+        // Four charts (PSI is all zero but known), each with the critical gpu-starved range
+        // (opacity 0.18) and the informational power-unstable one (0.07).
         assert_eq!(panels.len(), 4);
-        assert!(svg.matches("opacity=\"0.18\"").count() >= 8, "{svg}");
+        assert_eq!(svg.matches("opacity=\"0.18\"").count(), 4);
+        assert_eq!(svg.matches("opacity=\"0.07\"").count(), 4);
     }
 }

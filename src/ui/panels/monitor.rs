@@ -1,7 +1,7 @@
 //! The Monitor page: start or stop watching this machine (or one process), open a recorded
 //! trace, the timeline with each diagnosis shaded, and the diagnoses with their advice.
 
-use egui::{Color32, RichText, Ui};
+use egui::{Align2, Color32, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span};
 
 use super::Command;
@@ -138,7 +138,11 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
         let mut plot = Plot::new(("monitor-plot", i))
             .height(130.0)
             .link_axis(group, [true, false])
-            .legend(Legend::default().position(egui_plot::Corner::RightTop))
+            .legend(
+                Legend::default()
+                    .position(egui_plot::Corner::RightTop)
+                    .follow_insertion_order(true),
+            )
             .include_x(x0)
             .include_x(x1)
             .include_y(0.0)
@@ -151,17 +155,20 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
             plot = plot.x_axis_label(tr(lang, Msg::MonitorUiTimeAxis));
         }
         plot.show(ui, |p| {
-            for s in &spans {
+            for (k, s) in spans.iter().enumerate() {
                 let c = theme::severity(s.severity);
                 let name = if i == 0 {
                     s.label.clone()
                 } else {
                     String::new()
                 };
+                // Names of overlapping ranges side by side rather than on top of each other.
+                let align = [Align2::LEFT_TOP, Align2::CENTER_TOP, Align2::RIGHT_TOP][k % 3];
                 p.span(
                     Span::new(name, s.from..=s.to)
-                        .fill(c.gamma_multiply(0.18))
-                        .border_color(c.gamma_multiply(0.5)),
+                        .fill(c.gamma_multiply(words::shade_alpha(s.severity) as f32))
+                        .border_color(c.gamma_multiply(0.5))
+                        .label_align(align),
                 );
             }
             for series in &panel.series {
