@@ -402,10 +402,9 @@ pub fn text(lang: Lang, s: &Summary, notes: &[String]) -> String {
     for d in &s.diagnoses {
         let _ = writeln!(
             out,
-            "  [{}] {}  ({})",
+            "  [{}] {}",
             present::severity(lang, d.severity),
-            words::title(lang, d),
-            words::range(lang, d)
+            words::title_with_range(lang, d)
         );
         super::text::wrap_hanging(&mut out, "      ", "      ", &words::explanation(lang, d));
         for rec in words::recommendations(lang, d) {

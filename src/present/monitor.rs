@@ -200,6 +200,15 @@ pub fn range(lang: Lang, d: &Diagnosis) -> String {
     )
 }
 
+/// The title with its time range: "GPU 0 waits for data: … (1 s – 1 min 56 s)".
+pub fn title_with_range(lang: Lang, d: &Diagnosis) -> String {
+    trf(
+        lang,
+        Msg::MonitorTitledRange,
+        &[("title", &title(lang, d)), ("range", &range(lang, d))],
+    )
+}
+
 /// "57 samples over 58 s (every 1 s)."
 pub fn summary_line(lang: Lang, s: &Summary) -> String {
     trf(

@@ -89,7 +89,7 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
         b.push(Block::Finding {
             severity: d.severity,
             label: present::severity(lang, d.severity).to_string(),
-            title: format!("{} ({})", words::title(lang, d), words::range(lang, d)),
+            title: words::title_with_range(lang, d),
             explanation: words::explanation(lang, d),
             recommendations: words::recommendations(lang, d),
         });
