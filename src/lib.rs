@@ -19,6 +19,8 @@ pub mod cli;
 pub mod format;
 pub mod fsutil;
 pub mod i18n;
+pub mod import;
+pub mod inputs;
 pub mod palette;
 pub mod parse;
 pub mod present;

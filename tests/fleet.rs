@@ -8,7 +8,7 @@ use predicates::prelude::*;
 use ramvram::advisor::fleet::{Origin, assess_fleet};
 use ramvram::advisor::{FindingId, RuleId, RuleStatus, Tier, Verdict};
 use ramvram::catalog::planner::{PlannedMachine, build};
-use ramvram::catalog::slurm;
+use ramvram::import::slurm;
 use std::path::Path;
 
 fn published_dir() -> tempfile::TempDir {

@@ -3,7 +3,6 @@
 //! build planned machines.
 
 pub mod planner;
-pub mod slurm;
 
 use std::sync::OnceLock;
 

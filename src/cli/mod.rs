@@ -19,6 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::advisor;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::errors::profile_error;
 use crate::probe;
 use crate::profile::{self, MachineProfile};
 use crate::report::{self, ReportLang};
@@ -189,14 +190,15 @@ impl MachineArgs {
 
     fn load_fleet(
         &self,
+        lang: Lang,
     ) -> Result<
         (
             Vec<advisor::fleet::FleetMachine>,
-            crate::profile::fleet_inputs::SkippedFiles,
+            crate::inputs::fleet::SkippedFiles,
         ),
         String,
     > {
-        fleet::load(self.profile_dir.as_deref(), self.slurm.as_deref())
+        fleet::load(lang, self.profile_dir.as_deref(), self.slurm.as_deref())
     }
 }
 
@@ -259,7 +261,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
-            match machines.load_fleet() {
+            match machines.load_fleet(lang) {
                 Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
                 Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
             }
@@ -287,7 +289,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             out,
             redact,
             ..
-        } if machines.is_fleet() => match machines.load_fleet() {
+        } if machines.is_fleet() => match machines.load_fleet(lang) {
             Ok((machines, skipped)) => {
                 let options = report::ReportOptions {
                     format: (*format).into(),
@@ -382,7 +384,7 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     if let Some(path) = out {
         return match profile::save_profile(&profile, path) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e.to_string()),
+            Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &profile_error(lang, &e)),
         };
     }
     let text = if json {
@@ -414,7 +416,7 @@ pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode>
             warn_ignored(lang, path, &loaded.ignored_fields);
             Ok(loaded.profile)
         }
-        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &profile_error(lang, &e))),
     }
 }
 
@@ -435,21 +437,27 @@ fn assessment(
         apply_dmidecode(lang, &mut machine, file)?;
     }
     let from_file = match scenario {
-        Some(path) => match profile::scenario::load_scenario(path) {
+        Some(path) => match crate::inputs::scenario::load_scenario(path) {
             Ok((s, ignored)) => {
                 warn_ignored(lang, path, &ignored);
                 s
             }
-            Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+            Err(e) => {
+                return Err(fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::errors::scenario_error(lang, &e),
+                ));
+            }
         },
-        None => profile::scenario::Scenario::default(),
+        None => crate::inputs::scenario::Scenario::default(),
     };
     let plan = match training.plan(&machine) {
         Ok(Some(plan)) => Some(plan),
         Ok(None) => from_file.training,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
-    let work = match workload.workload() {
+    let work = match workload.workload(lang) {
         Ok(Some(w)) => Some(w),
         Ok(None) => from_file.workload,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),

@@ -5,17 +5,18 @@
 
 mod channels;
 pub mod dir;
-pub mod fleet_inputs;
 mod io;
 mod measurements;
+mod problem;
 pub mod redact;
-pub mod scenario;
 
 pub use channels::{ChannelLayout, infer_channels};
 pub use io::{
-    LoadedProfile, ProfileError, load_profile, parse_document, parse_profile, save_profile,
+    LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ProfileError, load_profile, parse_document,
+    parse_profile, save_profile,
 };
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
+pub use problem::Problem;
 
 use serde::{Deserialize, Serialize};
 
@@ -79,8 +80,15 @@ pub struct Cpu {
 /// System memory. Sizes in bytes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Memory {
-    /// Physical RAM the OS manages (`MemTotal` in `/proc/meminfo`).
+    /// RAM the OS manages (`MemTotal` in `/proc/meminfo`): what is installed less what the
+    /// firmware and the kernel reserve, typically 1–5 % below the installed size.
     pub total_bytes: Option<u64>,
+    /// RAM installed, when typed by the user or known from the vendor (a cloud instance's
+    /// published size, a planned machine). Detection leaves it `null`: the modules in
+    /// [`Memory::dimms`] give the installed size when SMBIOS could be read, and the advisor
+    /// estimates it from `MemTotal` otherwise (`advisor::capacity::installed_ram`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installed_bytes: Option<u64>,
     /// Memory available for new work without swapping (`MemAvailable`).
     pub available_bytes: Option<u64>,
     /// Swap space configured.

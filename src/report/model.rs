@@ -595,7 +595,7 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 /// problems, in each language.
 pub fn build_fleet(
     machines: &[crate::advisor::fleet::FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &[(String, Option<crate::profile::dir::Skip>)],
     meta: &ReportMeta,
     langs: ReportLang,
 ) -> Vec<Block> {
@@ -634,7 +634,10 @@ pub fn build_fleet(
             y_label: tr(lang, Msg::FleetRamAxis).to_string(),
         }));
         if !skipped.is_empty() {
-            let skipped_lines = skipped.iter().map(|(f, r)| format!("{f}: {r}")).collect();
+            let skipped_lines = skipped
+                .iter()
+                .map(|(f, r)| format!("{f}: {}", super::skip_reason(lang, r.as_ref())))
+                .collect();
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
         }

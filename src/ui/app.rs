@@ -20,6 +20,7 @@ use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
 use crate::catalog::planner::PlannedMachine;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::errors::{profile_error, scenario_error};
 use crate::probe;
 use crate::profile::{self, MachineProfile};
 
@@ -36,7 +37,9 @@ pub enum Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     /// A profile could not be opened: the error names the file and field.
-    LoadFailed(String),
+    LoadFailed(crate::profile::ProfileError),
+    /// A scenario could not be opened: the error names the file and field.
+    ScenarioFailed(crate::inputs::scenario::ScenarioError),
     /// A profile had fields this version does not know.
     IgnoredFields(Vec<String>),
     /// Settings could not be read or saved.
@@ -70,7 +73,7 @@ pub struct RamvramApp {
     export: Option<ExportForm>,
     fleet_inputs: Vec<FleetInput>,
     fleet: Vec<FleetMachine>,
-    fleet_skipped: Vec<(String, String)>,
+    fleet_skipped: crate::inputs::fleet::SkippedFiles,
     fleet_sort: FleetSort,
     planner: PlannedMachine,
     meeting_mode: bool,
@@ -203,7 +206,11 @@ impl RamvramApp {
         let lang = self.lang;
         self.bench_view.message = Some(match profile::save_profile(p, path) {
             Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
-            Err(e) => trf(lang, Msg::BwSaveFailed, &[("error", &e.to_string())]),
+            Err(e) => trf(
+                lang,
+                Msg::BwSaveFailed,
+                &[("error", &profile_error(lang, &e))],
+            ),
         });
     }
 
@@ -265,7 +272,7 @@ impl RamvramApp {
                 self.message = (!loaded.ignored_fields.is_empty())
                     .then_some(Message::IgnoredFields(loaded.ignored_fields));
             }
-            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+            Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
     }
 
@@ -345,7 +352,7 @@ impl RamvramApp {
 
     /// Loads a scenario file's workload and training plan.
     pub fn open_scenario(&mut self, path: &Path) {
-        match crate::profile::scenario::load_scenario(path) {
+        match crate::inputs::scenario::load_scenario(path) {
             Ok((s, _)) => {
                 if let Some(w) = s.workload {
                     self.workload = w;
@@ -357,32 +364,32 @@ impl RamvramApp {
                 }
                 self.reassess();
             }
-            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+            Err(e) => self.message = Some(Message::ScenarioFailed(e)),
         }
     }
 
     /// Saves the workload and training plan on screen as a scenario file.
     pub fn save_scenario(&mut self, path: &Path) {
-        let s = crate::profile::scenario::Scenario {
-            schema_version: crate::profile::scenario::SCENARIO_SCHEMA_VERSION,
+        let s = crate::inputs::scenario::Scenario {
+            schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
             training: Some(self.training.plan.clone()),
             workload: Some(self.workload.clone()),
         };
-        self.message = Some(match crate::profile::scenario::save_scenario(&s, path) {
+        self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
             Ok(()) => Message::Exported(path.to_path_buf()),
-            Err(e) => Message::ExportFailed(e.to_string()),
+            Err(e) => Message::ExportFailed(profile_error(self.lang, &e)),
         });
     }
 
     /// Adds profile files to the fleet (unreadable ones are listed as skipped).
     pub fn add_fleet_files(&mut self, paths: &[PathBuf]) {
-        let (inputs, skipped) = crate::profile::fleet_inputs::from_files(paths);
+        let (inputs, skipped) = crate::inputs::fleet::from_files(paths);
         self.extend_fleet(inputs, skipped);
     }
 
     /// Adds every profile in a folder to the fleet.
     pub fn add_fleet_dir(&mut self, dir: &Path) {
-        match crate::profile::fleet_inputs::from_dir(dir) {
+        match crate::inputs::fleet::from_dir(dir) {
             Ok((inputs, skipped)) => self.extend_fleet(inputs, skipped),
             Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
@@ -390,7 +397,7 @@ impl RamvramApp {
 
     /// Adds every node of a Slurm inventory to the fleet.
     pub fn import_slurm(&mut self, file: &Path) {
-        match crate::profile::fleet_inputs::from_slurm(file) {
+        match crate::inputs::fleet::from_slurm(file) {
             Ok(inputs) => self.extend_fleet(inputs, Vec::new()),
             Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
@@ -405,7 +412,11 @@ impl RamvramApp {
         );
     }
 
-    fn extend_fleet(&mut self, inputs: Vec<FleetInput>, skipped: Vec<(String, String)>) {
+    fn extend_fleet(
+        &mut self,
+        inputs: Vec<FleetInput>,
+        skipped: crate::inputs::fleet::SkippedFiles,
+    ) {
         self.fleet_inputs.extend(inputs);
         self.fleet_skipped.extend(skipped);
         self.fleet = assess_fleet(self.fleet_inputs.clone());
@@ -479,7 +490,19 @@ impl RamvramApp {
         let (severity, text) = match self.message.as_ref()? {
             Message::LoadFailed(e) => (
                 Severity::Critical,
-                trf(lang, Msg::UiLoadFailed, &[("error", e)]),
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &profile_error(lang, e))],
+                ),
+            ),
+            Message::ScenarioFailed(e) => (
+                Severity::Critical,
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &scenario_error(lang, e))],
+                ),
             ),
             Message::IgnoredFields(f) => (
                 Severity::Warning,

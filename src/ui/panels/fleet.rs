@@ -65,7 +65,7 @@ pub fn fleet(
     ui: &mut Ui,
     lang: Lang,
     machines: &[FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &crate::inputs::fleet::SkippedFiles,
     sort: FleetSort,
     planner: &mut PlannedMachine,
     meeting: bool,
@@ -114,7 +114,8 @@ pub fn fleet(
         .show(ui, |ui| {
             if !machines.is_empty() {
                 table(ui, lang, machines, sort, &mut commands);
-                for (file, reason) in skipped {
+                for (file, why) in skipped {
+                    let reason = crate::present::errors::skip(lang, why);
                     ui.label(
                         RichText::new(format!("{}: {file}: {reason}", tr(lang, Msg::FleetSkipped)))
                             .weak(),
