@@ -28,3 +28,4 @@ pub mod probe;
 pub mod profile;
 pub mod report;
 pub mod ui;
+pub mod units;

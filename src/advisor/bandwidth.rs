@@ -395,7 +395,7 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
         (None, Some(m)) => (Some(m), Some(BandwidthBasis::Measured)),
         (None, None) => (None, None),
     };
-    let gib = (1u64 << 30) as f64;
+    let gib = crate::units::GIB as f64;
     let required = vram
         .total_discrete_bytes
         .map(|v| v as f64 / gib * SEED_BYTES_PER_S_PER_VRAM_GIB);

@@ -533,9 +533,10 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// With no command and no display: print this machine's (or `--profile`'s) assessment and a
-/// one-line hint on how to get the window.
-pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> ExitCode {
+/// With no command and no window: print this machine's (or `--profile`'s) assessment and a
+/// one-line hint on how to get the window; `reason` says why there is no window, in the
+/// language of [`primary_language`].
+pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
     let (none, no_workload) = (
         training_args::TrainingArgs::default(),
@@ -554,11 +555,7 @@ pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> Exi
     };
     eprintln!(
         "{}",
-        trf(
-            lang,
-            Msg::CliNoDisplayHint,
-            &[("reason", &problem.text(lang))]
-        )
+        trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
     );
     code
 }

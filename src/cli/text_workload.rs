@@ -16,12 +16,12 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     let w = &r.workload;
     let _ = writeln!(
         out,
-        "  {} {:.0} GB · {} · batch_size {} · num_workers {} · prefetch_factor {} · {}",
+        "  {} {} · {} · batch_size {} · num_workers {} · prefetch_factor {} · {}",
         w.preset
             .as_deref()
             .map(|p| words::preset_name(lang, p))
             .unwrap_or(""),
-        w.dataset_bytes as f64 / 1e9,
+        format::dataset_size(w.dataset_bytes),
         if w.width > 0 {
             format!("{}×{} → {}²", w.width, w.height, w.crop)
         } else {

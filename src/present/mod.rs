@@ -18,6 +18,11 @@ pub mod fleet;
 pub mod training;
 pub mod workload;
 
+/// Right end of the RAM:VRAM gauge in the window, the terminal and the PDF: 3.5×, past the seed's
+/// 2× tier and Cisco's 3× rule, so every published rule's line is on the scale. Ratios above it
+/// are drawn at the end.
+pub const GAUGE_MAX_RATIO: f64 = 3.5;
+
 /// Severity label: "Critical" / "严重".
 pub fn severity(lang: Lang, s: Severity) -> &'static str {
     tr(

@@ -138,7 +138,7 @@ pub struct ReportMeta {
     pub redacted: bool,
 }
 
-const GIB: f64 = (1u64 << 30) as f64;
+use crate::format::GIB;
 
 /// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
 pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
@@ -397,7 +397,7 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     let mut kv = vec![
         (
             tr(lang, Msg::WorkDataset).to_string(),
-            format!("{:.0} GB", w.dataset_bytes as f64 / 1e9),
+            format::dataset_size(w.dataset_bytes),
         ),
         (
             tr(lang, Msg::WorkSamples).to_string(),

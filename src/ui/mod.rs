@@ -11,8 +11,21 @@ pub mod theme;
 
 pub use app::RamvramApp;
 
-use crate::cli::Args;
+use std::path::PathBuf;
+
 use crate::i18n::{Lang, Msg, tr, trf};
+
+/// What the window opens with, from the command line (or a test).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WindowOptions {
+    /// The language asked for (`--lang`); `None`: `RAMVRAM_LANG`, then the language chosen last
+    /// time, then the system's.
+    pub lang: Option<Lang>,
+    /// A profile to show instead of detecting this machine.
+    pub profile: Option<PathBuf>,
+    /// A folder of profiles to open on the Lab machines page.
+    pub profile_dir: Option<PathBuf>,
+}
 
 /// Why the window can't be shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,18 +82,20 @@ pub fn display_problem() -> Option<WindowProblem> {
 ///
 /// # Errors
 /// eframe's error text when the window or its graphics context could not be created.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(options: WindowOptions) -> Result<(), String> {
     let (settings, settings_notice) = settings::Settings::load();
     // --lang, then RAMVRAM_LANG, then the language chosen last time, then the system's.
-    let lang = args
+    let lang = options
         .lang
-        .map(|l| crate::cli::primary_language(Some(l)))
         .or_else(Lang::from_override)
         .or(settings.lang)
         .or_else(Lang::from_system)
         .unwrap_or_default();
-    let profile = args.profile.clone();
-    let profile_dir = args.profile_dir.clone();
+    let WindowOptions {
+        profile,
+        profile_dir,
+        ..
+    } = options;
     let mut viewport = egui::ViewportBuilder::default();
     if let Some(icon) = window_icon() {
         viewport = viewport.with_icon(icon);

@@ -40,7 +40,7 @@ pub fn ratio_gauge(ratio: f64, tier_labels: &[String; 4], size: ChartSize) -> St
         let (w, _) = size;
         let (left, right) = (10i32, w as i32 - 10);
         let (top, bottom) = (30i32, 52i32);
-        const MAX: f64 = 3.5;
+        const MAX: f64 = crate::present::GAUGE_MAX_RATIO;
         let x =
             |v: f64| left + ((v.clamp(0.0, MAX) / MAX) * f64::from(right - left)).round() as i32;
         let edges = [0.0, Tier::BOUNDS[0], Tier::BOUNDS[1], Tier::BOUNDS[2], MAX];

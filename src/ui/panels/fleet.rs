@@ -22,7 +22,7 @@ pub struct FleetSort {
     pub ascending: bool,
 }
 
-const GIB: f64 = (1u64 << 30) as f64;
+use crate::format::GIB;
 
 /// Sort key of a machine for a column: numbers for the numeric columns, else text.
 fn key(lang: Lang, m: &FleetMachine, column: usize) -> (f64, String) {

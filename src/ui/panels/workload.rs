@@ -119,7 +119,7 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
         .num_columns(2)
         .spacing([10.0, 6.0])
         .show(ui, |ui| {
-            let mut gb = w.dataset_bytes as f64 / 1e9;
+            let mut gb = crate::units::to_gb(w.dataset_bytes);
             row(ui, tr(lang, Msg::WorkDataset), |ui| {
                 ui.add(
                     egui::Slider::new(&mut gb, 1.0..=100_000.0)
@@ -127,7 +127,7 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
                         .suffix(" GB"),
                 )
             });
-            w.dataset_bytes = (gb * 1e9).round() as u64;
+            w.dataset_bytes = crate::units::from_gb(gb);
             row(ui, tr(lang, Msg::WorkSamples), |ui| {
                 ui.add(egui::Slider::new(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
             });
