@@ -94,6 +94,18 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Training);
     // Default plan: Llama 2 7B, ZeRO-2, optimizer offloaded to the CPU, one GPU.
     h.get_by_label("This plan does not fit this machine.");
+    let does_not_fit = |a: &ramvram::advisor::Assessment| {
+        a.findings
+            .iter()
+            .any(|f| f.id == ramvram::advisor::FindingId::TrainingDoesNotFit)
+    };
+    // Looking at the planner sets nothing up: the machine page and the report don't have it.
+    assert!(h.state().assessment().unwrap().training_memory.is_none());
+    assert!(!does_not_fit(h.state().assessment().unwrap()));
+    assert!(does_not_fit(h.state().preview().unwrap()));
+    h.get_by_label("Include this plan in the assessment and the report")
+        .click();
+    h.run();
     let t = h
         .state()
         .assessment()
@@ -102,15 +114,7 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
         .clone()
         .unwrap();
     assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616);
-    // The machine page now also carries the planner's finding.
-    assert!(
-        h.state()
-            .assessment()
-            .unwrap()
-            .findings
-            .iter()
-            .any(|f| f.id == ramvram::advisor::FindingId::TrainingDoesNotFit)
-    );
+    assert!(does_not_fit(h.state().assessment().unwrap()));
     // The command line, given the same plan, computes the same figures.
     let out = assert_cmd::Command::cargo_bin("ramvram")
         .unwrap()
@@ -252,7 +256,7 @@ fn measuring_decode_speed_replaces_the_default_rate() {
     h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
     h.get_by_label("Measure decode speed").click();
     let decode_stage = |h: &egui_kittest::Harness<'_, RamvramApp>| {
-        let w = h.state().assessment().unwrap().workload.as_ref().unwrap();
+        let w = h.state().preview().unwrap().workload.as_ref().unwrap();
         w.pipeline
             .stages
             .iter()

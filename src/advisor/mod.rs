@@ -4,6 +4,7 @@
 
 pub mod bandwidth;
 pub mod capacity;
+pub mod defaults;
 pub mod findings;
 pub mod fleet;
 pub mod procurement;

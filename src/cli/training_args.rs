@@ -2,6 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::advisor::defaults;
 use crate::advisor::training::{
     ActivationInput, FineTune, OffloadTarget, Optimizer, Precision, Strategy, TrainingPlan, presets,
 };
@@ -182,9 +183,9 @@ impl TrainingArgs {
     pub fn plan(&self, profile: &MachineProfile) -> Result<Option<TrainingPlan>, String> {
         let mut plan = match (&self.preset, self.params) {
             (Some(id), _) => {
-                TrainingPlan::from_preset(presets::preset(id).expect("checked by clap"))
+                defaults::plan_for_preset(presets::preset(id).expect("checked by clap"), profile)
             }
-            (None, Some(p)) => TrainingPlan::new(p),
+            (None, Some(p)) => defaults::plan_for_params(p, profile),
             (None, None) if self.any() => {
                 return Err("the training-memory flags need --params or --preset".into());
             }
@@ -216,8 +217,9 @@ impl TrainingArgs {
         plan.offload_optimizer = offload(self.offload_optimizer);
         plan.offload_param = offload(self.offload_param);
         plan.zero_init = self.zero_init;
-        let machine_gpus = profile.gpus.len() as u32;
-        plan.gpus_per_node = self.gpus_per_node.unwrap_or(machine_gpus.max(1));
+        if let Some(g) = self.gpus_per_node {
+            plan.gpus_per_node = g;
+        }
         plan.nodes = self.nodes.unwrap_or(1);
         plan.finetune = match self.finetune {
             None | Some(FineTuneArg::Full) => FineTune::Full,

@@ -124,9 +124,7 @@ impl WorkloadArgs {
             (None, None) => return Ok(None),
         };
         if let Some(d) = self.dataset_size {
-            let file = w.file_bytes().max(1);
-            w.dataset_bytes = d;
-            w.samples = (d / file).max(1);
+            w.set_dataset_size(d);
         }
         if let Some(n) = self.samples {
             w.samples = n;

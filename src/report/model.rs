@@ -145,9 +145,10 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 9] = [
+    let sections: [Section; 10] = [
         title,
         verdict,
+        inputs,
         hardware,
         ratio,
         rules,
@@ -206,6 +207,29 @@ fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         title,
         body,
     });
+}
+
+/// What the report covers: the training plan and the workload the user set up, or the machine
+/// alone. Built from the assessment, so it can't disagree with the sections below.
+fn inputs(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Subheading(tr(lang, Msg::InputsSection).to_string()));
+    let mut lines = Vec::new();
+    if let Some(t) = &a.training_memory {
+        let (model, plan) = tw::plan_summary(lang, t);
+        let text = format!("{model} · {plan}");
+        lines.push(trf(lang, Msg::InputsTraining, &[("plan", &text)]));
+    }
+    if let Some(w) = &a.workload {
+        let text = present::workload::summary(lang, &w.workload);
+        lines.push(trf(lang, Msg::InputsWorkload, &[("workload", &text)]));
+    }
+    if lines.is_empty() {
+        b.push(Block::Paragraph(
+            tr(lang, Msg::InputsMachineOnly).to_string(),
+        ));
+    } else {
+        b.push(Block::Bullets(lines));
+    }
 }
 
 fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {

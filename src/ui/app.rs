@@ -61,13 +61,19 @@ pub struct RamvramApp {
     settings: Settings,
     source: Source,
     profile: Option<MachineProfile>,
+    /// The machine with what the user set up: shown on the Machine page, exported.
     assessment: Option<Assessment>,
+    /// The machine with the Training and Data loading pages' inputs whether set up or not:
+    /// what those two pages show while the user looks. Never exported.
+    preview: Option<Assessment>,
     tab: Tab,
     training: TrainingForm,
-    /// The plan joins the assessment once the planner has been opened.
+    /// The plan is part of the assessment and the report: the user changed an input of the
+    /// planner, opened a scenario with a plan, or ticked "include". Looking at the page is not
+    /// setting it up.
     training_active: bool,
     workload: crate::advisor::workload::Workload,
-    /// The workload joins the assessment once the simulator has been opened.
+    /// The workload is part of the assessment and the report (as for [`Self::training_active`]).
     workload_active: bool,
     /// The export dialog, while open.
     export: Option<ExportForm>,
@@ -110,6 +116,7 @@ impl RamvramApp {
             source: Source::Detected,
             profile: None,
             assessment: None,
+            preview: None,
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
@@ -231,9 +238,21 @@ impl RamvramApp {
         &self.workload
     }
 
-    /// The assessment on screen, if any.
+    /// The assessment on screen and in exports, if any: the machine with the inputs the user
+    /// set up.
     pub fn assessment(&self) -> Option<&Assessment> {
         self.assessment.as_ref()
+    }
+
+    /// The machine assessed with the Training and Data loading pages' inputs, set up or not:
+    /// what those pages show. Never exported.
+    pub fn preview(&self) -> Option<&Assessment> {
+        self.preview.as_ref()
+    }
+
+    /// Whether the training plan, and the workload, are part of the assessment.
+    pub fn included_inputs(&self) -> (bool, bool) {
+        (self.training_active, self.workload_active)
     }
 
     /// Shows a settings problem in the banner.
@@ -243,6 +262,10 @@ impl RamvramApp {
 
     /// Assesses and shows `profile`.
     pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
+        // A plan nobody set up follows the machine: as many GPUs as it has.
+        if !self.training_active {
+            self.training.plan.gpus_per_node = crate::advisor::defaults::gpus_per_node(profile);
+        }
         self.profile = Some(profile.clone());
         self.source = source;
         self.reassess();
@@ -254,14 +277,34 @@ impl RamvramApp {
     }
 
     fn reassess(&mut self) {
-        let inputs = Inputs {
+        let set_up = Inputs {
             workload: self.workload_active.then(|| self.workload.clone()),
             training: self.training_active.then(|| self.training.plan.clone()),
+        };
+        let on_pages = Inputs {
+            workload: Some(self.workload.clone()),
+            training: Some(self.training.plan.clone()),
         };
         self.assessment = self
             .profile
             .as_ref()
-            .map(|p| advisor::assess_with(p, &inputs));
+            .map(|p| advisor::assess_with(p, &set_up));
+        self.preview = self
+            .profile
+            .as_ref()
+            .map(|p| advisor::assess_with(p, &on_pages));
+    }
+
+    /// Includes the training plan (`Some(true)`), the workload, or both in the assessment and
+    /// the report, or leaves them out.
+    pub fn include_inputs(&mut self, training: Option<bool>, workload: Option<bool>) {
+        if let Some(t) = training {
+            self.training_active = t;
+        }
+        if let Some(w) = workload {
+            self.workload_active = w;
+        }
+        self.reassess();
     }
 
     /// Loads a profile file and shows it; on error keeps what was shown and says why.
@@ -613,6 +656,8 @@ impl RamvramApp {
                         });
                 }
                 let tab = self.tab;
+                let preview = self.preview.as_ref().unwrap_or(a);
+                let (training_in, workload_in) = (self.training_active, self.workload_active);
                 let form = &mut self.training;
                 let workload = &mut self.workload;
                 let bench_view = &mut self.bench_view;
@@ -629,7 +674,13 @@ impl RamvramApp {
                                 panels::findings::findings(ui, lang, a);
                             });
                     }
-                    Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Training => commands.extend(panels::training::training(
+                        ui,
+                        lang,
+                        form,
+                        preview,
+                        training_in,
+                    )),
                     Tab::Bandwidth => {
                         egui::ScrollArea::vertical()
                             .id_salt("bandwidth-scroll")
@@ -639,7 +690,12 @@ impl RamvramApp {
                             });
                     }
                     Tab::Workload => commands.extend(panels::workload::workload(
-                        ui, lang, workload, a, bench_view,
+                        ui,
+                        lang,
+                        workload,
+                        preview,
+                        workload_in,
+                        bench_view,
                     )),
                     Tab::Fleet => commands.extend(panels::fleet::fleet(
                         ui,

@@ -226,6 +226,15 @@ impl Workload {
         self.dataset_bytes / self.samples.max(1)
     }
 
+    /// Changes the dataset's size on storage and the sample count with it, keeping the average
+    /// file size: a larger dataset of the same images has more of them. The window's slider and
+    /// `--dataset-size` both use it; `--samples` (or the samples slider) then sets the count.
+    pub fn set_dataset_size(&mut self, bytes: u64) {
+        let file = self.file_bytes().max(1);
+        self.dataset_bytes = bytes;
+        self.samples = (bytes / file).max(1);
+    }
+
     /// Checks every field against the range the model handles. Returns the field's name (as in
     /// a scenario file) and what is wrong. Sliders can't leave these ranges; files and flags can.
     pub fn validate(&self) -> Result<(), (&'static str, Problem)> {

@@ -35,21 +35,15 @@ impl RamvramApp {
             Command::LoadProfile(path) => self.load_profile(&path),
             Command::DetectThisMachine => self.start_detection(ctx),
             Command::DismissMessage => self.message = None,
-            Command::SetTab(tab) => {
-                self.tab = tab;
-                if tab == Tab::Training && !self.training_active {
-                    self.training_active = true;
-                    self.reassess();
-                }
-                if tab == Tab::Workload && !self.workload_active {
-                    self.workload_active = true;
-                    self.reassess();
-                }
-            }
+            // Looking at a page sets nothing up: only a changed input or "include" does.
+            Command::SetTab(tab) => self.tab = tab,
             Command::SetPlan(plan) => {
                 self.training.plan = plan;
+                self.training_active = true;
                 self.reassess();
             }
+            Command::IncludeTraining(on) => self.include_inputs(Some(on), None),
+            Command::IncludeWorkload(on) => self.include_inputs(None, Some(on)),
             Command::OpenExport => self.export = Some(ExportForm::new(self.lang)),
             Command::CloseExport => self.export = None,
             Command::ChooseExportFile => self.choose_export_file(),
@@ -105,6 +99,7 @@ impl RamvramApp {
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
             Command::SetWorkload(w) => {
                 self.workload = w;
+                self.workload_active = true;
                 self.reassess();
             }
             Command::OpenScenarioDialog => {

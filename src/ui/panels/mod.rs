@@ -48,8 +48,12 @@ pub enum Command {
     DismissMessage,
     /// Show another page.
     SetTab(Tab),
-    /// Use this training plan.
+    /// Use this training plan (and include it in the assessment: the user set it up).
     SetPlan(TrainingPlan),
+    /// Include the training plan in the assessment and the report, or leave it out.
+    IncludeTraining(bool),
+    /// Include the workload in the assessment and the report, or leave it out.
+    IncludeWorkload(bool),
     /// Show the export dialog.
     OpenExport,
     /// Close the export dialog.
@@ -80,7 +84,7 @@ pub enum Command {
     ToggleMeetingMode,
     /// Pick a file and export the fleet comparison.
     ExportFleetDialog,
-    /// Use this workload.
+    /// Use this workload (and include it in the assessment: the user set it up).
     SetWorkload(crate::advisor::workload::Workload),
     /// Pick a scenario file and load its workload and training plan.
     OpenScenarioDialog,
@@ -107,6 +111,34 @@ pub enum Command {
     OpenDmidecodeDialog,
     /// Save the shown profile (with its measurements) to a file the user picks.
     SaveProfileDialog,
+}
+
+/// The "include in the assessment and the report" switch of the Training and Data loading
+/// pages; returns the new state when the user flips it.
+pub fn include_switch(ui: &mut egui::Ui, label: &str, hint: &str, included: bool) -> Option<bool> {
+    let mut on = included;
+    let r = ui.checkbox(&mut on, label).on_hover_text(hint);
+    (r.changed() && on != included).then_some(on)
+}
+
+/// A slider for a value the user's scenario holds: it limits what the user drags or types to
+/// `range`, but never changes a value that arrived from a file or the command line outside it
+/// (egui clamps existing values by default, which would silently edit the scenario).
+pub fn slider<Num: egui::emath::Numeric>(
+    value: &mut Num,
+    range: std::ops::RangeInclusive<Num>,
+) -> egui::Slider<'_> {
+    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
+/// A number field for a scenario value, with the same rule as [`slider`].
+pub fn number<Num: egui::emath::Numeric>(
+    value: &mut Num,
+    range: std::ops::RangeInclusive<Num>,
+) -> egui::DragValue<'_> {
+    egui::DragValue::new(value)
+        .range(range)
+        .clamp_existing_to_range(false)
 }
 
 /// A section heading.

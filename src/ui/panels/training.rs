@@ -79,15 +79,28 @@ fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) ->
     r
 }
 
-/// Draws the planner. Returns `SetPlan` when the form describes a new valid plan.
+/// Draws the planner for the plan in `form`; `a` is the machine assessed with that plan, and
+/// `included` says whether the plan is part of the assessment and the report. Returns `SetPlan`
+/// when the form describes a new plan, `IncludeTraining` when the switch is flipped.
 pub fn training(
     ui: &mut Ui,
     lang: Lang,
     form: &mut TrainingForm,
     a: &Assessment,
-) -> Option<Command> {
+    included: bool,
+) -> Vec<Command> {
     let before = form.plan.clone();
+    let mut commands = Vec::new();
     ui.columns(2, |cols| {
+        super::heading(&mut cols[0], tr(lang, Msg::TrainSection));
+        if let Some(on) = super::include_switch(
+            &mut cols[0],
+            tr(lang, Msg::IncludeTraining),
+            tr(lang, Msg::IncludeHint),
+            included,
+        ) {
+            commands.push(Command::IncludeTraining(on));
+        }
         inputs(&mut cols[0], lang, form);
         egui::ScrollArea::vertical()
             .id_salt("training-out")
@@ -95,11 +108,13 @@ pub fn training(
                 outputs(ui, lang, a);
             });
     });
-    (form.plan != before).then(|| Command::SetPlan(form.plan.clone()))
+    if form.plan != before {
+        commands.push(Command::SetPlan(form.plan.clone()));
+    }
+    commands
 }
 
 fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
-    super::heading(ui, tr(lang, Msg::TrainSection));
     let plan = &mut form.plan;
     egui::Grid::new("training-inputs")
         .num_columns(2)
@@ -115,11 +130,11 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                                 .selectable_label(plan.preset.as_deref() == Some(p.id), p.name)
                                 .clicked()
                             {
-                                *plan = TrainingPlan {
-                                    gpus_per_node: plan.gpus_per_node,
-                                    nodes: plan.nodes,
-                                    ..TrainingPlan::from_preset(p)
-                                };
+                                // A preset is a model: strategy, offload, precision and the
+                                // rest stay as the user set them.
+                                plan.preset = Some(p.id.to_string());
+                                plan.params = p.params;
+                                plan.largest_layer_params = Some(p.largest_layer);
                                 form.params_text = format::params(p.params);
                                 form.largest_text = format::params(p.largest_layer);
                             }
@@ -224,7 +239,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 let mut pct = plan.lora_trainable_share * 100.0;
                 let r = row(ui, tr(lang, Msg::TrainLoraShare), |ui| {
                     ui.add(
-                        egui::Slider::new(&mut pct, 0.01..=100.0)
+                        super::slider(&mut pct, 0.01..=100.0)
                             .logarithmic(true)
                             .suffix(" %"),
                     )
@@ -234,10 +249,10 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 }
             }
             row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
-                ui.add(egui::DragValue::new(&mut plan.gpus_per_node).range(1..=64))
+                ui.add(super::number(&mut plan.gpus_per_node, 1..=64))
             });
             row(ui, tr(lang, Msg::TrainNodes), |ui| {
-                ui.add(egui::DragValue::new(&mut plan.nodes).range(1..=4096))
+                ui.add(super::number(&mut plan.nodes, 1..=4096))
             });
 
             let mut with_activations = plan.activations.is_some();
@@ -256,10 +271,10 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             ui.end_row();
             if let Some(act) = plan.activations.as_mut() {
                 row(ui, tr(lang, Msg::TrainSeqLen), |ui| {
-                    ui.add(egui::DragValue::new(&mut act.seq_len).range(1..=1_048_576))
+                    ui.add(super::number(&mut act.seq_len, 1..=1_048_576))
                 });
                 row(ui, tr(lang, Msg::TrainMicroBatch), |ui| {
-                    ui.add(egui::DragValue::new(&mut act.micro_batch).range(1..=4096))
+                    ui.add(super::number(&mut act.micro_batch, 1..=4096))
                 });
                 ui.label("");
                 ui.checkbox(&mut act.checkpointing, tr(lang, Msg::TrainCheckpointing));
