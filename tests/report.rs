@@ -254,3 +254,34 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
         }
     }
 }
+
+/// The report carries the bandwidth section the window and `advise` show, in all three formats:
+/// the seed's rule with its arithmetic (quad-channel DDR4-3200 = 4 × 3200 MT/s × 8 B =
+/// 102.4 GB/s, which at 2 GB/s per GiB covers 51.2 GiB), the measured Triad (80.0 GB/s in the
+/// fixture) and the pipeline's narrowest stage.
+#[test]
+fn every_format_has_the_bandwidth_section() {
+    let a = assess(&common::fixture("lab-a6000-nfs-measured"));
+    let md = report::render(&a, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
+    let md = String::from_utf8(md).unwrap();
+    for needle in [
+        "## Bandwidth",
+        "102.4 GB/s (theoretical) covers 51.2 GiB of VRAM",
+        "| Measured (STREAM Triad) | 80.0 GB/s |",
+        "| Storage read | 0.35 GB/s | ● |",
+    ] {
+        assert!(md.contains(needle), "Markdown lacks {needle:?}");
+    }
+    let pdf = report::render(&a, &options(Format::Pdf, ReportLang::One(Lang::Zh))).unwrap();
+    let text = squash(&pdf_text(&pdf));
+    for needle in ["带宽", "102.4GB/s", "80.0GB/s", "51.2GiB"] {
+        assert!(text.contains(needle), "PDF lacks {needle}");
+    }
+    let json = report::render(&a, &options(Format::Json, ReportLang::One(Lang::En))).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let theoretical = v["bandwidth"]["memory"]["theoretical_bytes_per_s"]
+        .as_f64()
+        .unwrap();
+    assert_eq!(theoretical, 4.0 * 3200e6 * 8.0);
+    assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "storage-read");
+}

@@ -145,13 +145,14 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 10] = [
+    let sections: [Section; 11] = [
         title,
         verdict,
         inputs,
         hardware,
         ratio,
         rules,
+        bandwidth,
         findings,
         workload,
         training,
@@ -307,6 +308,58 @@ fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             ),
             axis_label: tr(lang, Msg::ReportRamAxis).to_string(),
         }));
+    }
+}
+
+/// Memory bandwidth (theoretical and measured, with where each number came from), the seed's
+/// bandwidth rule with its arithmetic, the pipeline's stages and its narrowest one, PCIe per GPU
+/// and measured storage: what the window's Bandwidth page and `advise` show.
+fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::bandwidth as words;
+    let Some(bw) = &a.bandwidth else { return };
+    b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
+    b.push(Block::Paragraph(words::pipeline_sentence(lang, bw)));
+    let rows = bw
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| {
+            let mark = if bw.pipeline.narrowest == Some(s.id) {
+                "●".to_string()
+            } else {
+                String::new()
+            };
+            vec![
+                words::stage_name(lang, s.id).to_string(),
+                format::gbps_or_unknown(lang, s.bytes_per_s),
+                mark,
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![
+            tr(lang, Msg::BwColStage).to_string(),
+            tr(lang, Msg::BwColRate).to_string(),
+            tr(lang, Msg::BwColNarrowest).to_string(),
+        ],
+        rows,
+        widths: vec![3.0, 1.6, 1.0],
+    });
+    b.push(Block::KeyValues(
+        words::memory_rows(lang, bw)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    ));
+    b.push(Block::Paragraph(words::seed_rule_text(lang, bw)));
+    let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
+    lines.extend(
+        bw.storage
+            .iter()
+            .filter_map(|s| words::storage_location(lang, s)),
+    );
+    if !lines.is_empty() {
+        b.push(Block::Bullets(lines));
     }
 }
 
