@@ -30,9 +30,10 @@ pub fn size(bytes: u64) -> String {
     }
 }
 
-/// A dataset's size on storage in decimal GB, as disk vendors and `du --si` count:
-/// `2_000_000_000_000` → `"2,000 GB"`; below 10 GB one decimal (`"4.5 GB"`).
-pub fn dataset_size(bytes: u64) -> String {
+/// A size in decimal GB (10^9 bytes), as disk vendors, `du --si` and NVIDIA's reference
+/// architectures count: a dataset on storage, "128 GB per GPU". `2_000_000_000_000` →
+/// `"2,000 GB"`; below 10 GB one decimal (`"4.5 GB"`).
+pub fn gb(bytes: u64) -> String {
     let gb = crate::units::to_gb(bytes);
     if gb >= 10.0 {
         thousands(gb.round() as u64) + " GB"
@@ -137,9 +138,9 @@ mod tests {
 
     #[test]
     fn dataset_sizes_are_decimal_with_thousands_separators() {
-        assert_eq!(dataset_size(2_000_000_000_000), "2,000 GB");
-        assert_eq!(dataset_size(138_000_000_000), "138 GB");
-        assert_eq!(dataset_size(4_500_000_000), "4.5 GB");
+        assert_eq!(gb(2_000_000_000_000), "2,000 GB");
+        assert_eq!(gb(138_000_000_000), "138 GB");
+        assert_eq!(gb(4_500_000_000), "4.5 GB");
         assert_eq!(thousands(666_667), "666,667");
         assert_eq!(thousands(999), "999");
     }

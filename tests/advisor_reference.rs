@@ -119,10 +119,11 @@ fn rule_thresholds_by_hand() {
     );
     assert_eq!(rapids.status, RuleStatus::Pass);
     assert_eq!(rule(RuleId::Cisco3x).status, RuleStatus::Fail);
-    // NVIDIA RA: 128 GiB per GPU × 2 = 256 GiB > 128 GiB.
+    // NVIDIA RA: 128 GB (decimal, as NVIDIA writes it) per GPU × 2 = 256 × 10^9 bytes
+    // (238.4 GiB) > 128 GiB.
     assert_eq!(
         rule(RuleId::NvidiaRa128PerGpu).required_bytes,
-        Some(256 * GIB)
+        Some(256_000_000_000)
     );
     assert_eq!(rule(RuleId::NvidiaRa128PerGpu).status, RuleStatus::Fail);
 
@@ -251,4 +252,79 @@ fn assessment_json_round_trips() {
     let text = serde_json::to_string(&a).unwrap();
     let back: ramvram::advisor::Assessment = serde_json::from_str(&text).unwrap();
     assert_eq!(a, back);
+}
+
+/// Issue 13's case: 64 GB installed shows as `MemTotal` 62.7 GiB, and four 16 GB GPUs as NVML's
+/// 4 × 16,376 MiB = 63.97 GiB. Compared as detected, RAM < VRAM; as bought (the rules' own
+/// terms), 64 GiB ≥ 4 × 16 GiB. The machine passes "RAM ≥ total VRAM" and shows both figures.
+#[test]
+fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
+    let a = assess(&fixture("live-4x4080-64g"));
+    let mem_total = 65_745_012u64 * 1024;
+    assert_eq!(a.memory.physical_bytes, Some(mem_total));
+    assert!(
+        mem_total < 4 * 16_376 * 1024 * 1024,
+        "as detected, RAM < VRAM"
+    );
+    assert_eq!(a.memory.installed_bytes, Some(64 * GIB));
+    assert_eq!(
+        a.memory.installed_source,
+        Some(ramvram::advisor::capacity::InstalledSource::Estimated)
+    );
+    assert_eq!(a.vram.nominal_total_bytes, Some(64 * GIB));
+    assert_eq!(a.vram.catalogue_gpus, 4);
+    let status = |id| a.rules.iter().find(|r| r.id == id).unwrap().status;
+    assert_eq!(status(RuleId::BekmanTotalVram), RuleStatus::Pass);
+    assert_eq!(status(RuleId::SeedNoOffload), RuleStatus::Pass);
+    assert!(!a.findings.iter().any(|f| f.id == FindingId::RamBelowVram));
+    assert_eq!(a.verdict, Verdict::Baseline);
+    // Headroom still uses what Linux can hand out.
+    assert_eq!(a.memory.effective_bytes, Some(mem_total));
+    let text = String::from_utf8(
+        common::ramvram()
+            .args(["advise", "--profile"])
+            .arg(common::fixture_path("live-4x4080-64g"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    )
+    .unwrap();
+    assert!(text.contains("64.0 GiB (estimated"), "{text}");
+    assert!(text.contains("62.7 GiB (available now"), "{text}");
+}
+
+/// Fixtures shaped like live detection give the verdicts and ratios of their nominal twins:
+/// a g5.xlarge (MemTotal 15.4 GiB, NVML 23,028 MiB for the A10G) is 16 GiB : 24 GiB either way,
+/// and a DGX H100 (MemTotal 2015.5 GiB, 8 × 81,559 MiB) 2048 : 640 GiB = 3.2.
+#[test]
+fn live_shaped_fixtures_agree_with_their_nominal_twins() {
+    for (live, nominal, ratio) in [
+        ("live-g5-xlarge", "aws-g5.xlarge", 16.0 / 24.0),
+        ("live-dgx-h100", "dgx-h100", 2048.0 / 640.0),
+    ] {
+        let (a, b) = (assess(&fixture(live)), assess(&fixture(nominal)));
+        assert_eq!(a.verdict, b.verdict, "{live}");
+        assert!(
+            (a.ratio.ram_to_vram_total.unwrap() - ratio).abs() < 1e-9,
+            "{live}"
+        );
+        assert!(
+            (b.ratio.ram_to_vram_total.unwrap() - ratio).abs() < 1e-9,
+            "{nominal}"
+        );
+        let statuses =
+            |x: &ramvram::advisor::Assessment| x.rules.iter().map(|r| r.status).collect::<Vec<_>>();
+        assert_eq!(statuses(&a), statuses(&b), "{live}");
+    }
+    // NVIDIA's 128 GB per GPU in decimal GB: 8 × 128 × 10^9 = 953.7 GiB ≤ 2048 GiB.
+    let dgx = assess(&fixture("live-dgx-h100"));
+    let nvidia = dgx
+        .rules
+        .iter()
+        .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
+        .unwrap();
+    assert_eq!(nvidia.required_bytes, Some(1_024_000_000_000));
+    assert_eq!(nvidia.status, RuleStatus::Pass);
 }

@@ -397,7 +397,7 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
     };
     let gib = crate::units::GIB as f64;
     let required = vram
-        .total_discrete_bytes
+        .nominal_total_bytes
         .map(|v| v as f64 / gib * SEED_BYTES_PER_S_PER_VRAM_GIB);
     let status = if vram.discrete_gpus == 0 {
         RuleStatus::NotApplicable
@@ -409,7 +409,7 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
         }
     };
     SeedBandwidthRule {
-        vram_bytes: vram.total_discrete_bytes,
+        vram_bytes: vram.nominal_total_bytes,
         required_bytes_per_s: required,
         actual_bytes_per_s: actual,
         basis,

@@ -241,7 +241,9 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
-    let Some(effective) = ram.effective_bytes else {
+    // Sizing findings compare RAM as bought (or as a cgroup caps it) with the GPUs' nominal
+    // memory, as the rules do (see `capacity`).
+    let Some(effective) = ram.sizing_bytes else {
         out.push(Finding::new(FindingId::RamUnknown, Severity::Warning, &[]));
         return;
     };
@@ -255,7 +257,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .with("gpus", Quantity::Count(u64::from(vram.unknown_vram_gpus))),
         );
     }
-    if let (Some(total), Some(r)) = (vram.total_discrete_bytes, cx.ratio.ram_to_vram_total) {
+    if let (Some(total), Some(r)) = (vram.nominal_total_bytes, cx.ratio.ram_to_vram_total) {
         if effective < total {
             out.push(
                 Finding::new(
@@ -285,7 +287,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             );
         }
     }
-    if let Some(largest) = vram.largest_discrete_bytes {
+    if let Some(largest) = vram.nominal_largest_bytes {
         if vram.discrete_gpus > 1 && effective < largest {
             out.push(
                 Finding::new(

@@ -43,9 +43,9 @@ pub struct DimmSet {
 /// The procurement section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Procurement {
-    /// Effective RAM now.
+    /// RAM installed now (else as the rules size it; see `capacity`).
     pub current_ram_bytes: Option<u64>,
-    /// Discrete VRAM now.
+    /// The discrete GPUs' nominal memory.
     pub vram_bytes: Option<u64>,
     /// What each reason asks for (only reasons current RAM does not meet).
     pub targets: Vec<RamTarget>,
@@ -101,7 +101,19 @@ pub fn procurement(
     findings: &[Finding],
     training: Option<&TrainingMemory>,
 ) -> Procurement {
-    let current = ram.effective_bytes;
+    // What to buy is installed RAM. A plan's need is usable RAM; the firmware and kernel keep
+    // the same share of a larger installation, so the installed size to buy is the need over
+    // this machine's usable share (e.g. 63 GiB of need on a machine where 64 GiB shows as 62.7
+    // asks for 64.3 GiB installed, which rounds to the next common size).
+    let current = ram.installed_bytes.or(ram.sizing_bytes);
+    let usable_share = match (
+        ram.installed_bytes,
+        ram.physical_bytes,
+        ram.limited_by_cgroup,
+    ) {
+        (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
+        _ => 1.0,
+    };
     let mut targets = Vec::new();
     let mut push = |reason, required: u64| {
         if current.is_none_or(|c| c < required) {
@@ -111,16 +123,17 @@ pub fn procurement(
             });
         }
     };
-    if let Some(total) = vram.total_discrete_bytes {
+    if let Some(total) = vram.nominal_total_bytes {
         push(RamReason::TwiceVram, total.saturating_mul(2));
     }
     if vram.discrete_gpus > 1 {
-        if let Some(largest) = vram.largest_discrete_bytes {
+        if let Some(largest) = vram.nominal_largest_bytes {
             push(RamReason::LargestGpu, largest);
         }
     }
     if let Some(t) = training.filter(|t| t.cpu.fits == Some(false)) {
-        push(RamReason::TrainingPlan, t.cpu.needed_bytes);
+        let installed = crate::units::saturating_bytes(t.cpu.needed_bytes as f64 / usable_share);
+        push(RamReason::TrainingPlan, installed);
     }
     let recommended = targets.iter().map(|t| t.required_bytes).max();
     let mut other = Vec::new();
@@ -136,7 +149,7 @@ pub fn procurement(
     }
     Procurement {
         current_ram_bytes: current,
-        vram_bytes: vram.total_discrete_bytes,
+        vram_bytes: vram.nominal_total_bytes,
         targets,
         recommended_ram_bytes: recommended,
         dimm_sets: recommended.map(dimm_sets).unwrap_or_default(),

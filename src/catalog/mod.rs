@@ -27,6 +27,10 @@ pub struct GpuModel {
     pub unified_memory: bool,
     /// Names Slurm sites use in GRES (`gpu:a100:8`), `;`-separated.
     pub slurm_aliases: String,
+    /// Names the vendor's library reports for this model (NVML's `nvmlDeviceGetName`, as
+    /// `nvidia-smi` prints it; AMD's product name), `;`-separated; empty when not known.
+    #[serde(default)]
+    pub detected_names: String,
     /// Where the figures come from.
     pub source: String,
 }
@@ -162,6 +166,30 @@ impl Catalog {
             })
     }
 
+    /// The model a detected GPU is, from the name its driver reports ("NVIDIA H100 80GB HBM3")
+    /// or a catalogue model name, ignoring case and punctuation. `detected_vram` (the driver's
+    /// total) must be 90–100 % of the model's nominal memory, the share drivers report after
+    /// their reservations (an H100 80GB shows 81,559 of 81,920 MiB, a T4 with ECC 15,109 of
+    /// 16,384): one name can cover two memory sizes (GeForce RTX 3080 10 and 12 GB), and then
+    /// the driver's figure decides. `None` when nothing matches.
+    pub fn gpu_detected(&self, name: &str, detected_vram: Option<u64>) -> Option<&GpuModel> {
+        let n = normalise(name);
+        if n.is_empty() {
+            return None;
+        }
+        let model = self.gpus.iter().find(|g| {
+            normalise(&g.model) == n || g.detected_names.split(';').any(|a| normalise(a) == n)
+        })?;
+        let nominal = (model.vram_gib << 30) as f64;
+        match detected_vram {
+            Some(v) if !model.unified_memory => {
+                let share = v as f64 / nominal;
+                (0.9..=1.0).contains(&share).then_some(model)
+            }
+            _ => Some(model),
+        }
+    }
+
     /// A memory type by name ("DDR5-5600").
     pub fn memory_type(&self, name: &str) -> Option<&MemoryType> {
         let n = normalise(name);
@@ -206,6 +234,31 @@ mod tests {
         assert_eq!(c.gpu("rtx3090").unwrap().model, "GeForce RTX 3090 24GB");
         assert!(c.gpu("GB10").unwrap().unified_memory);
         assert!(c.gpu("tesla_k80").is_none());
+    }
+
+    #[test]
+    fn detected_names_find_the_nominal_size_when_the_driver_total_agrees() {
+        let c = catalog();
+        // NVML reports an H100 SXM5 80GB as 81,559 MiB.
+        let h100 = c.gpu_detected("NVIDIA H100 80GB HBM3", Some(81_559 << 20));
+        assert_eq!(h100.unwrap().vram_gib, 80);
+        // A GeForce RTX 3080 with 12,288 MiB is the 12 GB card, not the catalogue's 10 GB.
+        assert!(
+            c.gpu_detected("NVIDIA GeForce RTX 3080", Some(12_288 << 20))
+                .is_none()
+        );
+        assert_eq!(
+            c.gpu_detected("NVIDIA GeForce RTX 3080", Some(10_240 << 20))
+                .unwrap()
+                .vram_gib,
+            10
+        );
+        // Profiles written by hand use the catalogue's model names.
+        assert_eq!(c.gpu_detected("A10G 24GB", None).unwrap().vram_gib, 24);
+        assert!(
+            c.gpu_detected("NVIDIA GeForce GTX 1080", Some(8 << 30))
+                .is_none()
+        );
     }
 
     #[test]

@@ -71,8 +71,9 @@ pub fn verdict(lang: Lang, a: &Assessment) -> (String, String) {
         Verdict::NoGpu => (Msg::VerdictNoGpuTitle, Msg::VerdictNoGpuDetail),
         Verdict::CannotJudge => (Msg::VerdictCannotJudgeTitle, Msg::VerdictCannotJudgeDetail),
     };
-    let ram = format::gib_or_unknown(lang, a.memory.effective_bytes);
-    let vram = format::gib_or_unknown(lang, a.vram.total_discrete_bytes);
+    // The ratio's own numbers: RAM as sized (installed, or a cgroup limit) and nominal VRAM.
+    let ram = format::gib_or_unknown(lang, a.memory.sizing_bytes);
+    let vram = format::gib_or_unknown(lang, a.vram.nominal_total_bytes);
     let ratio = format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total);
     let args = [
         ("ram", ram.as_str()),
@@ -282,7 +283,8 @@ pub fn rule_statement(lang: Lang, r: &RuleResult) -> String {
         Basis::PerGpu => trf(
             lang,
             Msg::RuleStatementPerGpu,
-            &[("amount", &format::gib(r.factor.round() as u64))],
+            // In the rule's own unit: NVIDIA writes decimal GB.
+            &[("amount", &format::gb(r.factor.round() as u64))],
         ),
     }
 }
@@ -415,6 +417,50 @@ pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
     ))
 }
 
+/// Installed RAM with where the figure comes from: "64.0 GiB (estimated: the common size
+/// MemTotal comes from)".
+pub fn installed(lang: Lang, a: &Assessment) -> String {
+    use crate::advisor::capacity::InstalledSource as S;
+    match (a.memory.installed_bytes, a.memory.installed_source) {
+        (Some(size), Some(source)) => trf(
+            lang,
+            Msg::RamInstalledValue,
+            &[
+                ("size", &format::gib(size)),
+                (
+                    "source",
+                    tr(
+                        lang,
+                        match source {
+                            S::Modules => Msg::RamFromModules,
+                            S::Entered => Msg::RamFromEntered,
+                            S::Estimated => Msg::RamFromEstimate,
+                        },
+                    ),
+                ),
+            ],
+        ),
+        _ => tr(lang, Msg::RamInstalledUnknown).to_string(),
+    }
+}
+
+/// The RAM the ratio and the rules use, and why that one: installed, a cgroup limit, or
+/// `MemTotal` when the installed size is unknown.
+pub fn sizing(lang: Lang, a: &Assessment) -> String {
+    let m = &a.memory;
+    let Some(size) = m.sizing_bytes else {
+        return format::unknown(lang);
+    };
+    let msg = if m.limited_by_cgroup {
+        Msg::RamSizingLimit
+    } else if m.installed_bytes.is_some() {
+        Msg::RamSizingInstalled
+    } else {
+        Msg::RamSizingMemtotal
+    };
+    trf(lang, msg, &[("size", &format::gib(size))])
+}
+
 /// Label/value rows describing the hardware, shared by the terminal and the window.
 pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     let p: &MachineProfile = &a.profile;
@@ -454,6 +500,7 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
                 )
             ),
         ),
+        (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
         (
             tr(lang, Msg::HwRam).to_string(),
             trf(
@@ -474,10 +521,7 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
                 .limit_bytes
                 .map_or_else(|| tr(lang, Msg::HwNoLimit).to_string(), format::gib),
         ),
-        (
-            tr(lang, Msg::HwEffective).to_string(),
-            format::gib_or_unknown(lang, a.memory.effective_bytes),
-        ),
+        (tr(lang, Msg::HwEffective).to_string(), sizing(lang, a)),
         (
             tr(lang, Msg::HwSwap).to_string(),
             match p.memory.swap_total_bytes {
@@ -509,7 +553,7 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
         ),
     ];
     if let Some(modules) = modules_summary(lang, a) {
-        rows.insert(4, (tr(lang, Msg::HwModules).to_string(), modules));
+        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
     }
     let gpus_label = tr(lang, Msg::HwGpus).to_string();
     if p.gpus.is_empty() {
@@ -519,7 +563,15 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
         let memory = if g.unified_memory {
             tr(lang, Msg::HwUnified).to_string()
         } else {
-            format::gib_or_unknown(lang, g.vram_total_bytes)
+            let reported = format::gib_or_unknown(lang, g.vram_total_bytes);
+            match crate::advisor::capacity::nominal_vram(g) {
+                (Some(n), true) if format::gib(n) != reported => trf(
+                    lang,
+                    Msg::RamGpuNominal,
+                    &[("vram", &reported), ("nominal", &format::gib(n))],
+                ),
+                _ => reported,
+            }
         };
         let mut line = trf(
             lang,
@@ -671,9 +723,6 @@ mod tests {
             .iter()
             .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
             .unwrap();
-        assert_eq!(
-            rule_statement(Lang::Zh, nvidia),
-            "每块 GPU 配内存 ≥ 128 GiB"
-        );
+        assert_eq!(rule_statement(Lang::Zh, nvidia), "每块 GPU 配内存 ≥ 128 GB");
     }
 }

@@ -128,7 +128,7 @@ pub fn summary(lang: Lang, w: &crate::advisor::workload::Workload) -> String {
     if let Some(p) = w.preset.as_deref() {
         parts.push(preset_name(lang, p).to_string());
     }
-    parts.push(format::dataset_size(w.dataset_bytes));
+    parts.push(format::gb(w.dataset_bytes));
     parts.push(if w.width > 0 {
         format!("{}×{} → {}²", w.width, w.height, w.crop)
     } else {

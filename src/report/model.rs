@@ -297,7 +297,7 @@ fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
                 .map(|req| (present::rule_name(lang, r.id).to_string(), req as f64 / GIB))
         })
         .collect();
-    if let (false, Some(actual)) = (bars.is_empty(), a.memory.effective_bytes) {
+    if let (false, Some(actual)) = (bars.is_empty(), a.memory.sizing_bytes) {
         b.push(Block::Chart(Chart::RulesBars {
             rules: bars,
             actual_gib: actual as f64 / GIB,
@@ -474,7 +474,7 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     let mut kv = vec![
         (
             tr(lang, Msg::WorkDataset).to_string(),
-            format::dataset_size(w.dataset_bytes),
+            format::gb(w.dataset_bytes),
         ),
         (
             tr(lang, Msg::WorkSamples).to_string(),
@@ -699,8 +699,8 @@ pub fn build_fleet(
             .filter_map(|m| {
                 Some(FleetPoint {
                     label: m.label.clone(),
-                    vram_gib: m.assessment.vram.total_discrete_bytes? as f64 / GIB,
-                    ram_gib: m.assessment.memory.effective_bytes? as f64 / GIB,
+                    vram_gib: m.assessment.vram.nominal_total_bytes? as f64 / GIB,
+                    ram_gib: m.assessment.memory.sizing_bytes? as f64 / GIB,
                     tier: m.assessment.ratio.tier,
                 })
             })

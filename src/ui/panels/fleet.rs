@@ -30,13 +30,10 @@ fn key(lang: Lang, m: &FleetMachine, column: usize) -> (f64, String) {
     let num = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
     match column {
         2 => (
-            num(a.vram.total_discrete_bytes.map(|b| b as f64)),
+            num(a.vram.nominal_total_bytes.map(|b| b as f64)),
             String::new(),
         ),
-        3 => (
-            num(a.memory.effective_bytes.map(|b| b as f64)),
-            String::new(),
-        ),
+        3 => (num(a.memory.sizing_bytes.map(|b| b as f64)), String::new()),
         4 | 5 => (num(a.ratio.ram_to_vram_total), String::new()),
         6 => (
             -(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64),
@@ -188,8 +185,8 @@ fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) {
     let points: Vec<(f64, f64, &FleetMachine)> = machines
         .iter()
         .filter_map(|m| {
-            let v = m.assessment.vram.total_discrete_bytes? as f64 / GIB;
-            let r = m.assessment.memory.effective_bytes? as f64 / GIB;
+            let v = m.assessment.vram.nominal_total_bytes? as f64 / GIB;
+            let r = m.assessment.memory.sizing_bytes? as f64 / GIB;
             Some((v, r, m))
         })
         .collect();
