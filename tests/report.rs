@@ -285,3 +285,26 @@ fn every_format_has_the_bandwidth_section() {
     assert_eq!(theoretical, 4.0 * 3200e6 * 8.0);
     assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "storage-read");
 }
+
+/// The appendix states the /dev/shm need the findings used: with a workload, its own figure
+/// (4 workers × prefetch 2 × 64 samples × 224 × 224 × 3 float32 = 4 × 2 × 64 × 602,112 B =
+/// 308,281,344 B = 294 MiB), not the default assumption.
+#[test]
+fn the_appendix_states_the_shm_need_actually_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.md");
+    common::ramvram()
+        .args(["report", "--format", "md", "--lang", "en", "--profile"])
+        .arg(common::fixture_path("seed-4090-32g"))
+        .args(["--workload", "imagenet-resnet50", "--num-workers", "4"])
+        .args(["--batch-size", "64", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588 KiB per sample × 1 experiment(s) at once = 294 MiB"),
+        "{md}"
+    );
+    assert!(!md.contains("/dev/shm without a workload scenario"));
+}

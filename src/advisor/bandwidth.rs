@@ -148,11 +148,13 @@ pub enum StageId {
     StorageRead,
     /// System memory bandwidth.
     RamBandwidth,
-    /// CPU decoding and augmentation (placeholder until the decode benchmark exists).
+    /// CPU decoding and augmentation: known only with a workload (the workload simulator turns
+    /// a decode rate into samples/s); unknown for the machine alone.
     CpuDecode,
     /// PCIe host→device, all GPUs together.
     PcieH2d,
-    /// What the GPUs consume (placeholder: unknown until the simulator or a scenario gives it).
+    /// What the GPUs consume: known only with a workload's demand; unknown for the machine
+    /// alone.
     GpuDemand,
 }
 

@@ -59,8 +59,7 @@ pub struct Procurement {
 }
 
 /// Module sizes sold today, GiB: DDR4 and DDR5 UDIMMs/RDIMMs (DDR5 adds the 24/48/96 GB
-/// non-binary parts). Assumption from vendor catalogues; the detected DIMM type narrows it once
-/// memory-channel detection is in.
+/// non-binary parts). Assumption from vendor catalogues.
 pub const DIMM_SIZES_GIB: [u64; 10] = [8, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 
 /// Channel counts of common platforms: desktop 2, HEDT/workstation 4 and 8, one server socket

@@ -662,7 +662,25 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
             sources.push(r.source.clone());
         }
     }
-    sources.push(tr(lang, Msg::ReportAssumptionShm).to_string());
+    // The /dev/shm need the findings used: the workload's own, else the default assumption.
+    sources.push(match &a.workload {
+        Some(r) => {
+            let w = &r.workload;
+            trf(
+                lang,
+                Msg::ReportShmWorkload,
+                &[
+                    ("workers", &w.num_workers.to_string()),
+                    ("prefetch", &w.prefetch_factor.to_string()),
+                    ("batch", &w.batch_size.to_string()),
+                    ("sample", &format::size(w.tensor_bytes())),
+                    ("experiments", &w.concurrent_experiments.to_string()),
+                    ("total", &format::gib(r.shm_needed_bytes)),
+                ],
+            )
+        }
+        None => tr(lang, Msg::ReportAssumptionShm).to_string(),
+    });
     sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
     b.push(Block::Bullets(sources));

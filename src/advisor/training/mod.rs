@@ -430,7 +430,7 @@ pub struct TrainingMemory {
 }
 
 /// Common total RAM capacities in GiB, buildable from equal DIMMs (8–128 GB modules on 2–16
-/// channels). Assumption until memory-channel detection gives a channel-filling size.
+/// channels). Assumption from vendor catalogues.
 pub const COMMON_RAM_GIB: [u64; 19] = [
     16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 ];
