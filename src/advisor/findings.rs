@@ -146,6 +146,9 @@ pub enum Quantity {
     /// Bandwidth in bytes per second (shown as GB/s, 10^9 bytes/s).
     #[serde(rename = "bytes_per_s")]
     BytesPerSecond(f64),
+    /// A setting's value as written in a configuration (`"rank0"`, `"g5.2xlarge"`): shown as
+    /// it is, untranslated.
+    Text(String),
 }
 
 /// One finding.

@@ -9,6 +9,7 @@ pub mod findings;
 pub mod fleet;
 pub mod procurement;
 pub mod ratio;
+pub mod recommend;
 pub mod rules;
 pub mod training;
 pub mod workload;
@@ -87,6 +88,10 @@ pub struct Assessment {
     /// workload was given.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
     pub workload: Option<workload::WorkloadResult>,
+    /// What to change, ranked cheapest first ([`recommend::rank`]), each with the model's result
+    /// after the change.
+    #[serde(default)]
+    pub recommendations: Vec<recommend::Recommendation>,
     /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline; `None` when nothing
     /// about bandwidth is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,6 +174,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         training_memory,
         training_error,
         workload,
+        recommendations: recommend::rank(Vec::new()),
         bandwidth,
     }
 }

@@ -194,6 +194,17 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     if let Some(t) = &a.training_memory {
         out.push_str(&super::text_training::training(lang, t));
     }
+    if !a.recommendations.is_empty() {
+        section(&mut out, tr(lang, Msg::RecommendationSection));
+        for (i, r) in a.recommendations.iter().enumerate() {
+            wrap_hanging(
+                &mut out,
+                &format!("  {}. ", i + 1),
+                "     ",
+                &present::recommend::line(lang, r),
+            );
+        }
+    }
     out
 }
 

@@ -15,6 +15,7 @@ pub mod bandwidth;
 pub mod bench;
 pub mod errors;
 pub mod fleet;
+pub mod recommend;
 pub mod training;
 pub mod workload;
 
@@ -203,26 +204,36 @@ fn rec_msg(id: RecId) -> Msg {
     }
 }
 
-/// Fills `msg` from a finding's values: bytes as GiB, ratios as "0.67×", counts as integers;
-/// a placeholder the finding has no value for shows as "unknown".
+/// Fills `msg` from a finding's values (see [`fill_values`]).
 fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
-    let values: Vec<(&str, String)> = msg
+    fill_values(lang, msg, &f.values)
+}
+
+/// Fills `msg` from named values: bytes as GiB, ratios as "0.67×", counts as integers, text as
+/// written; a placeholder with no value shows as "unknown".
+pub fn fill_values(
+    lang: Lang,
+    msg: Msg,
+    values: &std::collections::BTreeMap<String, Quantity>,
+) -> String {
+    let filled: Vec<(&str, String)> = msg
         .placeholders()
         .iter()
         .map(|name| {
-            let text = match f.values.get(*name) {
+            let text = match values.get(*name) {
                 Some(Quantity::Bytes(b)) => format::gib(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
                 Some(Quantity::Rate(r)) => format::rate(lang, *r),
                 Some(Quantity::Share(s)) => format::percent(*s),
                 Some(Quantity::BytesPerSecond(b)) => format::gbps(*b),
+                Some(Quantity::Text(t)) => t.clone(),
                 None => format::unknown(lang),
             };
             (*name, text)
         })
         .collect();
-    let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let args: Vec<(&str, &str)> = filled.iter().map(|(k, v)| (*k, v.as_str())).collect();
     trf(lang, msg, &args)
 }
 

@@ -145,7 +145,7 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 11] = [
+    let sections: [Section; 12] = [
         title,
         verdict,
         inputs,
@@ -154,6 +154,7 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
         rules,
         bandwidth,
         findings,
+        recommendations,
         workload,
         training,
         procurement,
@@ -376,6 +377,21 @@ fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             explanation: present::finding_explanation(lang, f),
             recommendations: present::finding_recommendations(lang, f),
         });
+    }
+}
+
+/// The ranked list of changes, the same list the window and `advise` show.
+fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    if a.recommendations.is_empty() {
+        return;
+    }
+    b.push(Block::Heading(
+        tr(lang, Msg::RecommendationSection).to_string(),
+    ));
+    // Numbered paragraphs: the rank is the point of the list.
+    for (i, r) in a.recommendations.iter().enumerate() {
+        let line = present::recommend::line(lang, r);
+        b.push(Block::Paragraph(format!("{}. {line}", i + 1)));
     }
 }
 

@@ -672,6 +672,12 @@ impl RamvramApp {
                                 panels::verdict::verdict(ui, lang, a);
                                 panels::rules::rules(ui, lang, a);
                                 panels::findings::findings(ui, lang, a);
+                                panels::recommendations::recommendations(
+                                    ui,
+                                    lang,
+                                    &a.recommendations,
+                                    None,
+                                );
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(
