@@ -6,6 +6,7 @@ pub mod app;
 pub mod fonts;
 pub mod gauge;
 pub mod panels;
+pub mod paragraph;
 pub mod settings;
 pub mod theme;
 

@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::parse_count;
 use crate::present::training as words;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
@@ -87,7 +88,7 @@ pub fn training(
     a: &Assessment,
 ) -> Option<Command> {
     let before = form.plan.clone();
-    ui.columns(2, |cols| {
+    crate::ui::paragraph::columns(ui, 2, |cols| {
         inputs(&mut cols[0], lang, form);
         egui::ScrollArea::vertical()
             .id_salt("training-out")
@@ -270,7 +271,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
     egui::CollapsingHeader::new(tr(lang, Msg::TrainSeedNoteTitle))
         .id_salt("seed-65b")
         .show(ui, |ui| {
-            ui.add(egui::Label::new(tr(lang, Msg::TrainSeedNote)).wrap());
+            ui.add(Paragraph::new(tr(lang, Msg::TrainSeedNote)));
         });
 }
 
@@ -360,14 +361,11 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
         });
     if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(
-            egui::Label::new(trf(
-                lang,
-                Msg::TrainNvmeTraffic,
-                &[("bytes", &format::gib(traffic))],
-            ))
-            .wrap(),
-        );
+        ui.add(Paragraph::new(trf(
+            lang,
+            Msg::TrainNvmeTraffic,
+            &[("bytes", &format::gib(traffic))],
+        )));
     }
     if !t.alternatives.is_empty() {
         super::heading(ui, tr(lang, Msg::TrainAlternatives));
@@ -398,15 +396,16 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
     }
     ui.add_space(6.0);
     for w in &t.estimate.warnings {
-        ui.add(
-            egui::Label::new(
-                RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
-            )
-            .wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
+        ));
     }
-    ui.add(egui::Label::new(RichText::new(words::source(lang, t.estimate.source)).weak()).wrap());
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::TrainUnitsNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::source(lang, t.estimate.source)).weak(),
+    ));
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::TrainUnitsNote)).weak(),
+    ));
 }
 
 fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
@@ -437,6 +436,6 @@ fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
             );
             let (model, plan) = words::plan_summary(lang, t);
             ui.label(model);
-            ui.add(egui::Label::new(RichText::new(plan).weak()).wrap());
+            ui.add(Paragraph::new(RichText::new(plan).weak()));
         });
 }
