@@ -3,10 +3,12 @@
 //! the frame. Detection runs on a background thread.
 
 pub mod app;
+pub mod file_dialog;
 pub mod fonts;
 pub mod gauge;
 pub mod panels;
 pub mod paragraph;
+pub mod path_prompt;
 pub mod settings;
 pub mod theme;
 
