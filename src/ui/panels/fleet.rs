@@ -96,8 +96,10 @@ pub fn fleet(
         {
             commands.push(Command::ClearFleet);
         }
+        // A button like its neighbours, highlighted while on (a bare selectable label read as
+        // plain text when off).
         if ui
-            .selectable_label(meeting, tr(lang, Msg::FleetMeetingMode))
+            .add(egui::Button::new(tr(lang, Msg::FleetMeetingMode)).selected(meeting))
             .clicked()
         {
             commands.push(Command::ToggleMeetingMode);

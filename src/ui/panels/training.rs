@@ -108,8 +108,11 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .show(ui, |ui| {
             let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
+                // A long preset name ends in "…" inside the column rather than running past
+                // it; the whole name is in the list and on hover.
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(current)
+                    .truncate()
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
@@ -127,6 +130,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                         }
                     })
                     .response
+                    .on_hover_text(current)
             });
 
             let r = row(ui, tr(lang, Msg::TrainParams), |ui| {

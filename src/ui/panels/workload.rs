@@ -354,7 +354,8 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
                 words::budget_item(lang, item.id),
                 format::gib(item.bytes)
             );
-            ui.label(RichText::new(text).color(item_colour(item.id)));
+            // One item never wraps inside itself: a whole item moves to the next line.
+            ui.add(egui::Label::new(RichText::new(text).color(item_colour(item.id))).extend());
         }
     });
 }
