@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::parse_count;
 use crate::present::training as words;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
@@ -91,7 +92,7 @@ pub fn training(
 ) -> Vec<Command> {
     let before = form.plan.clone();
     let mut commands = Vec::new();
-    ui.columns(2, |cols| {
+    crate::ui::paragraph::columns(ui, 2, |cols| {
         super::heading(&mut cols[0], tr(lang, Msg::TrainSection));
         if let Some(on) = super::include_switch(
             &mut cols[0],
@@ -122,8 +123,11 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .show(ui, |ui| {
             let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
+                // A long preset name ends in "…" inside the column rather than running past
+                // it; the whole name is in the list and on hover.
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(current)
+                    .truncate()
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
@@ -141,6 +145,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                         }
                     })
                     .response
+                    .on_hover_text(current)
             });
 
             let r = row(ui, tr(lang, Msg::TrainParams), |ui| {
@@ -285,7 +290,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
     egui::CollapsingHeader::new(tr(lang, Msg::TrainSeedNoteTitle))
         .id_salt("seed-65b")
         .show(ui, |ui| {
-            ui.add(egui::Label::new(tr(lang, Msg::TrainSeedNote)).wrap());
+            ui.add(Paragraph::new(tr(lang, Msg::TrainSeedNote)));
         });
 }
 
@@ -375,14 +380,11 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
         });
     if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(
-            egui::Label::new(trf(
-                lang,
-                Msg::TrainNvmeTraffic,
-                &[("bytes", &format::gib(traffic))],
-            ))
-            .wrap(),
-        );
+        ui.add(Paragraph::new(trf(
+            lang,
+            Msg::TrainNvmeTraffic,
+            &[("bytes", &format::gib(traffic))],
+        )));
     }
     if !t.alternatives.is_empty() {
         super::heading(ui, tr(lang, Msg::TrainAlternatives));
@@ -413,15 +415,16 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
     }
     ui.add_space(6.0);
     for w in &t.estimate.warnings {
-        ui.add(
-            egui::Label::new(
-                RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
-            )
-            .wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
+        ));
     }
-    ui.add(egui::Label::new(RichText::new(words::source(lang, t.estimate.source)).weak()).wrap());
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::TrainUnitsNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::source(lang, t.estimate.source)).weak(),
+    ));
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::TrainUnitsNote)).weak(),
+    ));
 }
 
 fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
@@ -452,6 +455,6 @@ fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
             );
             let (model, plan) = words::plan_summary(lang, t);
             ui.label(model);
-            ui.add(egui::Label::new(RichText::new(plan).weak()).wrap());
+            ui.add(Paragraph::new(RichText::new(plan).weak()));
         });
 }
