@@ -423,6 +423,19 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![2.5, 1.5, 1.5, 1.5],
     });
+    // Next to the VRAM figure: what it includes of activations.
+    b.push(Block::Paragraph(tw::activations_line(lang, t)));
+    let (header, rows) = tw::phase_table(lang, t);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Paragraph(tw::loading_line(lang, t)));
+    b.push(Block::Note(tw::runtime_note(lang, t)));
+    if let Some(d) = tw::deepspeed_line(lang, t) {
+        b.push(Block::Note(d));
+    }
     let verdict = match t.fits {
         Some(true) => Msg::TrainVerdictFits,
         Some(false) => Msg::TrainVerdictDoesNotFit,
@@ -461,25 +474,6 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    if !t.alternatives.is_empty() {
-        b.push(Block::Subheading(
-            tr(lang, Msg::TrainAlternatives).to_string(),
-        ));
-        b.push(Block::Bullets(
-            t.alternatives
-                .iter()
-                .map(|alt| {
-                    format!(
-                        "{}: GPU {} · CPU {} → {}",
-                        tw::alternative(lang, alt.id),
-                        format::gib(alt.gpu_bytes_per_gpu),
-                        format::gib(alt.cpu_bytes_per_node),
-                        tw::fits_word(lang, alt.fits)
-                    )
-                })
-                .collect(),
-        ));
-    }
     b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
