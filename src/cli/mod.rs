@@ -452,7 +452,7 @@ fn assessment(
         },
         None => crate::inputs::scenario::Scenario::default(),
     };
-    let plan = match training.plan(&machine) {
+    let plan = match training.plan(lang, &machine) {
         Ok(Some(plan)) => Some(plan),
         Ok(None) => from_file.training,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),

@@ -206,41 +206,42 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             });
             ui.end_row();
 
-            if plan.finetune == FineTune::Full {
-                let strategies = [
-                    Strategy::Ddp,
-                    Strategy::Zero1,
-                    Strategy::Zero2,
-                    Strategy::Zero3,
-                    Strategy::FsdpFullShard,
-                ];
-                let options: Vec<_> = strategies
-                    .iter()
-                    .map(|s| (*s, words::strategy(lang, *s)))
-                    .collect();
-                row(ui, tr(lang, Msg::TrainStrategy), |ui| {
-                    combo(ui, "strategy", &mut plan.strategy, &options)
-                });
-                let targets = [OffloadTarget::None, OffloadTarget::Cpu, OffloadTarget::Nvme];
-                let options: Vec<_> = targets
-                    .iter()
-                    .map(|t| (*t, words::offload(lang, *t)))
-                    .collect();
-                row(ui, tr(lang, Msg::TrainOffloadOptimizer), |ui| {
-                    combo(
-                        ui,
-                        "offload-optimizer",
-                        &mut plan.offload_optimizer,
-                        &options,
-                    )
-                });
-                row(ui, tr(lang, Msg::TrainOffloadParam), |ui| {
-                    combo(ui, "offload-param", &mut plan.offload_param, &options)
-                });
+            let strategies = [
+                Strategy::Ddp,
+                Strategy::Zero1,
+                Strategy::Zero2,
+                Strategy::Zero3,
+                Strategy::FsdpFullShard,
+            ];
+            let options: Vec<_> = strategies
+                .iter()
+                .map(|s| (*s, words::strategy(lang, *s)))
+                .collect();
+            row(ui, tr(lang, Msg::TrainStrategy), |ui| {
+                combo(ui, "strategy", &mut plan.strategy, &options)
+            });
+            let targets = [OffloadTarget::None, OffloadTarget::Cpu, OffloadTarget::Nvme];
+            let options: Vec<_> = targets
+                .iter()
+                .map(|t| (*t, words::offload(lang, *t)))
+                .collect();
+            row(ui, tr(lang, Msg::TrainOffloadOptimizer), |ui| {
+                combo(
+                    ui,
+                    "offload-optimizer",
+                    &mut plan.offload_optimizer,
+                    &options,
+                )
+            });
+            row(ui, tr(lang, Msg::TrainOffloadParam), |ui| {
+                combo(ui, "offload-param", &mut plan.offload_param, &options)
+            });
+            if plan.strategy == Strategy::Zero3 {
                 ui.label("");
                 ui.checkbox(&mut plan.zero_init, tr(lang, Msg::TrainZeroInit));
                 ui.end_row();
-            } else {
+            }
+            if plan.finetune != FineTune::Full {
                 let mut pct = plan.lora_trainable_share * 100.0;
                 let r = row(ui, tr(lang, Msg::TrainLoraShare), |ui| {
                     ui.add(
@@ -253,6 +254,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     plan.lora_trainable_share = (pct / 100.0).clamp(1e-4, 1.0);
                 }
             }
+            loading_inputs(ui, lang, plan);
             row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
                 ui.add(super::number(&mut plan.gpus_per_node, 1..=64))
             });
@@ -285,6 +287,14 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 ui.label("");
                 ui.checkbox(&mut act.checkpointing, tr(lang, Msg::TrainCheckpointing));
                 ui.end_row();
+                let mut eager = !act.flash_attention;
+                ui.label("");
+                ui.checkbox(&mut eager, tr(lang, Msg::TrainEagerAttention));
+                ui.end_row();
+                act.flash_attention = !eager;
+                if plan.preset.is_none() || act.shape.is_some() {
+                    shape_inputs(ui, lang, act);
+                }
             }
         });
     ui.add_space(8.0);
@@ -293,6 +303,63 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .show(ui, |ui| {
             ui.add(Paragraph::new(tr(lang, Msg::TrainSeedNote)));
         });
+}
+
+/// How the checkpoint is loaded ("the framework's default" until the user picks one) and its
+/// element type on disk.
+fn loading_inputs(ui: &mut Ui, lang: Lang, plan: &mut TrainingPlan) {
+    use crate::advisor::training::{CheckpointDtype, LoadingMethod, loading::default_method};
+    let default = trf(
+        lang,
+        Msg::TrainLoadingDefault,
+        &[("method", words::loading_method(lang, default_method(plan)))],
+    );
+    let mut options: Vec<(Option<LoadingMethod>, String)> = vec![(None, default)];
+    for m in [
+        LoadingMethod::EveryRank,
+        LoadingMethod::Rank0Broadcast,
+        LoadingMethod::MetaDevice,
+        LoadingMethod::LowCpuMemUsage,
+        LoadingMethod::Mmap,
+    ] {
+        options.push((Some(m), words::loading_method(lang, m).to_string()));
+    }
+    let labels: Vec<(Option<LoadingMethod>, &str)> =
+        options.iter().map(|(v, l)| (*v, l.as_str())).collect();
+    row(ui, tr(lang, Msg::TrainLoading), |ui| {
+        combo(ui, "loading", &mut plan.loading, &labels)
+    });
+    let dtypes = [
+        (CheckpointDtype::Bf16, "bf16 / fp16"),
+        (CheckpointDtype::Fp32, "fp32"),
+        (CheckpointDtype::Int4, "4-bit"),
+    ];
+    row(ui, tr(lang, Msg::TrainCheckpointDtype), |ui| {
+        combo(ui, "checkpoint-dtype", &mut plan.checkpoint_dtype, &dtypes)
+    });
+}
+
+/// Layers, hidden size and heads of a model that isn't a preset, for the activation estimate.
+fn shape_inputs(ui: &mut Ui, lang: Lang, act: &mut ActivationInput) {
+    let shape = act
+        .shape
+        .get_or_insert(crate::advisor::training::TransformerShape {
+            hidden: 4096,
+            layers: 32,
+            heads: None,
+            kv_heads: None,
+        });
+    row(ui, tr(lang, Msg::TrainLayers), |ui| {
+        ui.add(super::number(&mut shape.layers, 1..=1024))
+    });
+    row(ui, tr(lang, Msg::TrainHidden), |ui| {
+        ui.add(super::number(&mut shape.hidden, 64..=65_536))
+    });
+    let mut heads = shape.heads.unwrap_or(0);
+    row(ui, tr(lang, Msg::TrainHeads), |ui| {
+        ui.add(super::number(&mut heads, 0..=1024))
+    });
+    shape.heads = (heads > 0).then_some(heads);
 }
 
 fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
