@@ -354,6 +354,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::SourceUnreadable => Msg::NoteSourceUnreadable,
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
+        NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
     };
     match &n.detail {
         Some(d) => format!("{} ({d})", tr(lang, msg)),
