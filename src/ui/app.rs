@@ -676,6 +676,7 @@ impl RamvramApp {
                                 panels::verdict::verdict(ui, lang, a);
                                 panels::rules::rules(ui, lang, a);
                                 panels::findings::findings(ui, lang, a);
+                                panels::purchase::purchase(ui, lang, a);
                                 panels::recommendations::recommendations(
                                     ui,
                                     lang,

@@ -6,6 +6,7 @@ pub mod export;
 pub mod findings;
 pub mod fleet;
 pub mod hardware;
+pub mod purchase;
 pub mod recommendations;
 pub mod rules;
 pub mod toolbar;
