@@ -703,8 +703,14 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         }
         None => tr(lang, Msg::ReportAssumptionShm).to_string(),
     });
-    sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
-    if a.procurement.purchase.is_some() {
+    // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
+    let purchase = a.procurement.purchase.as_ref();
+    let sets_shown = !a.procurement.dimm_sets.is_empty()
+        || purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
+    if sets_shown {
+        sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    }
+    if purchase.is_some() {
         sources.push(tr(lang, Msg::PurchaseAssumption).to_string());
     }
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
