@@ -319,7 +319,8 @@ pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
             args.push(("windows_ram", gib(windows)));
             args.push(("cap_after", gib(after)));
             let msg = match (w.enough, w.windows_ram_estimated) {
-                (Some(false), _) => Msg::PurchaseWslNotEnough,
+                (Some(false), true) => Msg::PurchaseWslNotEnoughEstimated,
+                (Some(false), false) => Msg::PurchaseWslNotEnough,
                 (_, true) => Msg::PurchaseWslEnoughEstimated,
                 (_, false) => Msg::PurchaseWslEnough,
             };
@@ -454,6 +455,26 @@ mod tests {
         assert!(
             zh.contains("64.0 GiB") && zh.contains("memory=48GB"),
             "{zh}"
+        );
+        // Windows' RAM entered (memory= already set): no "about".
+        let mut entered = wsl.clone();
+        let w = entered.memory.wsl.as_mut().unwrap();
+        w.windows_ram_bytes = Some(64 * GIB);
+        w.wslconfig = Some(WslConfigState::Read);
+        w.wslconfig_memory_bytes = Some(16 * GIB);
+        assert_eq!(
+            say(Lang::En, &entered, 48 * GIB),
+            "First raise WSL's cap, which costs nothing: memory=48GB (and swap= for loading peaks) \
+             in the [wsl2] section of .wslconfig, then wsl --shutdown. Windows has 64.0 GiB, so \
+             memory= can go up to 60.0 GiB."
+        );
+        // 64 GiB less 4 = 60 GiB can't reach 100: Windows needs 104 GiB, sold as 128.
+        let en = say(Lang::En, &entered, 100 * GIB);
+        assert!(
+            en.starts_with(
+                "Raising memory= in .wslconfig gives at most 60.0 GiB (Windows' 64.0 GiB"
+            ) && en.contains("at least 128 GiB installed"),
+            "{en}"
         );
     }
 

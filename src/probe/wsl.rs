@@ -392,6 +392,11 @@ mod tests {
         assert_eq!(notes[0].id, NoteId::WslConfigMalformed);
         let detail = notes[0].detail.as_deref().unwrap();
         assert!(detail.contains(".wslconfig: line 2"), "{detail}");
+        // The Windows user name in the path goes when a report is redacted.
+        assert_eq!(
+            crate::profile::redact::scrub_user_paths(detail),
+            "/mnt/c/Users/[redacted]/.wslconfig: line 2: memory: not a size"
+        );
         // WSL1 has no cap of its own.
         let v1 = build(Some(1), Some(32 << 30), Lookup::Absent, &mut notes);
         assert_eq!(v1.memory_cap_bytes, None);
