@@ -113,8 +113,16 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
         .training_memory
         .clone()
         .unwrap();
-    assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616);
+    // DeepSpeed's 24 bytes per parameter, plus the OS (2 GiB) and one training process (3 GiB).
+    assert_eq!(t.estimate.cpu_bytes_per_node, 24 * 6_738_415_616);
+    assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616 + (5 << 30));
     assert!(does_not_fit(h.state().assessment().unwrap()));
+    // The page shows both phases, the activation line and the ranked changes.
+    h.get_by_label("Loading and training");
+    h.get_by_label("Peak (what must fit)");
+    h.get_by_label_contains("Model states only; activations not included.");
+    h.get_by_label("What to change, cheapest first");
+    h.get_by_label("Fine-tune with QLoRA (4-bit base) instead of all parameters");
     // The command line, given the same plan, computes the same figures.
     let out = assert_cmd::Command::cargo_bin("ramvram")
         .unwrap()

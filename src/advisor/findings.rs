@@ -226,6 +226,8 @@ pub struct Context<'a> {
     pub training: Option<&'a super::training::TrainingMemory>,
     /// The workload simulator's result, if a workload was given.
     pub workload: Option<&'a super::workload::WorkloadResult>,
+    /// The recommendations computed so far (what the plans' re-runs found).
+    pub recommendations: &'a [super::recommend::Recommendation],
 }
 
 /// All findings for a machine, most severe first (stable order within a severity).
@@ -459,10 +461,17 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     if let Some(target) = t.ram_to_fit_bytes {
         f = f.with("target", Quantity::Bytes(target));
-        recs.push(super::purchase::add_ram_rec(cx.profile));
     }
-    if t.alternatives.iter().any(|a| a.fits == Some(true)) {
+    // The ranked list says what to change, cheapest first; "add RAM" alone would skip the
+    // settings and techniques that fit without buying anything.
+    let any_change = cx
+        .recommendations
+        .iter()
+        .any(|r| r.subject == super::recommend::Subject::Training);
+    if any_change {
         recs.push(RecId::TryFittingPlan);
+    } else if t.ram_to_fit_bytes.is_some() {
+        recs.push(super::purchase::add_ram_rec(cx.profile));
     }
     f.recommendations = recs;
     out.push(f);

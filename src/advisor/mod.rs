@@ -119,9 +119,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
+    let mut recommendations = Vec::new();
     let (training_memory, training_error) = match &inputs.training {
         Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
-            Ok(t) => (Some(t), None),
+            Ok((t, recs)) => {
+                recommendations.extend(recs);
+                (Some(t), None)
+            }
             Err(e) => (None, Some(e)),
         },
         None => (None, None),
@@ -139,6 +143,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio: &ratio,
         training: training_memory.as_ref(),
         workload: workload.as_ref(),
+        recommendations: &recommendations,
     };
     let mut findings = findings::findings(&cx);
     findings.extend(wsl::findings(profile, &memory, &vram));
@@ -183,7 +188,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         training_memory,
         training_error,
         workload,
-        recommendations: recommend::rank(Vec::new()),
+        recommendations: recommend::rank(recommendations),
         bandwidth,
     }
 }

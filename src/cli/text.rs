@@ -5,29 +5,12 @@ use std::path::Path;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::layout::{label_width, pad, section};
+use super::layout::{label_width, pad, section, wrap, wrap_hanging};
 
 use crate::advisor::Assessment;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
-
-/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
-const WIDTH: usize = 100;
-
-fn wrap(out: &mut String, indent: &str, text: &str) {
-    wrap_hanging(out, indent, indent, text);
-}
-
-fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
-    let options = textwrap::Options::new(WIDTH)
-        .initial_indent(first)
-        .subsequent_indent(rest);
-    for line in textwrap::wrap(text, options) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-}
 
 /// The hardware summary (`ramvram detect`).
 pub fn hardware(lang: Lang, a: &Assessment) -> String {

@@ -231,6 +231,7 @@ impl TrainingArgs {
         }
         if let (Some(seq_len), Some(micro_batch)) = (self.seq_len, self.micro_batch) {
             plan.activations = Some(ActivationInput {
+                flash_attention: true,
                 seq_len,
                 micro_batch,
                 checkpointing: self.checkpointing,

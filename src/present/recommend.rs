@@ -48,9 +48,17 @@ pub fn kind(lang: Lang, k: RecKind) -> &'static str {
     )
 }
 
-/// The title with the values the change sets: "Set num_workers=4".
+/// The title with the values the change sets: "Set num_workers=4". A technique that needs a
+/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)".
 pub fn title(lang: Lang, r: &Recommendation) -> String {
-    super::fill_values(lang, title_msg(r.id), &r.changes)
+    use RecommendationId as R;
+    let mut t = super::fill_values(lang, title_msg(r.id), &r.changes);
+    let loading_id = matches!(r.id, R::LoadOnRank0 | R::MetaDeviceInit | R::LowCpuMemUsage);
+    if let (false, Some(crate::advisor::Quantity::Text(m))) = (loading_id, r.changes.get("loading"))
+    {
+        t.push_str(&trf(lang, Msg::RecommendationWithLoading, &[("method", m)]));
+    }
+    t
 }
 
 /// "fits" / "still does not fit" / "can't tell".

@@ -82,7 +82,7 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
             pdf::render(
                 &blocks,
                 title.as_deref().unwrap_or("ramvram"),
-                options.lang.langs()[0],
+                &options.lang.langs(),
             )
         }
     }
@@ -149,7 +149,7 @@ pub fn render_fleet(
         Format::Pdf => pdf::render(
             &model::build_fleet(&machines, &skipped, &meta, options.lang),
             crate::i18n::tr(first, Msg::FleetReportTitle),
-            first,
+            &options.lang.langs(),
         ),
     }
 }

@@ -36,6 +36,8 @@ pub enum Chart {
         x_label: String,
         /// Y axis title.
         y_label: String,
+        /// Names of the lines RAM = 1×, 1.5× and 2× VRAM.
+        line_labels: [String; 3],
     },
 }
 
@@ -421,6 +423,19 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![2.5, 1.5, 1.5, 1.5],
     });
+    // Next to the VRAM figure: what it includes of activations.
+    b.push(Block::Paragraph(tw::activations_line(lang, t)));
+    let (header, rows) = tw::phase_table(lang, t);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Paragraph(tw::loading_line(lang, t)));
+    b.push(Block::Note(tw::runtime_note(lang, t)));
+    if let Some(d) = tw::deepspeed_line(lang, t) {
+        b.push(Block::Note(d));
+    }
     let verdict = match t.fits {
         Some(true) => Msg::TrainVerdictFits,
         Some(false) => Msg::TrainVerdictDoesNotFit,
@@ -459,25 +474,6 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    if !t.alternatives.is_empty() {
-        b.push(Block::Subheading(
-            tr(lang, Msg::TrainAlternatives).to_string(),
-        ));
-        b.push(Block::Bullets(
-            t.alternatives
-                .iter()
-                .map(|alt| {
-                    format!(
-                        "{}: GPU {} · CPU {} → {}",
-                        tw::alternative(lang, alt.id),
-                        format::gib(alt.gpu_bytes_per_gpu),
-                        format::gib(alt.cpu_bytes_per_node),
-                        tw::fits_word(lang, alt.fits)
-                    )
-                })
-                .collect(),
-        ));
-    }
     b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
@@ -726,6 +722,15 @@ pub fn build_fleet(
     langs: ReportLang,
 ) -> Vec<Block> {
     use crate::present::fleet::{header, plan_issue, row};
+    // Machines by host name (then by where they came from), as a reader looks them up.
+    let mut machines: Vec<&crate::advisor::fleet::FleetMachine> = machines.iter().collect();
+    machines.sort_by_cached_key(|m| {
+        (
+            m.label.to_lowercase(),
+            m.label.clone(),
+            format!("{:?}", m.origin),
+        )
+    });
     let mut b = Vec::new();
     for lang in langs.langs() {
         b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
@@ -743,7 +748,7 @@ pub fn build_fleet(
             rows,
             widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
         });
-        let points = machines
+        let points: Vec<FleetPoint> = machines
             .iter()
             .filter_map(|m| {
                 Some(FleetPoint {
@@ -754,10 +759,22 @@ pub fn build_fleet(
                 })
             })
             .collect();
+        let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
+        let log = crate::chart::fleet_axes(&data).0.log;
+        let axis = |msg: Msg| {
+            let title = tr(lang, msg);
+            if log {
+                trf(lang, Msg::FleetChartLogAxis, &[("axis", title)])
+            } else {
+                title.to_string()
+            }
+        };
+        let line = |factor: &str| trf(lang, Msg::FleetRuleLine, &[("factor", factor)]);
         b.push(Block::Chart(Chart::FleetScatter {
             points,
-            x_label: tr(lang, Msg::FleetVramAxis).to_string(),
-            y_label: tr(lang, Msg::FleetRamAxis).to_string(),
+            x_label: axis(Msg::FleetVramAxis),
+            y_label: axis(Msg::FleetRamAxis),
+            line_labels: [line("1×"), line("1.5×"), line("2×")],
         }));
         if !skipped.is_empty() {
             let skipped_lines = skipped
@@ -767,7 +784,7 @@ pub fn build_fleet(
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
         }
-        for m in machines {
+        for m in &machines {
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {
                 severity: m.assessment.verdict.severity(),

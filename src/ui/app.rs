@@ -52,8 +52,11 @@ pub enum Message {
 
 mod bench_jobs;
 mod commands;
+mod file_dialogs;
 
 use bench_jobs::RunningBench;
+use file_dialogs::FileDialogs;
+pub use file_dialogs::Purpose;
 
 /// The ramvram window's state.
 pub struct RamvramApp {
@@ -97,6 +100,8 @@ pub struct RamvramApp {
     remember_workload: bool,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
+    /// File dialogs: the system's, or a path typed in the window.
+    files: FileDialogs,
 }
 
 impl RamvramApp {
@@ -141,6 +146,7 @@ impl RamvramApp {
             storage_bench_config: None,
             decode_bench_config: None,
             this_host: sysinfo::System::host_name().ok(),
+            files: FileDialogs::default(),
         }
     }
 
@@ -365,14 +371,14 @@ impl RamvramApp {
             (Some(h), false) => format!("ramvram-{h}"),
             _ => "ramvram-report".to_string(),
         };
-        let picked = rfd::FileDialog::new()
-            .set_title(tr(self.lang, Msg::ExportOpen))
-            .set_file_name(format!("{stem}.{}", form.extension()))
-            .add_filter(form.extension().to_uppercase(), &[form.extension()])
-            .save_file();
-        if let Some(path) = picked {
-            self.export_to(&path);
-        }
+        let mut request = self.request(Purpose::ExportReport);
+        request.title = tr(self.lang, Msg::ExportOpen)
+            .trim_end_matches('…')
+            .to_string();
+        request.file_name = Some(format!("{stem}.{}", form.extension()));
+        let ext = form.extension();
+        request.filters = vec![(ext.to_uppercase(), vec![ext.to_string()])];
+        self.ask_file(Purpose::ExportReport, request);
     }
 
     /// Writes the report for the machine on screen to `path` with the export dialog's choices
@@ -476,15 +482,7 @@ impl RamvramApp {
     }
 
     fn choose_fleet_export_file(&mut self) {
-        let picked = rfd::FileDialog::new()
-            .set_file_name("ramvram-lab-machines.pdf")
-            .add_filter("PDF", &["pdf"])
-            .add_filter("Markdown", &["md"])
-            .add_filter("JSON", &["json"])
-            .save_file();
-        if let Some(path) = picked {
-            self.export_fleet_to(&path);
-        }
+        self.ask_file(Purpose::ExportFleet, self.request(Purpose::ExportFleet));
     }
 
     /// Writes the fleet comparison to `path`; the format follows the extension (pdf, md, json).
@@ -720,7 +718,9 @@ impl RamvramApp {
                 });
             }
         }
-        if let Some(form) = self.export.as_mut() {
+        // The path field, when a dialog had to be typed, in front of the export dialog.
+        self.path_prompt_ui(&ctx);
+        if let Some(form) = self.export.as_mut().filter(|_| !self.files.prompting()) {
             egui::Window::new(tr(lang, Msg::ExportOpen))
                 .collapsible(false)
                 .resizable(false)

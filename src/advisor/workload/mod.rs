@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::profile::Problem;
 
-pub use budget::{BudgetItem, BudgetItemId, MemoryBudget};
+pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES};
 pub use pipeline::{Pipeline, Stage, StageId, typical_storage};
 
 /// How samples are stored.

@@ -3,7 +3,7 @@
 use std::sync::atomic::Ordering;
 
 use super::bench_jobs::BenchJob;
-use super::{Message, RamvramApp, Source};
+use super::{Message, Purpose, RamvramApp, Source};
 use crate::advisor::fleet::Origin;
 use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
@@ -14,6 +14,11 @@ use crate::ui::panels::fleet::FleetSort;
 use crate::ui::panels::{Command, Tab};
 
 impl RamvramApp {
+    /// Asks for a file for `purpose` with its usual dialog.
+    fn ask(&mut self, purpose: Purpose) {
+        self.ask_file(purpose, self.request(purpose));
+    }
+
     pub(super) fn apply(&mut self, command: Command, ctx: &egui::Context) {
         match command {
             Command::SetLang(lang) => {
@@ -23,15 +28,7 @@ impl RamvramApp {
                     self.message = Some(Message::Settings(problem));
                 }
             }
-            Command::OpenProfileDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::UiOpenProfile))
-                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.load_profile(&path);
-                }
-            }
+            Command::OpenProfileDialog => self.ask(Purpose::OpenProfile),
             Command::LoadProfile(path) => self.load_profile(&path),
             Command::DetectThisMachine => self.start_detection(ctx),
             Command::DismissMessage => self.message = None,
@@ -48,28 +45,9 @@ impl RamvramApp {
             Command::CloseExport => self.export = None,
             Command::ChooseExportFile => self.choose_export_file(),
             Command::ExportTo(path) => self.export_to(&path),
-            Command::AddProfilesDialog => {
-                let filter = tr(self.lang, Msg::UiProfileFilter);
-                if let Some(paths) = rfd::FileDialog::new()
-                    .add_filter(filter, &["json"])
-                    .pick_files()
-                {
-                    self.add_fleet_files(&paths);
-                }
-            }
-            Command::AddFolderDialog => {
-                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
-                    self.add_fleet_dir(&dir);
-                }
-            }
-            Command::ImportSlurmDialog => {
-                if let Some(file) = rfd::FileDialog::new()
-                    .add_filter("JSON", &["json"])
-                    .pick_file()
-                {
-                    self.import_slurm(&file);
-                }
-            }
+            Command::AddProfilesDialog => self.ask(Purpose::AddProfiles),
+            Command::AddFolderDialog => self.ask(Purpose::AddFolder),
+            Command::ImportSlurmDialog => self.ask(Purpose::ImportSlurm),
             Command::AddFleetFiles(paths) => self.add_fleet_files(&paths),
             Command::AddPlanned(plan) => self.add_planned(plan),
             Command::ClearFleet => {
@@ -102,23 +80,8 @@ impl RamvramApp {
                 self.workload_active = true;
                 self.reassess();
             }
-            Command::OpenScenarioDialog => {
-                if let Some(path) = rfd::FileDialog::new()
-                    .add_filter("JSON", &["json"])
-                    .pick_file()
-                {
-                    self.open_scenario(&path);
-                }
-            }
-            Command::SaveScenarioDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_file_name("scenario.json")
-                    .add_filter("JSON", &["json"])
-                    .save_file();
-                if let Some(path) = picked {
-                    self.save_scenario(&path);
-                }
-            }
+            Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),
+            Command::SaveScenarioDialog => self.ask(Purpose::SaveScenario),
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {
                     self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
@@ -162,25 +125,8 @@ impl RamvramApp {
                 speed_mts,
                 channels,
             } => self.set_memory_config(&memory_type, speed_mts, channels),
-            Command::OpenDmidecodeDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::BwOpenDmidecode))
-                    .add_filter(tr(self.lang, Msg::BwDmidecodeFilter), &["txt", "log"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.load_dmidecode(&path);
-                }
-            }
-            Command::SaveProfileDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::BwSaveProfile))
-                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
-                    .set_file_name("profile.json")
-                    .save_file();
-                if let Some(path) = picked {
-                    self.save_profile(&path);
-                }
-            }
+            Command::OpenDmidecodeDialog => self.ask(Purpose::OpenDmidecode),
+            Command::SaveProfileDialog => self.ask(Purpose::SaveProfile),
         }
     }
 }

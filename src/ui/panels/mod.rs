@@ -5,6 +5,7 @@ pub mod decode_rate;
 pub mod export;
 pub mod findings;
 pub mod fleet;
+pub mod fleet_chart;
 pub mod hardware;
 pub mod purchase;
 pub mod recommendations;

@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::parse_count;
 use crate::present::training as words;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
@@ -91,7 +92,7 @@ pub fn training(
 ) -> Vec<Command> {
     let before = form.plan.clone();
     let mut commands = Vec::new();
-    ui.columns(2, |cols| {
+    crate::ui::paragraph::columns(ui, 2, |cols| {
         super::heading(&mut cols[0], tr(lang, Msg::TrainSection));
         if let Some(on) = super::include_switch(
             &mut cols[0],
@@ -122,8 +123,11 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .show(ui, |ui| {
             let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
+                // A long preset name ends in "…" inside the column rather than running past
+                // it; the whole name is in the list and on hover.
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(current)
+                    .truncate()
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
@@ -141,6 +145,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                         }
                     })
                     .response
+                    .on_hover_text(current)
             });
 
             let r = row(ui, tr(lang, Msg::TrainParams), |ui| {
@@ -262,6 +267,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 .changed()
             {
                 plan.activations = with_activations.then_some(ActivationInput {
+                    flash_attention: true,
                     seq_len: 4096,
                     micro_batch: 1,
                     checkpointing: true,
@@ -285,7 +291,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
     egui::CollapsingHeader::new(tr(lang, Msg::TrainSeedNoteTitle))
         .id_salt("seed-65b")
         .show(ui, |ui| {
-            ui.add(egui::Label::new(tr(lang, Msg::TrainSeedNote)).wrap());
+            ui.add(Paragraph::new(tr(lang, Msg::TrainSeedNote)));
         });
 }
 
@@ -309,6 +315,38 @@ fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
     };
     ui.label(RichText::new(text).color(colour).strong());
     ui.end_row();
+}
+
+/// The loading and training phases with the peak, how the checkpoint is loaded, the runtime in
+/// the CPU figures and, where it applies, DeepSpeed's own figure.
+fn phases(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
+    super::heading(ui, tr(lang, Msg::PhaseSection));
+    let (header, rows) = words::phase_table(lang, t);
+    egui::Grid::new("training-phases")
+        .num_columns(3)
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for h in &header {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            let last = rows.len().saturating_sub(1);
+            for (i, r) in rows.iter().enumerate() {
+                for cell in r {
+                    let text = RichText::new(cell);
+                    ui.label(if i == last { text.strong() } else { text });
+                }
+                ui.end_row();
+            }
+        });
+    ui.add(Paragraph::new(words::loading_line(lang, t)));
+    ui.add(Paragraph::new(
+        RichText::new(words::runtime_note(lang, t)).weak(),
+    ));
+    if let Some(d) = words::deepspeed_line(lang, t) {
+        ui.add(Paragraph::new(RichText::new(d).weak()));
+    }
 }
 
 fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
@@ -342,15 +380,15 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             if let Some(n) = &t.nvme {
                 check_row(ui, lang, Msg::TrainNeedNvme, n);
             }
-            if let Some(act) = t.estimate.activation_bytes_per_gpu {
-                ui.label(tr(lang, Msg::TrainActivationsRow));
-                ui.label(format::gib(act));
-                ui.end_row();
-            }
         });
+    // Next to the VRAM figure: what it includes of activations.
+    ui.add(Paragraph::new(
+        RichText::new(words::activations_line(lang, t)).italics(),
+    ));
     if let Some(r) = t.ram_to_fit_bytes {
         ui.label(trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
     }
+    phases(ui, lang, t);
     super::heading(ui, tr(lang, Msg::TrainBreakdown));
     egui::Grid::new("training-breakdown")
         .num_columns(4)
@@ -375,53 +413,30 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
         });
     if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(
-            egui::Label::new(trf(
-                lang,
-                Msg::TrainNvmeTraffic,
-                &[("bytes", &format::gib(traffic))],
-            ))
-            .wrap(),
-        );
+        ui.add(Paragraph::new(trf(
+            lang,
+            Msg::TrainNvmeTraffic,
+            &[("bytes", &format::gib(traffic))],
+        )));
     }
-    if !t.alternatives.is_empty() {
-        super::heading(ui, tr(lang, Msg::TrainAlternatives));
-        for alt in &t.alternatives {
-            let colour = match alt.fits {
-                Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
-                Some(false) => theme::severity(crate::advisor::Severity::Critical),
-                None => theme::severity(crate::advisor::Severity::Warning),
-            };
-            let mut sizes = format!(
-                "GPU {} · CPU {}",
-                format::gib(alt.gpu_bytes_per_gpu),
-                format::gib(alt.cpu_bytes_per_node)
-            );
-            if alt.nvme_bytes > 0 {
-                sizes.push_str(&format!(" · NVMe {}", format::gib(alt.nvme_bytes)));
-            }
-            ui.horizontal_wrapped(|ui| {
-                ui.label(
-                    RichText::new(words::fits_word(lang, alt.fits))
-                        .color(colour)
-                        .strong(),
-                );
-                ui.label(words::alternative(lang, alt.id));
-                ui.label(RichText::new(sizes).weak());
-            });
-        }
-    }
+    super::recommendations::recommendations(
+        ui,
+        lang,
+        &a.recommendations,
+        Some(crate::advisor::recommend::Subject::Training),
+    );
     ui.add_space(6.0);
     for w in &t.estimate.warnings {
-        ui.add(
-            egui::Label::new(
-                RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
-            )
-            .wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
+        ));
     }
-    ui.add(egui::Label::new(RichText::new(words::source(lang, t.estimate.source)).weak()).wrap());
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::TrainUnitsNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::source(lang, t.estimate.source)).weak(),
+    ));
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::TrainUnitsNote)).weak(),
+    ));
 }
 
 fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
@@ -452,6 +467,6 @@ fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
             );
             let (model, plan) = words::plan_summary(lang, t);
             ui.label(model);
-            ui.add(egui::Label::new(RichText::new(plan).weak()).wrap());
+            ui.add(Paragraph::new(RichText::new(plan).weak()));
         });
 }

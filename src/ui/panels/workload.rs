@@ -16,6 +16,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::workload as words;
 use crate::profile::DiskKind;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
@@ -43,7 +44,7 @@ pub fn workload(
 ) -> Vec<Command> {
     let before = form.clone();
     let mut commands = Vec::new();
-    ui.columns(2, |cols| {
+    crate::ui::paragraph::columns(ui, 2, |cols| {
         egui::ScrollArea::vertical()
             .id_salt("workload-in")
             .show(&mut cols[0], |ui| {
@@ -261,7 +262,9 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
             ui.label(format::unknown(lang));
         }
     }
-    ui.add(egui::Label::new(RichText::new(words::bottleneck_sentence(lang, r)).strong()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::bottleneck_sentence(lang, r)).strong(),
+    ));
     super::heading(ui, tr(lang, Msg::WorkRamBudget));
     ram_bar(ui, lang, r);
     super::heading(ui, tr(lang, Msg::WorkPipeline));
@@ -281,17 +284,14 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
             .inner_margin(8.0)
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.add(
-                    egui::Label::new(
-                        RichText::new(crate::present::finding_title(lang, f))
-                            .color(colour)
-                            .strong(),
-                    )
-                    .wrap(),
-                );
-                ui.add(egui::Label::new(crate::present::finding_explanation(lang, f)).wrap());
+                ui.add(Paragraph::new(
+                    RichText::new(crate::present::finding_title(lang, f))
+                        .color(colour)
+                        .strong(),
+                ));
+                ui.add(Paragraph::new(crate::present::finding_explanation(lang, f)));
                 for rec in crate::present::finding_recommendations(lang, f) {
-                    ui.add(egui::Label::new(format!("→ {rec}")).wrap());
+                    ui.add(Paragraph::new(format!("→ {rec}")));
                 }
             });
     }
@@ -360,7 +360,8 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
                 words::budget_item(lang, item.id),
                 format::gib(item.bytes)
             );
-            ui.label(RichText::new(text).color(item_colour(item.id)));
+            // One item never wraps inside itself: a whole item moves to the next line.
+            ui.add(egui::Label::new(RichText::new(text).color(item_colour(item.id))).extend());
         }
     });
 }
