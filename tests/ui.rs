@@ -575,3 +575,24 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
         serde_json::from_str(r#"{"lang":"zh","workload":{"num_workers":"eight"}}"#).unwrap();
     assert_eq!((other.lang, other.workload), (Some(Lang::Zh), None));
 }
+
+#[test]
+fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
+    // AWS g5.xlarge: a larger g5 by name, no modules.
+    let g5 = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(Lang::En, &g5, Source::Detected));
+    h.run();
+    h.get_by_label("What to buy for this machine");
+    h.get_by_label_contains("Move to g5.4xlarge: 64.0 GiB of RAM");
+    h.get_by_label("cloud instance · AWS · g5.xlarge");
+    // One 32 GB DDR4-3200 module in a 4-slot board: its twin, in Chinese.
+    let desktop = common::fixture("desktop-3090-1x32-ddr4-4slot");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::Zh,
+        &desktop,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("这台机器该买什么");
+    h.get_by_label_contains("在空闲插槽加装 1 × 32 GB DDR4-3200");
+}

@@ -8,11 +8,13 @@ pub mod defaults;
 pub mod findings;
 pub mod fleet;
 pub mod procurement;
+pub mod purchase;
 pub mod ratio;
 pub mod recommend;
 pub mod rules;
 pub mod training;
 pub mod workload;
+pub mod wsl;
 
 use serde::{Deserialize, Serialize};
 
@@ -144,11 +146,12 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         recommendations: &recommendations,
     };
     let mut findings = findings::findings(&cx);
+    findings.extend(wsl::findings(profile, &memory, &vram));
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
-        // Stable: keeps the order within a severity.
-        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     }
+    // Stable: keeps the order within a severity.
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     let below_largest = findings
         .iter()
         .any(|f| f.id == FindingId::RamBelowLargestGpu);
@@ -174,7 +177,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio,
         verdict,
         rules: rules::judge(&memory, &vram),
-        procurement: procurement::procurement(&memory, &vram, &findings, training_memory.as_ref()),
+        procurement: procurement::procurement(
+            profile,
+            &memory,
+            &vram,
+            &findings,
+            training_memory.as_ref(),
+        ),
         findings,
         training_memory,
         training_error,

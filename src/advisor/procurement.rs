@@ -56,6 +56,10 @@ pub struct Procurement {
     pub dimm_sets: Vec<DimmSet>,
     /// Other hardware and configuration advice from the findings (storage, PCIe, /dev/shm, …).
     pub other: Vec<RecId>,
+    /// What reaching `recommended_ram_bytes` takes on this kind of machine
+    /// ([`super::purchase::purchase_to_reach`]); `None` when no more RAM is needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<super::purchase::Purchase>,
 }
 
 /// Module sizes sold today, GiB: DDR4 and DDR5 UDIMMs/RDIMMs (DDR5 adds the 24/48/96 GB
@@ -95,6 +99,7 @@ const OTHER_ADVICE: [RecId; 4] = [
 
 /// Builds the procurement section from the assessment's parts.
 pub fn procurement(
+    profile: &crate::profile::MachineProfile,
     ram: &EffectiveRam,
     vram: &VramTotals,
     findings: &[Finding],
@@ -146,13 +151,22 @@ pub fn procurement(
             }
         }
     }
+    let purchase = recommended.map(|r| super::purchase::purchase_to_reach(profile, ram, r));
+    // The generic channel-filling sets only where nothing better can be said: never for a cloud
+    // instance, a machine whose modules can be planned, or soldered memory.
+    let generic = matches!(purchase, Some(super::purchase::Purchase::Generic { .. }));
     Procurement {
         current_ram_bytes: current,
         vram_bytes: vram.nominal_total_bytes,
         targets,
         recommended_ram_bytes: recommended,
-        dimm_sets: recommended.map(dimm_sets).unwrap_or_default(),
+        dimm_sets: if generic {
+            recommended.map(dimm_sets).unwrap_or_default()
+        } else {
+            Vec::new()
+        },
         other,
+        purchase,
     }
 }
 

@@ -2,6 +2,8 @@
 //! (`assets/catalog/*.csv`, embedded at build time). Used to map Slurm GRES types to VRAM and to
 //! build planned machines.
 
+pub mod instances;
+pub mod modules;
 pub mod planner;
 
 use std::sync::OnceLock;
@@ -114,6 +116,10 @@ pub struct Catalog {
     pub memory: Vec<MemoryType>,
     /// Platforms.
     pub platforms: Vec<Platform>,
+    /// Cloud instance types.
+    pub instances: Vec<instances::InstanceType>,
+    /// Memory module sizes that exist.
+    pub modules: Vec<modules::ModuleSize>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
@@ -137,6 +143,14 @@ pub fn catalog() -> &'static Catalog {
         platforms: parse(
             "platforms.csv",
             include_str!("../../assets/catalog/platforms.csv"),
+        ),
+        instances: parse(
+            "instances.csv",
+            include_str!("../../assets/catalog/instances.csv"),
+        ),
+        modules: parse(
+            "modules.csv",
+            include_str!("../../assets/catalog/modules.csv"),
         ),
     })
 }
@@ -200,6 +214,11 @@ impl Catalog {
     pub fn platform(&self, name: &str) -> Option<&Platform> {
         self.platforms.iter().find(|p| p.platform == name)
     }
+
+    /// A cloud instance type by name (case and Azure's `Standard_` prefix ignored).
+    pub fn instance(&self, name: &str) -> Option<&instances::InstanceType> {
+        instances::find(&self.instances, name)
+    }
 }
 
 #[cfg(test)]
@@ -259,6 +278,83 @@ mod tests {
             c.gpu_detected("NVIDIA GeForce GTX 1080", Some(8 << 30))
                 .is_none()
         );
+    }
+
+    #[test]
+    fn instances_have_sources_and_known_gpus() {
+        let c = catalog();
+        for i in &c.instances {
+            assert!(!i.source.trim().is_empty(), "{}", i.instance_type);
+            assert!(
+                c.gpu(&i.gpu_model).is_some(),
+                "{}: {}",
+                i.instance_type,
+                i.gpu_model
+            );
+            assert!(
+                i.gpu_count >= 1 && i.vcpus >= 1 && i.ram > 0,
+                "{}",
+                i.instance_type
+            );
+        }
+        // The families the issue asks for, at least.
+        for name in [
+            "g4dn.xlarge",
+            "g5.xlarge",
+            "g6.xlarge",
+            "p4d.24xlarge",
+            "p5.48xlarge",
+            "g2-standard-4",
+            "a2-highgpu-1g",
+            "a3-highgpu-8g",
+            "NC4as_T4_v3",
+            "Standard_NC24ads_A100_v4",
+            "standard_nc40ads_h100_v5",
+            "Standard_ND96asr_v4",
+            "Standard_ND96isr_H100_v5",
+        ] {
+            assert!(c.instance(name).is_some(), "{name}");
+        }
+        // Units: AWS's 16 GiB is 16 × 2^30; Google's "85 GB" is JEDEC binary, 85 × 2^30.
+        assert_eq!(c.instance("g5.xlarge").unwrap().ram_bytes(), 17_179_869_184);
+        assert_eq!(
+            c.instance("a2-highgpu-1g").unwrap().ram_bytes(),
+            85 * 1_073_741_824
+        );
+        assert_eq!(c.instance("nonexistent.large"), None);
+        assert_eq!(c.instance(""), None);
+    }
+
+    #[test]
+    fn module_sizes_that_exist() {
+        use modules::{FormFactor, sizes, soldered};
+        let c = catalog();
+        let gb = |v: Vec<u64>| v.into_iter().map(|b| b >> 30).collect::<Vec<_>>();
+        // The issue's list: DDR4 UDIMM 8/16/32; DDR5 UDIMM 8/16/24/32/48/64; RDIMM larger.
+        assert_eq!(
+            gb(sizes(&c.modules, "DDR4", FormFactor::Udimm)),
+            [8, 16, 32]
+        );
+        assert_eq!(
+            gb(sizes(&c.modules, "ddr5", FormFactor::Udimm)),
+            [8, 16, 24, 32, 48, 64]
+        );
+        assert_eq!(
+            gb(sizes(&c.modules, "DDR5", FormFactor::Rdimm)),
+            [32, 64, 128]
+        );
+        assert!(!sizes(&c.modules, "DDR4", FormFactor::Udimm).contains(&(24 << 30)));
+        assert!(soldered(&c.modules, "LPDDR5"));
+        assert!(!soldered(&c.modules, "DDR5"));
+        for m in &c.modules {
+            assert!(
+                !m.source.is_empty(),
+                "{} {:?}",
+                m.memory_type,
+                m.form_factor
+            );
+            assert_eq!(m.size_gb.is_none(), m.form_factor == FormFactor::Soldered);
+        }
     }
 
     #[test]

@@ -371,6 +371,7 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
         ));
     }
     probe::dimm::apply_dimms(&mut profile.memory, dimms);
+    probe::dimm::apply_slots(&mut profile.memory, probe::dimm::dmidecode_slots(&text));
     Ok(())
 }
 

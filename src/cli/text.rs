@@ -171,6 +171,12 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         out.push('\n');
     }
+    if let Some((purchase, needed)) = present::purchase::of(a) {
+        section(&mut out, tr(lang, Msg::PurchaseSection));
+        for line in present::purchase::lines(lang, purchase, needed) {
+            wrap_hanging(&mut out, "  ", "    ", &line);
+        }
+    }
     if let Some(w) = &a.workload {
         out.push_str(&super::text_workload::workload(lang, w));
     }

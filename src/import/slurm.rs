@@ -100,6 +100,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         os: node.operating_system.clone(),
         kernel: None,
         arch: node.architecture.clone(),
+        platform: None,
     };
     p.cpu = Cpu {
         model: None,

@@ -15,6 +15,7 @@ pub mod bandwidth;
 pub mod bench;
 pub mod errors;
 pub mod fleet;
+pub mod purchase;
 pub mod recommend;
 pub mod training;
 pub mod workload;
@@ -177,6 +178,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetOnHddTitle,
             Msg::FindingDatasetOnHddExplain,
         ),
+        F::WslMemoryCapped => (
+            Msg::FindingWslMemoryCappedTitle,
+            Msg::FindingWslMemoryCappedExplain,
+        ),
     }
 }
 
@@ -201,6 +206,12 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::MatchModules => Msg::RecMatchModules,
         RecId::GpuDataLoading => Msg::RecGpuDataLoading,
         RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
+        RecId::LargerInstance => Msg::RecLargerInstance,
+        RecId::PlanNewMachine => Msg::RecPlanNewMachine,
+        RecId::RaiseVmMemory => Msg::RecRaiseVmMemory,
+        RecId::WslRaiseMemory => Msg::RecWslRaiseMemory,
+        RecId::WslRaiseMemoryEstimated => Msg::RecWslRaiseMemoryEstimated,
+        RecId::WslRaiseMemoryUnknown => Msg::RecWslRaiseMemoryUnknown,
     }
 }
 
@@ -354,6 +365,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::SourceUnreadable => Msg::NoteSourceUnreadable,
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
+        NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
     };
     match &n.detail {
         Some(d) => format!("{} ({d})", tr(lang, msg)),
@@ -565,6 +577,10 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     ];
     if let Some(modules) = modules_summary(lang, a) {
         rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
+    }
+    // The kind of machine, its slots and WSL, after the processor.
+    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
+        rows.insert(3 + i, row);
     }
     let gpus_label = tr(lang, Msg::HwGpus).to_string();
     if p.gpus.is_empty() {

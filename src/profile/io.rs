@@ -237,6 +237,8 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
     for (i, d) in m.dimms.iter().enumerate() {
         positive(&format!("memory.dimms[{i}].size_bytes"), d.size_bytes)?;
     }
+    // host.platform, the slot counts and memory.wsl check themselves.
+    super::platform::validate(p)?;
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         at_most(

@@ -7,6 +7,7 @@ mod channels;
 pub mod dir;
 mod io;
 mod measurements;
+mod platform;
 mod problem;
 pub mod redact;
 
@@ -16,6 +17,9 @@ pub use io::{
     parse_profile, save_profile,
 };
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
+pub use platform::{
+    CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
+};
 pub use problem::Problem;
 
 use serde::{Deserialize, Serialize};
@@ -64,6 +68,10 @@ pub struct Host {
     pub kernel: Option<String>,
     /// CPU architecture as Rust names it: `x86_64`, `aarch64`.
     pub arch: Option<String>,
+    /// What kind of machine this is (desktop, laptop, server, cloud instance, …); `None` when
+    /// it could not be told.
+    #[serde(default)]
+    pub platform: Option<Platform>,
 }
 
 /// The processor(s).
@@ -127,6 +135,19 @@ pub struct Memory {
     /// Where `theoretical_bandwidth_bytes_per_s` (or the type/speed above) came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theoretical_bandwidth_source: Option<ValueSource>,
+    /// Memory slots on the board (SMBIOS memory devices, populated or empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_total: Option<u32>,
+    /// Slots holding a module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_populated: Option<u32>,
+    /// Memory channels the slots belong to, inferred from every slot's name (estimated, like
+    /// `channels_populated`); `None` when a slot name has no channel in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_total: Option<u32>,
+    /// Windows Subsystem for Linux, when the profile comes from inside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wsl: Option<Wsl>,
 }
 
 /// `/sys/kernel/mm/transparent_hugepage/enabled`.
@@ -280,6 +301,8 @@ pub enum NoteId {
     PlatformPartial,
     /// A GPU type (Slurm GRES, a plan) is not in the catalogue; its VRAM is unknown.
     GpuTypeUnknown,
+    /// `.wslconfig` could not be understood and was ignored (WSL ignores it too).
+    WslConfigMalformed,
 }
 
 impl MachineProfile {

@@ -630,22 +630,28 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             widths: vec![5.0, 1.4],
         });
     }
-    if !p.dimm_sets.is_empty() {
+    // What to buy for this kind of machine (a larger instance, modules that exist, …).
+    if let Some((purchase, needed)) = present::purchase::of(a) {
+        b.push(Block::Subheading(
+            tr(lang, Msg::PurchaseSection).to_string(),
+        ));
+        b.push(Block::Paragraph(present::purchase::paragraph(
+            lang, purchase, needed,
+        )));
+        let sets = present::purchase::alternative(purchase);
+        if !sets.is_empty() {
+            b.push(Block::Bullets(
+                sets.iter()
+                    .map(|s| present::purchase::dimm_set(lang, s))
+                    .collect(),
+            ));
+        }
+    } else if !p.dimm_sets.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::ProcDimmIntro).to_string()));
         b.push(Block::Bullets(
             p.dimm_sets
                 .iter()
-                .map(|s| {
-                    trf(
-                        lang,
-                        Msg::ProcDimmSet,
-                        &[
-                            ("channels", &s.channels.to_string()),
-                            ("size", &(s.dimm_bytes >> 30).to_string()),
-                            ("total", &format::gib(s.total_bytes)),
-                        ],
-                    )
-                })
+                .map(|s| present::purchase::dimm_set(lang, s))
                 .collect(),
         ));
     }
@@ -693,7 +699,16 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         }
         None => tr(lang, Msg::ReportAssumptionShm).to_string(),
     });
-    sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
+    let purchase = a.procurement.purchase.as_ref();
+    let sets_shown = !a.procurement.dimm_sets.is_empty()
+        || purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
+    if sets_shown {
+        sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    }
+    if purchase.is_some() {
+        sources.push(tr(lang, Msg::PurchaseAssumption).to_string());
+    }
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
     b.push(Block::Bullets(sources));
 }

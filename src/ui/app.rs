@@ -184,8 +184,11 @@ impl RamvramApp {
     /// Reads `dmidecode -t memory` output from `path` and uses its modules.
     pub fn load_dmidecode(&mut self, path: &Path) {
         let file = path.display().to_string();
-        let dimms = match std::fs::read_to_string(path) {
-            Ok(text) => probe::dimm::parse_dmidecode(&text),
+        let (dimms, slots) = match std::fs::read_to_string(path) {
+            Ok(text) => (
+                probe::dimm::parse_dmidecode(&text),
+                probe::dimm::dmidecode_slots(&text),
+            ),
             Err(e) => {
                 self.bench_view.message = Some(trf(
                     self.lang,
@@ -208,6 +211,7 @@ impl RamvramApp {
             p.memory.channels_populated = None;
             p.memory.channels_source = None;
             probe::dimm::apply_dimms(&mut p.memory, dimms);
+            probe::dimm::apply_slots(&mut p.memory, slots);
         }
         self.bench_view.message = None;
         self.reassess();
@@ -670,6 +674,7 @@ impl RamvramApp {
                                 panels::verdict::verdict(ui, lang, a);
                                 panels::rules::rules(ui, lang, a);
                                 panels::findings::findings(ui, lang, a);
+                                panels::purchase::purchase(ui, lang, a);
                                 panels::recommendations::recommendations(
                                     ui,
                                     lang,

@@ -7,6 +7,7 @@ pub mod findings;
 pub mod fleet;
 pub mod fleet_chart;
 pub mod hardware;
+pub mod purchase;
 pub mod recommendations;
 pub mod rules;
 pub mod toolbar;
