@@ -7,3 +7,12 @@ pub const CJK_FONT: &[u8] = include_bytes!("../assets/fonts/ramvram-cjk-sc.otf")
 
 /// The family name inside [`CJK_FONT`] (set by `tools/subset_font.py`).
 pub const CJK_FONT_FAMILY: &str = "ramvram CJK SC";
+
+/// "ramvram Sans": Noto Sans Regular subset, with arrows, ≤ ≥ ≈ − from Noto Sans Math and a few
+/// shapes from Noto Sans Symbols 2 (`tools/subset_latin_font.py`; SIL OFL 1.1,
+/// `assets/fonts/OFL-ramvram-sans.txt`). PDF reports set Latin text in it and Chinese in
+/// [`CJK_FONT`], chosen per run of text.
+pub const LATIN_FONT: &[u8] = include_bytes!("../assets/fonts/ramvram-sans.ttf");
+
+/// The family name inside [`LATIN_FONT`] (set by `tools/subset_latin_font.py`).
+pub const LATIN_FONT_FAMILY: &str = "ramvram Sans";

@@ -5,8 +5,8 @@
 
 use crate::i18n::{Lang, Msg, tr};
 
-/// Bytes per GiB.
-pub const GIB: f64 = (1u64 << 30) as f64;
+/// Bytes per GiB, as a float.
+pub const GIB: f64 = crate::units::GIB as f64;
 
 /// `17179869184` → `"16.0 GiB"`; below 1 GiB, MiB (`"64 MiB"`).
 pub fn gib(bytes: u64) -> String {
@@ -28,6 +28,31 @@ pub fn size(bytes: u64) -> String {
     } else {
         gib(bytes)
     }
+}
+
+/// A size in decimal GB (10^9 bytes), as disk vendors, `du --si` and NVIDIA's reference
+/// architectures count: a dataset on storage, "128 GB per GPU". `2_000_000_000_000` →
+/// `"2,000 GB"`; below 10 GB one decimal (`"4.5 GB"`).
+pub fn gb(bytes: u64) -> String {
+    let gb = crate::units::to_gb(bytes);
+    if gb >= 10.0 {
+        thousands(gb.round() as u64) + " GB"
+    } else {
+        format!("{gb:.1} GB")
+    }
+}
+
+/// `1234567` → `"1,234,567"`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// [`gib`], or "unknown" in `lang`.
@@ -109,6 +134,15 @@ mod tests {
         assert_eq!(gib(64 << 20), "64 MiB");
         // 24,684,092 kB (this CI machine's MemTotal) = 23.54 GiB.
         assert_eq!(gib(24_684_092 * 1024), "23.5 GiB");
+    }
+
+    #[test]
+    fn dataset_sizes_are_decimal_with_thousands_separators() {
+        assert_eq!(gb(2_000_000_000_000), "2,000 GB");
+        assert_eq!(gb(138_000_000_000), "138 GB");
+        assert_eq!(gb(4_500_000_000), "4.5 GB");
+        assert_eq!(thousands(666_667), "666,667");
+        assert_eq!(thousands(999), "999");
     }
 
     #[test]

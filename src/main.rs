@@ -1,9 +1,11 @@
-//! `ramvram`: parse the command line, then run a command or open the window.
+//! `ramvram`: parse the command line, then run a command or open the window. The only place
+//! that knows both the command line and the window: neither module imports the other.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use ramvram::cli::{self, Args};
+use ramvram::ui::{self, WindowOptions, WindowProblem};
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -11,11 +13,21 @@ fn main() -> ExitCode {
     if let Some(code) = cli::run(&args) {
         return code;
     }
-    match ramvram::ui::display_problem() {
-        Some(reason) => cli::headless_fallback(&args, &reason),
-        None => match ramvram::ui::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => cli::headless_fallback(&args, &ramvram::ui::WindowProblem::Failed(e)),
-        },
-    }
+    let lang = cli::primary_language(args.lang);
+    let problem = match ui::display_problem() {
+        Some(problem) => problem,
+        None => {
+            let options = WindowOptions {
+                lang: args.lang.map(|l| cli::primary_language(Some(l))),
+                profile: args.profile.clone(),
+                profile_dir: args.profile_dir.clone(),
+                trace: args.trace.clone(),
+            };
+            match ui::run(options) {
+                Ok(()) => return ExitCode::SUCCESS,
+                Err(e) => WindowProblem::Failed(e),
+            }
+        }
+    };
+    cli::headless_fallback(&args, &problem.text(lang))
 }

@@ -30,7 +30,7 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
     );
     // PCIe Gen4 x16 = 16 × 1.969 = 31.5 GB/s > 25.6: RAM is the narrowest stage.
     assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
-    // The GPUs' demand is a placeholder until the simulator exists.
+    // Without a workload the GPUs' demand is unknown, so nothing says whether they starve.
     assert_eq!(b.pipeline.starves_gpus, None);
     assert_eq!(b.pipeline.stages[4].source, StageSource::Unknown);
     let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
@@ -125,7 +125,7 @@ fn measured_efficiency_and_pipeline_with_measurements() {
     assert_eq!(
         b.pipeline.stages[2].source,
         StageSource::Unknown,
-        "CPU decode: placeholder"
+        "CPU decode: unknown without a workload"
     );
     // A profile with measurements saves and loads unchanged.
     let text = serde_json::to_string(&p).unwrap();

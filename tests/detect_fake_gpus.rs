@@ -20,10 +20,13 @@ fn eight_h100() {
     );
     assert_eq!(p.gpus[0].pcie.unwrap().width_max, Some(16));
     assert!(p.notes.is_empty(), "{:?}", p.notes);
-    // This machine's real RAM against 8 × 81559 MiB.
+    // NVML reports 8 × 81,559 MiB; the catalogue knows "NVIDIA H100 80GB HBM3" as 80 GiB, and
+    // the ratio divides by that nominal 8 × 80 GiB = 640 GiB.
     let a = assess(&p);
     assert_eq!(a.vram.total_discrete_bytes, Some(8 * H100_VRAM_BYTES));
-    let expected = p.memory.total_bytes.unwrap() as f64 / (8 * H100_VRAM_BYTES) as f64;
+    assert_eq!(a.vram.nominal_total_bytes, Some(640 << 30));
+    assert_eq!(a.vram.catalogue_gpus, 8);
+    let expected = a.memory.sizing_bytes.unwrap() as f64 / (640u64 << 30) as f64;
     assert!((a.ratio.ram_to_vram_total.unwrap() - expected).abs() < 1e-12);
 }
 

@@ -8,7 +8,7 @@ use predicates::prelude::*;
 use ramvram::advisor::fleet::{Origin, assess_fleet};
 use ramvram::advisor::{FindingId, RuleId, RuleStatus, Tier, Verdict};
 use ramvram::catalog::planner::{PlannedMachine, build};
-use ramvram::catalog::slurm;
+use ramvram::import::slurm;
 use std::path::Path;
 
 fn published_dir() -> tempfile::TempDir {
@@ -120,13 +120,13 @@ fn slurm_cluster_with_three_node_types_is_audited() {
             })
             .collect(),
     );
-    // 2063425 MiB / 640 GiB = 3.15: large-model tier; 62.5 GiB / 48 GiB = 1.30: baseline.
-    assert_eq!(fleet[0].assessment.ratio.tier, Some(Tier::LargeModel));
-    assert!(
-        (fleet[0].assessment.ratio.ram_to_vram_total.unwrap() - 2_063_425.0 / (640.0 * 1024.0))
-            .abs()
-            < 1e-9
-    );
+    // RealMemory 2,063,425 MiB is 2015.1 GiB, 98.4 % of 2 TiB: installed 2048 GiB (estimated),
+    // and 2048 / 640 GiB = 3.2, the large-model tier; 62.5 GiB → 64 GiB installed, / 48 GiB =
+    // 1.33: baseline.
+    let dgx = &fleet[0].assessment;
+    assert_eq!(dgx.memory.installed_bytes, Some(2048 << 30));
+    assert_eq!(dgx.ratio.tier, Some(Tier::LargeModel));
+    assert!((dgx.ratio.ram_to_vram_total.unwrap() - 3.2).abs() < 1e-12);
     assert_eq!(fleet[2].assessment.ratio.tier, Some(Tier::Baseline));
     assert_eq!(fleet[3].assessment.verdict, Verdict::CannotJudge);
     assert!(

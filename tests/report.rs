@@ -159,10 +159,11 @@ fn json_report_is_the_assessment_and_round_trips() {
     ] {
         assert!(!v[key].is_null(), "{key}");
     }
-    // Procurement: 2 × 24 GiB VRAM and the plan's 24 × 6,738,415,616 bytes; the larger wins.
+    // Procurement: 2 × 24 GiB VRAM, and the plan's 24 × 6,738,415,616 bytes of model states
+    // plus the OS (2 GiB) and one training process (3 GiB); the larger wins.
     assert_eq!(
         v["procurement"]["recommended_ram_bytes"].as_u64(),
-        Some(24 * 6_738_415_616)
+        Some(24 * 6_738_415_616 + (5 << 30))
     );
 }
 
@@ -253,4 +254,58 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
             );
         }
     }
+}
+
+/// The report carries the bandwidth section the window and `advise` show, in all three formats:
+/// the seed's rule with its arithmetic (quad-channel DDR4-3200 = 4 × 3200 MT/s × 8 B =
+/// 102.4 GB/s, which at 2 GB/s per GiB covers 51.2 GiB), the measured Triad (80.0 GB/s in the
+/// fixture) and the pipeline's narrowest stage.
+#[test]
+fn every_format_has_the_bandwidth_section() {
+    let a = assess(&common::fixture("lab-a6000-nfs-measured"));
+    let md = report::render(&a, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
+    let md = String::from_utf8(md).unwrap();
+    for needle in [
+        "## Bandwidth",
+        "102.4 GB/s (theoretical) covers 51.2 GiB of VRAM",
+        "| Measured (STREAM Triad) | 80.0 GB/s |",
+        "| Storage read | 0.35 GB/s | ● |",
+    ] {
+        assert!(md.contains(needle), "Markdown lacks {needle:?}");
+    }
+    let pdf = report::render(&a, &options(Format::Pdf, ReportLang::One(Lang::Zh))).unwrap();
+    let text = squash(&pdf_text(&pdf));
+    for needle in ["带宽", "102.4GB/s", "80.0GB/s", "51.2GiB"] {
+        assert!(text.contains(needle), "PDF lacks {needle}");
+    }
+    let json = report::render(&a, &options(Format::Json, ReportLang::One(Lang::En))).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let theoretical = v["bandwidth"]["memory"]["theoretical_bytes_per_s"]
+        .as_f64()
+        .unwrap();
+    assert_eq!(theoretical, 4.0 * 3200e6 * 8.0);
+    assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "storage-read");
+}
+
+/// The appendix states the /dev/shm need the findings used: with a workload, its own figure
+/// (4 workers × prefetch 2 × 64 samples × 224 × 224 × 3 float32 = 4 × 2 × 64 × 602,112 B =
+/// 308,281,344 B = 294 MiB), not the default assumption.
+#[test]
+fn the_appendix_states_the_shm_need_actually_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.md");
+    common::ramvram()
+        .args(["report", "--format", "md", "--lang", "en", "--profile"])
+        .arg(common::fixture_path("seed-4090-32g"))
+        .args(["--workload", "imagenet-resnet50", "--num-workers", "4"])
+        .args(["--batch-size", "64", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588 KiB per sample × 1 experiment(s) at once = 294 MiB"),
+        "{md}"
+    );
+    assert!(!md.contains("/dev/shm without a workload scenario"));
 }

@@ -94,6 +94,18 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Training);
     // Default plan: Llama 2 7B, ZeRO-2, optimizer offloaded to the CPU, one GPU.
     h.get_by_label("This plan does not fit this machine.");
+    let does_not_fit = |a: &ramvram::advisor::Assessment| {
+        a.findings
+            .iter()
+            .any(|f| f.id == ramvram::advisor::FindingId::TrainingDoesNotFit)
+    };
+    // Looking at the planner sets nothing up: the machine page and the report don't have it.
+    assert!(h.state().assessment().unwrap().training_memory.is_none());
+    assert!(!does_not_fit(h.state().assessment().unwrap()));
+    assert!(does_not_fit(h.state().preview().unwrap()));
+    h.get_by_label("Include this plan in the assessment and the report")
+        .click();
+    h.run();
     let t = h
         .state()
         .assessment()
@@ -101,16 +113,16 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
         .training_memory
         .clone()
         .unwrap();
-    assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616);
-    // The machine page now also carries the planner's finding.
-    assert!(
-        h.state()
-            .assessment()
-            .unwrap()
-            .findings
-            .iter()
-            .any(|f| f.id == ramvram::advisor::FindingId::TrainingDoesNotFit)
-    );
+    // DeepSpeed's 24 bytes per parameter, plus the OS (2 GiB) and one training process (3 GiB).
+    assert_eq!(t.estimate.cpu_bytes_per_node, 24 * 6_738_415_616);
+    assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616 + (5 << 30));
+    assert!(does_not_fit(h.state().assessment().unwrap()));
+    // The page shows both phases, the activation line and the ranked changes.
+    h.get_by_label("Loading and training");
+    h.get_by_label("Peak (what must fit)");
+    h.get_by_label_contains("Model states only; activations not included.");
+    h.get_by_label("What to change, cheapest first");
+    h.get_by_label("Fine-tune with QLoRA (4-bit base) instead of all parameters");
     // The command line, given the same plan, computes the same figures.
     let out = assert_cmd::Command::cargo_bin("ramvram")
         .unwrap()
@@ -252,7 +264,7 @@ fn measuring_decode_speed_replaces_the_default_rate() {
     h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
     h.get_by_label("Measure decode speed").click();
     let decode_stage = |h: &egui_kittest::Harness<'_, RamvramApp>| {
-        let w = h.state().assessment().unwrap().workload.as_ref().unwrap();
+        let w = h.state().preview().unwrap().workload.as_ref().unwrap();
         w.pipeline
             .stages
             .iter()
@@ -562,4 +574,25 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
     let other: Settings =
         serde_json::from_str(r#"{"lang":"zh","workload":{"num_workers":"eight"}}"#).unwrap();
     assert_eq!((other.lang, other.workload), (Some(Lang::Zh), None));
+}
+
+#[test]
+fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
+    // AWS g5.xlarge: a larger g5 by name, no modules.
+    let g5 = common::fixture("aws-g5.xlarge");
+    let mut h = harness(RamvramApp::with_profile(Lang::En, &g5, Source::Detected));
+    h.run();
+    h.get_by_label("What to buy for this machine");
+    h.get_by_label_contains("Move to g5.4xlarge: 64.0 GiB of RAM");
+    h.get_by_label("cloud instance · AWS · g5.xlarge");
+    // One 32 GB DDR4-3200 module in a 4-slot board: its twin, in Chinese.
+    let desktop = common::fixture("desktop-3090-1x32-ddr4-4slot");
+    let mut h = harness(RamvramApp::with_profile(
+        Lang::Zh,
+        &desktop,
+        Source::Detected,
+    ));
+    h.run();
+    h.get_by_label("这台机器该买什么");
+    h.get_by_label_contains("在空闲插槽加装 1 × 32 GB DDR4-3200");
 }

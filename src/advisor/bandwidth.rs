@@ -148,11 +148,13 @@ pub enum StageId {
     StorageRead,
     /// System memory bandwidth.
     RamBandwidth,
-    /// CPU decoding and augmentation (placeholder until the decode benchmark exists).
+    /// CPU decoding and augmentation: known only with a workload (the workload simulator turns
+    /// a decode rate into samples/s); unknown for the machine alone.
     CpuDecode,
     /// PCIe host→device, all GPUs together.
     PcieH2d,
-    /// What the GPUs consume (placeholder: unknown until the simulator or a scenario gives it).
+    /// What the GPUs consume: known only with a workload's demand; unknown for the machine
+    /// alone.
     GpuDemand,
 }
 
@@ -395,9 +397,9 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
         (None, Some(m)) => (Some(m), Some(BandwidthBasis::Measured)),
         (None, None) => (None, None),
     };
-    let gib = (1u64 << 30) as f64;
+    let gib = crate::units::GIB as f64;
     let required = vram
-        .total_discrete_bytes
+        .nominal_total_bytes
         .map(|v| v as f64 / gib * SEED_BYTES_PER_S_PER_VRAM_GIB);
     let status = if vram.discrete_gpus == 0 {
         RuleStatus::NotApplicable
@@ -409,7 +411,7 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
         }
     };
     SeedBandwidthRule {
-        vram_bytes: vram.total_discrete_bytes,
+        vram_bytes: vram.nominal_total_bytes,
         required_bytes_per_s: required,
         actual_bytes_per_s: actual,
         basis,

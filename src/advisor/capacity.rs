@@ -1,21 +1,57 @@
-//! Effective RAM and VRAM totals: the two numbers every ratio divides.
+//! RAM and VRAM, the two numbers every ratio divides, each in two senses:
+//!
+//! - **usable** RAM is what Linux manages (`MemTotal`) or the cgroup limit when lower: what a
+//!   job can allocate. Headroom findings (swap, page cache, the workload's budget, whether a
+//!   training plan fits) use it.
+//! - **installed** RAM is what was bought: the modules' sum (SMBIOS), a size typed into the
+//!   profile, or an estimate from `MemTotal`. Sizing rules ("RAM ≥ total VRAM") are written for
+//!   installed RAM against the GPUs' nominal memory, the sizes both are sold in; comparing
+//!   `MemTotal` (a few per cent below installed) with NVML's totals would fail a machine that
+//!   meets the rule as bought.
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::catalog;
 use crate::profile::MachineProfile;
+use crate::units::GIB;
 
-/// System memory as a training job sees it. Bytes.
+/// Where the installed size comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstalledSource {
+    /// The sum of the memory modules SMBIOS lists.
+    Modules,
+    /// `memory.installed_bytes` in the profile (typed, a cloud instance's published size, a
+    /// planned machine).
+    Entered,
+    /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`]).
+    Estimated,
+}
+
+/// System memory as a job sees it and as it was bought. Bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EffectiveRam {
-    /// Physical RAM (`MemTotal`).
+    /// RAM Linux manages (`MemTotal`).
     pub physical_bytes: Option<u64>,
     /// cgroup limit, when one is set.
     pub limit_bytes: Option<u64>,
-    /// What a job can use: the cgroup limit when it is lower than physical RAM, else physical
-    /// RAM. `None` when physical RAM is unknown and there is no limit.
+    /// Usable: what a job can use — the cgroup limit when it is lower than `MemTotal`, else
+    /// `MemTotal`. `None` when `MemTotal` is unknown and there is no limit.
     pub effective_bytes: Option<u64>,
     /// True when the cgroup limit is what caps it.
     pub limited_by_cgroup: bool,
+    /// RAM installed; `None` when there are no modules, nothing was entered and `MemTotal`
+    /// matches no common size ([`estimate_installed`]).
+    #[serde(default)]
+    pub installed_bytes: Option<u64>,
+    /// Where [`Self::installed_bytes`] comes from.
+    #[serde(default)]
+    pub installed_source: Option<InstalledSource>,
+    /// What the sizing rules and the RAM:VRAM ratio compare with the GPUs: the cgroup limit when
+    /// it caps this job below `MemTotal` (the job gets no more, however much is installed), else
+    /// the installed size, else `MemTotal`.
+    #[serde(default)]
+    pub sizing_bytes: Option<u64>,
 }
 
 /// GPU memory totals. Bytes.
@@ -27,14 +63,73 @@ pub struct VramTotals {
     pub unified_gpus: u32,
     /// Discrete GPUs whose VRAM could not be read.
     pub unknown_vram_gpus: u32,
-    /// Sum of discrete VRAM; `None` when any discrete GPU's VRAM is unknown or there is none.
+    /// Sum of discrete VRAM as the drivers report it (usable); `None` when any discrete GPU's
+    /// VRAM is unknown or there is none.
     pub total_discrete_bytes: Option<u64>,
-    /// The largest single discrete GPU's VRAM (known ones only).
+    /// The largest single discrete GPU's VRAM as reported (known ones only).
     pub largest_discrete_bytes: Option<u64>,
+    /// Sum of the discrete GPUs' nominal memory: the catalogue's size for a model it knows
+    /// (an H100 80GB is 80 GiB; NVML reports 81,559 MiB), else the driver's total. `None` as
+    /// for `total_discrete_bytes`.
+    #[serde(default)]
+    pub nominal_total_bytes: Option<u64>,
+    /// The largest single discrete GPU's nominal memory.
+    #[serde(default)]
+    pub nominal_largest_bytes: Option<u64>,
+    /// Discrete GPUs whose nominal size came from the catalogue (the rest use the driver's
+    /// total).
+    #[serde(default)]
+    pub catalogue_gpus: u32,
 }
 
-/// Effective RAM: `min(MemTotal, cgroup limit)`. A limit above physical RAM does not count
-/// (the kernel can't hand out memory it doesn't have).
+/// Common installed RAM sizes, GiB: totals of equal modules (4–256 GB) on desktops,
+/// workstations and servers (1–32 modules), and the sizes cloud instances are sold with.
+/// Assumption from vendor catalogues; used only to estimate an installed size from `MemTotal`.
+pub const COMMON_INSTALLED_GIB: [u64; 28] = [
+    1, 2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 144, 192, 256, 384, 512, 768, 1024, 1152, 1536,
+    2048, 3072, 4096, 6144, 8192, 12288,
+];
+
+/// `MemTotal` is at least this share of the installed size when the estimate is accepted: the
+/// firmware, the kernel image, `crashkernel` and integrated graphics reserve 1–5 % (e.g. 64 GiB
+/// installed shows as 62.7 GiB). Assumption; a `MemTotal` further below every common size
+/// leaves the installed size unknown.
+pub const MEMTOTAL_MIN_SHARE: f64 = 0.94;
+
+/// The installed size `MemTotal` most likely comes from: the smallest of
+/// [`COMMON_INSTALLED_GIB`] at or above it, when `MemTotal` is at least
+/// [`MEMTOTAL_MIN_SHARE`] of it. `None` otherwise.
+pub fn estimate_installed(mem_total: u64) -> Option<u64> {
+    COMMON_INSTALLED_GIB
+        .iter()
+        .map(|g| g * GIB)
+        .find(|size| *size >= mem_total)
+        .filter(|size| mem_total as f64 >= *size as f64 * MEMTOTAL_MIN_SHARE)
+}
+
+/// The installed size and its source: the modules' sum when every module's size is known and
+/// the sum is at least `MemTotal` (a virtual machine's SMBIOS can list less than it has), else
+/// `memory.installed_bytes`, else [`estimate_installed`].
+pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledSource>) {
+    let m = &profile.memory;
+    let modules: Option<u64> = (!m.dimms.is_empty())
+        .then(|| m.dimms.iter().map(|d| d.size_bytes).sum::<Option<u64>>())
+        .flatten()
+        .filter(|sum| m.total_bytes.is_none_or(|t| *sum >= t));
+    if let Some(sum) = modules {
+        return (Some(sum), Some(InstalledSource::Modules));
+    }
+    if let Some(entered) = m.installed_bytes {
+        return (Some(entered), Some(InstalledSource::Entered));
+    }
+    match m.total_bytes.and_then(estimate_installed) {
+        Some(e) => (Some(e), Some(InstalledSource::Estimated)),
+        None => (None, None),
+    }
+}
+
+/// Usable RAM `min(MemTotal, cgroup limit)` (a limit above `MemTotal` does not count: the
+/// kernel can't hand out memory it doesn't have), installed RAM, and the RAM sizing rules use.
 pub fn effective_ram(profile: &MachineProfile) -> EffectiveRam {
     let physical = profile.memory.total_bytes;
     let limit = profile.memory.limit_bytes;
@@ -44,25 +139,78 @@ pub fn effective_ram(profile: &MachineProfile) -> EffectiveRam {
         (None, Some(l)) => (Some(l), true),
         (None, None) => (None, false),
     };
+    let (installed, source) = installed_ram(profile);
+    let sizing = if limited {
+        effective
+    } else {
+        installed.or(physical)
+    };
     EffectiveRam {
         physical_bytes: physical,
         limit_bytes: limit,
         effective_bytes: effective,
         limited_by_cgroup: limited,
+        installed_bytes: installed,
+        installed_source: source,
+        sizing_bytes: sizing,
     }
 }
 
-/// Sums discrete VRAM. A unified-memory GPU has no VRAM of its own and is counted apart.
+/// One GPU's nominal memory: the catalogue's size when the catalogue knows the model and the
+/// driver's total agrees with it ([`crate::catalog::Catalog::gpu_detected`]), else the driver's
+/// total. The second value is true when the catalogue gave it.
+pub fn nominal_vram(gpu: &crate::profile::Gpu) -> (Option<u64>, bool) {
+    let known = gpu
+        .name
+        .as_deref()
+        .and_then(|n| catalog().gpu_detected(n, gpu.vram_total_bytes))
+        .filter(|m| !m.unified_memory);
+    match known {
+        Some(m) => (Some(m.vram_gib * GIB), true),
+        None => (gpu.vram_total_bytes, false),
+    }
+}
+
+/// Sums discrete VRAM, as reported and nominal. A unified-memory GPU has no VRAM of its own and
+/// is counted apart.
 pub fn vram_totals(profile: &MachineProfile) -> VramTotals {
     let discrete: Vec<_> = profile.gpus.iter().filter(|g| !g.unified_memory).collect();
     let known: Vec<u64> = discrete.iter().filter_map(|g| g.vram_total_bytes).collect();
+    let nominal: Vec<(Option<u64>, bool)> = discrete.iter().map(|g| nominal_vram(g)).collect();
+    let nominal_known: Vec<u64> = nominal.iter().filter_map(|(v, _)| *v).collect();
     let unknown = (discrete.len() - known.len()) as u32;
+    let sum = |v: &[u64]| v.iter().copied().fold(0u64, u64::saturating_add);
+    let complete = unknown == 0 && !known.is_empty();
     VramTotals {
         discrete_gpus: discrete.len() as u32,
         unified_gpus: (profile.gpus.len() - discrete.len()) as u32,
         unknown_vram_gpus: unknown,
-        total_discrete_bytes: (unknown == 0 && !known.is_empty())
-            .then(|| known.iter().copied().fold(0u64, u64::saturating_add)),
+        total_discrete_bytes: complete.then(|| sum(&known)),
         largest_discrete_bytes: known.iter().copied().max(),
+        nominal_total_bytes: (complete && nominal_known.len() == discrete.len())
+            .then(|| sum(&nominal_known)),
+        nominal_largest_bytes: nominal_known.iter().copied().max(),
+        catalogue_gpus: nominal.iter().filter(|(_, c)| *c).count() as u32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installed_size_is_estimated_from_memtotal_within_the_margin() {
+        // 64 GiB installed shows as 62.7 GiB: 62.7 / 64 = 98 % ≥ 94 %.
+        let mem_total = (62.7 * GIB as f64) as u64;
+        assert_eq!(estimate_installed(mem_total), Some(64 * GIB));
+        // An instance with 15.3 GiB of MemTotal was sold as 16 GiB.
+        assert_eq!(
+            estimate_installed((15.3 * GIB as f64) as u64),
+            Some(16 * GIB)
+        );
+        // Exactly a common size is that size.
+        assert_eq!(estimate_installed(32 * GIB), Some(32 * GIB));
+        // 100 GiB is 78 % of 128 GiB: no common size explains it, so it stays unknown.
+        assert_eq!(estimate_installed(100 * GIB), None);
     }
 }

@@ -83,6 +83,8 @@ pub enum FindingId {
     DatasetOnNetworkStorage,
     /// A measured dataset folder is on a rotating disk.
     DatasetOnHdd,
+    /// WSL2 caps the RAM Linux sees below what Windows has (`advisor::wsl`).
+    WslMemoryCapped,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -127,6 +129,18 @@ pub enum RecId {
     GpuDataLoading,
     /// Copy the dataset to local NVMe, or pack small files into shards.
     CopyToLocalNvme,
+    /// A cloud instance: move to a larger instance of the same family (`advisor::purchase`).
+    LargerInstance,
+    /// Soldered memory: it can't be upgraded; plan a new machine.
+    PlanNewMachine,
+    /// A virtual machine: ask its host for more memory.
+    RaiseVmMemory,
+    /// WSL2: raise `memory=` in `.wslconfig` (Windows' RAM entered).
+    WslRaiseMemory,
+    /// WSL2: raise `memory=` (Windows' RAM estimated from the default cap).
+    WslRaiseMemoryEstimated,
+    /// WSL2: raise `memory=` (Windows' RAM unknown).
+    WslRaiseMemoryUnknown,
     /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
     /// diagnosis).
     ReduceWorkers,
@@ -153,6 +167,9 @@ pub enum Quantity {
     /// Bandwidth in bytes per second (shown as GB/s, 10^9 bytes/s).
     #[serde(rename = "bytes_per_s")]
     BytesPerSecond(f64),
+    /// A setting's value as written in a configuration (`"rank0"`, `"g5.2xlarge"`): shown as
+    /// it is, untranslated.
+    Text(String),
 }
 
 /// One finding.
@@ -216,6 +233,8 @@ pub struct Context<'a> {
     pub training: Option<&'a super::training::TrainingMemory>,
     /// The workload simulator's result, if a workload was given.
     pub workload: Option<&'a super::workload::WorkloadResult>,
+    /// The recommendations computed so far (what the plans' re-runs found).
+    pub recommendations: &'a [super::recommend::Recommendation],
 }
 
 /// All findings for a machine, most severe first (stable order within a severity).
@@ -248,7 +267,9 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
-    let Some(effective) = ram.effective_bytes else {
+    // Sizing findings compare RAM as bought (or as a cgroup caps it) with the GPUs' nominal
+    // memory, as the rules do (see `capacity`).
+    let Some(effective) = ram.sizing_bytes else {
         out.push(Finding::new(FindingId::RamUnknown, Severity::Warning, &[]));
         return;
     };
@@ -262,22 +283,35 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             .with("gpus", Quantity::Count(u64::from(vram.unknown_vram_gpus))),
         );
     }
-    if let (Some(total), Some(r)) = (vram.total_discrete_bytes, cx.ratio.ram_to_vram_total) {
+    // What "add RAM" means on this kind of machine (a larger instance, a new machine, …), after
+    // raising WSL's cap when that is what holds RAM down.
+    let wsl = super::wsl::findings(cx.profile, ram, vram);
+    let mut add: Vec<RecId> = wsl.iter().flat_map(|f| f.recommendations.clone()).collect();
+    add.push(super::purchase::add_ram_rec(cx.profile));
+    // The WSL recommendation's numbers travel with it.
+    let with_wsl = |mut f: Finding| {
+        for w in &wsl {
+            f.values.extend(w.values.clone());
+        }
+        f
+    };
+    if let (Some(total), Some(r)) = (vram.nominal_total_bytes, cx.ratio.ram_to_vram_total) {
         if effective < total {
-            out.push(
-                Finding::new(
-                    FindingId::RamBelowVram,
-                    Severity::Critical,
-                    &[RecId::AddRam, RecId::StreamDataset, RecId::PreferLora],
-                )
-                .with("ram", Quantity::Bytes(effective))
-                .with("vram", Quantity::Bytes(total))
-                .with("ratio", Quantity::Ratio(r))
-                .with("shortfall", Quantity::Bytes(total - effective))
-                // Targets: the seed's baseline (1×) and its offload / large-model tier (2×).
-                .with("target_min", Quantity::Bytes(total))
-                .with("target", Quantity::Bytes(total.saturating_mul(2))),
-            );
+            let recs: Vec<RecId> = add
+                .iter()
+                .copied()
+                .chain([RecId::StreamDataset, RecId::PreferLora])
+                .collect();
+            out.push(with_wsl(
+                Finding::new(FindingId::RamBelowVram, Severity::Critical, &recs)
+                    .with("ram", Quantity::Bytes(effective))
+                    .with("vram", Quantity::Bytes(total))
+                    .with("ratio", Quantity::Ratio(r))
+                    .with("shortfall", Quantity::Bytes(total - effective))
+                    // Targets: the seed's baseline (1×) and its offload / large-model tier (2×).
+                    .with("target_min", Quantity::Bytes(total))
+                    .with("target", Quantity::Bytes(total.saturating_mul(2))),
+            ));
         } else if cx.ratio.tier == Some(Tier::Baseline) {
             out.push(
                 Finding::new(
@@ -292,18 +326,14 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             );
         }
     }
-    if let Some(largest) = vram.largest_discrete_bytes {
+    if let Some(largest) = vram.nominal_largest_bytes {
         if vram.discrete_gpus > 1 && effective < largest {
-            out.push(
-                Finding::new(
-                    FindingId::RamBelowLargestGpu,
-                    Severity::Critical,
-                    &[RecId::AddRam],
-                )
-                .with("ram", Quantity::Bytes(effective))
-                .with("largest", Quantity::Bytes(largest))
-                .with("target", Quantity::Bytes(largest)),
-            );
+            out.push(with_wsl(
+                Finding::new(FindingId::RamBelowLargestGpu, Severity::Critical, &add)
+                    .with("ram", Quantity::Bytes(effective))
+                    .with("largest", Quantity::Bytes(largest))
+                    .with("target", Quantity::Bytes(largest)),
+            ));
         }
     }
 }
@@ -438,10 +468,17 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     if let Some(target) = t.ram_to_fit_bytes {
         f = f.with("target", Quantity::Bytes(target));
-        recs.push(RecId::AddRam);
     }
-    if t.alternatives.iter().any(|a| a.fits == Some(true)) {
+    // The ranked list says what to change, cheapest first; "add RAM" alone would skip the
+    // settings and techniques that fit without buying anything.
+    let any_change = cx
+        .recommendations
+        .iter()
+        .any(|r| r.subject == super::recommend::Subject::Training);
+    if any_change {
         recs.push(RecId::TryFittingPlan);
+    } else if t.ram_to_fit_bytes.is_some() {
+        recs.push(super::purchase::add_ram_rec(cx.profile));
     }
     f.recommendations = recs;
     out.push(f);
@@ -469,7 +506,10 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
                 base(
                     FindingId::WorkloadRamExceeded,
                     Severity::Critical,
-                    &[RecId::SetNumWorkers, RecId::AddRam],
+                    &[
+                        RecId::SetNumWorkers,
+                        super::purchase::add_ram_rec(cx.profile),
+                    ],
                 )
                 .with("over", Quantity::Bytes(headroom.unsigned_abs()))
                 .with(

@@ -71,37 +71,3 @@ pub fn assess_fleet(inputs: Vec<FleetInput>) -> Vec<FleetMachine> {
     }
     machines
 }
-
-/// A file that was not a machine profile, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SkippedFile {
-    /// The file.
-    pub file: String,
-    /// Why it was skipped.
-    pub reason: String,
-}
-
-/// Many machines as one JSON document: `advise --profile-dir --json` and the fleet report.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FleetDocument {
-    /// The machines.
-    pub machines: Vec<FleetMachine>,
-    /// Files that were not profiles.
-    pub skipped: Vec<SkippedFile>,
-}
-
-impl FleetDocument {
-    /// Builds the document from machines and (file, reason) pairs.
-    pub fn new(machines: &[FleetMachine], skipped: &[(String, String)]) -> FleetDocument {
-        FleetDocument {
-            machines: machines.to_vec(),
-            skipped: skipped
-                .iter()
-                .map(|(f, r)| SkippedFile {
-                    file: f.clone(),
-                    reason: r.clone(),
-                })
-                .collect(),
-        }
-    }
-}

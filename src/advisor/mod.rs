@@ -4,14 +4,18 @@
 
 pub mod bandwidth;
 pub mod capacity;
+pub mod defaults;
 pub mod diagnose;
 pub mod findings;
 pub mod fleet;
 pub mod procurement;
+pub mod purchase;
 pub mod ratio;
+pub mod recommend;
 pub mod rules;
 pub mod training;
 pub mod workload;
+pub mod wsl;
 
 use serde::{Deserialize, Serialize};
 
@@ -87,6 +91,10 @@ pub struct Assessment {
     /// workload was given.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
     pub workload: Option<workload::WorkloadResult>,
+    /// What to change, ranked cheapest first ([`recommend::rank`]), each with the model's result
+    /// after the change.
+    #[serde(default)]
+    pub recommendations: Vec<recommend::Recommendation>,
     /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline; `None` when nothing
     /// about bandwidth is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,9 +120,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
+    let mut recommendations = Vec::new();
     let (training_memory, training_error) = match &inputs.training {
         Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
-            Ok(t) => (Some(t), None),
+            Ok((t, recs)) => {
+                recommendations.extend(recs);
+                (Some(t), None)
+            }
             Err(e) => (None, Some(e)),
         },
         None => (None, None),
@@ -132,13 +144,15 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio: &ratio,
         training: training_memory.as_ref(),
         workload: workload.as_ref(),
+        recommendations: &recommendations,
     };
     let mut findings = findings::findings(&cx);
+    findings.extend(wsl::findings(profile, &memory, &vram));
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
-        // Stable: keeps the order within a severity.
-        findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     }
+    // Stable: keeps the order within a severity.
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     let below_largest = findings
         .iter()
         .any(|f| f.id == FindingId::RamBelowLargestGpu);
@@ -164,11 +178,18 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio,
         verdict,
         rules: rules::judge(&memory, &vram),
-        procurement: procurement::procurement(&memory, &vram, &findings, training_memory.as_ref()),
+        procurement: procurement::procurement(
+            profile,
+            &memory,
+            &vram,
+            &findings,
+            training_memory.as_ref(),
+        ),
         findings,
         training_memory,
         training_error,
         workload,
+        recommendations: recommend::rank(recommendations),
         bandwidth,
     }
 }

@@ -43,9 +43,9 @@ pub struct DimmSet {
 /// The procurement section.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Procurement {
-    /// Effective RAM now.
+    /// RAM installed now (else as the rules size it; see `capacity`).
     pub current_ram_bytes: Option<u64>,
-    /// Discrete VRAM now.
+    /// The discrete GPUs' nominal memory.
     pub vram_bytes: Option<u64>,
     /// What each reason asks for (only reasons current RAM does not meet).
     pub targets: Vec<RamTarget>,
@@ -56,11 +56,14 @@ pub struct Procurement {
     pub dimm_sets: Vec<DimmSet>,
     /// Other hardware and configuration advice from the findings (storage, PCIe, /dev/shm, …).
     pub other: Vec<RecId>,
+    /// What reaching `recommended_ram_bytes` takes on this kind of machine
+    /// ([`super::purchase::purchase_to_reach`]); `None` when no more RAM is needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase: Option<super::purchase::Purchase>,
 }
 
 /// Module sizes sold today, GiB: DDR4 and DDR5 UDIMMs/RDIMMs (DDR5 adds the 24/48/96 GB
-/// non-binary parts). Assumption from vendor catalogues; the detected DIMM type narrows it once
-/// memory-channel detection is in.
+/// non-binary parts). Assumption from vendor catalogues.
 pub const DIMM_SIZES_GIB: [u64; 10] = [8, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 
 /// Channel counts of common platforms: desktop 2, HEDT/workstation 4 and 8, one server socket
@@ -96,12 +99,25 @@ const OTHER_ADVICE: [RecId; 4] = [
 
 /// Builds the procurement section from the assessment's parts.
 pub fn procurement(
+    profile: &crate::profile::MachineProfile,
     ram: &EffectiveRam,
     vram: &VramTotals,
     findings: &[Finding],
     training: Option<&TrainingMemory>,
 ) -> Procurement {
-    let current = ram.effective_bytes;
+    // What to buy is installed RAM. A plan's need is usable RAM; the firmware and kernel keep
+    // the same share of a larger installation, so the installed size to buy is the need over
+    // this machine's usable share (e.g. 63 GiB of need on a machine where 64 GiB shows as 62.7
+    // asks for 64.3 GiB installed, which rounds to the next common size).
+    let current = ram.installed_bytes.or(ram.sizing_bytes);
+    let usable_share = match (
+        ram.installed_bytes,
+        ram.physical_bytes,
+        ram.limited_by_cgroup,
+    ) {
+        (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
+        _ => 1.0,
+    };
     let mut targets = Vec::new();
     let mut push = |reason, required: u64| {
         if current.is_none_or(|c| c < required) {
@@ -111,16 +127,17 @@ pub fn procurement(
             });
         }
     };
-    if let Some(total) = vram.total_discrete_bytes {
+    if let Some(total) = vram.nominal_total_bytes {
         push(RamReason::TwiceVram, total.saturating_mul(2));
     }
     if vram.discrete_gpus > 1 {
-        if let Some(largest) = vram.largest_discrete_bytes {
+        if let Some(largest) = vram.nominal_largest_bytes {
             push(RamReason::LargestGpu, largest);
         }
     }
     if let Some(t) = training.filter(|t| t.cpu.fits == Some(false)) {
-        push(RamReason::TrainingPlan, t.cpu.needed_bytes);
+        let installed = crate::units::saturating_bytes(t.cpu.needed_bytes as f64 / usable_share);
+        push(RamReason::TrainingPlan, installed);
     }
     let recommended = targets.iter().map(|t| t.required_bytes).max();
     let mut other = Vec::new();
@@ -134,13 +151,22 @@ pub fn procurement(
             }
         }
     }
+    let purchase = recommended.map(|r| super::purchase::purchase_to_reach(profile, ram, r));
+    // The generic channel-filling sets only where nothing better can be said: never for a cloud
+    // instance, a machine whose modules can be planned, or soldered memory.
+    let generic = matches!(purchase, Some(super::purchase::Purchase::Generic { .. }));
     Procurement {
         current_ram_bytes: current,
-        vram_bytes: vram.total_discrete_bytes,
+        vram_bytes: vram.nominal_total_bytes,
         targets,
         recommended_ram_bytes: recommended,
-        dimm_sets: recommended.map(dimm_sets).unwrap_or_default(),
+        dimm_sets: if generic {
+            recommended.map(dimm_sets).unwrap_or_default()
+        } else {
+            Vec::new()
+        },
         other,
+        purchase,
     }
 }
 

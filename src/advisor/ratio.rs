@@ -50,10 +50,11 @@ impl Tier {
 /// The two ratios and the tier of the first.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ratio {
-    /// Effective RAM / sum of discrete VRAM. `None` when either is unknown or there is no
-    /// discrete GPU.
+    /// RAM as sized ([`EffectiveRam::sizing_bytes`]: installed, or the cgroup limit that caps
+    /// the job) / the discrete GPUs' nominal memory. `None` when either is unknown or there is
+    /// no discrete GPU.
     pub ram_to_vram_total: Option<f64>,
-    /// Effective RAM / VRAM of the largest discrete GPU.
+    /// RAM as sized / the largest discrete GPU's nominal memory.
     pub ram_to_largest_gpu: Option<f64>,
     /// Seed tier of `ram_to_vram_total`.
     pub tier: Option<Tier>,
@@ -65,10 +66,10 @@ pub fn ratios(ram: &EffectiveRam, vram: &VramTotals) -> Ratio {
         (Some(n), Some(d)) if d > 0 => Some(n as f64 / d as f64),
         _ => None,
     };
-    let total = div(ram.effective_bytes, vram.total_discrete_bytes);
+    let total = div(ram.sizing_bytes, vram.nominal_total_bytes);
     Ratio {
         ram_to_vram_total: total,
-        ram_to_largest_gpu: div(ram.effective_bytes, vram.largest_discrete_bytes),
+        ram_to_largest_gpu: div(ram.sizing_bytes, vram.nominal_largest_bytes),
         tier: total.map(Tier::of),
     }
 }

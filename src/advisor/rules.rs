@@ -1,7 +1,10 @@
 //! The published RAM-sizing rules, each judged against this machine.
 //!
-//! Every rule is "effective RAM ≥ factor × basis". The factors and their sources are below and
-//! in `docs/model.md`; the seed article's tiers are rules too.
+//! Every rule is "RAM ≥ factor × basis", with RAM as sized ([`EffectiveRam::sizing_bytes`]:
+//! installed, or a cgroup limit that caps the job) and the GPUs' nominal memory
+//! ([`VramTotals::nominal_total_bytes`]): the rules are written for machines as bought. The
+//! factors and their sources are below and in `docs/model.md`; the seed article's tiers are
+//! rules too.
 
 use serde::{Deserialize, Serialize};
 
@@ -56,9 +59,10 @@ pub struct RuleDef {
     pub source: &'static str,
 }
 
-/// 128 GiB: NVIDIA's "128 GB per GPU". Memory sold in "GB" is binary (a 64 GB DIMM holds
-/// 64 GiB), so the rule is read as GiB.
-const NVIDIA_RA_PER_GPU_BYTES: f64 = (128u64 << 30) as f64;
+/// NVIDIA's "128 GB per GPU", in the rule's own unit: NVIDIA's reference architectures give
+/// system memory in decimal GB (128 × 10^9 bytes = 119.2 GiB), so a server with 8 × 128 GB
+/// = 1 TB (1,000 GB) meets it with 1 TiB installed.
+const NVIDIA_RA_PER_GPU_BYTES: f64 = 128e9;
 
 /// The rules, in the order the rules table shows them.
 pub const RULES: [RuleDef; 9] = [
@@ -122,9 +126,9 @@ pub const RULES: [RuleDef; 9] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RuleStatus {
-    /// Effective RAM ≥ required.
+    /// RAM as sized ≥ required.
     Pass,
-    /// Effective RAM < required.
+    /// RAM as sized < required.
     Fail,
     /// A number the rule needs is unknown.
     CantCheck,
@@ -143,7 +147,7 @@ pub struct RuleResult {
     pub factor: f64,
     /// RAM the rule asks for on this machine.
     pub required_bytes: Option<u64>,
-    /// Effective RAM.
+    /// RAM as sized (installed, or the cgroup limit that caps the job).
     pub actual_bytes: Option<u64>,
     /// Outcome.
     pub status: RuleStatus,
@@ -158,14 +162,14 @@ pub fn judge(ram: &EffectiveRam, vram: &VramTotals) -> Vec<RuleResult> {
 
 fn judge_one(def: &RuleDef, ram: &EffectiveRam, vram: &VramTotals) -> RuleResult {
     let required = match def.basis {
-        Basis::TotalVram => vram.total_discrete_bytes.map(|v| scale(v, def.factor)),
-        Basis::LargestGpu => vram.largest_discrete_bytes.map(|v| scale(v, def.factor)),
+        Basis::TotalVram => vram.nominal_total_bytes.map(|v| scale(v, def.factor)),
+        Basis::LargestGpu => vram.nominal_largest_bytes.map(|v| scale(v, def.factor)),
         Basis::PerGpu => Some(scale(u64::from(vram.discrete_gpus), def.factor)),
     };
     let status = if vram.discrete_gpus == 0 {
         RuleStatus::NotApplicable
     } else {
-        match (required, ram.effective_bytes) {
+        match (required, ram.sizing_bytes) {
             (Some(req), Some(actual)) if actual >= req => RuleStatus::Pass,
             (Some(_), Some(_)) => RuleStatus::Fail,
             _ => RuleStatus::CantCheck,
@@ -180,7 +184,7 @@ fn judge_one(def: &RuleDef, ram: &EffectiveRam, vram: &VramTotals) -> RuleResult
         } else {
             required
         },
-        actual_bytes: ram.effective_bytes,
+        actual_bytes: ram.sizing_bytes,
         status,
         source: def.source.to_string(),
     }

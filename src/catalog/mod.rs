@@ -2,8 +2,9 @@
 //! (`assets/catalog/*.csv`, embedded at build time). Used to map Slurm GRES types to VRAM and to
 //! build planned machines.
 
+pub mod instances;
+pub mod modules;
 pub mod planner;
-pub mod slurm;
 
 use std::sync::OnceLock;
 
@@ -28,6 +29,10 @@ pub struct GpuModel {
     pub unified_memory: bool,
     /// Names Slurm sites use in GRES (`gpu:a100:8`), `;`-separated.
     pub slurm_aliases: String,
+    /// Names the vendor's library reports for this model (NVML's `nvmlDeviceGetName`, as
+    /// `nvidia-smi` prints it; AMD's product name), `;`-separated; empty when not known.
+    #[serde(default)]
+    pub detected_names: String,
     /// Where the figures come from.
     pub source: String,
 }
@@ -111,6 +116,10 @@ pub struct Catalog {
     pub memory: Vec<MemoryType>,
     /// Platforms.
     pub platforms: Vec<Platform>,
+    /// Cloud instance types.
+    pub instances: Vec<instances::InstanceType>,
+    /// Memory module sizes that exist.
+    pub modules: Vec<modules::ModuleSize>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
@@ -134,6 +143,14 @@ pub fn catalog() -> &'static Catalog {
         platforms: parse(
             "platforms.csv",
             include_str!("../../assets/catalog/platforms.csv"),
+        ),
+        instances: parse(
+            "instances.csv",
+            include_str!("../../assets/catalog/instances.csv"),
+        ),
+        modules: parse(
+            "modules.csv",
+            include_str!("../../assets/catalog/modules.csv"),
         ),
     })
 }
@@ -163,6 +180,30 @@ impl Catalog {
             })
     }
 
+    /// The model a detected GPU is, from the name its driver reports ("NVIDIA H100 80GB HBM3")
+    /// or a catalogue model name, ignoring case and punctuation. `detected_vram` (the driver's
+    /// total) must be 90–100 % of the model's nominal memory, the share drivers report after
+    /// their reservations (an H100 80GB shows 81,559 of 81,920 MiB, a T4 with ECC 15,109 of
+    /// 16,384): one name can cover two memory sizes (GeForce RTX 3080 10 and 12 GB), and then
+    /// the driver's figure decides. `None` when nothing matches.
+    pub fn gpu_detected(&self, name: &str, detected_vram: Option<u64>) -> Option<&GpuModel> {
+        let n = normalise(name);
+        if n.is_empty() {
+            return None;
+        }
+        let model = self.gpus.iter().find(|g| {
+            normalise(&g.model) == n || g.detected_names.split(';').any(|a| normalise(a) == n)
+        })?;
+        let nominal = (model.vram_gib << 30) as f64;
+        match detected_vram {
+            Some(v) if !model.unified_memory => {
+                let share = v as f64 / nominal;
+                (0.9..=1.0).contains(&share).then_some(model)
+            }
+            _ => Some(model),
+        }
+    }
+
     /// A memory type by name ("DDR5-5600").
     pub fn memory_type(&self, name: &str) -> Option<&MemoryType> {
         let n = normalise(name);
@@ -172,6 +213,11 @@ impl Catalog {
     /// A platform by name.
     pub fn platform(&self, name: &str) -> Option<&Platform> {
         self.platforms.iter().find(|p| p.platform == name)
+    }
+
+    /// A cloud instance type by name (case and Azure's `Standard_` prefix ignored).
+    pub fn instance(&self, name: &str) -> Option<&instances::InstanceType> {
+        instances::find(&self.instances, name)
     }
 }
 
@@ -207,6 +253,108 @@ mod tests {
         assert_eq!(c.gpu("rtx3090").unwrap().model, "GeForce RTX 3090 24GB");
         assert!(c.gpu("GB10").unwrap().unified_memory);
         assert!(c.gpu("tesla_k80").is_none());
+    }
+
+    #[test]
+    fn detected_names_find_the_nominal_size_when_the_driver_total_agrees() {
+        let c = catalog();
+        // NVML reports an H100 SXM5 80GB as 81,559 MiB.
+        let h100 = c.gpu_detected("NVIDIA H100 80GB HBM3", Some(81_559 << 20));
+        assert_eq!(h100.unwrap().vram_gib, 80);
+        // A GeForce RTX 3080 with 12,288 MiB is the 12 GB card, not the catalogue's 10 GB.
+        assert!(
+            c.gpu_detected("NVIDIA GeForce RTX 3080", Some(12_288 << 20))
+                .is_none()
+        );
+        assert_eq!(
+            c.gpu_detected("NVIDIA GeForce RTX 3080", Some(10_240 << 20))
+                .unwrap()
+                .vram_gib,
+            10
+        );
+        // Profiles written by hand use the catalogue's model names.
+        assert_eq!(c.gpu_detected("A10G 24GB", None).unwrap().vram_gib, 24);
+        assert!(
+            c.gpu_detected("NVIDIA GeForce GTX 1080", Some(8 << 30))
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn instances_have_sources_and_known_gpus() {
+        let c = catalog();
+        for i in &c.instances {
+            assert!(!i.source.trim().is_empty(), "{}", i.instance_type);
+            assert!(
+                c.gpu(&i.gpu_model).is_some(),
+                "{}: {}",
+                i.instance_type,
+                i.gpu_model
+            );
+            assert!(
+                i.gpu_count >= 1 && i.vcpus >= 1 && i.ram > 0,
+                "{}",
+                i.instance_type
+            );
+        }
+        // The families the issue asks for, at least.
+        for name in [
+            "g4dn.xlarge",
+            "g5.xlarge",
+            "g6.xlarge",
+            "p4d.24xlarge",
+            "p5.48xlarge",
+            "g2-standard-4",
+            "a2-highgpu-1g",
+            "a3-highgpu-8g",
+            "NC4as_T4_v3",
+            "Standard_NC24ads_A100_v4",
+            "standard_nc40ads_h100_v5",
+            "Standard_ND96asr_v4",
+            "Standard_ND96isr_H100_v5",
+        ] {
+            assert!(c.instance(name).is_some(), "{name}");
+        }
+        // Units: AWS's 16 GiB is 16 × 2^30; Google's "85 GB" is JEDEC binary, 85 × 2^30.
+        assert_eq!(c.instance("g5.xlarge").unwrap().ram_bytes(), 17_179_869_184);
+        assert_eq!(
+            c.instance("a2-highgpu-1g").unwrap().ram_bytes(),
+            85 * 1_073_741_824
+        );
+        assert_eq!(c.instance("nonexistent.large"), None);
+        assert_eq!(c.instance(""), None);
+    }
+
+    #[test]
+    fn module_sizes_that_exist() {
+        use modules::{FormFactor, sizes, soldered};
+        let c = catalog();
+        let gb = |v: Vec<u64>| v.into_iter().map(|b| b >> 30).collect::<Vec<_>>();
+        // The issue's list: DDR4 UDIMM 8/16/32; DDR5 UDIMM 8/16/24/32/48/64; RDIMM larger.
+        assert_eq!(
+            gb(sizes(&c.modules, "DDR4", FormFactor::Udimm)),
+            [8, 16, 32]
+        );
+        assert_eq!(
+            gb(sizes(&c.modules, "ddr5", FormFactor::Udimm)),
+            [8, 16, 24, 32, 48, 64]
+        );
+        assert_eq!(
+            gb(sizes(&c.modules, "DDR5", FormFactor::Rdimm)),
+            [32, 64, 128]
+        );
+        assert!(!sizes(&c.modules, "DDR4", FormFactor::Udimm).contains(&(24 << 30)));
+        assert!(soldered(&c.modules, "LPDDR5"));
+        assert!(!soldered(&c.modules, "DDR5"));
+        for m in &c.modules {
+            assert!(
+                !m.source.is_empty(),
+                "{} {:?}",
+                m.memory_type,
+                m.form_factor
+            );
+            assert_eq!(m.size_gb.is_none(), m.form_factor == FormFactor::Soldered);
+        }
     }
 
     #[test]

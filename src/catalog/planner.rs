@@ -124,6 +124,7 @@ pub fn build(plan: &PlannedMachine) -> (MachineProfile, Vec<PlanIssue>) {
         os: None,
         kernel: None,
         arch: None,
+        platform: None,
     };
     p.cpu = Cpu {
         model: platform.map(|pf| pf.platform.clone()),

@@ -7,6 +7,7 @@ use super::{
     BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, text_bench,
 };
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::errors::profile_error;
 use crate::{probe, profile};
 
 /// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
@@ -98,7 +99,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 p.measurements.memory_bandwidth = Some(m.clone());
                 if let Err(e) = profile::save_profile(p, path) {
-                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                    return fail(lang, EXIT_OUTPUT_FAILED, &profile_error(lang, &e));
                 }
             }
             match result {
@@ -142,7 +143,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 p.measurements.storage.retain(|o| o.path != r.path);
                 p.measurements.storage.insert(0, r.clone());
                 if let Err(e) = profile::save_profile(p, path) {
-                    return fail(lang, EXIT_OUTPUT_FAILED, &e.to_string());
+                    return fail(lang, EXIT_OUTPUT_FAILED, &profile_error(lang, &e));
                 }
             }
             match result {

@@ -5,34 +5,35 @@ use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::advisor::fleet::{FleetDocument, FleetMachine, assess_fleet};
-use crate::i18n::{Lang, Msg, tr};
+use crate::advisor::fleet::{FleetMachine, assess_fleet};
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
+use crate::present::errors::profile_error;
 use crate::present::fleet::{header, row};
-use crate::profile::fleet_inputs::{self, SkippedFiles};
+use crate::report::FleetDocument;
 
-/// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text.
+/// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text in `lang`.
 pub fn load(
+    lang: Lang,
     dir: Option<&Path>,
     slurm_file: Option<&Path>,
 ) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
     let mut inputs = Vec::new();
     let mut skipped = Vec::new();
     if let Some(dir) = dir {
-        let (i, s) = fleet_inputs::from_dir(dir)?;
+        let (i, s) = fleet_inputs::from_dir(dir).map_err(|e| profile_error(lang, &e))?;
         inputs.extend(i);
         skipped.extend(s);
     }
     if let Some(file) = slurm_file {
-        inputs.extend(fleet_inputs::from_slurm(file)?);
+        inputs.extend(fleet_inputs::from_slurm(file).map_err(|e| profile_error(lang, &e))?);
     }
     if inputs.is_empty() {
         let place = dir
             .or(slurm_file)
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        return Err(format!(
-            "{place}: no machine profiles found (*.json from `ramvram detect --out`, or Slurm nodes)"
-        ));
+        return Err(trf(lang, Msg::ErrorNoMachines, &[("place", &place)]));
     }
     Ok((assess_fleet(inputs), skipped))
 }
@@ -41,11 +42,15 @@ pub fn load(
 pub fn print(
     lang: Lang,
     machines: &[FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &SkippedFiles,
     json: bool,
 ) -> ExitCode {
     let text = if json {
-        let doc = FleetDocument::new(machines, skipped);
+        let skipped: Vec<_> = skipped
+            .iter()
+            .map(|(f, s)| (f.clone(), Some(s.clone())))
+            .collect();
+        let doc = FleetDocument::new(lang, machines, &skipped);
         serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
     } else {
         let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();
@@ -79,7 +84,8 @@ pub fn print(
             out.push_str(&line(r.iter().map(String::as_str).collect()));
         }
         for (f, r) in skipped {
-            out.push_str(&format!("\n{}: {f}: {r}", tr(lang, Msg::FleetSkipped)));
+            let reason = crate::present::errors::skip(lang, r);
+            out.push_str(&format!("\n{}: {f}: {reason}", tr(lang, Msg::FleetSkipped)));
         }
         out.push('\n');
         out

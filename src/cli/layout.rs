@@ -37,3 +37,23 @@ pub(super) fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> usiz
         .unwrap_or(0)
         + 2
 }
+
+/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
+const WIDTH: usize = 100;
+
+/// `text` wrapped to [`WIDTH`] columns, every line indented by `indent`.
+pub(super) fn wrap(out: &mut String, indent: &str, text: &str) {
+    wrap_hanging(out, indent, indent, text);
+}
+
+/// `text` wrapped to [`WIDTH`] columns, the first line indented by `first`, the others by
+/// `rest`.
+pub(super) fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
+    let options = textwrap::Options::new(WIDTH)
+        .initial_indent(first)
+        .subsequent_indent(rest);
+    for line in textwrap::wrap(text, options) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}

@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::advisor;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::errors::profile_error;
 use crate::probe;
 use crate::profile::{self, MachineProfile};
 use crate::report::{self, ReportLang};
@@ -209,14 +210,15 @@ impl MachineArgs {
 
     fn load_fleet(
         &self,
+        lang: Lang,
     ) -> Result<
         (
             Vec<advisor::fleet::FleetMachine>,
-            crate::profile::fleet_inputs::SkippedFiles,
+            crate::inputs::fleet::SkippedFiles,
         ),
         String,
     > {
-        fleet::load(self.profile_dir.as_deref(), self.slurm.as_deref())
+        fleet::load(lang, self.profile_dir.as_deref(), self.slurm.as_deref())
     }
 }
 
@@ -281,7 +283,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         Command::Watch(w) => watch::watch(lang, w),
         Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
-            match machines.load_fleet() {
+            match machines.load_fleet(lang) {
                 Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
                 Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
             }
@@ -309,7 +311,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             out,
             redact,
             ..
-        } if machines.is_fleet() => match machines.load_fleet() {
+        } if machines.is_fleet() => match machines.load_fleet(lang) {
             Ok((machines, skipped)) => {
                 let options = report::ReportOptions {
                     format: (*format).into(),
@@ -397,6 +399,7 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
         ));
     }
     probe::dimm::apply_dimms(&mut profile.memory, dimms);
+    probe::dimm::apply_slots(&mut profile.memory, probe::dimm::dmidecode_slots(&text));
     Ok(())
 }
 
@@ -410,7 +413,7 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     if let Some(path) = out {
         return match profile::save_profile(&profile, path) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e.to_string()),
+            Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &profile_error(lang, &e)),
         };
     }
     let text = if json {
@@ -442,7 +445,7 @@ pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode>
             warn_ignored(lang, path, &loaded.ignored_fields);
             Ok(loaded.profile)
         }
-        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &profile_error(lang, &e))),
     }
 }
 
@@ -463,21 +466,27 @@ fn assessment(
         apply_dmidecode(lang, &mut machine, file)?;
     }
     let from_file = match scenario {
-        Some(path) => match profile::scenario::load_scenario(path) {
+        Some(path) => match crate::inputs::scenario::load_scenario(path) {
             Ok((s, ignored)) => {
                 warn_ignored(lang, path, &ignored);
                 s
             }
-            Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e.to_string())),
+            Err(e) => {
+                return Err(fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::errors::scenario_error(lang, &e),
+                ));
+            }
         },
-        None => profile::scenario::Scenario::default(),
+        None => crate::inputs::scenario::Scenario::default(),
     };
-    let plan = match training.plan(&machine) {
+    let plan = match training.plan(lang, &machine) {
         Ok(Some(plan)) => Some(plan),
         Ok(None) => from_file.training,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
-    let work = match workload.workload() {
+    let work = match workload.workload(lang) {
         Ok(Some(w)) => Some(w),
         Ok(None) => from_file.workload,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
@@ -553,9 +562,10 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// With no command and no display: print this machine's (or `--profile`'s) assessment and a
-/// one-line hint on how to get the window.
-pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> ExitCode {
+/// With no command and no window: print this machine's (or `--profile`'s) assessment and a
+/// one-line hint on how to get the window; `reason` says why there is no window, in the
+/// language of [`primary_language`].
+pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
     let (none, no_workload) = (
         training_args::TrainingArgs::default(),
@@ -574,11 +584,7 @@ pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> Exi
     };
     eprintln!(
         "{}",
-        trf(
-            lang,
-            Msg::CliNoDisplayHint,
-            &[("reason", &problem.text(lang))]
-        )
+        trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
     );
     code
 }

@@ -5,29 +5,12 @@ use std::path::Path;
 
 use unicode_width::UnicodeWidthStr;
 
-use super::layout::{label_width, pad, section};
+use super::layout::{label_width, pad, section, wrap, wrap_hanging};
 
 use crate::advisor::Assessment;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
-
-/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
-const WIDTH: usize = 100;
-
-fn wrap(out: &mut String, indent: &str, text: &str) {
-    wrap_hanging(out, indent, indent, text);
-}
-
-pub(super) fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
-    let options = textwrap::Options::new(WIDTH)
-        .initial_indent(first)
-        .subsequent_indent(rest);
-    for line in textwrap::wrap(text, options) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-}
 
 /// The hardware summary (`ramvram detect`).
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
@@ -59,10 +42,10 @@ fn notes(out: &mut String, lang: Lang, a: &Assessment) {
     }
 }
 
-/// A text gauge of the ratio on 0–3.5×, with the tier boundaries 1, 1.5 and 2 marked `|` and
-/// the machine's value marked `▲`.
+/// A text gauge of the ratio on 0–[`present::GAUGE_MAX_RATIO`]×, with the tier boundaries
+/// ([`crate::advisor::Tier::BOUNDS`]) marked `|` and the machine's value marked `▲`.
 pub fn gauge(ratio: f64) -> String {
-    const MAX: f64 = 3.5;
+    const MAX: f64 = present::GAUGE_MAX_RATIO;
     const COLS: usize = 56;
     let col = |v: f64| ((v.clamp(0.0, MAX) / MAX) * (COLS - 1) as f64).round() as usize;
     let mut bar: Vec<char> = vec!['─'; COLS];
@@ -71,21 +54,27 @@ pub fn gauge(ratio: f64) -> String {
     }
     let mut marker = vec![' '; COLS];
     marker[col(ratio)] = '▲';
-    let scale = format!(
-        "0{:>w1$}1{:>w2$}1.5{:>w3$}2{:>w4$}3.5×",
-        "",
-        "",
-        "",
-        "",
-        w1 = col(1.0) - 1,
-        w2 = col(1.5) - col(1.0) - 1,
-        w3 = col(2.0) - col(1.5) - 3,
-        w4 = COLS - col(2.0) - 5
-    );
+    // Each label starts under its mark ("1.5" starts at the 1.5 mark), the last one ends at
+    // the scale's end.
+    let mut scale: Vec<char> = vec![' '; COLS + 2];
+    let mut put = |at: usize, text: &str| {
+        for (i, c) in text.chars().enumerate() {
+            if let Some(slot) = scale.get_mut(at + i) {
+                *slot = c;
+            }
+        }
+    };
+    put(0, "0");
+    for b in crate::advisor::Tier::BOUNDS {
+        put(col(b), &format!("{b}"));
+    }
+    let end = format!("{MAX}×");
+    put(COLS + 1 - end.chars().count(), &end);
     format!(
-        "  [{}]\n   {}\n   {scale}\n",
+        "  [{}]\n   {}\n   {}\n",
         bar.iter().collect::<String>(),
-        marker.iter().collect::<String>().trim_end()
+        marker.iter().collect::<String>().trim_end(),
+        scale.iter().collect::<String>().trim_end()
     )
 }
 
@@ -182,11 +171,28 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         out.push('\n');
     }
+    if let Some((purchase, needed)) = present::purchase::of(a) {
+        section(&mut out, tr(lang, Msg::PurchaseSection));
+        for line in present::purchase::lines(lang, purchase, needed) {
+            wrap_hanging(&mut out, "  ", "    ", &line);
+        }
+    }
     if let Some(w) = &a.workload {
         out.push_str(&super::text_workload::workload(lang, w));
     }
     if let Some(t) = &a.training_memory {
         out.push_str(&super::text_training::training(lang, t));
+    }
+    if !a.recommendations.is_empty() {
+        section(&mut out, tr(lang, Msg::RecommendationSection));
+        for (i, r) in a.recommendations.iter().enumerate() {
+            wrap_hanging(
+                &mut out,
+                &format!("  {}. ", i + 1),
+                "     ",
+                &present::recommend::line(lang, r),
+            );
+        }
     }
     out
 }

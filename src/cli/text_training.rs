@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::layout::{pad, section};
+use super::layout::{pad, section, wrap};
 
 use crate::advisor::training::{CapacityCheck, TrainingMemory};
 use crate::format;
@@ -39,13 +39,24 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     if let Some(n) = &t.nvme {
         row(&mut out, Msg::TrainNeedNvme, n);
     }
-    if let Some(a) = t.estimate.activation_bytes_per_gpu {
-        let _ = writeln!(
-            out,
-            "  ({}: {})",
-            tr(lang, Msg::TrainActivationsRow),
-            format::gib(a)
-        );
+    // Next to the VRAM figure: what it includes of activations.
+    wrap(&mut out, "  ", &words::activations_line(lang, t));
+    let (header, rows) = words::phase_table(lang, t);
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "  {}  {}  {}",
+        pad(&header[0], 22),
+        pad(&header[1], 16),
+        header[2]
+    );
+    for r in rows {
+        let _ = writeln!(out, "  {}  {}  {}", pad(&r[0], 22), pad(&r[1], 16), r[2]);
+    }
+    wrap(&mut out, "  ", &words::loading_line(lang, t));
+    wrap(&mut out, "  ", &words::runtime_note(lang, t));
+    if let Some(d) = words::deepspeed_line(lang, t) {
+        wrap(&mut out, "  ", &d);
     }
     let verdict = match t.fits {
         Some(true) => Msg::TrainVerdictFits,
@@ -81,21 +92,6 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
                 &[("bytes", &format::gib(traffic))]
             )
         );
-    }
-    if !t.alternatives.is_empty() {
-        let _ = writeln!(out, "\n  {}", tr(lang, Msg::TrainAlternatives));
-        for a in &t.alternatives {
-            let mut line = format!(
-                "    {}: GPU {} · CPU {}",
-                words::alternative(lang, a.id),
-                format::gib(a.gpu_bytes_per_gpu),
-                format::gib(a.cpu_bytes_per_node)
-            );
-            if a.nvme_bytes > 0 {
-                let _ = write!(line, " · NVMe {}", format::gib(a.nvme_bytes));
-            }
-            let _ = writeln!(out, "{line} → {}", fits_word(lang, a.fits));
-        }
     }
     for w in &t.estimate.warnings {
         let _ = writeln!(out, "  ! {}", words::plan_warning(lang, *w));

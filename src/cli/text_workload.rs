@@ -14,24 +14,7 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     let mut out = String::new();
     section(&mut out, tr(lang, Msg::WorkTitle));
     let w = &r.workload;
-    let _ = writeln!(
-        out,
-        "  {} {:.0} GB · {} · batch_size {} · num_workers {} · prefetch_factor {} · {}",
-        w.preset
-            .as_deref()
-            .map(|p| words::preset_name(lang, p))
-            .unwrap_or(""),
-        w.dataset_bytes as f64 / 1e9,
-        if w.width > 0 {
-            format!("{}×{} → {}²", w.width, w.height, w.crop)
-        } else {
-            format::gib(w.decoded_bytes())
-        },
-        w.batch_size,
-        w.num_workers,
-        w.prefetch_factor,
-        words::augmentation(lang, w.augmentation),
-    );
+    let _ = writeln!(out, "  {}", words::summary(lang, w));
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkRamBudget));
     for i in &r.memory_budget.items {
         let _ = writeln!(

@@ -2,9 +2,12 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::advisor::defaults;
 use crate::advisor::training::{
-    ActivationInput, FineTune, OffloadTarget, Optimizer, Precision, Strategy, TrainingPlan, presets,
+    ActivationInput, CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
+    Optimizer, Precision, Strategy, TrainingPlan, TransformerShape, presets,
 };
+use crate::i18n::{Lang, Msg, trf};
 use crate::parse::parse_count;
 use crate::profile::MachineProfile;
 
@@ -64,6 +67,72 @@ pub struct TrainingArgs {
     /// Full activation checkpointing, for the activation estimate.
     #[arg(long)]
     pub checkpointing: bool,
+    /// Eager attention, which stores the s × s attention scores (default: FlashAttention or
+    /// PyTorch SDPA, which don't).
+    #[arg(long)]
+    pub eager_attention: bool,
+    /// Layers of a model that isn't a preset (with --hidden-size), for the activation estimate.
+    #[arg(long, requires = "hidden_size")]
+    pub layers: Option<u64>,
+    /// Hidden size of a model that isn't a preset (with --layers).
+    #[arg(long, requires = "layers")]
+    pub hidden_size: Option<u64>,
+    /// Attention heads (default: hidden size ÷ 128, said so in the output).
+    #[arg(long)]
+    pub heads: Option<u64>,
+    /// How the checkpoint is loaded (default: what the framework does for the strategy).
+    #[arg(long, value_enum)]
+    pub loading: Option<LoadingArg>,
+    /// The checkpoint's element type on disk (default bf16).
+    #[arg(long, value_enum)]
+    pub checkpoint_dtype: Option<CheckpointArg>,
+    /// DeepSpeed offload_param.buffer_count (NVMe offload; default 5).
+    #[arg(long)]
+    pub nvme_buffer_count: Option<u32>,
+    /// DeepSpeed offload_param.buffer_size, elements (NVMe offload; default 1e8).
+    #[arg(long, value_parser = parse_count)]
+    pub nvme_buffer_size: Option<u64>,
+    /// DeepSpeed offload_param.max_in_cpu, elements (NVMe offload; default 1e9).
+    #[arg(long, value_parser = parse_count)]
+    pub nvme_max_in_cpu: Option<u64>,
+    /// DeepSpeed offload_optimizer.buffer_count (NVMe offload; default 4).
+    #[arg(long)]
+    pub nvme_optimizer_buffer_count: Option<u32>,
+    /// DeepSpeed aio.block_size, bytes (NVMe offload; default 1048576).
+    #[arg(long, value_parser = parse_count)]
+    pub aio_block_size: Option<u64>,
+    /// DeepSpeed aio.queue_depth (NVMe offload; default 8).
+    #[arg(long)]
+    pub aio_queue_depth: Option<u32>,
+    /// DeepSpeed aio.thread_count (NVMe offload; default 1).
+    #[arg(long)]
+    pub aio_thread_count: Option<u32>,
+}
+
+/// `--loading` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LoadingArg {
+    /// Every rank loads the whole checkpoint.
+    EveryRank,
+    /// Rank 0 loads and broadcasts (FSDP sync_module_states=True).
+    Rank0,
+    /// Built on the meta device; each rank loads its shards.
+    MetaDevice,
+    /// Hugging Face low_cpu_mem_usage=True: shard by shard.
+    LowCpuMemUsage,
+    /// Memory-mapped safetensors.
+    Mmap,
+}
+
+/// `--checkpoint-dtype` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckpointArg {
+    /// bf16/fp16.
+    Bf16,
+    /// fp32.
+    Fp32,
+    /// Pre-quantised 4-bit.
+    Int4,
 }
 
 fn parse_preset(s: &str) -> Result<String, String> {
@@ -173,20 +242,69 @@ impl TrainingArgs {
             || self.finetune.is_some()
             || self.lora_share.is_some()
             || self.seq_len.is_some()
+            || self.loading.is_some()
+            || self.checkpoint_dtype.is_some()
+            || self.nvme_flag().is_some()
+            || self.layers.is_some()
+    }
+
+    /// The first NVMe setting given, as its flag.
+    fn nvme_flag(&self) -> Option<&'static str> {
+        [
+            (self.nvme_buffer_count.is_some(), "nvme-buffer-count"),
+            (self.nvme_buffer_size.is_some(), "nvme-buffer-size"),
+            (self.nvme_max_in_cpu.is_some(), "nvme-max-in-cpu"),
+            (
+                self.nvme_optimizer_buffer_count.is_some(),
+                "nvme-optimizer-buffer-count",
+            ),
+            (self.aio_block_size.is_some(), "aio-block-size"),
+            (self.aio_queue_depth.is_some(), "aio-queue-depth"),
+            (self.aio_thread_count.is_some(), "aio-thread-count"),
+        ]
+        .into_iter()
+        .find_map(|(set, flag)| set.then_some(flag))
+    }
+
+    /// A flag that can't change this plan: an NVMe setting without NVMe offload, an attention
+    /// or shape flag without --seq-len.
+    fn inapplicable(&self, plan: &TrainingPlan) -> Option<(&'static str, &'static str)> {
+        let nvme = plan.offload_optimizer == OffloadTarget::Nvme
+            || plan.offload_param == OffloadTarget::Nvme;
+        if let (false, Some(flag)) = (nvme, self.nvme_flag()) {
+            return Some((flag, "--offload-optimizer nvme"));
+        }
+        if self.seq_len.is_none() {
+            for (set, flag) in [
+                (self.checkpointing, "checkpointing"),
+                (self.eager_attention, "eager-attention"),
+                (self.layers.is_some(), "layers"),
+                (self.heads.is_some(), "heads"),
+            ] {
+                if set {
+                    return Some((flag, "--seq-len and --micro-batch"));
+                }
+            }
+        }
+        None
     }
 
     /// The plan these flags describe, `None` when no model was given.
     ///
     /// # Errors
     /// When planner flags are given without `--params` or `--preset`.
-    pub fn plan(&self, profile: &MachineProfile) -> Result<Option<TrainingPlan>, String> {
+    pub fn plan(
+        &self,
+        lang: Lang,
+        profile: &MachineProfile,
+    ) -> Result<Option<TrainingPlan>, String> {
         let mut plan = match (&self.preset, self.params) {
             (Some(id), _) => {
-                TrainingPlan::from_preset(presets::preset(id).expect("checked by clap"))
+                defaults::plan_for_preset(presets::preset(id).expect("checked by clap"), profile)
             }
-            (None, Some(p)) => TrainingPlan::new(p),
+            (None, Some(p)) => defaults::plan_for_params(p, profile),
             (None, None) if self.any() => {
-                return Err("the training-memory flags need --params or --preset".into());
+                return Err(crate::i18n::tr(lang, Msg::FlagNeedsModel).to_string());
             }
             (None, None) => return Ok(None),
         };
@@ -216,8 +334,9 @@ impl TrainingArgs {
         plan.offload_optimizer = offload(self.offload_optimizer);
         plan.offload_param = offload(self.offload_param);
         plan.zero_init = self.zero_init;
-        let machine_gpus = profile.gpus.len() as u32;
-        plan.gpus_per_node = self.gpus_per_node.unwrap_or(machine_gpus.max(1));
+        if let Some(g) = self.gpus_per_node {
+            plan.gpus_per_node = g;
+        }
         plan.nodes = self.nodes.unwrap_or(1);
         plan.finetune = match self.finetune {
             None | Some(FineTuneArg::Full) => FineTune::Full,
@@ -228,12 +347,63 @@ impl TrainingArgs {
             plan.lora_trainable_share = s;
         }
         if let (Some(seq_len), Some(micro_batch)) = (self.seq_len, self.micro_batch) {
+            let shape = match (self.layers, self.hidden_size) {
+                (Some(layers), Some(hidden)) => Some(TransformerShape {
+                    hidden,
+                    layers,
+                    heads: self.heads,
+                    kv_heads: None,
+                }),
+                _ => plan
+                    .preset()
+                    .and_then(|p| p.shape)
+                    .map(|s| TransformerShape {
+                        heads: self.heads.or(s.heads),
+                        ..s
+                    }),
+            };
             plan.activations = Some(ActivationInput {
+                flash_attention: !self.eager_attention,
                 seq_len,
                 micro_batch,
                 checkpointing: self.checkpointing,
-                shape: None,
+                shape,
             });
+        }
+        plan.loading = self.loading.map(|l| match l {
+            LoadingArg::EveryRank => LoadingMethod::EveryRank,
+            LoadingArg::Rank0 => LoadingMethod::Rank0Broadcast,
+            LoadingArg::MetaDevice => LoadingMethod::MetaDevice,
+            LoadingArg::LowCpuMemUsage => LoadingMethod::LowCpuMemUsage,
+            LoadingArg::Mmap => LoadingMethod::Mmap,
+        });
+        if let Some(c) = self.checkpoint_dtype {
+            plan.checkpoint_dtype = match c {
+                CheckpointArg::Bf16 => CheckpointDtype::Bf16,
+                CheckpointArg::Fp32 => CheckpointDtype::Fp32,
+                CheckpointArg::Int4 => CheckpointDtype::Int4,
+            };
+        }
+        if self.nvme_flag().is_some() {
+            let d = NvmeConfig::default();
+            plan.nvme = Some(NvmeConfig {
+                param_buffer_count: self.nvme_buffer_count.unwrap_or(d.param_buffer_count),
+                param_buffer_size: self.nvme_buffer_size.unwrap_or(d.param_buffer_size),
+                max_in_cpu: self.nvme_max_in_cpu.unwrap_or(d.max_in_cpu),
+                optimizer_buffer_count: self
+                    .nvme_optimizer_buffer_count
+                    .unwrap_or(d.optimizer_buffer_count),
+                aio_block_size: self.aio_block_size.unwrap_or(d.aio_block_size),
+                aio_queue_depth: self.aio_queue_depth.unwrap_or(d.aio_queue_depth),
+                aio_thread_count: self.aio_thread_count.unwrap_or(d.aio_thread_count),
+            });
+        }
+        if let Some((flag, needs)) = self.inapplicable(&plan) {
+            return Err(trf(
+                lang,
+                Msg::FlagOnlyWith,
+                &[("flag", flag), ("needs", needs)],
+            ));
         }
         Ok(Some(plan))
     }

@@ -397,7 +397,7 @@ pub fn text(lang: Lang, s: &Summary, notes: &[String]) -> String {
     }
     section(&mut out, tr(lang, Msg::MonitorCliDiagnoses));
     if s.diagnoses.is_empty() {
-        super::text::wrap_hanging(&mut out, "  ", "  ", words::none_found(lang));
+        super::layout::wrap_hanging(&mut out, "  ", "  ", words::none_found(lang));
     }
     for d in &s.diagnoses {
         let _ = writeln!(
@@ -406,9 +406,9 @@ pub fn text(lang: Lang, s: &Summary, notes: &[String]) -> String {
             present::severity(lang, d.severity),
             words::title_with_range(lang, d)
         );
-        super::text::wrap_hanging(&mut out, "      ", "      ", &words::explanation(lang, d));
+        super::layout::wrap_hanging(&mut out, "      ", "      ", &words::explanation(lang, d));
         for rec in words::recommendations(lang, d) {
-            super::text::wrap_hanging(&mut out, "      → ", "        ", &rec);
+            super::layout::wrap_hanging(&mut out, "      → ", "        ", &rec);
         }
         out.push('\n');
     }

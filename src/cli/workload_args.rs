@@ -5,8 +5,10 @@ use clap::{Args, ValueEnum};
 use crate::advisor::workload::{
     Augmentation, DataFormat, DecodeOn, Dtype, StoredFormat, Workload, presets,
 };
+use crate::i18n::Lang;
 use crate::parse::{parse_count, parse_resolution, parse_size};
-use crate::profile::DiskKind;
+use crate::present::errors;
+use crate::profile::{DiskKind, Problem};
 
 /// Flags describing a data-loading workload. A workload is simulated when `--workload` or
 /// `--dataset-size` is given; other flags override the preset (default imagenet-resnet50).
@@ -115,16 +117,14 @@ impl WorkloadArgs {
     ///
     /// # Errors
     /// Values that can't be right (0 workers is allowed; 0 batch size, 0 samples are not).
-    pub fn workload(&self) -> Result<Option<Workload>, String> {
+    pub fn workload(&self, lang: Lang) -> Result<Option<Workload>, String> {
         let mut w = match (&self.workload_preset, self.dataset_size) {
             (Some(id), _) => presets::preset(id).expect("checked by clap"),
             (None, Some(_)) => presets::preset("imagenet-resnet50").expect("preset exists"),
             (None, None) => return Ok(None),
         };
         if let Some(d) = self.dataset_size {
-            let file = w.file_bytes().max(1);
-            w.dataset_bytes = d;
-            w.samples = (d / file).max(1);
+            w.set_dataset_size(d);
         }
         if let Some(n) = self.samples {
             w.samples = n;
@@ -134,7 +134,7 @@ impl WorkloadArgs {
             w.height = height;
         }
         let positive = |v: Option<u32>, flag: &str| match v {
-            Some(0) => Err(format!("--{flag}: must be at least 1")),
+            Some(0) => Err(errors::flag(lang, flag, &Problem::Zero)),
             _ => Ok(v),
         };
         if let Some(c) = positive(self.crop, "crop")? {
@@ -178,7 +178,10 @@ impl WorkloadArgs {
         }
         if let Some(g) = self.gpu_demand {
             if !(g.is_finite() && g > 0.0) {
-                return Err("--gpu-demand: must be a positive number of samples per second".into());
+                let p = Problem::NotPositive {
+                    value: g.to_string(),
+                };
+                return Err(errors::flag(lang, "gpu-demand", &p));
             }
             w.gpu_demand_samples_per_s = g;
         }
@@ -187,14 +190,15 @@ impl WorkloadArgs {
         }
         if let Some(r) = self.decode_rate {
             if !(r.is_finite() && r > 0.0) {
-                return Err(
-                    "--decode-rate: must be a positive rate in megapixels per second".into(),
-                );
+                let p = Problem::NotPositive {
+                    value: r.to_string(),
+                };
+                return Err(errors::flag(lang, "decode-rate", &p));
             }
             w.measured_decode_mpix_per_core = Some(r);
         }
         w.validate()
-            .map_err(|(field, message)| format!("--{}: {message}", flag_of(field)))?;
+            .map_err(|(field, problem)| errors::flag(lang, flag_of(field), &problem))?;
         Ok(Some(w))
     }
 }

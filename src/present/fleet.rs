@@ -56,8 +56,8 @@ pub fn row(lang: Lang, m: &FleetMachine) -> [String; 7] {
     [
         name,
         gpu_summary(lang, m),
-        format::gib_or_unknown(lang, a.vram.total_discrete_bytes),
-        format::gib_or_unknown(lang, a.memory.effective_bytes),
+        format::gib_or_unknown(lang, a.vram.nominal_total_bytes),
+        format::gib_or_unknown(lang, a.memory.sizing_bytes),
         format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
         tier,
         m.worst_finding().map_or_else(

@@ -13,10 +13,18 @@ use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
 pub mod bandwidth;
 pub mod bench;
+pub mod errors;
 pub mod fleet;
 pub mod monitor;
+pub mod purchase;
+pub mod recommend;
 pub mod training;
 pub mod workload;
+
+/// Right end of the RAM:VRAM gauge in the window, the terminal and the PDF: 3.5×, past the seed's
+/// 2× tier and Cisco's 3× rule, so every published rule's line is on the scale. Ratios above it
+/// are drawn at the end.
+pub const GAUGE_MAX_RATIO: f64 = 3.5;
 
 /// Severity label: "Critical" / "严重".
 pub fn severity(lang: Lang, s: Severity) -> &'static str {
@@ -66,8 +74,9 @@ pub fn verdict(lang: Lang, a: &Assessment) -> (String, String) {
         Verdict::NoGpu => (Msg::VerdictNoGpuTitle, Msg::VerdictNoGpuDetail),
         Verdict::CannotJudge => (Msg::VerdictCannotJudgeTitle, Msg::VerdictCannotJudgeDetail),
     };
-    let ram = format::gib_or_unknown(lang, a.memory.effective_bytes);
-    let vram = format::gib_or_unknown(lang, a.vram.total_discrete_bytes);
+    // The ratio's own numbers: RAM as sized (installed, or a cgroup limit) and nominal VRAM.
+    let ram = format::gib_or_unknown(lang, a.memory.sizing_bytes);
+    let vram = format::gib_or_unknown(lang, a.vram.nominal_total_bytes);
     let ratio = format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total);
     let args = [
         ("ram", ram.as_str()),
@@ -170,6 +179,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetOnHddTitle,
             Msg::FindingDatasetOnHddExplain,
         ),
+        F::WslMemoryCapped => (
+            Msg::FindingWslMemoryCappedTitle,
+            Msg::FindingWslMemoryCappedExplain,
+        ),
     }
 }
 
@@ -194,32 +207,48 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::MatchModules => Msg::RecMatchModules,
         RecId::GpuDataLoading => Msg::RecGpuDataLoading,
         RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
+        RecId::LargerInstance => Msg::RecLargerInstance,
+        RecId::PlanNewMachine => Msg::RecPlanNewMachine,
+        RecId::RaiseVmMemory => Msg::RecRaiseVmMemory,
+        RecId::WslRaiseMemory => Msg::RecWslRaiseMemory,
+        RecId::WslRaiseMemoryEstimated => Msg::RecWslRaiseMemoryEstimated,
+        RecId::WslRaiseMemoryUnknown => Msg::RecWslRaiseMemoryUnknown,
         RecId::ReduceWorkers => Msg::RecReduceWorkers,
         RecId::MoreWorkers => Msg::RecMoreWorkers,
         RecId::CheckDataLoader => Msg::RecCheckDataLoader,
     }
 }
 
-/// Fills `msg` from a finding's values: bytes as GiB, ratios as "0.67×", counts as integers;
-/// a placeholder the finding has no value for shows as "unknown".
+/// Fills `msg` from a finding's values (see [`fill_values`]).
 fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
-    let values: Vec<(&str, String)> = msg
+    fill_values(lang, msg, &f.values)
+}
+
+/// Fills `msg` from named values: bytes as GiB, ratios as "0.67×", counts as integers, text as
+/// written; a placeholder with no value shows as "unknown".
+pub fn fill_values(
+    lang: Lang,
+    msg: Msg,
+    values: &std::collections::BTreeMap<String, Quantity>,
+) -> String {
+    let filled: Vec<(&str, String)> = msg
         .placeholders()
         .iter()
         .map(|name| {
-            let text = match f.values.get(*name) {
+            let text = match values.get(*name) {
                 Some(Quantity::Bytes(b)) => format::gib(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
                 Some(Quantity::Rate(r)) => format::rate(lang, *r),
                 Some(Quantity::Share(s)) => format::percent(*s),
                 Some(Quantity::BytesPerSecond(b)) => format::gbps(*b),
+                Some(Quantity::Text(t)) => t.clone(),
                 None => format::unknown(lang),
             };
             (*name, text)
         })
         .collect();
-    let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let args: Vec<(&str, &str)> = filled.iter().map(|(k, v)| (*k, v.as_str())).collect();
     trf(lang, msg, &args)
 }
 
@@ -280,7 +309,8 @@ pub fn rule_statement(lang: Lang, r: &RuleResult) -> String {
         Basis::PerGpu => trf(
             lang,
             Msg::RuleStatementPerGpu,
-            &[("amount", &format::gib(r.factor.round() as u64))],
+            // In the rule's own unit: NVIDIA writes decimal GB.
+            &[("amount", &format::gb(r.factor.round() as u64))],
         ),
     }
 }
@@ -339,6 +369,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::SourceUnreadable => Msg::NoteSourceUnreadable,
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
+        NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
     };
     match &n.detail {
         Some(d) => format!("{} ({d})", tr(lang, msg)),
@@ -413,6 +444,50 @@ pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
     ))
 }
 
+/// Installed RAM with where the figure comes from: "64.0 GiB (estimated: the common size
+/// MemTotal comes from)".
+pub fn installed(lang: Lang, a: &Assessment) -> String {
+    use crate::advisor::capacity::InstalledSource as S;
+    match (a.memory.installed_bytes, a.memory.installed_source) {
+        (Some(size), Some(source)) => trf(
+            lang,
+            Msg::RamInstalledValue,
+            &[
+                ("size", &format::gib(size)),
+                (
+                    "source",
+                    tr(
+                        lang,
+                        match source {
+                            S::Modules => Msg::RamFromModules,
+                            S::Entered => Msg::RamFromEntered,
+                            S::Estimated => Msg::RamFromEstimate,
+                        },
+                    ),
+                ),
+            ],
+        ),
+        _ => tr(lang, Msg::RamInstalledUnknown).to_string(),
+    }
+}
+
+/// The RAM the ratio and the rules use, and why that one: installed, a cgroup limit, or
+/// `MemTotal` when the installed size is unknown.
+pub fn sizing(lang: Lang, a: &Assessment) -> String {
+    let m = &a.memory;
+    let Some(size) = m.sizing_bytes else {
+        return format::unknown(lang);
+    };
+    let msg = if m.limited_by_cgroup {
+        Msg::RamSizingLimit
+    } else if m.installed_bytes.is_some() {
+        Msg::RamSizingInstalled
+    } else {
+        Msg::RamSizingMemtotal
+    };
+    trf(lang, msg, &[("size", &format::gib(size))])
+}
+
 /// Label/value rows describing the hardware, shared by the terminal and the window.
 pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     let p: &MachineProfile = &a.profile;
@@ -452,6 +527,7 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
                 )
             ),
         ),
+        (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
         (
             tr(lang, Msg::HwRam).to_string(),
             trf(
@@ -472,10 +548,7 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
                 .limit_bytes
                 .map_or_else(|| tr(lang, Msg::HwNoLimit).to_string(), format::gib),
         ),
-        (
-            tr(lang, Msg::HwEffective).to_string(),
-            format::gib_or_unknown(lang, a.memory.effective_bytes),
-        ),
+        (tr(lang, Msg::HwEffective).to_string(), sizing(lang, a)),
         (
             tr(lang, Msg::HwSwap).to_string(),
             match p.memory.swap_total_bytes {
@@ -507,7 +580,11 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
         ),
     ];
     if let Some(modules) = modules_summary(lang, a) {
-        rows.insert(4, (tr(lang, Msg::HwModules).to_string(), modules));
+        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
+    }
+    // The kind of machine, its slots and WSL, after the processor.
+    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
+        rows.insert(3 + i, row);
     }
     let gpus_label = tr(lang, Msg::HwGpus).to_string();
     if p.gpus.is_empty() {
@@ -517,7 +594,15 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
         let memory = if g.unified_memory {
             tr(lang, Msg::HwUnified).to_string()
         } else {
-            format::gib_or_unknown(lang, g.vram_total_bytes)
+            let reported = format::gib_or_unknown(lang, g.vram_total_bytes);
+            match crate::advisor::capacity::nominal_vram(g) {
+                (Some(n), true) if format::gib(n) != reported => trf(
+                    lang,
+                    Msg::RamGpuNominal,
+                    &[("vram", &reported), ("nominal", &format::gib(n))],
+                ),
+                _ => reported,
+            }
         };
         let mut line = trf(
             lang,
@@ -669,9 +754,6 @@ mod tests {
             .iter()
             .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
             .unwrap();
-        assert_eq!(
-            rule_statement(Lang::Zh, nvidia),
-            "每块 GPU 配内存 ≥ 128 GiB"
-        );
+        assert_eq!(rule_statement(Lang::Zh, nvidia), "每块 GPU 配内存 ≥ 128 GB");
     }
 }

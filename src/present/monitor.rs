@@ -6,7 +6,6 @@
 use crate::advisor::diagnose::{Diagnosis, DiagnosisId, Evidence, Peaks, Summary};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::palette::{self, Rgb};
 use crate::trace::metric::{Metric, segments_decimated};
 use crate::trace::{Sample, Trace};
 
@@ -366,8 +365,9 @@ pub fn short_name(lang: Lang, id: DiagnosisId) -> &'static str {
 pub struct TimelineSeries {
     /// Legend text.
     pub label: String,
-    /// Line colour.
-    pub colour: Rgb,
+    /// Position among the chart's lines, for its colour (`palette::series`): the same line has
+    /// the same colour in the window and the PDF.
+    pub colour_index: usize,
     /// Stretches of known values (a gap between them where the trace doesn't know).
     pub runs: Vec<Vec<[f64; 2]>>,
 }
@@ -403,7 +403,7 @@ pub struct TimelineSpan {
 pub fn timeline(lang: Lang, trace: &Trace, max_points: usize) -> Vec<TimelinePanel> {
     let line = |label: String, i: usize, m: Metric| TimelineSeries {
         label,
-        colour: palette::series(i),
+        colour_index: i,
         runs: segments_decimated(trace, m, max_points),
     };
     let gpus = trace

@@ -1,8 +1,8 @@
 //! Words for the training-memory planner.
 
 use crate::advisor::training::{
-    AlternativeId, EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError,
-    PlanWarning, Precision, StateKind, Strategy, TrainingMemory,
+    EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError, PlanWarning,
+    Precision, StateKind, Strategy, TrainingMemory,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -81,20 +81,6 @@ pub fn location(lang: Lang, l: Location) -> &'static str {
     )
 }
 
-/// Alternative plan name.
-pub fn alternative(lang: Lang, a: AlternativeId) -> &'static str {
-    tr(
-        lang,
-        match a {
-            AlternativeId::Zero3 => Msg::TrainAltZero3,
-            AlternativeId::Zero3CpuOffload => Msg::TrainAltZero3Cpu,
-            AlternativeId::Zero3NvmeOffload => Msg::TrainAltZero3Nvme,
-            AlternativeId::Lora => Msg::TrainAltLora,
-            AlternativeId::Qlora => Msg::TrainAltQlora,
-        },
-    )
-}
-
 /// Whose formula.
 pub fn source(lang: Lang, s: EstimateSource) -> &'static str {
     tr(
@@ -121,6 +107,8 @@ pub fn plan_error_text(lang: Lang, e: PlanError) -> &'static str {
             PlanError::ParamOffloadNeedsZero3 => Msg::PlanErrorParamOffloadNeedsZero3,
             PlanError::FsdpOffloadTogether => Msg::PlanErrorFsdpOffloadTogether,
             PlanError::LoraShareOutOfRange => Msg::PlanErrorLoraShare,
+            PlanError::ShapeZero => Msg::PlanErrorShapeZero,
+            PlanError::NvmeConfigZero => Msg::PlanErrorNvmeConfigZero,
         },
     )
 }
@@ -137,7 +125,6 @@ pub fn plan_warning(lang: Lang, w: PlanWarning) -> &'static str {
         match w {
             PlanWarning::LargestLayerAssumed => Msg::PlanWarningLargestLayerAssumed,
             PlanWarning::ParamOffloadIgnored => Msg::PlanWarningParamOffloadIgnored,
-            PlanWarning::LoraAsDataParallel => Msg::PlanWarningLoraAsDdp,
             PlanWarning::MoreGpusThanMachine => Msg::PlanWarningMoreGpus,
             PlanWarning::ActivationsNeedShape => Msg::PlanWarningActivationsNeedShape,
         },
@@ -188,4 +175,142 @@ pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
         finetune(lang, p.finetune),
     );
     (model, plan)
+}
+
+/// A phase's name.
+pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static str {
+    use crate::advisor::training::PhaseId;
+    tr(
+        lang,
+        match p {
+            PhaseId::Loading => Msg::PhaseLoading,
+            PhaseId::Training => Msg::PhaseTraining,
+        },
+    )
+}
+
+/// The phases table: header, one row per phase, and the peak row, CPU RAM per node and VRAM per
+/// GPU in GiB.
+pub fn phase_table(lang: Lang, t: &TrainingMemory) -> ([String; 3], Vec<[String; 3]>) {
+    let header =
+        [Msg::PhaseColPhase, Msg::PhaseColCpu, Msg::PhaseColGpu].map(|m| tr(lang, m).to_string());
+    let mut rows: Vec<[String; 3]> = t
+        .estimate
+        .phases
+        .iter()
+        .map(|p| {
+            [
+                phase_name(lang, p.phase).to_string(),
+                format::gib(p.cpu_bytes_per_node),
+                format::gib(p.gpu_bytes_per_gpu),
+            ]
+        })
+        .collect();
+    rows.push([
+        tr(lang, Msg::PhasePeak).to_string(),
+        format::gib(t.estimate.cpu_peak_bytes_per_node),
+        format::gib(t.estimate.gpu_peak_bytes_per_gpu),
+    ]);
+    (header, rows)
+}
+
+/// "CPU figures include the OS … 17.0 GiB on this node."
+pub fn runtime_note(lang: Lang, t: &TrainingMemory) -> String {
+    trf(
+        lang,
+        Msg::PhaseRuntimeNote,
+        &[("runtime", &format::gib(t.estimate.runtime_bytes_per_node))],
+    )
+}
+
+/// A loading method's words.
+pub fn loading_method(lang: Lang, m: crate::advisor::training::LoadingMethod) -> &'static str {
+    use crate::advisor::training::LoadingMethod as L;
+    tr(
+        lang,
+        match m {
+            L::EveryRank => Msg::LoadingEveryRank,
+            L::Rank0Broadcast => Msg::LoadingRank0Broadcast,
+            L::MetaDevice => Msg::LoadingMetaDevice,
+            L::LowCpuMemUsage => Msg::LoadingLowCpuMemUsage,
+            L::Mmap => Msg::LoadingMmap,
+        },
+    )
+}
+
+/// "Loading: every rank loads the whole checkpoint — 280 GB per node for the checkpoint (what
+/// the framework does by default for this plan)".
+pub fn loading_line(lang: Lang, t: &TrainingMemory) -> String {
+    let l = &t.estimate.loading;
+    let mut source = String::new();
+    if l.deepspeed_copy {
+        source.push_str(tr(lang, Msg::LoadingDeepspeedCopy));
+    }
+    if l.default {
+        source.push_str(tr(lang, Msg::LoadingDefaultSuffix));
+    }
+    if l.page_cache_bytes > 0 {
+        source.push_str(&trf(
+            lang,
+            Msg::LoadingPageCache,
+            &[("bytes", &format::gib(l.page_cache_bytes))],
+        ));
+    }
+    trf(
+        lang,
+        Msg::LoadingLine,
+        &[
+            ("method", loading_method(lang, l.method)),
+            ("cpu", &format::gib(l.cpu_bytes_per_node)),
+            ("source", &source),
+        ],
+    )
+}
+
+/// The activation line every view shows next to the VRAM figure: the estimate with its formula,
+/// or that activations are not included.
+pub fn activations_line(lang: Lang, t: &TrainingMemory) -> String {
+    use crate::advisor::training::activations::ActivationFormula as F;
+    let a = &t.estimate.activations;
+    match (a.included, a.gpu_bytes_per_gpu, a.formula) {
+        (true, Some(bytes), Some(f)) => {
+            let formula = tr(
+                lang,
+                match f {
+                    F::Korthikanti => Msg::ActivationsKorthikanti,
+                    F::KorthikantiFlash => Msg::ActivationsFlash,
+                    F::Checkpointed => Msg::ActivationsCheckpointed,
+                },
+            );
+            let heads = if a.heads_assumed {
+                tr(lang, Msg::ActivationsHeadsAssumed)
+            } else {
+                ""
+            };
+            trf(
+                lang,
+                Msg::ActivationsIncluded,
+                &[
+                    ("bytes", &format::gib(bytes)),
+                    ("formula", formula),
+                    ("heads", heads),
+                ],
+            )
+        }
+        _ => tr(lang, Msg::ActivationsNotIncluded).to_string(),
+    }
+}
+
+/// DeepSpeed's own figures, and what they cover, when its estimator applies.
+pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
+    (t.estimate.source == EstimateSource::DeepspeedEstimator).then(|| {
+        trf(
+            lang,
+            Msg::DeepspeedFigure,
+            &[
+                ("cpu", &format::gib(t.estimate.cpu_bytes_per_node)),
+                ("gpu", &format::gib(t.estimate.gpu_bytes_per_gpu)),
+            ],
+        )
+    })
 }

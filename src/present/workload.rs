@@ -119,3 +119,24 @@ pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
         None => trf(lang, Msg::WorkNoBottleneck, &[("demand", &demand)]),
     }
 }
+
+/// A workload in one line: "4K medical images (seed article) · 2,000 GB · 3840×2160 → 512² ·
+/// batch_size 32 · num_workers 8 · prefetch_factor 2 · light augmentation". The terminal and the
+/// report's "What this report assesses" use it.
+pub fn summary(lang: Lang, w: &crate::advisor::workload::Workload) -> String {
+    let mut parts = Vec::new();
+    if let Some(p) = w.preset.as_deref() {
+        parts.push(preset_name(lang, p).to_string());
+    }
+    parts.push(format::gb(w.dataset_bytes));
+    parts.push(if w.width > 0 {
+        format!("{}×{} → {}²", w.width, w.height, w.crop)
+    } else {
+        format::gib(w.decoded_bytes())
+    });
+    parts.push(format!("batch_size {}", w.batch_size));
+    parts.push(format!("num_workers {}", w.num_workers));
+    parts.push(format!("prefetch_factor {}", w.prefetch_factor));
+    parts.push(augmentation(lang, w.augmentation).to_string());
+    parts.join(" · ")
+}

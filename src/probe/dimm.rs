@@ -37,6 +37,33 @@ pub fn apply_dimms(memory: &mut Memory, dimms: Vec<Dimm>) {
 /// Parses the udev database entry for `dmi:id` (or `udevadm info` output). Returns populated
 /// modules only, in device-number order.
 pub fn parse_udev_dmi(text: &str) -> Vec<Dimm> {
+    let devices = udev_devices(text);
+    devices
+        .values()
+        .filter(|f| f.get("PRESENT").map(String::as_str) != Some("0"))
+        .filter_map(|f| {
+            let size = f
+                .get("SIZE")
+                .and_then(|s| s.parse::<u64>().ok())
+                .filter(|s| *s > 0)?;
+            Some(Dimm {
+                locator: text_field(f.get("LOCATOR")),
+                bank_locator: text_field(f.get("BANK_LOCATOR")),
+                size_bytes: Some(size),
+                memory_type: text_field(f.get("TYPE")),
+                speed_mts: f.get("SPEED_MTS").and_then(|s| positive(s)),
+                configured_speed_mts: f.get("CONFIGURED_SPEED_MTS").and_then(|s| positive(s)),
+                data_width_bits: f.get("DATA_WIDTH").and_then(|s| positive(s)),
+                form_factor: text_field(f.get("FORM_FACTOR")),
+                part_number: text_field(f.get("PART_NUMBER")),
+                registered: f.get("TYPE_DETAIL").and_then(|t| registered(t)),
+            })
+        })
+        .collect()
+}
+
+/// The `MEMORY_DEVICE_<n>_<FIELD>=value` lines of a udev entry, grouped by device number.
+fn udev_devices(text: &str) -> BTreeMap<u32, BTreeMap<String, String>> {
     let mut devices: BTreeMap<u32, BTreeMap<String, String>> = BTreeMap::new();
     for line in text.lines() {
         let Some(rest) = line.strip_prefix("E:") else {
@@ -60,26 +87,19 @@ pub fn parse_udev_dmi(text: &str) -> Vec<Dimm> {
             .insert(field.to_string(), value.trim().to_string());
     }
     devices
-        .values()
-        .filter(|f| f.get("PRESENT").map(String::as_str) != Some("0"))
-        .filter_map(|f| {
-            let size = f
-                .get("SIZE")
-                .and_then(|s| s.parse::<u64>().ok())
-                .filter(|s| *s > 0)?;
-            Some(Dimm {
-                locator: text_field(f.get("LOCATOR")),
-                bank_locator: text_field(f.get("BANK_LOCATOR")),
-                size_bytes: Some(size),
-                memory_type: text_field(f.get("TYPE")),
-                speed_mts: f.get("SPEED_MTS").and_then(|s| positive(s)),
-                configured_speed_mts: f.get("CONFIGURED_SPEED_MTS").and_then(|s| positive(s)),
-                data_width_bits: f.get("DATA_WIDTH").and_then(|s| positive(s)),
-                form_factor: text_field(f.get("FORM_FACTOR")),
-                part_number: text_field(f.get("PART_NUMBER")),
-            })
-        })
-        .collect()
+}
+
+/// SMBIOS "Type Detail" as udev and dmidecode print it: "Registered (Buffered)" or "LRDIMM" →
+/// registered; "Unbuffered (Unregistered)" → not; anything else (e.g. only "Synchronous") →
+/// `None`.
+pub fn registered(type_detail: &str) -> Option<bool> {
+    if type_detail.contains("Unbuffered") || type_detail.contains("Unregistered") {
+        Some(false)
+    } else if type_detail.contains("Registered") || type_detail.contains("LRDIMM") {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 fn positive(s: &str) -> Option<u32> {
@@ -105,23 +125,24 @@ fn text_field(v: Option<&String>) -> Option<String> {
 /// Parses the text of `dmidecode -t memory` (or `dmidecode -t 17`, or a full `dmidecode`).
 /// Returns populated modules only, in the order printed.
 pub fn parse_dmidecode(text: &str) -> Vec<Dimm> {
+    dmidecode_records(text)
+        .iter()
+        .filter_map(dmidecode_device)
+        .collect()
+}
+
+/// The "Memory Device" records of dmidecode's text, one field map each, in the order printed.
+fn dmidecode_records(text: &str) -> Vec<BTreeMap<String, String>> {
     let mut out = Vec::new();
     let mut fields: Option<BTreeMap<String, String>> = None;
-    let flush = |fields: &mut Option<BTreeMap<String, String>>, out: &mut Vec<Dimm>| {
-        if let Some(f) = fields.take() {
-            if let Some(d) = dmidecode_device(&f) {
-                out.push(d);
-            }
-        }
-    };
     for line in text.lines() {
         if line.starts_with("Handle ") {
-            flush(&mut fields, &mut out);
+            out.extend(fields.take());
             continue;
         }
         let trimmed = line.trim();
         if trimmed == "Memory Device" && !line.starts_with(char::is_whitespace) {
-            flush(&mut fields, &mut out);
+            out.extend(fields.take());
             fields = Some(BTreeMap::new());
             continue;
         }
@@ -133,7 +154,7 @@ pub fn parse_dmidecode(text: &str) -> Vec<Dimm> {
             }
         }
     }
-    flush(&mut fields, &mut out);
+    out.extend(fields.take());
     out
 }
 
@@ -156,6 +177,7 @@ fn dmidecode_device(f: &BTreeMap<String, String>) -> Option<Dimm> {
             .and_then(positive),
         form_factor: text_field(f.get("Form Factor")),
         part_number: text_field(f.get("Part Number")),
+        registered: f.get("Type Detail").and_then(|t| registered(t)),
     })
 }
 
@@ -180,6 +202,88 @@ pub fn parse_dmidecode_speed(s: &str) -> Option<u32> {
     let mut parts = s.split_whitespace();
     let n = positive(parts.next()?)?;
     matches!(parts.next(), Some("MT/s" | "MHz")).then_some(n)
+}
+
+/// The memory slots an SMBIOS table lists (type 17 "Memory Device" structures, populated or
+/// empty), for purchase advice: how many are free, and how many channels they span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slots {
+    /// Slots listed.
+    pub total: u32,
+    /// Slots holding a module.
+    pub populated: u32,
+    /// Channels the slots belong to, inferred from every slot's name (estimated); `None` when a
+    /// slot name has no channel in it.
+    pub channels: Option<u32>,
+}
+
+/// Slots from names and presence: `(locator, bank locator, populated)` per slot. `None` when
+/// the list is empty.
+pub fn slots_from(list: &[(Option<String>, Option<String>, bool)]) -> Option<Slots> {
+    if list.is_empty() {
+        return None;
+    }
+    let named: Vec<Dimm> = list
+        .iter()
+        .map(|(locator, bank, _)| Dimm {
+            locator: locator.clone(),
+            bank_locator: bank.clone(),
+            ..Dimm::default()
+        })
+        .collect();
+    Some(Slots {
+        total: u32::try_from(list.len()).unwrap_or(u32::MAX),
+        populated: list.iter().filter(|(_, _, p)| *p).count() as u32,
+        channels: infer_channels(&named).map(|l| l.count()),
+    })
+}
+
+/// Slots in a udev `dmi:id` entry: every `MEMORY_DEVICE_<n>`, populated unless `PRESENT=0` or
+/// without a size.
+pub fn udev_slots(text: &str) -> Option<Slots> {
+    let list: Vec<_> = udev_devices(text)
+        .values()
+        .map(|f| {
+            let present = f.get("PRESENT").map(String::as_str) != Some("0")
+                && f.get("SIZE")
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .unwrap_or(0)
+                    > 0;
+            (
+                text_field(f.get("LOCATOR")),
+                text_field(f.get("BANK_LOCATOR")),
+                present,
+            )
+        })
+        .collect();
+    slots_from(&list)
+}
+
+/// Slots in dmidecode's text: every "Memory Device", populated unless its size is "No Module
+/// Installed" (or not a size).
+pub fn dmidecode_slots(text: &str) -> Option<Slots> {
+    let list: Vec<_> = dmidecode_records(text)
+        .iter()
+        .map(|f| {
+            (
+                text_field(f.get("Locator")),
+                text_field(f.get("Bank Locator")),
+                f.get("Size")
+                    .and_then(|s| parse_dmidecode_size(s))
+                    .is_some(),
+            )
+        })
+        .collect();
+    slots_from(&list)
+}
+
+/// Puts slot counts into a profile's memory section (nothing when `slots` is `None`).
+pub fn apply_slots(memory: &mut Memory, slots: Option<Slots>) {
+    if let Some(s) = slots {
+        memory.slots_total = Some(s.total);
+        memory.slots_populated = Some(s.populated);
+        memory.channels_total = s.channels;
+    }
 }
 
 #[cfg(test)]
@@ -216,6 +320,58 @@ mod tests {
         let layout = infer_channels(&d).unwrap();
         assert_eq!(layout.count(), 2);
         assert!(!layout.uneven());
+    }
+
+    #[test]
+    fn slots_free_channels_and_registered_modules() {
+        // The desktop board: DIMM_A1 and DIMM_B1 empty (PRESENT=0), A2 and B2 hold 16 GiB
+        // unbuffered modules; channels A and B.
+        let text = fixture("udev-dmi-id-ryzen-ddr4-2x16.txt");
+        assert_eq!(
+            udev_slots(&text),
+            Some(Slots {
+                total: 4,
+                populated: 2,
+                channels: Some(2)
+            })
+        );
+        assert!(
+            parse_udev_dmi(&text)
+                .iter()
+                .all(|d| d.registered == Some(false))
+        );
+        // The laptop: ChannelA-DIMM0 holds a SODIMM, ChannelB-DIMM0 says "No Module Installed".
+        assert_eq!(
+            dmidecode_slots(&fixture("dmidecode-laptop-ddr4-1x16.txt")),
+            Some(Slots {
+                total: 2,
+                populated: 1,
+                channels: Some(2)
+            })
+        );
+        // The workstation: DIMM_A1…D1 hold registered modules, A2…D2 are empty.
+        let ws = fixture("dmidecode-workstation-ddr4-4x32.txt");
+        assert_eq!(
+            dmidecode_slots(&ws),
+            Some(Slots {
+                total: 8,
+                populated: 4,
+                channels: Some(4)
+            })
+        );
+        assert!(
+            parse_dmidecode(&ws)
+                .iter()
+                .all(|d| d.registered == Some(true))
+        );
+        assert_eq!(registered("Synchronous"), None);
+        assert_eq!(udev_slots("E:ID_VENDOR=x\n"), None);
+        let mut m = Memory::default();
+        apply_slots(&mut m, dmidecode_slots(&ws));
+        assert_eq!(
+            (m.slots_total, m.slots_populated, m.channels_total),
+            (Some(8), Some(4), Some(4))
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{cgroup, dimm, disks, edac, meminfo, mounts, smbios, statfs, vm};
+use super::{cgroup, dimm, disks, edac, meminfo, mounts, smbios, statfs, vm, wsl};
 use crate::profile::{MachineProfile, Note, NoteId};
 
 fn read(path: &Path) -> Option<String> {
@@ -47,13 +47,17 @@ pub fn detect_linux(profile: &mut MachineProfile) {
     // Memory modules as systemd's udev stored them from SMBIOS (readable without root).
     if let Some(text) = read(Path::new("/run/udev/data/+dmi:id")) {
         dimm::apply_dimms(&mut profile.memory, dimm::parse_udev_dmi(&text));
+        dimm::apply_slots(&mut profile.memory, dimm::udev_slots(&text));
     }
     // The raw SMBIOS table, readable by root only.
     if profile.memory.dimms.is_empty() {
         if let Ok(table) = std::fs::read("/sys/firmware/dmi/tables/DMI") {
             dimm::apply_dimms(&mut profile.memory, smbios::parse_type17(&table));
+            dimm::apply_slots(&mut profile.memory, smbios::type17_slots(&table));
         }
     }
+    // Windows Subsystem for Linux: the RAM Linux sees is WSL's cap.
+    profile.memory.wsl = wsl::detect(profile.memory.total_bytes, &mut profile.notes);
     // ECC servers: the EDAC driver knows each module's channel (but not its speed).
     let edac_entries = edac::read_edac(Path::new("/sys/devices/system/edac/mc"));
     if profile.memory.dimms.is_empty() {

@@ -12,9 +12,11 @@ pub mod gpu;
 pub mod live;
 pub mod meminfo;
 pub mod mounts;
+pub mod platform;
 pub mod smbios;
 pub mod statfs;
 pub mod vm;
+pub mod wsl;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -36,6 +38,7 @@ pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
     profile.generated_by = Some(format!("ramvram {}", env!("CARGO_PKG_VERSION")));
     profile.host = host();
     profile.cpu = cpu();
+    profile.host.platform = platform::detect(profile.cpu.model.as_deref());
     platform(&mut profile);
     let found = gpus.probe();
     profile.gpus = found.gpus;
@@ -78,6 +81,7 @@ fn host() -> Host {
         os: sysinfo::System::long_os_version().ok(),
         kernel: sysinfo::System::kernel_version().ok(),
         arch: Some(std::env::consts::ARCH.to_string()),
+        platform: None,
     }
 }
 

@@ -157,9 +157,36 @@ pub fn parse_type17(table: &[u8]) -> Vec<Dimm> {
                     .map(u32::from),
                 form_factor: s.byte(0x0E).and_then(form_factor_name).map(String::from),
                 part_number: s.string(0x1A),
+                registered: s.word(0x13).and_then(type_detail_registered),
             })
         })
         .collect()
+}
+
+/// Type Detail (WORD at 0x13, DSP0134 Table 77): bit 13 Registered (Buffered), bit 15 LRDIMM →
+/// registered; bit 14 Unbuffered (Unregistered) → not; neither → `None`.
+fn type_detail_registered(detail: u16) -> Option<bool> {
+    if detail & 0x4000 != 0 {
+        Some(false)
+    } else if detail & 0xA000 != 0 {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Every memory device (type 17) in the table as a slot, populated when its Size is neither 0
+/// (empty) nor absent; see [`super::dimm::Slots`].
+pub fn type17_slots(table: &[u8]) -> Option<super::dimm::Slots> {
+    let list: Vec<_> = structures(table)
+        .into_iter()
+        .filter(|(kind, _)| *kind == 17)
+        .map(|(_, s)| {
+            let populated = s.word(0x0C).is_some_and(|w| w != 0);
+            (s.string(0x10), s.string(0x11), populated)
+        })
+        .collect();
+    super::dimm::slots_from(&list)
 }
 
 #[cfg(test)]
@@ -239,6 +266,26 @@ mod tests {
         assert_eq!(d[1].part_number, None);
         // Two channels (A and B) from the bank locators.
         assert_eq!(crate::profile::infer_channels(&d).unwrap().count(), 2);
+        // Three slots listed, two holding modules, over channels A and B.
+        assert_eq!(
+            type17_slots(&table),
+            Some(super::super::dimm::Slots {
+                total: 3,
+                populated: 2,
+                channels: Some(2)
+            })
+        );
+        assert_eq!(d[0].registered, None, "Type Detail left 0");
+    }
+
+    #[test]
+    fn type_detail_bits() {
+        // DSP0134 Table 77: 0x0080 Synchronous, 0x2000 Registered, 0x4000 Unbuffered.
+        assert_eq!(type_detail_registered(0x0080 | 0x2000), Some(true));
+        assert_eq!(type_detail_registered(0x0080 | 0x4000), Some(false));
+        assert_eq!(type_detail_registered(0x8000), Some(true));
+        assert_eq!(type_detail_registered(0x0080), None);
+        assert_eq!(type17_slots(&[]), None);
     }
 
     #[test]

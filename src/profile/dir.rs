@@ -9,8 +9,17 @@ use super::{LoadedProfile, ProfileError, load_profile};
 pub struct ProfileDir {
     /// `*.json` files that are profiles, sorted by path.
     pub profiles: Vec<(PathBuf, LoadedProfile)>,
-    /// Files skipped, with the reason (not JSON, not a profile, unreadable).
-    pub skipped: Vec<(PathBuf, String)>,
+    /// Files skipped, with the reason.
+    pub skipped: Vec<(PathBuf, Skip)>,
+}
+
+/// Why a file of a folder or a list is not in the Lab machines view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Its name does not end in `.json`.
+    NotJson,
+    /// It could not be read, or is not a valid profile.
+    Error(ProfileError),
 }
 
 /// Reads every `*.json` file in `dir` (not recursing); other files are skipped with a reason.
@@ -18,10 +27,7 @@ pub struct ProfileDir {
 /// # Errors
 /// [`ProfileError::Read`] when the folder itself can't be listed.
 pub fn load_dir(dir: &Path) -> Result<ProfileDir, ProfileError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| ProfileError::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    let entries = std::fs::read_dir(dir).map_err(|e| ProfileError::read(dir, &e))?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -31,12 +37,12 @@ pub fn load_dir(dir: &Path) -> Result<ProfileDir, ProfileError> {
     let mut out = ProfileDir::default();
     for path in paths {
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
-            out.skipped.push((path, "not a .json file".into()));
+            out.skipped.push((path, Skip::NotJson));
             continue;
         }
         match load_profile(&path) {
             Ok(p) => out.profiles.push((path, p)),
-            Err(e) => out.skipped.push((path, e.to_string())),
+            Err(e) => out.skipped.push((path, Skip::Error(e))),
         }
     }
     Ok(out)

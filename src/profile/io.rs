@@ -1,20 +1,21 @@
 //! Reading and writing profile files, with errors that name the file and the field.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::MachineProfile;
+use super::problem::Problem;
 
 /// Why a profile could not be used. Every variant names the file; parse and validation errors
-/// also name the field as a JSON path (`memory.total_bytes`, `gpus[1].pcie.width_max`).
-#[derive(Debug)]
+/// also name the field as a JSON path (`memory.total_bytes`, `gpus[1].pcie.width_max`). Worded
+/// in the user's language by `present::errors::profile_error`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProfileError {
     /// The file could not be read.
     Read {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// The operating system's words.
+        error: String,
     },
     /// The file is not valid JSON, or a field has the wrong type.
     Parse {
@@ -22,7 +23,7 @@ pub enum ProfileError {
         path: PathBuf,
         /// JSON path of the field (`.` when the document itself is malformed).
         field: String,
-        /// serde_json's description, with line and column.
+        /// serde_json's description, with line and column (the parser's own words).
         message: String,
     },
     /// A field has a value that cannot be right (0 bytes of RAM, PCIe generation 9, …).
@@ -31,46 +32,43 @@ pub enum ProfileError {
         path: PathBuf,
         /// JSON path of the field.
         field: String,
-        /// What is wrong, in English (this error is for the command line and logs).
-        message: String,
+        /// What is wrong (boxed: it keeps the numbers as written).
+        problem: Box<Problem>,
     },
     /// The profile could not be written.
     Write {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
+        /// The operating system's words.
+        error: String,
     },
 }
 
-impl fmt::Display for ProfileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ProfileError {
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
         match self {
-            ProfileError::Read { path, source } => {
-                write!(f, "{}: cannot read: {source}", path.display())
-            }
-            ProfileError::Parse {
-                path,
-                field,
-                message,
-            } => {
-                write!(f, "{}: field `{field}`: {message}", path.display())
-            }
-            ProfileError::Invalid {
-                path,
-                field,
-                message,
-            } => {
-                write!(f, "{}: field `{field}`: {message}", path.display())
-            }
-            ProfileError::Write { path, source } => {
-                write!(f, "{}: cannot write: {source}", path.display())
-            }
+            ProfileError::Read { path, .. }
+            | ProfileError::Parse { path, .. }
+            | ProfileError::Invalid { path, .. }
+            | ProfileError::Write { path, .. } => path,
+        }
+    }
+
+    pub(crate) fn read(path: &Path, e: &std::io::Error) -> ProfileError {
+        ProfileError::Read {
+            path: path.to_path_buf(),
+            error: e.to_string(),
+        }
+    }
+
+    pub(crate) fn write(path: &Path, e: &std::io::Error) -> ProfileError {
+        ProfileError::Write {
+            path: path.to_path_buf(),
+            error: e.to_string(),
         }
     }
 }
-
-impl std::error::Error for ProfileError {}
 
 /// A profile read from a file, with the fields this version did not understand.
 #[derive(Clone, Debug)]
@@ -87,10 +85,7 @@ pub struct LoadedProfile {
 /// [`ProfileError::Read`] when the file can't be read; [`ProfileError::Parse`] for bad JSON or a
 /// field of the wrong type; [`ProfileError::Invalid`] for an impossible value.
 pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|e| ProfileError::read(path, &e))?;
     parse_profile(&text, path)
 }
 
@@ -100,10 +95,10 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
 /// As [`load_profile`], without the read error.
 pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileError> {
     let (profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
-    validate(&profile).map_err(|(field, message)| ProfileError::Invalid {
+    validate(&profile).map_err(|(field, problem)| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,
-        message,
+        problem: Box::new(problem),
     })?;
     Ok(LoadedProfile {
         profile,
@@ -144,100 +139,112 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(
 pub fn save_profile(profile: &MachineProfile, path: &Path) -> Result<(), ProfileError> {
     let mut text = serde_json::to_string_pretty(profile).expect("profile serialises");
     text.push('\n');
-    crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|source| ProfileError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    crate::fsutil::write_atomic(path, text.as_bytes()).map_err(|e| ProfileError::write(path, &e))
 }
 
-/// Checks values that parse but cannot be right. Returns (field path, message).
-fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
-    fn positive(field: &str, v: Option<u64>) -> Result<(), (String, String)> {
+/// Checks values that parse but cannot be right. Returns (field path, problem).
+fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
+    fn positive(field: &str, v: Option<u64>) -> Result<(), (String, Problem)> {
         match v {
-            Some(0) => Err((
-                field.to_string(),
-                "must be greater than 0 (write null when unknown)".to_string(),
-            )),
+            Some(0) => Err((field.to_string(), Problem::Zero)),
             _ => Ok(()),
         }
     }
-    fn range(field: &str, v: Option<u32>, lo: u32, hi: u32) -> Result<(), (String, String)> {
+    fn range(field: &str, v: Option<u32>, lo: u32, hi: u32) -> Result<(), (String, Problem)> {
         match v {
             Some(x) if x < lo || x > hi => {
-                Err((field.to_string(), format!("{x} is outside {lo}..={hi}")))
+                Err((field.to_string(), Problem::out_of_range(x, lo, hi)))
             }
             _ => Ok(()),
         }
     }
-    if p.schema_version == 0 {
-        return Err(("schema_version".into(), "must be 1 or higher".into()));
-    }
-    positive("memory.total_bytes", p.memory.total_bytes)?;
-    // Upper bounds: no machine has more than 1 PiB of RAM or 8 TiB of memory on one GPU; larger
-    // values are typos or overflowed arithmetic, and would saturate every sum.
-    let at_most = |field: &str, v: Option<u64>, max: u64| match v {
-        Some(x) if x > max => Err((
-            field.to_string(),
-            format!("{x} is larger than {max}, which no machine has"),
-        )),
-        _ => Ok(()),
-    };
-    at_most("memory.total_bytes", p.memory.total_bytes, 1 << 50)?;
-    at_most("memory.limit_bytes", p.memory.limit_bytes, u64::MAX / 2)?;
-    if let (Some(used), Some(total)) = (p.memory.swap_used_bytes, p.memory.swap_total_bytes) {
-        if used > total {
-            return Err((
-                "memory.swap_used_bytes".into(),
-                format!("{used} is larger than memory.swap_total_bytes ({total})"),
-            ));
+    fn at_most(field: &str, v: Option<u64>, max: u64) -> Result<(), (String, Problem)> {
+        match v {
+            Some(x) if x > max => Err((
+                field.to_string(),
+                Problem::TooLarge {
+                    value: x.to_string(),
+                    max: max.to_string(),
+                },
+            )),
+            _ => Ok(()),
         }
     }
+    fn not_above(
+        field: &str,
+        v: Option<u64>,
+        other: &str,
+        limit: Option<u64>,
+    ) -> Result<(), (String, Problem)> {
+        match (v, limit) {
+            (Some(x), Some(l)) if x > l => Err((
+                field.to_string(),
+                Problem::LargerThanField {
+                    value: x.to_string(),
+                    other: other.to_string(),
+                    other_value: l.to_string(),
+                },
+            )),
+            _ => Ok(()),
+        }
+    }
+    if p.schema_version == 0 {
+        return Err(("schema_version".into(), Problem::SchemaVersion));
+    }
+    let m = &p.memory;
+    positive("memory.total_bytes", m.total_bytes)?;
+    // Upper bounds: no machine has more than 1 PiB of RAM or 8 TiB of memory on one GPU; larger
+    // values are typos or overflowed arithmetic, and would saturate every sum.
+    at_most("memory.total_bytes", m.total_bytes, MAX_RAM_BYTES)?;
+    positive("memory.installed_bytes", m.installed_bytes)?;
+    at_most("memory.installed_bytes", m.installed_bytes, MAX_RAM_BYTES)?;
+    at_most("memory.limit_bytes", m.limit_bytes, u64::MAX / 2)?;
+    not_above(
+        "memory.swap_used_bytes",
+        m.swap_used_bytes,
+        "memory.swap_total_bytes",
+        m.swap_total_bytes,
+    )?;
     if p.host
         .hostname
         .as_ref()
         .is_some_and(|h| h.chars().count() > 255)
     {
-        return Err((
-            "host.hostname".into(),
-            "is longer than 255 characters".into(),
-        ));
+        return Err(("host.hostname".into(), Problem::TooLong { max: 255 }));
     }
-    positive("memory.limit_bytes", p.memory.limit_bytes)?;
-    range("memory.swappiness", p.memory.swappiness, 0, 200)?;
+    positive("memory.limit_bytes", m.limit_bytes)?;
+    range("memory.swappiness", m.swappiness, 0, 200)?;
     range("cpu.physical_cores", p.cpu.physical_cores, 1, 1_000_000)?;
     range("cpu.logical_cpus", p.cpu.logical_cpus, 1, 1_000_000)?;
-    if let (Some(avail), Some(total)) = (p.memory.available_bytes, p.memory.total_bytes) {
-        if avail > total {
-            return Err((
-                "memory.available_bytes".into(),
-                format!("{avail} is larger than memory.total_bytes ({total})"),
-            ));
-        }
-    }
-    range(
-        "memory.channels_populated",
-        p.memory.channels_populated,
-        1,
-        256,
+    not_above(
+        "memory.available_bytes",
+        m.available_bytes,
+        "memory.total_bytes",
+        m.total_bytes,
     )?;
-    range("memory.speed_mts", p.memory.speed_mts, 1, 100_000)?;
-    if let Some(bw) = p.memory.theoretical_bandwidth_bytes_per_s {
+    range("memory.channels_populated", m.channels_populated, 1, 256)?;
+    range("memory.speed_mts", m.speed_mts, 1, 100_000)?;
+    if let Some(bw) = m.theoretical_bandwidth_bytes_per_s {
         if !(bw.is_finite() && bw > 0.0) {
             return Err((
                 "memory.theoretical_bandwidth_bytes_per_s".into(),
-                format!("{bw} must be a positive number (write null when unknown)"),
+                Problem::NotPositive {
+                    value: bw.to_string(),
+                },
             ));
         }
     }
-    for (i, d) in p.memory.dimms.iter().enumerate() {
+    for (i, d) in m.dimms.iter().enumerate() {
         positive(&format!("memory.dimms[{i}].size_bytes"), d.size_bytes)?;
     }
+    // host.platform, the slot counts and memory.wsl check themselves.
+    super::platform::validate(p)?;
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         at_most(
             &format!("gpus[{i}].vram_total_bytes"),
             g.vram_total_bytes,
-            8 << 40,
+            MAX_VRAM_BYTES,
         )?;
         range(
             &format!("gpus[{i}].utilization_percent"),
@@ -256,18 +263,23 @@ fn validate(p: &MachineProfile) -> Result<(), (String, String)> {
                 32,
             )?;
             range(&format!("gpus[{i}].pcie.width_max"), l.width_max, 1, 32)?;
-            if let (Some(c), Some(m)) = (l.width_current, l.width_max) {
-                if c > m {
-                    return Err((
-                        format!("gpus[{i}].pcie.width_current"),
-                        format!("x{c} is wider than width_max x{m}"),
-                    ));
-                }
-            }
+            not_above(
+                &format!("gpus[{i}].pcie.width_current"),
+                l.width_current.map(u64::from),
+                &format!("gpus[{i}].pcie.width_max"),
+                l.width_max.map(u64::from),
+            )?;
         }
     }
     Ok(())
 }
+
+/// Most RAM a profile may claim: 1 PiB. Assumption: no single machine has more; larger values
+/// are typos or overflowed arithmetic and would saturate every sum.
+pub const MAX_RAM_BYTES: u64 = 1 << 50;
+
+/// Most memory one GPU may claim: 8 TiB (the largest parts today hold under 300 GB).
+pub const MAX_VRAM_BYTES: u64 = 8 << 40;
 
 #[cfg(test)]
 mod tests {
@@ -290,33 +302,35 @@ mod tests {
     #[test]
     fn wrong_type_names_file_and_field() {
         let bad = MINIMAL.replace("17179869184", "\"sixteen\"");
-        let err = parse_profile(&bad, Path::new("bad.json"))
-            .unwrap_err()
-            .to_string();
+        let err = parse_profile(&bad, Path::new("bad.json")).unwrap_err();
         assert!(
-            err.starts_with("bad.json: field `memory.total_bytes`"),
-            "{err}"
+            matches!(&err, ProfileError::Parse { path, field, .. }
+                if path == Path::new("bad.json") && field == "memory.total_bytes"),
+            "{err:?}"
         );
     }
 
     #[test]
     fn negative_size_is_rejected_with_field() {
         let bad = MINIMAL.replace("17179869184", "-5");
-        let err = parse_profile(&bad, Path::new("neg.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("`memory.total_bytes`"), "{err}");
+        let err = parse_profile(&bad, Path::new("neg.json")).unwrap_err();
+        assert!(
+            matches!(&err, ProfileError::Parse { field, .. } if field == "memory.total_bytes"),
+            "{err:?}"
+        );
     }
 
     #[test]
     fn zero_ram_is_invalid_not_unknown() {
         let bad = MINIMAL.replace("17179869184", "0");
-        let err = parse_profile(&bad, Path::new("z.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("`memory.total_bytes`") && err.contains("null"),
-            "{err}"
+        let err = parse_profile(&bad, Path::new("z.json")).unwrap_err();
+        assert_eq!(
+            err,
+            ProfileError::Invalid {
+                path: "z.json".into(),
+                field: "memory.total_bytes".into(),
+                problem: Box::new(Problem::Zero),
+            }
         );
     }
 

@@ -48,6 +48,10 @@ pub struct Dimm {
     /// Manufacturer's part number.
     #[serde(default)]
     pub part_number: Option<String>,
+    /// True for a registered (buffered) module (RDIMM, LRDIMM), false for an unbuffered one
+    /// (UDIMM, SODIMM): SMBIOS "Type Detail"; `None` when not reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registered: Option<bool>,
 }
 
 impl Dimm {

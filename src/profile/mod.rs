@@ -5,17 +5,22 @@
 
 mod channels;
 pub mod dir;
-pub mod fleet_inputs;
 mod io;
 mod measurements;
+mod platform;
+mod problem;
 pub mod redact;
-pub mod scenario;
 
 pub use channels::{ChannelLayout, infer_channels};
 pub use io::{
-    LoadedProfile, ProfileError, load_profile, parse_document, parse_profile, save_profile,
+    LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ProfileError, load_profile, parse_document,
+    parse_profile, save_profile,
 };
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
+pub use platform::{
+    CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
+};
+pub use problem::Problem;
 
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +68,10 @@ pub struct Host {
     pub kernel: Option<String>,
     /// CPU architecture as Rust names it: `x86_64`, `aarch64`.
     pub arch: Option<String>,
+    /// What kind of machine this is (desktop, laptop, server, cloud instance, …); `None` when
+    /// it could not be told.
+    #[serde(default)]
+    pub platform: Option<Platform>,
 }
 
 /// The processor(s).
@@ -79,8 +88,15 @@ pub struct Cpu {
 /// System memory. Sizes in bytes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Memory {
-    /// Physical RAM the OS manages (`MemTotal` in `/proc/meminfo`).
+    /// RAM the OS manages (`MemTotal` in `/proc/meminfo`): what is installed less what the
+    /// firmware and the kernel reserve, typically 1–5 % below the installed size.
     pub total_bytes: Option<u64>,
+    /// RAM installed, when typed by the user or known from the vendor (a cloud instance's
+    /// published size, a planned machine). Detection leaves it `null`: the modules in
+    /// [`Memory::dimms`] give the installed size when SMBIOS could be read, and the advisor
+    /// estimates it from `MemTotal` otherwise (`advisor::capacity::installed_ram`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub installed_bytes: Option<u64>,
     /// Memory available for new work without swapping (`MemAvailable`).
     pub available_bytes: Option<u64>,
     /// Swap space configured.
@@ -119,6 +135,19 @@ pub struct Memory {
     /// Where `theoretical_bandwidth_bytes_per_s` (or the type/speed above) came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theoretical_bandwidth_source: Option<ValueSource>,
+    /// Memory slots on the board (SMBIOS memory devices, populated or empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_total: Option<u32>,
+    /// Slots holding a module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_populated: Option<u32>,
+    /// Memory channels the slots belong to, inferred from every slot's name (estimated, like
+    /// `channels_populated`); `None` when a slot name has no channel in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels_total: Option<u32>,
+    /// Windows Subsystem for Linux, when the profile comes from inside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wsl: Option<Wsl>,
 }
 
 /// `/sys/kernel/mm/transparent_hugepage/enabled`.
@@ -272,6 +301,8 @@ pub enum NoteId {
     PlatformPartial,
     /// A GPU type (Slurm GRES, a plan) is not in the catalogue; its VRAM is unknown.
     GpuTypeUnknown,
+    /// `.wslconfig` could not be understood and was ignored (WSL ignores it too).
+    WslConfigMalformed,
 }
 
 impl MachineProfile {

@@ -9,8 +9,12 @@ pub mod pdf;
 
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use crate::advisor::Assessment;
+use crate::advisor::fleet::FleetMachine;
 use crate::i18n::{Lang, Msg, trf};
+use crate::profile::dir::Skip;
 pub use model::{ReportLang, ReportMeta};
 
 /// Output format.
@@ -106,7 +110,7 @@ pub fn render_with_monitor(
             pdf::render(
                 &blocks,
                 title.as_deref().unwrap_or("ramvram"),
-                options.lang.langs()[0],
+                &options.lang.langs(),
             )
         }
     }
@@ -141,19 +145,19 @@ pub fn write_with_monitor(
 /// The PDF writer's error text.
 pub fn render_fleet(
     machines: &[crate::advisor::fleet::FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &[(String, Skip)],
     options: &ReportOptions,
 ) -> Result<Vec<u8>, String> {
     let mut machines = machines.to_vec();
-    let mut skipped = skipped.to_vec();
-    if options.redact {
-        for (i, s) in skipped.iter_mut().enumerate() {
-            *s = (
-                format!("#{}", i + 1),
-                crate::profile::redact::REDACTED.to_string(),
-            );
-        }
-    }
+    // A redacted report numbers the skipped files and gives no reason (both name paths).
+    let skipped: Vec<(String, Option<Skip>)> = skipped
+        .iter()
+        .enumerate()
+        .map(|(i, (file, why))| match options.redact {
+            true => (format!("#{}", i + 1), None),
+            false => (file.clone(), Some(why.clone())),
+        })
+        .collect();
     if options.redact {
         // Host names are the labels, and file names often are host names: number them.
         for (i, m) in machines.iter_mut().enumerate() {
@@ -173,7 +177,7 @@ pub fn render_fleet(
     let first = options.lang.langs()[0];
     match options.format {
         Format::Json => {
-            let doc = crate::advisor::fleet::FleetDocument::new(&machines, &skipped);
+            let doc = FleetDocument::new(first, &machines, &skipped);
             serde_json::to_vec_pretty(&doc).map_err(|e| e.to_string())
         }
         Format::Markdown => Ok(markdown::render(&model::build_fleet(
@@ -186,7 +190,7 @@ pub fn render_fleet(
         Format::Pdf => pdf::render(
             &model::build_fleet(&machines, &skipped, &meta, options.lang),
             crate::i18n::tr(first, Msg::FleetReportTitle),
-            first,
+            &options.lang.langs(),
         ),
     }
 }
@@ -197,5 +201,53 @@ pub fn page_label(lang: Lang, n: usize, total: usize) -> String {
         lang,
         Msg::ReportPage,
         &[("n", &n.to_string()), ("total", &total.to_string())],
+    )
+}
+
+/// A file that was not a machine profile, and why (in the report's first language; a redacted
+/// report says only that it was removed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedFile {
+    /// The file.
+    pub file: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// Many machines as one JSON document: `advise --profile-dir --json` and the fleet report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FleetDocument {
+    /// The machines.
+    pub machines: Vec<FleetMachine>,
+    /// Files that were not profiles.
+    pub skipped: Vec<SkippedFile>,
+}
+
+impl FleetDocument {
+    /// Builds the document from machines and skipped files (`None`: the reason was redacted),
+    /// wording the reasons in `lang`.
+    pub fn new(
+        lang: Lang,
+        machines: &[FleetMachine],
+        skipped: &[(String, Option<Skip>)],
+    ) -> FleetDocument {
+        FleetDocument {
+            machines: machines.to_vec(),
+            skipped: skipped
+                .iter()
+                .map(|(file, why)| SkippedFile {
+                    file: file.clone(),
+                    reason: skip_reason(lang, why.as_ref()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A skipped file's reason in `lang`; "[redacted]" when the report removed it.
+pub fn skip_reason(lang: Lang, why: Option<&Skip>) -> String {
+    why.map_or_else(
+        || crate::profile::redact::REDACTED.to_string(),
+        |w| crate::present::errors::skip(lang, w),
     )
 }

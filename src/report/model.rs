@@ -47,6 +47,8 @@ pub enum Chart {
         x_label: String,
         /// Y axis title.
         y_label: String,
+        /// Names of the lines RAM = 1×, 1.5× and 2× VRAM.
+        line_labels: [String; 3],
     },
 }
 
@@ -149,7 +151,7 @@ pub struct ReportMeta {
     pub redacted: bool,
 }
 
-const GIB: f64 = (1u64 << 30) as f64;
+use crate::format::GIB;
 
 /// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
 pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
@@ -166,13 +168,16 @@ pub fn build_with_monitor(
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 9] = [
+    let sections: [Section; 12] = [
         title,
         verdict,
+        inputs,
         hardware,
         ratio,
         rules,
+        bandwidth,
         findings,
+        recommendations,
         workload,
         training,
         procurement,
@@ -232,6 +237,29 @@ fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         title,
         body,
     });
+}
+
+/// What the report covers: the training plan and the workload the user set up, or the machine
+/// alone. Built from the assessment, so it can't disagree with the sections below.
+fn inputs(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Subheading(tr(lang, Msg::InputsSection).to_string()));
+    let mut lines = Vec::new();
+    if let Some(t) = &a.training_memory {
+        let (model, plan) = tw::plan_summary(lang, t);
+        let text = format!("{model} · {plan}");
+        lines.push(trf(lang, Msg::InputsTraining, &[("plan", &text)]));
+    }
+    if let Some(w) = &a.workload {
+        let text = present::workload::summary(lang, &w.workload);
+        lines.push(trf(lang, Msg::InputsWorkload, &[("workload", &text)]));
+    }
+    if lines.is_empty() {
+        b.push(Block::Paragraph(
+            tr(lang, Msg::InputsMachineOnly).to_string(),
+        ));
+    } else {
+        b.push(Block::Bullets(lines));
+    }
 }
 
 fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
@@ -298,7 +326,7 @@ fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
                 .map(|req| (present::rule_name(lang, r.id).to_string(), req as f64 / GIB))
         })
         .collect();
-    if let (false, Some(actual)) = (bars.is_empty(), a.memory.effective_bytes) {
+    if let (false, Some(actual)) = (bars.is_empty(), a.memory.sizing_bytes) {
         b.push(Block::Chart(Chart::RulesBars {
             rules: bars,
             actual_gib: actual as f64 / GIB,
@@ -309,6 +337,58 @@ fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             ),
             axis_label: tr(lang, Msg::ReportRamAxis).to_string(),
         }));
+    }
+}
+
+/// Memory bandwidth (theoretical and measured, with where each number came from), the seed's
+/// bandwidth rule with its arithmetic, the pipeline's stages and its narrowest one, PCIe per GPU
+/// and measured storage: what the window's Bandwidth page and `advise` show.
+fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::bandwidth as words;
+    let Some(bw) = &a.bandwidth else { return };
+    b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
+    b.push(Block::Paragraph(words::pipeline_sentence(lang, bw)));
+    let rows = bw
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| {
+            let mark = if bw.pipeline.narrowest == Some(s.id) {
+                "●".to_string()
+            } else {
+                String::new()
+            };
+            vec![
+                words::stage_name(lang, s.id).to_string(),
+                format::gbps_or_unknown(lang, s.bytes_per_s),
+                mark,
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![
+            tr(lang, Msg::BwColStage).to_string(),
+            tr(lang, Msg::BwColRate).to_string(),
+            tr(lang, Msg::BwColNarrowest).to_string(),
+        ],
+        rows,
+        widths: vec![3.0, 1.6, 1.0],
+    });
+    b.push(Block::KeyValues(
+        words::memory_rows(lang, bw)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    ));
+    b.push(Block::Paragraph(words::seed_rule_text(lang, bw)));
+    let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
+    lines.extend(
+        bw.storage
+            .iter()
+            .filter_map(|s| words::storage_location(lang, s)),
+    );
+    if !lines.is_empty() {
+        b.push(Block::Bullets(lines));
     }
 }
 
@@ -325,6 +405,21 @@ fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             explanation: present::finding_explanation(lang, f),
             recommendations: present::finding_recommendations(lang, f),
         });
+    }
+}
+
+/// The ranked list of changes, the same list the window and `advise` show.
+fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    if a.recommendations.is_empty() {
+        return;
+    }
+    b.push(Block::Heading(
+        tr(lang, Msg::RecommendationSection).to_string(),
+    ));
+    // Numbered paragraphs: the rank is the point of the list.
+    for (i, r) in a.recommendations.iter().enumerate() {
+        let line = present::recommend::line(lang, r);
+        b.push(Block::Paragraph(format!("{}. {line}", i + 1)));
     }
 }
 
@@ -354,6 +449,19 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![2.5, 1.5, 1.5, 1.5],
     });
+    // Next to the VRAM figure: what it includes of activations.
+    b.push(Block::Paragraph(tw::activations_line(lang, t)));
+    let (header, rows) = tw::phase_table(lang, t);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Paragraph(tw::loading_line(lang, t)));
+    b.push(Block::Note(tw::runtime_note(lang, t)));
+    if let Some(d) = tw::deepspeed_line(lang, t) {
+        b.push(Block::Note(d));
+    }
     let verdict = match t.fits {
         Some(true) => Msg::TrainVerdictFits,
         Some(false) => Msg::TrainVerdictDoesNotFit,
@@ -392,25 +500,6 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         rows,
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    if !t.alternatives.is_empty() {
-        b.push(Block::Subheading(
-            tr(lang, Msg::TrainAlternatives).to_string(),
-        ));
-        b.push(Block::Bullets(
-            t.alternatives
-                .iter()
-                .map(|alt| {
-                    format!(
-                        "{}: GPU {} · CPU {} → {}",
-                        tw::alternative(lang, alt.id),
-                        format::gib(alt.gpu_bytes_per_gpu),
-                        format::gib(alt.cpu_bytes_per_node),
-                        tw::fits_word(lang, alt.fits)
-                    )
-                })
-                .collect(),
-        ));
-    }
     b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
@@ -423,7 +512,7 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     let mut kv = vec![
         (
             tr(lang, Msg::WorkDataset).to_string(),
-            format!("{:.0} GB", w.dataset_bytes as f64 / 1e9),
+            format::gb(w.dataset_bytes),
         ),
         (
             tr(lang, Msg::WorkSamples).to_string(),
@@ -567,22 +656,28 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             widths: vec![5.0, 1.4],
         });
     }
-    if !p.dimm_sets.is_empty() {
+    // What to buy for this kind of machine (a larger instance, modules that exist, …).
+    if let Some((purchase, needed)) = present::purchase::of(a) {
+        b.push(Block::Subheading(
+            tr(lang, Msg::PurchaseSection).to_string(),
+        ));
+        b.push(Block::Paragraph(present::purchase::paragraph(
+            lang, purchase, needed,
+        )));
+        let sets = present::purchase::alternative(purchase);
+        if !sets.is_empty() {
+            b.push(Block::Bullets(
+                sets.iter()
+                    .map(|s| present::purchase::dimm_set(lang, s))
+                    .collect(),
+            ));
+        }
+    } else if !p.dimm_sets.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::ProcDimmIntro).to_string()));
         b.push(Block::Bullets(
             p.dimm_sets
                 .iter()
-                .map(|s| {
-                    trf(
-                        lang,
-                        Msg::ProcDimmSet,
-                        &[
-                            ("channels", &s.channels.to_string()),
-                            ("size", &(s.dimm_bytes >> 30).to_string()),
-                            ("total", &format::gib(s.total_bytes)),
-                        ],
-                    )
-                })
+                .map(|s| present::purchase::dimm_set(lang, s))
                 .collect(),
         ));
     }
@@ -611,8 +706,35 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
             sources.push(r.source.clone());
         }
     }
-    sources.push(tr(lang, Msg::ReportAssumptionShm).to_string());
-    sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    // The /dev/shm need the findings used: the workload's own, else the default assumption.
+    sources.push(match &a.workload {
+        Some(r) => {
+            let w = &r.workload;
+            trf(
+                lang,
+                Msg::ReportShmWorkload,
+                &[
+                    ("workers", &w.num_workers.to_string()),
+                    ("prefetch", &w.prefetch_factor.to_string()),
+                    ("batch", &w.batch_size.to_string()),
+                    ("sample", &format::size(w.tensor_bytes())),
+                    ("experiments", &w.concurrent_experiments.to_string()),
+                    ("total", &format::gib(r.shm_needed_bytes)),
+                ],
+            )
+        }
+        None => tr(lang, Msg::ReportAssumptionShm).to_string(),
+    });
+    // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
+    let purchase = a.procurement.purchase.as_ref();
+    let sets_shown = !a.procurement.dimm_sets.is_empty()
+        || purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
+    if sets_shown {
+        sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    }
+    if purchase.is_some() {
+        sources.push(tr(lang, Msg::PurchaseAssumption).to_string());
+    }
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
     b.push(Block::Bullets(sources));
 }
@@ -621,11 +743,20 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 /// problems, in each language.
 pub fn build_fleet(
     machines: &[crate::advisor::fleet::FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &[(String, Option<crate::profile::dir::Skip>)],
     meta: &ReportMeta,
     langs: ReportLang,
 ) -> Vec<Block> {
     use crate::present::fleet::{header, plan_issue, row};
+    // Machines by host name (then by where they came from), as a reader looks them up.
+    let mut machines: Vec<&crate::advisor::fleet::FleetMachine> = machines.iter().collect();
+    machines.sort_by_cached_key(|m| {
+        (
+            m.label.to_lowercase(),
+            m.label.clone(),
+            format!("{:?}", m.origin),
+        )
+    });
     let mut b = Vec::new();
     for lang in langs.langs() {
         b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
@@ -643,28 +774,43 @@ pub fn build_fleet(
             rows,
             widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
         });
-        let points = machines
+        let points: Vec<FleetPoint> = machines
             .iter()
             .filter_map(|m| {
                 Some(FleetPoint {
                     label: m.label.clone(),
-                    vram_gib: m.assessment.vram.total_discrete_bytes? as f64 / GIB,
-                    ram_gib: m.assessment.memory.effective_bytes? as f64 / GIB,
+                    vram_gib: m.assessment.vram.nominal_total_bytes? as f64 / GIB,
+                    ram_gib: m.assessment.memory.sizing_bytes? as f64 / GIB,
                     tier: m.assessment.ratio.tier,
                 })
             })
             .collect();
+        let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
+        let log = crate::chart::fleet_axes(&data).0.log;
+        let axis = |msg: Msg| {
+            let title = tr(lang, msg);
+            if log {
+                trf(lang, Msg::FleetChartLogAxis, &[("axis", title)])
+            } else {
+                title.to_string()
+            }
+        };
+        let line = |factor: &str| trf(lang, Msg::FleetRuleLine, &[("factor", factor)]);
         b.push(Block::Chart(Chart::FleetScatter {
             points,
-            x_label: tr(lang, Msg::FleetVramAxis).to_string(),
-            y_label: tr(lang, Msg::FleetRamAxis).to_string(),
+            x_label: axis(Msg::FleetVramAxis),
+            y_label: axis(Msg::FleetRamAxis),
+            line_labels: [line("1×"), line("1.5×"), line("2×")],
         }));
         if !skipped.is_empty() {
-            let skipped_lines = skipped.iter().map(|(f, r)| format!("{f}: {r}")).collect();
+            let skipped_lines = skipped
+                .iter()
+                .map(|(f, r)| format!("{f}: {}", super::skip_reason(lang, r.as_ref())))
+                .collect();
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
         }
-        for m in machines {
+        for m in &machines {
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {
                 severity: m.assessment.verdict.severity(),

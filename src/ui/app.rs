@@ -20,6 +20,7 @@ use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
 use crate::catalog::planner::PlannedMachine;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::errors::{profile_error, scenario_error};
 use crate::probe;
 use crate::profile::{self, MachineProfile};
 
@@ -36,7 +37,9 @@ pub enum Source {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     /// A profile could not be opened: the error names the file and field.
-    LoadFailed(String),
+    LoadFailed(crate::profile::ProfileError),
+    /// A scenario could not be opened: the error names the file and field.
+    ScenarioFailed(crate::inputs::scenario::ScenarioError),
     /// A profile had fields this version does not know.
     IgnoredFields(Vec<String>),
     /// Settings could not be read or saved.
@@ -49,9 +52,12 @@ pub enum Message {
 
 mod bench_jobs;
 mod commands;
+mod file_dialogs;
 mod monitor_jobs;
 
 use bench_jobs::RunningBench;
+use file_dialogs::FileDialogs;
+pub use file_dialogs::Purpose;
 
 /// The ramvram window's state.
 pub struct RamvramApp {
@@ -59,19 +65,25 @@ pub struct RamvramApp {
     settings: Settings,
     source: Source,
     profile: Option<MachineProfile>,
+    /// The machine with what the user set up: shown on the Machine page, exported.
     assessment: Option<Assessment>,
+    /// The machine with the Training and Data loading pages' inputs whether set up or not:
+    /// what those two pages show while the user looks. Never exported.
+    preview: Option<Assessment>,
     tab: Tab,
     training: TrainingForm,
-    /// The plan joins the assessment once the planner has been opened.
+    /// The plan is part of the assessment and the report: the user changed an input of the
+    /// planner, opened a scenario with a plan, or ticked "include". Looking at the page is not
+    /// setting it up.
     training_active: bool,
     workload: crate::advisor::workload::Workload,
-    /// The workload joins the assessment once the simulator has been opened.
+    /// The workload is part of the assessment and the report (as for [`Self::training_active`]).
     workload_active: bool,
     /// The export dialog, while open.
     export: Option<ExportForm>,
     fleet_inputs: Vec<FleetInput>,
     fleet: Vec<FleetMachine>,
-    fleet_skipped: Vec<(String, String)>,
+    fleet_skipped: crate::inputs::fleet::SkippedFiles,
     fleet_sort: FleetSort,
     planner: PlannedMachine,
     meeting_mode: bool,
@@ -89,6 +101,8 @@ pub struct RamvramApp {
     remember_workload: bool,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
+    /// File dialogs: the system's, or a path typed in the window.
+    files: FileDialogs,
     /// The Monitor page: a live watch or an opened trace.
     monitor: monitor_jobs::MonitorState,
 }
@@ -110,6 +124,7 @@ impl RamvramApp {
             source: Source::Detected,
             profile: None,
             assessment: None,
+            preview: None,
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
@@ -134,6 +149,7 @@ impl RamvramApp {
             storage_bench_config: None,
             decode_bench_config: None,
             this_host: sysinfo::System::host_name().ok(),
+            files: FileDialogs::default(),
             monitor: monitor_jobs::MonitorState::new(),
         }
     }
@@ -172,8 +188,11 @@ impl RamvramApp {
     /// Reads `dmidecode -t memory` output from `path` and uses its modules.
     pub fn load_dmidecode(&mut self, path: &Path) {
         let file = path.display().to_string();
-        let dimms = match std::fs::read_to_string(path) {
-            Ok(text) => probe::dimm::parse_dmidecode(&text),
+        let (dimms, slots) = match std::fs::read_to_string(path) {
+            Ok(text) => (
+                probe::dimm::parse_dmidecode(&text),
+                probe::dimm::dmidecode_slots(&text),
+            ),
             Err(e) => {
                 self.bench_view.message = Some(trf(
                     self.lang,
@@ -196,6 +215,7 @@ impl RamvramApp {
             p.memory.channels_populated = None;
             p.memory.channels_source = None;
             probe::dimm::apply_dimms(&mut p.memory, dimms);
+            probe::dimm::apply_slots(&mut p.memory, slots);
         }
         self.bench_view.message = None;
         self.reassess();
@@ -207,7 +227,11 @@ impl RamvramApp {
         let lang = self.lang;
         self.bench_view.message = Some(match profile::save_profile(p, path) {
             Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
-            Err(e) => trf(lang, Msg::BwSaveFailed, &[("error", &e.to_string())]),
+            Err(e) => trf(
+                lang,
+                Msg::BwSaveFailed,
+                &[("error", &profile_error(lang, &e))],
+            ),
         });
     }
 
@@ -228,9 +252,21 @@ impl RamvramApp {
         &self.workload
     }
 
-    /// The assessment on screen, if any.
+    /// The assessment on screen and in exports, if any: the machine with the inputs the user
+    /// set up.
     pub fn assessment(&self) -> Option<&Assessment> {
         self.assessment.as_ref()
+    }
+
+    /// The machine assessed with the Training and Data loading pages' inputs, set up or not:
+    /// what those pages show. Never exported.
+    pub fn preview(&self) -> Option<&Assessment> {
+        self.preview.as_ref()
+    }
+
+    /// Whether the training plan, and the workload, are part of the assessment.
+    pub fn included_inputs(&self) -> (bool, bool) {
+        (self.training_active, self.workload_active)
     }
 
     /// Shows a settings problem in the banner.
@@ -240,6 +276,10 @@ impl RamvramApp {
 
     /// Assesses and shows `profile`.
     pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
+        // A plan nobody set up follows the machine: as many GPUs as it has.
+        if !self.training_active {
+            self.training.plan.gpus_per_node = crate::advisor::defaults::gpus_per_node(profile);
+        }
         self.profile = Some(profile.clone());
         self.source = source;
         self.reassess();
@@ -251,14 +291,34 @@ impl RamvramApp {
     }
 
     fn reassess(&mut self) {
-        let inputs = Inputs {
+        let set_up = Inputs {
             workload: self.workload_active.then(|| self.workload.clone()),
             training: self.training_active.then(|| self.training.plan.clone()),
+        };
+        let on_pages = Inputs {
+            workload: Some(self.workload.clone()),
+            training: Some(self.training.plan.clone()),
         };
         self.assessment = self
             .profile
             .as_ref()
-            .map(|p| advisor::assess_with(p, &inputs));
+            .map(|p| advisor::assess_with(p, &set_up));
+        self.preview = self
+            .profile
+            .as_ref()
+            .map(|p| advisor::assess_with(p, &on_pages));
+    }
+
+    /// Includes the training plan (`Some(true)`), the workload, or both in the assessment and
+    /// the report, or leaves them out.
+    pub fn include_inputs(&mut self, training: Option<bool>, workload: Option<bool>) {
+        if let Some(t) = training {
+            self.training_active = t;
+        }
+        if let Some(w) = workload {
+            self.workload_active = w;
+        }
+        self.reassess();
     }
 
     /// Loads a profile file and shows it; on error keeps what was shown and says why.
@@ -269,7 +329,7 @@ impl RamvramApp {
                 self.message = (!loaded.ignored_fields.is_empty())
                     .then_some(Message::IgnoredFields(loaded.ignored_fields));
             }
-            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+            Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
     }
 
@@ -315,14 +375,14 @@ impl RamvramApp {
             (Some(h), false) => format!("ramvram-{h}"),
             _ => "ramvram-report".to_string(),
         };
-        let picked = rfd::FileDialog::new()
-            .set_title(tr(self.lang, Msg::ExportOpen))
-            .set_file_name(format!("{stem}.{}", form.extension()))
-            .add_filter(form.extension().to_uppercase(), &[form.extension()])
-            .save_file();
-        if let Some(path) = picked {
-            self.export_to(&path);
-        }
+        let mut request = self.request(Purpose::ExportReport);
+        request.title = tr(self.lang, Msg::ExportOpen)
+            .trim_end_matches('…')
+            .to_string();
+        request.file_name = Some(format!("{stem}.{}", form.extension()));
+        let ext = form.extension();
+        request.filters = vec![(ext.to_uppercase(), vec![ext.to_string()])];
+        self.ask_file(Purpose::ExportReport, request);
     }
 
     /// Writes the report for the machine on screen to `path` with the export dialog's choices
@@ -352,7 +412,7 @@ impl RamvramApp {
 
     /// Loads a scenario file's workload and training plan.
     pub fn open_scenario(&mut self, path: &Path) {
-        match crate::profile::scenario::load_scenario(path) {
+        match crate::inputs::scenario::load_scenario(path) {
             Ok((s, _)) => {
                 if let Some(w) = s.workload {
                     self.workload = w;
@@ -364,32 +424,32 @@ impl RamvramApp {
                 }
                 self.reassess();
             }
-            Err(e) => self.message = Some(Message::LoadFailed(e.to_string())),
+            Err(e) => self.message = Some(Message::ScenarioFailed(e)),
         }
     }
 
     /// Saves the workload and training plan on screen as a scenario file.
     pub fn save_scenario(&mut self, path: &Path) {
-        let s = crate::profile::scenario::Scenario {
-            schema_version: crate::profile::scenario::SCENARIO_SCHEMA_VERSION,
+        let s = crate::inputs::scenario::Scenario {
+            schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
             training: Some(self.training.plan.clone()),
             workload: Some(self.workload.clone()),
         };
-        self.message = Some(match crate::profile::scenario::save_scenario(&s, path) {
+        self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
             Ok(()) => Message::Exported(path.to_path_buf()),
-            Err(e) => Message::ExportFailed(e.to_string()),
+            Err(e) => Message::ExportFailed(profile_error(self.lang, &e)),
         });
     }
 
     /// Adds profile files to the fleet (unreadable ones are listed as skipped).
     pub fn add_fleet_files(&mut self, paths: &[PathBuf]) {
-        let (inputs, skipped) = crate::profile::fleet_inputs::from_files(paths);
+        let (inputs, skipped) = crate::inputs::fleet::from_files(paths);
         self.extend_fleet(inputs, skipped);
     }
 
     /// Adds every profile in a folder to the fleet.
     pub fn add_fleet_dir(&mut self, dir: &Path) {
-        match crate::profile::fleet_inputs::from_dir(dir) {
+        match crate::inputs::fleet::from_dir(dir) {
             Ok((inputs, skipped)) => self.extend_fleet(inputs, skipped),
             Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
@@ -397,7 +457,7 @@ impl RamvramApp {
 
     /// Adds every node of a Slurm inventory to the fleet.
     pub fn import_slurm(&mut self, file: &Path) {
-        match crate::profile::fleet_inputs::from_slurm(file) {
+        match crate::inputs::fleet::from_slurm(file) {
             Ok(inputs) => self.extend_fleet(inputs, Vec::new()),
             Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
@@ -412,7 +472,11 @@ impl RamvramApp {
         );
     }
 
-    fn extend_fleet(&mut self, inputs: Vec<FleetInput>, skipped: Vec<(String, String)>) {
+    fn extend_fleet(
+        &mut self,
+        inputs: Vec<FleetInput>,
+        skipped: crate::inputs::fleet::SkippedFiles,
+    ) {
         self.fleet_inputs.extend(inputs);
         self.fleet_skipped.extend(skipped);
         self.fleet = assess_fleet(self.fleet_inputs.clone());
@@ -425,15 +489,7 @@ impl RamvramApp {
     }
 
     fn choose_fleet_export_file(&mut self) {
-        let picked = rfd::FileDialog::new()
-            .set_file_name("ramvram-lab-machines.pdf")
-            .add_filter("PDF", &["pdf"])
-            .add_filter("Markdown", &["md"])
-            .add_filter("JSON", &["json"])
-            .save_file();
-        if let Some(path) = picked {
-            self.export_fleet_to(&path);
-        }
+        self.ask_file(Purpose::ExportFleet, self.request(Purpose::ExportFleet));
     }
 
     /// Writes the fleet comparison to `path`; the format follows the extension (pdf, md, json).
@@ -486,7 +542,19 @@ impl RamvramApp {
         let (severity, text) = match self.message.as_ref()? {
             Message::LoadFailed(e) => (
                 Severity::Critical,
-                trf(lang, Msg::UiLoadFailed, &[("error", e)]),
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &profile_error(lang, e))],
+                ),
+            ),
+            Message::ScenarioFailed(e) => (
+                Severity::Critical,
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &scenario_error(lang, e))],
+                ),
             ),
             Message::IgnoredFields(f) => (
                 Severity::Warning,
@@ -602,6 +670,8 @@ impl RamvramApp {
                         });
                 }
                 let tab = self.tab;
+                let preview = self.preview.as_ref().unwrap_or(a);
+                let (training_in, workload_in) = (self.training_active, self.workload_active);
                 let form = &mut self.training;
                 let workload = &mut self.workload;
                 let bench_view = &mut self.bench_view;
@@ -617,9 +687,22 @@ impl RamvramApp {
                                 panels::verdict::verdict(ui, lang, a);
                                 panels::rules::rules(ui, lang, a);
                                 panels::findings::findings(ui, lang, a);
+                                panels::purchase::purchase(ui, lang, a);
+                                panels::recommendations::recommendations(
+                                    ui,
+                                    lang,
+                                    &a.recommendations,
+                                    None,
+                                );
                             });
                     }
-                    Tab::Training => commands.extend(panels::training::training(ui, lang, form, a)),
+                    Tab::Training => commands.extend(panels::training::training(
+                        ui,
+                        lang,
+                        form,
+                        preview,
+                        training_in,
+                    )),
                     Tab::Bandwidth => {
                         egui::ScrollArea::vertical()
                             .id_salt("bandwidth-scroll")
@@ -629,7 +712,12 @@ impl RamvramApp {
                             });
                     }
                     Tab::Workload => commands.extend(panels::workload::workload(
-                        ui, lang, workload, a, bench_view,
+                        ui,
+                        lang,
+                        workload,
+                        preview,
+                        workload_in,
+                        bench_view,
                     )),
                     Tab::Fleet => commands.extend(panels::fleet::fleet(
                         ui,
@@ -662,7 +750,9 @@ impl RamvramApp {
                 });
             }
         }
-        if let Some(form) = self.export.as_mut() {
+        // The path field, when a dialog had to be typed, in front of the export dialog.
+        self.path_prompt_ui(&ctx);
+        if let Some(form) = self.export.as_mut().filter(|_| !self.files.prompting()) {
             egui::Window::new(tr(lang, Msg::ExportOpen))
                 .collapsible(false)
                 .resizable(false)

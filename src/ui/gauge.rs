@@ -8,7 +8,7 @@ use crate::advisor::Tier;
 use crate::format;
 
 /// Right end of the scale. Ratios above it are drawn at the end with an arrow.
-pub const SCALE_MAX: f64 = 3.5;
+pub const SCALE_MAX: f64 = crate::present::GAUGE_MAX_RATIO;
 
 /// Paints the gauge for `ratio` across the available width and returns its response, whose
 /// accessibility label is `label` (e.g. "RAM : VRAM 0.67×").

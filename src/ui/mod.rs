@@ -3,16 +3,34 @@
 //! the frame. Detection runs on a background thread.
 
 pub mod app;
+pub mod file_dialog;
 pub mod fonts;
 pub mod gauge;
 pub mod panels;
+pub mod paragraph;
+pub mod path_prompt;
 pub mod settings;
 pub mod theme;
 
 pub use app::RamvramApp;
 
-use crate::cli::Args;
+use std::path::PathBuf;
+
 use crate::i18n::{Lang, Msg, tr, trf};
+
+/// What the window opens with, from the command line (or a test).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WindowOptions {
+    /// The language asked for (`--lang`); `None`: `RAMVRAM_LANG`, then the language chosen last
+    /// time, then the system's.
+    pub lang: Option<Lang>,
+    /// A profile to show instead of detecting this machine.
+    pub profile: Option<PathBuf>,
+    /// A folder of profiles to open on the Lab machines page.
+    pub profile_dir: Option<PathBuf>,
+    /// A trace (`ramvram watch --record`) to open on the Monitor page.
+    pub trace: Option<PathBuf>,
+}
 
 /// Why the window can't be shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,19 +87,21 @@ pub fn display_problem() -> Option<WindowProblem> {
 ///
 /// # Errors
 /// eframe's error text when the window or its graphics context could not be created.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(options: WindowOptions) -> Result<(), String> {
     let (settings, settings_notice) = settings::Settings::load();
     // --lang, then RAMVRAM_LANG, then the language chosen last time, then the system's.
-    let lang = args
+    let lang = options
         .lang
-        .map(|l| crate::cli::primary_language(Some(l)))
         .or_else(Lang::from_override)
         .or(settings.lang)
         .or_else(Lang::from_system)
         .unwrap_or_default();
-    let profile = args.profile.clone();
-    let profile_dir = args.profile_dir.clone();
-    let trace = args.trace.clone();
+    let WindowOptions {
+        profile,
+        profile_dir,
+        trace,
+        ..
+    } = options;
     let mut viewport = egui::ViewportBuilder::default();
     if let Some(icon) = window_icon() {
         viewport = viewport.with_icon(icon);
@@ -121,11 +141,54 @@ pub fn run(args: &Args) -> Result<(), String> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| one_line_error(&e.to_string()))
+}
+
+/// A windowing library's error as one short line for the terminal: without the source
+/// location it carries ("os error at /root/.cargo/registry/…/linux/mod.rs:788: Failed to open
+/// connection to X server" becomes "Failed to open connection to X server"), on one line, at
+/// most 160 characters.
+pub fn one_line_error(e: &str) -> String {
+    // The reason follows the last "<file>.rs:<line>: " (or "<file>.rs:<line>:<col>: ").
+    let mut rest = e;
+    while let Some(at) = rest.find(".rs:") {
+        let after = &rest[at + 4..];
+        let digits = after.trim_start_matches(|c: char| c.is_ascii_digit() || c == ':');
+        if digits.len() < after.len() && digits.starts_with(' ') {
+            rest = digits.trim_start();
+        } else {
+            rest = after;
+        }
+    }
+    let text = if rest.trim().is_empty() { e } else { rest };
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 160 {
+        format!("{}…", one.chars().take(159).collect::<String>())
+    } else {
+        one
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_window_error_is_one_short_line_without_a_build_path() {
+        // What eframe 0.37 / winit 0.30 return with DISPLAY=:99 and no X server there.
+        let winit = "winit EventLoopError: os error at /root/.cargo/registry/src/\
+            index.crates.io-1949cf8c6b5b557f/winit-0.30.13/src/platform_impl/linux/mod.rs:788: \
+            Failed to open connection to X server";
+        assert_eq!(
+            super::one_line_error(winit),
+            "Failed to open connection to X server"
+        );
+        assert_eq!(
+            super::one_line_error("no\nadapter   found"),
+            "no adapter found"
+        );
+        assert_eq!(super::one_line_error("a.rs:"), "a.rs:");
+        assert_eq!(super::one_line_error(&"x".repeat(300)).chars().count(), 160);
+    }
+
     #[test]
     fn the_window_icon_decodes_to_256_by_256_rgba() {
         let icon = super::window_icon().expect("bundled PNG decodes");

@@ -15,7 +15,7 @@ pub fn fixture_path(name: &str) -> PathBuf {
 /// Loads a fixture profile by its file stem.
 pub fn fixture(name: &str) -> MachineProfile {
     load_profile(&fixture_path(name))
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|e| panic!("{e:?}"))
         .profile
 }
 

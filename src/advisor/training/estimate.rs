@@ -1,40 +1,33 @@
-//! From a plan to bytes: validation, the ZeRO/DDP/FSDP/NVMe/LoRA formulas, the breakdown and
-//! the activation estimate. Sources in `docs/model.md` § "Training memory".
+//! From a plan to bytes: validation, the ZeRO/DDP/FSDP/NVMe formulas, the breakdown, and the
+//! loading and training phases with their peaks. Sources in `docs/model.md` § "Training memory".
 
-use super::presets::assumed_largest_layer;
-use super::zero::{self, ADDITIONAL_BUFFER_FACTOR, Run, StateBytes};
-use super::{
-    BreakdownItem, Estimate, EstimateSource, FineTune, Location, OffloadTarget, PlanError,
-    PlanWarning, Precision, StateKind, Strategy, TrainingPlan,
+use super::activations::activations;
+use super::breakdown::{
+    BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind,
 };
+use super::loading::{loading, runtime_bytes};
+use super::plan::{
+    FineTune, NvmeConfig, OffloadTarget, PlanError, PlanWarning, Precision, Strategy, TrainingPlan,
+};
+use super::presets::assumed_largest_layer;
+use super::zero::{self, ADDITIONAL_BUFFER_FACTOR, CpuTerms, Run, StateBytes};
 
 /// QLoRA's frozen base: 4-bit NF4 weights plus double-quantised constants, 0.127 bits per
 /// parameter (Dettmers et al. 2023, QLoRA, §3 "Double Quantization"): (4 + 0.127) / 8 bytes.
 pub const QLORA_BASE_BYTES: f64 = (4.0 + 0.127) / 8.0;
 
-/// CPU RAM a process needs to load a checkpoint shard by shard (Hugging Face transformers'
-/// `low_cpu_mem_usage` loading; `save_pretrained`'s default `max_shard_size` is "5GB"):
-/// 5 × 10^9 bytes per process, or the 16-bit model if smaller. Assumption for LoRA/QLoRA.
-pub const CHECKPOINT_SHARD_BYTES: f64 = 5e9;
-
-/// DeepSpeed `offload_param` defaults: `buffer_count` 5, `buffer_size` 1e8 elements (16-bit).
-const PARAM_SWAP_BUFFERS: f64 = 5.0;
-const PARAM_SWAP_BUFFER_ELEMENTS: f64 = 1e8;
-/// DeepSpeed `offload_optimizer` default `buffer_count` 4 (fp32 elements of the largest layer).
-const OPTIMIZER_SWAP_BUFFERS: f64 = 4.0;
-
 /// Per-parameter bytes of each state for a precision and optimizer.
 #[derive(Clone, Copy, Debug)]
-struct Bytes {
-    weights: f64,
-    grads16: f64,
-    grads32: f64,
-    master: f64,
-    states: f64,
+pub(super) struct Bytes {
+    pub(super) weights: f64,
+    pub(super) grads16: f64,
+    pub(super) grads32: f64,
+    pub(super) master: f64,
+    pub(super) states: f64,
 }
 
 impl Bytes {
-    fn of(plan: &TrainingPlan) -> Bytes {
+    pub(super) fn of(plan: &TrainingPlan) -> Bytes {
         let states = plan.optimizer.state_bytes();
         match plan.precision {
             Precision::Mixed16 => Bytes {
@@ -68,7 +61,7 @@ impl Bytes {
     /// The ZeRO paper's count for DDP and ZeRO-1 (Rajbhandari et al. 2020, §3/§5.1):
     /// weights + gradients (one copy, in the training precision) replicated; K = master +
     /// optimizer states.
-    fn replicated_gradients(&self) -> f64 {
+    pub(super) fn replicated_gradients(&self) -> f64 {
         if self.grads16 > 0.0 {
             self.grads16
         } else {
@@ -104,7 +97,22 @@ fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
         if !(s > 0.0 && s <= 1.0) {
             return Err(PlanError::LoraShareOutOfRange);
         }
-        return Ok(());
+    }
+    if let Some(a) = plan.activations.and_then(|a| a.shape) {
+        if a.hidden == 0 || a.layers == 0 || a.heads == Some(0) || a.kv_heads == Some(0) {
+            return Err(PlanError::ShapeZero);
+        }
+    }
+    if let Some(c) = plan.nvme {
+        if c.param_buffer_count == 0
+            || c.param_buffer_size == 0
+            || c.optimizer_buffer_count == 0
+            || c.aio_block_size == 0
+            || c.aio_queue_depth == 0
+            || c.aio_thread_count == 0
+        {
+            return Err(PlanError::NvmeConfigZero);
+        }
     }
     if plan.offload_param != OffloadTarget::None && plan.strategy < Strategy::Zero3 {
         return Err(PlanError::ParamOffloadNeedsZero3);
@@ -122,13 +130,13 @@ fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
 }
 
 /// Collects breakdown lines and turns per-parameter amounts into bytes.
-struct Lines {
-    params: f64,
-    items: Vec<BreakdownItem>,
+pub(super) struct Lines {
+    pub(super) params: f64,
+    pub(super) items: Vec<BreakdownItem>,
 }
 
 impl Lines {
-    fn add(&mut self, kind: StateKind, location: Location, bytes: f64) {
+    pub(super) fn add(&mut self, kind: StateKind, location: Location, bytes: f64) {
         if bytes > 0.0 {
             self.items.push(BreakdownItem {
                 kind,
@@ -155,7 +163,27 @@ impl Lines {
     }
 }
 
-/// Estimates the memory of `plan`.
+/// What a strategy's formulas give: the totals as reported and the split the phases need.
+pub(super) struct Totals {
+    /// CPU RAM per node as the formula reports it (DeepSpeed's figure where it applies: the
+    /// larger of its loading copy and the states kept in CPU RAM).
+    pub(super) cpu: u64,
+    /// Model states per GPU.
+    pub(super) gpu: u64,
+    /// NVMe per node.
+    pub(super) nvme: u64,
+    /// NVMe traffic per optimizer step.
+    pub(super) traffic: Option<u64>,
+    /// Whose formula.
+    pub(super) source: EstimateSource,
+    /// CPU RAM per node held while training (offloaded states, pinned swap buffers).
+    pub(super) states_cpu: u64,
+    /// DeepSpeed's loading term (an fp32 copy per rank × the buffer factor), when the plan uses
+    /// DeepSpeed and its estimator has one.
+    pub(super) deepspeed_loading: Option<f64>,
+}
+
+/// Estimates the memory of `plan`: model states, the loading and training phases, their peaks.
 ///
 /// # Errors
 /// A [`PlanError`] for inputs that can't be right.
@@ -183,44 +211,83 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         params: plan.params as f64,
         items: Vec::new(),
     };
-    let (cpu, gpu, nvme, traffic, source) = if plan.finetune == FineTune::Full {
+    let totals = if plan.finetune == FineTune::Full {
         full(plan, &run, &mut lines, &mut warnings)
     } else {
-        peft(plan, &run, &mut lines, &mut warnings)
+        super::peft::peft(plan, &run, &mut lines)
     };
-    lines.balance(Location::Gpu, gpu);
-    lines.balance(Location::Cpu, cpu);
-    lines.balance(Location::Nvme, nvme);
-    let activation_bytes_per_gpu = plan.activations.and_then(|a| {
-        let shape = a.shape.or_else(|| plan.preset().and_then(|p| p.shape));
-        if shape.is_none() {
-            warnings.push(PlanWarning::ActivationsNeedShape);
-        }
-        shape.map(|s| {
-            activation_bytes(
-                a.seq_len,
-                a.micro_batch,
-                s.hidden,
-                s.heads,
-                s.layers,
-                a.checkpointing,
-            )
-        })
-    });
+    lines.balance(Location::Gpu, totals.gpu);
+    lines.balance(Location::Cpu, totals.cpu);
+    lines.balance(Location::Nvme, totals.nvme);
+    let acts = activations(plan);
+    if plan.activations.is_some() && acts.gpu_bytes_per_gpu.is_none() {
+        warnings.push(PlanWarning::ActivationsNeedShape);
+    }
+    let load = loading(plan, largest, totals.deepspeed_loading);
+    let runtime = runtime_bytes(plan.gpus_per_node);
+    // On the GPUs while loading: the weights each GPU ends up with, and for a QLoRA base
+    // quantised on the way in, one largest layer at 16 bits being quantised.
+    let weights_on_gpu: u64 = lines
+        .items
+        .iter()
+        .filter(|i| i.location == Location::Gpu && i.kind == StateKind::Weights)
+        .map(|i| i.bytes)
+        .sum();
+    let quantising = if plan.finetune == FineTune::Qlora {
+        2 * largest
+    } else {
+        0
+    };
+    let training_gpu = totals
+        .gpu
+        .saturating_add(acts.gpu_bytes_per_gpu.unwrap_or(0));
+    let phases = vec![
+        Phase {
+            phase: PhaseId::Loading,
+            cpu_bytes_per_node: load.cpu_bytes_per_node.saturating_add(runtime),
+            gpu_bytes_per_gpu: weights_on_gpu.saturating_add(quantising),
+        },
+        Phase {
+            phase: PhaseId::Training,
+            cpu_bytes_per_node: totals.states_cpu.saturating_add(runtime),
+            gpu_bytes_per_gpu: training_gpu,
+        },
+    ];
     Ok(Estimate {
-        gpu_bytes_per_gpu: gpu,
-        cpu_bytes_per_node: cpu,
-        nvme_bytes: nvme,
-        activation_bytes_per_gpu,
+        gpu_bytes_per_gpu: totals.gpu,
+        cpu_bytes_per_node: totals.cpu,
+        nvme_bytes: totals.nvme,
+        activation_bytes_per_gpu: acts.gpu_bytes_per_gpu,
+        activations: acts,
+        cpu_peak_bytes_per_node: phases
+            .iter()
+            .map(|p| p.cpu_bytes_per_node)
+            .max()
+            .unwrap_or(0),
+        gpu_peak_bytes_per_gpu: phases
+            .iter()
+            .map(|p| p.gpu_bytes_per_gpu)
+            .max()
+            .unwrap_or(0),
+        phases,
+        loading: load,
+        runtime_bytes_per_node: runtime,
         breakdown: lines.items,
-        source,
-        nvme_traffic_per_step_bytes: traffic,
+        source: totals.source,
+        nvme_traffic_per_step_bytes: totals.traffic,
         largest_layer_params: largest,
         warnings,
     })
 }
 
-type Totals = (u64, u64, u64, Option<u64>, EstimateSource);
+/// DeepSpeed's CPU terms as the phases use them: the states held while training, and its
+/// loading copy.
+fn split(terms: CpuTerms) -> (u64, Option<f64>) {
+    (
+        crate::units::saturating_bytes(terms.states.unwrap_or(0.0)),
+        terms.loading,
+    )
+}
 
 /// Full-parameter training: DDP, ZeRO-1/2/3, FSDP, CPU and NVMe offload.
 fn full(
@@ -243,10 +310,14 @@ fn full(
     } else {
         EstimateSource::RamvramEstimate
     };
+    // DeepSpeed's loading copy belongs to DeepSpeed's strategies; DDP and FSDP load by the
+    // plan's method (`loading::loading`).
+    let deepspeed = matches!(
+        plan.strategy,
+        Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3
+    );
     let opt = plan.offload_optimizer;
     let param = plan.offload_param;
-    // Each rank loads an fp32 copy before partitioning (DeepSpeed's no-offload CPU term).
-    let loading = 4.0 * p * g * ADDITIONAL_BUFFER_FACTOR;
     match plan.strategy {
         Strategy::Ddp | Strategy::Zero1 => {
             let shard = if plan.strategy == Strategy::Zero1 {
@@ -271,11 +342,22 @@ fn full(
                 b.states * p / shard,
             );
             let gpu = lines.items.iter().map(|i| i.bytes).sum();
-            (loading as u64, gpu, 0, None, source)
+            // Each rank loads an fp32 copy before partitioning (DeepSpeed's no-offload term).
+            let copy = 4.0 * p * g * ADDITIONAL_BUFFER_FACTOR;
+            Totals {
+                cpu: copy as u64,
+                gpu,
+                nvme: 0,
+                traffic: None,
+                source,
+                states_cpu: 0,
+                deepspeed_loading: deepspeed.then_some(copy),
+            }
         }
         Strategy::Zero2 => {
             let offload = opt == OffloadTarget::Cpu;
             let (cpu, gpu) = zero::zero2(run, &z, offload);
+            let (states_cpu, deepspeed_loading) = split(zero::zero2_terms(run, &z, offload));
             lines.add(StateKind::Weights, Location::Gpu, b.weights * p);
             let side = if offload {
                 Location::Cpu
@@ -289,7 +371,15 @@ fn full(
             lines.add(StateKind::Gradients, side, b.grads32 * p / div);
             lines.add(StateKind::MasterWeights, side, b.master * p / div);
             lines.add(StateKind::OptimizerStates, side, b.states * p / div);
-            (cpu, gpu, 0, None, source)
+            Totals {
+                cpu,
+                gpu,
+                nvme: 0,
+                traffic: None,
+                source,
+                states_cpu,
+                deepspeed_loading,
+            }
         }
         Strategy::Zero3 | Strategy::FsdpFullShard => {
             if opt == OffloadTarget::None && param != OffloadTarget::None {
@@ -300,6 +390,9 @@ fn full(
             // CPU- and NVMe-side amounts start from DeepSpeed's CPU-offload formula; what goes to
             // NVMe leaves the CPU, which keeps swap buffers instead (ZeRO-Infinity).
             let (cpu_formula, gpu) = zero::zero3(run, &z, opt_off, param_off, plan.zero_init);
+            let terms = zero::zero3_terms(run, &z, opt_off, param_off, plan.zero_init);
+            let (states_cpu, copy) = split(terms);
+            let deepspeed_loading = copy.filter(|_| deepspeed);
             lines.add(
                 StateKind::Buffers,
                 Location::Gpu,
@@ -345,22 +438,27 @@ fn full(
                 .map(|i| i.bytes as f64)
                 .sum();
             if on_nvme == 0.0 {
-                return (cpu_formula, gpu, 0, None, source);
+                return Totals {
+                    cpu: cpu_formula,
+                    gpu,
+                    nvme: 0,
+                    traffic: None,
+                    source,
+                    states_cpu,
+                    deepspeed_loading,
+                };
             }
             // NVMe offload: ramvram's estimate. CPU keeps what stays on the CPU × buffer factor,
-            // plus DeepSpeed's default swap buffers per GPU.
+            // plus the pinned swap buffers the NVMe settings ask for.
             let on_cpu: f64 = lines
                 .items
                 .iter()
                 .filter(|i| i.location == Location::Cpu)
                 .map(|i| i.bytes as f64)
                 .sum();
-            let l = run.largest_layer as f64;
-            let mut buffers = g * OPTIMIZER_SWAP_BUFFERS * l.max(PARAM_SWAP_BUFFER_ELEMENTS) * 4.0;
-            if param == OffloadTarget::Nvme {
-                buffers += g * PARAM_SWAP_BUFFERS * l.max(PARAM_SWAP_BUFFER_ELEMENTS) * 2.0;
-            }
-            let cpu = on_cpu * ADDITIONAL_BUFFER_FACTOR + buffers;
+            let config = plan.nvme.unwrap_or_default();
+            let buffers = nvme_buffers(&config, run, param == OffloadTarget::Nvme);
+            let states = on_cpu * ADDITIONAL_BUFFER_FACTOR + buffers;
             // The optimizer step reads and writes the optimizer side on NVMe once per step.
             let optimizer_side: f64 = lines
                 .items
@@ -368,75 +466,39 @@ fn full(
                 .filter(|i| i.location == Location::Nvme && i.kind != StateKind::Weights)
                 .map(|i| i.bytes as f64)
                 .sum();
-            (
-                cpu as u64,
+            // Without zero.Init every rank still loads an fp32 copy first (DeepSpeed's term).
+            let copy = (!plan.zero_init).then_some(4.0 * p * g * ADDITIONAL_BUFFER_FACTOR);
+            Totals {
+                cpu: states as u64,
                 gpu,
-                on_nvme as u64,
-                Some((2.0 * optimizer_side) as u64),
-                EstimateSource::RamvramEstimate,
-            )
+                nvme: on_nvme as u64,
+                traffic: Some((2.0 * optimizer_side) as u64),
+                source: EstimateSource::RamvramEstimate,
+                states_cpu: states as u64,
+                deepspeed_loading: copy.filter(|_| deepspeed),
+            }
         }
     }
 }
 
-/// LoRA and QLoRA: frozen base on every GPU, trained adapters with mixed-precision optimizer
-/// states (Hu et al. 2021; Dettmers et al. 2023).
-fn peft(
-    plan: &TrainingPlan,
-    run: &Run,
-    lines: &mut Lines,
-    warnings: &mut Vec<PlanWarning>,
-) -> Totals {
-    if plan.strategy != Strategy::Ddp || plan.offload_optimizer != OffloadTarget::None {
-        warnings.push(PlanWarning::LoraAsDataParallel);
+/// Pinned host memory per node for ZeRO-Infinity's NVMe swapping, from the plan's settings
+/// (DeepSpeed's defaults: [`NvmeConfig::default`]), per rank:
+/// - optimizer swap buffers: `offload_optimizer.buffer_count` × the largest of (the largest
+///   layer, `offload_param.buffer_size`) fp32 elements (4 bytes);
+/// - with parameters on NVMe, parameter swap buffers: `offload_param.buffer_count` × the same
+///   count of 16-bit elements, and up to `max_in_cpu` parameter elements (16-bit) kept in CPU
+///   RAM, at most this rank's share of the parameters;
+/// - asynchronous I/O: `aio.block_size` × `queue_depth` × `thread_count` bytes.
+pub fn nvme_buffers(c: &NvmeConfig, run: &Run, params_on_nvme: bool) -> f64 {
+    let g = run.gpus_per_node as f64;
+    let t = (run.gpus_per_node * run.nodes) as f64;
+    let elements = (run.largest_layer as f64).max(c.param_buffer_size as f64);
+    let mut per_rank = f64::from(c.optimizer_buffer_count) * elements * 4.0;
+    if params_on_nvme {
+        per_rank += f64::from(c.param_buffer_count) * elements * 2.0;
+        per_rank += (c.max_in_cpu as f64).min(run.params as f64 / t) * 2.0;
     }
-    let b = Bytes::of(plan);
-    let p = run.params as f64;
-    let base = if plan.finetune == FineTune::Qlora {
-        QLORA_BASE_BYTES
-    } else {
-        b.weights
-    };
-    lines.add(StateKind::Weights, Location::Gpu, base * p);
-    let trained = plan.lora_trainable_share * p;
-    lines.add(
-        StateKind::Adapters,
-        Location::Gpu,
-        trained * (b.weights + b.replicated_gradients() + b.master + b.states),
-    );
-    let gpu = lines.items.iter().map(|i| i.bytes).sum();
-    let cpu = run.gpus_per_node as f64 * CHECKPOINT_SHARD_BYTES.min(2.0 * p);
-    (cpu as u64, gpu, 0, None, EstimateSource::RamvramEstimate)
-}
-
-/// Activation memory per GPU (bytes) of a transformer, Korthikanti et al. 2022, "Reducing
-/// Activation Recomputation in Large Transformer Models", §4: per layer
-/// `s·b·h·(34 + 5·a·s/h)` bytes with 16-bit activations and no tensor or sequence
-/// parallelism; with full recomputation only each layer's input is kept, `2·s·b·h`.
-pub fn activation_bytes(
-    seq: u64,
-    batch: u64,
-    hidden: u64,
-    heads: u64,
-    layers: u64,
-    checkpointing: bool,
-) -> u64 {
-    let (s, b, h, a, l) = (
-        seq as f64,
-        batch as f64,
-        hidden as f64,
-        heads as f64,
-        layers as f64,
-    );
-    let per_layer = if checkpointing {
-        2.0 * s * b * h
-    } else {
-        s * b * h * (34.0 + 5.0 * a * s / h)
-    };
-    let total = per_layer * l;
-    if total >= u64::MAX as f64 {
-        u64::MAX
-    } else {
-        total as u64
-    }
+    per_rank +=
+        c.aio_block_size as f64 * f64::from(c.aio_queue_depth) * f64::from(c.aio_thread_count);
+    g * per_rank
 }

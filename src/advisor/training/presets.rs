@@ -2,15 +2,19 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Transformer shape, for the activation estimate.
+/// Transformer shape, for the activation estimate and the KV cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransformerShape {
     /// Hidden size h.
     pub hidden: u64,
     /// Number of layers.
     pub layers: u64,
-    /// Attention heads a.
-    pub heads: u64,
+    /// Attention heads a; `None` when not given (then h/128 is assumed, and said so).
+    #[serde(default)]
+    pub heads: Option<u64>,
+    /// Key/value heads (grouped-query attention); `None`: as many as `heads`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Option<u64>,
 }
 
 /// A model preset.
@@ -50,7 +54,8 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 1024,
             layers: 24,
-            heads: 16,
+            heads: Some(16),
+            kv_heads: None,
         }),
         source: "torchvision ViT_L_16_Weights.IMAGENET1K_V1 (num_params 304,326,632); Dosovitskiy et al. 2021",
     },
@@ -63,7 +68,8 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 2048,
             layers: 24,
-            heads: 32,
+            heads: Some(32),
+            kv_heads: None,
         }),
         source: "Zhang et al. 2022, OPT: Open Pre-trained Transformer Language Models, Table 1; facebook/opt-1.3b config",
     },
@@ -85,7 +91,8 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 4096,
             layers: 32,
-            heads: 32,
+            heads: Some(32),
+            kv_heads: None,
         }),
         source: "Touvron et al. 2023, Llama 2, Table 1; meta-llama/Llama-2-7b-hf config",
     },
@@ -97,7 +104,8 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 5120,
             layers: 40,
-            heads: 40,
+            heads: Some(40),
+            kv_heads: None,
         }),
         source: "Touvron et al. 2023, Llama 2, Table 1; meta-llama/Llama-2-13b-hf config",
     },
@@ -109,7 +117,8 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 8192,
             layers: 80,
-            heads: 64,
+            heads: Some(64),
+            kv_heads: None,
         }),
         source: "Touvron et al. 2023, LLaMA: Open and Efficient Foundation Language Models, Table 2 (65.2B)",
     },
@@ -121,9 +130,10 @@ pub const PRESETS: [Preset; 8] = [
         shape: Some(TransformerShape {
             hidden: 8192,
             layers: 80,
-            heads: 64,
+            heads: Some(64),
+            kv_heads: Some(8),
         }),
-        source: "Touvron et al. 2023, Llama 2, Table 1; meta-llama/Llama-2-70b-hf config",
+        source: "Touvron et al. 2023, Llama 2, Table 1 (GQA for 70B, §2.2); meta-llama/Llama-2-70b-hf config (num_key_value_heads 8)",
     },
 ];
 

@@ -119,6 +119,58 @@ pub fn zero3(
     (cpu as u64, gpu as u64)
 }
 
+/// DeepSpeed's CPU figure split into what each term stands for: the copy every rank loads
+/// before partitioning (`4·P` per rank, fp32, × the buffer factor) and the model states kept in
+/// CPU RAM while training (the offloaded states × the buffer factor). DeepSpeed's CPU figure is
+/// the larger of the two ([`zero2`], [`zero3`]); `None` when the formula has no such term.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CpuTerms {
+    /// The loading copy, bytes per node.
+    pub loading: Option<f64>,
+    /// The states held while training, bytes per node.
+    pub states: Option<f64>,
+}
+
+/// [`CpuTerms`] of [`zero2`]: with CPU offload `P·4·T·buf` (DeepSpeed multiplies by all GPUs)
+/// and `P·offloaded·buf`; without offload only the loading copy `P·4·G·buf`.
+pub fn zero2_terms(run: &Run, bytes: &StateBytes, cpu_offload: bool) -> CpuTerms {
+    let p = run.params as f64;
+    if cpu_offload {
+        CpuTerms {
+            loading: Some(p * (4.0 * run.total_gpus()) * run.buffer),
+            states: Some(p * bytes.offloaded_optimizer * run.buffer),
+        }
+    } else {
+        CpuTerms {
+            loading: Some(p * 4.0 * run.gpus_per_node as f64 * run.buffer),
+            states: None,
+        }
+    }
+}
+
+/// [`CpuTerms`] of [`zero3`]: without `zero_init` the loading copy `P·4·G·buf`; with it none
+/// (each rank builds only its partition). The states term is what [`zero3`]'s `zero_init`
+/// column keeps on the CPU (`P·per_param/N·buf`, or `4L·G·buf` without offload).
+pub fn zero3_terms(
+    run: &Run,
+    bytes: &StateBytes,
+    offload_optimizer: bool,
+    offload_params: bool,
+    zero_init: bool,
+) -> CpuTerms {
+    let p = run.params as f64;
+    let g = run.gpus_per_node as f64;
+    let per_node = 1.0 / run.nodes as f64;
+    let loading = (!zero_init).then_some(p * (4.0 * g) * run.buffer);
+    let states = match (offload_optimizer, offload_params) {
+        (true, true) => Some(p * (bytes.zero3_partitioned * per_node) * run.buffer),
+        (true, false) => Some(p * (bytes.offloaded_optimizer * per_node) * run.buffer),
+        (false, _) if zero_init => Some(4.0 * run.largest_layer as f64 * g * run.buffer),
+        (false, _) => None,
+    };
+    CpuTerms { loading, states }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +243,33 @@ mod tests {
                 (g - gpu).abs() <= 0.005 + 1e-9,
                 "{name}: GPU {g:.4} vs {gpu}"
             );
+        }
+    }
+
+    /// DeepSpeed's CPU figure is the larger of its two terms, to the byte, for every row above.
+    #[test]
+    fn the_terms_recombine_into_deepspeeds_cpu_figure() {
+        let run = Run {
+            params: 2_851_000_000,
+            largest_layer: 32_000_000,
+            gpus_per_node: 8,
+            nodes: 1,
+            buffer: 1.5,
+        };
+        let max = |t: CpuTerms| t.loading.unwrap_or(0.0).max(t.states.unwrap_or(0.0)) as u64;
+        for offload in [true, false] {
+            let (cpu, _) = zero2(&run, &ADAM_MIXED, offload);
+            assert_eq!(max(zero2_terms(&run, &ADAM_MIXED, offload)), cpu);
+        }
+        for (opt, param) in [(true, true), (true, false), (false, false)] {
+            for init in [true, false] {
+                let (cpu, _) = zero3(&run, &ADAM_MIXED, opt, param, init);
+                assert_eq!(
+                    max(zero3_terms(&run, &ADAM_MIXED, opt, param, init)),
+                    cpu,
+                    "{opt} {param} {init}"
+                );
+            }
         }
     }
 

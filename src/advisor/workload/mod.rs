@@ -10,7 +10,9 @@ pub mod presets;
 
 use serde::{Deserialize, Serialize};
 
-pub use budget::{BudgetItem, BudgetItemId, MemoryBudget};
+use crate::profile::Problem;
+
+pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES};
 pub use pipeline::{Pipeline, Stage, StageId, typical_storage};
 
 /// How samples are stored.
@@ -224,17 +226,26 @@ impl Workload {
         self.dataset_bytes / self.samples.max(1)
     }
 
+    /// Changes the dataset's size on storage and the sample count with it, keeping the average
+    /// file size: a larger dataset of the same images has more of them. The window's slider and
+    /// `--dataset-size` both use it; `--samples` (or the samples slider) then sets the count.
+    pub fn set_dataset_size(&mut self, bytes: u64) {
+        let file = self.file_bytes().max(1);
+        self.dataset_bytes = bytes;
+        self.samples = (bytes / file).max(1);
+    }
+
     /// Checks every field against the range the model handles. Returns the field's name (as in
     /// a scenario file) and what is wrong. Sliders can't leave these ranges; files and flags can.
-    pub fn validate(&self) -> Result<(), (&'static str, String)> {
-        fn range<T: PartialOrd + std::fmt::Display>(
+    pub fn validate(&self) -> Result<(), (&'static str, Problem)> {
+        fn range<T: PartialOrd + ToString>(
             field: &'static str,
             v: T,
             lo: T,
             hi: T,
-        ) -> Result<(), (&'static str, String)> {
+        ) -> Result<(), (&'static str, Problem)> {
             if v < lo || v > hi {
-                Err((field, format!("{v} is outside {lo}–{hi}")))
+                Err((field, Problem::out_of_range(v, lo, hi)))
             } else {
                 Ok(())
             }
@@ -244,16 +255,10 @@ impl Workload {
         range("width", self.width, 0, 65_536)?;
         range("height", self.height, 0, 65_536)?;
         if (self.width == 0) != (self.height == 0) {
-            return Err((
-                "width",
-                "width and height must both be set, or both 0 for non-image data".into(),
-            ));
+            return Err(("width", Problem::WidthHeightPair));
         }
         if self.width == 0 && self.sample_bytes.unwrap_or(0) == 0 {
-            return Err((
-                "sample_bytes",
-                "non-image data (width 0) needs the bytes of one sample".into(),
-            ));
+            return Err(("sample_bytes", Problem::NeedsSampleBytes));
         }
         range("channels", self.channels, 1, 16)?;
         if self.width > 0 {
@@ -267,14 +272,20 @@ impl Workload {
         if !(demand.is_finite() && demand > 0.0 && demand <= 1e7) {
             return Err((
                 "gpu_demand_samples_per_s",
-                format!("{demand} is outside (0, 10000000] samples/s"),
+                Problem::AboveZeroAtMost {
+                    value: demand.to_string(),
+                    hi: "10000000".into(),
+                },
             ));
         }
         if let Some(r) = self.measured_decode_mpix_per_core {
             if !(r.is_finite() && r > 0.0 && r <= 1e5) {
                 return Err((
                     "measured_decode_mpix_per_core",
-                    format!("{r} is outside (0, 100000] megapixels/s"),
+                    Problem::AboveZeroAtMost {
+                        value: r.to_string(),
+                        hi: "100000".into(),
+                    },
                 ));
             }
         }

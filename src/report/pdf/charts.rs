@@ -1,5 +1,7 @@
 //! Report charts as SVG, drawn with plotters' SVG backend (text measured with ab_glyph on the
-//! bundled font) and later placed in the PDF as vectors by krilla-svg.
+//! bundled fonts) and later placed in the PDF as vectors by krilla-svg. A label is set in the
+//! Latin font, or in the CJK font when it holds Chinese ([`font`]). The lab chart is in
+//! [`super::fleet_chart`].
 
 use std::sync::OnceLock;
 
@@ -8,18 +10,21 @@ use plotters::style::text_anchor;
 use plotters::style::{FontStyle, register_font};
 
 use crate::advisor::Tier;
-use crate::assets::{CJK_FONT, CJK_FONT_FAMILY};
+use crate::assets::{CJK_FONT, CJK_FONT_FAMILY, LATIN_FONT, LATIN_FONT_FAMILY};
+use crate::chart::nice_step;
 use crate::format;
 use crate::palette;
 
 /// Chart width and height, SVG units (= PDF points when placed 1:1).
 pub type ChartSize = (u32, u32);
 
+/// Registers the bundled fonts with plotters (once per process).
 pub(super) fn font_registered() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        // Without this, plotters measures Chinese text with the wrong widths.
+        // Without this, plotters measures text with the wrong widths.
         let _ = register_font(CJK_FONT_FAMILY, FontStyle::Normal, CJK_FONT);
+        let _ = register_font(LATIN_FONT_FAMILY, FontStyle::Normal, LATIN_FONT);
     });
 }
 
@@ -27,8 +32,24 @@ pub(super) fn rgb((r, g, b): palette::Rgb) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-pub(super) fn font(size: f64) -> TextStyle<'static> {
-    (CJK_FONT_FAMILY, size).into_font().color(&BLACK)
+/// Holds a character only the CJK font has (ideographs, CJK and full-width punctuation).
+pub(super) fn has_cjk(text: &str) -> bool {
+    text.chars().any(|c| matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x2FFFF))
+}
+
+/// The bundled family that sets `text`: Chinese labels in the CJK font, the rest in the Latin
+/// font (whose "×" and "≥" are not full-width).
+pub(super) fn family(text: &str) -> &'static str {
+    if has_cjk(text) {
+        CJK_FONT_FAMILY
+    } else {
+        LATIN_FONT_FAMILY
+    }
+}
+
+/// The text style for `text` at `size`.
+pub(super) fn font(text: &str, size: f64) -> TextStyle<'static> {
+    (family(text), size).into_font().color(&BLACK)
 }
 
 /// The RAM:VRAM gauge: tier bands on 0–3.5×, ticks every 0.5×, this machine's ratio marked.
@@ -40,7 +61,7 @@ pub fn ratio_gauge(ratio: f64, tier_labels: &[String; 4], size: ChartSize) -> St
         let (w, _) = size;
         let (left, right) = (10i32, w as i32 - 10);
         let (top, bottom) = (30i32, 52i32);
-        const MAX: f64 = 3.5;
+        const MAX: f64 = crate::present::GAUGE_MAX_RATIO;
         let x =
             |v: f64| left + ((v.clamp(0.0, MAX) / MAX) * f64::from(right - left)).round() as i32;
         let edges = [0.0, Tier::BOUNDS[0], Tier::BOUNDS[1], Tier::BOUNDS[2], MAX];
@@ -63,7 +84,7 @@ pub fn ratio_gauge(ratio: f64, tier_labels: &[String; 4], size: ChartSize) -> St
                 BLACK,
             ));
             let label = format!("{tick}×");
-            let style = font(9.0).pos(text_anchor::Pos::new(
+            let style = font(&label, 9.0).pos(text_anchor::Pos::new(
                 text_anchor::HPos::Center,
                 text_anchor::VPos::Top,
             ));
@@ -91,7 +112,7 @@ pub fn ratio_gauge(ratio: f64, tier_labels: &[String; 4], size: ChartSize) -> St
         } else {
             format::ratio(ratio)
         };
-        let style = font(12.0).pos(text_anchor::Pos::new(hpos, text_anchor::VPos::Bottom));
+        let style = font(&value, 12.0).pos(text_anchor::Pos::new(hpos, text_anchor::VPos::Bottom));
         let _ = root.draw(&Text::new(value, (mx, top - 14), style));
         // Legend: one swatch and name per tier.
         let legend_y = bottom + 22;
@@ -102,7 +123,7 @@ pub fn ratio_gauge(ratio: f64, tier_labels: &[String; 4], size: ChartSize) -> St
                 [(lx, legend_y), (lx + 8, legend_y + 8)],
                 rgb(palette::tier(*t)).filled(),
             ));
-            let style = font(8.0).pos(text_anchor::Pos::new(
+            let style = font(&tier_labels[i], 8.0).pos(text_anchor::Pos::new(
                 text_anchor::HPos::Left,
                 text_anchor::VPos::Top,
             ));
@@ -148,12 +169,12 @@ pub fn rules_bars(
                 [(left, y0), (x(*req), y1)],
                 colour.mix(0.85).filled(),
             ));
-            let style = font(8.5).pos(text_anchor::Pos::new(
+            let style = font(name, 8.5).pos(text_anchor::Pos::new(
                 text_anchor::HPos::Right,
                 text_anchor::VPos::Center,
             ));
             let _ = root.draw(&Text::new(name.clone(), (left - 6, (y0 + y1) / 2), style));
-            let style = font(8.0).pos(text_anchor::Pos::new(
+            let style = font("0", 8.0).pos(text_anchor::Pos::new(
                 text_anchor::HPos::Left,
                 text_anchor::VPos::Center,
             ));
@@ -175,14 +196,14 @@ pub fn rules_bars(
                 vec![(x(t), bottom), (x(t), bottom + 4)],
                 BLACK,
             ));
-            let style = font(8.0).pos(text_anchor::Pos::new(
+            let style = font("0", 8.0).pos(text_anchor::Pos::new(
                 text_anchor::HPos::Center,
                 text_anchor::VPos::Top,
             ));
             let _ = root.draw(&Text::new(format!("{t:.0}"), (x(t), bottom + 6), style));
             t += step;
         }
-        let style = font(8.5).pos(text_anchor::Pos::new(
+        let style = font(axis, 8.5).pos(text_anchor::Pos::new(
             text_anchor::HPos::Center,
             text_anchor::VPos::Top,
         ));
@@ -201,7 +222,7 @@ pub fn rules_bars(
             ));
             y += 9;
         }
-        let style = font(8.5).pos(text_anchor::Pos::new(
+        let style = font(actual_label, 8.5).pos(text_anchor::Pos::new(
             text_anchor::HPos::Left,
             text_anchor::VPos::Bottom,
         ));
@@ -213,103 +234,6 @@ pub fn rules_bars(
         let _ = root.present();
     }
     svg
-}
-
-/// RAM against VRAM for several machines, with the lines RAM = 1×, 1.5× and 2× VRAM.
-pub fn fleet_scatter(
-    points: &[crate::report::model::FleetPoint],
-    x_label: &str,
-    y_label: &str,
-    size: ChartSize,
-) -> String {
-    font_registered();
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        let max_x = points.iter().map(|p| p.vram_gib).fold(16.0, f64::max) * 1.1;
-        let max_y = points.iter().map(|p| p.ram_gib).fold(max_x * 2.0, f64::max) * 1.05;
-        let built = ChartBuilder::on(&root)
-            .margin(8)
-            .x_label_area_size(34)
-            .y_label_area_size(48)
-            .build_cartesian_2d(0f64..max_x, 0f64..max_y);
-        if let Ok(mut chart) = built {
-            let _ = chart
-                .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
-                .label_style(font(8.0))
-                .axis_desc_style(font(9.0))
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_label_formatter(&|v| format!("{v:.0}"))
-                .light_line_style(RGBColor(0xee, 0xee, 0xee))
-                .draw();
-            let lines = [
-                (1.0, rgb(palette::tier(Tier::Insufficient))),
-                (1.5, rgb(palette::tier(Tier::Baseline))),
-                (2.0, rgb(palette::tier(Tier::LargeModel))),
-            ];
-            for (factor, colour) in lines {
-                let end = (max_y / factor).min(max_x);
-                let _ = chart.draw_series(LineSeries::new(
-                    vec![(0.0, 0.0), (end, end * factor)],
-                    colour.stroke_width(1),
-                ));
-                let label = Text::new(
-                    format!("{factor}×"),
-                    (end * 0.95, end * factor * 0.97),
-                    font(8.0),
-                );
-                let _ = chart.draw_series(std::iter::once(label));
-            }
-            let mut placed: Vec<(f64, f64)> = Vec::new();
-            for p in points {
-                let colour = p
-                    .tier
-                    .map_or(RGBColor(0x88, 0x88, 0x88), |t| rgb(palette::tier(t)));
-                let _ = chart.draw_series(std::iter::once(Circle::new(
-                    (p.vram_gib, p.ram_gib),
-                    4,
-                    colour.filled(),
-                )));
-                // Machines close together would print their names on top of each other: move
-                // a label down a line at a time, and leave it to the table when three lines
-                // don't clear it.
-                let line = max_y * 0.035;
-                let clear = |y: f64| {
-                    placed.iter().all(|(px, py): &(f64, f64)| {
-                        (px - p.vram_gib).abs() > max_x * 0.12 || (py - y).abs() > line
-                    })
-                };
-                if let Some(y) = (0..3)
-                    .map(|k| p.ram_gib - f64::from(k) * line)
-                    .find(|y| clear(*y))
-                {
-                    placed.push((p.vram_gib, y));
-                    let _ = chart.draw_series(std::iter::once(Text::new(
-                        p.label.clone(),
-                        (p.vram_gib, y),
-                        font(7.5),
-                    )));
-                }
-            }
-        }
-        let _ = root.present();
-    }
-    svg
-}
-
-/// 1, 2 or 5 × 10^n at or above `raw`.
-fn nice_step(raw: f64) -> f64 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
-    }
-    let p = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p)
 }
 
 #[cfg(test)]
@@ -325,11 +249,16 @@ mod tests {
     }
 
     #[test]
-    fn gauge_svg_carries_text_in_the_bundled_font() {
+    fn gauge_svg_sets_latin_labels_in_the_latin_font_and_chinese_in_the_cjk_font() {
         let labels = ["a".to_string(), "b".into(), "c".into(), "低于 1 倍".into()];
         let svg = ratio_gauge(0.67, &labels, (480, 90));
-        assert!(svg.contains("0.67×"));
-        assert!(svg.contains("低于 1 倍"));
-        assert!(svg.contains(CJK_FONT_FAMILY));
+        let text_with = |needle: &str| {
+            svg.split("<text")
+                .find(|t| t.contains(needle))
+                .unwrap_or_else(|| panic!("{needle} missing"))
+                .to_string()
+        };
+        assert!(text_with("0.67×").contains(LATIN_FONT_FAMILY));
+        assert!(text_with("低于 1 倍").contains(CJK_FONT_FAMILY));
     }
 }

@@ -1,67 +1,164 @@
-//! Measuring and wrapping text for the PDF: krilla draws one line in one font, so lines are
-//! broken here, with the font's own advance widths (ab_glyph reads the bundled font).
+//! Measuring and breaking text for the PDF. Reports use two fonts: the bundled Latin font for
+//! Latin text and the bundled CJK subset for Chinese, chosen per run of text ([`Measure::runs`]),
+//! so an English page gets a normal "·", "×" and "≥" rather than the CJK font's full-width
+//! forms. krilla draws one run in one font, so lines are broken here (UAX #14, see
+//! [`crate::linebreak`]) with the fonts' own advance widths, read by ab_glyph.
 
 use ab_glyph::{Font, FontRef};
 
-/// Measures text in the bundled CJK font.
+use crate::assets::{CJK_FONT, LATIN_FONT};
+use crate::linebreak;
+
+/// Which bundled font sets a run of text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Face {
+    /// "ramvram Sans" (Noto Sans subset).
+    Latin,
+    /// "ramvram CJK SC" (Noto Sans CJK SC subset).
+    Cjk,
+}
+
+/// How a character picks its font.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Always the given face.
+    Strong(Face),
+    /// Spaces and punctuation both scripts use (quotes, dashes, "·", "…"): the face of the
+    /// text around it, so "“吃不饱”" gets full-width quotes and "RAM · VRAM" a Latin dot.
+    Neutral,
+}
+
+/// Measures text in the two bundled fonts.
 pub struct Measure {
-    font: FontRef<'static>,
-    units_per_em: f32,
+    latin: FontRef<'static>,
+    cjk: FontRef<'static>,
 }
 
 impl Measure {
-    /// Reads the bundled font. Panics only if the bundled font is corrupt (a build defect,
+    /// Reads the bundled fonts. Panics only if a bundled font is corrupt (a build defect,
     /// caught by every PDF test).
     pub fn new() -> Measure {
-        let font = FontRef::try_from_slice(crate::assets::CJK_FONT).expect("bundled font parses");
-        let units_per_em = font.units_per_em().unwrap_or(1000.0);
-        Measure { font, units_per_em }
+        Measure {
+            latin: FontRef::try_from_slice(LATIN_FONT).expect("bundled Latin font parses"),
+            cjk: FontRef::try_from_slice(CJK_FONT).expect("bundled CJK font parses"),
+        }
     }
 
-    /// Width of `text` at `size` points.
-    pub fn width(&self, text: &str, size: f32) -> f32 {
+    fn font(&self, face: Face) -> &FontRef<'static> {
+        match face {
+            Face::Latin => &self.latin,
+            Face::Cjk => &self.cjk,
+        }
+    }
+
+    fn class(&self, c: char) -> Class {
+        if is_cjk(c) {
+            Class::Strong(Face::Cjk)
+        } else if self.latin.glyph_id(c).0 == 0 {
+            // Not in the Latin font (box drawing, rare symbols): the CJK font or its .notdef.
+            Class::Strong(Face::Cjk)
+        } else if c.is_whitespace() || is_shared_punctuation(c) {
+            Class::Neutral
+        } else {
+            Class::Strong(Face::Latin)
+        }
+    }
+
+    /// Splits `text` into runs of one font each. Neutral characters join the run before them
+    /// (at the start, the run after them); a text with no strong character is Latin.
+    pub fn runs<'a>(&self, text: &'a str) -> Vec<(Face, &'a str)> {
+        let classes: Vec<(usize, Class)> = text
+            .char_indices()
+            .map(|(i, c)| (i, self.class(c)))
+            .collect();
+        let first_strong = classes.iter().find_map(|(_, c)| match c {
+            Class::Strong(f) => Some(*f),
+            Class::Neutral => None,
+        });
+        let mut current = first_strong.unwrap_or(Face::Latin);
+        let mut runs: Vec<(Face, &'a str)> = Vec::new();
+        let mut start = 0;
+        for (i, class) in classes {
+            let face = match class {
+                Class::Strong(f) => f,
+                Class::Neutral => current,
+            };
+            if face != current {
+                if i > start {
+                    runs.push((current, &text[start..i]));
+                }
+                start = i;
+                current = face;
+            }
+        }
+        if start < text.len() {
+            runs.push((current, &text[start..]));
+        }
+        runs
+    }
+
+    /// Width of `text` set in `face` at `size` points.
+    pub fn face_width(&self, face: Face, text: &str, size: f32) -> f32 {
+        let font = self.font(face);
+        let upem = font.units_per_em().unwrap_or(1000.0);
         text.chars()
-            .map(|c| self.font.h_advance_unscaled(self.font.glyph_id(c)))
+            .map(|c| font.h_advance_unscaled(font.glyph_id(c)))
             .sum::<f32>()
             * size
-            / self.units_per_em
+            / upem
     }
 
-    /// Breaks `text` into lines no wider than `max` points: Latin words break at spaces, CJK
-    /// text between any two characters, and closing punctuation never starts a line. A word
-    /// wider than a line is split between characters.
-    pub fn wrap(&self, text: &str, size: f32, max: f32) -> Vec<String> {
-        let mut lines = Vec::new();
-        for paragraph in text.split('\n') {
-            let mut line = String::new();
-            for token in tokens(paragraph) {
-                let candidate = format!("{line}{token}");
-                if line.is_empty() && token.trim().is_empty() {
-                    continue;
-                }
-                if self.width(candidate.trim_end(), size) <= max || no_break_before(token) {
-                    line = candidate;
-                    continue;
-                }
-                if !line.trim().is_empty() {
-                    lines.push(line.trim_end().to_string());
-                }
-                line = String::new();
-                if token.trim().is_empty() {
-                    continue;
-                }
-                // A token wider than the whole line: split it between characters.
-                for c in token.chars() {
-                    let next = format!("{line}{c}");
-                    if self.width(&next, size) > max && !line.is_empty() {
-                        lines.push(std::mem::take(&mut line));
-                    }
-                    line.push(c);
-                }
+    /// Width of `text` at `size` points, each run in its own font.
+    pub fn width(&self, text: &str, size: f32) -> f32 {
+        self.runs(text)
+            .iter()
+            .map(|(face, run)| self.face_width(*face, run, size))
+            .sum()
+    }
+
+    /// Widths of `text[..i]` at every char boundary `i`, each character in the font its run
+    /// gets in the whole text (a "·" between Chinese words is full-width, between English ones
+    /// narrow), so that any piece of the text measures as it will be drawn.
+    fn prefix_widths(&self, text: &str, size: f32) -> Vec<(usize, f32)> {
+        let mut out = Vec::with_capacity(text.len() + 1);
+        let mut x = 0.0;
+        for (face, run) in self.runs(text) {
+            let base = run.as_ptr() as usize - text.as_ptr() as usize;
+            for (i, c) in run.char_indices() {
+                out.push((base + i, x));
+                x += self.face_width(face, c.encode_utf8(&mut [0; 4]), size);
             }
-            lines.push(line.trim_end().to_string());
         }
-        lines
+        out.push((text.len(), x));
+        out
+    }
+
+    /// A width function over byte ranges of `text` for [`linebreak`].
+    fn range_width(&self, text: &str, size: f32) -> impl Fn(std::ops::Range<usize>) -> f32 {
+        let prefix = self.prefix_widths(text, size);
+        move |r: std::ops::Range<usize>| {
+            let at = |i: usize| {
+                prefix
+                    .binary_search_by_key(&i, |p| p.0)
+                    .map_or(0.0, |k| prefix[k].1)
+            };
+            at(r.end) - at(r.start)
+        }
+    }
+
+    /// Breaks `text` into lines no wider than `max` points at UAX #14 opportunities
+    /// ([`linebreak::break_lines`]); a newline always breaks. Left-aligned: nothing is stretched.
+    pub fn wrap(&self, text: &str, size: f32, max: f32) -> Vec<String> {
+        let lines = linebreak::break_lines(text, max, self.range_width(text, size));
+        linebreak::visible_lines(text, &lines)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The narrowest width `text` can be broken to without splitting a word, at `size` points.
+    pub fn min_width(&self, text: &str, size: f32) -> f32 {
+        linebreak::min_content_width(text, self.range_width(text, size))
     }
 }
 
@@ -71,44 +168,18 @@ impl Default for Measure {
     }
 }
 
-/// CJK ideographs, kana, hangul, CJK punctuation and full-width forms: a line may break before
-/// and after each of them.
+/// CJK ideographs, kana, hangul, CJK punctuation and full-width forms: always the CJK font.
 fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x2E80..=0x2FFF | 0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF)
+        | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF
+        | 0x20000..=0x2FFFF)
 }
 
-/// Closing punctuation that must stay at the end of the previous line (kinsoku).
-fn no_break_before(token: &str) -> bool {
-    token
-        .chars()
-        .next()
-        .is_some_and(|c| "，。、；：！？）」』】》〉’”％,.;:!?)]}".contains(c))
-}
-
-/// Splits into words (with their trailing space kept separate), single CJK characters and spaces.
-fn tokens(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut word = false;
-    for (i, c) in text.char_indices() {
-        if c == ' ' || is_cjk(c) {
-            if word {
-                out.push(&text[start..i]);
-            }
-            out.push(&text[i..i + c.len_utf8()]);
-            start = i + c.len_utf8();
-            word = false;
-        } else if !word {
-            start = i;
-            word = true;
-        }
-    }
-    if word {
-        out.push(&text[start..]);
-    }
-    out
+/// Punctuation Chinese and English text share, set in the font of the text around it: the
+/// middle dot and General Punctuation's dashes, quotes, bullets and ellipsis.
+fn is_shared_punctuation(c: char) -> bool {
+    matches!(c as u32, 0x00B7 | 0x2010..=0x2027 | 0x2030..=0x205E)
 }
 
 #[cfg(test)]
@@ -116,39 +187,59 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_split_words_and_cjk() {
-        assert_eq!(tokens("RAM 内存 is"), ["RAM", " ", "内", "存", " ", "is"]);
+    fn latin_text_is_one_latin_run_and_chinese_one_cjk_run() {
+        let m = Measure::new();
         assert_eq!(
-            tokens("16.0 GiB（可用）"),
-            ["16.0", " ", "GiB", "（", "可", "用", "）"]
+            m.runs("RAM · VRAM 0.67× ≥ 2×"),
+            [(Face::Latin, "RAM · VRAM 0.67× ≥ 2×")]
         );
+        assert_eq!(m.runs("内存比显存还小"), [(Face::Cjk, "内存比显存还小")]);
     }
 
     #[test]
-    fn wraps_within_width_and_keeps_every_character() {
+    fn mixed_text_switches_font_per_run_and_quotes_follow_their_text() {
+        let m = Measure::new();
+        assert_eq!(
+            m.runs("内存比显存还小：GPU 会“吃不饱”"),
+            [
+                (Face::Cjk, "内存比显存还小："),
+                (Face::Latin, "GPU "),
+                (Face::Cjk, "会“吃不饱”"),
+            ]
+        );
+        // A text with nothing but spaces and shared punctuation is Latin.
+        assert_eq!(m.runs(" … "), [(Face::Latin, " … ")]);
+        assert_eq!(m.runs(""), []);
+    }
+
+    #[test]
+    fn the_latin_font_sets_narrow_punctuation() {
+        // Noto Sans: "·" 268 units, "×" 572, "≥" 572 (Noto Sans Math) per 1000; the CJK font's
+        // middle dot is full-width (1000).
+        let m = Measure::new();
+        assert!(
+            (m.width("·", 10.0) - 2.68).abs() < 0.01,
+            "{}",
+            m.width("·", 10.0)
+        );
+        assert!(m.face_width(Face::Cjk, "·", 10.0) > 9.9);
+        assert!((m.width("内", 10.0) - 10.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn wrapped_lines_fit_and_keep_every_character() {
         let m = Measure::new();
         let text = "系统内存是给 GPU 供数据的“蓄水池”：存储 → 内存 → CPU 解码 → PCIe → GPU。 The pool is smaller than what it feeds.";
         let lines = m.wrap(text, 10.0, 120.0);
         assert!(lines.len() > 3);
         for l in &lines {
-            // Closing punctuation may overhang by one character.
-            assert!(m.width(l, 10.0) <= 120.0 + 10.0, "{l}");
-            assert!(!l.starts_with('，') && !l.starts_with('。'), "{l}");
+            assert!(m.width(l, 10.0) <= 120.0, "{l}");
+            assert!(
+                !l.starts_with('，') && !l.starts_with('。') && !l.starts_with('”'),
+                "{l}"
+            );
         }
-        let joined: String = lines
-            .concat()
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        let original: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        assert_eq!(joined, original);
-    }
-
-    #[test]
-    fn cjk_glyphs_are_wider_than_latin() {
-        // Full-width ideographs advance one em; Latin letters less.
-        let m = Measure::new();
-        assert!((m.width("内", 10.0) - 10.0).abs() < 0.01);
-        assert!(m.width("i", 10.0) < 5.0);
+        let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        assert_eq!(squash(&lines.concat()), squash(text));
     }
 }

@@ -1,10 +1,14 @@
-//! The PDF writer: lays the report's blocks out on A4 pages (wrapping lines itself, since
-//! krilla draws one line in one font), then draws them with krilla. Text is real text in the
-//! bundled CJK font, embedded as a subset; charts are plotters SVG placed as vectors by
-//! krilla-svg; every page has a page number.
+//! The PDF writer: lays the report's blocks out on A4 pages ([`page`]; lines are broken there,
+//! since krilla draws one run of text in one font), then draws them with krilla. Text is real
+//! text, Latin runs in the bundled Latin font and Chinese runs in the bundled CJK font, both
+//! embedded as subsets; charts are plotters SVG placed as vectors by krilla-svg; every page has
+//! a page number in each of the report's languages.
 
 pub mod charts;
+pub mod fleet_chart;
 pub mod layout;
+mod page;
+pub mod table;
 pub mod timeline;
 
 use krilla::color::rgb;
@@ -16,11 +20,12 @@ use krilla::text::{Font, TextDirection};
 use krilla::{Data, Document};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use super::model::{Block, Chart};
-use crate::assets::CJK_FONT;
+use super::model::Block;
+use crate::assets::{CJK_FONT, LATIN_FONT};
 use crate::i18n::Lang;
-use crate::palette::{self, Rgb};
-use layout::Measure;
+use crate::palette::Rgb;
+use layout::Face;
+use page::Layout;
 
 /// A4 in points.
 const PAGE_W: f32 = 595.28;
@@ -40,12 +45,13 @@ const CELL_PAD: f32 = 3.0;
 /// Line height as a multiple of the font size.
 const LEADING: f32 = 1.45;
 /// Baseline below the top of a line, as a multiple of the font size (Noto CJK's ascender 0.88
-/// of the em, centred in the leading).
+/// of the em, centred in the leading; Noto Sans shares the baseline).
 const BASELINE: f32 = 1.1;
 
 /// One drawing operation, in page coordinates (points, origin top left).
 #[derive(Clone, Debug)]
 enum Op {
+    /// One line of text; [`layout::Measure::runs`] picks the font of each run when drawn.
     Text {
         x: f32,
         y: f32,
@@ -77,338 +83,6 @@ enum Op {
     },
 }
 
-/// Pages being laid out.
-struct Layout {
-    pages: Vec<Vec<Op>>,
-    y: f32,
-    m: Measure,
-}
-
-impl Layout {
-    fn new() -> Layout {
-        Layout {
-            pages: vec![Vec::new()],
-            y: TOP,
-            m: Measure::new(),
-        }
-    }
-
-    fn ops(&mut self) -> &mut Vec<Op> {
-        self.pages.last_mut().expect("at least one page")
-    }
-
-    fn new_page(&mut self) {
-        self.pages.push(Vec::new());
-        self.y = TOP;
-    }
-
-    /// Starts a new page unless `h` more points fit on this one.
-    fn ensure(&mut self, h: f32) {
-        if self.y + h > BOTTOM && self.y > TOP {
-            self.new_page();
-        }
-    }
-
-    fn line_height(size: f32) -> f32 {
-        size * LEADING
-    }
-
-    /// Wrapped text at `x` over `width`, breaking pages between lines.
-    fn text(&mut self, text: &str, x: f32, width: f32, size: f32, color: Rgb) {
-        for line in self.m.wrap(text, size, width) {
-            self.ensure(Self::line_height(size));
-            let y = self.y + size * BASELINE;
-            self.ops().push(Op::Text {
-                x,
-                y,
-                size,
-                text: line,
-                color,
-            });
-            self.y += Self::line_height(size);
-        }
-    }
-
-    fn space(&mut self, h: f32) {
-        self.y += h;
-    }
-
-    /// Height of `text` wrapped to `width`.
-    fn text_height(&self, text: &str, width: f32, size: f32) -> f32 {
-        self.m.wrap(text, size, width).len() as f32 * Self::line_height(size)
-    }
-
-    /// Height of a row of wrapped cells.
-    fn row_height(&self, cells: &[String], ws: &[f32], size: f32) -> f32 {
-        cells
-            .iter()
-            .zip(ws)
-            .map(|(c, w)| self.text_height(c, w - 2.0 * CELL_PAD, size))
-            .fold(Self::line_height(size), f32::max)
-            + 2.0 * CELL_PAD
-    }
-
-    /// Draws a row of wrapped cells at the current y (the caller made room for it).
-    fn row(&mut self, cells: &[String], xs: &[f32], ws: &[f32], size: f32, shade: Option<Rgb>) {
-        let h = self.row_height(cells, ws, size);
-        let top = self.y;
-        if let Some(s) = shade {
-            self.ops().push(Op::Rect {
-                x: MARGIN,
-                y: top,
-                w: CONTENT_W,
-                h,
-                color: s,
-            });
-        }
-        for ((cell, x), w) in cells.iter().zip(xs).zip(ws) {
-            self.y = top + CELL_PAD;
-            for line in self.m.wrap(cell, size, w - 2.0 * CELL_PAD) {
-                let y = self.y + size * BASELINE;
-                self.ops().push(Op::Text {
-                    x: x + CELL_PAD,
-                    y,
-                    size,
-                    text: line,
-                    color: INK,
-                });
-                self.y += Self::line_height(size);
-            }
-        }
-        self.y = top + h;
-        let y = self.y;
-        self.ops().push(Op::Line {
-            x1: MARGIN,
-            y1: y,
-            x2: MARGIN + CONTENT_W,
-            y2: y,
-            width: 0.4,
-            color: RULE,
-        });
-    }
-
-    /// A table whose header repeats at the top of every page it runs onto.
-    fn table(&mut self, header: &[String], rows: &[Vec<String>], widths: &[f32]) {
-        const SIZE: f32 = 8.5;
-        const HEAD: Rgb = (0xe5, 0xe7, 0xeb);
-        let total: f32 = widths.iter().sum();
-        let ws: Vec<f32> = widths.iter().map(|w| w / total * CONTENT_W).collect();
-        let mut xs = Vec::with_capacity(ws.len());
-        let mut x = MARGIN;
-        for w in &ws {
-            xs.push(x);
-            x += w;
-        }
-        let has_header = header.iter().any(|h| !h.is_empty());
-        let header_h = if has_header {
-            self.row_height(header, &ws, SIZE)
-        } else {
-            0.0
-        };
-        let first_h = rows.first().map_or(0.0, |r| self.row_height(r, &ws, SIZE));
-        self.ensure(header_h + first_h);
-        if has_header {
-            self.row(header, &xs, &ws, SIZE, Some(HEAD));
-        }
-        for (i, r) in rows.iter().enumerate() {
-            let h = self.row_height(r, &ws, SIZE);
-            if self.y + h > BOTTOM {
-                self.new_page();
-                if has_header {
-                    self.row(header, &xs, &ws, SIZE, Some(HEAD));
-                }
-            }
-            self.row(r, &xs, &ws, SIZE, (i % 2 == 1).then_some(SHADE));
-        }
-        self.space(8.0);
-    }
-
-    fn block(&mut self, block: &Block) {
-        match block {
-            Block::Title(t) => {
-                self.text(t, MARGIN, CONTENT_W, 18.0, INK);
-                self.space(2.0);
-            }
-            Block::Meta(t) => {
-                self.text(t, MARGIN, CONTENT_W, 9.0, GREY);
-                self.space(8.0);
-            }
-            Block::Heading(t) => {
-                // Keep a heading with at least a few lines of what follows it.
-                self.ensure(110.0);
-                self.space(10.0);
-                self.text(t, MARGIN, CONTENT_W, 13.0, INK);
-                let y = self.y + 1.0;
-                self.ops().push(Op::Line {
-                    x1: MARGIN,
-                    y1: y,
-                    x2: MARGIN + CONTENT_W,
-                    y2: y,
-                    width: 0.8,
-                    color: RULE,
-                });
-                self.space(7.0);
-            }
-            Block::Subheading(t) => {
-                self.ensure(40.0);
-                self.space(4.0);
-                self.text(t, MARGIN, CONTENT_W, 10.5, INK);
-                self.space(3.0);
-            }
-            Block::Paragraph(t) => {
-                self.text(t, MARGIN, CONTENT_W, 9.5, INK);
-                self.space(6.0);
-            }
-            Block::Note(t) => {
-                self.text(t, MARGIN, CONTENT_W, 8.0, GREY);
-                self.space(6.0);
-            }
-            Block::Callout {
-                severity,
-                title,
-                body,
-            } => {
-                let colour = palette::severity(*severity);
-                let inner = CONTENT_W - 24.0;
-                let h = self.text_height(title, inner, 13.0)
-                    + self.text_height(body, inner, 9.5)
-                    + 20.0;
-                self.ensure(h.min(BOTTOM - TOP));
-                let top = self.y;
-                self.ops().push(Op::Rect {
-                    x: MARGIN,
-                    y: top,
-                    w: 5.0,
-                    h,
-                    color: colour,
-                });
-                self.space(8.0);
-                self.text(title, MARGIN + 14.0, inner, 13.0, colour);
-                self.space(2.0);
-                self.text(body, MARGIN + 14.0, inner, 9.5, INK);
-                self.y = self.y.max(top + h);
-                self.space(6.0);
-            }
-            Block::KeyValues(kv) => {
-                let rows: Vec<Vec<String>> =
-                    kv.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect();
-                self.table(&[String::new(), String::new()], &rows, &[1.0, 2.2]);
-            }
-            Block::Table {
-                header,
-                rows,
-                widths,
-            } => self.table(header, rows, widths),
-            Block::Bullets(items) => {
-                for i in items {
-                    self.ensure(Self::line_height(9.0));
-                    let y = self.y + 9.0 * BASELINE;
-                    self.ops().push(Op::Text {
-                        x: MARGIN + 2.0,
-                        y,
-                        size: 9.0,
-                        text: "•".into(),
-                        color: GREY,
-                    });
-                    self.text(i, MARGIN + 12.0, CONTENT_W - 12.0, 9.0, INK);
-                    self.space(2.0);
-                }
-                self.space(4.0);
-            }
-            Block::Finding {
-                severity,
-                label,
-                title,
-                explanation,
-                recommendations,
-            } => {
-                let colour = palette::severity(*severity);
-                let inner = CONTENT_W - 14.0;
-                let head = format!("{label} · {title}");
-                self.ensure(self.text_height(&head, inner, 10.5) + 30.0);
-                let top = self.y;
-                let page = self.pages.len();
-                self.text(&head, MARGIN + 10.0, inner, 10.5, colour);
-                self.text(explanation, MARGIN + 10.0, inner, 9.0, INK);
-                for r in recommendations {
-                    self.text(&format!("→ {r}"), MARGIN + 18.0, inner - 8.0, 9.0, INK);
-                }
-                // The colour bar spans the finding on the page where it starts.
-                let bottom = if self.pages.len() == page {
-                    self.y
-                } else {
-                    BOTTOM
-                };
-                let bar = Op::Rect {
-                    x: MARGIN,
-                    y: top,
-                    w: 3.5,
-                    h: bottom - top,
-                    color: colour,
-                };
-                self.pages[page - 1].push(bar);
-                self.space(9.0);
-            }
-            Block::Chart(chart) => {
-                let (svg, w, h) = match chart {
-                    Chart::RatioGauge { ratio, tier_labels } => (
-                        charts::ratio_gauge(*ratio, tier_labels, (CONTENT_W as u32, 92)),
-                        CONTENT_W,
-                        92.0,
-                    ),
-                    Chart::RulesBars {
-                        rules,
-                        actual_gib,
-                        actual_label,
-                        axis_label,
-                    } => {
-                        let h = 54.0 + 17.0 * rules.len() as f32;
-                        let size = (CONTENT_W as u32, h as u32);
-                        (
-                            charts::rules_bars(rules, *actual_gib, actual_label, axis_label, size),
-                            CONTENT_W,
-                            h,
-                        )
-                    }
-                    Chart::Timeline {
-                        panels,
-                        spans,
-                        x_label,
-                        x_range,
-                    } => {
-                        let svg =
-                            timeline::timeline(panels, spans, x_label, *x_range, CONTENT_W as u32);
-                        let h = (timeline::PANEL_HEIGHT * panels.len().max(1) as u32 + 18) as f32;
-                        (svg, CONTENT_W, h)
-                    }
-                    Chart::FleetScatter {
-                        points,
-                        x_label,
-                        y_label,
-                    } => {
-                        let size = (CONTENT_W as u32, 300);
-                        (
-                            charts::fleet_scatter(points, x_label, y_label, size),
-                            CONTENT_W,
-                            300.0,
-                        )
-                    }
-                };
-                self.ensure(h + 6.0);
-                let y = self.y;
-                self.ops().push(Op::Svg {
-                    x: MARGIN,
-                    y,
-                    w,
-                    h,
-                    svg,
-                });
-                self.space(h + 8.0);
-            }
-        }
-    }
-}
-
 fn fill(c: Rgb) -> Fill {
     Fill {
         paint: rgb::Color::new(c.0, c.1, c.2).into(),
@@ -416,23 +90,31 @@ fn fill(c: Rgb) -> Fill {
     }
 }
 
-/// Renders blocks to PDF bytes. `title` goes into the document metadata; `lang` sets the
-/// document language and the page-number wording.
+/// Renders blocks to PDF bytes. `title` goes into the document metadata; `langs` are the
+/// report's languages, first first: the first sets the document language, and every page's
+/// footer gives the page number in each.
 ///
 /// # Errors
 /// krilla's or usvg's error text.
-pub fn render(blocks: &[Block], title: &str, lang: Lang) -> Result<Vec<u8>, String> {
+pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, String> {
     let mut l = Layout::new();
     for b in blocks {
         l.block(b);
     }
     let mut svg_options = usvg::Options::default();
+    svg_options.fontdb_mut().load_font_data(LATIN_FONT.to_vec());
     svg_options.fontdb_mut().load_font_data(CJK_FONT.to_vec());
-    let font = Font::new(Data::from(CJK_FONT), 0).ok_or("the bundled font could not be read")?;
+    let latin =
+        Font::new(Data::from(LATIN_FONT), 0).ok_or("the bundled Latin font could not be read")?;
+    let cjk = Font::new(Data::from(CJK_FONT), 0).ok_or("the bundled CJK font could not be read")?;
+    let font = |face: Face| match face {
+        Face::Latin => latin.clone(),
+        Face::Cjk => cjk.clone(),
+    };
     let mut doc = Document::new();
-    let code = match lang {
-        Lang::En => "en",
-        Lang::Zh => "zh-CN",
+    let code = match langs.first() {
+        Some(Lang::Zh) => "zh-CN",
+        _ => "en",
     };
     doc.set_metadata(
         Metadata::new()
@@ -442,6 +124,21 @@ pub fn render(blocks: &[Block], title: &str, lang: Lang) -> Result<Vec<u8>, Stri
     );
     let total = l.pages.len();
     let size = Size::from_wh(PAGE_W, PAGE_H).expect("A4 is a valid size");
+    // Draws one line of text, each run in its own font.
+    let text = |s: &mut krilla::surface::Surface, x: f32, y: f32, size: f32, text: &str| {
+        let mut x = x;
+        for (face, run) in l.m.runs(text) {
+            s.draw_text(
+                Point::from_xy(x, y),
+                font(face),
+                size,
+                run,
+                false,
+                TextDirection::Auto,
+            );
+            x += l.m.face_width(face, run, size);
+        }
+    };
     for (i, ops) in l.pages.iter().enumerate() {
         let mut page = doc.start_page_with(PageSettings::new(size));
         let mut s = page.surface();
@@ -451,18 +148,11 @@ pub fn render(blocks: &[Block], title: &str, lang: Lang) -> Result<Vec<u8>, Stri
                     x,
                     y,
                     size,
-                    text,
+                    text: t,
                     color,
                 } => {
                     s.set_fill(Some(fill(*color)));
-                    s.draw_text(
-                        Point::from_xy(*x, *y),
-                        font.clone(),
-                        *size,
-                        text,
-                        false,
-                        TextDirection::Auto,
-                    );
+                    text(&mut s, *x, *y, *size, t);
                 }
                 Op::Rect { x, y, w, h, color } => {
                     if let Some(rect) = Rect::from_xywh(*x, *y, w.max(0.01), h.max(0.01)) {
@@ -507,19 +197,21 @@ pub fn render(blocks: &[Block], title: &str, lang: Lang) -> Result<Vec<u8>, Stri
                 }
             }
         }
-        let label = super::page_label(lang, i + 1, total);
+        let label = footer(langs, i + 1, total);
         let width = l.m.width(&label, 8.0);
         s.set_fill(Some(fill(GREY)));
-        s.draw_text(
-            Point::from_xy((PAGE_W - width) / 2.0, PAGE_H - 30.0),
-            font.clone(),
-            8.0,
-            &label,
-            false,
-            TextDirection::Auto,
-        );
+        text(&mut s, (PAGE_W - width) / 2.0, PAGE_H - 30.0, 8.0, &label);
         s.finish();
         page.finish();
     }
     doc.finish().map_err(|e| format!("{e:?}"))
+}
+
+/// The footer: "Page 2 of 5" in each language, joined by a spaced "·".
+fn footer(langs: &[Lang], n: usize, total: usize) -> String {
+    langs
+        .iter()
+        .map(|l| super::page_label(*l, n, total))
+        .collect::<Vec<_>>()
+        .join("   ·   ")
 }

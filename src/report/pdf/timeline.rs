@@ -42,14 +42,14 @@ pub fn timeline(
             let built = ChartBuilder::on(area)
                 .margin_top(4)
                 .margin_right(8)
-                .caption(panel.title.clone(), font(9.0))
+                .caption(panel.title.clone(), font(&panel.title, 9.0))
                 .x_label_area_size(16)
                 .y_label_area_size(42)
                 .build_cartesian_2d(x0..x1, 0f64..y_max);
             let Ok(mut chart) = built else { continue };
             let _ = chart
                 .configure_mesh()
-                .label_style(font(7.5))
+                .label_style(font("0", 7.5))
                 .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
                 .x_max_light_lines(1)
                 .y_max_light_lines(1)
@@ -82,12 +82,12 @@ pub fn timeline(
                         // One line per diagnosis, so that names of overlapping ranges
                         // don't cover each other.
                         (from, y_max * (0.97 - 0.11 * (k % 4) as f64)),
-                        font(7.5).color(&colour),
+                        font(&s.label, 7.5).color(&colour),
                     )));
                 }
             }
             for series in &panel.series {
-                let colour = rgb(series.colour);
+                let colour = rgb(palette::series(series.colour_index));
                 for (k, run) in series.runs.iter().enumerate() {
                     let drawn = chart.draw_series(LineSeries::new(
                         run.iter().map(|p| (p[0], p[1])),
@@ -100,15 +100,17 @@ pub fn timeline(
                     }
                 }
             }
+            // One family for the legend: the CJK font when any label needs it.
+            let legend_text: String = panel.series.iter().map(|s| s.label.as_str()).collect();
             let _ = chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperRight)
-                .label_font(font(7.5))
+                .label_font(font(&legend_text, 7.5))
                 .background_style(WHITE.mix(0.85))
                 .border_style(RGBColor(0xcc, 0xcc, 0xcc))
                 .draw();
         }
-        let style = font(8.0).pos(plotters::style::text_anchor::Pos::new(
+        let style = font(x_label, 8.0).pos(plotters::style::text_anchor::Pos::new(
             plotters::style::text_anchor::HPos::Center,
             plotters::style::text_anchor::VPos::Top,
         ));

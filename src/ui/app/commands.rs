@@ -3,7 +3,7 @@
 use std::sync::atomic::Ordering;
 
 use super::bench_jobs::BenchJob;
-use super::{Message, RamvramApp, Source};
+use super::{Message, Purpose, RamvramApp, Source};
 use crate::advisor::fleet::Origin;
 use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
@@ -14,6 +14,11 @@ use crate::ui::panels::fleet::FleetSort;
 use crate::ui::panels::{Command, Tab};
 
 impl RamvramApp {
+    /// Asks for a file for `purpose` with its usual dialog.
+    fn ask(&mut self, purpose: Purpose) {
+        self.ask_file(purpose, self.request(purpose));
+    }
+
     pub(super) fn apply(&mut self, command: Command, ctx: &egui::Context) {
         match command {
             Command::SetLang(lang) => {
@@ -23,59 +28,26 @@ impl RamvramApp {
                     self.message = Some(Message::Settings(problem));
                 }
             }
-            Command::OpenProfileDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::UiOpenProfile))
-                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.load_profile(&path);
-                }
-            }
+            Command::OpenProfileDialog => self.ask(Purpose::OpenProfile),
             Command::LoadProfile(path) => self.load_profile(&path),
             Command::DetectThisMachine => self.start_detection(ctx),
             Command::DismissMessage => self.message = None,
-            Command::SetTab(tab) => {
-                self.tab = tab;
-                if tab == Tab::Training && !self.training_active {
-                    self.training_active = true;
-                    self.reassess();
-                }
-                if tab == Tab::Workload && !self.workload_active {
-                    self.workload_active = true;
-                    self.reassess();
-                }
-            }
+            // Looking at a page sets nothing up: only a changed input or "include" does.
+            Command::SetTab(tab) => self.tab = tab,
             Command::SetPlan(plan) => {
                 self.training.plan = plan;
+                self.training_active = true;
                 self.reassess();
             }
+            Command::IncludeTraining(on) => self.include_inputs(Some(on), None),
+            Command::IncludeWorkload(on) => self.include_inputs(None, Some(on)),
             Command::OpenExport => self.export = Some(ExportForm::new(self.lang)),
             Command::CloseExport => self.export = None,
             Command::ChooseExportFile => self.choose_export_file(),
             Command::ExportTo(path) => self.export_to(&path),
-            Command::AddProfilesDialog => {
-                let filter = tr(self.lang, Msg::UiProfileFilter);
-                if let Some(paths) = rfd::FileDialog::new()
-                    .add_filter(filter, &["json"])
-                    .pick_files()
-                {
-                    self.add_fleet_files(&paths);
-                }
-            }
-            Command::AddFolderDialog => {
-                if let Some(dir) = rfd::FileDialog::new().pick_folder() {
-                    self.add_fleet_dir(&dir);
-                }
-            }
-            Command::ImportSlurmDialog => {
-                if let Some(file) = rfd::FileDialog::new()
-                    .add_filter("JSON", &["json"])
-                    .pick_file()
-                {
-                    self.import_slurm(&file);
-                }
-            }
+            Command::AddProfilesDialog => self.ask(Purpose::AddProfiles),
+            Command::AddFolderDialog => self.ask(Purpose::AddFolder),
+            Command::ImportSlurmDialog => self.ask(Purpose::ImportSlurm),
             Command::AddFleetFiles(paths) => self.add_fleet_files(&paths),
             Command::AddPlanned(plan) => self.add_planned(plan),
             Command::ClearFleet => {
@@ -105,25 +77,11 @@ impl RamvramApp {
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
             Command::SetWorkload(w) => {
                 self.workload = w;
+                self.workload_active = true;
                 self.reassess();
             }
-            Command::OpenScenarioDialog => {
-                if let Some(path) = rfd::FileDialog::new()
-                    .add_filter("JSON", &["json"])
-                    .pick_file()
-                {
-                    self.open_scenario(&path);
-                }
-            }
-            Command::SaveScenarioDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_file_name("scenario.json")
-                    .add_filter("JSON", &["json"])
-                    .save_file();
-                if let Some(path) = picked {
-                    self.save_scenario(&path);
-                }
-            }
+            Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),
+            Command::SaveScenarioDialog => self.ask(Purpose::SaveScenario),
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {
                     self.message = Some(Message::ExportFailed(format!("{}: {e}", path.display())));
@@ -167,37 +125,12 @@ impl RamvramApp {
                 speed_mts,
                 channels,
             } => self.set_memory_config(&memory_type, speed_mts, channels),
-            Command::OpenDmidecodeDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::BwOpenDmidecode))
-                    .add_filter(tr(self.lang, Msg::BwDmidecodeFilter), &["txt", "log"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.load_dmidecode(&path);
-                }
-            }
+            Command::OpenDmidecodeDialog => self.ask(Purpose::OpenDmidecode),
+            Command::SaveProfileDialog => self.ask(Purpose::SaveProfile),
             Command::StartWatch(pid) => self.start_watch(ctx, &pid),
             Command::StopWatch => self.stop_watch(),
-            Command::OpenTraceDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::MonitorUiOpenTrace))
-                    .add_filter(tr(self.lang, Msg::MonitorUiTraceFilter), &["jsonl", "json"])
-                    .pick_file();
-                if let Some(path) = picked {
-                    self.open_trace(&path);
-                }
-            }
+            Command::OpenTraceDialog => self.ask(Purpose::OpenTrace),
             Command::OpenTrace(path) => self.open_trace(&path),
-            Command::SaveProfileDialog => {
-                let picked = rfd::FileDialog::new()
-                    .set_title(tr(self.lang, Msg::BwSaveProfile))
-                    .add_filter(tr(self.lang, Msg::UiProfileFilter), &["json"])
-                    .set_file_name("profile.json")
-                    .save_file();
-                if let Some(path) = picked {
-                    self.save_profile(&path);
-                }
-            }
         }
     }
 }

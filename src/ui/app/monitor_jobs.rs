@@ -25,8 +25,8 @@ pub enum TraceOrigin {
 
 /// What the watching thread sends.
 pub(super) enum WatchEvent {
-    Header(TraceHeader),
-    Sample(Sample),
+    Header(Box<TraceHeader>),
+    Sample(Box<Sample>),
 }
 
 /// A watch running on a background thread.
@@ -127,14 +127,14 @@ impl RamvramApp {
                 };
                 let profile = profile.unwrap_or_else(crate::probe::detect);
                 let header = TraceHeader::new(Some(profile), interval.as_secs_f64());
-                if tx.send(WatchEvent::Header(header)).is_err() {
+                if tx.send(WatchEvent::Header(Box::new(header))).is_err() {
                     return;
                 }
                 let mut sampler = Sampler::new(pid, meter);
                 let ended = sampler.target_ended();
                 let mut send = |s: Sample| {
                     let gone = pid.is_some() && s.process.is_none();
-                    let sent = tx.send(WatchEvent::Sample(s)).is_ok();
+                    let sent = tx.send(WatchEvent::Sample(Box::new(s))).is_ok();
                     repaint.request_repaint();
                     if sent && !gone {
                         watch::Step::Continue
@@ -186,10 +186,10 @@ impl RamvramApp {
         let mut changed = false;
         let ended = loop {
             match rx.try_recv() {
-                Ok(WatchEvent::Header(h)) => self.monitor.trace = Some(Trace::new(h)),
+                Ok(WatchEvent::Header(h)) => self.monitor.trace = Some(Trace::new(*h)),
                 Ok(WatchEvent::Sample(s)) => {
                     if let Some(t) = &mut self.monitor.trace {
-                        t.samples.push(s);
+                        t.samples.push(*s);
                     }
                 }
                 Err(mpsc::TryRecvError::Empty) => break false,

@@ -12,6 +12,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bandwidth as words;
 use crate::present::bench as bench_words;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Bottom of the pipeline chart: log10 of 0.01 GB/s (10 MB/s).
@@ -116,7 +117,9 @@ fn entry(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut Vec<Comm
                         .labelled_by(l.id);
                     ui.end_row();
                 });
-            ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwEnterNote)).weak()).wrap());
+            ui.add(Paragraph::new(
+                RichText::new(tr(lang, Msg::BwEnterNote)).weak(),
+            ));
             ui.horizontal_wrapped(|ui| {
                 if ui.button(tr(lang, Msg::BwApply)).clicked() {
                     commands.push(Command::SetMemoryConfig {
@@ -157,9 +160,9 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
         None => {
             let can = bench.can_measure;
             if !can {
-                ui.add(
-                    egui::Label::new(RichText::new(tr(lang, Msg::BwNotThisMachine)).weak()).wrap(),
-                );
+                ui.add(Paragraph::new(
+                    RichText::new(tr(lang, Msg::BwNotThisMachine)).weak(),
+                ));
             }
             ui.horizontal_wrapped(|ui| {
                 if ui
@@ -199,14 +202,11 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth, bench: &mut BenchView) {
     let sentence = words::pipeline_sentence(lang, b);
     let strong = b.pipeline.starves_gpus == Some(true);
     let text = RichText::new(&sentence).size(16.0);
-    ui.add(
-        egui::Label::new(if strong {
-            text.color(theme::severity(crate::advisor::Severity::Warning))
-        } else {
-            text
-        })
-        .wrap(),
-    );
+    ui.add(Paragraph::new(if strong {
+        text.color(theme::severity(crate::advisor::Severity::Warning))
+    } else {
+        text
+    }));
     ui.horizontal_wrapped(|ui| {
         let l = ui.label(tr(lang, Msg::BwSampleSize));
         ui.add(egui::DragValue::new(&mut bench.sample_kib).range(0..=1_000_000))
@@ -323,7 +323,9 @@ fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth, bench: &mut BenchView) {
                 plot.text(t);
             }
         });
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwPipelineNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::BwPipelineNote)).weak(),
+    ));
 }
 
 fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
@@ -347,9 +349,9 @@ fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
             .collect::<Vec<_>>()
             .join(" · ");
         ui.label(line);
-        ui.add(
-            egui::Label::new(RichText::new(bench_words::memory_details(lang, mb)).weak()).wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(bench_words::memory_details(lang, mb)).weak(),
+        ));
     }
 }
 
@@ -381,8 +383,10 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
             resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Meter, true, &label));
         }
     }
-    ui.add(egui::Label::new(words::seed_rule_text(lang, b)).wrap());
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwRuleExample)).weak()).wrap());
+    ui.add(Paragraph::new(words::seed_rule_text(lang, b)));
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::BwRuleExample)).weak(),
+    ));
 }
 
 /// The advisor's findings about memory channels, memory bandwidth and dataset storage.
@@ -461,5 +465,7 @@ fn storage(ui: &mut Ui, lang: Lang, a: &Assessment) {
             ui.label(format!("{label}: {value}"));
         }
     }
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::BwStorageNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::BwStorageNote)).weak(),
+    ));
 }

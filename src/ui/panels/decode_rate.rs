@@ -8,6 +8,7 @@ use super::bandwidth::BenchView;
 use crate::advisor::workload::{DEFAULT_DECODE_MPIX_PER_CORE, DecodeOn, Workload};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bench::mpix;
+use crate::ui::paragraph::Paragraph;
 
 /// Draws the decode-rate block under the inputs. "Use the default" edits `w` directly (the
 /// page turns the change into `SetWorkload`); measuring returns `StartDecodeBench`.
@@ -23,7 +24,7 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
             &[("rate", &mpix(DEFAULT_DECODE_MPIX_PER_CORE))],
         ),
     };
-    ui.add(egui::Label::new(figure).wrap());
+    ui.add(Paragraph::new(figure));
     if let Some(d) = &bench.decode {
         let text = trf(
             lang,
@@ -37,7 +38,7 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
                 ("height", &d.height.to_string()),
             ],
         );
-        ui.add(egui::Label::new(RichText::new(text).weak()).wrap());
+        ui.add(Paragraph::new(RichText::new(text).weak()));
     }
     match &bench.running {
         Some((what, progress)) => {
@@ -59,9 +60,9 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
                 }
             });
             if !bench.can_measure {
-                ui.add(
-                    egui::Label::new(RichText::new(tr(lang, Msg::BwNotThisMachine)).weak()).wrap(),
-                );
+                ui.add(Paragraph::new(
+                    RichText::new(tr(lang, Msg::BwNotThisMachine)).weak(),
+                ));
             }
         }
     }

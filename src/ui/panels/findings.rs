@@ -5,6 +5,7 @@ use egui::{RichText, Ui};
 use crate::advisor::Assessment;
 use crate::i18n::{Lang, Msg, tr};
 use crate::present;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Draws every finding, most severe first.
@@ -28,13 +29,13 @@ pub fn findings(ui: &mut Ui, lang: Lang, a: &Assessment) {
                     );
                     ui.label(RichText::new(present::finding_title(lang, f)).strong());
                 });
-                ui.add(egui::Label::new(present::finding_explanation(lang, f)).wrap());
+                ui.add(Paragraph::new(present::finding_explanation(lang, f)));
                 let recs = present::finding_recommendations(lang, f);
                 if !recs.is_empty() {
                     ui.add_space(4.0);
                     ui.label(RichText::new(tr(lang, Msg::FindingsWhatToDo)).italics());
                     for rec in recs {
-                        ui.add(egui::Label::new(format!("→ {rec}")).wrap());
+                        ui.add(Paragraph::new(format!("→ {rec}")));
                     }
                 }
             });

@@ -2,7 +2,6 @@
 //! planner that adds machines that don't exist yet.
 
 use egui::{RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoint, PlotPoints, Points, Text};
 
 use super::Command;
 use crate::advisor::fleet::FleetMachine;
@@ -22,21 +21,16 @@ pub struct FleetSort {
     pub ascending: bool,
 }
 
-const GIB: f64 = (1u64 << 30) as f64;
-
 /// Sort key of a machine for a column: numbers for the numeric columns, else text.
 fn key(lang: Lang, m: &FleetMachine, column: usize) -> (f64, String) {
     let a = &m.assessment;
     let num = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
     match column {
         2 => (
-            num(a.vram.total_discrete_bytes.map(|b| b as f64)),
+            num(a.vram.nominal_total_bytes.map(|b| b as f64)),
             String::new(),
         ),
-        3 => (
-            num(a.memory.effective_bytes.map(|b| b as f64)),
-            String::new(),
-        ),
+        3 => (num(a.memory.sizing_bytes.map(|b| b as f64)), String::new()),
         4 | 5 => (num(a.ratio.ram_to_vram_total), String::new()),
         6 => (
             -(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64),
@@ -65,7 +59,7 @@ pub fn fleet(
     ui: &mut Ui,
     lang: Lang,
     machines: &[FleetMachine],
-    skipped: &[(String, String)],
+    skipped: &crate::inputs::fleet::SkippedFiles,
     sort: FleetSort,
     planner: &mut PlannedMachine,
     meeting: bool,
@@ -99,8 +93,10 @@ pub fn fleet(
         {
             commands.push(Command::ClearFleet);
         }
+        // A button like its neighbours, highlighted while on (a bare selectable label read as
+        // plain text when off).
         if ui
-            .selectable_label(meeting, tr(lang, Msg::FleetMeetingMode))
+            .add(egui::Button::new(tr(lang, Msg::FleetMeetingMode)).selected(meeting))
             .clicked()
         {
             commands.push(Command::ToggleMeetingMode);
@@ -114,14 +110,15 @@ pub fn fleet(
         .show(ui, |ui| {
             if !machines.is_empty() {
                 table(ui, lang, machines, sort, &mut commands);
-                for (file, reason) in skipped {
+                for (file, why) in skipped {
+                    let reason = crate::present::errors::skip(lang, why);
                     ui.label(
                         RichText::new(format!("{}: {file}: {reason}", tr(lang, Msg::FleetSkipped)))
                             .weak(),
                     );
                 }
                 super::heading(ui, tr(lang, Msg::FleetChartTitle));
-                chart(ui, lang, machines, meeting);
+                super::fleet_chart::chart(ui, lang, machines, meeting);
             }
             super::heading(ui, tr(lang, Msg::PlannerSection));
             commands.extend(planner_form(ui, lang, planner));
@@ -179,46 +176,6 @@ fn table(
                     .map_or(ui.visuals().text_color(), |f| theme::severity(f.severity));
                 ui.add(egui::Label::new(RichText::new(&cells[6]).color(worst)).truncate());
                 ui.end_row();
-            }
-        });
-}
-
-fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) {
-    let points: Vec<(f64, f64, &FleetMachine)> = machines
-        .iter()
-        .filter_map(|m| {
-            let v = m.assessment.vram.total_discrete_bytes? as f64 / GIB;
-            let r = m.assessment.memory.effective_bytes? as f64 / GIB;
-            Some((v, r, m))
-        })
-        .collect();
-    let max_v = points.iter().map(|p| p.0).fold(16.0, f64::max) * 1.1;
-    let height = if meeting { 520.0 } else { 340.0 };
-    Plot::new("fleet-chart")
-        .height(height)
-        .x_axis_label(tr(lang, Msg::FleetVramAxis))
-        .y_axis_label(tr(lang, Msg::FleetRamAxis))
-        .x_axis_formatter(|mark, _| format!("{:.0}", mark.value))
-        .y_axis_formatter(|mark, _| format!("{:.0}", mark.value))
-        .show(ui, |plot| {
-            for (factor, name) in [(1.0, "1×"), (1.5, "1.5×"), (2.0, "2×")] {
-                let label = trf(lang, Msg::FleetRuleLine, &[("factor", name)]);
-                let line = PlotPoints::from(vec![[0.0, 0.0], [max_v, max_v * factor]]);
-                plot.line(Line::new(label.clone(), line));
-                let at = PlotPoint::new(max_v * 0.92, max_v * factor * 0.92);
-                plot.text(Text::new(label.clone(), at, label));
-            }
-            for (v, r, m) in &points {
-                let colour = m
-                    .assessment
-                    .ratio
-                    .tier
-                    .map_or(egui::Color32::GRAY, theme::tier);
-                plot.points(
-                    Points::new(m.label.clone(), vec![[*v, *r]])
-                        .radius(if meeting { 8.0 } else { 5.0 })
-                        .color(colour),
-                );
             }
         });
 }

@@ -5,6 +5,7 @@ use egui::{RichText, Ui};
 use crate::advisor::Assessment;
 use crate::i18n::{Lang, Msg, tr};
 use crate::present;
+use crate::ui::paragraph::Paragraph;
 
 /// Draws the hardware summary of `a`.
 pub fn hardware(ui: &mut Ui, lang: Lang, a: &Assessment) {
@@ -21,7 +22,7 @@ pub fn hardware(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 } else {
                     ui.label("");
                 }
-                ui.add(egui::Label::new(value).wrap());
+                ui.add(Paragraph::new(value));
                 ui.end_row();
                 last = label;
             }
@@ -29,7 +30,7 @@ pub fn hardware(ui: &mut Ui, lang: Lang, a: &Assessment) {
     if !a.profile.notes.is_empty() {
         super::heading(ui, tr(lang, Msg::NotesSection));
         for n in &a.profile.notes {
-            ui.add(egui::Label::new(format!("• {}", present::note(lang, n))).wrap());
+            ui.add(Paragraph::new(format!("• {}", present::note(lang, n))));
         }
     }
 }

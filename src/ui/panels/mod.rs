@@ -5,8 +5,11 @@ pub mod decode_rate;
 pub mod export;
 pub mod findings;
 pub mod fleet;
+pub mod fleet_chart;
 pub mod hardware;
 pub mod monitor;
+pub mod purchase;
+pub mod recommendations;
 pub mod rules;
 pub mod toolbar;
 pub mod training;
@@ -51,8 +54,12 @@ pub enum Command {
     DismissMessage,
     /// Show another page.
     SetTab(Tab),
-    /// Use this training plan.
+    /// Use this training plan (and include it in the assessment: the user set it up).
     SetPlan(TrainingPlan),
+    /// Include the training plan in the assessment and the report, or leave it out.
+    IncludeTraining(bool),
+    /// Include the workload in the assessment and the report, or leave it out.
+    IncludeWorkload(bool),
     /// Show the export dialog.
     OpenExport,
     /// Close the export dialog.
@@ -83,7 +90,7 @@ pub enum Command {
     ToggleMeetingMode,
     /// Pick a file and export the fleet comparison.
     ExportFleetDialog,
-    /// Use this workload.
+    /// Use this workload (and include it in the assessment: the user set it up).
     SetWorkload(crate::advisor::workload::Workload),
     /// Pick a scenario file and load its workload and training plan.
     OpenScenarioDialog,
@@ -119,6 +126,34 @@ pub enum Command {
     OpenTraceDialog,
     /// Open this trace file on the Monitor page.
     OpenTrace(PathBuf),
+}
+
+/// The "include in the assessment and the report" switch of the Training and Data loading
+/// pages; returns the new state when the user flips it.
+pub fn include_switch(ui: &mut egui::Ui, label: &str, hint: &str, included: bool) -> Option<bool> {
+    let mut on = included;
+    let r = ui.checkbox(&mut on, label).on_hover_text(hint);
+    (r.changed() && on != included).then_some(on)
+}
+
+/// A slider for a value the user's scenario holds: it limits what the user drags or types to
+/// `range`, but never changes a value that arrived from a file or the command line outside it
+/// (egui clamps existing values by default, which would silently edit the scenario).
+pub fn slider<Num: egui::emath::Numeric>(
+    value: &mut Num,
+    range: std::ops::RangeInclusive<Num>,
+) -> egui::Slider<'_> {
+    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
+/// A number field for a scenario value, with the same rule as [`slider`].
+pub fn number<Num: egui::emath::Numeric>(
+    value: &mut Num,
+    range: std::ops::RangeInclusive<Num>,
+) -> egui::DragValue<'_> {
+    egui::DragValue::new(value)
+        .range(range)
+        .clamp_existing_to_range(false)
 }
 
 /// A section heading.

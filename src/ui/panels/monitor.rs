@@ -175,7 +175,7 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
                 for run in &series.runs {
                     p.line(
                         Line::new(series.label.clone(), PlotPoints::from(run.clone()))
-                            .color(colour(series.colour)),
+                            .color(colour(crate::palette::series(series.colour_index))),
                     );
                 }
             }

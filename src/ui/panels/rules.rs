@@ -5,6 +5,7 @@ use egui::{RichText, Ui};
 use crate::advisor::{Assessment, RuleStatus, Severity};
 use crate::i18n::{Lang, Msg, tr};
 use crate::present;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Draws one row per rule: name, formula, required, actual, result; the source on hover and
@@ -44,7 +45,7 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
             for r in &a.rules {
                 if !seen.contains(&r.source.as_str()) {
                     seen.push(&r.source);
-                    ui.add(egui::Label::new(format!("• {}", r.source)).wrap());
+                    ui.add(Paragraph::new(format!("• {}", r.source)));
                 }
             }
         });

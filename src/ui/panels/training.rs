@@ -13,6 +13,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::parse_count;
 use crate::present::training as words;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
@@ -79,15 +80,28 @@ fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) ->
     r
 }
 
-/// Draws the planner. Returns `SetPlan` when the form describes a new valid plan.
+/// Draws the planner for the plan in `form`; `a` is the machine assessed with that plan, and
+/// `included` says whether the plan is part of the assessment and the report. Returns `SetPlan`
+/// when the form describes a new plan, `IncludeTraining` when the switch is flipped.
 pub fn training(
     ui: &mut Ui,
     lang: Lang,
     form: &mut TrainingForm,
     a: &Assessment,
-) -> Option<Command> {
+    included: bool,
+) -> Vec<Command> {
     let before = form.plan.clone();
-    ui.columns(2, |cols| {
+    let mut commands = Vec::new();
+    crate::ui::paragraph::columns(ui, 2, |cols| {
+        super::heading(&mut cols[0], tr(lang, Msg::TrainSection));
+        if let Some(on) = super::include_switch(
+            &mut cols[0],
+            tr(lang, Msg::IncludeTraining),
+            tr(lang, Msg::IncludeHint),
+            included,
+        ) {
+            commands.push(Command::IncludeTraining(on));
+        }
         inputs(&mut cols[0], lang, form);
         egui::ScrollArea::vertical()
             .id_salt("training-out")
@@ -95,11 +109,13 @@ pub fn training(
                 outputs(ui, lang, a);
             });
     });
-    (form.plan != before).then(|| Command::SetPlan(form.plan.clone()))
+    if form.plan != before {
+        commands.push(Command::SetPlan(form.plan.clone()));
+    }
+    commands
 }
 
 fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
-    super::heading(ui, tr(lang, Msg::TrainSection));
     let plan = &mut form.plan;
     egui::Grid::new("training-inputs")
         .num_columns(2)
@@ -107,25 +123,29 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .show(ui, |ui| {
             let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
+                // A long preset name ends in "…" inside the column rather than running past
+                // it; the whole name is in the list and on hover.
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(current)
+                    .truncate()
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
                                 .selectable_label(plan.preset.as_deref() == Some(p.id), p.name)
                                 .clicked()
                             {
-                                *plan = TrainingPlan {
-                                    gpus_per_node: plan.gpus_per_node,
-                                    nodes: plan.nodes,
-                                    ..TrainingPlan::from_preset(p)
-                                };
+                                // A preset is a model: strategy, offload, precision and the
+                                // rest stay as the user set them.
+                                plan.preset = Some(p.id.to_string());
+                                plan.params = p.params;
+                                plan.largest_layer_params = Some(p.largest_layer);
                                 form.params_text = format::params(p.params);
                                 form.largest_text = format::params(p.largest_layer);
                             }
                         }
                     })
                     .response
+                    .on_hover_text(current)
             });
 
             let r = row(ui, tr(lang, Msg::TrainParams), |ui| {
@@ -186,45 +206,46 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             });
             ui.end_row();
 
-            if plan.finetune == FineTune::Full {
-                let strategies = [
-                    Strategy::Ddp,
-                    Strategy::Zero1,
-                    Strategy::Zero2,
-                    Strategy::Zero3,
-                    Strategy::FsdpFullShard,
-                ];
-                let options: Vec<_> = strategies
-                    .iter()
-                    .map(|s| (*s, words::strategy(lang, *s)))
-                    .collect();
-                row(ui, tr(lang, Msg::TrainStrategy), |ui| {
-                    combo(ui, "strategy", &mut plan.strategy, &options)
-                });
-                let targets = [OffloadTarget::None, OffloadTarget::Cpu, OffloadTarget::Nvme];
-                let options: Vec<_> = targets
-                    .iter()
-                    .map(|t| (*t, words::offload(lang, *t)))
-                    .collect();
-                row(ui, tr(lang, Msg::TrainOffloadOptimizer), |ui| {
-                    combo(
-                        ui,
-                        "offload-optimizer",
-                        &mut plan.offload_optimizer,
-                        &options,
-                    )
-                });
-                row(ui, tr(lang, Msg::TrainOffloadParam), |ui| {
-                    combo(ui, "offload-param", &mut plan.offload_param, &options)
-                });
+            let strategies = [
+                Strategy::Ddp,
+                Strategy::Zero1,
+                Strategy::Zero2,
+                Strategy::Zero3,
+                Strategy::FsdpFullShard,
+            ];
+            let options: Vec<_> = strategies
+                .iter()
+                .map(|s| (*s, words::strategy(lang, *s)))
+                .collect();
+            row(ui, tr(lang, Msg::TrainStrategy), |ui| {
+                combo(ui, "strategy", &mut plan.strategy, &options)
+            });
+            let targets = [OffloadTarget::None, OffloadTarget::Cpu, OffloadTarget::Nvme];
+            let options: Vec<_> = targets
+                .iter()
+                .map(|t| (*t, words::offload(lang, *t)))
+                .collect();
+            row(ui, tr(lang, Msg::TrainOffloadOptimizer), |ui| {
+                combo(
+                    ui,
+                    "offload-optimizer",
+                    &mut plan.offload_optimizer,
+                    &options,
+                )
+            });
+            row(ui, tr(lang, Msg::TrainOffloadParam), |ui| {
+                combo(ui, "offload-param", &mut plan.offload_param, &options)
+            });
+            if plan.strategy == Strategy::Zero3 {
                 ui.label("");
                 ui.checkbox(&mut plan.zero_init, tr(lang, Msg::TrainZeroInit));
                 ui.end_row();
-            } else {
+            }
+            if plan.finetune != FineTune::Full {
                 let mut pct = plan.lora_trainable_share * 100.0;
                 let r = row(ui, tr(lang, Msg::TrainLoraShare), |ui| {
                     ui.add(
-                        egui::Slider::new(&mut pct, 0.01..=100.0)
+                        super::slider(&mut pct, 0.01..=100.0)
                             .logarithmic(true)
                             .suffix(" %"),
                     )
@@ -233,11 +254,12 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     plan.lora_trainable_share = (pct / 100.0).clamp(1e-4, 1.0);
                 }
             }
+            loading_inputs(ui, lang, plan);
             row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
-                ui.add(egui::DragValue::new(&mut plan.gpus_per_node).range(1..=64))
+                ui.add(super::number(&mut plan.gpus_per_node, 1..=64))
             });
             row(ui, tr(lang, Msg::TrainNodes), |ui| {
-                ui.add(egui::DragValue::new(&mut plan.nodes).range(1..=4096))
+                ui.add(super::number(&mut plan.nodes, 1..=4096))
             });
 
             let mut with_activations = plan.activations.is_some();
@@ -247,6 +269,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 .changed()
             {
                 plan.activations = with_activations.then_some(ActivationInput {
+                    flash_attention: true,
                     seq_len: 4096,
                     micro_batch: 1,
                     checkpointing: true,
@@ -256,22 +279,87 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             ui.end_row();
             if let Some(act) = plan.activations.as_mut() {
                 row(ui, tr(lang, Msg::TrainSeqLen), |ui| {
-                    ui.add(egui::DragValue::new(&mut act.seq_len).range(1..=1_048_576))
+                    ui.add(super::number(&mut act.seq_len, 1..=1_048_576))
                 });
                 row(ui, tr(lang, Msg::TrainMicroBatch), |ui| {
-                    ui.add(egui::DragValue::new(&mut act.micro_batch).range(1..=4096))
+                    ui.add(super::number(&mut act.micro_batch, 1..=4096))
                 });
                 ui.label("");
                 ui.checkbox(&mut act.checkpointing, tr(lang, Msg::TrainCheckpointing));
                 ui.end_row();
+                let mut eager = !act.flash_attention;
+                ui.label("");
+                ui.checkbox(&mut eager, tr(lang, Msg::TrainEagerAttention));
+                ui.end_row();
+                act.flash_attention = !eager;
+                if plan.preset.is_none() || act.shape.is_some() {
+                    shape_inputs(ui, lang, act);
+                }
             }
         });
     ui.add_space(8.0);
     egui::CollapsingHeader::new(tr(lang, Msg::TrainSeedNoteTitle))
         .id_salt("seed-65b")
         .show(ui, |ui| {
-            ui.add(egui::Label::new(tr(lang, Msg::TrainSeedNote)).wrap());
+            ui.add(Paragraph::new(tr(lang, Msg::TrainSeedNote)));
         });
+}
+
+/// How the checkpoint is loaded ("the framework's default" until the user picks one) and its
+/// element type on disk.
+fn loading_inputs(ui: &mut Ui, lang: Lang, plan: &mut TrainingPlan) {
+    use crate::advisor::training::{CheckpointDtype, LoadingMethod, loading::default_method};
+    let default = trf(
+        lang,
+        Msg::TrainLoadingDefault,
+        &[("method", words::loading_method(lang, default_method(plan)))],
+    );
+    let mut options: Vec<(Option<LoadingMethod>, String)> = vec![(None, default)];
+    for m in [
+        LoadingMethod::EveryRank,
+        LoadingMethod::Rank0Broadcast,
+        LoadingMethod::MetaDevice,
+        LoadingMethod::LowCpuMemUsage,
+        LoadingMethod::Mmap,
+    ] {
+        options.push((Some(m), words::loading_method(lang, m).to_string()));
+    }
+    let labels: Vec<(Option<LoadingMethod>, &str)> =
+        options.iter().map(|(v, l)| (*v, l.as_str())).collect();
+    row(ui, tr(lang, Msg::TrainLoading), |ui| {
+        combo(ui, "loading", &mut plan.loading, &labels)
+    });
+    let dtypes = [
+        (CheckpointDtype::Bf16, "bf16 / fp16"),
+        (CheckpointDtype::Fp32, "fp32"),
+        (CheckpointDtype::Int4, "4-bit"),
+    ];
+    row(ui, tr(lang, Msg::TrainCheckpointDtype), |ui| {
+        combo(ui, "checkpoint-dtype", &mut plan.checkpoint_dtype, &dtypes)
+    });
+}
+
+/// Layers, hidden size and heads of a model that isn't a preset, for the activation estimate.
+fn shape_inputs(ui: &mut Ui, lang: Lang, act: &mut ActivationInput) {
+    let shape = act
+        .shape
+        .get_or_insert(crate::advisor::training::TransformerShape {
+            hidden: 4096,
+            layers: 32,
+            heads: None,
+            kv_heads: None,
+        });
+    row(ui, tr(lang, Msg::TrainLayers), |ui| {
+        ui.add(super::number(&mut shape.layers, 1..=1024))
+    });
+    row(ui, tr(lang, Msg::TrainHidden), |ui| {
+        ui.add(super::number(&mut shape.hidden, 64..=65_536))
+    });
+    let mut heads = shape.heads.unwrap_or(0);
+    row(ui, tr(lang, Msg::TrainHeads), |ui| {
+        ui.add(super::number(&mut heads, 0..=1024))
+    });
+    shape.heads = (heads > 0).then_some(heads);
 }
 
 fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
@@ -294,6 +382,38 @@ fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
     };
     ui.label(RichText::new(text).color(colour).strong());
     ui.end_row();
+}
+
+/// The loading and training phases with the peak, how the checkpoint is loaded, the runtime in
+/// the CPU figures and, where it applies, DeepSpeed's own figure.
+fn phases(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
+    super::heading(ui, tr(lang, Msg::PhaseSection));
+    let (header, rows) = words::phase_table(lang, t);
+    egui::Grid::new("training-phases")
+        .num_columns(3)
+        .striped(true)
+        .spacing([14.0, 4.0])
+        .show(ui, |ui| {
+            for h in &header {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            let last = rows.len().saturating_sub(1);
+            for (i, r) in rows.iter().enumerate() {
+                for cell in r {
+                    let text = RichText::new(cell);
+                    ui.label(if i == last { text.strong() } else { text });
+                }
+                ui.end_row();
+            }
+        });
+    ui.add(Paragraph::new(words::loading_line(lang, t)));
+    ui.add(Paragraph::new(
+        RichText::new(words::runtime_note(lang, t)).weak(),
+    ));
+    if let Some(d) = words::deepspeed_line(lang, t) {
+        ui.add(Paragraph::new(RichText::new(d).weak()));
+    }
 }
 
 fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
@@ -327,15 +447,15 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             if let Some(n) = &t.nvme {
                 check_row(ui, lang, Msg::TrainNeedNvme, n);
             }
-            if let Some(act) = t.estimate.activation_bytes_per_gpu {
-                ui.label(tr(lang, Msg::TrainActivationsRow));
-                ui.label(format::gib(act));
-                ui.end_row();
-            }
         });
+    // Next to the VRAM figure: what it includes of activations.
+    ui.add(Paragraph::new(
+        RichText::new(words::activations_line(lang, t)).italics(),
+    ));
     if let Some(r) = t.ram_to_fit_bytes {
         ui.label(trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
     }
+    phases(ui, lang, t);
     super::heading(ui, tr(lang, Msg::TrainBreakdown));
     egui::Grid::new("training-breakdown")
         .num_columns(4)
@@ -360,53 +480,30 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
         });
     if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(
-            egui::Label::new(trf(
-                lang,
-                Msg::TrainNvmeTraffic,
-                &[("bytes", &format::gib(traffic))],
-            ))
-            .wrap(),
-        );
+        ui.add(Paragraph::new(trf(
+            lang,
+            Msg::TrainNvmeTraffic,
+            &[("bytes", &format::gib(traffic))],
+        )));
     }
-    if !t.alternatives.is_empty() {
-        super::heading(ui, tr(lang, Msg::TrainAlternatives));
-        for alt in &t.alternatives {
-            let colour = match alt.fits {
-                Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
-                Some(false) => theme::severity(crate::advisor::Severity::Critical),
-                None => theme::severity(crate::advisor::Severity::Warning),
-            };
-            let mut sizes = format!(
-                "GPU {} · CPU {}",
-                format::gib(alt.gpu_bytes_per_gpu),
-                format::gib(alt.cpu_bytes_per_node)
-            );
-            if alt.nvme_bytes > 0 {
-                sizes.push_str(&format!(" · NVMe {}", format::gib(alt.nvme_bytes)));
-            }
-            ui.horizontal_wrapped(|ui| {
-                ui.label(
-                    RichText::new(words::fits_word(lang, alt.fits))
-                        .color(colour)
-                        .strong(),
-                );
-                ui.label(words::alternative(lang, alt.id));
-                ui.label(RichText::new(sizes).weak());
-            });
-        }
-    }
+    super::recommendations::recommendations(
+        ui,
+        lang,
+        &a.recommendations,
+        Some(crate::advisor::recommend::Subject::Training),
+    );
     ui.add_space(6.0);
     for w in &t.estimate.warnings {
-        ui.add(
-            egui::Label::new(
-                RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
-            )
-            .wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(format!("! {}", words::plan_warning(lang, *w))).italics(),
+        ));
     }
-    ui.add(egui::Label::new(RichText::new(words::source(lang, t.estimate.source)).weak()).wrap());
-    ui.add(egui::Label::new(RichText::new(tr(lang, Msg::TrainUnitsNote)).weak()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::source(lang, t.estimate.source)).weak(),
+    ));
+    ui.add(Paragraph::new(
+        RichText::new(tr(lang, Msg::TrainUnitsNote)).weak(),
+    ));
 }
 
 fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
@@ -437,6 +534,6 @@ fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
             );
             let (model, plan) = words::plan_summary(lang, t);
             ui.label(model);
-            ui.add(egui::Label::new(RichText::new(plan).weak()).wrap());
+            ui.add(Paragraph::new(RichText::new(plan).weak()));
         });
 }

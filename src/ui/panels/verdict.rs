@@ -6,6 +6,7 @@ use crate::advisor::{Assessment, Tier};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::{gauge, theme};
 
 /// Draws the verdict and, when there is a ratio, the gauge with its tier legend.
@@ -19,7 +20,7 @@ pub fn verdict(ui: &mut Ui, lang: Lang, a: &Assessment) {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(title).size(22.0).strong().color(colour));
             ui.add_space(4.0);
-            ui.add(egui::Label::new(detail).wrap());
+            ui.add(Paragraph::new(detail));
         });
 
     super::heading(ui, tr(lang, Msg::RatioSection));

@@ -16,6 +16,7 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::workload as words;
 use crate::profile::DiskKind;
+use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
@@ -30,20 +31,32 @@ const WORKLOAD_FINDINGS: [FindingId; 8] = [
     FindingId::ShmSmall,
 ];
 
-/// Draws the page; returns `SetWorkload` when a control changed.
+/// Draws the page for the workload in `form`; `a` is the machine assessed with it, and
+/// `included` says whether the workload is part of the assessment and the report. Returns
+/// `SetWorkload` when a control changed, `IncludeWorkload` when the switch is flipped.
 pub fn workload(
     ui: &mut Ui,
     lang: Lang,
     form: &mut Workload,
     a: &Assessment,
+    included: bool,
     bench: &BenchView,
 ) -> Vec<Command> {
     let before = form.clone();
     let mut commands = Vec::new();
-    ui.columns(2, |cols| {
+    crate::ui::paragraph::columns(ui, 2, |cols| {
         egui::ScrollArea::vertical()
             .id_salt("workload-in")
             .show(&mut cols[0], |ui| {
+                super::heading(ui, tr(lang, Msg::WorkTitle));
+                if let Some(on) = super::include_switch(
+                    ui,
+                    tr(lang, Msg::IncludeWorkload),
+                    tr(lang, Msg::IncludeHint),
+                    included,
+                ) {
+                    commands.push(Command::IncludeWorkload(on));
+                }
                 commands.extend(inputs(ui, lang, form));
                 commands.extend(super::decode_rate::decode_rate(ui, lang, form, bench));
             });
@@ -89,7 +102,6 @@ fn combo<T: Copy + PartialEq>(
 
 fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
     let mut commands = Vec::new();
-    super::heading(ui, tr(lang, Msg::WorkTitle));
     ui.horizontal_wrapped(|ui| {
         for (id, preset) in presets::presets() {
             if ui
@@ -119,31 +131,26 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
         .num_columns(2)
         .spacing([10.0, 6.0])
         .show(ui, |ui| {
-            let mut gb = w.dataset_bytes as f64 / 1e9;
+            let mut gb = crate::units::to_gb(w.dataset_bytes);
             row(ui, tr(lang, Msg::WorkDataset), |ui| {
                 ui.add(
-                    egui::Slider::new(&mut gb, 1.0..=100_000.0)
+                    super::slider(&mut gb, 1.0..=100_000.0)
                         .logarithmic(true)
                         .suffix(" GB"),
                 )
             });
-            w.dataset_bytes = (gb * 1e9).round() as u64;
+            let bytes = crate::units::from_gb(gb);
+            if bytes != w.dataset_bytes {
+                w.set_dataset_size(bytes);
+            }
             row(ui, tr(lang, Msg::WorkSamples), |ui| {
-                ui.add(egui::Slider::new(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
+                ui.add(super::slider(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
             });
             row(ui, tr(lang, Msg::WorkWidth), |ui| {
-                ui.add(
-                    egui::DragValue::new(&mut w.width)
-                        .range(0..=16_384)
-                        .suffix(" px"),
-                )
+                ui.add(super::number(&mut w.width, 0..=16_384).suffix(" px"))
             });
             row(ui, tr(lang, Msg::WorkHeight), |ui| {
-                ui.add(
-                    egui::DragValue::new(&mut w.height)
-                        .range(0..=16_384)
-                        .suffix(" px"),
-                )
+                ui.add(super::number(&mut w.height, 0..=16_384).suffix(" px"))
             });
             let stored = [
                 (StoredFormat::Jpeg, "JPEG".to_string()),
@@ -155,7 +162,7 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
             });
             row(ui, tr(lang, Msg::WorkCrop), |ui| {
                 ui.add(
-                    egui::Slider::new(&mut w.crop, 32..=4096)
+                    super::slider(&mut w.crop, 32..=4096)
                         .logarithmic(true)
                         .suffix(" px"),
                 )
@@ -169,13 +176,13 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
                 combo(ui, "dtype", &mut w.dtype, &dtypes)
             });
             row(ui, "batch_size", |ui| {
-                ui.add(egui::Slider::new(&mut w.batch_size, 1..=4096).logarithmic(true))
+                ui.add(super::slider(&mut w.batch_size, 1..=4096).logarithmic(true))
             });
             row(ui, "num_workers", |ui| {
-                ui.add(egui::Slider::new(&mut w.num_workers, 0..=64))
+                ui.add(super::slider(&mut w.num_workers, 0..=64))
             });
             row(ui, "prefetch_factor", |ui| {
-                ui.add(egui::Slider::new(&mut w.prefetch_factor, 1..=16))
+                ui.add(super::slider(&mut w.prefetch_factor, 1..=16))
             });
             ui.label("");
             ui.horizontal(|ui| {
@@ -217,12 +224,12 @@ fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
             });
             row(ui, tr(lang, Msg::WorkDemand), |ui| {
                 ui.add(
-                    egui::Slider::new(&mut w.gpu_demand_samples_per_s, 1.0..=100_000.0)
+                    super::slider(&mut w.gpu_demand_samples_per_s, 1.0..=100_000.0)
                         .logarithmic(true),
                 )
             });
             row(ui, tr(lang, Msg::WorkConcurrent), |ui| {
-                ui.add(egui::Slider::new(&mut w.concurrent_experiments, 1..=8))
+                ui.add(super::slider(&mut w.concurrent_experiments, 1..=8))
             });
         });
     ui.label(RichText::new(tr(lang, Msg::WorkAssumptionsNote)).weak());
@@ -255,7 +262,9 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
             ui.label(format::unknown(lang));
         }
     }
-    ui.add(egui::Label::new(RichText::new(words::bottleneck_sentence(lang, r)).strong()).wrap());
+    ui.add(Paragraph::new(
+        RichText::new(words::bottleneck_sentence(lang, r)).strong(),
+    ));
     super::heading(ui, tr(lang, Msg::WorkRamBudget));
     ram_bar(ui, lang, r);
     super::heading(ui, tr(lang, Msg::WorkPipeline));
@@ -275,17 +284,14 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
             .inner_margin(8.0)
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.add(
-                    egui::Label::new(
-                        RichText::new(crate::present::finding_title(lang, f))
-                            .color(colour)
-                            .strong(),
-                    )
-                    .wrap(),
-                );
-                ui.add(egui::Label::new(crate::present::finding_explanation(lang, f)).wrap());
+                ui.add(Paragraph::new(
+                    RichText::new(crate::present::finding_title(lang, f))
+                        .color(colour)
+                        .strong(),
+                ));
+                ui.add(Paragraph::new(crate::present::finding_explanation(lang, f)));
                 for rec in crate::present::finding_recommendations(lang, f) {
-                    ui.add(egui::Label::new(format!("→ {rec}")).wrap());
+                    ui.add(Paragraph::new(format!("→ {rec}")));
                 }
             });
     }
@@ -354,7 +360,8 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
                 words::budget_item(lang, item.id),
                 format::gib(item.bytes)
             );
-            ui.label(RichText::new(text).color(item_colour(item.id)));
+            // One item never wraps inside itself: a whole item moves to the next line.
+            ui.add(egui::Label::new(RichText::new(text).color(item_colour(item.id))).extend());
         }
     });
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::catalog;
+use crate::catalog::{GpuModel, catalog};
 use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
 
 #[derive(Debug, Deserialize)]
@@ -100,6 +100,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         os: node.operating_system.clone(),
         kernel: None,
         arch: node.architecture.clone(),
+        platform: None,
     };
     p.cpu = Cpu {
         model: None,
@@ -131,7 +132,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         for _ in 0..g.count {
             let index = p.gpus.len() as u32;
             p.gpus
-                .push(super::GpuModel::profile_gpu(model, index, g.kind.clone()));
+                .push(GpuModel::profile_gpu(model, index, g.kind.clone()));
         }
     }
     p
@@ -142,10 +143,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|e| ProfileError::read(path, &e))?;
     let (doc, _ignored) = parse_document::<ScontrolNodes>(&text, path)?;
     Ok(doc.nodes.iter().map(node_profile).collect())
 }

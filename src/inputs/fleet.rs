@@ -2,15 +2,15 @@
 
 use std::path::{Path, PathBuf};
 
-use super::dir::load_dir;
-use super::load_profile;
 use crate::advisor::fleet::{FleetInput, Origin};
-use crate::catalog::slurm;
+use crate::import::slurm;
+use crate::profile::dir::{Skip, load_dir};
+use crate::profile::{MachineProfile, ProfileError, load_profile};
 
-/// Files that were not profiles: (file, reason).
-pub type SkippedFiles = Vec<(String, String)>;
+/// Files that were not profiles: (file as shown, why). Worded by `present::errors::skip`.
+pub type SkippedFiles = Vec<(String, Skip)>;
 
-fn from_loaded(path: &Path, profile: super::MachineProfile) -> FleetInput {
+fn from_loaded(path: &Path, profile: MachineProfile) -> FleetInput {
     let file = path.display().to_string();
     let label = profile.host.hostname.clone().unwrap_or_else(|| {
         path.file_stem()
@@ -26,7 +26,7 @@ pub fn from_files(paths: &[PathBuf]) -> (Vec<FleetInput>, SkippedFiles) {
     for path in paths {
         match load_profile(path) {
             Ok(p) => inputs.push(from_loaded(path, p.profile)),
-            Err(e) => skipped.push((path.display().to_string(), e.to_string())),
+            Err(e) => skipped.push((path.display().to_string(), Skip::Error(e))),
         }
     }
     (inputs, skipped)
@@ -36,8 +36,8 @@ pub fn from_files(paths: &[PathBuf]) -> (Vec<FleetInput>, SkippedFiles) {
 ///
 /// # Errors
 /// The folder can't be listed.
-pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), String> {
-    let loaded = load_dir(dir).map_err(|e| e.to_string())?;
+pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), ProfileError> {
+    let loaded = load_dir(dir)?;
     let inputs = loaded
         .profiles
         .into_iter()
@@ -55,10 +55,9 @@ pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), String> {
 ///
 /// # Errors
 /// The file and field of a read or parse error.
-pub fn from_slurm(file: &Path) -> Result<Vec<FleetInput>, String> {
+pub fn from_slurm(file: &Path) -> Result<Vec<FleetInput>, ProfileError> {
     let origin = Origin::Slurm(file.display().to_string());
-    Ok(slurm::import(file)
-        .map_err(|e| e.to_string())?
+    Ok(slurm::import(file)?
         .into_iter()
         .map(|p| {
             (

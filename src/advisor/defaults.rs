@@ -1,0 +1,71 @@
+//! Defaults that more than one view needs, so the window, the command line and the reports fill
+//! a value the user didn't give the same way. A default that only one view uses stays there.
+
+use super::capacity::vram_totals;
+use super::training::{Preset, TrainingPlan};
+use crate::profile::MachineProfile;
+
+/// GPUs per node of a training plan the user gave no count for: the machine's discrete GPUs;
+/// on a machine with only unified-memory GPUs (Apple Silicon, DGX Spark) or none, 1. A plan is
+/// usually written for the machine it runs on; `--gpus-per-node` or the window's field changes
+/// it.
+pub fn gpus_per_node(profile: &MachineProfile) -> u32 {
+    let v = vram_totals(profile);
+    let gpus = if v.discrete_gpus > 0 {
+        v.discrete_gpus
+    } else {
+        v.unified_gpus
+    };
+    gpus.max(1)
+}
+
+/// The plan for a model preset on `profile` with every other input at its default: mixed
+/// precision Adam, ZeRO-2 without offload, full training, [`gpus_per_node`] GPUs on one node.
+pub fn plan_for_preset(preset: &Preset, profile: &MachineProfile) -> TrainingPlan {
+    TrainingPlan {
+        gpus_per_node: gpus_per_node(profile),
+        ..TrainingPlan::from_preset(preset)
+    }
+}
+
+/// A plan for `params` parameters on `profile`, with the defaults of [`plan_for_preset`].
+pub fn plan_for_params(params: u64, profile: &MachineProfile) -> TrainingPlan {
+    TrainingPlan {
+        gpus_per_node: gpus_per_node(profile),
+        ..TrainingPlan::new(params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{Gpu, GpuVendor};
+
+    fn gpu(index: u32, unified: bool) -> Gpu {
+        Gpu {
+            index,
+            vendor: GpuVendor::Nvidia,
+            name: None,
+            vram_total_bytes: (!unified).then_some(24 << 30),
+            vram_used_bytes: None,
+            unified_memory: unified,
+            pcie: None,
+            driver_version: None,
+            utilization_percent: None,
+            pci_bus_id: None,
+            uuid: None,
+            pcie_tx_bytes_per_s: None,
+            pcie_rx_bytes_per_s: None,
+        }
+    }
+
+    #[test]
+    fn gpus_per_node_counts_discrete_gpus_else_one() {
+        let mut p = MachineProfile::unknown();
+        assert_eq!(gpus_per_node(&p), 1, "no GPU: a plan still has one");
+        p.gpus = (0..8).map(|i| gpu(i, false)).collect();
+        assert_eq!(gpus_per_node(&p), 8);
+        p.gpus = vec![gpu(0, true)];
+        assert_eq!(gpus_per_node(&p), 1, "DGX Spark: its one unified GPU");
+    }
+}

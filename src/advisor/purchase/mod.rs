@@ -1,0 +1,398 @@
+//! Hardware a user can actually buy for this kind of machine to reach an installed RAM size: a
+//! larger instance of the same family for a cloud instance (never modules), modules that exist
+//! for the installed memory type in free slots (or replacing the installed ones) for a machine
+//! with DIMM slots, nothing for soldered memory (a new machine instead), a larger allocation for
+//! a virtual machine, `memory=` in `.wslconfig` first under WSL2, and the generic
+//! channel-filling sets ([`super::procurement::dimm_sets`]) when the machine can't be told. Pure.
+
+pub mod modules;
+
+use serde::{Deserialize, Serialize};
+
+use super::capacity::EffectiveRam;
+use super::findings::{Quantity, RecId};
+use super::procurement::{DimmSet, dimm_sets};
+use super::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
+use super::wsl;
+use crate::catalog::catalog;
+use crate::catalog::instances::{self, InstanceType};
+use crate::profile::{CloudProvider, GpuVendor, MachineProfile, PlatformKind};
+
+pub use modules::{ModulePlan, ModuleSpec, ReplaceReason};
+
+/// One instance type, as advice names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceChoice {
+    /// The name (`g5.4xlarge`).
+    pub instance_type: String,
+    /// Its family (`g5`).
+    pub family: String,
+    /// GPU model.
+    pub gpu_model: String,
+    /// GPUs.
+    pub gpu_count: u32,
+    /// vCPUs.
+    pub vcpus: u32,
+    /// RAM, bytes.
+    pub ram_bytes: u64,
+}
+
+impl From<&InstanceType> for InstanceChoice {
+    fn from(i: &InstanceType) -> Self {
+        InstanceChoice {
+            instance_type: i.instance_type.clone(),
+            family: i.family.clone(),
+            gpu_model: i.gpu_model.clone(),
+            gpu_count: i.gpu_count,
+            vcpus: i.vcpus,
+            ram_bytes: i.ram_bytes(),
+        }
+    }
+}
+
+/// Why memory can't be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SolderedReason {
+    /// An Apple Mac: memory is part of the chip package (Apple Silicon) or soldered.
+    Apple,
+    /// Soldered LPDDR or "Row Of Chips" modules with no free slot.
+    Soldered,
+}
+
+/// Why the advice is the generic channel-filling sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GenericReason {
+    /// The kind of machine is unknown and no module could be read.
+    PlatformUnknown,
+    /// Modules are listed, but the slot count is unknown.
+    SlotsUnknown,
+    /// The modules' type, size or form factor is unknown or mixed, or the catalogue has no
+    /// sizes for them.
+    ModulesUnknown,
+}
+
+/// WSL2: raise `memory=` first; buy RAM for Windows only when that can't reach the need.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WslPlan {
+    /// The RAM Linux sees now (WSL's cap), bytes.
+    pub cap_bytes: Option<u64>,
+    /// The `memory=` to write: the need rounded up to whole GiB, bytes.
+    pub set_memory_bytes: u64,
+    /// Windows' RAM (entered, or estimated as twice the default cap); `None` when unknown.
+    pub windows_ram_bytes: Option<u64>,
+    /// True when `windows_ram_bytes` is the estimate.
+    pub windows_ram_estimated: bool,
+    /// The most `memory=` can give ([`wsl::wsl_cap_after`]), bytes.
+    pub cap_after_bytes: Option<u64>,
+    /// True when raising `memory=` reaches the need; `None` when Windows' RAM is unknown.
+    pub enough: Option<bool>,
+    /// RAM Windows needs installed for `memory=` to reach the need: need + the reserve kept
+    /// for Windows, rounded up to a common installed size
+    /// ([`super::capacity::COMMON_INSTALLED_GIB`]).
+    pub windows_needed_bytes: u64,
+}
+
+/// What to buy (or do) to reach an installed RAM size. Serialises with a `kind` tag.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Purchase {
+    /// Installed RAM already reaches the need.
+    NotNeeded {
+        /// Installed RAM (the instance's, for a catalogued cloud instance), bytes.
+        installed_bytes: u64,
+    },
+    /// Modules like the installed ones in free slots, keeping those installed.
+    AddModules(ModulePlan),
+    /// Every module replaced with larger ones that exist for the type.
+    ReplaceModules(ModulePlan),
+    /// The largest module that exists in every slot still falls short.
+    BoardLimit {
+        /// The largest module of the installed type.
+        module: ModuleSpec,
+        /// Slots.
+        slots: u32,
+        /// What the board can hold, bytes.
+        max_bytes: u64,
+        /// Channel-filling sets for a planned machine.
+        alternative: Vec<DimmSet>,
+    },
+    /// The smallest instance of the same family (same GPU model and count) with enough RAM.
+    LargerInstance {
+        /// This instance.
+        current: InstanceChoice,
+        /// The one to move to.
+        target: InstanceChoice,
+    },
+    /// No instance of the family with the same GPUs reaches the need.
+    NoLargerInstance {
+        /// This instance.
+        current: InstanceChoice,
+        /// The family's largest with the same GPUs.
+        largest: InstanceChoice,
+    },
+    /// A cloud instance the catalogue has no entry for (or whose type is unknown): keep it.
+    InstanceNotInCatalogue {
+        /// The cloud, when known.
+        provider: Option<CloudProvider>,
+        /// The instance type, when known.
+        instance_type: Option<String>,
+    },
+    /// Memory that can't be upgraded; a planned machine instead.
+    Soldered {
+        /// Why.
+        reason: SolderedReason,
+        /// The memory type, when known ("LPDDR5").
+        memory_type: Option<String>,
+        /// Channel-filling sets for a planned machine.
+        alternative: Vec<DimmSet>,
+    },
+    /// A virtual machine outside a known cloud: its host sets its memory.
+    VirtualMachine,
+    /// WSL2: `.wslconfig` first.
+    Wsl(WslPlan),
+    /// Not enough is known about the machine: generic channel-filling sets.
+    Generic {
+        /// Why.
+        reason: GenericReason,
+        /// The sets, smallest platform first.
+        dimm_sets: Vec<DimmSet>,
+    },
+}
+
+/// What reaching `needed_installed_bytes` of installed RAM takes on this machine. `ram` is the
+/// advisor's [`EffectiveRam`]; installed RAM (modules, entered or estimated) is what is
+/// compared and bought. Never panics: what can't be told leads to the generic sets or to
+/// keeping the machine.
+pub fn purchase_to_reach(
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    needed_installed_bytes: u64,
+) -> Purchase {
+    let needed = needed_installed_bytes;
+    let platform = profile.host.platform.as_ref();
+    let kind = platform.and_then(|p| p.kind);
+    if let Some(w) = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2()) {
+        let cap = w.memory_cap_bytes.or(ram.physical_bytes);
+        if cap.is_some_and(|c| c >= needed) {
+            return Purchase::NotNeeded {
+                installed_bytes: cap.unwrap_or(0),
+            };
+        }
+        return Purchase::Wsl(wsl_plan(profile, cap, needed));
+    }
+    let cloud = kind == Some(PlatformKind::Cloud) || platform.is_some_and(|p| p.provider.is_some());
+    if cloud {
+        return cloud_purchase(profile, ram, needed);
+    }
+    let installed = ram.installed_bytes;
+    if let Some(i) = installed.filter(|i| *i >= needed) {
+        return Purchase::NotNeeded { installed_bytes: i };
+    }
+    if kind == Some(PlatformKind::VirtualMachine) {
+        return Purchase::VirtualMachine;
+    }
+    let dimms = &profile.memory.dimms;
+    let apple = kind == Some(PlatformKind::Apple)
+        || profile.gpus.iter().any(|g| g.vendor == GpuVendor::Apple);
+    let soldered_type = dimms.iter().find_map(|d| {
+        let t = d.memory_type.as_deref()?;
+        crate::catalog::modules::soldered(&catalog().modules, t).then(|| t.to_string())
+    });
+    let slots = profile.memory.slots_total;
+    let free = slots.map(|s| s.saturating_sub(dimms.len() as u32));
+    let chips = !dimms.is_empty()
+        && dimms
+            .iter()
+            .all(|d| d.form_factor.as_deref() == Some("Row Of Chips"))
+        && free.is_none_or(|f| f == 0);
+    if apple || soldered_type.is_some() || chips {
+        return Purchase::Soldered {
+            reason: if apple {
+                SolderedReason::Apple
+            } else {
+                SolderedReason::Soldered
+            },
+            memory_type: soldered_type
+                .or_else(|| dimms.first().and_then(|d| d.memory_type.clone())),
+            alternative: dimm_sets(needed),
+        };
+    }
+    let generic = |reason| Purchase::Generic {
+        reason,
+        dimm_sets: dimm_sets(needed),
+    };
+    if dimms.is_empty() {
+        return generic(if kind.is_none() {
+            GenericReason::PlatformUnknown
+        } else {
+            GenericReason::ModulesUnknown
+        });
+    }
+    let Some(slots) = slots else {
+        return generic(GenericReason::SlotsUnknown);
+    };
+    match modules::plan(
+        dimms,
+        slots,
+        profile.memory.channels_total,
+        kind,
+        needed,
+        &catalog().modules,
+    ) {
+        modules::ModuleOutcome::Plan(p) if p.keep > 0 => Purchase::AddModules(p),
+        modules::ModuleOutcome::Plan(p) => Purchase::ReplaceModules(p),
+        modules::ModuleOutcome::BoardLimit {
+            module,
+            slots,
+            max_bytes,
+        } => Purchase::BoardLimit {
+            module,
+            slots,
+            max_bytes,
+            alternative: dimm_sets(needed),
+        },
+        modules::ModuleOutcome::Unknown => generic(GenericReason::ModulesUnknown),
+    }
+}
+
+fn cloud_purchase(profile: &MachineProfile, ram: &EffectiveRam, needed: u64) -> Purchase {
+    let platform = profile.host.platform.as_ref();
+    let itype = platform.and_then(|p| p.instance_type.clone());
+    let Some(current) = itype.as_deref().and_then(|t| catalog().instance(t)) else {
+        if let Some(i) = ram.installed_bytes.filter(|i| *i >= needed) {
+            return Purchase::NotNeeded { installed_bytes: i };
+        }
+        return Purchase::InstanceNotInCatalogue {
+            provider: platform.and_then(|p| p.provider),
+            instance_type: itype,
+        };
+    };
+    if current.ram_bytes() >= needed {
+        return Purchase::NotNeeded {
+            installed_bytes: current.ram_bytes(),
+        };
+    }
+    let all = &catalog().instances;
+    match instances::smallest_reaching(all, current, needed) {
+        Some(target) => Purchase::LargerInstance {
+            current: current.into(),
+            target: target.into(),
+        },
+        None => Purchase::NoLargerInstance {
+            current: current.into(),
+            largest: instances::largest(all, current).unwrap_or(current).into(),
+        },
+    }
+}
+
+fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan {
+    let windows = wsl::windows_ram(profile);
+    let cap_after = wsl::wsl_cap_after(profile);
+    const GIB: u64 = 1 << 30;
+    WslPlan {
+        cap_bytes: cap,
+        set_memory_bytes: needed.div_ceil(GIB).saturating_mul(GIB),
+        windows_ram_bytes: windows.map(|w| w.0),
+        windows_ram_estimated: windows.is_some_and(|w| w.1 == wsl::WindowsRamSource::Estimated),
+        cap_after_bytes: cap_after,
+        enough: cap_after.map(|c| c >= needed),
+        windows_needed_bytes: common_size_at_least(
+            needed.saturating_add(wsl::WINDOWS_RESERVE_BYTES),
+        ),
+    }
+}
+
+/// The smallest common installed size at or above `bytes`, or `bytes` itself beyond them.
+fn common_size_at_least(bytes: u64) -> u64 {
+    super::capacity::COMMON_INSTALLED_GIB
+        .iter()
+        .map(|g| g << 30)
+        .find(|s| *s >= bytes)
+        .unwrap_or(bytes)
+}
+
+/// The ranked list's hardware item for reaching `needed_installed_bytes`: `add-ram` (kind
+/// hardware) with `modules` ("1 × 32 GB DDR4-3200") and `ram_bytes` (installed afterwards) when
+/// modules can be bought, or `larger-instance` (kind cloud) with `instance_type` and `ram` for a
+/// catalogued cloud instance; `None` otherwise (nothing to buy, soldered memory, unknown
+/// machine…). The subject is [`Subject::Machine`]; callers may set their own. `result` is the
+/// model re-run with the change, computed by the caller.
+pub fn hardware_recommendation(
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    needed_installed_bytes: u64,
+    result: Outcome,
+) -> Option<Recommendation> {
+    match purchase_to_reach(profile, ram, needed_installed_bytes) {
+        Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(
+            Recommendation::new(
+                RecommendationId::AddRam,
+                RecKind::Hardware,
+                Subject::Machine,
+                result,
+            )
+            .with("modules", Quantity::Text(modules_text(&p)))
+            .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
+        ),
+        Purchase::LargerInstance { target, .. } => Some(
+            Recommendation::new(
+                RecommendationId::LargerInstance,
+                RecKind::Cloud,
+                Subject::Machine,
+                result,
+            )
+            .with("instance_type", Quantity::Text(target.instance_type))
+            .with("ram", Quantity::Bytes(target.ram_bytes)),
+        ),
+        _ => None,
+    }
+}
+
+/// The modules to buy as a part list, the same in every language: "1 × 32 GB DDR4-3200",
+/// "4 × 64 GB DDR5-4800 RDIMM" (sizes as modules are sold: binary GB).
+pub fn modules_text(p: &ModulePlan) -> String {
+    let m = &p.module;
+    let speed = m.speed_mts.map(|s| format!("-{s}")).unwrap_or_default();
+    let form = match m.form_factor {
+        Some(crate::catalog::modules::FormFactor::Rdimm) => " RDIMM",
+        Some(crate::catalog::modules::FormFactor::Sodimm) => " SODIMM",
+        _ => "",
+    };
+    format!(
+        "{} × {} GB {}{speed}{form}",
+        p.buy,
+        m.size_bytes >> 30,
+        m.memory_type
+    )
+}
+
+/// The finding recommendation that stands for "add RAM" on this kind of machine: a larger
+/// instance for a cloud instance, a new machine for soldered memory, a larger allocation for a
+/// virtual machine, modules otherwise.
+pub fn add_ram_rec(profile: &MachineProfile) -> RecId {
+    let platform = profile.host.platform.as_ref();
+    let kind = platform.and_then(|p| p.kind);
+    if kind == Some(PlatformKind::Cloud) || platform.is_some_and(|p| p.provider.is_some()) {
+        return RecId::LargerInstance;
+    }
+    if kind == Some(PlatformKind::VirtualMachine) {
+        return RecId::RaiseVmMemory;
+    }
+    let soldered = profile.memory.dimms.iter().any(|d| {
+        d.memory_type
+            .as_deref()
+            .is_some_and(|t| crate::catalog::modules::soldered(&catalog().modules, t))
+    });
+    if kind == Some(PlatformKind::Apple)
+        || profile.gpus.iter().any(|g| g.vendor == GpuVendor::Apple)
+        || soldered
+    {
+        return RecId::PlanNewMachine;
+    }
+    RecId::AddRam
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! What to change when a training plan doesn't fit: each candidate is the plan with one change,
+//! estimated and judged again on the same machine, kept when it fits or lowers a peak that was
+//! too high. Ranking happens once for the whole assessment (`advisor::recommend::rank`).
+
+use super::memory::{Judged, MachineCapacity, judge};
+use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
+use crate::advisor::findings::Quantity;
+use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::profile::MachineProfile;
+use crate::units::GIB;
+
+/// A change worth showing: it fits, or it lowers a failing need without breaking one that fit.
+fn helps(current: &Judged, next: &Judged) -> bool {
+    if next.fits == Some(true) {
+        return true;
+    }
+    let broke = |was: Option<bool>, now: Option<bool>| was == Some(true) && now == Some(false);
+    if broke(current.gpu.fits, next.gpu.fits) || broke(current.cpu.fits, next.cpu.fits) {
+        return false;
+    }
+    let lower = |was: &super::CapacityCheck, now: &super::CapacityCheck| {
+        was.fits == Some(false) && now.needed_bytes < was.needed_bytes
+    };
+    lower(&current.cpu, &next.cpu) || lower(&current.gpu, &next.gpu)
+}
+
+fn outcome(j: &Judged) -> Outcome {
+    Outcome {
+        cpu_peak_bytes_per_node: Some(j.estimate.cpu_peak_bytes_per_node),
+        gpu_peak_bytes_per_gpu: Some(j.estimate.gpu_peak_bytes_per_gpu),
+        working_set_bytes: None,
+        predicted_gpu_utilization: None,
+        fits: j.fits,
+    }
+}
+
+fn text(s: &str) -> Quantity {
+    Quantity::Text(s.to_string())
+}
+
+/// The loading method as a configuration names it.
+fn method_name(m: LoadingMethod) -> &'static str {
+    match m {
+        LoadingMethod::EveryRank => "every-rank",
+        LoadingMethod::Rank0Broadcast => "rank0-broadcast",
+        LoadingMethod::MetaDevice => "meta-device",
+        LoadingMethod::LowCpuMemUsage => "low_cpu_mem_usage",
+        LoadingMethod::Mmap => "mmap",
+    }
+}
+
+/// True when the loading phase needs more CPU RAM than the training phase.
+fn loading_is_the_peak(j: &Judged) -> bool {
+    use super::breakdown::PhaseId;
+    let cpu = |id| {
+        j.estimate
+            .phases
+            .iter()
+            .find(|p| p.phase == id)
+            .map_or(0, |p| p.cpu_bytes_per_node)
+    };
+    j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
+}
+
+/// The shard-by-shard loading a plan's stack offers: the meta device under FSDP and ZeRO-3,
+/// `low_cpu_mem_usage` otherwise.
+fn lighter_loading(plan: &TrainingPlan) -> LoadingMethod {
+    if matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard) {
+        LoadingMethod::MetaDevice
+    } else {
+        LoadingMethod::LowCpuMemUsage
+    }
+}
+
+/// The candidate changes of `plan`, each judged on `machine`, in the order they are preferred
+/// within their kind (a setting before a technique, before the OS).
+pub(super) fn advice(
+    plan: &TrainingPlan,
+    current: &Judged,
+    machine: &MachineCapacity,
+    profile: &MachineProfile,
+) -> Vec<Recommendation> {
+    let mut out = Vec::new();
+    let mut consider =
+        |id: R, kind: RecKind, changed: TrainingPlan, changes: &[(&str, Quantity)]| {
+            if changed == *plan {
+                return;
+            }
+            let Ok(mut next) = judge(&changed, machine) else {
+                return;
+            };
+            let mut extra = None;
+            // A technique that fails only on its loading peak is shown with the loading setting
+            // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start).
+            if next.fits == Some(false) && loading_is_the_peak(&next) && changed.loading.is_none() {
+                let method = lighter_loading(&changed);
+                let lighter = TrainingPlan {
+                    loading: Some(method),
+                    ..changed.clone()
+                };
+                if let Ok(j) = judge(&lighter, machine) {
+                    if j.fits == Some(true) {
+                        next = j;
+                        extra = Some(method);
+                    }
+                }
+            }
+            if helps(current, &next) {
+                let mut r = Recommendation::new(id, kind, Subject::Training, outcome(&next));
+                for (name, q) in changes {
+                    r = r.with(name, q.clone());
+                }
+                if let Some(m) = extra {
+                    r = r.with("loading", text(method_name(m)));
+                }
+                out.push(r);
+            }
+        };
+    let with = |f: &dyn Fn(&mut TrainingPlan)| {
+        let mut p = plan.clone();
+        f(&mut p);
+        p
+    };
+    let method = plan
+        .loading
+        .unwrap_or_else(|| super::loading::default_method(plan));
+    let deepspeed = matches!(
+        plan.strategy,
+        Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3
+    );
+    // Settings: how the checkpoint is loaded.
+    if plan.gpus_per_node > 1 && method == LoadingMethod::EveryRank {
+        consider(
+            R::LoadOnRank0,
+            RecKind::Setting,
+            with(&|p| p.loading = Some(LoadingMethod::Rank0Broadcast)),
+            &[("loading", text(method_name(LoadingMethod::Rank0Broadcast)))],
+        );
+    }
+    if plan.strategy == Strategy::FsdpFullShard && method != LoadingMethod::MetaDevice {
+        consider(
+            R::MetaDeviceInit,
+            RecKind::Setting,
+            with(&|p| p.loading = Some(LoadingMethod::MetaDevice)),
+            &[("loading", text(method_name(LoadingMethod::MetaDevice)))],
+        );
+    }
+    if plan.strategy == Strategy::Zero3 && !plan.zero_init {
+        consider(
+            R::ZeroInit,
+            RecKind::Setting,
+            with(&|p| p.zero_init = true),
+            &[("zero_init", text("true"))],
+        );
+    }
+    if !matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard)
+        && !matches!(
+            method,
+            LoadingMethod::LowCpuMemUsage | LoadingMethod::MetaDevice
+        )
+    {
+        consider(
+            R::LowCpuMemUsage,
+            RecKind::Setting,
+            with(&|p| p.loading = Some(LoadingMethod::LowCpuMemUsage)),
+            &[("loading", text(method_name(LoadingMethod::LowCpuMemUsage)))],
+        );
+    }
+    // Software: other techniques in the same stack.
+    if plan.finetune == FineTune::Full && plan.strategy < Strategy::Zero3 {
+        consider(
+            R::Zero3InsteadOfZero2,
+            RecKind::Software,
+            with(&|p| {
+                p.strategy = Strategy::Zero3;
+                // DeepSpeed's `offload_param` needs ZeRO-3; keep the optimizer's.
+            }),
+            &[("strategy", text("zero3"))],
+        );
+    }
+    if plan.gpus_per_node > 1
+        && !(plan.finetune == FineTune::Qlora && plan.strategy == Strategy::FsdpFullShard)
+    {
+        let sharded = with(&|p| {
+            p.finetune = FineTune::Qlora;
+            p.strategy = Strategy::FsdpFullShard;
+            p.offload_optimizer = OffloadTarget::None;
+            p.offload_param = OffloadTarget::None;
+        });
+        let fits_gpu = judge(&sharded, machine).is_ok_and(|j| j.gpu.fits != Some(false));
+        let sharded = if fits_gpu {
+            sharded
+        } else {
+            TrainingPlan {
+                offload_optimizer: OffloadTarget::Cpu,
+                offload_param: OffloadTarget::Cpu,
+                ..sharded
+            }
+        };
+        let offload = sharded.offload_param == OffloadTarget::Cpu;
+        consider(
+            R::ShardedQlora,
+            RecKind::Software,
+            sharded,
+            &[("cpu_offload", text(if offload { "true" } else { "false" }))],
+        );
+    }
+    if plan.finetune == FineTune::Full && machine.nvme.is_some() && deepspeed {
+        consider(
+            R::OffloadToNvme,
+            RecKind::Software,
+            with(&|p| {
+                p.strategy = Strategy::Zero3;
+                p.offload_optimizer = OffloadTarget::Nvme;
+                p.offload_param = OffloadTarget::Nvme;
+                p.zero_init = true;
+            }),
+            &[("offload", text("nvme"))],
+        );
+    }
+    if let Some(a) = plan.activations.filter(|a| !a.checkpointing) {
+        let mut a = a;
+        a.checkpointing = true;
+        consider(
+            R::GradientCheckpointing,
+            RecKind::Software,
+            with(&|p| p.activations = Some(a)),
+            &[("checkpointing", text("true"))],
+        );
+    }
+    if plan.finetune == FineTune::Full {
+        consider(
+            R::Lora,
+            RecKind::Software,
+            with(&|p| p.finetune = FineTune::Lora),
+            &[("finetune", text("lora"))],
+        );
+    }
+    if plan.finetune != FineTune::Qlora {
+        consider(
+            R::Qlora,
+            RecKind::Software,
+            with(&|p| p.finetune = FineTune::Qlora),
+            &[("finetune", text("qlora"))],
+        );
+    }
+    out.extend(swap_for_loading(current, profile));
+    out
+}
+
+/// A swap file for a loading peak: when only the loading phase is over usable RAM and the
+/// training phase fits, swap on fast storage absorbs the one-time peak (pages of a checkpoint
+/// read once). The size is the overflow plus 10 %, rounded up to a whole GiB, less the swap
+/// already configured. Swapping during training steps would crawl, so a training phase over RAM
+/// gets no swap advice.
+fn swap_for_loading(current: &Judged, profile: &MachineProfile) -> Option<Recommendation> {
+    use super::breakdown::PhaseId;
+    let usable = current.cpu.available_bytes?;
+    let phase = |id| {
+        current
+            .estimate
+            .phases
+            .iter()
+            .find(|p| p.phase == id)
+            .map(|p| p.cpu_bytes_per_node)
+    };
+    let (loading, training) = (phase(PhaseId::Loading)?, phase(PhaseId::Training)?);
+    if loading <= usable || training > usable || current.gpu.fits == Some(false) {
+        return None;
+    }
+    let overflow = (loading - usable) as f64 * 1.1;
+    let gib = (overflow / GIB as f64).ceil() as u64;
+    let have = profile.memory.swap_total_bytes.unwrap_or(0) / GIB;
+    let add = gib.saturating_sub(have).max(1) * GIB;
+    let mut o = outcome(current);
+    o.fits = Some(true);
+    Some(
+        Recommendation::new(R::AddSwap, RecKind::Os, Subject::Training, o)
+            .with("swap", Quantity::Bytes(add)),
+    )
+}

@@ -1,0 +1,122 @@
+//! What an estimate is made of: model states by kind and place, whose formula gave the totals,
+//! and the estimate itself.
+
+use serde::{Deserialize, Serialize};
+
+use super::activations::Activations;
+use super::loading::Loading;
+use super::plan::PlanWarning;
+
+/// What a model state is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateKind {
+    /// Working weights (16-bit, or fp32 without mixed precision; 4-bit for QLoRA's base).
+    Weights,
+    /// Gradients (16- and 32-bit).
+    Gradients,
+    /// fp32 master weights (mixed precision).
+    MasterWeights,
+    /// Optimizer states (Adam momentum and variance, …).
+    OptimizerStates,
+    /// LoRA adapters with their gradients and optimizer states.
+    Adapters,
+    /// Buffers: DeepSpeed's additional_buffer_factor, per-rank loading copies, the gathered
+    /// largest layer, NVMe swap buffers.
+    Buffers,
+}
+
+/// Where memory is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Location {
+    /// Each GPU.
+    Gpu,
+    /// CPU RAM of each node.
+    Cpu,
+    /// NVMe of each node.
+    Nvme,
+}
+
+/// One line of the breakdown.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BreakdownItem {
+    /// What.
+    pub kind: StateKind,
+    /// Where.
+    pub location: Location,
+    /// Bytes (per GPU for `gpu`, per node for `cpu` and `nvme`).
+    pub bytes: u64,
+    /// `bytes / params`.
+    pub bytes_per_param: f64,
+}
+
+/// Whose formula the totals come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EstimateSource {
+    /// DeepSpeed's `estimate_zero2/zero3_model_states_mem_needs`, reproduced exactly.
+    DeepspeedEstimator,
+    /// ramvram's estimate from the papers (docs/model.md).
+    RamvramEstimate,
+}
+
+/// The two phases of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PhaseId {
+    /// The checkpoint travels from disk to the GPUs.
+    Loading,
+    /// Steps run.
+    Training,
+}
+
+/// One phase's memory: per GPU, and per node's CPU RAM with the runtime (the OS and the
+/// training processes) included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Phase {
+    /// Which phase.
+    pub phase: PhaseId,
+    /// CPU RAM per node, bytes.
+    pub cpu_bytes_per_node: u64,
+    /// VRAM per GPU, bytes.
+    pub gpu_bytes_per_gpu: u64,
+}
+
+/// Memory a plan needs: model states (DeepSpeed's figures where they apply), the loading and
+/// training phases, and their peaks, which the verdict uses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Model states on each GPU, bytes.
+    pub gpu_bytes_per_gpu: u64,
+    /// Model states in each node's CPU RAM, bytes: DeepSpeed's estimator figure where it applies
+    /// — for ZeRO without `zero_init` it includes the fp32 copy every rank loads before
+    /// partitioning, and the larger of that copy and the offloaded states is what it reports.
+    pub cpu_bytes_per_node: u64,
+    /// Model states on each node's NVMe, bytes (0 without NVMe offload).
+    pub nvme_bytes: u64,
+    /// Activations per GPU (Korthikanti et al. 2022), when asked for.
+    pub activation_bytes_per_gpu: Option<u64>,
+    /// The activation line: the figure, whether the per-GPU need includes it, the formula.
+    pub activations: Activations,
+    /// Loading, then training.
+    pub phases: Vec<Phase>,
+    /// The larger phase's CPU RAM per node, bytes: what the machine must hold.
+    pub cpu_peak_bytes_per_node: u64,
+    /// The larger phase's VRAM per GPU, bytes.
+    pub gpu_peak_bytes_per_gpu: u64,
+    /// How the checkpoint is loaded, and what that costs.
+    pub loading: Loading,
+    /// The OS and one training process per GPU, included in both phases' CPU figure.
+    pub runtime_bytes_per_node: u64,
+    /// Per-state breakdown; per location it adds up to the totals.
+    pub breakdown: Vec<BreakdownItem>,
+    /// Whose formula.
+    pub source: EstimateSource,
+    /// Bytes read and written on NVMe per optimizer step (ZeRO-Infinity), when offloading there.
+    pub nvme_traffic_per_step_bytes: Option<u64>,
+    /// The largest layer used (given, from the preset, or assumed).
+    pub largest_layer_params: u64,
+    /// How the plan was read.
+    pub warnings: Vec<PlanWarning>,
+}

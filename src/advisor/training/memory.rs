@@ -1,0 +1,227 @@
+//! A plan judged against a machine: per-GPU and per-node checks on the peak of the loading and
+//! training phases, the RAM that would fit, and the plans tried when it doesn't.
+
+use serde::{Deserialize, Serialize};
+
+use super::breakdown::Estimate;
+use super::estimate;
+use super::plan::{PlanError, PlanWarning, TrainingPlan};
+use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::recommend::Recommendation;
+use crate::profile::{DiskKind, MachineProfile};
+
+/// One capacity compared with the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CapacityCheck {
+    /// Bytes needed.
+    pub needed_bytes: u64,
+    /// Bytes the machine has (`None`: unknown).
+    pub available_bytes: Option<u64>,
+    /// `needed ≤ available`, or `None` when unknown.
+    pub fits: Option<bool>,
+}
+
+impl CapacityCheck {
+    fn new(needed: u64, available: Option<u64>) -> CapacityCheck {
+        CapacityCheck {
+            needed_bytes: needed,
+            available_bytes: available,
+            fits: available.map(|a| needed <= a),
+        }
+    }
+
+    /// Bytes missing (0 when it fits or is unknown).
+    pub fn missing_bytes(&self) -> u64 {
+        self.available_bytes
+            .map_or(0, |a| self.needed_bytes.saturating_sub(a))
+    }
+}
+
+/// The planner's result for one plan on one machine (`training_memory` in `advise --json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainingMemory {
+    /// The plan as given.
+    pub plan: TrainingPlan,
+    /// What it needs.
+    #[serde(flatten)]
+    pub estimate: Estimate,
+    /// Per-GPU need (the larger phase: model states, plus activations when estimated) against
+    /// the smallest GPU.
+    pub gpu: CapacityCheck,
+    /// Per-node CPU need (the larger phase, runtime included) against usable RAM (for unified
+    /// memory: GPU and CPU together).
+    pub cpu: CapacityCheck,
+    /// NVMe need against the largest free NVMe mount (`None` without NVMe offload).
+    pub nvme: Option<CapacityCheck>,
+    /// Everything fits (`None`: something can't be checked).
+    pub fits: Option<bool>,
+    /// RAM that would fit the CPU need, rounded up to a common capacity (when CPU doesn't fit).
+    pub ram_to_fit_bytes: Option<u64>,
+}
+
+/// Common total RAM capacities in GiB, buildable from equal DIMMs (8–128 GB modules on 2–16
+/// channels). Assumption from vendor catalogues.
+pub const COMMON_RAM_GIB: [u64; 19] = [
+    16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+];
+
+/// The smallest common capacity ≥ `bytes` (or `bytes` itself above the table).
+pub fn round_up_ram(bytes: u64) -> u64 {
+    COMMON_RAM_GIB
+        .iter()
+        .map(|g| g << 30)
+        .find(|b| *b >= bytes)
+        .unwrap_or(bytes)
+}
+
+/// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
+/// mount. Bytes; `None` when unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MachineCapacity {
+    /// The smallest discrete GPU's VRAM as reported.
+    pub gpu: Option<u64>,
+    /// Usable RAM per node.
+    pub cpu: Option<u64>,
+    /// Free space on the largest NVMe mount.
+    pub nvme: Option<u64>,
+    /// Only unified-memory GPUs: GPU and CPU share the RAM.
+    pub unified: bool,
+    /// GPUs.
+    pub gpus: u32,
+}
+
+/// The machine's [`MachineCapacity`].
+pub fn capacity(
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    vram: &VramTotals,
+) -> MachineCapacity {
+    let smallest_gpu = profile
+        .gpus
+        .iter()
+        .filter(|g| !g.unified_memory)
+        .filter_map(|g| g.vram_total_bytes)
+        .min();
+    let nvme = profile
+        .disks
+        .iter()
+        .filter(|d| d.kind == DiskKind::Nvme)
+        .filter_map(|d| d.available_bytes)
+        .max();
+    MachineCapacity {
+        gpu: if vram.unknown_vram_gpus > 0 {
+            None
+        } else {
+            smallest_gpu
+        },
+        cpu: ram.effective_bytes,
+        nvme,
+        unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
+        gpus: vram.discrete_gpus + vram.unified_gpus,
+    }
+}
+
+/// A plan's estimate checked against a machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The estimate.
+    pub estimate: Estimate,
+    /// Per-GPU check.
+    pub gpu: CapacityCheck,
+    /// Per-node CPU check.
+    pub cpu: CapacityCheck,
+    /// NVMe check, with NVMe offload.
+    pub nvme: Option<CapacityCheck>,
+    /// Everything fits (`None`: can't tell).
+    pub fits: Option<bool>,
+}
+
+/// Estimates `plan` and checks it against `m`.
+///
+/// # Errors
+/// The plan's [`PlanError`].
+pub fn judge(plan: &TrainingPlan, m: &MachineCapacity) -> Result<Judged, PlanError> {
+    let estimate = estimate(plan)?;
+    let (gpu, cpu, nvme, fits) = checks(&estimate, m);
+    Ok(Judged {
+        estimate,
+        gpu,
+        cpu,
+        nvme,
+        fits,
+    })
+}
+
+fn checks(
+    e: &Estimate,
+    m: &MachineCapacity,
+) -> (
+    CapacityCheck,
+    CapacityCheck,
+    Option<CapacityCheck>,
+    Option<bool>,
+) {
+    // The peaks of the loading and training phases (activations in when estimated, the
+    // runtime in the CPU figure).
+    let gpu_need = e.gpu_peak_bytes_per_gpu;
+    let (gpu, cpu) = if m.unified {
+        // One pool: the GPU's share and the CPU's share both come out of system RAM.
+        let together = gpu_need
+            .saturating_mul(u64::from(m.gpus.max(1)))
+            .saturating_add(e.cpu_peak_bytes_per_node);
+        (
+            CapacityCheck::new(gpu_need, m.cpu),
+            CapacityCheck::new(together, m.cpu),
+        )
+    } else {
+        (
+            CapacityCheck::new(gpu_need, m.gpu),
+            CapacityCheck::new(e.cpu_peak_bytes_per_node, m.cpu),
+        )
+    };
+    let nvme = (e.nvme_bytes > 0).then(|| CapacityCheck::new(e.nvme_bytes, m.nvme));
+    let all = [Some(gpu.fits), Some(cpu.fits), nvme.map(|n| n.fits)];
+    let fits = if all.iter().flatten().any(|f| *f == Some(false)) {
+        Some(false)
+    } else if all.iter().flatten().all(|f| *f == Some(true)) {
+        Some(true)
+    } else {
+        None
+    };
+    (gpu, cpu, nvme, fits)
+}
+
+/// Estimates `plan`, judges it against `profile`, and, when it doesn't fit, computes what to
+/// change ([`super::advice::advice`]): the recommendations are returned apart, for the
+/// assessment's one ranked list.
+///
+/// # Errors
+/// A [`PlanError`] naming the input that can't be right.
+pub fn plan_against(
+    plan: &TrainingPlan,
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    vram: &VramTotals,
+) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
+    let machine = capacity(profile, ram, vram);
+    let mut j = judge(plan, &machine)?;
+    if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
+        j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
+    }
+    let recommendations = if j.fits == Some(false) {
+        super::advice::advice(plan, &j, &machine, profile)
+    } else {
+        Vec::new()
+    };
+    let ram_to_fit_bytes = (j.cpu.fits == Some(false)).then(|| round_up_ram(j.cpu.needed_bytes));
+    let memory = TrainingMemory {
+        plan: plan.clone(),
+        estimate: j.estimate,
+        gpu: j.gpu,
+        cpu: j.cpu,
+        nvme: j.nvme,
+        fits: j.fits,
+        ram_to_fit_bytes,
+    };
+    Ok((memory, recommendations))
+}

@@ -1,0 +1,89 @@
+//! LoRA and QLoRA: a frozen base (16-bit, or 4-bit NF4 for QLoRA) and trained low-rank
+//! adapters, on plain data parallel or sharded by FSDP / ZeRO-3, with the frozen base and the
+//! adapters' optimizer states optionally offloaded to the CPU (Hu et al. 2021, LoRA; Dettmers
+//! et al. 2023, QLoRA; Answer.AI 2024, "You can now train a 70b language model at home":
+//! FSDP + QLoRA with CPU offload).
+
+use super::breakdown::{EstimateSource, Location, StateKind};
+use super::estimate::{Bytes, Lines, QLORA_BASE_BYTES, Totals};
+use super::plan::{FineTune, OffloadTarget, Strategy, TrainingPlan};
+use super::zero::Run;
+
+/// Where an offloaded state goes.
+fn place(target: OffloadTarget) -> Location {
+    match target {
+        OffloadTarget::None => Location::Gpu,
+        OffloadTarget::Cpu => Location::Cpu,
+        OffloadTarget::Nvme => Location::Nvme,
+    }
+}
+
+/// Model states of a LoRA or QLoRA plan.
+///
+/// - Frozen base, `B` bytes per parameter (QLoRA 4.127/8, LoRA the training precision):
+///   replicated on every GPU (DDP, ZeRO-1/2), or sharded over the T GPUs (FSDP, ZeRO-3) with one
+///   layer gathered whole at a time (`B × L` more per GPU); parameter offload keeps the sharded
+///   base in CPU RAM (`B × P / N` per node) and only the gathered layer on the GPU.
+/// - Adapters, `s × P` trained parameters: their 16-bit weights like the base's sharding, and
+///   gradients, fp32 master weights and optimizer states partitioned over T under any ZeRO stage
+///   or FSDP (replicated under DDP), in CPU RAM with optimizer offload.
+pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals {
+    let b = Bytes::of(plan);
+    let p = run.params as f64;
+    let t = (run.gpus_per_node * run.nodes) as f64;
+    let n = run.nodes as f64;
+    let l = run.largest_layer as f64;
+    let base = if plan.finetune == FineTune::Qlora {
+        QLORA_BASE_BYTES
+    } else {
+        b.weights
+    };
+    let sharded = matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard);
+    let per = |loc: Location| if loc == Location::Gpu { t } else { n };
+    if sharded {
+        let base_at = place(plan.offload_param);
+        lines.add(StateKind::Weights, base_at, base * p / per(base_at));
+        // One layer gathered whole for its forward and backward pass.
+        lines.add(StateKind::Buffers, Location::Gpu, base * l);
+    } else {
+        lines.add(StateKind::Weights, Location::Gpu, base * p);
+    }
+    let trained = plan.lora_trainable_share * p;
+    let adapters_at = place(plan.offload_param);
+    let weights_div = if sharded { per(adapters_at) } else { 1.0 };
+    let adapter_weights_at = if sharded { adapters_at } else { Location::Gpu };
+    let rest_at = place(plan.offload_optimizer);
+    let rest_div = if plan.strategy == Strategy::Ddp {
+        1.0
+    } else {
+        per(rest_at)
+    };
+    lines.add(
+        StateKind::Adapters,
+        adapter_weights_at,
+        trained * b.weights / weights_div,
+    );
+    lines.add(
+        StateKind::Adapters,
+        rest_at,
+        trained * (b.replicated_gradients() + b.master + b.states) / rest_div,
+    );
+    let sum = |loc: Location| -> u64 {
+        lines
+            .items
+            .iter()
+            .filter(|i| i.location == loc)
+            .map(|i| i.bytes)
+            .sum()
+    };
+    let cpu = sum(Location::Cpu);
+    Totals {
+        cpu,
+        gpu: sum(Location::Gpu),
+        nvme: sum(Location::Nvme),
+        traffic: None,
+        source: EstimateSource::RamvramEstimate,
+        states_cpu: cpu,
+        deepspeed_loading: None,
+    }
+}

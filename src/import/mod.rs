@@ -1,0 +1,4 @@
+//! Importers: machine profiles built from what other tools already know about a lab's machines
+//! (a Slurm inventory today), apart from detection on this machine and from the catalogue.
+
+pub mod slurm;

@@ -1,0 +1,384 @@
+//! Words for what kind of machine this is and what to buy for it ([`Purchase`]), in one
+//! language; shared by the window, the terminal and the reports. Computes nothing: every number
+//! comes from the advisor.
+
+use crate::advisor::Assessment;
+use crate::advisor::procurement::DimmSet;
+use crate::advisor::purchase::{
+    GenericReason, ModulePlan, Purchase, ReplaceReason, SolderedReason, modules_text,
+};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::{CloudProvider, Platform, PlatformKind, WslConfigState};
+
+/// "cloud instance", "desktop", …
+pub fn kind(lang: Lang, k: PlatformKind) -> &'static str {
+    tr(
+        lang,
+        match k {
+            PlatformKind::Cloud => Msg::PlatformKindCloud,
+            PlatformKind::VirtualMachine => Msg::PlatformKindVirtualMachine,
+            PlatformKind::Desktop => Msg::PlatformKindDesktop,
+            PlatformKind::Workstation => Msg::PlatformKindWorkstation,
+            PlatformKind::Server => Msg::PlatformKindServer,
+            PlatformKind::Laptop => Msg::PlatformKindLaptop,
+            PlatformKind::Apple => Msg::PlatformKindApple,
+        },
+    )
+}
+
+/// "AWS", "Google Cloud", …
+pub fn provider(lang: Lang, p: CloudProvider) -> &'static str {
+    tr(
+        lang,
+        match p {
+            CloudProvider::Aws => Msg::PlatformProviderAws,
+            CloudProvider::Gcp => Msg::PlatformProviderGcp,
+            CloudProvider::Azure => Msg::PlatformProviderAzure,
+            CloudProvider::Alibaba => Msg::PlatformProviderAlibaba,
+            CloudProvider::Oracle => Msg::PlatformProviderOracle,
+        },
+    )
+}
+
+/// "cloud instance · AWS · g5.xlarge", "desktop", or "unknown".
+pub fn platform(lang: Lang, p: Option<&Platform>) -> String {
+    let Some(p) = p else {
+        return format::unknown(lang);
+    };
+    let mut parts: Vec<String> = Vec::new();
+    parts.push(
+        p.kind
+            .map_or_else(|| format::unknown(lang), |k| kind(lang, k).to_string()),
+    );
+    if let Some(pr) = p.provider {
+        parts.push(provider(lang, pr).to_string());
+    }
+    if let Some(t) = &p.instance_type {
+        parts.push(t.clone());
+    }
+    parts.join(" · ")
+}
+
+/// Hardware rows about the kind of machine, its slots and WSL (each only when known).
+pub fn platform_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
+    let m = &a.profile.memory;
+    let mut rows = vec![(
+        tr(lang, Msg::PlatformLabel).to_string(),
+        platform(lang, a.profile.host.platform.as_ref()),
+    )];
+    if let (Some(total), Some(used)) = (m.slots_total, m.slots_populated) {
+        let value = match m.channels_total {
+            Some(c) => trf(
+                lang,
+                Msg::PlatformSlotsValueChannels,
+                &[
+                    ("populated", &used.to_string()),
+                    ("total", &total.to_string()),
+                    ("channels", &c.to_string()),
+                ],
+            ),
+            None => trf(
+                lang,
+                Msg::PlatformSlotsValue,
+                &[
+                    ("populated", &used.to_string()),
+                    ("total", &total.to_string()),
+                ],
+            ),
+        };
+        rows.push((tr(lang, Msg::PlatformSlots).to_string(), value));
+    }
+    if let Some(w) = &m.wsl {
+        let config = match (w.wslconfig_memory_bytes, w.wslconfig) {
+            (Some(mem), _) => trf(
+                lang,
+                Msg::PlatformWslConfigMemory,
+                &[("memory", &format::gib(mem))],
+            ),
+            (None, Some(WslConfigState::Read)) => tr(lang, Msg::PlatformWslConfigDefault).into(),
+            (None, Some(WslConfigState::Absent)) => tr(lang, Msg::PlatformWslConfigAbsent).into(),
+            (None, Some(WslConfigState::Malformed)) => {
+                tr(lang, Msg::PlatformWslConfigMalformed).into()
+            }
+            (None, Some(WslConfigState::Ambiguous)) => {
+                tr(lang, Msg::PlatformWslConfigAmbiguous).into()
+            }
+            (None, Some(WslConfigState::Unreadable) | None) => {
+                tr(lang, Msg::PlatformWslConfigUnreadable).into()
+            }
+        };
+        let cap = format::gib_or_unknown(lang, w.memory_cap_bytes);
+        let value = match w.version {
+            Some(v) => trf(
+                lang,
+                Msg::PlatformWslValue,
+                &[
+                    ("version", &v.to_string()),
+                    ("cap", &cap),
+                    ("config", &config),
+                ],
+            ),
+            None => trf(
+                lang,
+                Msg::PlatformWslVUnknown,
+                &[("cap", &cap), ("config", &config)],
+            ),
+        };
+        rows.push((tr(lang, Msg::PlatformWsl).to_string(), value));
+    }
+    rows
+}
+
+/// How the channels are filled after a module plan: "dual channel", "4 channels, evenly
+/// filled", "1 of 2 channels used", or "channels unknown".
+pub fn channels(lang: Lang, p: &ModulePlan) -> String {
+    let (Some(total), Some(used), Some(balanced)) =
+        (p.channels_total, p.channels_after, p.balanced)
+    else {
+        return tr(lang, Msg::PurchaseChannelsUnknown).to_string();
+    };
+    if used < total {
+        return trf(
+            lang,
+            Msg::PurchaseChannelsPartial,
+            &[
+                ("used", &used.to_string()),
+                ("channels", &total.to_string()),
+            ],
+        );
+    }
+    if !balanced {
+        return trf(
+            lang,
+            Msg::PurchaseChannelsUneven,
+            &[
+                ("modules", &p.modules_after.to_string()),
+                ("channels", &total.to_string()),
+            ],
+        );
+    }
+    match total {
+        1 => tr(lang, Msg::PurchaseChannelsSingle).to_string(),
+        2 => tr(lang, Msg::PurchaseChannelsDual).to_string(),
+        n => trf(
+            lang,
+            Msg::PurchaseChannelsEven,
+            &[("channels", &n.to_string())],
+        ),
+    }
+}
+
+fn plan_args(lang: Lang, p: &ModulePlan) -> Vec<(&'static str, String)> {
+    vec![
+        ("modules", modules_text(p)),
+        ("keep", p.keep.to_string()),
+        ("remove", p.remove.to_string()),
+        ("after", format::gib(p.installed_after_bytes)),
+        ("count", p.modules_after.to_string()),
+        ("slots", p.slots_total.to_string()),
+        ("channels", channels(lang, p)),
+    ]
+}
+
+fn fill(lang: Lang, msg: Msg, args: &[(&'static str, String)]) -> String {
+    let pairs: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    trf(lang, msg, &pairs)
+}
+
+/// The purchase in one paragraph; `needed` is the installed RAM it reaches for. Where a list of
+/// channel-filling sets follows ([`alternative`]), the paragraph ends by introducing it.
+pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
+    let need = ("needed", format::gib(needed));
+    let gib = format::gib;
+    match p {
+        Purchase::NotNeeded { installed_bytes } => fill(
+            lang,
+            Msg::PurchaseNotNeeded,
+            &[("installed", gib(*installed_bytes)), need],
+        ),
+        Purchase::AddModules(plan) => fill(lang, Msg::PurchaseAddModules, &plan_args(lang, plan)),
+        Purchase::ReplaceModules(plan) => {
+            let msg = match plan.replace_reason {
+                Some(ReplaceReason::SlotsFull) => Msg::PurchaseReplaceFull,
+                _ => Msg::PurchaseReplaceNotEnough,
+            };
+            let mut args = plan_args(lang, plan);
+            args.push(need);
+            fill(lang, msg, &args)
+        }
+        Purchase::BoardLimit {
+            module,
+            slots,
+            max_bytes,
+            ..
+        } => {
+            let speed = module
+                .speed_mts
+                .map(|s| format!("-{s}"))
+                .unwrap_or_default();
+            fill(
+                lang,
+                Msg::PurchaseBoardLimit,
+                &[
+                    ("slots", slots.to_string()),
+                    (
+                        "module",
+                        format!(
+                            "{} GB {}{speed}",
+                            module.size_bytes >> 30,
+                            module.memory_type
+                        ),
+                    ),
+                    ("max", gib(*max_bytes)),
+                    need,
+                ],
+            )
+        }
+        Purchase::LargerInstance { current, target } => fill(
+            lang,
+            Msg::PurchaseLargerInstance,
+            &[
+                ("target", target.instance_type.clone()),
+                ("target_ram", gib(target.ram_bytes)),
+                ("vcpus", target.vcpus.to_string()),
+                (
+                    "gpus",
+                    format!("{} × {}", target.gpu_count, target.gpu_model),
+                ),
+                ("family", target.family.clone()),
+                ("current", current.instance_type.clone()),
+                ("current_ram", gib(current.ram_bytes)),
+                need,
+            ],
+        ),
+        Purchase::NoLargerInstance { current, largest } => fill(
+            lang,
+            Msg::PurchaseNoLargerInstance,
+            &[
+                ("family", current.family.clone()),
+                (
+                    "gpus",
+                    format!("{} × {}", current.gpu_count, current.gpu_model),
+                ),
+                ("largest", largest.instance_type.clone()),
+                ("largest_ram", gib(largest.ram_bytes)),
+                ("current", current.instance_type.clone()),
+                need,
+            ],
+        ),
+        Purchase::InstanceNotInCatalogue {
+            provider: pr,
+            instance_type,
+        } => match instance_type {
+            Some(t) => fill(
+                lang,
+                Msg::PurchaseNotInCatalogue,
+                &[("instance", t.clone()), need],
+            ),
+            None => fill(
+                lang,
+                Msg::PurchaseTypeUnknown,
+                &[
+                    (
+                        "provider",
+                        pr.map_or_else(|| format::unknown(lang), |x| provider(lang, x).to_string()),
+                    ),
+                    need,
+                ],
+            ),
+        },
+        Purchase::Soldered {
+            reason,
+            memory_type,
+            ..
+        } => match reason {
+            SolderedReason::Apple => fill(lang, Msg::PurchaseSolderedApple, &[need]),
+            SolderedReason::Soldered => fill(
+                lang,
+                Msg::PurchaseSoldered,
+                &[
+                    (
+                        "type",
+                        memory_type.clone().unwrap_or_else(|| format::unknown(lang)),
+                    ),
+                    need,
+                ],
+            ),
+        },
+        Purchase::VirtualMachine => fill(lang, Msg::PurchaseVirtualMachine, &[need]),
+        Purchase::Wsl(w) => {
+            let mut args = vec![
+                ("memory", format!("{}GB", w.set_memory_bytes >> 30)),
+                ("windows_needed", gib(w.windows_needed_bytes)),
+                need,
+            ];
+            let (Some(windows), Some(after)) = (w.windows_ram_bytes, w.cap_after_bytes) else {
+                return fill(lang, Msg::PurchaseWslUnknown, &args);
+            };
+            args.push(("windows_ram", gib(windows)));
+            args.push(("cap_after", gib(after)));
+            let msg = match (w.enough, w.windows_ram_estimated) {
+                (Some(false), true) => Msg::PurchaseWslNotEnoughEstimated,
+                (Some(false), false) => Msg::PurchaseWslNotEnough,
+                (_, true) => Msg::PurchaseWslEnoughEstimated,
+                (_, false) => Msg::PurchaseWslEnough,
+            };
+            fill(lang, msg, &args)
+        }
+        Purchase::Generic { reason, .. } => fill(
+            lang,
+            match reason {
+                GenericReason::PlatformUnknown => Msg::PurchaseGenericPlatform,
+                GenericReason::SlotsUnknown => Msg::PurchaseGenericSlots,
+                GenericReason::ModulesUnknown => Msg::PurchaseGenericModules,
+            },
+            &[need],
+        ),
+    }
+}
+
+/// The channel-filling sets listed after the paragraph (generic advice, or a planned machine
+/// for soldered memory or a full board); empty otherwise.
+pub fn alternative(p: &Purchase) -> &[DimmSet] {
+    match p {
+        Purchase::Generic { dimm_sets, .. } => dimm_sets,
+        Purchase::Soldered { alternative, .. } | Purchase::BoardLimit { alternative, .. } => {
+            alternative
+        }
+        _ => &[],
+    }
+}
+
+/// One channel-filling set: "2-channel platform: 2 × 32 GB = 64.0 GiB".
+pub fn dimm_set(lang: Lang, s: &DimmSet) -> String {
+    trf(
+        lang,
+        Msg::ProcDimmSet,
+        &[
+            ("channels", &s.channels.to_string()),
+            ("size", &(s.dimm_bytes >> 30).to_string()),
+            ("total", &format::gib(s.total_bytes)),
+        ],
+    )
+}
+
+/// The paragraph followed by its sets, as lines (terminal, window).
+pub fn lines(lang: Lang, p: &Purchase, needed: u64) -> Vec<String> {
+    let mut out = vec![paragraph(lang, p, needed)];
+    out.extend(
+        alternative(p)
+            .iter()
+            .map(|s| format!("· {}", dimm_set(lang, s))),
+    );
+    out
+}
+
+/// The assessment's purchase and the RAM it reaches for, when more RAM is needed.
+pub fn of(a: &Assessment) -> Option<(&Purchase, u64)> {
+    let p = &a.procurement;
+    Some((p.purchase.as_ref()?, p.recommended_ram_bytes?))
+}
+
+#[cfg(test)]
+mod tests;

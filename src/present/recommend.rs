@@ -1,0 +1,126 @@
+//! Words for the ranked recommendations: a title with the values the change sets, and the
+//! result of the model re-run with it. Shared by the window, the terminal and the reports.
+
+use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+
+/// The title's message for a recommendation id.
+pub fn title_msg(id: RecommendationId) -> Msg {
+    use RecommendationId as R;
+    match id {
+        R::LoadOnRank0 => Msg::RecommendationLoadOnRank0,
+        R::MetaDeviceInit => Msg::RecommendationMetaDeviceInit,
+        R::ZeroInit => Msg::RecommendationZeroInit,
+        R::LowCpuMemUsage => Msg::RecommendationLowCpuMemUsage,
+        R::ShardedQlora => Msg::RecommendationShardedQlora,
+        R::Zero3InsteadOfZero2 => Msg::RecommendationZero3InsteadOfZero2,
+        R::OffloadToNvme => Msg::RecommendationOffloadToNvme,
+        R::GradientCheckpointing => Msg::RecommendationGradientCheckpointing,
+        R::Lora => Msg::RecommendationLora,
+        R::Qlora => Msg::RecommendationQlora,
+        R::AddSwap => Msg::RecommendationAddSwap,
+        R::WslMemoryLimit => Msg::RecommendationWslMemoryLimit,
+        R::ShmSize => Msg::RecommendationShmSize,
+        R::ReduceNumWorkers => Msg::RecommendationReduceNumWorkers,
+        R::IncreaseNumWorkers => Msg::RecommendationIncreaseNumWorkers,
+        R::ReducePrefetchFactor => Msg::RecommendationReducePrefetchFactor,
+        R::ReduceBatchSize => Msg::RecommendationReduceBatchSize,
+        R::CacheOnDisk => Msg::RecommendationCacheOnDisk,
+        R::NoCache => Msg::RecommendationNoCache,
+        R::IndexAsArrays => Msg::RecommendationIndexAsArrays,
+        R::AddRam => Msg::RecommendationAddRam,
+        R::LargerInstance => Msg::RecommendationLargerInstance,
+    }
+}
+
+/// "setting" / "改设置".
+pub fn kind(lang: Lang, k: RecKind) -> &'static str {
+    tr(
+        lang,
+        match k {
+            RecKind::Setting => Msg::RecommendationKindSetting,
+            RecKind::Software => Msg::RecommendationKindSoftware,
+            RecKind::Os => Msg::RecommendationKindOs,
+            RecKind::Hardware => Msg::RecommendationKindHardware,
+            RecKind::Cloud => Msg::RecommendationKindCloud,
+        },
+    )
+}
+
+/// The title with the values the change sets: "Set num_workers=4". A technique that needs a
+/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)".
+pub fn title(lang: Lang, r: &Recommendation) -> String {
+    use RecommendationId as R;
+    let mut t = super::fill_values(lang, title_msg(r.id), &r.changes);
+    let loading_id = matches!(r.id, R::LoadOnRank0 | R::MetaDeviceInit | R::LowCpuMemUsage);
+    if let (false, Some(crate::advisor::Quantity::Text(m))) = (loading_id, r.changes.get("loading"))
+    {
+        t.push_str(&trf(lang, Msg::RecommendationWithLoading, &[("method", m)]));
+    }
+    t
+}
+
+/// "fits" / "still does not fit" / "can't tell".
+pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
+    tr(
+        lang,
+        match fits {
+            Some(true) => Msg::RecommendationFits,
+            Some(false) => Msg::RecommendationDoesNotFit,
+            None => Msg::RecommendationUnknownFit,
+        },
+    )
+}
+
+/// What the model says after the change: peaks for a plan, the working set and utilisation for
+/// a workload, or only whether it fits.
+pub fn result(lang: Lang, o: &Outcome) -> String {
+    let fits = fits_word(lang, o.fits);
+    if o.cpu_peak_bytes_per_node.is_some() || o.gpu_peak_bytes_per_gpu.is_some() {
+        trf(
+            lang,
+            Msg::RecommendationResultTraining,
+            &[
+                (
+                    "cpu",
+                    &format::gib_or_unknown(lang, o.cpu_peak_bytes_per_node),
+                ),
+                (
+                    "gpu",
+                    &format::gib_or_unknown(lang, o.gpu_peak_bytes_per_gpu),
+                ),
+                ("fits", fits),
+            ],
+        )
+    } else if o.working_set_bytes.is_some() || o.predicted_gpu_utilization.is_some() {
+        trf(
+            lang,
+            Msg::RecommendationResultWorkload,
+            &[
+                (
+                    "working_set",
+                    &format::gib_or_unknown(lang, o.working_set_bytes),
+                ),
+                (
+                    "utilization",
+                    &o.predicted_gpu_utilization
+                        .map_or_else(|| format::unknown(lang), format::percent),
+                ),
+                ("fits", fits),
+            ],
+        )
+    } else {
+        fits.to_string()
+    }
+}
+
+/// One line: "[setting] Set num_workers=4 — then: working set 20.1 GiB, … — fits".
+pub fn line(lang: Lang, r: &Recommendation) -> String {
+    format!(
+        "[{}] {} — {}",
+        kind(lang, r.kind),
+        title(lang, r),
+        result(lang, &r.result)
+    )
+}

@@ -1,0 +1,39 @@
+//! The ranked recommendations: what to change, cheapest first, each with what the model says
+//! after the change. The Machine page lists them all; the Training and Data loading pages list
+//! their own.
+
+use egui::{RichText, Ui};
+
+use crate::advisor::recommend::{Recommendation, Subject};
+use crate::i18n::{Lang, Msg, tr};
+use crate::present::recommend as words;
+use crate::ui::theme;
+
+/// Draws the recommendations about `subject` (all of them for `None`), in rank order; nothing
+/// when there are none.
+pub fn recommendations(ui: &mut Ui, lang: Lang, recs: &[Recommendation], subject: Option<Subject>) {
+    let shown: Vec<&Recommendation> = recs
+        .iter()
+        .filter(|r| subject.is_none_or(|s| r.subject == s))
+        .collect();
+    if shown.is_empty() {
+        return;
+    }
+    super::heading(ui, tr(lang, Msg::RecommendationSection));
+    for (i, r) in shown.iter().enumerate() {
+        let colour = match r.result.fits {
+            Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
+            Some(false) => theme::severity(crate::advisor::Severity::Warning),
+            None => ui.visuals().weak_text_color(),
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(format!("{}.", i + 1)).strong());
+            ui.label(RichText::new(format!("[{}]", words::kind(lang, r.kind))).weak());
+            ui.label(RichText::new(words::title(lang, r)).strong());
+        });
+        ui.add(
+            egui::Label::new(RichText::new(words::result(lang, &r.result)).color(colour)).wrap(),
+        );
+        ui.add_space(4.0);
+    }
+}

@@ -1,0 +1,207 @@
+//! One answer everywhere: the window and `advise --json` assess the same inputs the same way,
+//! and what a user merely looks at in the window never changes what is exported.
+
+mod common;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ramvram::i18n::Lang;
+use ramvram::report::Format;
+use ramvram::ui::RamvramApp;
+use ramvram::ui::app::Source;
+use serde_json::Value;
+
+fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
+    Harness::builder()
+        .with_size([1280.0, 900.0])
+        .with_context_setup(ramvram::ui::fonts::install)
+        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+}
+
+fn window(fixture: &str) -> Harness<'static, RamvramApp> {
+    let profile = common::fixture(fixture);
+    let app = RamvramApp::with_profile(
+        Lang::En,
+        &profile,
+        Source::File(common::fixture_path(fixture)),
+    );
+    let mut h = harness(app);
+    h.run();
+    h
+}
+
+/// Every JSON path where `a` and `b` differ ("training_memory.plan.gpus_per_node: 1 vs 8").
+fn differences(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let (va, vb) = (
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                );
+                differences(&format!("{path}.{k}"), va, vb, out);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                differences(&format!("{path}[{i}]"), va, vb, out);
+            }
+        }
+        _ if a != b => out.push(format!("{path}: {a} vs {b}")),
+        _ => {}
+    }
+}
+
+/// The same plan and workload set up through the window's pages (by their labels) and through
+/// `advise` flags give the same assessment, field by field. The window starts from its own
+/// default plan (ZeRO-2 with CPU optimizer offload), so the flags name that much; every other
+/// value (GPUs per node, nodes, the workload's defaults, the decode rate) is left to the
+/// defaults of each side.
+#[test]
+fn window_and_command_line_assess_the_same_inputs_alike() {
+    let cases = [
+        (
+            "aws-g5.xlarge",
+            "7B decoder (Llama 2 7B)",
+            "llama2-7b",
+            "ImageNet ResNet-50 at 224²",
+            "imagenet-resnet50",
+        ),
+        (
+            "dgx-h100",
+            "70B decoder (Llama 2 70B)",
+            "llama2-70b",
+            "Text-to-image 1024² multi-scale crops",
+            "t2i-1024-multiscale",
+        ),
+        (
+            "desktop-2x3090-64g",
+            "13B decoder (Llama 2 13B)",
+            "llama2-13b",
+            "4K medical images, 8 workers (the seed's example)",
+            "seed-4k-medical",
+        ),
+        (
+            "seed-4090-32g",
+            "1.3B decoder (OPT-1.3B)",
+            "opt-1.3b",
+            "4K medical images, 8 workers (the seed's example)",
+            "seed-4k-medical",
+        ),
+        (
+            "lab-a6000-nfs-measured",
+            "ViT-L/16",
+            "vit-l16",
+            "ImageNet ResNet-50 at 224²",
+            "imagenet-resnet50",
+        ),
+        (
+            "macbook-pro-m4max-128g",
+            "7B decoder (Llama 2 7B)",
+            "llama2-7b",
+            "LLM fine-tuning on token shards",
+            "llm-token-shards",
+        ),
+    ];
+    for (fixture, model, preset, workload_label, workload) in cases {
+        let mut h = window(fixture);
+        h.get_by_label("Training memory").click();
+        h.run();
+        h.get_by_label("Model").click();
+        h.run();
+        h.get_by_label(model).click();
+        h.run();
+        // Choosing the model that was already shown changes nothing: include it by hand.
+        if !h.state().included_inputs().0 {
+            h.get_by_label("Include this plan in the assessment and the report")
+                .click();
+            h.run();
+        }
+        h.get_by_label("Data loading").click();
+        h.run();
+        h.get_by_label(workload_label).click();
+        h.run();
+        if !h.state().included_inputs().1 {
+            h.get_by_label("Include this workload in the assessment and the report")
+                .click();
+            h.run();
+        }
+        let (training_in, workload_in) = h.state().included_inputs();
+        assert!(training_in && workload_in, "{fixture}: both set up");
+        let from_window = serde_json::to_value(h.state().assessment().unwrap()).unwrap();
+        let from_cli = common::json_of(
+            common::ramvram()
+                .args(["advise", "--json", "--profile"])
+                .arg(common::fixture_path(fixture))
+                .args(["--preset", preset, "--offload-optimizer", "cpu"])
+                .args(["--workload", workload]),
+        );
+        let mut diff = Vec::new();
+        differences("", &from_window, &from_cli, &mut diff);
+        assert!(
+            diff.is_empty(),
+            "{fixture}: window and CLI differ: {diff:#?}"
+        );
+        assert!(from_cli["training_memory"].is_object() && from_cli["memory_budget"].is_object());
+    }
+}
+
+fn export(h: &mut Harness<'static, RamvramApp>, format: Format, path: &std::path::Path) -> Vec<u8> {
+    h.get_by_label("Export report…").click();
+    h.run();
+    h.state_mut().export_form().unwrap().format = format;
+    h.state_mut().export_to(path);
+    h.run();
+    std::fs::read(path).unwrap()
+}
+
+/// Export, visit every page without touching anything, export again: the same report. The g5
+/// case once grew from 3 to 5 pages and gained a "training plan does not fit" finding for a
+/// default plan nobody chose.
+#[test]
+fn visiting_pages_does_not_change_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    for fixture in ["aws-g5.xlarge", "seed-4090-32g"] {
+        let mut h = window(fixture);
+        let formats = [(Format::Json, "json"), (Format::Markdown, "md")];
+        let before: Vec<Vec<u8>> = formats
+            .iter()
+            .map(|(f, ext)| export(&mut h, *f, &dir.path().join(format!("before.{ext}"))))
+            .collect();
+        let findings_before = h.state().assessment().unwrap().findings.len();
+        for page in [
+            "Training memory",
+            "Bandwidth",
+            "Data loading",
+            "Lab machines",
+            "Machine",
+        ] {
+            h.get_by_label(page).click();
+            h.run();
+        }
+        assert_eq!(
+            h.state().assessment().unwrap().findings.len(),
+            findings_before
+        );
+        assert_eq!(
+            h.state().included_inputs(),
+            (false, false),
+            "{fixture}: looked, not set up"
+        );
+        for ((f, ext), old) in formats.iter().zip(&before) {
+            let new = export(&mut h, *f, &dir.path().join(format!("after.{ext}")));
+            assert!(
+                new == *old,
+                "{fixture}: the {ext} report changed after visiting pages"
+            );
+        }
+        let md = String::from_utf8(before[1].clone()).unwrap();
+        assert!(
+            md.contains(
+                "The machine alone: no training plan and no data-loading workload were set up."
+            ),
+            "{md}"
+        );
+    }
+}

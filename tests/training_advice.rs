@@ -1,0 +1,226 @@
+//! Issue 11's training cases: the loading phase, the ranked changes with their new peaks, and
+//! the activation line — each right value worked out here by hand.
+
+mod common;
+
+use common::{GIB, fixture};
+use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
+use ramvram::advisor::training::{
+    CheckpointDtype, FineTune, LoadingMethod, OffloadTarget, PhaseId, Strategy, TrainingPlan,
+    presets,
+};
+use ramvram::advisor::{Assessment, Inputs, assess_with};
+
+fn assess(profile: &str, plan: TrainingPlan) -> Assessment {
+    assess_with(
+        &fixture(profile),
+        &Inputs {
+            training: Some(plan),
+            ..Default::default()
+        },
+    )
+}
+
+fn phase_cpu(a: &Assessment, id: PhaseId) -> u64 {
+    let t = a.training_memory.as_ref().unwrap();
+    t.estimate
+        .phases
+        .iter()
+        .find(|p| p.phase == id)
+        .unwrap()
+        .cpu_bytes_per_node
+}
+
+/// Runtime of a node: the OS (2 GiB) and one 3 GiB training process per GPU.
+fn runtime(gpus: u64) -> u64 {
+    2 * GIB + 3 * GIB * gpus
+}
+
+/// Answer.AI's FSDP + QLoRA: Llama 2 70B on two 24 GB GPUs with CPU offload, 128 GiB of RAM.
+/// The GPUs hold almost nothing; the host limit bites while loading, when FSDP's default has
+/// every rank load the 16-bit base: 2 × 2 × 68,976,648,192 B = 275.9 GB. The first fix is a
+/// loading setting, not more GPUs.
+#[test]
+fn qlora_70b_on_two_24gb_gpus_fits_vram_and_is_fixed_by_loading() {
+    let p = 68_976_648_192u64;
+    let plan = TrainingPlan {
+        finetune: FineTune::Qlora,
+        strategy: Strategy::FsdpFullShard,
+        offload_optimizer: OffloadTarget::Cpu,
+        offload_param: OffloadTarget::Cpu,
+        gpus_per_node: 2,
+        ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
+    };
+    let a = assess("puget-2x3090-128g", plan);
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.gpu.fits, Some(true), "fits in VRAM: {:?}", t.gpu);
+    assert_eq!(t.estimate.loading.method, LoadingMethod::EveryRank);
+    assert!(t.estimate.loading.default);
+    assert_eq!(phase_cpu(&a, PhaseId::Loading), 2 * 2 * p + runtime(2));
+    assert_eq!(t.cpu.fits, Some(false));
+    // Training itself fits: the 4-bit base (4.127 bits per parameter) and the adapters (1 %,
+    // 16 bytes each) on the CPU, plus the runtime.
+    let base = (p as f64 * 4.127 / 8.0).round() as u64;
+    let adapters = (0.01 * p as f64 * 2.0).round() as u64 + (0.01 * p as f64 * 14.0).round() as u64;
+    let training = phase_cpu(&a, PhaseId::Training);
+    assert!(
+        training.abs_diff(base + adapters + runtime(2)) <= 2,
+        "{training}"
+    );
+    assert!(training < 128 * GIB);
+    // First: a loading setting that fits. Rank 0 alone still needs 2P + the quantised base
+    // (173.5 GB); the meta device needs one 5 GB shard per rank plus the quantised base.
+    let first = &a.recommendations[0];
+    assert_eq!(first.kind, RecKind::Setting);
+    assert_eq!(first.id, R::MetaDeviceInit);
+    assert_eq!(first.result.fits, Some(true));
+    let meta_loading = 2 * 5_000_000_000 + base + runtime(2);
+    assert_eq!(
+        first.result.cpu_peak_bytes_per_node,
+        Some(meta_loading.max(training))
+    );
+    // No recommendation buys GPUs or RAM before that; a swap file for the loading peak is
+    // offered after the settings.
+    let swap = a.recommendations.iter().position(|r| r.id == R::AddSwap);
+    assert!(swap.is_some_and(|i| i > 0));
+}
+
+/// A 40B model under FSDP with CPU offload on 8 GPUs, fp32 checkpoint loaded by every rank:
+/// 8 × 40 × 10^9 × 4 B = 1,280 × 10^9 B at load, over a p4d's 1,152 GiB. Loading on rank 0
+/// brings the load to one copy, 160 × 10^9 B, and the plan fits.
+#[test]
+fn forty_b_fp32_checkpoint_on_eight_ranks_is_fixed_by_loading_on_rank0() {
+    let p = 40_000_000_000u64;
+    let plan = TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        offload_optimizer: OffloadTarget::Cpu,
+        offload_param: OffloadTarget::Cpu,
+        gpus_per_node: 8,
+        checkpoint_dtype: CheckpointDtype::Fp32,
+        ..TrainingPlan::new(p)
+    };
+    let a = assess("aws-p4d.24xlarge", plan);
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(
+        phase_cpu(&a, PhaseId::Loading),
+        1_280_000_000_000 + runtime(8)
+    );
+    assert_eq!(t.cpu.available_bytes, Some(1152 * GIB));
+    assert_eq!(t.fits, Some(false));
+    // Training keeps FSDP's offloaded states: 18 bytes per parameter × 1.5 (the ZeRO-3
+    // formula's buffer factor) on one node.
+    let training = 18 * p * 3 / 2 + runtime(8);
+    assert_eq!(phase_cpu(&a, PhaseId::Training), training);
+    let first = &a.recommendations[0];
+    assert_eq!(first.id, R::LoadOnRank0);
+    assert_eq!(first.result.fits, Some(true));
+    // The new peak is the training phase; the load is 160 × 10^9 B + the runtime.
+    assert_eq!(first.result.cpu_peak_bytes_per_node, Some(training));
+    assert!(160_000_000_000 + runtime(8) < training);
+    assert!(a.recommendations.iter().any(|r| r.id == R::MetaDeviceInit));
+}
+
+/// 7B on ZeRO-3 with CPU offload and no activation figure: every output says the activations are
+/// not included; given 32 layers, hidden 4096, sequence 2048 and micro-batch 1 it estimates them
+/// with Korthikanti et al.'s formula.
+#[test]
+fn activations_are_said_to_be_missing_then_estimated_for_any_shape() {
+    let base = [
+        "advise",
+        "--json",
+        "--params",
+        "7B",
+        "--zero-stage",
+        "3",
+        "--offload-optimizer",
+        "cpu",
+        "--offload-param",
+        "cpu",
+    ];
+    let v = common::json_of(
+        common::ramvram()
+            .args(base)
+            .arg("--profile")
+            .arg(common::fixture_path("aws-g5.xlarge")),
+    );
+    assert_eq!(v["training_memory"]["activations"]["included"], false);
+    assert!(v["training_memory"]["activations"]["gpu_bytes_per_gpu"].is_null());
+    let text = String::from_utf8(
+        common::ramvram()
+            .arg("advise")
+            .args(&base[2..])
+            .args(["--profile"])
+            .arg(common::fixture_path("aws-g5.xlarge"))
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("activations not included"), "{text}");
+    // FlashAttention (the default): 34 · s · b · h per layer = 34 × 2048 × 4096 bytes; 32 layers.
+    let shape = [
+        "--seq-len",
+        "2048",
+        "--micro-batch",
+        "1",
+        "--layers",
+        "32",
+        "--hidden-size",
+        "4096",
+    ];
+    let v = common::json_of(
+        common::ramvram()
+            .args(base)
+            .args(shape)
+            .arg("--profile")
+            .arg(common::fixture_path("aws-g5.xlarge")),
+    );
+    let act = &v["training_memory"]["activations"];
+    assert_eq!(act["included"], true);
+    assert_eq!(act["gpu_bytes_per_gpu"], 34u64 * 2048 * 4096 * 32);
+    assert_eq!(act["formula"], "korthikanti-flash");
+    assert_eq!(
+        act["heads_assumed"], true,
+        "no --heads: 4096 / 128 = 32 assumed"
+    );
+    // Eager attention adds 5·a·s/h = 5 × 32 × 2048 / 4096 = 80 per layer: 114 · s · b · h.
+    let v = common::json_of(
+        common::ramvram()
+            .args(base)
+            .args(shape)
+            .args(["--eager-attention", "--profile"])
+            .arg(common::fixture_path("aws-g5.xlarge")),
+    );
+    assert_eq!(
+        v["training_memory"]["activations"]["gpu_bytes_per_gpu"],
+        114u64 * 2048 * 4096 * 32
+    );
+}
+
+/// A flag that can't change the plan is an error naming it.
+#[test]
+fn inapplicable_flags_are_named() {
+    common::ramvram()
+        .args([
+            "advise",
+            "--params",
+            "7B",
+            "--aio-queue-depth",
+            "16",
+            "--profile",
+        ])
+        .arg(common::fixture_path("aws-g5.xlarge"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--aio-queue-depth only applies with --offload-optimizer nvme",
+        ));
+    common::ramvram()
+        .args(["advise", "--params", "7B", "--checkpointing", "--profile"])
+        .arg(common::fixture_path("aws-g5.xlarge"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--checkpointing only applies with --seq-len and --micro-batch",
+        ));
+}

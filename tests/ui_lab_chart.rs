@@ -1,0 +1,99 @@
+//! The Lab machines page's chart, driven through AccessKit (egui_kittest): a plain scroll wheel
+//! over the chart scrolls the page and leaves the chart alone; Ctrl + wheel zooms the chart;
+//! "Reset view" brings the whole lab back.
+
+mod common;
+
+use egui::{Event, Id, Modifiers, MouseWheelUnit, vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use egui_plot::{PlotBounds, PlotMemory};
+use ramvram::i18n::Lang;
+use ramvram::ui::RamvramApp;
+use ramvram::ui::app::Source;
+use ramvram::ui::panels::fleet_chart::PLOT_ID;
+
+const CHART: &str =
+    "Chart of the lab's machines: usable RAM against total VRAM, one point per machine";
+
+/// The window on the Lab machines page with every fixture profile loaded.
+fn lab_window() -> Harness<'static, RamvramApp> {
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
+    let mut h = Harness::builder()
+        .with_size([1280.0, 1300.0])
+        .with_context_setup(ramvram::ui::fonts::install)
+        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+    h.run();
+    h
+}
+
+fn view(h: &Harness<'_, RamvramApp>) -> PlotBounds {
+    *PlotMemory::load(&h.ctx, Id::unique(PLOT_ID))
+        .expect("the chart has drawn")
+        .bounds()
+}
+
+/// Three notches of the wheel: `up` turns it away from the user (scrolls up, zooms in).
+fn wheel(h: &Harness<'_, RamvramApp>, up: bool, modifiers: Modifiers) {
+    h.event(Event::MouseWheel {
+        unit: MouseWheelUnit::Line,
+        delta: vec2(0.0, if up { 3.0 } else { -3.0 }),
+        modifiers,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+}
+
+#[test]
+fn scrolling_over_the_lab_chart_scrolls_the_page_not_the_chart() {
+    let mut h = lab_window();
+    let chart = h.get_by_label(CHART).rect();
+    let before = view(&h);
+    h.hover_at(chart.center());
+    h.run();
+    wheel(&h, false, Modifiers::NONE);
+    h.run();
+    let moved = h.get_by_label(CHART).rect();
+    assert!(
+        moved.top() < chart.top() - 20.0,
+        "the page should scroll: chart top {} → {}",
+        chart.top(),
+        moved.top()
+    );
+    assert_eq!(view(&h), before, "the chart's view should not move");
+}
+
+#[test]
+fn ctrl_and_the_wheel_zoom_the_chart_and_reset_view_brings_the_lab_back() {
+    let mut h = lab_window();
+    let chart = h.get_by_label(CHART).rect();
+    let before = view(&h);
+    h.event(Event::ModifiersChanged(Modifiers::COMMAND));
+    h.hover_at(chart.center());
+    h.run();
+    wheel(&h, true, Modifiers::COMMAND);
+    h.run();
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run();
+    let zoomed = view(&h);
+    assert!(
+        zoomed.width() < before.width() * 0.99,
+        "Ctrl + wheel should zoom in: {} → {}",
+        before.width(),
+        zoomed.width()
+    );
+    assert_eq!(
+        h.get_by_label(CHART).rect().top(),
+        chart.top(),
+        "the page stays"
+    );
+    h.get_by_label("Reset view").click();
+    h.run();
+    let reset = view(&h);
+    assert!(
+        (reset.width() - before.width()).abs() < 1e-9,
+        "{reset:?} vs {before:?}"
+    );
+}
