@@ -34,10 +34,12 @@ pub enum Chart {
         panels: Vec<crate::present::monitor::TimelinePanel>,
         /// The shaded ranges.
         spans: Vec<crate::present::monitor::TimelineSpan>,
-        /// Time axis title.
+        /// Time axis title (empty: no title, a chart continued by the next one).
         x_label: String,
         /// First and last sample's time, seconds.
         x_range: (f64, f64),
+        /// Name the shaded ranges (in the first chart of a stack).
+        label_spans: bool,
     },
     /// Machines as points of RAM against VRAM, with the 1×, 1.5× and 2× lines.
     FleetScatter {

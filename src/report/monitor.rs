@@ -65,16 +65,27 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
         ],
     )));
     let panels = words::timeline(lang, &m.trace, MAX_POINTS);
-    if !panels.is_empty() {
+    let spans = words::spans(lang, s);
+    let x_range = (
+        m.trace.samples.first().map_or(0.0, |x| x.t),
+        m.trace.samples.last().map_or(1.0, |x| x.t),
+    );
+    // One chart block per panel, so that the stack breaks across pages like text does.
+    let last = panels.len().saturating_sub(1);
+    for (i, panel) in panels.into_iter().enumerate() {
         b.push(Block::Chart(Chart::Timeline {
-            panels,
-            spans: words::spans(lang, s),
-            x_label: tr(lang, Msg::MonitorUiTimeAxis).to_string(),
-            x_range: (
-                m.trace.samples.first().map_or(0.0, |x| x.t),
-                m.trace.samples.last().map_or(1.0, |x| x.t),
-            ),
+            panels: vec![panel],
+            spans: spans.clone(),
+            x_label: if i == last {
+                tr(lang, Msg::MonitorUiTimeAxis).to_string()
+            } else {
+                String::new()
+            },
+            x_range,
+            label_spans: i == 0,
         }));
+    }
+    if !spans.is_empty() {
         b.push(Block::Note(tr(lang, Msg::MonitorUiShaded).to_string()));
     }
     b.push(Block::Subheading(tr(lang, Msg::MonitorPeaks).to_string()));

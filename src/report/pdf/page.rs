@@ -311,11 +311,18 @@ impl Layout {
                         spans,
                         x_label,
                         x_range,
+                        label_spans,
                     } => {
-                        let svg =
-                            timeline::timeline(panels, spans, x_label, *x_range, CONTENT_W as u32);
-                        let h = (timeline::PANEL_HEIGHT * panels.len().max(1) as u32 + 18) as f32;
-                        (svg, CONTENT_W, h)
+                        let h = timeline::height(panels.len(), !x_label.is_empty());
+                        let svg = timeline::timeline(
+                            panels,
+                            spans,
+                            x_label,
+                            *x_range,
+                            *label_spans,
+                            CONTENT_W as u32,
+                        );
+                        (svg, CONTENT_W, h as f32)
                     }
                     Chart::FleetScatter {
                         points,

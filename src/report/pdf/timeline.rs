@@ -11,20 +11,30 @@ use crate::present::monitor::{TimelinePanel, TimelineSpan};
 /// Height of one chart, SVG units (= PDF points).
 pub const PANEL_HEIGHT: u32 = 112;
 
-/// The stacked charts; `x_range` is the first and last sample's time.
+/// Room for the time axis title below the last chart.
+const AXIS_TITLE_HEIGHT: u32 = 18;
+
+/// Height of `panels` charts stacked, with the axis title's room when there is one.
+pub fn height(panels: usize, axis_title: bool) -> u32 {
+    PANEL_HEIGHT * panels.max(1) as u32 + if axis_title { AXIS_TITLE_HEIGHT } else { 0 }
+}
+
+/// The stacked charts; `x_range` is the first and last sample's time; `x_label` (when not
+/// empty) goes under the last; `label_spans` names the shaded ranges in the first.
 pub fn timeline(
     panels: &[TimelinePanel],
     spans: &[TimelineSpan],
     x_label: &str,
     x_range: (f64, f64),
+    label_spans: bool,
     width: u32,
 ) -> String {
     font_registered();
-    let height = PANEL_HEIGHT * panels.len().max(1) as u32 + 18;
+    let height = height(panels.len(), !x_label.is_empty());
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        let (top, bottom) = root.split_vertically(height - 18);
+        let (top, bottom) = root.split_vertically(PANEL_HEIGHT * panels.len().max(1) as u32);
         let areas = top.split_evenly((panels.len().max(1), 1));
         let (x0, x1) = x_range;
         let x1 = if x1 > x0 { x1 } else { x0 + 1.0 };
@@ -76,7 +86,7 @@ pub fn timeline(
                         .mix(crate::present::monitor::shade_alpha(s.severity))
                         .filled(),
                 )));
-                if i == 0 {
+                if i == 0 && label_spans {
                     let _ = chart.draw_series(std::iter::once(Text::new(
                         s.label.clone(),
                         // One line per diagnosis, so that names of overlapping ranges
@@ -114,11 +124,13 @@ pub fn timeline(
             plotters::style::text_anchor::HPos::Center,
             plotters::style::text_anchor::VPos::Top,
         ));
-        let _ = bottom.draw(&Text::new(
-            x_label.to_string(),
-            (width as i32 / 2, 2),
-            style,
-        ));
+        if !x_label.is_empty() {
+            let _ = bottom.draw(&Text::new(
+                x_label.to_string(),
+                (width as i32 / 2, 2),
+                style,
+            ));
+        }
         let _ = root.present();
     }
     svg
