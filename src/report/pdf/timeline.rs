@@ -153,6 +153,7 @@ mod tests {
             &monitor::spans(Lang::Zh, &s),
             "秒",
             (0.0, 119.0),
+            true,
             495,
         );
         assert!(svg.contains("GPU 利用率（%）"));
@@ -163,5 +164,9 @@ mod tests {
         assert_eq!(panels.len(), 4);
         assert_eq!(svg.matches("opacity=\"0.18\"").count(), 4);
         assert_eq!(svg.matches("opacity=\"0.07\"").count(), 4);
+        // Without span names (a chart continuing a stack) and without an axis title.
+        let bare = timeline(&panels[1..2], &[], "", (0.0, 119.0), false, 495);
+        assert!(!bare.contains("GPU 等数据") && !bare.contains('秒'));
+        assert!(bare.contains("height=\"112\""), "{bare}");
     }
 }
