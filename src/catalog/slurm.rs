@@ -137,12 +137,13 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
     p
 }
 
-/// Reads `scontrol show node --json` output.
+/// Reads `scontrol show node --json` output (`-` for standard input; a regular file of at most
+/// [`crate::fsutil::MAX_SLURM_BYTES`]).
 ///
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_SLURM_BYTES).map_err(|source| ProfileError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -349,7 +349,7 @@ fn json_text(a: &advisor::Assessment) -> String {
 
 /// Replaces the profile's memory modules with those in a `dmidecode -t memory` file.
 fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Result<(), ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
+    let text = crate::fsutil::read_input_string(file, crate::fsutil::MAX_INPUT_BYTES).map_err(|e| {
         fail(
             lang,
             EXIT_BAD_INPUT,

@@ -81,13 +81,14 @@ pub struct LoadedProfile {
     pub ignored_fields: Vec<String>,
 }
 
-/// Reads and validates a profile file.
+/// Reads and validates a profile file (`-` for standard input). Only a regular file of at most
+/// [`crate::fsutil::MAX_INPUT_BYTES`] is read (see [`crate::fsutil::read_input`]).
 ///
 /// # Errors
-/// [`ProfileError::Read`] when the file can't be read; [`ProfileError::Parse`] for bad JSON or a
+/// [`ProfileError::Read`] when the file can't be read, is not a regular file or is too large; [`ProfileError::Parse`] for bad JSON or a
 /// field of the wrong type; [`ProfileError::Invalid`] for an impossible value.
 pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(|source| ProfileError::Read {
         path: path.to_path_buf(),
         source,
     })?;

@@ -5,6 +5,7 @@
 
 mod channels;
 pub mod dir;
+mod gpu_status;
 pub mod fleet_inputs;
 mod io;
 mod measurements;
@@ -12,6 +13,7 @@ pub mod redact;
 pub mod scenario;
 
 pub use channels::{ChannelLayout, infer_channels};
+pub use gpu_status::{FieldStatus, GpuStatus};
 pub use io::{
     LoadedProfile, ProfileError, load_profile, parse_document, parse_profile, save_profile,
 };
@@ -163,7 +165,8 @@ pub struct Gpu {
     /// Dedicated memory in use, bytes.
     pub vram_used_bytes: Option<u64>,
     /// True when the GPU shares system RAM instead of having its own (Apple Silicon, NVIDIA GB10
-    /// / DGX Spark): then RAM and "VRAM" are one pool.
+    /// / DGX Spark): then RAM and "VRAM" are one pool. Set only from a positive signal (a part
+    /// known to be unified), never because the memory size could not be read.
     #[serde(default)]
     pub unified_memory: bool,
     /// PCIe link, when the GPU sits on PCIe and the link could be read.
@@ -189,6 +192,10 @@ pub struct Gpu {
     /// PCIe traffic from the host to the GPU at detection time, bytes/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcie_rx_bytes_per_s: Option<f64>,
+    /// How each driver reading went (value, unsupported, error), for GPUs read through NVML;
+    /// left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "GpuStatus::is_empty")]
+    pub status: GpuStatus,
 }
 
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
@@ -262,8 +269,11 @@ pub enum NoteId {
     NvmlUnavailable,
     /// NVML worked but one GPU could not be read.
     GpuQueryFailed,
-    /// The GPU reports no dedicated memory (unified memory); host RAM is the pool.
+    /// The driver does not report the GPU's memory size ("not supported"): its VRAM is unknown
+    /// (not taken as unified memory).
     GpuMemoryUnsupported,
+    /// A GPU is runtime-suspended (power saving); it was not opened, so as not to wake it.
+    GpuSuspended,
     /// A mount did not answer `statvfs` in time (dead network share?).
     MountTimedOut,
     /// A source file could not be read (e.g. `/proc/meminfo`).

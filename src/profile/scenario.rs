@@ -30,12 +30,13 @@ fn version() -> u32 {
     SCENARIO_SCHEMA_VERSION
 }
 
-/// Reads a scenario file; returns it with the paths of fields that were ignored.
+/// Reads a scenario file (`-` for standard input; a regular file of at most
+/// [`crate::fsutil::MAX_INPUT_BYTES`]); returns it with the paths of fields that were ignored.
 ///
 /// # Errors
 /// [`ProfileError`] naming the file and, for bad content, the field.
 pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ProfileError::Read {
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(|source| ProfileError::Read {
         path: path.to_path_buf(),
         source,
     })?;
