@@ -90,9 +90,41 @@ pub fn parse_gres(gres: &str) -> Vec<GresGpu> {
     out
 }
 
+/// Most nodes read from one inventory: 200,000. Assumption: the largest Slurm clusters have
+/// tens of thousands of nodes; the cap bounds memory (a few KB per node) and time.
+pub const MAX_NODES: usize = 200_000;
+
+/// Checks one node against the profile caps (string lengths, GPUs per node). Returns the field
+/// under `nodes[i]` and what is wrong.
+fn check_node(node: &SlurmNode, gpus: &[GresGpu]) -> Result<(), (String, String)> {
+    use crate::profile::limits::{MAX_GPUS, MAX_STRING_BYTES};
+    for (field, value) in [
+        ("name", Some(&node.name)),
+        ("hostname", node.hostname.as_ref()),
+        ("gres", node.gres.as_ref()),
+        ("architecture", node.architecture.as_ref()),
+        ("operating_system", node.operating_system.as_ref()),
+    ] {
+        if value.is_some_and(|v| v.len() > MAX_STRING_BYTES) {
+            return Err((
+                field.to_string(),
+                format!("is longer than {MAX_STRING_BYTES} bytes"),
+            ));
+        }
+    }
+    let total: u64 = gpus.iter().map(|g| u64::from(g.count)).sum();
+    if total > MAX_GPUS as u64 {
+        return Err((
+            "gres".to_string(),
+            format!("{total} GPUs, more than the {MAX_GPUS} per node ramvram accepts"),
+        ));
+    }
+    Ok(())
+}
+
 /// A node's profile. GPUs whose type the catalogue does not know keep `vram_total_bytes: null`
 /// and get a `gpu-type-unknown` note: the node is shown with VRAM unknown, not dropped.
-fn node_profile(node: &SlurmNode) -> MachineProfile {
+fn node_profile(node: &SlurmNode, gres: Vec<GresGpu>) -> MachineProfile {
     let mut p = MachineProfile::unknown();
     p.generated_by = Some("Slurm scontrol show node --json (imported by ramvram)".into());
     p.host = Host {
@@ -106,7 +138,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         physical_cores: node
             .cores
             .zip(node.sockets)
-            .map(|(c, s)| c * s)
+            .and_then(|(c, s)| c.checked_mul(s))
             .filter(|n| *n > 0),
         logical_cpus: node.cpus.filter(|n| *n > 0),
     };
@@ -116,7 +148,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         .filter(|m| *m > 0)
         .and_then(|m| m.checked_mul(1 << 20))
         .filter(|b| *b <= 1 << 50);
-    for g in parse_gres(node.gres.as_deref().unwrap_or("")) {
+    for g in gres {
         let model = g.kind.as_deref().and_then(|k| catalog().gpu(k));
         if model.is_none() {
             p.notes.push(Note {
@@ -147,8 +179,38 @@ pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let (doc, _ignored) = parse_document::<ScontrolNodes>(&text, path)?;
-    Ok(doc.nodes.iter().map(node_profile).collect())
+    parse(&text, path)
+}
+
+/// Parses `scontrol show node --json` text; `path` is used only in error messages.
+///
+/// # Errors
+/// [`ProfileError::Parse`] for bad JSON; [`ProfileError::Invalid`] naming `nodes[i].FIELD` for
+/// a node past a cap (more than [`MAX_NODES`] nodes, a string over 4 KiB, more than 1,024 GPUs).
+pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
+    let (doc, _ignored) = parse_document::<ScontrolNodes>(text, path)?;
+    let invalid = |field: String, message: String| ProfileError::Invalid {
+        path: path.to_path_buf(),
+        field,
+        message,
+    };
+    if doc.nodes.len() > MAX_NODES {
+        return Err(invalid(
+            "nodes".into(),
+            format!(
+                "{} nodes, more than the {MAX_NODES} ramvram reads",
+                doc.nodes.len()
+            ),
+        ));
+    }
+    let mut profiles = Vec::with_capacity(doc.nodes.len());
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let gres = parse_gres(node.gres.as_deref().unwrap_or(""));
+        check_node(node, &gres)
+            .map_err(|(field, message)| invalid(format!("nodes[{i}].{field}"), message))?;
+        profiles.push(node_profile(node, gres));
+    }
+    Ok(profiles)
 }
 
 #[cfg(test)]

@@ -369,7 +369,14 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
         ));
     }
     probe::dimm::apply_dimms(&mut profile.memory, dimms);
-    Ok(())
+    // The modules join the profile: the profile's caps apply (module count, string lengths).
+    profile::limits::check(profile).map_err(|(field, message)| {
+        fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &format!("{}: field `{field}`: {message}", file.display()),
+        )
+    })
 }
 
 fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) -> ExitCode {

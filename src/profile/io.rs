@@ -100,12 +100,14 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
 /// # Errors
 /// As [`load_profile`], without the read error.
 pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let (profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
-    validate(&profile).map_err(|(field, message)| ProfileError::Invalid {
-        path: path.to_path_buf(),
-        field,
-        message,
-    })?;
+    let (mut profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
+    validate(&profile)
+        .and_then(|()| super::limits::check(&mut profile))
+        .map_err(|(field, message)| ProfileError::Invalid {
+            path: path.to_path_buf(),
+            field,
+            message,
+        })?;
     Ok(LoadedProfile {
         profile,
         ignored_fields,

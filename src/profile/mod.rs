@@ -8,9 +8,11 @@ pub mod dir;
 mod gpu_status;
 pub mod fleet_inputs;
 mod io;
+pub mod limits;
 mod measurements;
 pub mod redact;
 pub mod scenario;
+pub mod strings;
 
 pub use channels::{ChannelLayout, infer_channels};
 pub use gpu_status::{FieldStatus, GpuStatus};

@@ -193,6 +193,7 @@ impl RamvramApp {
             return;
         }
         if let Some(p) = &mut self.profile {
+            let before = p.memory.clone();
             // Modules read from the machine replace a typed configuration.
             p.memory.memory_type = None;
             p.memory.speed_mts = None;
@@ -200,6 +201,15 @@ impl RamvramApp {
             p.memory.channels_populated = None;
             p.memory.channels_source = None;
             probe::dimm::apply_dimms(&mut p.memory, dimms);
+            if let Err((field, message)) = profile::limits::check(p) {
+                p.memory = before;
+                self.bench_view.message = Some(trf(
+                    self.lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &format!("{file}: field `{field}`: {message}"))],
+                ));
+                return;
+            }
         }
         self.bench_view.message = None;
         self.reassess();
