@@ -25,4 +25,5 @@ pub mod present;
 pub mod probe;
 pub mod profile;
 pub mod report;
+pub mod sanitize;
 pub mod ui;

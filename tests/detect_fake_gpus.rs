@@ -1,8 +1,8 @@
 //! Detection with fake GPU scenarios: the NVML conversion path without an NVIDIA driver.
 
 use ramvram::advisor::{FindingId, Verdict, assess};
-use ramvram::probe::detect_with;
 use ramvram::i18n::Lang;
+use ramvram::probe::detect_with;
 use ramvram::probe::gpu::fake::{A6000_VRAM_BYTES, FakeScenario, H100_VRAM_BYTES};
 use ramvram::profile::{FieldStatus, GpuVendor, NoteId};
 
@@ -106,7 +106,10 @@ fn memory_info_unsupported_is_unknown_not_unified() {
         "GPU 0: GRID A100D-4C, not supported by the driver · PCIe: not supported by the driver · driver 550.54.15"
     );
     let rows = ramvram::present::hardware_rows(Lang::Zh, &a);
-    assert!(rows.iter().any(|(_, v)| v.contains("驱动不支持")), "{rows:?}");
+    assert!(
+        rows.iter().any(|(_, v)| v.contains("驱动不支持")),
+        "{rows:?}"
+    );
 }
 
 #[test]

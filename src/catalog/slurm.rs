@@ -175,10 +175,12 @@ fn node_profile(node: &SlurmNode, gres: Vec<GresGpu>) -> MachineProfile {
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
-    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_SLURM_BYTES).map_err(|source| ProfileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_SLURM_BYTES).map_err(
+        |source| ProfileError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+    )?;
     parse(&text, path)
 }
 

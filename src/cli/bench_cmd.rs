@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{
-    BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, text_bench,
+    BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, say, text_bench,
 };
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::{probe, profile};
@@ -50,7 +50,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             if let Some(s) = seconds {
                 config.time_per_pass = std::time::Duration::from_secs(u64::from(*s));
             }
-            eprintln!("{}", text_bench::decode_running(lang, &config));
+            say(&text_bench::decode_running(lang, &config));
             match crate::bench::decode::run(&config, cancel, &|_| {}) {
                 Ok(r) if *json => {
                     print(&(serde_json::to_string_pretty(&r).expect("serialises") + "\n"))
@@ -79,20 +79,17 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             if let Some(b) = array_bytes {
                 config.array_elements = (*b / 8).max(1) as usize;
             }
-            eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::BenchMemoryRunning,
-                    &[
-                        ("threads", &config.threads.to_string()),
-                        (
-                            "array",
-                            &crate::format::gib(8 * config.array_elements as u64)
-                        ),
-                    ]
-                )
-            );
+            say(&trf(
+                lang,
+                Msg::BenchMemoryRunning,
+                &[
+                    ("threads", &config.threads.to_string()),
+                    (
+                        "array",
+                        &crate::format::gib(8 * config.array_elements as u64),
+                    ),
+                ],
+            ));
             let result = crate::bench::memory::run(&config, cancel, &|_| {});
             if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 p.measurements.memory_bandwidth = Some(m.clone());
@@ -127,14 +124,11 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             if let Some(m) = size_mib {
                 config.sequential_bytes = (*m).max(1) << 20;
             }
-            eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::BenchStorageRunning,
-                    &[("path", &folder.display().to_string())]
-                )
-            );
+            say(&trf(
+                lang,
+                Msg::BenchStorageRunning,
+                &[("path", &folder.display().to_string())],
+            ));
             let result = crate::bench::storage::run(folder, &config, cancel, &|_| {});
             if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 // One entry per folder, the latest first.
@@ -169,6 +163,6 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 fn cancelled(lang: Lang) -> ExitCode {
-    eprintln!("ramvram: {}", tr(lang, Msg::BenchCancelled));
+    say(&format!("ramvram: {}", tr(lang, Msg::BenchCancelled)));
     ExitCode::from(EXIT_INTERRUPTED)
 }

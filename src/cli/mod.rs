@@ -304,7 +304,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 match written {
                     Ok(()) => {
                         let file = out.display().to_string();
-                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
                     Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
@@ -331,7 +331,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 match report::write(&a, &options, out) {
                     Ok(()) => {
                         let file = out.display().to_string();
-                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
                     Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
@@ -349,13 +349,14 @@ fn json_text(a: &advisor::Assessment) -> String {
 
 /// Replaces the profile's memory modules with those in a `dmidecode -t memory` file.
 fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Result<(), ExitCode> {
-    let text = crate::fsutil::read_input_string(file, crate::fsutil::MAX_INPUT_BYTES).map_err(|e| {
-        fail(
-            lang,
-            EXIT_BAD_INPUT,
-            &format!("{}: cannot read: {e}", file.display()),
-        )
-    })?;
+    let text =
+        crate::fsutil::read_input_string(file, crate::fsutil::MAX_INPUT_BYTES).map_err(|e| {
+            fail(
+                lang,
+                EXIT_BAD_INPUT,
+                &format!("{}: cannot read: {e}", file.display()),
+            )
+        })?;
     let dimms = probe::dimm::parse_dmidecode(&text);
     if dimms.is_empty() {
         return Err(fail(
@@ -403,14 +404,11 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
 fn warn_ignored(lang: Lang, path: &Path, fields: &[String]) {
     for field in fields {
         let file = path.display().to_string();
-        eprintln!(
-            "{}",
-            trf(
-                lang,
-                Msg::CliIgnoredField,
-                &[("file", &file), ("field", field)]
-            )
-        );
+        say(&trf(
+            lang,
+            Msg::CliIgnoredField,
+            &[("file", &file), ("field", field)],
+        ));
     }
 }
 
@@ -478,18 +476,20 @@ fn assessment(
     }
 }
 
-/// Removes terminal control characters and bidirectional overrides: profiles come from other
-/// machines, and a host name must not be able to move the cursor or retitle the terminal.
+/// Removes terminal control characters, bidirectional formatting and noncharacters
+/// ([`crate::sanitize::clean`]): profiles come from other machines, and a host name must not be
+/// able to move the cursor or retitle the terminal.
 pub fn printable(text: &str) -> String {
-    text.chars()
-        .filter(|c| {
-            *c == '\n'
-                || *c == '\t'
-                || !(c.is_control()
-                    || ('\u{202a}'..='\u{202e}').contains(c)
-                    || ('\u{2066}'..='\u{2069}').contains(c))
-        })
-        .collect()
+    crate::sanitize::clean(text).into_owned()
+}
+
+/// Writes one line to standard error. A closed or full stderr (`2>/dev/full`, a closed pipe)
+/// is ignored rather than a panic, as `eprintln!` would give: the exit status still says what
+/// happened.
+pub(crate) fn say(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", printable(text));
+    let _ = err.flush();
 }
 
 pub(crate) fn print(text: &str) -> ExitCode {
@@ -502,10 +502,10 @@ pub(crate) fn print(text: &str) -> ExitCode {
         // A closed pipe (`ramvram advise | head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!(
+            say(&format!(
                 "ramvram: {}: stdout: {e}",
                 tr(Lang::from_environment(), Msg::CliError)
-            );
+            ));
             ExitCode::from(EXIT_OUTPUT_FAILED)
         }
     }
@@ -516,19 +516,19 @@ pub(crate) fn print(text: &str) -> ExitCode {
 pub fn warn_unknown_language() {
     if let Some(value) = Lang::unknown_override() {
         let lang = Lang::from_environment();
-        eprintln!(
+        say(&format!(
             "ramvram: {}",
             printable(&trf(
                 lang,
                 Msg::CliLangUnknown,
                 &[("value", &value), ("lang", lang.native_name())],
             ))
-        );
+        ));
     }
 }
 
 fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
-    eprintln!("ramvram: {}: {message}", tr(lang, Msg::CliError));
+    say(&format!("ramvram: {}: {message}", tr(lang, Msg::CliError)));
     ExitCode::from(code)
 }
 
@@ -551,14 +551,11 @@ pub fn headless_fallback(args: &Args, problem: &crate::ui::WindowProblem) -> Exi
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };
-    eprintln!(
-        "{}",
-        trf(
-            lang,
-            Msg::CliNoDisplayHint,
-            &[("reason", &problem.text(lang))]
-        )
-    );
+    say(&trf(
+        lang,
+        Msg::CliNoDisplayHint,
+        &[("reason", &problem.text(lang))],
+    ));
     code
 }
 

@@ -285,7 +285,11 @@ mod tests {
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert_eq!(names(dir.path()), ["a.json"], "no temporary file left behind");
+        assert_eq!(
+            names(dir.path()),
+            ["a.json"],
+            "no temporary file left behind"
+        );
     }
 
     #[test]
@@ -357,7 +361,10 @@ mod tests {
         std::os::unix::fs::symlink(&b, &a).unwrap();
         std::os::unix::fs::symlink(&a, &b).unwrap();
         let e = write_atomic(&a, b"x").unwrap_err();
-        assert!(e.to_string().contains("too many levels of symbolic links"), "{e}");
+        assert!(
+            e.to_string().contains("too many levels of symbolic links"),
+            "{e}"
+        );
         // A self-link, and a loop in a folder component.
         let s = dir.path().join("self");
         std::os::unix::fs::symlink(&s, &s).unwrap();
@@ -417,7 +424,10 @@ mod tests {
         write_atomic(&dir.path().join("report.pdf"), b"%PDF").unwrap();
         assert!(!dead.exists(), "a dead process's temporary file is removed");
         assert!(alive.exists(), "a live process's is kept");
-        assert!(other_host.exists(), "another host's is kept (its pid means nothing here)");
+        assert!(
+            other_host.exists(),
+            "another host's is kept (its pid means nothing here)"
+        );
     }
 
     #[test]

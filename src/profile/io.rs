@@ -88,10 +88,12 @@ pub struct LoadedProfile {
 /// [`ProfileError::Read`] when the file can't be read, is not a regular file or is too large; [`ProfileError::Parse`] for bad JSON or a
 /// field of the wrong type; [`ProfileError::Invalid`] for an impossible value.
 pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(|source| ProfileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(
+        |source| ProfileError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+    )?;
     parse_profile(&text, path)
 }
 

@@ -69,7 +69,11 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Problem> {
     list("memory.dimms", p.memory.dimms.len(), MAX_DIMMS)?;
     list("disks", p.disks.len(), MAX_LIST)?;
     list("notes", p.notes.len(), MAX_LIST)?;
-    list("measurements.storage", p.measurements.storage.len(), MAX_LIST)?;
+    list(
+        "measurements.storage",
+        p.measurements.storage.len(),
+        MAX_LIST,
+    )?;
     let mut long = None;
     super::strings::for_each_string(p, &mut |s, path| {
         if long.is_none() && s.len() > MAX_STRING_BYTES {
@@ -77,10 +81,7 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Problem> {
         }
     });
     if let Some(field) = long {
-        return Err((
-            field,
-            format!("is longer than {MAX_STRING_BYTES} bytes"),
-        ));
+        return Err((field, format!("is longer than {MAX_STRING_BYTES} bytes")));
     }
     if let Some(bw) = p.memory.theoretical_bandwidth_bytes_per_s {
         rate(
@@ -114,13 +115,20 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Problem> {
             return Err((at("spread"), format!("{} must be 0 or more", m.spread)));
         }
         if m.threads == 0 || m.threads > 1_000_000 {
-            return Err((at("threads"), format!("{} is outside 1..=1000000", m.threads)));
+            return Err((
+                at("threads"),
+                format!("{} is outside 1..=1000000", m.threads),
+            ));
         }
     }
     for (i, s) in p.measurements.storage.iter().enumerate() {
         let at = |f: &str| format!("measurements.storage[{i}].{f}");
         if let Some(v) = s.sequential_read_bytes_per_s {
-            rate(&at("sequential_read_bytes_per_s"), v, MAX_STORAGE_BYTES_PER_S)?;
+            rate(
+                &at("sequential_read_bytes_per_s"),
+                v,
+                MAX_STORAGE_BYTES_PER_S,
+            )?;
         }
         if let Some(v) = s.random_read_bytes_per_s {
             rate(&at("random_read_bytes_per_s"), v, MAX_STORAGE_BYTES_PER_S)?;
@@ -176,13 +184,20 @@ mod tests {
         });
         let (field, message) = check(&mut p).unwrap_err();
         assert_eq!(field, "measurements.memory_bandwidth.triad_bytes_per_s");
-        assert!(message.starts_with("-80000000000 is not a measurement"), "{message}");
+        assert!(
+            message.starts_with("-80000000000 is not a measurement"),
+            "{message}"
+        );
     }
 
     #[test]
     fn long_strings_and_long_lists_are_named() {
         let mut p = MachineProfile::unknown();
-        p.gpus.push(crate::catalog::GpuModel::profile_gpu(None, 0, Some("x".repeat(4096))));
+        p.gpus.push(crate::catalog::GpuModel::profile_gpu(
+            None,
+            0,
+            Some("x".repeat(4096)),
+        ));
         assert_eq!(check(&mut p), Ok(()));
         p.gpus[0].name = Some("x".repeat(4097));
         assert_eq!(check(&mut p).unwrap_err().0, "gpus[0].name");

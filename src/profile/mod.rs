@@ -5,8 +5,8 @@
 
 mod channels;
 pub mod dir;
-mod gpu_status;
 pub mod fleet_inputs;
+mod gpu_status;
 mod io;
 pub mod limits;
 mod measurements;

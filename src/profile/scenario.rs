@@ -36,10 +36,12 @@ fn version() -> u32 {
 /// # Errors
 /// [`ProfileError`] naming the file and, for bad content, the field.
 pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileError> {
-    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(|source| ProfileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES).map_err(
+        |source| ProfileError::Read {
+            path: path.to_path_buf(),
+            source,
+        },
+    )?;
     let (scenario, ignored): (Scenario, Vec<String>) = parse_document(&text, path)?;
     let invalid = |field: String, message: String| ProfileError::Invalid {
         path: path.to_path_buf(),

@@ -7,7 +7,10 @@ use super::{FieldStatus, MachineProfile};
 /// Calls `f` on every string in `p`, with a function that gives the field's JSON path
 /// (`gpus[1].name`) when it is wanted (building paths for every string would cost more than the
 /// visit).
-pub fn for_each_string(p: &mut MachineProfile, f: &mut dyn FnMut(&mut String, &dyn Fn() -> String)) {
+pub fn for_each_string(
+    p: &mut MachineProfile,
+    f: &mut dyn FnMut(&mut String, &dyn Fn() -> String),
+) {
     fn opt(
         f: &mut dyn FnMut(&mut String, &dyn Fn() -> String),
         s: &mut Option<String>,
@@ -32,7 +35,9 @@ pub fn for_each_string(p: &mut MachineProfile, f: &mut dyn FnMut(&mut String, &d
     opt(f, &mut p.host.kernel, &|| "host.kernel".into());
     opt(f, &mut p.host.arch, &|| "host.arch".into());
     opt(f, &mut p.cpu.model, &|| "cpu.model".into());
-    opt(f, &mut p.memory.memory_type, &|| "memory.memory_type".into());
+    opt(f, &mut p.memory.memory_type, &|| {
+        "memory.memory_type".into()
+    });
     for (i, d) in p.memory.dimms.iter_mut().enumerate() {
         let at = |field: &str| format!("memory.dimms[{i}].{field}");
         opt(f, &mut d.locator, &|| at("locator"));
@@ -49,7 +54,9 @@ pub fn for_each_string(p: &mut MachineProfile, f: &mut dyn FnMut(&mut String, &d
         opt(f, &mut g.uuid, &|| at("uuid"));
         status(f, &mut g.status.memory, &|| at("status.memory.error"));
         status(f, &mut g.status.pcie, &|| at("status.pcie.error"));
-        status(f, &mut g.status.utilization, &|| at("status.utilization.error"));
+        status(f, &mut g.status.utilization, &|| {
+            at("status.utilization.error")
+        });
         status(f, &mut g.status.uuid, &|| at("status.uuid.error"));
     }
     for (i, d) in p.disks.iter_mut().enumerate() {
@@ -62,7 +69,9 @@ pub fn for_each_string(p: &mut MachineProfile, f: &mut dyn FnMut(&mut String, &d
         opt(f, &mut n.detail, &|| format!("notes[{i}].detail"));
     }
     if let Some(m) = &mut p.measurements.memory_bandwidth {
-        opt(f, &mut m.tool, &|| "measurements.memory_bandwidth.tool".into());
+        opt(f, &mut m.tool, &|| {
+            "measurements.memory_bandwidth.tool".into()
+        });
     }
     for (i, s) in p.measurements.storage.iter_mut().enumerate() {
         let at = |field: &str| format!("measurements.storage[{i}].{field}");
@@ -82,7 +91,10 @@ mod tests {
         let mut p = super::super::load_profile(&path).unwrap().profile;
         let mut seen = Vec::new();
         for_each_string(&mut p, &mut |s, path| seen.push((path(), s.clone())));
-        assert!(seen.contains(&("measurements.storage[0].path".into(), "/mnt/datasets/imagenet".into())));
+        assert!(seen.contains(&(
+            "measurements.storage[0].path".into(),
+            "/mnt/datasets/imagenet".into()
+        )));
         assert!(seen.iter().any(|(p, _)| p == "host.hostname"));
         // The visit can change every string.
         for_each_string(&mut p, &mut |s, _| *s = "x".into());

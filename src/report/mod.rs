@@ -2,6 +2,7 @@
 //! scripts, in Chinese, English or both. The content is [`model::build`]'s; the renderers only
 //! lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
 
+pub mod clean;
 pub mod markdown;
 pub mod model;
 pub mod pdf;
@@ -64,13 +65,15 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
         Format::Json => {
             let mut text = serde_json::to_string_pretty(&a).map_err(|e| e.to_string())?;
             text.push('\n');
-            Ok(text.into_bytes())
+            Ok(crate::sanitize::escape_for_json(&text)
+                .into_owned()
+                .into_bytes())
         }
         Format::Markdown => {
-            Ok(markdown::render(&model::build(&a, &meta, options.lang)).into_bytes())
+            Ok(markdown::render(&built_blocks(&a, &meta, options.lang)).into_bytes())
         }
         Format::Pdf => {
-            let blocks = model::build(&a, &meta, options.lang);
+            let blocks = built_blocks(&a, &meta, options.lang);
             let title = blocks.iter().find_map(|b| match b {
                 model::Block::Title(t) => Some(t.clone()),
                 _ => None,
@@ -82,6 +85,13 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
             )
         }
     }
+}
+
+/// The report's blocks, every string cleaned ([`clean::clean_blocks`]).
+fn built_blocks(a: &Assessment, meta: &ReportMeta, lang: ReportLang) -> Vec<model::Block> {
+    let mut blocks = model::build(a, meta, lang);
+    clean::clean_blocks(&mut blocks);
+    blocks
 }
 
 /// Renders and writes a report atomically: a failure leaves no file and never replaces an
@@ -133,20 +143,24 @@ pub fn render_fleet(
     match options.format {
         Format::Json => {
             let doc = crate::advisor::fleet::FleetDocument::new(&machines, &skipped);
-            serde_json::to_vec_pretty(&doc).map_err(|e| e.to_string())
+            let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+            Ok(crate::sanitize::escape_for_json(&text)
+                .into_owned()
+                .into_bytes())
         }
-        Format::Markdown => Ok(markdown::render(&model::build_fleet(
-            &machines,
-            &skipped,
-            &meta,
-            options.lang,
-        ))
-        .into_bytes()),
-        Format::Pdf => pdf::render(
-            &model::build_fleet(&machines, &skipped, &meta, options.lang),
-            crate::i18n::tr(first, Msg::FleetReportTitle),
-            first,
-        ),
+        Format::Markdown | Format::Pdf => {
+            let mut blocks = model::build_fleet(&machines, &skipped, &meta, options.lang);
+            clean::clean_blocks(&mut blocks);
+            if options.format == Format::Markdown {
+                Ok(markdown::render(&blocks).into_bytes())
+            } else {
+                pdf::render(
+                    &blocks,
+                    crate::i18n::tr(first, Msg::FleetReportTitle),
+                    first,
+                )
+            }
+        }
     }
 }
 

@@ -539,7 +539,10 @@ impl RamvramApp {
                 trf(
                     lang,
                     Msg::HardeningThreadFailed,
-                    &[("task", tr(lang, Msg::HardeningTaskDetection)), ("error", e)],
+                    &[
+                        ("task", tr(lang, Msg::HardeningTaskDetection)),
+                        ("error", e),
+                    ],
                 ),
             ),
             Message::Settings(p) => {

@@ -74,8 +74,7 @@ impl Settings {
 
     /// [`Settings::load`] from `path`.
     pub fn load_from(path: &std::path::Path) -> (Settings, Option<SettingsProblem>) {
-        let text = match crate::fsutil::read_input_string(path, crate::fsutil::MAX_SETTINGS_BYTES)
-        {
+        let text = match crate::fsutil::read_input_string(path, crate::fsutil::MAX_SETTINGS_BYTES) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return (Settings::default(), None);
             }

@@ -94,11 +94,7 @@ fn by_index(nvml: &Nvml) -> NvmlState {
     }
 }
 
-fn read_device(
-    nvml: &Nvml,
-    d: &nvml_wrapper::Device<'_>,
-    bus_id: Option<String>,
-) -> NvidiaReading {
+fn read_device(nvml: &Nvml, d: &nvml_wrapper::Device<'_>, bus_id: Option<String>) -> NvidiaReading {
     let (gen_current, gen_max) = (
         reading(d.current_pcie_link_gen()),
         reading(d.max_pcie_link_gen()),

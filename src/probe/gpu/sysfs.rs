@@ -126,7 +126,10 @@ pub fn nvidia_functions(sys: &Path) -> Vec<NvidiaFunction> {
     addresses
         .into_iter()
         .filter(|dev| {
-            let class = read(&dev.join("class")).as_deref().and_then(hex).unwrap_or(0);
+            let class = read(&dev.join("class"))
+                .as_deref()
+                .and_then(hex)
+                .unwrap_or(0);
             class >> 16 == 0x03
                 && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(VENDOR_NVIDIA)
         })
@@ -220,16 +223,34 @@ mod tests {
         };
         // A laptop: the NVIDIA dGPU asleep, the Intel iGPU awake; a server GPU awake.
         let nv = [("class", "0x030200\n"), ("vendor", "0x10de\n")];
-        dev("0000:01:00.0", &[nv[0], nv[1], ("power/runtime_status", "suspended\n")]);
-        dev("0000:00:02.0", &[("class", "0x030000\n"), ("vendor", "0x8086\n")]);
-        dev("0000:17:00.0", &[nv[0], nv[1], ("power/runtime_status", "active\n")]);
+        dev(
+            "0000:01:00.0",
+            &[nv[0], nv[1], ("power/runtime_status", "suspended\n")],
+        );
+        dev(
+            "0000:00:02.0",
+            &[("class", "0x030000\n"), ("vendor", "0x8086\n")],
+        );
+        dev(
+            "0000:17:00.0",
+            &[nv[0], nv[1], ("power/runtime_status", "active\n")],
+        );
         // An NVIDIA audio function of the same card: not a GPU.
-        dev("0000:01:00.1", &[("class", "0x040300\n"), ("vendor", "0x10de\n")]);
+        dev(
+            "0000:01:00.1",
+            &[("class", "0x040300\n"), ("vendor", "0x10de\n")],
+        );
         assert_eq!(
             nvidia_functions(sys.path()),
             vec![
-                NvidiaFunction { bus_id: "0000:01:00.0".into(), suspended: true },
-                NvidiaFunction { bus_id: "0000:17:00.0".into(), suspended: false },
+                NvidiaFunction {
+                    bus_id: "0000:01:00.0".into(),
+                    suspended: true
+                },
+                NvidiaFunction {
+                    bus_id: "0000:17:00.0".into(),
+                    suspended: false
+                },
             ]
         );
         assert!(nvidia_functions(&sys.path().join("none")).is_empty());
