@@ -11,6 +11,7 @@ use std::path::Path;
 
 use crate::advisor::Assessment;
 use crate::i18n::{Lang, Msg, trf};
+use crate::profile::redact::Scrubber;
 pub use model::{ReportLang, ReportMeta};
 
 /// Output format.
@@ -53,7 +54,8 @@ pub fn today() -> String {
 pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String> {
     let mut a = a.clone();
     if options.redact {
-        a.profile = a.profile.redacted();
+        let scrubber = Scrubber::for_profile(&a.profile);
+        redact_assessment(&mut a, &scrubber);
     }
     let meta = ReportMeta {
         date: options.date.clone(),
@@ -83,6 +85,20 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
                 title.as_deref().unwrap_or("ramvram"),
                 options.lang.langs()[0],
             )
+        }
+    }
+}
+
+/// Redacts the assessment's profile and the copies of its strings the assessment holds (the
+/// measured folders of the bandwidth view), all through one scrubber.
+fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
+    a.profile = a.profile.redacted_with(scrubber);
+    if let Some(b) = &mut a.bandwidth {
+        for s in &mut b.storage {
+            scrubber.scrub_in_place(&mut s.path);
+            if let Some(m) = &mut s.mount_point {
+                scrubber.scrub_in_place(m);
+            }
         }
     }
 }
@@ -124,10 +140,17 @@ pub fn render_fleet(
         }
     }
     if options.redact {
+        // One scrubber for all: a host's name can appear in another's mounts (an NFS server).
+        let mut scrubber = Scrubber::new();
+        for m in &machines {
+            scrubber.learn(&m.assessment.profile);
+        }
         // Host names are the labels, and file names often are host names: number them.
         for (i, m) in machines.iter_mut().enumerate() {
-            m.assessment.profile = m.assessment.profile.redacted();
-            if m.origin != crate::advisor::fleet::Origin::Planned {
+            redact_assessment(&mut m.assessment, &scrubber);
+            if m.origin == crate::advisor::fleet::Origin::Planned {
+                scrubber.scrub_in_place(&mut m.label);
+            } else {
                 m.label = format!("#{}", i + 1);
                 m.origin = crate::advisor::fleet::Origin::Redacted;
             }
