@@ -12,21 +12,26 @@ use crate::{probe, profile};
 /// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// The signal that interrupted the benchmark (0 while none did).
+static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
 #[cfg(unix)]
-extern "C" fn on_interrupt(_signal: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    // Only atomic stores: async-signal-safe.
+    SIGNAL.store(signal, std::sync::atomic::Ordering::Relaxed);
     INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
-/// the storage benchmark's guard can delete its temporary folder.
+/// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP (an SSH session that drops) cancel the benchmark
+/// instead of killing the process, so the storage benchmark can delete its temporary folder.
 fn catch_interrupts() {
     #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic.
+    // SAFETY: the handler only stores to atomics.
     unsafe {
         let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
+        libc::signal(libc::SIGHUP, handler);
     }
 }
 
@@ -57,6 +62,11 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 }
                 Ok(r) => print(&text_bench::decode(lang, &r)),
                 Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e @ crate::bench::BenchError::ImageTooLarge { .. }) => fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::bench::error(lang, &e),
+                ),
                 Err(e) => fail(
                     lang,
                     EXIT_OUTPUT_FAILED,
@@ -77,7 +87,10 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             let available = probe::detect_available_memory();
             let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
             if let Some(b) = array_bytes {
-                config.array_elements = (*b / 8).max(1) as usize;
+                match usize::try_from(*b / 8) {
+                    Ok(n) => config.array_elements = n.max(1),
+                    Err(_) => return too_large(lang, "--array-bytes", &b.to_string()),
+                }
             }
             say(&trf(
                 lang,
@@ -122,7 +135,10 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             };
             let mut config = crate::bench::storage::StorageBenchConfig::default();
             if let Some(m) = size_mib {
-                config.sequential_bytes = (*m).max(1) << 20;
+                match (*m).max(1).checked_mul(1 << 20) {
+                    Some(bytes) => config.sequential_bytes = bytes,
+                    None => return too_large(lang, "--size-mib", &m.to_string()),
+                }
             }
             say(&trf(
                 lang,
@@ -159,10 +175,28 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     }
 }
 
-/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it.
+/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it (after SIGTERM or SIGHUP:
+/// 128 + that signal).
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// A size flag whose bytes don't fit in 64 bits (or in this machine's address space).
+fn too_large(lang: Lang, flag: &str, value: &str) -> ExitCode {
+    fail(
+        lang,
+        EXIT_BAD_INPUT,
+        &trf(
+            lang,
+            Msg::HardeningFlagTooLarge,
+            &[("flag", flag), ("value", value)],
+        ),
+    )
+}
 
 fn cancelled(lang: Lang) -> ExitCode {
     say(&format!("ramvram: {}", tr(lang, Msg::BenchCancelled)));
-    ExitCode::from(EXIT_INTERRUPTED)
+    let signal = SIGNAL.load(std::sync::atomic::Ordering::Relaxed);
+    match u8::try_from(signal) {
+        Ok(s) if (1..64).contains(&s) => ExitCode::from(128 + s),
+        _ => ExitCode::from(EXIT_INTERRUPTED),
+    }
 }

@@ -76,7 +76,8 @@ pub struct Cpu {
     pub model: Option<String>,
     /// Physical cores over all sockets.
     pub physical_cores: Option<u32>,
-    /// Logical CPUs (hardware threads) this process may run on.
+    /// Logical CPUs (hardware threads) this process may use: its affinity mask, capped by its
+    /// cgroup's CPU quota (a container's `--cpus`, a Slurm job's cpuset).
     pub logical_cpus: Option<u32>,
 }
 
