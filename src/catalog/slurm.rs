@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::catalog;
-use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
+use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, ProfileError};
 
 #[derive(Debug, Deserialize)]
 struct ScontrolNodes {
@@ -124,7 +124,11 @@ fn check_node(node: &SlurmNode, gpus: &[GresGpu]) -> Result<(), (String, String)
 
 /// A node's profile. GPUs whose type the catalogue does not know keep `vram_total_bytes: null`
 /// and get a `gpu-type-unknown` note: the node is shown with VRAM unknown, not dropped.
-fn node_profile(node: &SlurmNode, gres: Vec<GresGpu>) -> MachineProfile {
+fn node_profile(
+    node: &SlurmNode,
+    gres: Vec<GresGpu>,
+    model_of: &mut dyn FnMut(&str) -> Option<&'static super::GpuModel>,
+) -> MachineProfile {
     let mut p = MachineProfile::unknown();
     p.generated_by = Some("Slurm scontrol show node --json (imported by ramvram)".into());
     p.host = Host {
@@ -149,7 +153,7 @@ fn node_profile(node: &SlurmNode, gres: Vec<GresGpu>) -> MachineProfile {
         .and_then(|m| m.checked_mul(1 << 20))
         .filter(|b| *b <= 1 << 50);
     for g in gres {
-        let model = g.kind.as_deref().and_then(|k| catalog().gpu(k));
+        let model = g.kind.as_deref().and_then(&mut *model_of);
         if model.is_none() {
             p.notes.push(Note {
                 id: NoteId::GpuTypeUnknown,
@@ -169,28 +173,98 @@ fn node_profile(node: &SlurmNode, gres: Vec<GresGpu>) -> MachineProfile {
     p
 }
 
+/// A parsed inventory whose every node passed the caps; profiles are built one at a time
+/// ([`Inventory::into_profiles`]), so a 100,000-node cluster can be assessed and printed without
+/// holding 100,000 profiles at once.
+pub struct Inventory {
+    nodes: Vec<(SlurmNode, Vec<GresGpu>)>,
+}
+
+impl Inventory {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the inventory lists no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Each node's host name as its profile will carry it (`hostname`, else `name`), in order.
+    pub fn hostnames(&self) -> impl Iterator<Item = &str> {
+        self.nodes
+            .iter()
+            .map(|(n, _)| n.hostname.as_deref().unwrap_or(&n.name))
+    }
+
+    /// The nodes' profiles, in order, built as they are taken (each GPU type is looked up in
+    /// the catalogue once).
+    pub fn into_profiles(self) -> impl Iterator<Item = MachineProfile> {
+        let mut models: std::collections::HashMap<String, Option<&'static super::GpuModel>> =
+            std::collections::HashMap::new();
+        self.nodes.into_iter().map(move |(node, gres)| {
+            let mut model_of = |kind: &str| {
+                *models
+                    .entry(kind.to_string())
+                    .or_insert_with(|| catalog().gpu(kind))
+            };
+            node_profile(&node, gres, &mut model_of)
+        })
+    }
+}
+
 /// Reads `scontrol show node --json` output (`-` for standard input; a regular file of at most
 /// [`crate::fsutil::MAX_SLURM_BYTES`]).
 ///
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
+    Ok(read_inventory(path)?.into_profiles().collect())
+}
+
+/// [`import`] without building the profiles yet.
+///
+/// # Errors
+/// As [`import`].
+pub fn read_inventory(path: &Path) -> Result<Inventory, ProfileError> {
     let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_SLURM_BYTES).map_err(
         |source| ProfileError::Read {
             path: path.to_path_buf(),
             source,
         },
     )?;
-    parse(&text, path)
+    parse_inventory(&text, path)
 }
 
-/// Parses `scontrol show node --json` text; `path` is used only in error messages.
+/// Parses `scontrol show node --json` text into profiles; `path` is used only in error
+/// messages.
+///
+/// # Errors
+/// As [`parse_inventory`].
+pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
+    Ok(parse_inventory(text, path)?.into_profiles().collect())
+}
+
+/// Parses and checks `scontrol show node --json` text; `path` is used only in error messages.
 ///
 /// # Errors
 /// [`ProfileError::Parse`] for bad JSON; [`ProfileError::Invalid`] naming `nodes[i].FIELD` for
 /// a node past a cap (more than [`MAX_NODES`] nodes, a string over 4 KiB, more than 1,024 GPUs).
-pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
-    let (doc, _ignored) = parse_document::<ScontrolNodes>(text, path)?;
+pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileError> {
+    // Slurm writes dozens of fields ramvram does not use: no list of ignored fields is kept.
+    let mut json = serde_json::Deserializer::from_str(text);
+    let doc: ScontrolNodes =
+        serde_path_to_error::deserialize(&mut json).map_err(|e| ProfileError::Parse {
+            path: path.to_path_buf(),
+            field: e.path().to_string(),
+            message: e.inner().to_string(),
+        })?;
+    json.end().map_err(|e| ProfileError::Parse {
+        path: path.to_path_buf(),
+        field: ".".to_string(),
+        message: e.to_string(),
+    })?;
     let invalid = |field: String, message: String| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,
@@ -205,14 +279,14 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileErro
             ),
         ));
     }
-    let mut profiles = Vec::with_capacity(doc.nodes.len());
-    for (i, node) in doc.nodes.iter().enumerate() {
+    let mut nodes = Vec::with_capacity(doc.nodes.len());
+    for (i, node) in doc.nodes.into_iter().enumerate() {
         let gres = parse_gres(node.gres.as_deref().unwrap_or(""));
-        check_node(node, &gres)
+        check_node(&node, &gres)
             .map_err(|(field, message)| invalid(format!("nodes[{i}].{field}"), message))?;
-        profiles.push(node_profile(node, gres));
+        nodes.push((node, gres));
     }
-    Ok(profiles)
+    Ok(Inventory { nodes })
 }
 
 #[cfg(test)]

@@ -259,9 +259,17 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
-            match machines.load_fleet() {
-                Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
-                Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+            if *json {
+                match machines.load_fleet() {
+                    Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, true),
+                    Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+                }
+            } else {
+                fleet::print_table(
+                    lang,
+                    machines.profile_dir.as_deref(),
+                    machines.slurm.as_deref(),
+                )
             }
         }
         Command::Advise {

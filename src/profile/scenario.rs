@@ -42,7 +42,15 @@ pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileErro
             source,
         },
     )?;
-    let (scenario, ignored): (Scenario, Vec<String>) = parse_document(&text, path)?;
+    parse_scenario(&text, path)
+}
+
+/// Parses and validates scenario JSON; `path` is used only in error messages.
+///
+/// # Errors
+/// As [`load_scenario`], without the read error.
+pub fn parse_scenario(text: &str, path: &Path) -> Result<(Scenario, Vec<String>), ProfileError> {
+    let (scenario, ignored): (Scenario, Vec<String>) = parse_document(text, path)?;
     let invalid = |field: String, message: String| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,
@@ -53,6 +61,22 @@ pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ProfileErro
             "schema_version".into(),
             "must be 1 or higher".into(),
         ));
+    }
+    // The only free text in a scenario: preset ids, capped like a profile's strings.
+    let max = super::limits::MAX_STRING_BYTES;
+    for (field, preset) in [
+        (
+            "training.preset",
+            scenario.training.as_ref().and_then(|t| t.preset.as_ref()),
+        ),
+        (
+            "workload.preset",
+            scenario.workload.as_ref().and_then(|w| w.preset.as_ref()),
+        ),
+    ] {
+        if preset.is_some_and(|p| p.len() > max) {
+            return Err(invalid(field.into(), format!("is longer than {max} bytes")));
+        }
     }
     if let Some(w) = &scenario.workload {
         w.validate()

@@ -89,18 +89,20 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
     }
 }
 
-/// Redacts the assessment's profile and the copies of its strings the assessment holds (the
-/// measured folders of the bandwidth view), all through one scrubber.
+/// The assessment of the redacted profile: the profile goes through the scrubber, and the
+/// assessment is made again from it with the same plan and workload, so that no copy of a
+/// profile string the assessment holds (a measured folder, a memory type) escapes redaction.
 fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
-    a.profile = a.profile.redacted_with(scrubber);
-    if let Some(b) = &mut a.bandwidth {
-        for s in &mut b.storage {
-            scrubber.scrub_in_place(&mut s.path);
-            if let Some(m) = &mut s.mount_point {
-                scrubber.scrub_in_place(m);
-            }
-        }
+    let profile = a.profile.redacted_with(scrubber);
+    let inputs = crate::advisor::Inputs {
+        training: a.training_memory.as_ref().map(|t| t.plan.clone()),
+        workload: a.workload.as_ref().map(|w| w.workload.clone()),
+    };
+    let mut redacted = crate::advisor::assess_with(&profile, &inputs);
+    if redacted.training_error.is_none() {
+        redacted.training_error = a.training_error;
     }
+    *a = redacted;
 }
 
 /// The report's blocks, every string cleaned ([`clean::clean_blocks`]).
