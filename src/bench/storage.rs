@@ -22,7 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::storage_fs::{AlignedBuf, WorkDir, drop_cache, read_at, sync_folder};
+use super::storage_fs::{AlignedBuf, WorkDir, drop_cache, read_at};
 use super::{BenchError, PathProblem};
 use crate::profile::StorageBandwidth;
 
@@ -225,7 +225,7 @@ pub fn run(
     }
     // One flush of the whole file system (cheaper than one fsync per file), then drop the small
     // files' pages from the cache so the non-direct fallback reads them from the disk.
-    sync_folder(small_dir.handle());
+    small_dir.sync();
     for i in 0..config.small_files {
         check()?;
         if let Ok(f) = small_dir.open_plain(&small_file(i)) {

@@ -2,7 +2,7 @@
 //! `openat` with `O_NOFOLLOW`, `unlinkat`): once the work folder is created, replacing it (or
 //! anything in it) with a symbolic link can't send a write or a removal anywhere else, and the
 //! folder is emptied through its own descriptor even if it was moved or swapped meanwhile.
-//! Also the file helpers the benchmark reads with (`O_DIRECT`, `posix_fadvise`, `syncfs`).
+//! Also the file helpers the benchmark reads with (`O_DIRECT`, `posix_fadvise`).
 
 use std::fs::File;
 use std::io;
@@ -14,6 +14,7 @@ pub(super) const ALIGN: usize = 4096;
 
 /// A folder this process created and holds open; removed with everything in it when dropped
 /// (normal end, error, cancel or a panic's unwinding).
+#[cfg(unix)]
 pub(super) struct WorkDir {
     /// The folder it was created in, held open.
     parent: File,
@@ -146,9 +147,16 @@ impl WorkDir {
         Ok(unsafe { File::from_raw_fd(fd) })
     }
 
-    /// The folder's descriptor (for `syncfs`).
-    pub(super) fn handle(&self) -> &File {
-        &self.dir
+    /// Writes the folder's file system's dirty pages to disk (`syncfs` on Linux, best effort).
+    pub(super) fn sync(&self) {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: a valid open descriptor.
+            unsafe {
+                libc::syncfs(self.dir.as_raw_fd());
+            }
+        }
     }
 
     /// Where the folder is (for messages).
@@ -224,25 +232,22 @@ impl Drop for WorkDir {
 
 /// Elsewhere: plain paths (no `openat`), removed with `remove_dir_all`.
 #[cfg(not(unix))]
+pub(super) struct WorkDir {
+    path: PathBuf,
+    remove: bool,
+}
+
+#[cfg(not(unix))]
 impl WorkDir {
     pub(super) fn create(parent: &Path, name: &str) -> io::Result<WorkDir> {
         let path = parent.join(name);
         std::fs::create_dir(&path)?;
-        Ok(WorkDir {
-            parent: File::open(parent)?,
-            name: name.to_string(),
-            dir: File::open(&path)?,
-            path,
-            remove: true,
-        })
+        Ok(WorkDir { path, remove: true })
     }
     pub(super) fn subdir(&self, name: &str) -> io::Result<WorkDir> {
         let path = self.path.join(name);
         std::fs::create_dir(&path)?;
         Ok(WorkDir {
-            parent: self.dir.try_clone()?,
-            name: name.to_string(),
-            dir: File::open(&path)?,
             path,
             remove: false,
         })
@@ -259,9 +264,7 @@ impl WorkDir {
     pub(super) fn open_plain(&self, name: &str) -> io::Result<File> {
         File::open(self.path.join(name))
     }
-    pub(super) fn handle(&self) -> &File {
-        &self.dir
-    }
+    pub(super) fn sync(&self) {}
     pub(super) fn path(&self) -> &Path {
         &self.path
     }
@@ -310,19 +313,6 @@ impl Drop for AlignedBuf {
         unsafe { std::alloc::dealloc(self.ptr, self.layout) }
     }
 }
-
-/// Writes the folder's file system's dirty pages to disk (`syncfs`, best effort).
-#[cfg(target_os = "linux")]
-pub(super) fn sync_folder(dir: &File) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: a valid open descriptor.
-    unsafe {
-        libc::syncfs(dir.as_raw_fd());
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub(super) fn sync_folder(_dir: &File) {}
 
 /// Asks the kernel to drop the file's cached pages (best effort).
 #[cfg(target_os = "linux")]
