@@ -29,5 +29,6 @@ pub mod present;
 pub mod probe;
 pub mod profile;
 pub mod report;
+pub mod sanitize;
 pub mod ui;
 pub mod units;
