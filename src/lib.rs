@@ -29,6 +29,7 @@ pub mod present;
 pub mod probe;
 pub mod profile;
 pub mod report;
+pub mod sanitize;
 pub mod trace;
 pub mod ui;
 pub mod units;

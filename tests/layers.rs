@@ -15,13 +15,14 @@ const RANKS: &[(&str, u32)] = &[
     ("fsutil", 0),
     ("assets", 0),
     ("linebreak", 0),
+    ("sanitize", 0),
     ("format", 1),
     ("profile", 2),
     // A watched run's samples: filled by the probe's sampler, a file or a metrics server; read
     // by the advisor's recognisers.
     ("trace", 3),
     ("probe", 4),
-    ("bench", 4),
+    ("bench", 5),
     ("catalog", 4),
     ("import", 5),
     ("advisor", 6),

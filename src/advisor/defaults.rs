@@ -56,6 +56,7 @@ mod tests {
             uuid: None,
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
+            status: Default::default(),
         }
     }
 

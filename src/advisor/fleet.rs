@@ -48,26 +48,49 @@ impl FleetMachine {
 /// One machine to assess: its label, origin, profile and (for planned ones) issues.
 pub type FleetInput = (String, Origin, MachineProfile, Vec<PlanIssue>);
 
-/// Assesses every machine and marks host names that appear more than once.
-pub fn assess_fleet(inputs: Vec<FleetInput>) -> Vec<FleetMachine> {
-    let mut machines: Vec<FleetMachine> = inputs
-        .into_iter()
-        .map(|(label, origin, profile, plan_issues)| FleetMachine {
-            label,
-            origin,
-            duplicate_hostname: false,
-            plan_issues,
-            assessment: assess(&profile),
-        })
-        .collect();
-    let names: Vec<Option<String>> = machines
-        .iter()
-        .map(|m| m.assessment.profile.host.hostname.clone())
-        .collect();
-    for (i, m) in machines.iter_mut().enumerate() {
-        if let Some(n) = &names[i] {
-            m.duplicate_hostname = names.iter().filter(|x| x.as_ref() == Some(n)).count() > 1;
-        }
+/// Assesses one machine of a fleet; `duplicate_hostname` says whether another machine of the
+/// fleet has its host name (see [`duplicate_names`]).
+pub fn assess_machine(input: FleetInput, duplicate_hostname: bool) -> FleetMachine {
+    let (label, origin, profile, plan_issues) = input;
+    FleetMachine {
+        label,
+        origin,
+        duplicate_hostname,
+        plan_issues,
+        assessment: assess(&profile),
     }
-    machines
+}
+
+/// The host names that appear more than once among `names`. Linear: one pass counting names
+/// in a hash map.
+pub fn duplicate_names<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> std::collections::HashSet<String> {
+    let mut counts: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for n in names {
+        *counts.entry(n).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .filter(|(_, c)| *c > 1)
+        .map(|(n, _)| n.to_string())
+        .collect()
+}
+
+/// Assesses every machine and marks host names that appear more than once. Linear in the
+/// number of machines besides the assessments themselves.
+pub fn assess_fleet(inputs: Vec<FleetInput>) -> Vec<FleetMachine> {
+    let duplicates = duplicate_names(inputs.iter().filter_map(|i| i.2.host.hostname.as_deref()));
+    inputs
+        .into_iter()
+        .map(|input| {
+            let dup = input
+                .2
+                .host
+                .hostname
+                .as_deref()
+                .is_some_and(|n| duplicates.contains(n));
+            assess_machine(input, dup)
+        })
+        .collect()
 }

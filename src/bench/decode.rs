@@ -19,12 +19,16 @@ use super::BenchError;
 /// quality docs/validation.md generated its dataset with.
 pub const QUALITY: u8 = 90;
 
+/// Largest image side: 65,535 pixels, the most a JPEG frame header's 16-bit width and height
+/// can hold (ITU-T T.81 § B.2.2).
+pub const MAX_SIDE: u32 = 65_535;
+
 /// What to measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecodeBenchConfig {
-    /// Image width, pixels (clamped to 16–16,384).
+    /// Image width, pixels (at least 16; at most [`MAX_SIDE`]).
     pub width: u32,
-    /// Image height, pixels (clamped to 16–16,384).
+    /// Image height, pixels (at least 16; at most [`MAX_SIDE`]).
     pub height: u32,
     /// Threads for the all-cores pass (the physical cores; 1 skips it).
     pub threads: u32,
@@ -33,12 +37,17 @@ pub struct DecodeBenchConfig {
 }
 
 impl DecodeBenchConfig {
-    /// `width × height` on every physical core (else every logical CPU), one second per pass.
+    /// `width × height` on every physical core this process may use (else every usable logical
+    /// CPU), one second per pass.
     pub fn for_this_machine(width: u32, height: u32) -> DecodeBenchConfig {
+        // The physical cores, but no more than this process may use (affinity and cgroup
+        // quota, which `available_parallelism` counts).
+        let usable = std::thread::available_parallelism().ok().map(|n| n.get());
         let threads = sysinfo::System::physical_core_count()
             .ok()
             .filter(|n| *n > 0)
-            .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+            .map(|p| usable.map_or(p, |u| p.min(u)))
+            .or(usable)
             .unwrap_or(1)
             .max(1);
         DecodeBenchConfig {
@@ -74,10 +83,23 @@ pub struct DecodeRate {
     pub per_core_mpix_per_s: f64,
 }
 
+/// Bytes the benchmark holds at once for a `width × height` image on `threads` threads: the
+/// RGB source, its JPEG (at most as large), the check decode and one decoded image per thread,
+/// `(3 + threads) × width × height × 3`. `None` when that overflows 64 bits.
+pub fn bytes_needed(width: u32, height: u32, threads: u32) -> Option<u64> {
+    u64::from(width)
+        .checked_mul(u64::from(height))?
+        .checked_mul(3)?
+        .checked_mul(3 + u64::from(threads))
+}
+
 /// A photograph-like RGB image: smooth colour gradients, mid-frequency texture and fine noise
 /// (a deterministic xorshift), which compresses to roughly 0.3–0.6 bytes per pixel at quality
 /// 90, as natural photographs do. Returns `width × height × 3` bytes, row-major.
-pub fn synthetic_image(width: u32, height: u32) -> Vec<u8> {
+///
+/// # Errors
+/// [`BenchError::OutOfMemory`] when the pixels can't be allocated (never an abort).
+pub fn synthetic_image(width: u32, height: u32) -> Result<Vec<u8>, BenchError> {
     let (w, h) = (width as usize, height as usize);
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut rand = move || {
@@ -88,8 +110,20 @@ pub fn synthetic_image(width: u32, height: u32) -> Vec<u8> {
     };
     // Texture at 1/6 of the resolution, repeated over 6 × 6 blocks.
     let (tw, th) = (w.div_ceil(6), h.div_ceil(6));
-    let texture: Vec<i32> = (0..tw * th).map(|_| (rand() % 41) as i32 - 20).collect();
-    let mut out = Vec::with_capacity(w * h * 3);
+    let oom = |bytes: usize| BenchError::OutOfMemory {
+        bytes: bytes as u64,
+    };
+    let mut texture: Vec<i32> = Vec::new();
+    texture
+        .try_reserve_exact(tw * th)
+        .map_err(|_| oom(tw * th * 4))?;
+    texture.extend((0..tw * th).map(|_| (rand() % 41) as i32 - 20));
+    let bytes = w
+        .checked_mul(h)
+        .and_then(|p| p.checked_mul(3))
+        .ok_or(oom(usize::MAX))?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(bytes).map_err(|_| oom(bytes))?;
     for y in 0..h {
         for x in 0..w {
             let t = texture[(y / 6) * tw + x / 6];
@@ -102,7 +136,7 @@ pub fn synthetic_image(width: u32, height: u32) -> Vec<u8> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Encodes `rgb` (`width × height × 3`) as a JPEG of [`QUALITY`].
@@ -122,7 +156,10 @@ pub fn encode(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, BenchError
 /// # Errors
 /// [`BenchError::Verification`] when the data is not a JPEG the decoder reads.
 pub fn decode(jpeg: &[u8]) -> Result<image::RgbImage, BenchError> {
-    image::ImageReader::with_format(Cursor::new(jpeg), image::ImageFormat::Jpeg)
+    // No `image` allocation limit (512 MiB by default): `run` has checked the memory needed.
+    let mut reader = image::ImageReader::with_format(Cursor::new(jpeg), image::ImageFormat::Jpeg);
+    reader.no_limits();
+    reader
         .decode()
         .map(|i| i.into_rgb8())
         .map_err(|e| BenchError::Verification(format!("JPEG decoder: {e}")))
@@ -169,18 +206,29 @@ fn pass(
 /// Runs the benchmark. `progress` gets 0–1.
 ///
 /// # Errors
+/// [`BenchError::ImageTooLarge`] past [`MAX_SIDE`]; [`BenchError::OutOfMemory`] when
+/// [`bytes_needed`] exceeds the memory available now (or an allocation fails);
 /// [`BenchError::Cancelled`] when `cancel` is set; [`BenchError::Verification`] when the decoded
-/// image doesn't have the encoded size.
+/// image doesn't have the encoded size; [`BenchError::Implausible`] for a rate that can't be
+/// right.
 pub fn run(
     config: &DecodeBenchConfig,
     cancel: &AtomicBool,
     progress: &dyn Fn(f32),
 ) -> Result<DecodeRate, BenchError> {
-    let (w, h) = (
-        config.width.clamp(16, 16_384),
-        config.height.clamp(16, 16_384),
-    );
-    let jpeg = encode(&synthetic_image(w, h), w, h)?;
+    if config.width > MAX_SIDE || config.height > MAX_SIDE {
+        return Err(BenchError::ImageTooLarge {
+            width: config.width,
+            height: config.height,
+        });
+    }
+    let (w, h) = (config.width.max(16), config.height.max(16));
+    let threads = config.threads.max(1);
+    let need = bytes_needed(w, h, threads).unwrap_or(u64::MAX);
+    if crate::probe::detect_available_memory().is_some_and(|avail| need > avail) {
+        return Err(BenchError::OutOfMemory { bytes: need });
+    }
+    let jpeg = encode(&synthetic_image(w, h)?, w, h)?;
     let check = decode(&jpeg)?;
     if check.dimensions() != (w, h) {
         return Err(BenchError::Verification(format!(
@@ -189,7 +237,6 @@ pub fn run(
             check.height()
         )));
     }
-    let threads = config.threads.max(1);
     let passes = if threads > 1 { 2.0 } else { 1.0 };
     let single = pass(&jpeg, 1, config.time_per_pass, cancel, &|f| {
         progress((f / passes) as f32)
@@ -203,6 +250,9 @@ pub fn run(
     };
     progress(1.0);
     let mpix = f64::from(w) * f64::from(h) / 1e6;
+    // Assumption: no core decodes 10^6 megapixels/s (a fast core does a few hundred).
+    let single = super::plausible("single_thread_mpix_per_s", single * mpix, 1e6)? / mpix;
+    let all = super::plausible("all_threads_mpix_per_s", all * mpix, 1e9)? / mpix;
     Ok(DecodeRate {
         width: w,
         height: h,
@@ -223,7 +273,7 @@ mod tests {
     #[test]
     fn the_synthetic_image_compresses_like_a_photograph_and_decodes_back() {
         let (w, h) = (640, 480);
-        let rgb = synthetic_image(w, h);
+        let rgb = synthetic_image(w, h).unwrap();
         assert_eq!(rgb.len(), 640 * 480 * 3);
         let jpeg = encode(&rgb, w, h).unwrap();
         // ImageNet's JPEGs average ~110 KB for ~0.19 MP at quality ~90: about 0.5 byte/pixel;
@@ -258,5 +308,32 @@ mod tests {
             run(&config, &AtomicBool::new(true), &|_| {}),
             Err(BenchError::Cancelled)
         ));
+    }
+
+    #[test]
+    fn sizes_past_jpeg_or_memory_are_errors_not_aborts() {
+        let config = |width, height, threads| DecodeBenchConfig {
+            width,
+            height,
+            threads,
+            time_per_pass: Duration::from_millis(10),
+        };
+        let never = AtomicBool::new(false);
+        assert!(matches!(
+            run(&config(65_536, 100, 1), &never, &|_| {}),
+            Err(BenchError::ImageTooLarge {
+                width: 65_536,
+                height: 100
+            })
+        ));
+        // 65,535² × 3 bytes × (3 + 1,024 threads) = 13.2 TB: more than any machine has free.
+        let e = run(&config(65_535, 65_535, 1024), &never, &|_| {}).unwrap_err();
+        let need = 65_535u64 * 65_535 * 3 * 1027;
+        assert!(
+            matches!(e, BenchError::OutOfMemory { bytes } if bytes == need),
+            "{e}"
+        );
+        assert_eq!(bytes_needed(u32::MAX, u32::MAX, u32::MAX), None);
+        assert_eq!(bytes_needed(1920, 1080, 8), Some(1920 * 1080 * 3 * 11));
     }
 }

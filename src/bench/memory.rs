@@ -279,11 +279,12 @@ pub fn run(
     let spread = (0..4)
         .map(|k| spread(&timed.iter().map(|t| t[k]).collect::<Vec<_>>()))
         .fold(0.0, f64::max);
+    let max = crate::profile::limits::MAX_MEMORY_BYTES_PER_S;
     Ok(MemoryBandwidth {
-        copy_bytes_per_s: rate(0),
-        scale_bytes_per_s: rate(1),
-        add_bytes_per_s: rate(2),
-        triad_bytes_per_s: rate(3),
+        copy_bytes_per_s: super::plausible("copy_bytes_per_s", rate(0), max)?,
+        scale_bytes_per_s: super::plausible("scale_bytes_per_s", rate(1), max)?,
+        add_bytes_per_s: super::plausible("add_bytes_per_s", rate(2), max)?,
+        triad_bytes_per_s: super::plausible("triad_bytes_per_s", rate(3), max)?,
         threads: threads as u32,
         pinned: all_pinned.load(Ordering::Relaxed),
         array_bytes: 8 * n as u64,

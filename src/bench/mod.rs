@@ -6,6 +6,7 @@
 pub mod decode;
 pub mod memory;
 pub mod storage;
+mod storage_fs;
 
 use std::fmt;
 
@@ -29,6 +30,21 @@ pub enum BenchError {
         kind: PathProblem,
         /// The OS error text, when there is one.
         detail: Option<String>,
+    },
+    /// `bench decode`'s image is larger than a JPEG can be (65,535 pixels a side).
+    ImageTooLarge {
+        /// Width asked for, pixels.
+        width: u32,
+        /// Height asked for, pixels.
+        height: u32,
+    },
+    /// A rate came out non-finite, zero or beyond physical limits (a timer too coarse for a
+    /// tiny run, or broken arithmetic): nothing is reported or stored.
+    Implausible {
+        /// The profile field, e.g. `triad_bytes_per_s`.
+        what: &'static str,
+        /// The value.
+        value: f64,
     },
     /// Reading or writing the test file failed.
     Io {
@@ -73,12 +89,33 @@ impl fmt::Display for BenchError {
                 }
                 Ok(())
             }
+            BenchError::ImageTooLarge { width, height } => write!(
+                f,
+                "{width}×{height} is larger than a JPEG can be (65535 pixels a side)"
+            ),
+            BenchError::Implausible { what, value } => {
+                write!(f, "{what} came out as {value}, which can't be right")
+            }
             BenchError::Io { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
 }
 
 impl std::error::Error for BenchError {}
+
+/// Checks that a measured rate can be stored: finite, positive and at most `max` (the profile's
+/// caps in [`crate::profile::limits`]). A NaN would be written as `null` into a field that
+/// must be a number, and the profile would no longer load.
+///
+/// # Errors
+/// [`BenchError::Implausible`] naming the field.
+pub fn plausible(what: &'static str, value: f64, max: f64) -> Result<f64, BenchError> {
+    if value.is_finite() && value > 0.0 && value <= max {
+        Ok(value)
+    } else {
+        Err(BenchError::Implausible { what, value })
+    }
+}
 
 /// The program name and version recorded with each measurement.
 pub fn tool_name() -> String {

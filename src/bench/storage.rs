@@ -1,7 +1,8 @@
 //! Storage read benchmark on the folder a dataset lives in.
 //!
-//! In a temporary folder it creates inside the target folder (`.ramvram-bench-<pid>-<n>`), it
-//! writes one large file and a set of 4 KiB files, then measures:
+//! In a temporary folder it creates inside the target folder (`.ramvram-bench-<host>-<pid>-<n>`,
+//! handled through its open descriptor, see `storage_fs`), it writes one large file and a set of
+//! 4 KiB files, then measures:
 //!
 //! - **sequential read**: the large file in 1 MiB blocks, one request at a time, with
 //!   `O_DIRECT` so the page cache is bypassed (aligned buffers); when the file system refuses
@@ -12,16 +13,16 @@
 //!   (`O_DIRECT` where allowed), as a DataLoader reading many small images does: files per second
 //!   and bytes per second.
 //!
-//! The temporary folder is removed when the benchmark ends, however it ends (a guard's `Drop`
-//! also runs when a panic unwinds). Each phase stops at its time budget, so a slow disk gives a
+//! The temporary folder is removed when the benchmark ends, however it ends (its `Drop` also
+//! runs when a panic unwinds; the command line turns SIGINT, SIGTERM and SIGHUP into a cancel). Each phase stops at its time budget, so a slow disk gives a
 //! shorter sample, not a longer wait.
 
-use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::storage_fs::{AlignedBuf, WorkDir, drop_cache, read_at};
 use super::{BenchError, PathProblem};
 use crate::profile::StorageBandwidth;
 
@@ -30,10 +31,6 @@ pub const SEQ_BLOCK_BYTES: usize = 1 << 20;
 
 /// Size of one small file: 4 KiB (the seed's "many small files" case; one page).
 pub const SMALL_FILE_BYTES: usize = 4096;
-
-/// Alignment for `O_DIRECT` buffers and offsets: 4096 bytes covers 512-byte and 4K-sector
-/// devices (Linux `open(2)`: "the alignment … of the logical block size").
-const ALIGN: usize = 4096;
 
 /// Space kept free beyond the test files, so the benchmark never fills a disk: 64 MiB.
 /// Assumption: enough for the file system's own metadata and other writers meanwhile.
@@ -72,45 +69,6 @@ impl StorageBenchConfig {
     /// Bytes the test files take on disk.
     pub fn bytes_needed(&self) -> u64 {
         self.sequential_bytes + u64::from(self.small_files) * SMALL_FILE_BYTES as u64
-    }
-}
-
-/// Removes the temporary folder when dropped (normal end, error, cancel or panic).
-struct TempDirGuard(PathBuf);
-
-impl Drop for TempDirGuard {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A heap buffer aligned for `O_DIRECT`.
-struct AlignedBuf {
-    ptr: *mut u8,
-    layout: std::alloc::Layout,
-}
-
-impl AlignedBuf {
-    fn new(len: usize) -> AlignedBuf {
-        let layout = std::alloc::Layout::from_size_align(len, ALIGN).expect("valid layout");
-        // SAFETY: len > 0 (callers pass block sizes); zeroed memory is a valid [u8].
-        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        AlignedBuf { ptr, layout }
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [u8] {
-        // SAFETY: ptr is valid for layout.size() bytes and uniquely owned.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.layout.size()) }
-    }
-}
-
-impl Drop for AlignedBuf {
-    fn drop(&mut self) {
-        // SAFETY: allocated with this layout in `new`.
-        unsafe { std::alloc::dealloc(self.ptr, self.layout) }
     }
 }
 
@@ -198,12 +156,13 @@ pub fn run(
     check_folder(dir, config.bytes_needed())?;
     remove_stale(dir);
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let work = dir.join(format!(
-        "{TEMP_PREFIX}{}-{}",
+    let name = format!(
+        "{TEMP_PREFIX}{}-{}-{}",
+        crate::fsutil::host_tag(),
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    if let Err(e) = std::fs::create_dir(&work) {
+    );
+    let work = WorkDir::create(dir, &name).map_err(|e| {
         let kind = match e.kind() {
             std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
                 PathProblem::NotWritable
@@ -211,13 +170,12 @@ pub fn run(
             _ if e.raw_os_error() == Some(libc::ENOSPC) => PathProblem::Full,
             _ => PathProblem::NotWritable,
         };
-        return Err(BenchError::Path {
+        BenchError::Path {
             path: dir.to_path_buf(),
             kind,
             detail: Some(e.to_string()),
-        });
-    }
-    let _guard = TempDirGuard(work.clone());
+        }
+    })?;
     let check = || {
         if cancel.load(Ordering::Relaxed) {
             Err(BenchError::Cancelled)
@@ -225,17 +183,22 @@ pub fn run(
             Ok(())
         }
     };
+    let out_of_memory = |bytes: usize| BenchError::OutOfMemory {
+        bytes: bytes as u64,
+    };
 
     // 1. Write the files (0–40 %).
-    let big = work.join("sequential.bin");
+    const BIG: &str = "sequential.bin";
+    let big = work.path().join(BIG);
     let blocks = config
         .sequential_bytes
         .div_ceil(SEQ_BLOCK_BYTES as u64)
         .max(1);
-    let small_dir = work.join("small");
-    std::fs::create_dir(&small_dir).map_err(|e| io_err(&small_dir, e))?;
+    let small_dir = work
+        .subdir("small")
+        .map_err(|e| io_err(&work.path().join("small"), e))?;
     {
-        let mut f = File::create(&big).map_err(|e| io_err(&big, e))?;
+        let mut f = work.create_file(BIG).map_err(|e| io_err(&big, e))?;
         let mut buf = vec![0u8; SEQ_BLOCK_BYTES];
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         for i in 0..blocks {
@@ -251,9 +214,10 @@ pub fn run(
     let mut seed = 0xD1B5_4A32_D192_ED03u64;
     for i in 0..config.small_files {
         check()?;
-        let p = small_file(&small_dir, i);
+        let name = small_file(i);
         fill_random(&mut buf, &mut seed);
-        let mut f = File::create(&p).map_err(|e| io_err(&p, e))?;
+        let p = small_dir.path().join(&name);
+        let mut f = small_dir.create_file(&name).map_err(|e| io_err(&p, e))?;
         f.write_all(&buf).map_err(|e| io_err(&p, e))?;
         if i % 64 == 0 {
             progress(0.3 + 0.05 * i as f32 / config.small_files.max(1) as f32);
@@ -261,10 +225,10 @@ pub fn run(
     }
     // One flush of the whole file system (cheaper than one fsync per file), then drop the small
     // files' pages from the cache so the non-direct fallback reads them from the disk.
-    sync_folder(&small_dir);
+    small_dir.sync();
     for i in 0..config.small_files {
         check()?;
-        if let Ok(f) = File::open(small_file(&small_dir, i)) {
+        if let Ok(f) = small_dir.open_plain(&small_file(i)) {
             drop_cache(&f);
         }
     }
@@ -272,8 +236,9 @@ pub fn run(
 
     // 2. Sequential read (40–75 %).
     let (sequential, direct_io, sequential_bytes) = {
-        let (mut f, direct) = open_read(&big).map_err(|e| io_err(&big, e))?;
-        let mut abuf = AlignedBuf::new(SEQ_BLOCK_BYTES);
+        let (mut f, direct) = work.open_read(BIG).map_err(|e| io_err(&big, e))?;
+        let mut abuf =
+            AlignedBuf::new(SEQ_BLOCK_BYTES).map_err(|_| out_of_memory(SEQ_BLOCK_BYTES))?;
         let mut direct = direct;
         let start = Instant::now();
         let mut read_total = 0u64;
@@ -292,7 +257,7 @@ pub fn run(
                     }
                     // A file system may accept O_DIRECT at open and refuse the read: fall back.
                     Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
-                        f = File::open(&big).map_err(|e| io_err(&big, e))?;
+                        f = work.open_plain(BIG).map_err(|e| io_err(&big, e))?;
                         drop_cache(&f);
                         direct = false;
                         continue 'passes;
@@ -331,19 +296,21 @@ pub fn run(
         let j = (xorshift(&mut rng) % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }
-    let mut abuf = AlignedBuf::new(SMALL_FILE_BYTES);
+    let mut abuf =
+        AlignedBuf::new(SMALL_FILE_BYTES).map_err(|_| out_of_memory(SMALL_FILE_BYTES))?;
     let mut files_read = 0u64;
     let mut random_direct = true;
     let start = Instant::now();
     for i in &order {
         check()?;
-        let p = small_file(&small_dir, *i);
-        let (f, direct) = open_read(&p).map_err(|e| io_err(&p, e))?;
+        let name = small_file(*i);
+        let p = small_dir.path().join(&name);
+        let (f, direct) = small_dir.open_read(&name).map_err(|e| io_err(&p, e))?;
         random_direct &= direct;
         let n = match read_at(&f, abuf.as_mut_slice(), 0) {
             Err(e) if direct && e.raw_os_error() == Some(libc::EINVAL) => {
                 random_direct = false;
-                let f = File::open(&p).map_err(|e| io_err(&p, e))?;
+                let f = small_dir.open_plain(&name).map_err(|e| io_err(&p, e))?;
                 read_at(&f, abuf.as_mut_slice(), 0).map_err(|e| io_err(&p, e))?
             }
             r => r.map_err(|e| io_err(&p, e))?,
@@ -362,6 +329,15 @@ pub fn run(
     }
     let secs = start.elapsed().as_secs_f64();
     let files_per_s = (files_read > 0 && secs > 0.0).then(|| files_read as f64 / secs);
+    use crate::profile::limits::{MAX_FILES_PER_S, MAX_STORAGE_BYTES_PER_S};
+    let check_rate =
+        |what, v: Option<f64>, max| v.map(|v| super::plausible(what, v, max)).transpose();
+    let sequential = check_rate(
+        "sequential_read_bytes_per_s",
+        sequential,
+        MAX_STORAGE_BYTES_PER_S,
+    )?;
+    let files_per_s = check_rate("random_read_files_per_s", files_per_s, MAX_FILES_PER_S)?;
     progress(1.0);
     Ok(StorageBandwidth {
         path: std::fs::canonicalize(dir)
@@ -378,48 +354,40 @@ pub fn run(
     })
 }
 
-/// Prefix of the temporary folders: `.ramvram-bench-<pid>-<n>`.
+/// Prefix of the temporary folders: `.ramvram-bench-<host>-<pid>-<n>`.
 const TEMP_PREFIX: &str = ".ramvram-bench-";
 
-/// Removes temporary folders left in `dir` by benchmarks whose process no longer exists (a
-/// `kill -9` or a power cut skips every cleanup); folders of running processes are kept.
+/// Removes temporary folders left in `dir` by benchmarks of this host whose process no longer
+/// exists (a `kill -9` or a power cut skips every cleanup). Folders of running processes, of
+/// other hosts (on a shared file system, a process id means something only on its own host) and
+/// of older versions (no host in the name) are kept. Removal never follows a link.
 pub fn remove_stale(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    let host = crate::fsutil::host_tag();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix(TEMP_PREFIX)
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|p| p.parse::<u32>().ok())
+        let Some(rest) = name.strip_prefix(TEMP_PREFIX) else {
+            continue;
+        };
+        let mut parts = rest.rsplitn(3, '-');
+        let (Some(_n), Some(pid), Some(their_host)) = (parts.next(), parts.next(), parts.next())
         else {
             continue;
         };
-        if !process_alive(pid) {
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+        if their_host == host && is_dir && !crate::fsutil::process_alive(pid) {
             let _ = std::fs::remove_dir_all(e.path());
         }
     }
 }
 
-/// True when a process with this id exists (`kill(pid, 0)`; `EPERM` means it exists).
-#[cfg(unix)]
-fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-#[cfg(not(unix))]
-fn process_alive(_pid: u32) -> bool {
-    true
-}
-
-fn small_file(dir: &Path, i: u32) -> PathBuf {
-    dir.join(format!("{i:06}.bin"))
+fn small_file(i: u32) -> String {
+    format!("{i:06}.bin")
 }
 
 /// Fills `buf` with xorshift64 output so that compressing or deduplicating file systems (ZFS,
@@ -436,68 +404,6 @@ fn xorshift(s: &mut u64) -> u64 {
     *s ^= *s >> 7;
     *s ^= *s << 17;
     *s
-}
-
-/// Opens for reading with `O_DIRECT` where the file system allows it; returns whether it did.
-#[cfg(target_os = "linux")]
-fn open_read(path: &Path) -> std::io::Result<(File, bool)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECT)
-        .open(path)
-    {
-        Ok(f) => Ok((f, true)),
-        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {
-            let f = File::open(path)?;
-            drop_cache(&f);
-            Ok((f, false))
-        }
-        Err(e) => Err(e),
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn open_read(path: &Path) -> std::io::Result<(File, bool)> {
-    Ok((File::open(path)?, false))
-}
-
-/// Writes the folder's file system's dirty pages to disk (`syncfs`, best effort).
-#[cfg(target_os = "linux")]
-fn sync_folder(dir: &Path) {
-    use std::os::fd::AsRawFd;
-    if let Ok(d) = File::open(dir) {
-        // SAFETY: a valid open descriptor.
-        unsafe {
-            libc::syncfs(d.as_raw_fd());
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn sync_folder(_dir: &Path) {}
-
-/// Asks the kernel to drop the file's cached pages (best effort).
-#[cfg(target_os = "linux")]
-fn drop_cache(f: &File) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: a valid open descriptor; the call only gives the kernel advice.
-    unsafe {
-        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn drop_cache(_f: &File) {}
-
-#[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(f, buf, offset)
-}
-
-#[cfg(windows)]
-fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(f, buf, offset)
 }
 
 #[cfg(test)]
@@ -600,20 +506,28 @@ mod tests {
     #[test]
     fn folders_left_by_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
+        let host = crate::fsutil::host_tag();
         // pid_max is at most 4,194,304 on Linux: this process can't exist.
-        let dead = dir.path().join(".ramvram-bench-999999999-0");
+        let dead = dir
+            .path()
+            .join(format!(".ramvram-bench-{host}-999999999-0"));
         std::fs::create_dir(&dead).unwrap();
         std::fs::write(dead.join("sequential.bin"), b"left over").unwrap();
         // This process is alive: its folder may belong to a run under way.
-        let alive = dir
-            .path()
-            .join(format!(".ramvram-bench-{}-424242", std::process::id()));
+        let alive = dir.path().join(format!(
+            ".ramvram-bench-{host}-{}-424242",
+            std::process::id()
+        ));
         std::fs::create_dir(&alive).unwrap();
+        // Another node's folder on a shared file system: its pid means nothing here.
+        let other_node = dir.path().join(".ramvram-bench-other-node-7-999999999-0");
+        std::fs::create_dir(&other_node).unwrap();
         let unrelated = dir.path().join("dataset");
         std::fs::create_dir(&unrelated).unwrap();
         run(dir.path(), &tiny(), &AtomicBool::new(false), &|_| {}).unwrap();
         assert!(!dead.exists());
         assert!(alive.exists());
+        assert!(other_node.exists());
         assert!(unrelated.exists());
     }
 

@@ -61,6 +61,7 @@ impl GpuModel {
             pci_bus_id: None,
             uuid: None,
             pcie_rx_bytes_per_s: None,
+            status: Default::default(),
             pcie_tx_bytes_per_s: None,
         }
     }

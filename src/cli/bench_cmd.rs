@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{
-    BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, text_bench,
+    BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, say, text_bench,
 };
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::errors::profile_error;
@@ -14,21 +14,26 @@ use crate::{probe, profile};
 pub(super) static INTERRUPTED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
+/// The signal that interrupted the benchmark (0 while none did).
+static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
 #[cfg(unix)]
-extern "C" fn on_interrupt(_signal: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
+extern "C" fn on_interrupt(signal: libc::c_int) {
+    // Only atomic stores: async-signal-safe.
+    SIGNAL.store(signal, std::sync::atomic::Ordering::Relaxed);
     INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Makes Ctrl-C (SIGINT) and SIGTERM cancel the benchmark instead of killing the process, so
-/// the storage benchmark's guard can delete its temporary folder.
+/// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP (an SSH session that drops) cancel the benchmark
+/// instead of killing the process, so the storage benchmark can delete its temporary folder.
 pub(super) fn catch_interrupts() {
     #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic.
+    // SAFETY: the handler only stores to atomics.
     unsafe {
         let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
+        libc::signal(libc::SIGHUP, handler);
     }
 }
 
@@ -52,13 +57,18 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             if let Some(s) = seconds {
                 config.time_per_pass = std::time::Duration::from_secs(u64::from(*s));
             }
-            eprintln!("{}", text_bench::decode_running(lang, &config));
+            say(&text_bench::decode_running(lang, &config));
             match crate::bench::decode::run(&config, cancel, &|_| {}) {
                 Ok(r) if *json => {
                     print(&(serde_json::to_string_pretty(&r).expect("serialises") + "\n"))
                 }
                 Ok(r) => print(&text_bench::decode(lang, &r)),
                 Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
+                Err(e @ crate::bench::BenchError::ImageTooLarge { .. }) => fail(
+                    lang,
+                    EXIT_BAD_INPUT,
+                    &crate::present::bench::error(lang, &e),
+                ),
                 Err(e) => fail(
                     lang,
                     EXIT_OUTPUT_FAILED,
@@ -79,22 +89,22 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             let available = probe::detect_available_memory();
             let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
             if let Some(b) = array_bytes {
-                config.array_elements = (*b / 8).max(1) as usize;
+                match usize::try_from(*b / 8) {
+                    Ok(n) => config.array_elements = n.max(1),
+                    Err(_) => return too_large(lang, "--array-bytes", &b.to_string()),
+                }
             }
-            eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::BenchMemoryRunning,
-                    &[
-                        ("threads", &config.threads.to_string()),
-                        (
-                            "array",
-                            &crate::format::gib(8 * config.array_elements as u64)
-                        ),
-                    ]
-                )
-            );
+            say(&trf(
+                lang,
+                Msg::BenchMemoryRunning,
+                &[
+                    ("threads", &config.threads.to_string()),
+                    (
+                        "array",
+                        &crate::format::gib(8 * config.array_elements as u64),
+                    ),
+                ],
+            ));
             let result = crate::bench::memory::run(&config, cancel, &|_| {});
             if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 p.measurements.memory_bandwidth = Some(m.clone());
@@ -127,16 +137,16 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
             };
             let mut config = crate::bench::storage::StorageBenchConfig::default();
             if let Some(m) = size_mib {
-                config.sequential_bytes = (*m).max(1) << 20;
+                match (*m).max(1).checked_mul(1 << 20) {
+                    Some(bytes) => config.sequential_bytes = bytes,
+                    None => return too_large(lang, "--size-mib", &m.to_string()),
+                }
             }
-            eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::BenchStorageRunning,
-                    &[("path", &folder.display().to_string())]
-                )
-            );
+            say(&trf(
+                lang,
+                Msg::BenchStorageRunning,
+                &[("path", &folder.display().to_string())],
+            ));
             let result = crate::bench::storage::run(folder, &config, cancel, &|_| {});
             if let (Ok(r), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 // One entry per folder, the latest first.
@@ -167,10 +177,28 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     }
 }
 
-/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it.
+/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it (after SIGTERM or SIGHUP:
+/// 128 + that signal).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// A size flag whose bytes don't fit in 64 bits (or in this machine's address space).
+fn too_large(lang: Lang, flag: &str, value: &str) -> ExitCode {
+    fail(
+        lang,
+        EXIT_BAD_INPUT,
+        &trf(
+            lang,
+            Msg::HardeningFlagTooLarge,
+            &[("flag", flag), ("value", value)],
+        ),
+    )
+}
+
 fn cancelled(lang: Lang) -> ExitCode {
-    eprintln!("ramvram: {}", tr(lang, Msg::BenchCancelled));
-    ExitCode::from(EXIT_INTERRUPTED)
+    say(&format!("ramvram: {}", tr(lang, Msg::BenchCancelled)));
+    let signal = SIGNAL.load(std::sync::atomic::Ordering::Relaxed);
+    match u8::try_from(signal) {
+        Ok(s) if (1..64).contains(&s) => ExitCode::from(128 + s),
+        _ => ExitCode::from(EXIT_INTERRUPTED),
+    }
 }

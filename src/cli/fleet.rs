@@ -1,44 +1,112 @@
 //! `advise --profile-dir DIR` and `advise --slurm FILE`: many machines at once.
+//!
+//! The text table is built one machine at a time (profile, assessment, row, then dropped), so a
+//! 100,000-node Slurm inventory is printed in about a second and a few hundred MB
+//! (docs/benchmarks.md); JSON and reports need every assessment at once and use [`load`].
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
-use crate::advisor::fleet::{FleetMachine, assess_fleet};
+use crate::advisor::fleet::{
+    FleetInput, FleetMachine, Origin, assess_fleet, assess_machine, duplicate_names,
+};
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::import::slurm;
 use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
-use crate::present::errors::profile_error;
+use crate::present::errors::{profile_error, skip};
 use crate::present::fleet::{header, row};
 use crate::report::FleetDocument;
 
-/// Loads a folder of profiles and/or a Slurm inventory; `Err` is the error text in `lang`.
-pub fn load(
-    lang: Lang,
-    dir: Option<&Path>,
-    slurm_file: Option<&Path>,
-) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
-    let mut inputs = Vec::new();
-    let mut skipped = Vec::new();
+/// The machines of a folder of profiles and a Slurm inventory, not yet assessed.
+struct Sources {
+    files: Vec<FleetInput>,
+    skipped: SkippedFiles,
+    inventory: Option<(slurm::Inventory, String)>,
+}
+
+/// Reads the folder and the inventory; `Err` is the error text in `lang`.
+fn sources(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) -> Result<Sources, String> {
+    let mut out = Sources {
+        files: Vec::new(),
+        skipped: Vec::new(),
+        inventory: None,
+    };
     if let Some(dir) = dir {
-        let (i, s) = fleet_inputs::from_dir(dir).map_err(|e| profile_error(lang, &e))?;
-        inputs.extend(i);
-        skipped.extend(s);
+        (out.files, out.skipped) =
+            fleet_inputs::from_dir(dir).map_err(|e| profile_error(lang, &e))?;
     }
     if let Some(file) = slurm_file {
-        inputs.extend(fleet_inputs::from_slurm(file).map_err(|e| profile_error(lang, &e))?);
+        let inventory = slurm::read_inventory(file).map_err(|e| profile_error(lang, &e))?;
+        out.inventory = Some((inventory, file.display().to_string()));
     }
-    if inputs.is_empty() {
+    if out.files.is_empty() && out.inventory.as_ref().is_none_or(|(i, _)| i.is_empty()) {
         let place = dir
             .or(slurm_file)
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         return Err(trf(lang, Msg::ErrorNoMachines, &[("place", &place)]));
     }
-    Ok((assess_fleet(inputs), skipped))
+    Ok(out)
 }
 
-/// Prints the fleet as text or JSON.
+impl Sources {
+    /// Every machine to assess, in order (folder first), built as it is taken.
+    fn inputs(self) -> impl Iterator<Item = FleetInput> {
+        let slurm = self.inventory.into_iter().flat_map(|(inventory, file)| {
+            let origin = Origin::Slurm(file);
+            inventory.into_profiles().map(move |p| {
+                let label = p.host.hostname.clone().unwrap_or_default();
+                (label, origin.clone(), p, Vec::new())
+            })
+        });
+        self.files.into_iter().chain(slurm)
+    }
+}
+
+/// Loads and assesses a folder of profiles and/or a Slurm inventory; `Err` is the error text in
+/// `lang`.
+pub fn load(
+    lang: Lang,
+    dir: Option<&Path>,
+    slurm_file: Option<&Path>,
+) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
+    let mut sources = sources(lang, dir, slurm_file)?;
+    let skipped = std::mem::take(&mut sources.skipped);
+    Ok((assess_fleet(sources.inputs().collect()), skipped))
+}
+
+/// Prints the fleet of a folder and/or a Slurm inventory as a text table, assessing one machine
+/// at a time.
+pub fn print_table(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) -> ExitCode {
+    let mut sources = match sources(lang, dir, slurm_file) {
+        Ok(s) => s,
+        Err(e) => return super::fail(lang, super::EXIT_BAD_INPUT, &e),
+    };
+    let skipped = std::mem::take(&mut sources.skipped);
+    let names = sources
+        .files
+        .iter()
+        .filter_map(|i| i.2.host.hostname.as_deref())
+        .chain(sources.inventory.iter().flat_map(|(i, _)| i.hostnames()));
+    let duplicates = duplicate_names(names);
+    let rows: Vec<[String; 7]> = sources
+        .inputs()
+        .map(|input| {
+            let dup = input
+                .2
+                .host
+                .hostname
+                .as_deref()
+                .is_some_and(|n| duplicates.contains(n));
+            row(lang, &assess_machine(input, dup))
+        })
+        .collect();
+    super::print(&table(lang, &rows, &skipped))
+}
+
+/// Prints assessed machines as text or JSON.
 pub fn print(
     lang: Lang,
     machines: &[FleetMachine],
@@ -54,41 +122,47 @@ pub fn print(
         serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
     } else {
         let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();
-        let head = header(lang);
-        let mut widths = head.map(UnicodeWidthStr::width);
-        for r in &rows {
-            for (w, c) in widths.iter_mut().zip(r.iter()).take(6) {
-                *w = (*w).max(UnicodeWidthStr::width(c.as_str()));
-            }
-        }
-        let pad = |s: &str, w: usize| {
-            format!(
-                "{s}{}",
-                " ".repeat(w.saturating_sub(UnicodeWidthStr::width(s)))
-            )
-        };
-        let mut out = String::new();
-        let line = |cells: Vec<&str>| {
-            let mut l = String::new();
-            for (i, c) in cells.iter().enumerate() {
-                if i < 6 {
-                    l.push_str(&pad(c, widths[i] + 2));
-                } else {
-                    l.push_str(c);
-                }
-            }
-            l.trim_end().to_string() + "\n"
-        };
-        out.push_str(&line(head.to_vec()));
-        for r in &rows {
-            out.push_str(&line(r.iter().map(String::as_str).collect()));
-        }
-        for (f, r) in skipped {
-            let reason = crate::present::errors::skip(lang, r);
-            out.push_str(&format!("\n{}: {f}: {reason}", tr(lang, Msg::FleetSkipped)));
-        }
-        out.push('\n');
-        out
+        table(lang, &rows, skipped)
     };
     super::print(&text)
+}
+
+/// The table: columns padded to their widest cell (the last one left as it is), then the
+/// skipped files.
+fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
+    let head = header(lang);
+    let mut widths = head.map(UnicodeWidthStr::width);
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r.iter()).take(6) {
+            *w = (*w).max(UnicodeWidthStr::width(c.as_str()));
+        }
+    }
+    let pad = |s: &str, w: usize| {
+        format!(
+            "{s}{}",
+            " ".repeat(w.saturating_sub(UnicodeWidthStr::width(s)))
+        )
+    };
+    let mut out = String::new();
+    let line = |cells: Vec<&str>| {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i < 6 {
+                l.push_str(&pad(c, widths[i] + 2));
+            } else {
+                l.push_str(c);
+            }
+        }
+        l.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(head.to_vec()));
+    for r in rows {
+        out.push_str(&line(r.iter().map(String::as_str).collect()));
+    }
+    for (f, r) in skipped {
+        let reason = skip(lang, r);
+        out.push_str(&format!("\n{}: {f}: {reason}", tr(lang, Msg::FleetSkipped)));
+    }
+    out.push('\n');
+    out
 }

@@ -283,9 +283,17 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         Command::Watch(w) => watch::watch(lang, w),
         Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
-            match machines.load_fleet(lang) {
-                Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, *json),
-                Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+            if *json {
+                match machines.load_fleet(lang) {
+                    Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, true),
+                    Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
+                }
+            } else {
+                fleet::print_table(
+                    lang,
+                    machines.profile_dir.as_deref(),
+                    machines.slurm.as_deref(),
+                )
             }
         }
         Command::Advise {
@@ -328,7 +336,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 match written {
                     Ok(()) => {
                         let file = out.display().to_string();
-                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
                     Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
@@ -361,7 +369,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 match report::write_with_monitor(&a, &options, live.as_ref(), out) {
                     Ok(()) => {
                         let file = out.display().to_string();
-                        eprintln!("{}", trf(lang, Msg::CliReportWritten, &[("file", &file)]));
+                        say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
                     Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
@@ -379,13 +387,14 @@ fn json_text(a: &advisor::Assessment) -> String {
 
 /// Replaces the profile's memory modules with those in a `dmidecode -t memory` file.
 fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Result<(), ExitCode> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        fail(
-            lang,
-            EXIT_BAD_INPUT,
-            &format!("{}: cannot read: {e}", file.display()),
-        )
-    })?;
+    let text =
+        crate::fsutil::read_input_string(file, crate::fsutil::MAX_INPUT_BYTES).map_err(|e| {
+            fail(
+                lang,
+                EXIT_BAD_INPUT,
+                &format!("{}: cannot read: {e}", file.display()),
+            )
+        })?;
     let dimms = probe::dimm::parse_dmidecode(&text);
     if dimms.is_empty() {
         return Err(fail(
@@ -400,7 +409,15 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
     }
     probe::dimm::apply_dimms(&mut profile.memory, dimms);
     probe::dimm::apply_slots(&mut profile.memory, probe::dimm::dmidecode_slots(&text));
-    Ok(())
+    // The modules join the profile: the profile's caps apply (module count, string lengths).
+    profile::limits::check(profile).map_err(|(field, problem)| {
+        let e = profile::ProfileError::Invalid {
+            path: file.to_path_buf(),
+            field,
+            problem: Box::new(problem),
+        };
+        fail(lang, EXIT_BAD_INPUT, &profile_error(lang, &e))
+    })
 }
 
 fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) -> ExitCode {
@@ -427,14 +444,11 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
 fn warn_ignored(lang: Lang, path: &Path, fields: &[String]) {
     for field in fields {
         let file = path.display().to_string();
-        eprintln!(
-            "{}",
-            trf(
-                lang,
-                Msg::CliIgnoredField,
-                &[("file", &file), ("field", field)]
-            )
-        );
+        say(&trf(
+            lang,
+            Msg::CliIgnoredField,
+            &[("file", &file), ("field", field)],
+        ));
     }
 }
 
@@ -508,18 +522,20 @@ fn assessment(
     }
 }
 
-/// Removes terminal control characters and bidirectional overrides: profiles come from other
-/// machines, and a host name must not be able to move the cursor or retitle the terminal.
+/// Removes terminal control characters, bidirectional formatting and noncharacters
+/// ([`crate::sanitize::clean`]): profiles come from other machines, and a host name must not be
+/// able to move the cursor or retitle the terminal.
 pub fn printable(text: &str) -> String {
-    text.chars()
-        .filter(|c| {
-            *c == '\n'
-                || *c == '\t'
-                || !(c.is_control()
-                    || ('\u{202a}'..='\u{202e}').contains(c)
-                    || ('\u{2066}'..='\u{2069}').contains(c))
-        })
-        .collect()
+    crate::sanitize::clean(text).into_owned()
+}
+
+/// Writes one line to standard error. A closed or full stderr (`2>/dev/full`, a closed pipe)
+/// is ignored rather than a panic, as `eprintln!` would give: the exit status still says what
+/// happened.
+pub(crate) fn say(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", printable(text));
+    let _ = err.flush();
 }
 
 pub(crate) fn print(text: &str) -> ExitCode {
@@ -532,10 +548,10 @@ pub(crate) fn print(text: &str) -> ExitCode {
         // A closed pipe (`ramvram advise | head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!(
+            say(&format!(
                 "ramvram: {}: stdout: {e}",
                 tr(Lang::from_environment(), Msg::CliError)
-            );
+            ));
             ExitCode::from(EXIT_OUTPUT_FAILED)
         }
     }
@@ -546,19 +562,19 @@ pub(crate) fn print(text: &str) -> ExitCode {
 pub fn warn_unknown_language() {
     if let Some(value) = Lang::unknown_override() {
         let lang = Lang::from_environment();
-        eprintln!(
+        say(&format!(
             "ramvram: {}",
             printable(&trf(
                 lang,
                 Msg::CliLangUnknown,
                 &[("value", &value), ("lang", lang.native_name())],
             ))
-        );
+        ));
     }
 }
 
 fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
-    eprintln!("ramvram: {}: {message}", tr(lang, Msg::CliError));
+    say(&format!("ramvram: {}: {message}", tr(lang, Msg::CliError)));
     ExitCode::from(code)
 }
 
@@ -582,10 +598,7 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };
-    eprintln!(
-        "{}",
-        trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)])
-    );
+    say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));
     code
 }
 

@@ -164,18 +164,15 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
         {
             Ok(c) => {
                 let pid = c.id();
-                eprintln!(
-                    "{}",
-                    trf(
-                        lang,
-                        Msg::MonitorCliStartedCommand,
-                        &[
-                            ("command", &name),
-                            ("pid", &pid.to_string()),
-                            ("interval", &interval)
-                        ]
-                    )
-                );
+                super::say(&trf(
+                    lang,
+                    Msg::MonitorCliStartedCommand,
+                    &[
+                        ("command", &name),
+                        ("pid", &pid.to_string()),
+                        ("interval", &interval),
+                    ],
+                ));
                 child = Some(c);
                 Some(pid)
             }
@@ -198,30 +195,21 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
                 let msg = trf(lang, Msg::MonitorCliNoSuchPid, &[("pid", &pid.to_string())]);
                 return fail(lang, EXIT_BAD_INPUT, &msg);
             }
-            Some(pid) => eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::MonitorCliStartedPid,
-                    &[("pid", &pid.to_string()), ("interval", &interval)]
-                )
-            ),
-            None => eprintln!(
-                "{}",
-                trf(
-                    lang,
-                    Msg::MonitorCliStartedMachine,
-                    &[("interval", &interval)]
-                )
-            ),
+            Some(pid) => super::say(&trf(
+                lang,
+                Msg::MonitorCliStartedPid,
+                &[("pid", &pid.to_string()), ("interval", &interval)],
+            )),
+            None => super::say(&trf(
+                lang,
+                Msg::MonitorCliStartedMachine,
+                &[("interval", &interval)],
+            )),
         }
     }
     if let Some(path) = &args.record {
         let file = path.display().to_string();
-        eprintln!(
-            "{}",
-            trf(lang, Msg::MonitorCliRecording, &[("file", &file)])
-        );
+        super::say(&trf(lang, Msg::MonitorCliRecording, &[("file", &file)]));
     }
 
     let child = RefCell::new(child);
@@ -244,10 +232,10 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     let mut on_sample = |s: crate::trace::Sample| {
         if let Some(w) = writer.as_mut() {
             if let Err(e) = w.append(&s) {
-                eprintln!(
+                super::say(&format!(
                     "ramvram: {}",
                     trf(lang, Msg::MonitorCliRecordFailed, &[("error", &e)])
-                );
+                ));
                 writer = None;
             }
         }
@@ -259,7 +247,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
                 let pid = args.pid.unwrap_or_default().to_string();
                 line.push_str(&trf(lang, Msg::MonitorLiveProcessGone, &[("pid", &pid)]));
             }
-            eprintln!("{line}");
+            super::say(&line);
             last_line = Some(s.t);
         }
         trace.samples.push(s);
@@ -274,7 +262,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     );
     let was_interrupted = interrupted.load(Ordering::Relaxed);
     if was_interrupted {
-        eprintln!("{}", tr(lang, Msg::MonitorCliInterrupted));
+        super::say(tr(lang, Msg::MonitorCliInterrupted));
     }
     // The command got Ctrl-C too (same terminal); give it a moment to end. A command still
     // running after --duration is left running: it is the user's.
@@ -291,14 +279,11 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     }
     let exit_code = status.get().map(shell_status);
     if let (Some(code), Some(name)) = (exit_code, command_name.as_deref()) {
-        eprintln!(
-            "{}",
-            trf(
-                lang,
-                Msg::MonitorCliExitCode,
-                &[("command", name), ("code", &code.to_string())]
-            )
-        );
+        super::say(&trf(
+            lang,
+            Msg::MonitorCliExitCode,
+            &[("command", name), ("code", &code.to_string())],
+        ));
     }
     let summary = diagnose::diagnose(&trace);
     let printed = if args.json {
@@ -329,7 +314,7 @@ pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode 
         .map(|n| words::trace_note(lang, &name, n))
         .collect();
     for n in &notes {
-        eprintln!("ramvram: {}", super::printable(n));
+        super::say(&format!("ramvram: {n}"));
     }
     if as_json {
         print(&json(&summary, None, &loaded.notes))
@@ -348,10 +333,7 @@ pub(super) fn monitor_report(
         .map_err(|e| fail(lang, EXIT_BAD_INPUT, &super::printable(&e.to_string())))?;
     let name = file.display().to_string();
     for n in &loaded.notes {
-        eprintln!(
-            "ramvram: {}",
-            super::printable(&words::trace_note(lang, &name, n))
-        );
+        super::say(&format!("ramvram: {}", words::trace_note(lang, &name, n)));
     }
     Ok(crate::report::monitor::MonitorReport {
         source: Some(name),

@@ -11,7 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::catalog::{GpuModel, catalog};
-use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, ProfileError, parse_document};
+use crate::profile::{Cpu, Host, MachineProfile, Note, NoteId, Problem, ProfileError};
 
 #[derive(Debug, Deserialize)]
 struct ScontrolNodes {
@@ -90,9 +90,50 @@ pub fn parse_gres(gres: &str) -> Vec<GresGpu> {
     out
 }
 
+/// Most nodes read from one inventory: 200,000. Assumption: the largest Slurm clusters have
+/// tens of thousands of nodes; the cap bounds memory (a few KB per node) and time.
+pub const MAX_NODES: usize = 200_000;
+
+/// Checks one node against the profile caps (string lengths, GPUs per node). Returns the field
+/// under `nodes[i]` and what is wrong.
+fn check_node(node: &SlurmNode, gpus: &[GresGpu]) -> Result<(), (String, Problem)> {
+    use crate::profile::limits::{MAX_GPUS, MAX_STRING_BYTES};
+    for (field, value) in [
+        ("name", Some(&node.name)),
+        ("hostname", node.hostname.as_ref()),
+        ("gres", node.gres.as_ref()),
+        ("architecture", node.architecture.as_ref()),
+        ("operating_system", node.operating_system.as_ref()),
+    ] {
+        if value.is_some_and(|v| v.len() > MAX_STRING_BYTES) {
+            return Err((
+                field.to_string(),
+                Problem::TooLong {
+                    max: MAX_STRING_BYTES,
+                },
+            ));
+        }
+    }
+    let total: u64 = gpus.iter().map(|g| u64::from(g.count)).sum();
+    if total > MAX_GPUS as u64 {
+        return Err((
+            "gres".to_string(),
+            Problem::TooMany {
+                count: usize::try_from(total).unwrap_or(usize::MAX),
+                max: MAX_GPUS,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// A node's profile. GPUs whose type the catalogue does not know keep `vram_total_bytes: null`
 /// and get a `gpu-type-unknown` note: the node is shown with VRAM unknown, not dropped.
-fn node_profile(node: &SlurmNode) -> MachineProfile {
+fn node_profile(
+    node: &SlurmNode,
+    gres: Vec<GresGpu>,
+    model_of: &mut dyn FnMut(&str) -> Option<&'static GpuModel>,
+) -> MachineProfile {
     let mut p = MachineProfile::unknown();
     p.generated_by = Some("Slurm scontrol show node --json (imported by ramvram)".into());
     p.host = Host {
@@ -107,7 +148,7 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         physical_cores: node
             .cores
             .zip(node.sockets)
-            .map(|(c, s)| c * s)
+            .and_then(|(c, s)| c.checked_mul(s))
             .filter(|n| *n > 0),
         logical_cpus: node.cpus.filter(|n| *n > 0),
     };
@@ -117,8 +158,8 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
         .filter(|m| *m > 0)
         .and_then(|m| m.checked_mul(1 << 20))
         .filter(|b| *b <= 1 << 50);
-    for g in parse_gres(node.gres.as_deref().unwrap_or("")) {
-        let model = g.kind.as_deref().and_then(|k| catalog().gpu(k));
+    for g in gres {
+        let model = g.kind.as_deref().and_then(&mut *model_of);
         if model.is_none() {
             p.notes.push(Note {
                 id: NoteId::GpuTypeUnknown,
@@ -138,14 +179,116 @@ fn node_profile(node: &SlurmNode) -> MachineProfile {
     p
 }
 
-/// Reads `scontrol show node --json` output.
+/// A parsed inventory whose every node passed the caps; profiles are built one at a time
+/// ([`Inventory::into_profiles`]), so a 100,000-node cluster can be assessed and printed without
+/// holding 100,000 profiles at once.
+pub struct Inventory {
+    nodes: Vec<(SlurmNode, Vec<GresGpu>)>,
+}
+
+impl Inventory {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the inventory lists no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Each node's host name as its profile will carry it (`hostname`, else `name`), in order.
+    pub fn hostnames(&self) -> impl Iterator<Item = &str> {
+        self.nodes
+            .iter()
+            .map(|(n, _)| n.hostname.as_deref().unwrap_or(&n.name))
+    }
+
+    /// The nodes' profiles, in order, built as they are taken (each GPU type is looked up in
+    /// the catalogue once).
+    pub fn into_profiles(self) -> impl Iterator<Item = MachineProfile> {
+        let mut models: std::collections::HashMap<String, Option<&'static GpuModel>> =
+            std::collections::HashMap::new();
+        self.nodes.into_iter().map(move |(node, gres)| {
+            let mut model_of = |kind: &str| {
+                *models
+                    .entry(kind.to_string())
+                    .or_insert_with(|| catalog().gpu(kind))
+            };
+            node_profile(&node, gres, &mut model_of)
+        })
+    }
+}
+
+/// Reads `scontrol show node --json` output (`-` for standard input; a regular file of at most
+/// [`crate::fsutil::MAX_SLURM_BYTES`]).
 ///
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn import(path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ProfileError::read(path, &e))?;
-    let (doc, _ignored) = parse_document::<ScontrolNodes>(&text, path)?;
-    Ok(doc.nodes.iter().map(node_profile).collect())
+    Ok(read_inventory(path)?.into_profiles().collect())
+}
+
+/// [`import`] without building the profiles yet.
+///
+/// # Errors
+/// As [`import`].
+pub fn read_inventory(path: &Path) -> Result<Inventory, ProfileError> {
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_SLURM_BYTES)
+        .map_err(|e| ProfileError::read(path, &e))?;
+    parse_inventory(&text, path)
+}
+
+/// Parses `scontrol show node --json` text into profiles; `path` is used only in error
+/// messages.
+///
+/// # Errors
+/// As [`parse_inventory`].
+pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileError> {
+    Ok(parse_inventory(text, path)?.into_profiles().collect())
+}
+
+/// Parses and checks `scontrol show node --json` text; `path` is used only in error messages.
+///
+/// # Errors
+/// [`ProfileError::Parse`] for bad JSON; [`ProfileError::Invalid`] naming `nodes[i].FIELD` for
+/// a node past a cap (more than [`MAX_NODES`] nodes, a string over 4 KiB, more than 1,024 GPUs).
+pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileError> {
+    // Slurm writes dozens of fields ramvram does not use: no list of ignored fields is kept.
+    let mut json = serde_json::Deserializer::from_str(text);
+    let doc: ScontrolNodes =
+        serde_path_to_error::deserialize(&mut json).map_err(|e| ProfileError::Parse {
+            path: path.to_path_buf(),
+            field: e.path().to_string(),
+            message: e.inner().to_string(),
+        })?;
+    json.end().map_err(|e| ProfileError::Parse {
+        path: path.to_path_buf(),
+        field: ".".to_string(),
+        message: e.to_string(),
+    })?;
+    let invalid = |field: String, problem: Problem| ProfileError::Invalid {
+        path: path.to_path_buf(),
+        field,
+        problem: Box::new(problem),
+    };
+    if doc.nodes.len() > MAX_NODES {
+        return Err(invalid(
+            "nodes".into(),
+            Problem::TooMany {
+                count: doc.nodes.len(),
+                max: MAX_NODES,
+            },
+        ));
+    }
+    let mut nodes = Vec::with_capacity(doc.nodes.len());
+    for (i, node) in doc.nodes.into_iter().enumerate() {
+        let gres = parse_gres(node.gres.as_deref().unwrap_or(""));
+        check_node(&node, &gres)
+            .map_err(|(field, problem)| invalid(format!("nodes[{i}].{field}"), problem))?;
+        nodes.push((node, gres));
+    }
+    Ok(Inventory { nodes })
 }
 
 #[cfg(test)]

@@ -53,13 +53,23 @@ impl From<ProfileError> for ScenarioError {
     }
 }
 
-/// Reads a scenario file; returns it with the paths of fields that were ignored.
+/// Reads a scenario file (`-` for standard input; a regular file of at most
+/// [`crate::fsutil::MAX_INPUT_BYTES`]); returns it with the paths of fields that were ignored.
 ///
 /// # Errors
 /// [`ScenarioError`] naming the file and, for bad content, the field.
 pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ProfileError::read(path, &e))?;
-    let (scenario, ignored): (Scenario, Vec<String>) = parse_document(&text, path)?;
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES)
+        .map_err(|e| ProfileError::read(path, &e))?;
+    parse_scenario(&text, path)
+}
+
+/// Parses and validates scenario JSON; `path` is used only in error messages.
+///
+/// # Errors
+/// As [`load_scenario`], without the read error.
+pub fn parse_scenario(text: &str, path: &Path) -> Result<(Scenario, Vec<String>), ScenarioError> {
+    let (scenario, ignored): (Scenario, Vec<String>) = parse_document(text, path)?;
     let invalid = |field: String, problem: Problem| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,
@@ -67,6 +77,22 @@ pub fn load_scenario(path: &Path) -> Result<(Scenario, Vec<String>), ScenarioErr
     };
     if scenario.schema_version == 0 {
         return Err(invalid("schema_version".into(), Problem::SchemaVersion).into());
+    }
+    // The only free text in a scenario: preset ids, capped like a profile's strings.
+    let max = crate::profile::limits::MAX_STRING_BYTES;
+    for (field, preset) in [
+        (
+            "training.preset",
+            scenario.training.as_ref().and_then(|t| t.preset.as_ref()),
+        ),
+        (
+            "workload.preset",
+            scenario.workload.as_ref().and_then(|w| w.preset.as_ref()),
+        ),
+    ] {
+        if preset.is_some_and(|p| p.len() > max) {
+            return Err(invalid(field.into(), Problem::TooLong { max }).into());
+        }
     }
     if let Some(w) = &scenario.workload {
         w.validate()

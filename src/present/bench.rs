@@ -114,6 +114,19 @@ pub fn error(lang: Lang, e: &BenchError) -> String {
             };
             trf(lang, msg, &[("path", &path), ("detail", &detail)])
         }
+        BenchError::ImageTooLarge { width, height } => trf(
+            lang,
+            Msg::HardeningBenchImageTooLarge,
+            &[
+                ("width", &width.to_string()),
+                ("height", &height.to_string()),
+            ],
+        ),
+        BenchError::Implausible { what, value } => trf(
+            lang,
+            Msg::HardeningBenchImplausible,
+            &[("what", what), ("value", &value.to_string())],
+        ),
         BenchError::Io { path, source } => trf(
             lang,
             Msg::BenchIo,

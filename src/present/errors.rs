@@ -35,6 +35,11 @@ pub fn problem(lang: Lang, p: &Problem) -> String {
             ],
         ),
         Problem::TooLong { max } => trf(lang, Msg::ProblemTooLong, &[("max", &max.to_string())]),
+        Problem::TooMany { count, max } => trf(
+            lang,
+            Msg::ProblemTooMany,
+            &[("count", &count.to_string()), ("max", &max.to_string())],
+        ),
         Problem::AboveZeroAtMost { value, hi } => trf(
             lang,
             Msg::ProblemAboveZeroAtMost,

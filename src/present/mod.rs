@@ -359,6 +359,17 @@ pub fn rule_status(lang: Lang, s: RuleStatus) -> &'static str {
     )
 }
 
+/// Why a GPU reading has no value, in words: "not supported by the driver" or "error: …";
+/// `None` when it has one or nothing was recorded (then the value shows as "unknown").
+pub fn field_status(lang: Lang, status: Option<&crate::profile::FieldStatus>) -> Option<String> {
+    use crate::profile::FieldStatus;
+    match status? {
+        FieldStatus::Value => None,
+        FieldStatus::Unsupported => Some(tr(lang, Msg::HardeningFieldUnsupported).to_string()),
+        FieldStatus::Error(e) => Some(trf(lang, Msg::HardeningFieldError, &[("error", e)])),
+    }
+}
+
 /// A detection note, with the system's own words appended.
 pub fn note(lang: Lang, n: &Note) -> String {
     let msg = match n.id {
@@ -370,6 +381,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
         NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
+        NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
     };
     match &n.detail {
         Some(d) => format!("{} ({d})", tr(lang, msg)),
@@ -593,6 +605,8 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     for g in &p.gpus {
         let memory = if g.unified_memory {
             tr(lang, Msg::HwUnified).to_string()
+        } else if g.vram_total_bytes.is_none() {
+            field_status(lang, g.status.memory.as_ref()).unwrap_or_else(unknown)
         } else {
             let reported = format::gib_or_unknown(lang, g.vram_total_bytes);
             match crate::advisor::capacity::nominal_vram(g) {
@@ -628,6 +642,12 @@ pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
                     ("width_max", &format::count_or_unknown(lang, link.width_max)),
                 ],
             ));
+        }
+        if g.pcie.is_none() {
+            if let Some(status) = field_status(lang, g.status.pcie.as_ref()) {
+                line.push_str(" · ");
+                line.push_str(&trf(lang, Msg::HardeningPcieStatus, &[("status", &status)]));
+            }
         }
         if let Some(d) = &g.driver_version {
             line.push_str(" · ");

@@ -90,13 +90,13 @@ pub fn memory_limit(
     smallest_limit(mount, &entry.path, "memory.limit_in_bytes", read)
 }
 
-fn mount_path(mount: &MountEntry) -> PathBuf {
+pub(super) fn mount_path(mount: &MountEntry) -> PathBuf {
     PathBuf::from(&mount.mount_point)
 }
 
 /// The folder of `cgroup_path` under `mount`, accounting for a mount whose root is not `/`
 /// (Docker with cgroup v1 mounts `/docker/<id>` at `/sys/fs/cgroup/memory`).
-pub(crate) fn cgroup_dir(mount: &MountEntry, cgroup_path: &str) -> PathBuf {
+pub(super) fn cgroup_dir(mount: &MountEntry, cgroup_path: &str) -> PathBuf {
     let relative = cgroup_path
         .strip_prefix(mount.root.as_str())
         .unwrap_or(cgroup_path)

@@ -5,6 +5,7 @@
 //! functions that read the files are thin.
 
 pub mod cgroup;
+pub mod cgroup_cpu;
 pub mod dimm;
 pub mod disks;
 pub mod edac;
@@ -108,18 +109,25 @@ fn cpu() -> Cpu {
     }
 }
 
-/// CPUs this process may run on (what `nproc` prints): the scheduler affinity mask on Linux.
+/// CPUs this process can use: the scheduler affinity mask (what `nproc` prints), capped by the
+/// cgroup CPU quota ([`cgroup_cpu::usable_cpus`]).
 #[cfg(target_os = "linux")]
 fn usable_cpus() -> Option<u32> {
     // SAFETY: cpu_set_t is a plain bit set; sched_getaffinity fills it for this process (pid 0).
-    unsafe {
+    let affinity = unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0 {
-            let n = libc::CPU_COUNT(&set);
-            return u32::try_from(n).ok().filter(|n| *n > 0);
+            u32::try_from(libc::CPU_COUNT(&set)).ok().filter(|n| *n > 0)
+        } else {
+            None
         }
-    }
-    None
+    };
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+    let quota = read(std::path::Path::new("/proc/self/cgroup")).and_then(|cg| {
+        let mountinfo = read(std::path::Path::new("/proc/self/mountinfo")).unwrap_or_default();
+        cgroup_cpu::cpu_quota(&cg, &mounts::parse_mountinfo(&mountinfo), &read)
+    });
+    cgroup_cpu::usable_cpus(affinity, quota)
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -79,13 +79,15 @@ pub struct LoadedProfile {
     pub ignored_fields: Vec<String>,
 }
 
-/// Reads and validates a profile file.
+/// Reads and validates a profile file (`-` for standard input). Only a regular file of at most
+/// [`crate::fsutil::MAX_INPUT_BYTES`] is read (see [`crate::fsutil::read_input`]).
 ///
 /// # Errors
-/// [`ProfileError::Read`] when the file can't be read; [`ProfileError::Parse`] for bad JSON or a
+/// [`ProfileError::Read`] when the file can't be read, is not a regular file or is too large; [`ProfileError::Parse`] for bad JSON or a
 /// field of the wrong type; [`ProfileError::Invalid`] for an impossible value.
 pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ProfileError::read(path, &e))?;
+    let text = crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES)
+        .map_err(|e| ProfileError::read(path, &e))?;
     parse_profile(&text, path)
 }
 
@@ -94,12 +96,14 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
 /// # Errors
 /// As [`load_profile`], without the read error.
 pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileError> {
-    let (profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
-    validate(&profile).map_err(|(field, problem)| ProfileError::Invalid {
-        path: path.to_path_buf(),
-        field,
-        problem: Box::new(problem),
-    })?;
+    let (mut profile, ignored_fields) = parse_document::<MachineProfile>(text, path)?;
+    validate(&profile)
+        .and_then(|()| super::limits::check(&mut profile))
+        .map_err(|(field, problem)| ProfileError::Invalid {
+            path: path.to_path_buf(),
+            field,
+            problem: Box::new(problem),
+        })?;
     Ok(LoadedProfile {
         profile,
         ignored_fields,

@@ -5,13 +5,17 @@
 
 mod channels;
 pub mod dir;
+mod gpu_status;
 mod io;
+pub mod limits;
 mod measurements;
 mod platform;
 mod problem;
 pub mod redact;
+pub mod strings;
 
 pub use channels::{ChannelLayout, infer_channels};
+pub use gpu_status::{FieldStatus, GpuStatus};
 pub use io::{
     LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ProfileError, load_profile, parse_document,
     parse_profile, save_profile,
@@ -81,7 +85,8 @@ pub struct Cpu {
     pub model: Option<String>,
     /// Physical cores over all sockets.
     pub physical_cores: Option<u32>,
-    /// Logical CPUs (hardware threads) this process may run on.
+    /// Logical CPUs (hardware threads) this process may use: its affinity mask, capped by its
+    /// cgroup's CPU quota (a container's `--cpus`, a Slurm job's cpuset).
     pub logical_cpus: Option<u32>,
 }
 
@@ -192,7 +197,8 @@ pub struct Gpu {
     /// Dedicated memory in use, bytes.
     pub vram_used_bytes: Option<u64>,
     /// True when the GPU shares system RAM instead of having its own (Apple Silicon, NVIDIA GB10
-    /// / DGX Spark): then RAM and "VRAM" are one pool.
+    /// / DGX Spark): then RAM and "VRAM" are one pool. Set only from a positive signal (a part
+    /// known to be unified), never because the memory size could not be read.
     #[serde(default)]
     pub unified_memory: bool,
     /// PCIe link, when the GPU sits on PCIe and the link could be read.
@@ -218,6 +224,10 @@ pub struct Gpu {
     /// PCIe traffic from the host to the GPU at detection time, bytes/s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcie_rx_bytes_per_s: Option<f64>,
+    /// How each driver reading went (value, unsupported, error), for GPUs read through NVML;
+    /// left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "GpuStatus::is_empty")]
+    pub status: GpuStatus,
 }
 
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
@@ -291,8 +301,11 @@ pub enum NoteId {
     NvmlUnavailable,
     /// NVML worked but one GPU could not be read.
     GpuQueryFailed,
-    /// The GPU reports no dedicated memory (unified memory); host RAM is the pool.
+    /// The driver does not report the GPU's memory size ("not supported"): its VRAM is unknown
+    /// (not taken as unified memory).
     GpuMemoryUnsupported,
+    /// A GPU is runtime-suspended (power saving); it was not opened, so as not to wake it.
+    GpuSuspended,
     /// A mount did not answer `statvfs` in time (dead network share?).
     MountTimedOut,
     /// A source file could not be read (e.g. `/proc/meminfo`).

@@ -36,9 +36,16 @@ pub enum Problem {
         /// The other field's value.
         other_value: String,
     },
-    /// A text longer than `max` characters.
+    /// A text longer than `max` (characters for a host name, bytes for other text).
     TooLong {
-        /// Most characters accepted.
+        /// Most accepted.
+        max: usize,
+    },
+    /// A list with more entries than ramvram accepts.
+    TooMany {
+        /// Entries given.
+        count: usize,
+        /// Most accepted.
         max: usize,
     },
     /// Not a finite number above 0 and at most `hi`.

@@ -1,10 +1,12 @@
 //! Markdown rendering of the report model. Charts are omitted (their numbers are in the tables
-//! next to them).
+//! next to them). Every piece of text goes through [`crate::sanitize::markdown_inline`], so a
+//! host name can't open a heading, a link, raw HTML or a table cell.
 
 use super::model::Block;
+use crate::sanitize::markdown_inline as md;
 
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    md(text)
 }
 
 fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
@@ -32,14 +34,14 @@ pub fn render(blocks: &[Block]) -> String {
     let mut out = String::new();
     for block in blocks {
         match block {
-            Block::Title(t) => out.push_str(&format!("# {t}\n\n")),
-            Block::Meta(t) => out.push_str(&format!("_{t}_\n\n")),
-            Block::Heading(t) => out.push_str(&format!("## {t}\n\n")),
-            Block::Subheading(t) => out.push_str(&format!("### {t}\n\n")),
-            Block::Paragraph(t) => out.push_str(&format!("{t}\n\n")),
-            Block::Note(t) => out.push_str(&format!("> {t}\n\n")),
+            Block::Title(t) => out.push_str(&format!("# {}\n\n", md(t))),
+            Block::Meta(t) => out.push_str(&format!("_{}_\n\n", md(t))),
+            Block::Heading(t) => out.push_str(&format!("## {}\n\n", md(t))),
+            Block::Subheading(t) => out.push_str(&format!("### {}\n\n", md(t))),
+            Block::Paragraph(t) => out.push_str(&format!("{}\n\n", md(t))),
+            Block::Note(t) => out.push_str(&format!("> {}\n\n", md(t))),
             Block::Callout { title, body, .. } => {
-                out.push_str(&format!("> **{title}**\n>\n> {body}\n\n"))
+                out.push_str(&format!("> **{}**\n>\n> {}\n\n", md(title), md(body)))
             }
             Block::KeyValues(kv) => {
                 let rows: Vec<Vec<String>> =
@@ -49,7 +51,13 @@ pub fn render(blocks: &[Block]) -> String {
             Block::Table { header, rows, .. } => table(&mut out, header, rows),
             Block::Bullets(items) => {
                 for i in items {
-                    out.push_str(&format!("- {i}\n"));
+                    out.push_str(&format!("- {}\n", md(i)));
+                }
+                out.push('\n');
+            }
+            Block::Numbered(items) => {
+                for (n, i) in items.iter().enumerate() {
+                    out.push_str(&format!("{}. {}\n", n + 1, md(i)));
                 }
                 out.push('\n');
             }
@@ -60,9 +68,14 @@ pub fn render(blocks: &[Block]) -> String {
                 recommendations,
                 ..
             } => {
-                out.push_str(&format!("**{label}: {title}**\n\n{explanation}\n\n"));
+                out.push_str(&format!(
+                    "**{}: {}**\n\n{}\n\n",
+                    md(label),
+                    md(title),
+                    md(explanation)
+                ));
                 for r in recommendations {
-                    out.push_str(&format!("- → {r}\n"));
+                    out.push_str(&format!("- → {}\n", md(r)));
                 }
                 if !recommendations.is_empty() {
                     out.push('\n');

@@ -2,6 +2,7 @@
 //! scripts, in Chinese, English or both. The content is [`model::build`]'s; the renderers only
 //! lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
 
+pub mod clean;
 pub mod markdown;
 pub mod model;
 pub mod monitor;
@@ -15,6 +16,7 @@ use crate::advisor::Assessment;
 use crate::advisor::fleet::FleetMachine;
 use crate::i18n::{Lang, Msg, trf};
 use crate::profile::dir::Skip;
+use crate::profile::redact::Scrubber;
 pub use model::{ReportLang, ReportMeta};
 
 /// Output format.
@@ -70,7 +72,8 @@ pub fn render_with_monitor(
 ) -> Result<Vec<u8>, String> {
     let mut a = a.clone();
     if options.redact {
-        a.profile = a.profile.redacted();
+        let scrubber = Scrubber::for_profile(&a.profile);
+        redact_assessment(&mut a, &scrubber);
     }
     let meta = ReportMeta {
         date: options.date.clone(),
@@ -93,16 +96,15 @@ pub fn render_with_monitor(
             };
             let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
             text.push('\n');
-            Ok(text.into_bytes())
+            Ok(crate::sanitize::escape_for_json(&text)
+                .into_owned()
+                .into_bytes())
         }
         Format::Markdown => {
-            Ok(
-                markdown::render(&model::build_with_monitor(&a, &meta, options.lang, monitor))
-                    .into_bytes(),
-            )
+            Ok(markdown::render(&built_blocks(&a, &meta, options.lang, monitor)).into_bytes())
         }
         Format::Pdf => {
-            let blocks = model::build_with_monitor(&a, &meta, options.lang, monitor);
+            let blocks = built_blocks(&a, &meta, options.lang, monitor);
             let title = blocks.iter().find_map(|b| match b {
                 model::Block::Title(t) => Some(t.clone()),
                 _ => None,
@@ -114,6 +116,34 @@ pub fn render_with_monitor(
             )
         }
     }
+}
+
+/// The assessment of the redacted profile: the profile goes through the scrubber, and the
+/// assessment is made again from it with the same plan and workload, so that no copy of a
+/// profile string the assessment holds (a measured folder, a memory type) escapes redaction.
+fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
+    let profile = a.profile.redacted_with(scrubber);
+    let inputs = crate::advisor::Inputs {
+        training: a.training_memory.as_ref().map(|t| t.plan.clone()),
+        workload: a.workload.as_ref().map(|w| w.workload.clone()),
+    };
+    let mut redacted = crate::advisor::assess_with(&profile, &inputs);
+    if redacted.training_error.is_none() {
+        redacted.training_error = a.training_error;
+    }
+    *a = redacted;
+}
+
+/// The report's blocks, every string cleaned ([`clean::clean_blocks`]).
+fn built_blocks(
+    a: &Assessment,
+    meta: &ReportMeta,
+    lang: ReportLang,
+    monitor: Option<&monitor::MonitorReport>,
+) -> Vec<model::Block> {
+    let mut blocks = model::build_with_monitor(a, meta, lang, monitor);
+    clean::clean_blocks(&mut blocks);
+    blocks
 }
 
 /// Renders and writes a report atomically: a failure leaves no file and never replaces an
@@ -159,10 +189,17 @@ pub fn render_fleet(
         })
         .collect();
     if options.redact {
+        // One scrubber for all: a host's name can appear in another's mounts (an NFS server).
+        let mut scrubber = Scrubber::new();
+        for m in &machines {
+            scrubber.learn(&m.assessment.profile);
+        }
         // Host names are the labels, and file names often are host names: number them.
         for (i, m) in machines.iter_mut().enumerate() {
-            m.assessment.profile = m.assessment.profile.redacted();
-            if m.origin != crate::advisor::fleet::Origin::Planned {
+            redact_assessment(&mut m.assessment, &scrubber);
+            if m.origin == crate::advisor::fleet::Origin::Planned {
+                scrubber.scrub_in_place(&mut m.label);
+            } else {
                 m.label = format!("#{}", i + 1);
                 m.origin = crate::advisor::fleet::Origin::Redacted;
             }
@@ -178,20 +215,24 @@ pub fn render_fleet(
     match options.format {
         Format::Json => {
             let doc = FleetDocument::new(first, &machines, &skipped);
-            serde_json::to_vec_pretty(&doc).map_err(|e| e.to_string())
+            let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+            Ok(crate::sanitize::escape_for_json(&text)
+                .into_owned()
+                .into_bytes())
         }
-        Format::Markdown => Ok(markdown::render(&model::build_fleet(
-            &machines,
-            &skipped,
-            &meta,
-            options.lang,
-        ))
-        .into_bytes()),
-        Format::Pdf => pdf::render(
-            &model::build_fleet(&machines, &skipped, &meta, options.lang),
-            crate::i18n::tr(first, Msg::FleetReportTitle),
-            &options.lang.langs(),
-        ),
+        Format::Markdown | Format::Pdf => {
+            let mut blocks = model::build_fleet(&machines, &skipped, &meta, options.lang);
+            clean::clean_blocks(&mut blocks);
+            if options.format == Format::Markdown {
+                Ok(markdown::render(&blocks).into_bytes())
+            } else {
+                pdf::render(
+                    &blocks,
+                    crate::i18n::tr(first, Msg::FleetReportTitle),
+                    &options.lang.langs(),
+                )
+            }
+        }
     }
 }
 

@@ -102,6 +102,8 @@ pub enum Block {
     },
     /// A bulleted list.
     Bullets(Vec<String>),
+    /// A numbered list, 1 first (the ranked recommendations: the rank is the point).
+    Numbered(Vec<String>),
     /// A finding: severity label, title, explanation, recommendations.
     Finding {
         /// Colour.
@@ -418,11 +420,12 @@ fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMet
     b.push(Block::Heading(
         tr(lang, Msg::RecommendationSection).to_string(),
     ));
-    // Numbered paragraphs: the rank is the point of the list.
-    for (i, r) in a.recommendations.iter().enumerate() {
-        let line = present::recommend::line(lang, r);
-        b.push(Block::Paragraph(format!("{}. {line}", i + 1)));
-    }
+    b.push(Block::Numbered(
+        a.recommendations
+            .iter()
+            .map(|r| present::recommend::line(lang, r))
+            .collect(),
+    ));
 }
 
 fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {

@@ -7,7 +7,7 @@
 //! every sample taken before it.
 
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Sample, TRACE_SCHEMA, TRACE_VERSION, Trace, TraceHeader};
@@ -20,22 +20,13 @@ pub const TRACE_MAX_BYTES: u64 = 256 << 20;
 /// (1-based) and the field as a JSON path (`gpus[0].util_percent`).
 #[derive(Debug)]
 pub enum TraceError {
-    /// The file could not be opened or read.
+    /// The file could not be read: an OS error, not a regular file (a folder, a FIFO, a
+    /// device), or larger than [`TRACE_MAX_BYTES`] ([`crate::fsutil::read_input`]'s words).
     Read {
         /// The file.
         path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// Not a regular file (a folder, a device, a FIFO).
-    NotAFile {
-        /// The file.
-        path: PathBuf,
-    },
-    /// Larger than [`TRACE_MAX_BYTES`].
-    TooLarge {
-        /// The file.
-        path: PathBuf,
+        /// Why.
+        error: String,
     },
     /// A line is not valid, or has a value that cannot be right.
     Line {
@@ -53,18 +44,9 @@ pub enum TraceError {
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TraceError::Read { path, source } => {
-                write!(f, "{}: cannot read: {source}", path.display())
+            TraceError::Read { path, error } => {
+                write!(f, "{}: cannot read: {error}", path.display())
             }
-            TraceError::NotAFile { path } => {
-                write!(f, "{}: not a regular file", path.display())
-            }
-            TraceError::TooLarge { path } => write!(
-                f,
-                "{}: larger than {} MiB, the most a trace may be",
-                path.display(),
-                TRACE_MAX_BYTES >> 20
-            ),
             TraceError::Line {
                 path,
                 line,
@@ -99,40 +81,16 @@ pub struct LoadedTrace {
     pub notes: Vec<TraceNote>,
 }
 
-/// Reads a trace file.
+/// Reads a trace file (`-` for standard input) through the one read path for named inputs,
+/// [`crate::fsutil::read_input`]: a regular file of at most [`TRACE_MAX_BYTES`].
 ///
 /// # Errors
 /// [`TraceError`] naming the file (and line and field for bad content).
 pub fn read_trace(path: &Path) -> Result<LoadedTrace, TraceError> {
-    let read_err = |source| TraceError::Read {
+    let bytes = crate::fsutil::read_input(path, TRACE_MAX_BYTES).map_err(|e| TraceError::Read {
         path: path.to_path_buf(),
-        source,
-    };
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    // A FIFO would block the open until someone writes to it; non-blocking, it opens at once
-    // and is refused below as not a regular file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(read_err)?;
-    let meta = file.metadata().map_err(read_err)?;
-    if !meta.is_file() {
-        return Err(TraceError::NotAFile {
-            path: path.to_path_buf(),
-        });
-    }
-    let mut bytes = Vec::new();
-    file.take(TRACE_MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_err)?;
-    if bytes.len() as u64 > TRACE_MAX_BYTES {
-        return Err(TraceError::TooLarge {
-            path: path.to_path_buf(),
-        });
-    }
+        error: e.to_string(),
+    })?;
     parse_trace(&bytes, path)
 }
 
@@ -547,9 +505,7 @@ mod tests {
             assert!(TraceWriter::create(&link, &header).is_err());
         }
         assert!(TraceWriter::create(dir.path(), &header).is_err());
-        assert!(matches!(
-            read_trace(dir.path()),
-            Err(TraceError::NotAFile { .. }) | Err(TraceError::Read { .. })
-        ));
+        let e = read_trace(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("a folder"), "{e}");
     }
 }

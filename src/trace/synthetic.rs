@@ -41,6 +41,7 @@ pub fn profile() -> MachineProfile {
         uuid: None,
         pcie_tx_bytes_per_s: None,
         pcie_rx_bytes_per_s: None,
+        status: Default::default(),
     }];
     p
 }

@@ -48,12 +48,15 @@ pub enum Message {
     Exported(PathBuf),
     /// A report could not be written: the path and the system's reason.
     ExportFailed(String),
+    /// Detection stopped with an internal error (a panic on its thread): the error's text.
+    DetectionFailed(String),
 }
 
 mod bench_jobs;
 mod commands;
 mod file_dialogs;
 mod monitor_jobs;
+mod worker;
 
 use bench_jobs::RunningBench;
 use file_dialogs::FileDialogs;
@@ -87,7 +90,7 @@ pub struct RamvramApp {
     fleet_sort: FleetSort,
     planner: PlannedMachine,
     meeting_mode: bool,
-    detecting: Option<Receiver<MachineProfile>>,
+    detecting: Option<Receiver<Result<MachineProfile, String>>>,
     message: Option<Message>,
     bench: Option<RunningBench>,
     bench_view: BenchView,
@@ -99,6 +102,10 @@ pub struct RamvramApp {
     decode_bench_config: Option<DecodeBenchConfig>,
     /// Save the workload in the settings file when it changes (the real window; not tests).
     remember_workload: bool,
+    /// The workload as last saved, or as shown at start: the settings file is written only
+    /// when the user changes it (never on the first frame, so that a corrupt file's backup and
+    /// a saved language are not replaced by defaults the user never chose).
+    saved_workload: crate::advisor::workload::Workload,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
     /// File dialogs: the system's, or a path typed in the window.
@@ -128,6 +135,7 @@ impl RamvramApp {
             tab: Tab::Machine,
             training: TrainingForm::default(),
             training_active: false,
+            saved_workload: workload.clone(),
             workload,
             remember_workload: false,
             workload_active: false,
@@ -188,26 +196,28 @@ impl RamvramApp {
     /// Reads `dmidecode -t memory` output from `path` and uses its modules.
     pub fn load_dmidecode(&mut self, path: &Path) {
         let file = path.display().to_string();
-        let (dimms, slots) = match std::fs::read_to_string(path) {
-            Ok(text) => (
-                probe::dimm::parse_dmidecode(&text),
-                probe::dimm::dmidecode_slots(&text),
-            ),
-            Err(e) => {
-                self.bench_view.message = Some(trf(
-                    self.lang,
-                    Msg::UiLoadFailed,
-                    &[("error", &format!("{file}: {e}"))],
-                ));
-                return;
-            }
-        };
+        let (dimms, slots) =
+            match crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES) {
+                Ok(text) => (
+                    probe::dimm::parse_dmidecode(&text),
+                    probe::dimm::dmidecode_slots(&text),
+                ),
+                Err(e) => {
+                    self.bench_view.message = Some(trf(
+                        self.lang,
+                        Msg::UiLoadFailed,
+                        &[("error", &format!("{file}: {e}"))],
+                    ));
+                    return;
+                }
+            };
         if dimms.is_empty() {
             self.bench_view.message =
                 Some(trf(self.lang, Msg::CliDmidecodeEmpty, &[("file", &file)]));
             return;
         }
         if let Some(p) = &mut self.profile {
+            let before = p.memory.clone();
             // Modules read from the machine replace a typed configuration.
             p.memory.memory_type = None;
             p.memory.speed_mts = None;
@@ -216,6 +226,20 @@ impl RamvramApp {
             p.memory.channels_source = None;
             probe::dimm::apply_dimms(&mut p.memory, dimms);
             probe::dimm::apply_slots(&mut p.memory, slots);
+            if let Err((field, problem)) = profile::limits::check(p) {
+                p.memory = before;
+                let e = profile::ProfileError::Invalid {
+                    path: path.to_path_buf(),
+                    field,
+                    problem: Box::new(problem),
+                };
+                self.bench_view.message = Some(trf(
+                    self.lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &profile_error(self.lang, &e))],
+                ));
+                return;
+            }
         }
         self.bench_view.message = None;
         self.reassess();
@@ -340,7 +364,7 @@ impl RamvramApp {
         let spawned = std::thread::Builder::new()
             .name("ramvram-detect".into())
             .spawn(move || {
-                let _ = tx.send(probe::detect());
+                let _ = tx.send(worker::run_caught(probe::detect));
                 ctx.request_repaint();
             });
         if spawned.is_ok() {
@@ -351,7 +375,15 @@ impl RamvramApp {
     fn poll_detection(&mut self) {
         let Some(rx) = &self.detecting else { return };
         match rx.try_recv() {
-            Ok(mut profile) => {
+            Err(mpsc::TryRecvError::Disconnected) => {
+                self.detecting = None;
+                self.message = Some(Message::DetectionFailed(String::new()));
+            }
+            Ok(Err(e)) => {
+                self.detecting = None;
+                self.message = Some(Message::DetectionFailed(e));
+            }
+            Ok(Ok(mut profile)) => {
                 self.detecting = None;
                 // Detecting this machine again keeps what was measured on it in this window.
                 if self.source == Source::Detected {
@@ -362,7 +394,6 @@ impl RamvramApp {
                 self.show_profile(&profile, Source::Detected);
             }
             Err(mpsc::TryRecvError::Empty) => {}
-            Err(mpsc::TryRecvError::Disconnected) => self.detecting = None,
         }
     }
     fn choose_export_file(&mut self) {
@@ -584,16 +615,29 @@ impl RamvramApp {
                 Severity::Critical,
                 trf(lang, Msg::ExportFailed, &[("error", e)]),
             ),
+            Message::DetectionFailed(e) => (
+                Severity::Critical,
+                trf(
+                    lang,
+                    Msg::HardeningThreadFailed,
+                    &[
+                        ("task", tr(lang, Msg::HardeningTaskDetection)),
+                        ("error", e),
+                    ],
+                ),
+            ),
             Message::Settings(p) => {
                 let msg = if p.writing {
                     Msg::UiSettingsNotSaved
                 } else {
                     Msg::UiSettingsUnreadable
                 };
-                (
-                    Severity::Warning,
-                    trf(lang, msg, &[("file", &p.file), ("error", &p.error)]),
-                )
+                let mut text = trf(lang, msg, &[("file", &p.file), ("error", &p.error)]);
+                if let Some(bad) = &p.kept_as {
+                    text.push(' ');
+                    text.push_str(&trf(lang, Msg::HardeningSettingsKept, &[("file", bad)]));
+                }
+                (Severity::Warning, text)
             }
         };
         let mut dismiss = None;
@@ -775,11 +819,12 @@ impl RamvramApp {
 
     fn save_workload(&mut self, ctx: &egui::Context) {
         if !self.remember_workload
-            || self.settings.workload.as_ref() == Some(&self.workload)
+            || self.saved_workload == self.workload
             || ctx.input(|i| i.pointer.any_down())
         {
             return;
         }
+        self.saved_workload = self.workload.clone();
         self.settings.workload = Some(self.workload.clone());
         if let Err(problem) = self.settings.save() {
             self.notify(problem);

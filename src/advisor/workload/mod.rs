@@ -397,7 +397,12 @@ impl MachineRates {
         });
         MachineRates {
             effective_ram_bytes: ram.effective_bytes,
-            physical_cores: profile.cpu.physical_cores.or(profile.cpu.logical_cpus),
+            // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
+            // container's quota): fewer than the machine's cores there.
+            physical_cores: match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {
+                (Some(p), Some(l)) => Some(p.min(l)),
+                (p, l) => p.or(l),
+            },
             memory_bandwidth,
             storage_kind: kind,
             storage_read: measured_read.unwrap_or(typical_read),

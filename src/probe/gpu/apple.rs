@@ -28,5 +28,6 @@ pub fn apple_gpus() -> Vec<Gpu> {
         uuid: None,
         pcie_tx_bytes_per_s: None,
         pcie_rx_bytes_per_s: None,
+        status: Default::default(),
     }]
 }

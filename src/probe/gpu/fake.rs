@@ -1,7 +1,7 @@
 //! Fake NVIDIA GPUs for tests: named scenarios fed through the real conversion
 //! ([`super::nvidia::nvidia_gpus`]), the way gpustat fakes NVML.
 
-use super::nvidia::{NvidiaReading, NvmlState, Reading, nvidia_gpus};
+use super::nvidia::{NvidiaReading, NvmlState, Reading, memory_v2_then_v1, nvidia_gpus};
 use super::{GpuProbe, GpuSource};
 use crate::profile::PcieLink;
 
@@ -15,9 +15,19 @@ pub enum FakeScenario {
     NvmlMissing,
     /// Two RTX 4090s, the second one fallen off the bus (`NVML_ERROR_GPU_IS_LOST`).
     OneGpuErroring,
-    /// A DGX Spark (GB10): NVML answers "not supported" for memory info.
+    /// A DGX Spark (GB10): NVML answers "not supported" for memory info; the part is known to
+    /// share system memory.
     MemoryInfoUnsupported,
+    /// A GPU whose name says nothing about unified memory (a vGPU slice) answering "not
+    /// supported" for memory info and failing its utilisation query: VRAM unknown, not unified.
+    MemoryUnsupportedUnknownPart,
+    /// An R470 driver on two RTX A6000s: no `nvmlDeviceGetMemoryInfo_v2`, so memory comes from
+    /// the original call; the second GPU is asleep (runtime power management) and not opened.
+    OldDriverV1Only,
 }
+
+/// RTX A6000: 49140 MiB (nvidia-smi).
+pub const A6000_VRAM_BYTES: u64 = 49_140 * 1024 * 1024;
 
 /// MiB as NVML reports the H100 80GB HBM3's framebuffer: 81559 MiB (nvidia-smi on a DGX H100).
 pub const H100_VRAM_BYTES: u64 = 81_559 * 1024 * 1024;
@@ -36,12 +46,14 @@ impl FakeScenario {
             width_max: Some(16),
         };
         let device = |name: &str, total: u64, used: u64, pcie: PcieLink, i: u32| NvidiaReading {
+            index: None,
             name: Reading::Value(name.to_string()),
             memory: Reading::Value((total, used)),
             pcie,
-            utilization: Some(0),
+            pcie_status: Reading::Value(()),
+            utilization: Reading::Value(0),
             pci_bus_id: Some(format!("00000000:{:02X}:00.0", 0x18 + i * 0x10)),
-            uuid: Some(format!("GPU-00000000-0000-0000-0000-00000000000{i}")),
+            uuid: Reading::Value(format!("GPU-00000000-0000-0000-0000-00000000000{i}")),
             // 12,000,000 KB/s to the GPU (12 GB/s), 1,500,000 KB/s back: a busy data loader.
             pcie_throughput_kb_per_s: (Some(1_500_000), Some(12_000_000)),
         };
@@ -51,6 +63,7 @@ impl FakeScenario {
                 devices: (0..8)
                     .map(|i| Ok(device("NVIDIA H100 80GB HBM3", H100_VRAM_BYTES, 512 << 20, gen5, i)))
                     .collect(),
+                suspended: Vec::new(),
             },
             FakeScenario::NvmlMissing => NvmlState::Unavailable(
                 "libloading error: libnvidia-ml.so: cannot open shared object file: No such file or directory".into(),
@@ -63,20 +76,53 @@ impl FakeScenario {
                         Ok(device("NVIDIA GeForce RTX 4090", RTX4090_VRAM_BYTES, 300 << 20, gen4, 0)),
                         Err("the GPU has fallen off the bus or has otherwise become inaccessible".into()),
                     ],
+                    suspended: Vec::new(),
                 }
             }
             FakeScenario::MemoryInfoUnsupported => NvmlState::Ready {
                 driver: Some("580.95.05".into()),
                 devices: vec![Ok(NvidiaReading {
+                    index: None,
                     name: Reading::Value("NVIDIA GB10".into()),
                     memory: Reading::NotSupported,
                     pcie: PcieLink::default(),
-                    utilization: Some(0),
+                    pcie_status: Reading::NotSupported,
+                    utilization: Reading::Value(0),
                     pci_bus_id: Some("0000000F:01:00.0".into()),
-                    uuid: None,
+                    uuid: Reading::NotSupported,
                     pcie_throughput_kb_per_s: (None, None),
                 })],
+                suspended: Vec::new(),
             },
+            FakeScenario::MemoryUnsupportedUnknownPart => NvmlState::Ready {
+                driver: Some("550.54.15".into()),
+                devices: vec![Ok(NvidiaReading {
+                    index: None,
+                    name: Reading::Value("GRID A100D-4C".into()),
+                    memory: Reading::NotSupported,
+                    pcie: PcieLink::default(),
+                    pcie_status: Reading::NotSupported,
+                    utilization: Reading::Failed("Unknown Error".into()),
+                    pci_bus_id: Some("00000000:02:00.0".into()),
+                    uuid: Reading::Value("GPU-4a3b2c1d-0000-0000-0000-000000000000".into()),
+                    pcie_throughput_kb_per_s: (None, None),
+                })],
+                suspended: Vec::new(),
+            },
+            FakeScenario::OldDriverV1Only => {
+                let gen4 = PcieLink { gen_current: Some(4), gen_max: Some(4), gen_gpu_max: None, width_current: Some(16), width_max: Some(16) };
+                // What the v1 call answers on this driver: 49140 MiB, 1 GiB in use.
+                let v1 = || Reading::Value((A6000_VRAM_BYTES, 1 << 30));
+                NvmlState::Ready {
+                    driver: Some("470.256.02".into()),
+                    devices: vec![Ok(NvidiaReading {
+                        index: Some(0),
+                        memory: memory_v2_then_v1(Reading::Missing, v1),
+                        ..device("NVIDIA RTX A6000", 0, 0, gen4, 0)
+                    })],
+                    suspended: vec!["0000:65:00.0".into()],
+                }
+            }
         }
     }
 }

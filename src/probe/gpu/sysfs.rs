@@ -98,9 +98,49 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
             uuid: None,
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
+            status: Default::default(),
         });
     }
     gpus
+}
+
+/// An NVIDIA GPU as sysfs lists it, before any driver library touches it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NvidiaFunction {
+    /// PCI address, e.g. `0000:17:00.0` (NVML's `nvmlDeviceGetHandleByPciBusId` accepts it).
+    pub bus_id: String,
+    /// `power/runtime_status` is `suspended`: the kernel has put it to sleep, and opening it
+    /// would wake it.
+    pub suspended: bool,
+}
+
+/// NVIDIA display controllers under `<sys>/bus/pci/devices`, in PCI address order (NVML's
+/// default index order), with their runtime power state. Reading these attributes does not
+/// wake a device.
+pub fn nvidia_functions(sys: &Path) -> Vec<NvidiaFunction> {
+    let Ok(entries) = std::fs::read_dir(sys.join("bus/pci/devices")) else {
+        return Vec::new();
+    };
+    let mut addresses: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    addresses.sort();
+    addresses
+        .into_iter()
+        .filter(|dev| {
+            let class = read(&dev.join("class"))
+                .as_deref()
+                .and_then(hex)
+                .unwrap_or(0);
+            class >> 16 == 0x03
+                && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(VENDOR_NVIDIA)
+        })
+        .filter_map(|dev| {
+            Some(NvidiaFunction {
+                bus_id: dev.file_name()?.to_str()?.to_string(),
+                suspended: read(&dev.join("power/runtime_status"))
+                    .is_some_and(|s| s.trim() == "suspended"),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -169,5 +209,50 @@ mod tests {
         assert_eq!(gpus[1].vendor, GpuVendor::Amd);
         assert_eq!(gpus[1].vram_total_bytes, Some(68_702_699_520));
         assert_eq!(gpus[1].pcie.unwrap().gen_max, Some(4));
+    }
+
+    #[test]
+    fn nvidia_functions_say_which_are_asleep() {
+        let sys = tempfile::tempdir().unwrap();
+        let dev = |addr: &str, files: &[(&str, &str)]| {
+            let d = sys.path().join("bus/pci/devices").join(addr);
+            std::fs::create_dir_all(d.join("power")).unwrap();
+            for (f, t) in files {
+                std::fs::write(d.join(f), t).unwrap();
+            }
+        };
+        // A laptop: the NVIDIA dGPU asleep, the Intel iGPU awake; a server GPU awake.
+        let nv = [("class", "0x030200\n"), ("vendor", "0x10de\n")];
+        dev(
+            "0000:01:00.0",
+            &[nv[0], nv[1], ("power/runtime_status", "suspended\n")],
+        );
+        dev(
+            "0000:00:02.0",
+            &[("class", "0x030000\n"), ("vendor", "0x8086\n")],
+        );
+        dev(
+            "0000:17:00.0",
+            &[nv[0], nv[1], ("power/runtime_status", "active\n")],
+        );
+        // An NVIDIA audio function of the same card: not a GPU.
+        dev(
+            "0000:01:00.1",
+            &[("class", "0x040300\n"), ("vendor", "0x10de\n")],
+        );
+        assert_eq!(
+            nvidia_functions(sys.path()),
+            vec![
+                NvidiaFunction {
+                    bus_id: "0000:01:00.0".into(),
+                    suspended: true
+                },
+                NvidiaFunction {
+                    bus_id: "0000:17:00.0".into(),
+                    suspended: false
+                },
+            ]
+        );
+        assert!(nvidia_functions(&sys.path().join("none")).is_empty());
     }
 }

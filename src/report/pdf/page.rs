@@ -124,6 +124,24 @@ impl Layout {
     }
 
     /// A table whose header repeats at the top of every page it runs onto.
+    /// A list: each item's marker (a bullet, a number) in the margin, its text wrapped beside.
+    fn list(&mut self, items: &[String], marker: impl Fn(usize) -> String) {
+        for (n, i) in items.iter().enumerate() {
+            self.ensure(Self::line_height(9.0));
+            let y = self.y + 9.0 * BASELINE;
+            self.ops().push(Op::Text {
+                x: MARGIN + 2.0,
+                y,
+                size: 9.0,
+                text: marker(n),
+                color: GREY,
+            });
+            self.text(i, MARGIN + 14.0, CONTENT_W - 14.0, 9.0, INK);
+            self.space(2.0);
+        }
+        self.space(4.0);
+    }
+
     fn table(&mut self, header: &[String], rows: &[Vec<String>], widths: &[f32]) {
         const SIZE: f32 = 8.5;
         const HEAD: Rgb = (0xe5, 0xe7, 0xeb);
@@ -235,22 +253,8 @@ impl Layout {
                 rows,
                 widths,
             } => self.table(header, rows, widths),
-            Block::Bullets(items) => {
-                for i in items {
-                    self.ensure(Self::line_height(9.0));
-                    let y = self.y + 9.0 * BASELINE;
-                    self.ops().push(Op::Text {
-                        x: MARGIN + 2.0,
-                        y,
-                        size: 9.0,
-                        text: "•".into(),
-                        color: GREY,
-                    });
-                    self.text(i, MARGIN + 12.0, CONTENT_W - 12.0, 9.0, INK);
-                    self.space(2.0);
-                }
-                self.space(4.0);
-            }
+            Block::Bullets(items) => self.list(items, |_| "•".to_string()),
+            Block::Numbered(items) => self.list(items, |n| format!("{}.", n + 1)),
             Block::Finding {
                 severity,
                 label,

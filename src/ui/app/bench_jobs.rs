@@ -19,6 +19,8 @@ pub(super) enum BenchOutcome {
     Memory(Result<MemoryBandwidth, BenchError>),
     Storage(Result<StorageBandwidth, BenchError>),
     Decode(Result<DecodeRate, BenchError>),
+    /// The benchmark thread panicked; the panic's message.
+    Panicked(String),
 }
 
 /// A benchmark running on a background thread.
@@ -78,7 +80,7 @@ impl RamvramApp {
                     p.store(f.to_bits(), Ordering::Relaxed);
                     repaint.request_repaint();
                 };
-                let outcome = match job {
+                let outcome = super::worker::run_caught(|| match job {
                     BenchJob::Memory(config) => {
                         BenchOutcome::Memory(bench::memory::run(&config, &c, &report))
                     }
@@ -88,7 +90,8 @@ impl RamvramApp {
                     BenchJob::Decode(config) => {
                         BenchOutcome::Decode(bench::decode::run(&config, &c, &report))
                     }
-                };
+                })
+                .unwrap_or_else(BenchOutcome::Panicked);
                 let _ = tx.send(outcome);
                 repaint.request_repaint();
             });
@@ -113,13 +116,10 @@ impl RamvramApp {
                 self.bench_view.running = Some((running.what.clone(), p));
                 return;
             }
-            Err(mpsc::TryRecvError::Disconnected) => {
-                self.bench = None;
-                self.bench_view.running = None;
-                return;
-            }
+            Err(mpsc::TryRecvError::Disconnected) => BenchOutcome::Panicked(String::new()),
         };
         let started_for = running.started_for.clone();
+        let running_what = running.what.clone();
         self.bench = None;
         self.bench_view.running = None;
         let lang = self.lang;
@@ -143,6 +143,13 @@ impl RamvramApp {
             ),
         };
         match outcome {
+            BenchOutcome::Panicked(e) => {
+                self.bench_view.message = Some(trf(
+                    lang,
+                    Msg::HardeningThreadFailed,
+                    &[("task", &running_what), ("error", &e)],
+                ));
+            }
             BenchOutcome::Memory(Ok(m)) => {
                 if let Some(p) = &mut self.profile {
                     p.measurements.memory_bandwidth = Some(m);

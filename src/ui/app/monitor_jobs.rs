@@ -27,6 +27,8 @@ pub enum TraceOrigin {
 pub(super) enum WatchEvent {
     Header(Box<TraceHeader>),
     Sample(Box<Sample>),
+    /// The thread panicked: the message.
+    Failed(String),
 }
 
 /// A watch running on a background thread.
@@ -121,32 +123,38 @@ impl RamvramApp {
         let spawned = std::thread::Builder::new()
             .name("ramvram-watch".into())
             .spawn(move || {
-                let meter: Box<dyn gpu::GpuMeter> = match fake {
-                    Some(series) => Box::new(gpu::FakeGpuSeries::new(series)),
-                    None => Box::new(gpu::NvmlMeter),
-                };
-                let profile = profile.unwrap_or_else(crate::probe::detect);
-                let header = TraceHeader::new(Some(profile), interval.as_secs_f64());
-                if tx.send(WatchEvent::Header(Box::new(header))).is_err() {
-                    return;
-                }
-                let mut sampler = Sampler::new(pid, meter);
-                let ended = sampler.target_ended();
-                let mut send = |s: Sample| {
-                    let gone = pid.is_some() && s.process.is_none();
-                    let sent = tx.send(WatchEvent::Sample(Box::new(s))).is_ok();
-                    repaint.request_repaint();
-                    if sent && !gone {
-                        watch::Step::Continue
-                    } else {
-                        watch::Step::Stop
+                let (failed, wake) = (tx.clone(), repaint.clone());
+                let outcome = super::worker::run_caught(move || {
+                    let meter: Box<dyn gpu::GpuMeter> = match fake {
+                        Some(series) => Box::new(gpu::FakeGpuSeries::new(series)),
+                        None => Box::new(gpu::NvmlMeter),
+                    };
+                    let profile = profile.unwrap_or_else(crate::probe::detect);
+                    let header = TraceHeader::new(Some(profile), interval.as_secs_f64());
+                    if tx.send(WatchEvent::Header(Box::new(header))).is_err() {
+                        return;
                     }
-                };
-                if !ended {
-                    let stopped = || stop.load(Ordering::Relaxed);
-                    watch::run(&mut sampler, interval, None, &stopped, &mut send);
+                    let mut sampler = Sampler::new(pid, meter);
+                    let ended = sampler.target_ended();
+                    let mut send = |s: Sample| {
+                        let gone = pid.is_some() && s.process.is_none();
+                        let sent = tx.send(WatchEvent::Sample(Box::new(s))).is_ok();
+                        repaint.request_repaint();
+                        if sent && !gone {
+                            watch::Step::Continue
+                        } else {
+                            watch::Step::Stop
+                        }
+                    };
+                    if !ended {
+                        let stopped = || stop.load(Ordering::Relaxed);
+                        watch::run(&mut sampler, interval, None, &stopped, &mut send);
+                    }
+                });
+                if let Err(e) = outcome {
+                    let _ = failed.send(WatchEvent::Failed(e));
                 }
-                repaint.request_repaint();
+                wake.request_repaint();
             });
         if spawned.is_ok() {
             self.monitor.trace = None;
@@ -191,6 +199,14 @@ impl RamvramApp {
                     if let Some(t) = &mut self.monitor.trace {
                         t.samples.push(*s);
                     }
+                }
+                Ok(WatchEvent::Failed(e)) => {
+                    let task = crate::i18n::tr(self.lang, Msg::MonitorUiStart).to_string();
+                    self.monitor.message = Some(trf(
+                        self.lang,
+                        Msg::HardeningThreadFailed,
+                        &[("task", &task), ("error", &e)],
+                    ));
                 }
                 Err(mpsc::TryRecvError::Empty) => break false,
                 Err(mpsc::TryRecvError::Disconnected) => break true,

@@ -1,0 +1,208 @@
+//! The one read path for files a user names: [`read_input`].
+
+use std::fmt;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Size cap of a profile, scenario or `dmidecode` file: 64 MiB (a profile of the largest
+/// machine is a few hundred KiB; the cap only stops `/dev/zero` and runaway files).
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Size cap of a Slurm inventory (`scontrol show node --json`): 256 MiB, room for about
+/// 100,000 nodes at the 2–3 KB per node that Slurm 23.x writes.
+pub const MAX_SLURM_BYTES: u64 = 256 << 20;
+
+/// Size cap of the window's settings file: 1 MiB (it holds a language and one workload).
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// Why a named input was refused before it was parsed. Carried inside the `io::Error` that
+/// [`read_input`] returns (`error.get_ref()` downcasts to it), so callers can word it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputProblem {
+    /// A folder.
+    Directory,
+    /// A named pipe: reading could wait forever for a writer.
+    Fifo,
+    /// A character device such as `/dev/zero`: it may never end.
+    CharDevice,
+    /// A block device (a whole disk).
+    BlockDevice,
+    /// A socket.
+    Socket,
+    /// Larger than the cap, bytes.
+    TooLarge(u64),
+    /// Not UTF-8 text.
+    NotText,
+}
+
+impl fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self {
+            InputProblem::Directory => "a folder",
+            InputProblem::Fifo => "a named pipe (FIFO)",
+            InputProblem::CharDevice => "a character device",
+            InputProblem::BlockDevice => "a block device",
+            InputProblem::Socket => "a socket",
+            InputProblem::TooLarge(cap) => {
+                return write!(
+                    f,
+                    "is larger than {} MiB, the most ramvram reads from one file",
+                    cap >> 20
+                );
+            }
+            InputProblem::NotText => return write!(f, "is not UTF-8 text"),
+        };
+        write!(
+            f,
+            "is {kind}, not a regular file (give a file, or - for standard input)"
+        )
+    }
+}
+
+impl std::error::Error for InputProblem {}
+
+fn problem(p: InputProblem) -> io::Error {
+    let kind = match p {
+        InputProblem::TooLarge(_) | InputProblem::NotText => io::ErrorKind::InvalidData,
+        _ => io::ErrorKind::InvalidInput,
+    };
+    io::Error::new(kind, p)
+}
+
+/// Reads a file a user named, or standard input for `-`, refusing anything that is not a
+/// regular file (a folder, a FIFO, `/dev/zero`, a socket) and anything larger than `cap`
+/// bytes. The file is opened without blocking (`O_NONBLOCK`, so a FIFO can't hang the open)
+/// and checked with `fstat` on the opened descriptor (no race with a swapped path); standard
+/// input is read up to `cap` bytes, whatever it is.
+///
+/// # Errors
+/// The OS error, or an error carrying an [`InputProblem`].
+pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        return read_capped(io::stdin().lock(), cap, 0);
+    }
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if let Some(p) = special_kind(&meta) {
+        return Err(problem(p));
+    }
+    if meta.len() > cap {
+        return Err(problem(InputProblem::TooLarge(cap)));
+    }
+    read_capped(file, cap, meta.len())
+}
+
+/// [`read_input`] as UTF-8 text.
+///
+/// # Errors
+/// As [`read_input`]; [`InputProblem::NotText`] for bytes that are not UTF-8.
+pub fn read_input_string(path: &Path, cap: u64) -> io::Result<String> {
+    String::from_utf8(read_input(path, cap)?).map_err(|_| problem(InputProblem::NotText))
+}
+
+/// Reads at most `cap` bytes; one more means the input is too large (a file can grow while it
+/// is read). `hint` is the expected size, to allocate once.
+fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(usize::try_from(hint.min(cap)).unwrap_or(0));
+    reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > cap {
+        return Err(problem(InputProblem::TooLarge(cap)));
+    }
+    Ok(buf)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+fn special_kind(meta: &std::fs::Metadata) -> Option<InputProblem> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some(InputProblem::Directory);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some(InputProblem::Fifo);
+        }
+        if t.is_char_device() {
+            return Some(InputProblem::CharDevice);
+        }
+        if t.is_block_device() {
+            return Some(InputProblem::BlockDevice);
+        }
+        if t.is_socket() {
+            return Some(InputProblem::Socket);
+        }
+    }
+    Some(InputProblem::CharDevice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind_of(e: &io::Error) -> Option<InputProblem> {
+        e.get_ref()?.downcast_ref::<InputProblem>().copied()
+    }
+
+    #[test]
+    fn a_regular_file_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("p.json");
+        std::fs::write(&p, b"{\"a\": 1}").unwrap();
+        assert_eq!(read_input_string(&p, 100).unwrap(), "{\"a\": 1}");
+        // Exactly at the cap is fine; one byte over is not.
+        assert_eq!(read_input(&p, 8).unwrap().len(), 8);
+        let e = read_input(&p, 7).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::TooLarge(7)));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn dev_zero_a_fifo_and_a_folder_are_refused_at_once() {
+        let e = read_input(Path::new("/dev/zero"), MAX_INPUT_BYTES).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::CharDevice));
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_input(dir.path(), MAX_INPUT_BYTES).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::Directory));
+        let fifo = dir.path().join("pipe");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // No writer ever opens it: a blocking open would wait forever.
+        let e = read_input(&fifo, MAX_INPUT_BYTES).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::Fifo));
+    }
+
+    #[test]
+    fn bytes_that_are_not_text_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("bin");
+        std::fs::write(&p, [0xff, 0xfe, 0x00]).unwrap();
+        let e = read_input_string(&p, 100).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::NotText));
+    }
+
+    #[test]
+    fn a_reader_is_stopped_at_the_cap() {
+        let e = read_capped(io::repeat(b'x'), 1000, 0).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::TooLarge(1000)));
+        assert_eq!(read_capped(&b"abc"[..], 3, 3).unwrap(), b"abc");
+    }
+}

@@ -1,0 +1,149 @@
+//! Text hygiene for every output: strings from profiles, Slurm inventories and file names are
+//! hostile, and a control or bidirectional-override character in a host name must not move a
+//! terminal's cursor, reorder a report's text, break an SVG parser or open a Markdown heading.
+//!
+//! One rule ([`is_unsafe`]) serves the terminal ([`clean`]), the reports' blocks
+//! ([`clean_line`], via `report::clean`), JSON files ([`escape_for_json`]) and Markdown
+//! ([`markdown_inline`]).
+
+use std::borrow::Cow;
+
+/// True for characters no output should carry: C0 and C1 control characters and DEL (tab and
+/// newline are decided by the caller), Unicode bidirectional formatting characters (ALM U+061C,
+/// LRM/RLM U+200E–U+200F, embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069),
+/// the line and paragraph separators U+2028–U+2029, the byte-order mark U+FEFF, and
+/// noncharacters (U+FDD0–U+FDEF and the last two code points of every plane, e.g. U+FFFE),
+/// which XML 1.0 forbids and SVG parsers reject. Source: Unicode Standard §23.2 (bidi
+/// controls), §23.7 (noncharacters); XML 1.0 § 2.2 (allowed characters).
+pub fn is_unsafe(c: char) -> bool {
+    let u = c as u32;
+    (c.is_control() && c != '\n' && c != '\t')
+        || c == '\u{061c}'
+        || ('\u{200e}'..='\u{200f}').contains(&c)
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+        || ('\u{2028}'..='\u{2029}').contains(&c)
+        || c == '\u{feff}'
+        || (0xfdd0..=0xfdef).contains(&u)
+        || u & 0xfffe == 0xfffe
+}
+
+/// `text` without [`is_unsafe`] characters (newlines and tabs kept). Borrows when nothing had
+/// to go.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().filter(|c| !is_unsafe(*c)).collect())
+}
+
+/// [`clean`] for one line: newlines, carriage returns and tabs become spaces as well.
+pub fn clean_line(text: &str) -> Cow<'_, str> {
+    let bad = |c: char| is_unsafe(c) || c == '\n' || c == '\t';
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .filter(|c| !is_unsafe(*c))
+            .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+            .collect(),
+    )
+}
+
+/// JSON text with every [`is_unsafe`] character written as a `\uXXXX` escape (UTF-16, so a
+/// plane-1 noncharacter becomes a surrogate pair). The data is unchanged for a JSON reader; a
+/// terminal showing the file sees no raw control or override characters. serde_json already
+/// escapes C0 controls; this adds DEL, C1 and the Unicode formatting characters, which can only
+/// occur inside strings.
+pub fn escape_for_json(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(is_unsafe) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// One line of Markdown text that renders as the same words and nothing else: [`clean_line`],
+/// then a backslash before every character that could start raw HTML, an entity, a link or a
+/// table cell (`\ < > & [ ] |`), and before a first character that would start a block
+/// (`#`, `>`, `-`, `+`, `*`, `=`, `_`, or a number, `.` or `)` and a space: a heading, quote,
+/// list or rule).
+/// CommonMark § 2.4 allows a backslash before any ASCII punctuation.
+pub fn markdown_inline(text: &str) -> String {
+    let line = clean_line(text);
+    let mut out = String::with_capacity(line.len() + 8);
+    let trimmed = line.trim_start();
+    let lead = line.len() - trimmed.len();
+    out.push_str(&line[..lead]);
+    // An ordered-list marker is 1–9 digits, `.` or `)`, then a space or the end of the line.
+    let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
+    let after = &trimmed[digits..];
+    let list_number = (1..=9).contains(&digits)
+        && after.starts_with(['.', ')'])
+        && (after.len() == 1 || after[1..].starts_with(' '));
+    let starts_block = trimmed.starts_with(['#', '>', '-', '+', '*', '=', '_']) || list_number;
+    for (i, c) in trimmed.char_indices() {
+        let escape = matches!(c, '\\' | '<' | '>' | '&' | '[' | ']' | '|')
+            || (starts_block && i == if list_number { digits } else { 0 });
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_bidi_and_noncharacters_are_removed() {
+        assert_eq!(clean("gpu\u{1b}]0;pwned\u{7}-01"), "gpu]0;pwned-01");
+        assert_eq!(clean("a\u{0}b\u{fffe}c\u{1fffe}d\u{9b}e"), "abcde");
+        assert_eq!(clean("abc\u{202e}fdp.exe"), "abcfdp.exe");
+        assert_eq!(clean("x\u{2066}y\u{2069}\u{200f}z"), "xyz");
+        assert_eq!(clean("line 1\nline\t2"), "line 1\nline\t2");
+        assert!(matches!(clean("节点-01 ✓"), Cow::Borrowed(_)));
+        assert_eq!(clean_line("a\nb\r\nc\td"), "a b c d");
+    }
+
+    #[test]
+    fn json_keeps_its_data_and_shows_no_raw_controls() {
+        let value = serde_json::json!({"host": "a\u{202e}b\u{85}c\u{1fffe}"});
+        let text = serde_json::to_string(&value).unwrap();
+        let safe = escape_for_json(&text);
+        assert_eq!(safe, r#"{"host":"a\u202eb\u0085c\ud83f\udffe"}"#);
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn markdown_text_cannot_open_html_headings_links_or_cells() {
+        assert_eq!(
+            markdown_inline("node\n# Owned <script>alert(1)</script>"),
+            r"node # Owned \<script\>alert(1)\</script\>"
+        );
+        assert_eq!(markdown_inline("# top"), r"\# top");
+        assert_eq!(markdown_inline("12. item"), r"12\. item");
+        assert_eq!(markdown_inline("12.0 GiB"), "12.0 GiB");
+        assert_eq!(markdown_inline("- x | y"), r"\- x \| y");
+        assert_eq!(markdown_inline("[click](http://x)"), r"\[click\](http://x)");
+        assert_eq!(markdown_inline("&amp; a\\b"), r"\&amp; a\\b");
+        assert_eq!(
+            markdown_inline("16.0 GiB (ratio 0.67×)"),
+            "16.0 GiB (ratio 0.67×)"
+        );
+    }
+}

@@ -1,0 +1,223 @@
+//! Structure-aware fuzzing of every format ramvram reads: profiles, scenarios, Slurm inventories
+//! (`scontrol show node --json`), `dmidecode -t memory` text, the window's settings file and
+//! traces (`ramvram watch --record`).
+//!
+//! Inputs come from proptest strategies: valid documents (the fixtures, presets, a realistic
+//! Slurm node) whose leaves are replaced, removed, multiplied or retyped, GRES strings and
+//! dmidecode records from their grammars, and raw byte damage on top. Each input goes through
+//! the product path: parse and validate, then (when accepted) assess and render the terminal
+//! text and the Markdown and JSON reports (and, now and then, the PDF). An input fails the run
+//! if it panics or takes more than 2 s of CPU time (a watchdog aborts the process when one runs
+//! for a minute, naming the input).
+//!
+//! `cargo test --test fuzz` runs a short pass (a few seconds). The long pass, 1,000,000 inputs
+//! (200,000 per format), is ignored by default; run it with
+//! `cargo test --release --test fuzz -- --ignored --nocapture` (figures: docs/benchmarks.md).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod formats;
+mod mutation;
+mod product;
+mod trace;
+
+use formats::*;
+use mutation::*;
+use product::*;
+use trace::*;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRng, TestRunner};
+use ramvram::advisor::{self, Inputs};
+use ramvram::i18n::Lang;
+use ramvram::report::{self, Format, ReportLang, ReportOptions};
+use serde_json::{Value, json};
+
+/// An input that takes more CPU time than this is a hang. CPU time of the thread, not wall time:
+/// on a shared machine a process can wait seconds for a core.
+const HANG: Duration = Duration::from_secs(2);
+
+/// Wall time after which the watchdog takes an input for an endless loop and aborts the run.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// CPU time this thread has used (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+// ---- the runner: counts, times, a watchdog for hangs -----------------------------------------
+
+#[derive(Debug, Default)]
+struct Figures {
+    inputs: u64,
+    accepted: u64,
+    panics: u64,
+    slowest: Duration,
+    slowest_wall: Duration,
+}
+
+/// Peak resident memory of this process so far (`VmHWM`), KiB.
+fn peak_rss_kib() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+fn fuzz(kind: Kind, strategy: impl Strategy<Value = String>, n: u64, pdf_every: u64) -> Figures {
+    // Deterministic: the same inputs on every run (a failure names its input number).
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha),
+    );
+    let current = Arc::new(Mutex::new(String::new()));
+    let started = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let epoch = Instant::now();
+    let watchdog = {
+        let (current, started, done) = (current.clone(), started.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let s = started.load(Ordering::Relaxed);
+                if s > 0 && epoch.elapsed() > Duration::from_micros(s) + WATCHDOG {
+                    let input = current.lock().map(|c| c.clone()).unwrap_or_default();
+                    eprintln!("{kind:?}: an input hangs (over {WATCHDOG:?}):\n{input}");
+                    std::process::abort();
+                }
+            }
+        })
+    };
+    let mut figures = Figures::default();
+    for i in 0..n {
+        let text = strategy.new_tree(&mut runner).unwrap().current();
+        *current.lock().unwrap() = text.clone();
+        started.store(epoch.elapsed().as_micros().max(1) as u64, Ordering::Relaxed);
+        let (t, cpu) = (Instant::now(), thread_cpu_time());
+        let pdf = pdf_every > 0 && i % pdf_every == 0;
+        let outcome = catch_unwind(AssertUnwindSafe(|| run_one(kind, &text, pdf)));
+        let took = thread_cpu_time().saturating_sub(cpu);
+        started.store(0, Ordering::Relaxed);
+        figures.inputs += 1;
+        figures.slowest = figures.slowest.max(took);
+        figures.slowest_wall = figures.slowest_wall.max(t.elapsed());
+        match outcome {
+            Ok(accepted) => figures.accepted += u64::from(accepted),
+            Err(_) => {
+                figures.panics += 1;
+                eprintln!("{kind:?} input {i} panicked:\n{text}");
+            }
+        }
+        assert!(
+            took < HANG,
+            "{kind:?} input {i} took {took:?} of CPU time:\n{text}"
+        );
+    }
+    done.store(true, Ordering::Relaxed);
+    watchdog.join().unwrap();
+    figures
+}
+
+fn all_formats(per_format: u64, pdf_every: u64) -> Vec<(Kind, Figures)> {
+    vec![
+        (
+            Kind::Profile,
+            fuzz(
+                Kind::Profile,
+                json_mutant(profile_bases(), 8),
+                per_format,
+                pdf_every,
+            ),
+        ),
+        (
+            Kind::Scenario,
+            fuzz(
+                Kind::Scenario,
+                json_mutant(scenario_bases(), 30),
+                per_format,
+                pdf_every,
+            ),
+        ),
+        (
+            Kind::Slurm,
+            fuzz(Kind::Slurm, slurm_mutant(), per_format, pdf_every),
+        ),
+        (
+            Kind::Dmidecode,
+            fuzz(Kind::Dmidecode, dmidecode_text(), per_format, pdf_every),
+        ),
+        (
+            Kind::Settings,
+            fuzz(
+                Kind::Settings,
+                json_mutant(settings_bases(), 30),
+                per_format,
+                0,
+            ),
+        ),
+        (
+            Kind::Trace,
+            fuzz(Kind::Trace, trace_mutant(), per_format, pdf_every),
+        ),
+    ]
+}
+
+fn report_figures(results: &[(Kind, Figures)], wall: Duration) {
+    for (kind, f) in results {
+        println!(
+            "{kind:?}: {} inputs, {} accepted, {} panics, slowest {:?} CPU ({:?} wall)",
+            f.inputs, f.accepted, f.panics, f.slowest, f.slowest_wall
+        );
+    }
+    let total: u64 = results.iter().map(|(_, f)| f.inputs).sum();
+    println!(
+        "total {total} inputs in {wall:?}; peak memory (VmHWM) {} KiB",
+        peak_rss_kib().map_or("unknown".into(), |k| k.to_string())
+    );
+}
+
+#[test]
+fn fuzz_short_run() {
+    let start = Instant::now();
+    let results = all_formats(200, 50);
+    report_figures(&results, start.elapsed());
+    for (kind, f) in &results {
+        assert_eq!(f.panics, 0, "{kind:?}");
+        // Past the parsers: a fuzzer whose inputs are all rejected tests nothing but them.
+        if *kind != Kind::Dmidecode {
+            assert!(f.accepted > 0, "{kind:?}: no input was accepted");
+        }
+    }
+}
+
+#[test]
+#[ignore = "long: 1,000,000 inputs; cargo test --release --test fuzz -- --ignored --nocapture"]
+fn fuzz_long_run() {
+    let per_format: u64 = std::env::var("RAMVRAM_FUZZ_PER_FORMAT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000);
+    let start = Instant::now();
+    let results = all_formats(per_format, 2000);
+    report_figures(&results, start.elapsed());
+    assert!(results.iter().all(|(_, f)| f.panics == 0));
+}

@@ -1,0 +1,123 @@
+//! Hostile inputs: devices and FIFOs, huge GRES counts, a full stderr.
+
+use super::*;
+
+#[test]
+fn dev_zero_and_a_fifo_are_refused_as_every_kind_of_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.json");
+    mkfifo(&fifo);
+    let profile = common::fixture_path("dgx-a100");
+    let profile = profile.to_str().unwrap();
+    for bad in [Path::new("/dev/zero"), fifo.as_path()] {
+        let bad = bad.to_str().unwrap();
+        for args in [
+            vec!["advise", "--profile", bad],
+            vec!["advise", "--slurm", bad],
+            vec!["advise", "--profile", profile, "--scenario", bad],
+            vec!["advise", "--profile", profile, "--dmidecode", bad],
+            vec!["bench", "memory", "--into", bad],
+        ] {
+            let start = Instant::now();
+            let assert = common::ramvram()
+                .args(&args)
+                .timeout(Duration::from_secs(20))
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(
+                stderr.contains(bad) && stderr.contains("not a regular file"),
+                "{args:?}: {stderr}"
+            );
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{args:?} was slow"
+            );
+        }
+    }
+}
+
+#[test]
+fn huge_gres_counts_are_errors_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    for count in ["4294967295", "10000000", "1025"] {
+        let file = dir.path().join(format!("nodes-{count}.json"));
+        let text = format!(r#"{{"nodes":[{{"name":"n","gres":"gpu:h100:{count}"}}]}}"#);
+        std::fs::write(&file, &text).unwrap();
+        let start = Instant::now();
+        let assert = common::ramvram()
+            .args(["advise", "--slurm"])
+            .arg(&file)
+            .timeout(Duration::from_secs(20))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("field `nodes[0].gres`")
+                && stderr.contains(&format!(
+                    "{count} entries, more than the 1024 ramvram accepts"
+                )),
+            "{stderr}"
+        );
+        assert!(start.elapsed() < Duration::from_secs(10));
+    }
+    // 1,024 is allowed: the cap, not below it.
+    let file = dir.path().join("ok.json");
+    std::fs::write(&file, r#"{"nodes":[{"name":"n","gres":"gpu:h100:1024"}]}"#).unwrap();
+    let json = common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--slurm"])
+            .arg(&file),
+    );
+    assert_eq!(
+        json["machines"][0]["assessment"]["profile"]["gpus"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1024
+    );
+}
+
+/// Runs ramvram with stderr on `/dev/full` (every write fails with ENOSPC); the exit status.
+fn with_full_stderr(args: &[&str]) -> Option<i32> {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("ramvram"))
+        .args(args)
+        .env_remove("RAMVRAM_LANG")
+        .env("LANG", "C.UTF-8")
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(full))
+        .status()
+        .unwrap()
+        .code()
+}
+
+#[test]
+fn a_full_stderr_never_panics_and_keeps_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, b"{").unwrap();
+    assert_eq!(
+        with_full_stderr(&["advise", "--profile", bad.to_str().unwrap()]),
+        Some(2)
+    );
+    let out = dir.path().join("r.md");
+    let profile = common::fixture_path("dgx-a100");
+    assert_eq!(
+        with_full_stderr(&[
+            "report",
+            "--format",
+            "md",
+            "--out",
+            out.to_str().unwrap(),
+            "--profile",
+            profile.to_str().unwrap(),
+        ]),
+        Some(0),
+        "the report was written; failing to say so is not a failure"
+    );
+    assert!(out.exists());
+}
