@@ -177,6 +177,18 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetOnHddTitle,
             Msg::FindingDatasetOnHddExplain,
         ),
+        F::CacheDoesNotFit => (
+            Msg::FindingCacheDoesNotFitTitle,
+            Msg::FindingCacheDoesNotFitExplain,
+        ),
+        F::DatasetIndexCopied => (
+            Msg::FindingDatasetIndexCopiedTitle,
+            Msg::FindingDatasetIndexCopiedExplain,
+        ),
+        F::DatasetSizeInconsistent => (
+            Msg::FindingDatasetSizeInconsistentTitle,
+            Msg::FindingDatasetSizeInconsistentExplain,
+        ),
     }
 }
 
@@ -201,6 +213,8 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::MatchModules => Msg::RecMatchModules,
         RecId::GpuDataLoading => Msg::RecGpuDataLoading,
         RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
+        RecId::IndexAsArrays => Msg::RecIndexAsArrays,
+        RecId::NoWorkerCountFits => Msg::RecNoWorkerCountFits,
     }
 }
 
@@ -209,7 +223,7 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
     fill_values(lang, msg, &f.values)
 }
 
-/// Fills `msg` from named values: bytes as GiB, ratios as "0.67×", counts as integers, text as
+/// Fills `msg` from named values: bytes as GiB (KiB below 1 MiB: a sample's size), ratios as "0.67×", counts as integers, text as
 /// written; a placeholder with no value shows as "unknown".
 pub fn fill_values(
     lang: Lang,
@@ -221,7 +235,7 @@ pub fn fill_values(
         .iter()
         .map(|name| {
             let text = match values.get(*name) {
-                Some(Quantity::Bytes(b)) => format::gib(*b),
+                Some(Quantity::Bytes(b)) => format::size(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
                 Some(Quantity::Rate(r)) => format::rate(lang, *r),
