@@ -79,7 +79,8 @@ fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() 
         assert_eq!(r.result.fits, Some(true));
         assert!(r.result.working_set_bytes.unwrap() < 32 * GIB);
     }
-    // A smaller cache: both sides × √(room ÷ cache), rounded down to multiples of 32.
+    // A smaller cache: both sides × √(room ÷ cache), rounded down to multiples of 32, where
+    // the room leaves 10 % of RAM free (no swap-risk warning after the change).
     let smaller = a
         .recommendations
         .iter()
@@ -89,7 +90,8 @@ fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() 
         panic!("{smaller:?}")
     };
     let others = w.memory_budget.working_set_bytes - cache;
-    let scale = ((32 * GIB - others) as f64 / cache as f64).sqrt();
+    let room = (0.9 * (32 * GIB) as f64) as u64 - others;
+    let scale = (room as f64 / cache as f64).sqrt();
     let side = |s: f64| ((s * scale) as u32 / 32) * 32;
     assert_eq!(size, &format!("{}×{}", side(640.0), side(480.0)));
     assert_eq!(smaller.result.fits, Some(true));

@@ -184,38 +184,53 @@ pub fn capacity_with_source(lang: Lang, p: &PipelineView, s: &StageView) -> Stri
 }
 
 /// One line per stage: its capacity and where it comes from, and with a workload what the
-/// stage delivers for it (samples/s × bytes per sample = GB/s), or why it doesn't limit.
+/// stage delivers for it (samples/s × bytes per sample = GB/s), or why it doesn't limit. GPU
+/// demand, which only a workload has, reads as that product alone.
 pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
     let p = &b.pipeline;
     p.stages
         .iter()
         .map(|s| {
             let stage = stage_name(lang, s.id);
-            let cap = capacity_with_source(lang, p, s);
-            if !p.with_workload {
-                return trf(
-                    lang,
-                    Msg::Work2StageLine,
-                    &[("stage", stage), ("capacity", &cap)],
-                );
-            }
-            match (
+            let pace = match (
                 s.samples_per_s,
                 s.bytes_per_sample,
                 s.workload_bytes_per_s(),
             ) {
-                (Some(n), Some(bytes), Some(pace)) => trf(
+                (Some(n), Some(bytes), Some(pace)) => Some(trf(
                     lang,
-                    Msg::Work2StageLineWorkload,
+                    Msg::Work2Pace,
                     &[
-                        ("stage", stage),
-                        ("capacity", &cap),
                         ("samples", &format::rate(lang, n)),
-                        ("per_sample", &format::size(bytes)),
+                        ("per_sample", &format::sample_size(bytes)),
                         ("pace", &format::gbps(pace)),
                     ],
+                )),
+                _ => None,
+            };
+            let cap = capacity_with_source(lang, p, s);
+            match (p.with_workload, pace) {
+                (true, Some(pace)) if s.id == StageId::GpuDemand => trf(
+                    lang,
+                    Msg::Work2StageLine,
+                    &[
+                        ("stage", stage),
+                        (
+                            "capacity",
+                            &trf(
+                                lang,
+                                Msg::Work2CapacityWithSource,
+                                &[("capacity", &pace), ("source", &figure_source(lang, p, s))],
+                            ),
+                        ),
+                    ],
                 ),
-                _ => trf(
+                (true, Some(pace)) => trf(
+                    lang,
+                    Msg::Work2StageLineWorkload,
+                    &[("stage", stage), ("capacity", &cap), ("pace", &pace)],
+                ),
+                (true, None) if s.capacity_bytes_per_s.is_some() => trf(
                     lang,
                     Msg::Work2StageLineNotLimiting,
                     &[
@@ -223,6 +238,11 @@ pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
                         ("capacity", &cap),
                         ("note", &super::workload::stage_not_limiting(lang, s.id)),
                     ],
+                ),
+                _ => trf(
+                    lang,
+                    Msg::Work2StageLine,
+                    &[("stage", stage), ("capacity", &cap)],
                 ),
             }
         })

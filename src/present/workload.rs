@@ -105,8 +105,19 @@ pub fn inert_reason(lang: Lang, i: Inert) -> &'static str {
 pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
     let d = r.pipeline.decode?;
     let rate = super::bandwidth::mpix(lang, d.mpix_per_core);
+    let flat = |low: f64, high: f64| (high - low).abs() < 5e-4;
     Some(
         match (d.source, d.utilization_at_half, d.utilization_at_double) {
+            (RateSource::Default, Some(low), Some(high)) if flat(low, high) => trf(
+                lang,
+                Msg::Work2DecodeAssumedFlat,
+                &[
+                    ("rate", &rate),
+                    ("value", &format::percent(low)),
+                    ("width", &r.workload.width.to_string()),
+                    ("height", &r.workload.height.to_string()),
+                ],
+            ),
             (RateSource::Default, Some(low), Some(high)) => trf(
                 lang,
                 Msg::Work2DecodeAssumed,

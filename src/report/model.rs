@@ -594,6 +594,9 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         ));
     }
     b.push(Block::Paragraph(sentence));
+    if let Some(note) = ww::decode_assumption(lang, r) {
+        b.push(Block::Paragraph(note));
+    }
 }
 
 fn check_row(lang: Lang, label: Msg, c: &crate::advisor::training::CapacityCheck) -> Vec<String> {

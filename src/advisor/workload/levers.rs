@@ -5,7 +5,7 @@
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
 
-use super::findings::{INDEX_NOTICEABLE_SHARE, installed_for, shm_flag};
+use super::findings::{INDEX_NOTICEABLE_SHARE, SWAP_RISK_SHARE, installed_for, shm_flag};
 use super::{
     BudgetItemId, CacheMode, DecodeOn, MachineRates, StoredFormat, Workload, WorkloadResult,
     simulate_only,
@@ -34,10 +34,10 @@ fn fits(r: &WorkloadResult) -> bool {
     r.memory_budget.headroom_bytes.is_none_or(|h| h >= 0)
 }
 
-/// The `num_workers` to recommend: among the counts from 0 (the training process loads the
-/// data) to the physical cores whose working set fits in RAM, the fewest that reach the best
-/// utilisation any of them reaches. `None` when decoding doesn't run on CPU workers, or when no
-/// count fits.
+/// The `num_workers` to recommend: among the counts from 1 to the physical cores whose working
+/// set fits in RAM, the fewest that reach the best utilisation any of them reaches; 0 (the
+/// training process loads the data, between its steps) only when no worker count fits. `None`
+/// when decoding doesn't run on CPU workers, or when no count fits.
 pub fn recommended_workers(w: &Workload, m: &MachineRates) -> Option<u32> {
     if w.decode_on == DecodeOn::Gpu && w.width > 0 {
         return None;
@@ -45,21 +45,20 @@ pub fn recommended_workers(w: &Workload, m: &MachineRates) -> Option<u32> {
     let max = m
         .physical_cores
         .map_or(MAX_WORKERS_UNKNOWN_CORES, |c| c.max(1));
-    let mut best: Option<(u32, f64)> = None;
-    for n in 0..=max {
-        let r = simulate_only(
+    let run = |n: u32| {
+        simulate_only(
             &Workload {
                 num_workers: n,
                 ..w.clone()
             },
             m,
-        );
+        )
+    };
+    let mut best: Option<(u32, f64)> = None;
+    for n in 1..=max {
+        let r = run(n);
         if !fits(&r) {
-            // Each worker only adds memory; 0 workers can need more than 1 (no prefetch queue,
-            // but the training process decodes), so try 1 before stopping.
-            if n == 0 {
-                continue;
-            }
+            // More workers only add memory.
             break;
         }
         let u = r.pipeline.predicted_gpu_utilization.unwrap_or(0.0);
@@ -67,7 +66,7 @@ pub fn recommended_workers(w: &Workload, m: &MachineRates) -> Option<u32> {
             best = Some((n, u));
         }
     }
-    best.map(|(n, _)| n)
+    best.map(|(n, _)| n).or_else(|| fits(&run(0)).then_some(0))
 }
 
 fn rec(id: RecommendationId, kind: RecKind, r: &WorkloadResult) -> Recommendation {
@@ -102,9 +101,13 @@ pub fn recommendations(
         } else {
             R::IncreaseNumWorkers
         };
-        let better = !fits_now
-            || after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
-            || after.memory_budget.working_set_bytes < r.memory_budget.working_set_bytes;
+        // Fewer workers when the current count doesn't fit; more when they feed the GPUs
+        // better.
+        let better = if n < w.num_workers {
+            !fits_now
+        } else {
+            after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
+        };
         if better {
             out.push(
                 rec(id, RecKind::Setting, &after)
@@ -197,7 +200,7 @@ fn largest_fitting(start: u32, run: impl Fn(u32) -> WorkloadResult) -> (u32, Wor
 
 /// Cache levers: cache the decoded images on disk instead (they are read back as raw arrays
 /// of the cached size), don't cache, or cache smaller images (the largest size in steps of
-/// [`CACHE_SIDE_STEP`] with the same aspect ratio that fits).
+/// [`CACHE_SIDE_STEP`] with the same aspect ratio that leaves [`SWAP_RISK_SHARE`] of RAM free).
 fn cache_levers(
     r: &WorkloadResult,
     m: &MachineRates,
@@ -230,14 +233,12 @@ fn cache_levers(
                 ..w.clone()
             }),
         ));
-        // The largest cached size that fits: scale both sides by √(room ÷ cache).
+        // The largest cached size that fits with the headroom the swap-risk finding asks
+        // (SWAP_RISK_SHARE): scale both sides by √(room ÷ cache).
         let cache = r.memory_budget.item(BudgetItemId::DecodedCache);
         let others = r.memory_budget.working_set_bytes - cache;
-        let room = r
-            .memory_budget
-            .effective_ram_bytes
-            .unwrap_or(0)
-            .saturating_sub(others);
+        let ram = r.memory_budget.effective_ram_bytes.unwrap_or(0) as f64;
+        let room = ((ram * (1.0 - SWAP_RISK_SHARE)) as u64).saturating_sub(others);
         let scale = (room as f64 / cache.max(1) as f64).sqrt().min(1.0);
         let side = |s: u32| ((f64::from(s) * scale) as u32 / CACHE_SIDE_STEP) * CACHE_SIDE_STEP;
         let (sw, sh) = (side(cw), side(ch));

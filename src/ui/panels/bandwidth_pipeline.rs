@@ -98,7 +98,8 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         let x = i as f64;
         match values[i] {
             Some((v, capacity)) => {
-                let color = if Some(s.id) == narrow {
+                // The narrowest stage is marked only when the GPUs wait for it.
+                let color = if Some(s.id) == narrow && p.starves_gpus == Some(true) {
                     highlight
                 } else if s.id == StageId::GpuDemand {
                     demand
