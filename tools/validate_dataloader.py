@@ -20,7 +20,9 @@ The runs in docs/validation.md (as root on a machine shared with other jobs, so 
 this run's priority; --data keeps the generated files for the next run):
 
     P=/tmp/dlvenv/bin/python; V=tools/validate_dataloader.py
-    $P $V measure --nice -15 --data /tmp/dlval-data --out /tmp/dlval
+    ramvram detect --out /tmp/me.json
+    $P $V measure --nice -15 --quiet 2.5 --max-wait 5 --retries 0 --data /tmp/dlval-data \
+        --out /tmp/dlval
     $P $V predict --out /tmp/dlval --ramvram target/debug/ramvram --profile /tmp/me.json
 
 `measure --only ID…` reruns some configurations into the same measured.json.
@@ -59,14 +61,15 @@ What each phase does:
    and how many batches were waiting in the loader's queues after each step. Each run records
    the CPU other processes used in its timed window.
 4. predict: `ramvram advise --json` for the same scenario (dataset size and sample count of the
-   files, --image-size, --stored, --crop 224, workers, prefetch, batch, --pin-memory,
+   files, --image-size, --stored, --crop 224, workers, prefetch, batch, --pin-memory false (torch
+   ignores pin_memory without an accelerator, so the measured runs were unpinned),
    --augmentation, --dtype f32, --gpu-demand: 100000 for a data-bound loop, batch / delay for a
-   loader-bound one, --storage ssd, --decode-rate from `ramvram bench decode --json` at that
-   resolution, one thread, or Pillow's rate measured in step 2 with --rate-from pil). Predicted
-   tree memory = the measured baseline + the model's
-   DataLoader items (workers, worker-index-copies, decode-buffers, prefetched-batches,
-   loader-main): its os (2 GiB) and main-process (3 GiB, CUDA-initialised PyTorch) items
-   describe things a CPU-only benchmark doesn't have, and pinned-staging can't be exercised.
+   loader-bound one, --storage ssd, --decode-rate: Pillow's one-thread JPEG rate measured in
+   step 2, or with --rate-from bench `ramvram bench decode --json` at that resolution).
+   Predicted tree memory = the measured baseline + the model's DataLoader items (workers,
+   worker-index-copies, decode-buffers, prefetched-batches, loader-main): its os (2 GiB) and
+   main-process (3 GiB, CUDA-initialised PyTorch) items describe things a CPU-only benchmark
+   doesn't have, and pinned-staging can't be exercised.
    Predicted throughput = the narrowest supplying stage (decode here).
 
 Standard library + torch, torchvision, Pillow and psutil only.
@@ -98,8 +101,9 @@ DATALOADER_ITEMS = (
 
 # id, role, format, resolution, augmentation, workers, prefetch, batch, pin, delay (s per batch,
 # 0 = data-bound), index samples (0 = the files), touch (each worker reads every (path, label)
-# of the index once when it starts: what one epoch does to it, in seconds instead of an hour). role "fit": its numbers set a model constant
-# (docs/validation.md says which); "check": only compared with the model.
+# of the index once when it starts: what one epoch does to it, in seconds instead of an hour).
+# role "fit": its numbers set a model constant (docs/validation.md says which); "check": only
+# compared with the model.
 CONFIGS = [
     ("f1", "fit", "jpeg", "640x480", "light", 0, 2, 32, False, 0, 0, False),
     ("f2", "fit", "jpeg", "640x480", "light", 1, 2, 32, False, 0, 0, False),
