@@ -30,6 +30,17 @@ pub fn size(bytes: u64) -> String {
     }
 }
 
+/// One sample's size: as [`size`], with one decimal between 1 and 100 MiB (`1_228_800` →
+/// `"1.2 MiB"`, a 640² RGB image), where a whole MiB would hide a fifth of it.
+pub fn sample_size(bytes: u64) -> String {
+    let mib = bytes as f64 / (1u64 << 20) as f64;
+    if (1.0..100.0).contains(&mib) {
+        format!("{mib:.1} MiB")
+    } else {
+        size(bytes)
+    }
+}
+
 /// A size in decimal GB (10^9 bytes), as disk vendors, `du --si` and NVIDIA's reference
 /// architectures count: a dataset on storage, "128 GB per GPU". `2_000_000_000_000` →
 /// `"2,000 GB"`; below 10 GB one decimal (`"4.5 GB"`).

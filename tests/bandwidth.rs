@@ -3,7 +3,8 @@
 mod common;
 
 use common::{GIB, fixture};
-use ramvram::advisor::bandwidth::{BandwidthBasis, StageId, StageSource};
+use ramvram::advisor::bandwidth::BandwidthBasis;
+use ramvram::advisor::workload::{FigureSource, StageId};
 use ramvram::advisor::{FindingId, Quantity, RuleStatus, assess};
 use ramvram::profile::{MemoryBandwidth, StorageBandwidth, ValueSource};
 
@@ -28,11 +29,15 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
         b.seed_rule.covers_vram_bytes,
         Some((12.8 * GIB as f64) as u64)
     );
-    // PCIe Gen4 x16 = 16 × 1.969 = 31.5 GB/s > 25.6: RAM is the narrowest stage.
-    assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
-    // Without a workload the GPUs' demand is unknown, so nothing says whether they starve.
+    // Without a workload the stages are the machine's capacities: RAM 25.6 GB/s, PCIe Gen4 x16
+    // 16 × 1.969 = 31.5 GB/s. They move different bytes per sample, so no stage is named the
+    // narrowest and nothing says whether the GPUs starve (the demand is unknown).
+    assert_eq!(b.pipeline.stages[1].capacity_bytes_per_s, Some(25.6e9));
+    let pcie = b.pipeline.stages[3].capacity_bytes_per_s.unwrap();
+    assert!(close(pcie, 16.0 * 16e9 * 128.0 / 130.0 / 8.0));
+    assert_eq!(b.pipeline.narrowest, None);
     assert_eq!(b.pipeline.starves_gpus, None);
-    assert_eq!(b.pipeline.stages[4].source, StageSource::Unknown);
+    assert_eq!(b.pipeline.stages[4].source, FigureSource::Unknown);
     let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
     assert!(ids.contains(&FindingId::MemoryBandwidthBound), "{ids:?}");
     assert!(ids.contains(&FindingId::SingleChannelMemory), "{ids:?}");
@@ -117,16 +122,23 @@ fn measured_efficiency_and_pipeline_with_measurements() {
     let b = assess(&p).bandwidth.unwrap();
     // 20.48 / 25.6 = 0.8.
     assert!(close(b.memory.efficiency.unwrap(), 0.8));
-    // A SATA-class 0.55 GB/s disk is now the narrowest stage.
-    assert_eq!(b.pipeline.narrowest, Some(StageId::StorageRead));
+    // The measured folder is the dataset's storage: 0.55 GB/s, latency 1 / 5000 files/s.
+    let storage = &b.pipeline.stages[0];
+    assert_eq!(storage.capacity_bytes_per_s, Some(0.55e9));
+    assert_eq!(storage.source, FigureSource::Measured);
+    assert_eq!(b.pipeline.storage_path.as_deref(), Some("/data"));
     let ram = &b.pipeline.stages[1];
-    assert_eq!(ram.source, StageSource::Measured);
-    assert_eq!(ram.bytes_per_s, Some(20.48e9));
-    assert_eq!(
-        b.pipeline.stages[2].source,
-        StageSource::Unknown,
-        "CPU decode: unknown without a workload"
-    );
+    assert_eq!(ram.source, FigureSource::Measured);
+    assert_eq!(ram.capacity_bytes_per_s, Some(20.48e9));
+    // CPU decode without a workload: the default 250 MP/s per core on every physical core,
+    // in decoded RGB bytes (3 per pixel), marked as the default.
+    let cores = f64::from(p.cpu.physical_cores.unwrap());
+    let decode = &b.pipeline.stages[2];
+    assert_eq!(decode.source, FigureSource::Default);
+    assert!(close(
+        decode.capacity_bytes_per_s.unwrap(),
+        cores * 250e6 * 3.0
+    ));
     // A profile with measurements saves and loads unchanged.
     let text = serde_json::to_string(&p).unwrap();
     let back = ramvram::profile::parse_profile(&text, std::path::Path::new("m.json")).unwrap();
@@ -155,18 +167,17 @@ fn old_profiles_load_and_keep_their_json_keys() {
     ] {
         assert!(a.get(key).is_some(), "{key}");
     }
-    // Nothing about bandwidth is known for a machine with no memory speed, no PCIe link and no
-    // measurement: the key is left out.
+    // With no memory speed, no PCIe link and no measurement, the pipeline still has stated
+    // figures: the storage kind's typical read speed and the default decode rate, each marked.
     let mut bare = fixture("aws-g5.xlarge");
     for g in &mut bare.gpus {
         g.pcie = None;
     }
-    assert!(
-        serde_json::to_value(assess(&bare))
-            .unwrap()
-            .get("bandwidth")
-            .is_none()
-    );
+    let b = assess(&bare).bandwidth.unwrap();
+    assert_eq!(b.pipeline.stages[0].source, FigureSource::Typical);
+    assert_eq!(b.pipeline.stages[1].source, FigureSource::Unknown);
+    assert_eq!(b.pipeline.stages[2].source, FigureSource::Default);
+    assert_eq!(b.pipeline.stages[3].source, FigureSource::Unknown);
 }
 
 #[test]
@@ -179,8 +190,9 @@ fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
     // 48 GiB of VRAM asks 96 GB/s; 102.4 GB/s passes (theoretical is what the rule judges).
     assert!(close(b.seed_rule.required_bytes_per_s.unwrap(), 96e9));
     assert_eq!(b.seed_rule.status, RuleStatus::Pass);
-    // Stages: NFS 0.35 GB/s, RAM 80 (measured), PCIe Gen4 x16 31.5: the NFS share is narrowest.
-    assert_eq!(b.pipeline.narrowest, Some(StageId::StorageRead));
+    // The measured NFS share is the dataset's storage: 0.35 GB/s.
+    assert_eq!(b.pipeline.stages[0].id, StageId::StorageRead);
+    assert_eq!(b.pipeline.stages[0].capacity_bytes_per_s, Some(0.35e9));
     assert_eq!(b.storage[0].mount_point.as_deref(), Some("/mnt/datasets"));
     let f = a
         .findings
@@ -195,4 +207,83 @@ fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
                 && f.id != FindingId::SingleChannelMemory
                 && f.id != FindingId::UnevenChannels)
     );
+}
+
+/// One pipeline model: with a workload, the Bandwidth page's stages are the simulator's, stage
+/// for stage, on machines whose PCIe, storage and RAM figures come from different places.
+#[test]
+fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
+    use ramvram::advisor::workload::presets;
+    use ramvram::advisor::{Inputs, assess_with};
+    for name in [
+        "lab-4090-pcie-x8",
+        "student-4090-ddr4-single-channel",
+        "lab-a6000-nfs-measured",
+        "seed-4090-32g",
+        "dgx-h100",
+        "docker-4090-limit32g-shm64m",
+    ] {
+        for preset in ["imagenet-resnet50", "seed-4k-medical", "generic"] {
+            let a = assess_with(
+                &fixture(name),
+                &Inputs {
+                    workload: presets::preset(preset),
+                    ..Inputs::default()
+                },
+            );
+            let w = a.workload.as_ref().unwrap();
+            let b = a.bandwidth.as_ref().unwrap();
+            assert!(b.pipeline.with_workload);
+            assert_eq!(
+                b.pipeline.narrowest, w.pipeline.narrowest,
+                "{name} {preset}"
+            );
+            assert!(b.pipeline.narrowest.is_some(), "{name} {preset}");
+            assert_eq!(
+                b.pipeline.starves_gpus,
+                Some(w.pipeline.bottleneck.is_some())
+            );
+            for s in &b.pipeline.stages {
+                assert_eq!(
+                    s.samples_per_s,
+                    w.pipeline.rate(s.id),
+                    "{name} {preset} {s:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_degraded_link_counts_at_its_current_width_on_both_pages() {
+    use ramvram::advisor::workload::presets;
+    use ramvram::advisor::{Inputs, assess_with};
+    // The RTX 4090 runs at Gen4 x8 (97 % busy): 8 × 1.969 = 15.75 GB/s, not the x16 it can
+    // reach. Pinned copies reach 0.8 of it: ÷ one 224² float32 sample (602,112 bytes) =
+    // 20,928 samples/s.
+    let a = assess_with(
+        &fixture("lab-4090-pcie-x8"),
+        &Inputs {
+            workload: presets::preset("imagenet-resnet50"),
+            ..Inputs::default()
+        },
+    );
+    let x8 = 8.0 * 16e9 * 128.0 / 130.0 / 8.0;
+    let b = a.bandwidth.as_ref().unwrap();
+    let pcie = b
+        .pipeline
+        .stages
+        .iter()
+        .find(|s| s.id == StageId::PcieHostToDevice)
+        .unwrap();
+    assert!(close(pcie.capacity_bytes_per_s.unwrap(), x8));
+    let samples = x8 * 0.8 / 602_112.0;
+    assert!(close(pcie.samples_per_s.unwrap(), samples));
+    let w = a.workload.as_ref().unwrap();
+    assert!(close(
+        w.pipeline.rate(StageId::PcieHostToDevice).unwrap(),
+        samples
+    ));
+    // In GB/s the page shows samples/s × the bytes a sample moves there: 0.8 × the link.
+    assert!(close(pcie.workload_bytes_per_s().unwrap(), x8 * 0.8));
 }

@@ -205,3 +205,69 @@ fn visiting_pages_does_not_change_the_report() {
         );
     }
 }
+
+/// One model on both pages: once a workload is set up, the Bandwidth page says what the Data
+/// loading page says about the narrowest stage, with the same samples/s, on machines whose
+/// PCIe, storage and RAM figures come from different places (a degraded x8 link, a measured
+/// NFS share, single-channel RAM).
+#[test]
+fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate() {
+    for (name, preset) in [
+        ("lab-4090-pcie-x8", "ImageNet ResNet-50 at 224²"),
+        ("lab-a6000-nfs-measured", "ImageNet ResNet-50 at 224²"),
+        (
+            "student-4090-ddr4-single-channel",
+            "4K medical images, 8 workers (the seed's example)",
+        ),
+        ("seed-4090-32g", "Text-to-image 1024² multi-scale crops"),
+    ] {
+        let profile = common::fixture(name);
+        // egui gives AccessKit only the widgets on screen: a tall window reads the pages whole.
+        let mut h = Harness::builder()
+            .with_size([1280.0, 2400.0])
+            .with_context_setup(ramvram::ui::fonts::install)
+            .build_ui_state(
+                |ui, app: &mut RamvramApp| app.show(ui),
+                RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+            );
+        h.run();
+        h.get_by_label("Data loading").click();
+        h.run();
+        h.get_by_label(preset).click();
+        h.run();
+        if !h.state().included_inputs().1 {
+            h.get_by_label("Include this workload in the assessment and the report")
+                .click();
+            h.run();
+        }
+        let w = h.state().assessment().unwrap().workload.clone().unwrap();
+        let narrowest = w.pipeline.narrowest.unwrap();
+        let stage = ramvram::present::workload::stage(Lang::En, narrowest);
+        let rate = ramvram::format::rate(Lang::En, w.pipeline.rate(narrowest).unwrap());
+        let sentence = ramvram::present::workload::bottleneck_sentence(Lang::En, &w);
+        assert!(
+            sentence.contains(stage) || w.pipeline.bottleneck.is_none(),
+            "{name}: {sentence}"
+        );
+        h.get_by_label(&sentence);
+        h.get_by_label(&format!("{}: {rate}", stage));
+        h.get_by_label("Bandwidth").click();
+        h.run();
+        h.get_by_label(&sentence);
+        h.get_by_label("samples/s").click();
+        h.run();
+        assert!(h.state().assessment().is_some());
+        let line = ramvram::present::bandwidth::stage_lines(
+            Lang::En,
+            h.state().assessment().unwrap().bandwidth.as_ref().unwrap(),
+        )
+        .into_iter()
+        .find(|l| l.starts_with(&format!("{stage}:")))
+        .unwrap();
+        assert!(
+            line.contains(&format!("this workload: {rate} ×")),
+            "{name}: {line}"
+        );
+        h.get_by_label(&line);
+    }
+}

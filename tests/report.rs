@@ -259,7 +259,8 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
 /// The report carries the bandwidth section the window and `advise` show, in all three formats:
 /// the seed's rule with its arithmetic (quad-channel DDR4-3200 = 4 × 3200 MT/s × 8 B =
 /// 102.4 GB/s, which at 2 GB/s per GiB covers 51.2 GiB), the measured Triad (80.0 GB/s in the
-/// fixture) and the pipeline's narrowest stage.
+/// fixture) and the pipeline's stages with where each figure comes from; with a workload, the
+/// simulator's narrowest stage.
 #[test]
 fn every_format_has_the_bandwidth_section() {
     let a = assess(&common::fixture("lab-a6000-nfs-measured"));
@@ -269,7 +270,7 @@ fn every_format_has_the_bandwidth_section() {
         "## Bandwidth",
         "102.4 GB/s (theoretical) covers 51.2 GiB of VRAM",
         "| Measured (STREAM Triad) | 80.0 GB/s |",
-        "| Storage read | 0.35 GB/s | ● |",
+        "| storage read | 0.35 GB/s (measured in /mnt/datasets/imagenet) |",
     ] {
         assert!(md.contains(needle), "Markdown lacks {needle:?}");
     }
@@ -284,7 +285,27 @@ fn every_format_has_the_bandwidth_section() {
         .as_f64()
         .unwrap();
     assert_eq!(theoretical, 4.0 * 3200e6 * 8.0);
-    assert_eq!(v["bandwidth"]["pipeline"]["narrowest"], "storage-read");
+    assert_eq!(
+        v["bandwidth"]["pipeline"]["narrowest"],
+        serde_json::Value::Null
+    );
+    // With ImageNet set up, the table marks the simulator's narrowest stage.
+    let with = ramvram::advisor::assess_with(
+        &common::fixture("lab-a6000-nfs-measured"),
+        &ramvram::advisor::Inputs {
+            workload: ramvram::advisor::workload::presets::preset("imagenet-resnet50"),
+            ..Default::default()
+        },
+    );
+    let narrowest = with.workload.as_ref().unwrap().pipeline.narrowest.unwrap();
+    let md = report::render(&with, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
+    let md = String::from_utf8(md).unwrap();
+    let name = ramvram::present::workload::stage(Lang::En, narrowest);
+    let row = md
+        .lines()
+        .find(|l| l.starts_with(&format!("| {name} |")))
+        .unwrap();
+    assert!(row.ends_with("● |"), "{row}");
 }
 
 /// The appendix states the /dev/shm need the findings used: with a workload, its own figure

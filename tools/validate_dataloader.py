@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Validate ramvram's workload simulator against a real PyTorch DataLoader (docs/validation.md).
 
-Not a CI test: a benchmark run by hand on the machine whose profile it checks.
+Not a CI test: a benchmark run by hand on the machine whose profile it checks. Two phases, so the
+slow measurements can run while the model changes and be compared with any later build:
+
+    measure   generate the datasets, time each transform on one thread, run every DataLoader
+              configuration of the grid and record throughput and memory (measured.json)
+    predict   ask `ramvram advise --json` for each configuration and write the comparison,
+              configurations used to set a model constant apart from those that only check it
+              (predicted.json, table.md)
 
 Setup (a virtual environment outside the repository; CPU is enough, the default PyPI wheels
 are fine):
@@ -9,97 +16,129 @@ are fine):
     python3 -m venv /tmp/dlvenv
     /tmp/dlvenv/bin/pip install torch torchvision pillow psutil
 
-Run (the ramvram binary is optional; without it only the measured side is produced):
-
-    /tmp/dlvenv/bin/python tools/validate_dataloader.py \
-        --ramvram target/debug/ramvram --out /tmp/dlval
-
-The runs in docs/validation.md, on a machine shared with other jobs (as root, so --nice can
-raise this run's priority; --data keeps the generated files for the next run):
+The runs in docs/validation.md (as root on a machine shared with other jobs, so --nice can raise
+this run's priority; --data keeps the generated files for the next run):
 
     P=/tmp/dlvenv/bin/python; V=tools/validate_dataloader.py
-    COMMON="--nice -15 --quiet 2.5 --retries 0 --data /tmp/dlval-data \
-            --ramvram target/debug/ramvram --profile /tmp/me.json"
-    $P $V --batches 40 $COMMON --out /tmp/dlval-fast        # data-bound, 3 times
-    $P $V --batches 30 --consumer-delay 0.6 --decode-seconds 1 $COMMON --out /tmp/dlval-gpu
-    $P $V --batches 40 --workers 0 --main-threads 1 $COMMON --out /tmp/dlval-w0t1
+    ramvram detect --out /tmp/me.json
+    $P $V measure --nice -15 --quiet 2.5 --max-wait 5 --retries 0 --data /tmp/dlval-data \
+        --out /tmp/dlval
+    $P $V predict --out /tmp/dlval --ramvram target/debug/ramvram --profile /tmp/me.json
 
---consumer-delay makes the main process sleep after each batch, a stand-in for a GPU-bound
-training step: the prefetch queue then fills (the regime the model's prefetched-batches term
-describes). Without it the loop only consumes batches and the loader is decode-bound (the
-regime the model's decode stage describes). --main-threads sets torch.set_num_threads in the
-main process (the default is one thread per core; workers always run one).
+`measure --only ID…` reruns some configurations into the same measured.json.
 
-What it does:
+The grid (CONFIGS below): JPEG at 640x480, 1280x720, 1920x1080 and 2560x1440 and PNG at
+1024x1024; "light" augmentation (Resize(256), CenterCrop(224), ToTensor) and "heavy"
+(RandomResizedCrop(224), RandomHorizontalFlip, ColorJitter, GaussianBlur(23), ToTensor,
+Normalize); 0-3 workers; prefetch_factor 2, 4 and 6; pin_memory on and off (torch ignores it
+without an accelerator, so pinned memory is never exercised here); a data-bound loop (the main
+process only takes batches) and a loader-bound loop (the main process sleeps --delay s per batch,
+a stand-in for a GPU training step, so the prefetch queue fills). Two configurations have a
+1,000,000-sample index (ImageFolder-style (path, label) tuples cycling over the real files) to
+watch the index being copied into the workers: one as is (a short run touches a few thousand
+entries), one whose workers first read every entry once (what an epoch does).
 
-1. Generates a JPEG dataset in a temporary folder (ImageFolder layout, 4 classes): --images
-   images per resolution (default 400) at each --res (default 640x480 and 1920x1080), quality
-   90. Each image is a smooth colour gradient plus mid-frequency texture plus fine Gaussian
-   noise, so the JPEG size per pixel is that of a photograph (about 0.37 byte/pixel at q90),
-   not that of pure noise (several bytes/pixel) or of a flat image (almost nothing). The files
-   are read once so the page cache holds them (ramvram then predicts no storage stage).
-2. Measures PIL's JPEG decode rate per core (megapixels/s) at each resolution from bytes in
-   RAM, single process and two processes at once, and the same with the light augmentation
-   applied (RandomResizedCrop(224), RandomHorizontalFlip, ToTensor), which gives the real
-   augmentation cost factor.
-3. For each resolution and each (num_workers, prefetch_factor) in {0} + {1, 2} x {2, 4} runs a
-   child process with a torchvision ImageFolder (PIL decode + the light augmentation),
-   DataLoader(batch_size=32, pin_memory=False, sampler with replacement), --warmup batches,
-   then --batches timed batches; samples/s = timed samples / wall time. A monitor (this
-   process, outside the measured tree) samples the child's process tree (main + workers):
-   RSS every --interval s (cheap, /proc/PID/statm) and USS/PSS from /proc/PID/smaps_rollup
-   every --full-every samples (reading smaps_rollup of a 500 MB process costs ~8 ms of CPU,
-   so it is sampled less often to keep the monitor from stealing the 2 cores it measures).
-   RSS double-counts pages the main process shares with its forked workers (libraries,
-   copy-on-write heap, shared-memory batches); PSS divides each shared page among its
-   sharers, so the PSS sum of the tree is the RAM the tree really occupies. The machine's
-   Shmem (/proc/meminfo) is sampled too: a batch a worker has sent and the main process not
-   yet received lives in /dev/shm but in no process's PSS, so the measured total is the tree's
-   PSS + (Shmem growth − the tree's Pss_Shmem). The comparison uses that total. Each run also
-   records the CPU the tree, the monitor and other processes used in the timed window.
-   The child reports its own memory just before the DataLoader is created (the "baseline":
-   Python + torch + torchvision + the dataset index).
-4. With --ramvram, asks `ramvram advise --json` for the same scenario (dataset size and
-   sample count of the generated files, --image-size, --crop 224, workers, prefetch,
-   --batch-size 32, --pin-memory false, --augmentation light, --dtype f32,
-   --gpu-demand 100000 so decode is the bottleneck, --storage ssd), once with the default
-   decode rate and once with --decode-rate set to the measured single-process PIL rate.
-   Predicted tree memory = measured baseline + the DataLoader items of memory_budget
-   (workers, worker-index-copies, decode-buffers, prefetched-batches, pinned-staging): the
-   model's os (2 GiB) and main-process (3 GiB, CUDA-initialised PyTorch) items describe
-   things a CPU-only benchmark doesn't have, so the measured baseline replaces them.
-   Predicted throughput = the decode stage's samples/s.
+What each phase does:
 
-Outputs in --out: results.json (everything), results.csv and table.md (the comparison).
+1. Datasets (ImageFolder layout, 4 classes): --images files per format and resolution. Each image
+   is a smooth colour gradient plus mid-frequency texture plus fine Gaussian noise, so a JPEG at
+   quality 90 takes about 0.3-0.4 byte per pixel, like a photograph. The files are read once so
+   the page cache holds them (ramvram then predicts no storage stage).
+2. Per-sample costs on one thread, one process, bytes already in RAM: decode alone (PIL
+   open + convert("RGB")), decode + light, decode + heavy; the differences are the transforms'
+   own costs.
+3. Each configuration runs in a fresh child process: ImageFolder + the transform,
+   DataLoader(batch_size, sampler with replacement, num_workers, prefetch_factor, pin_memory),
+   --warmup batches, then timed batches (enough for about --seconds of work);
+   samples/s = timed samples / wall time. A monitor (this process, outside the measured tree)
+   samples the child's process tree (main + workers): RSS every --interval s (/proc/PID/statm)
+   and PSS/USS from /proc/PID/smaps_rollup every --full-every samples, and the machine's Shmem.
+   RSS double-counts pages the main process shares with its forked workers; PSS divides each
+   shared page among its sharers, so the tree's PSS sum is the RAM it occupies, plus batches
+   in flight through /dev/shm that no process maps at that moment: measured total = peak of
+   (tree PSS + Shmem growth - the tree's Pss_Shmem). The child reports its own PSS just before
+   the DataLoader is created (the baseline: Python + torch + torchvision + the dataset index)
+   and how many batches were waiting in the loader's queues after each step. Each run records
+   the CPU other processes used in its timed window.
+4. predict: `ramvram advise --json` for the same scenario (dataset size and sample count of the
+   files, --image-size, --stored, --crop 224, workers, prefetch, batch, --pin-memory false (torch
+   ignores pin_memory without an accelerator, so the measured runs were unpinned),
+   --augmentation, --dtype f32, --gpu-demand: 100000 for a data-bound loop, batch / delay for a
+   loader-bound one, --storage ssd, --decode-rate: Pillow's one-thread JPEG rate measured in
+   step 2, or with --rate-from bench `ramvram bench decode --json` at that resolution).
+   Predicted tree memory = the measured baseline + the model's DataLoader items (workers,
+   worker-index-copies, decode-buffers, prefetched-batches, loader-main): its os (2 GiB) and
+   main-process (3 GiB, CUDA-initialised PyTorch) items describe things a CPU-only benchmark
+   doesn't have, and pinned-staging can't be exercised.
+   Predicted throughput = the narrowest supplying stage (decode here).
 
 Standard library + torch, torchvision, Pillow and psutil only.
 """
 
 import argparse
-import csv
 import io
 import json
 import multiprocessing as mp
 import os
 import platform
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
+CLASSES = 4
+CROP = 224
+
+# The model's DataLoader items, compared with what the tree used above its baseline.
 DATALOADER_ITEMS = (
     "workers",
     "worker-index-copies",
     "decode-buffers",
     "prefetched-batches",
-    "pinned-staging",
+    "loader-main",
 )
-CLASSES = 4
-CROP = 224
-BATCH = 32
+
+# id, role, format, resolution, augmentation, workers, prefetch, batch, pin, delay (s per batch,
+# 0 = data-bound), index samples (0 = the files), touch (each worker reads every (path, label)
+# of the index once when it starts: what one epoch does to it, in seconds instead of an hour).
+# role "fit": its numbers set a model constant (docs/validation.md says which); "check": only
+# compared with the model.
+CONFIGS = [
+    ("f1", "fit", "jpeg", "640x480", "light", 0, 2, 32, False, 0, 0, False),
+    ("f2", "fit", "jpeg", "640x480", "light", 1, 2, 32, False, 0, 0, False),
+    ("f3", "fit", "jpeg", "640x480", "light", 2, 2, 32, False, 0, 0, False),
+    ("f4", "fit", "jpeg", "1920x1080", "light", 0, 2, 32, False, 0, 0, False),
+    ("f5", "fit", "jpeg", "1920x1080", "light", 1, 2, 32, False, 0, 0, False),
+    ("f6", "fit", "jpeg", "1920x1080", "light", 2, 2, 32, False, 0, 0, False),
+    ("f7", "fit", "jpeg", "1920x1080", "light", 2, 4, 32, False, 0.9, 0, False),
+    ("f8", "fit", "jpeg", "640x480", "heavy", 2, 2, 32, False, 0, 0, False),
+    ("c1", "check", "jpeg", "1280x720", "light", 0, 2, 32, False, 0, 0, False),
+    ("c2", "check", "jpeg", "1280x720", "heavy", 3, 2, 32, True, 0, 0, False),
+    ("c3", "check", "jpeg", "2560x1440", "light", 3, 6, 32, False, 0, 0, False),
+    ("c4", "check", "jpeg", "2560x1440", "heavy", 2, 6, 32, True, 0, 0, False),
+    ("c5", "check", "png", "1024x1024", "heavy", 1, 2, 32, False, 0, 0, False),
+    ("c6", "check", "jpeg", "2560x1440", "light", 3, 6, 32, False, 1.0, 0, False),
+    ("c7", "check", "jpeg", "1280x720", "heavy", 2, 4, 32, False, 1.2, 0, False),
+    ("c8", "check", "png", "1024x1024", "light", 2, 2, 32, False, 0, 0, False),
+    ("c9", "check", "jpeg", "640x480", "heavy", 3, 2, 64, False, 0, 0, False),
+    ("c10", "check", "jpeg", "1920x1080", "heavy", 1, 6, 32, True, 2.5, 0, False),
+    ("c11", "check", "jpeg", "1280x720", "light", 3, 6, 16, True, 0.5, 0, False),
+    ("c12", "check", "jpeg", "2560x1440", "heavy", 0, 2, 32, False, 0, 0, False),
+    ("c13", "check", "jpeg", "640x480", "light", 2, 2, 32, False, 0, 1_000_000, False),
+    ("c14", "check", "jpeg", "640x480", "light", 2, 2, 32, False, 0, 1_000_000, True),
+]
+FIELDS = ("id", "role", "format", "res", "aug", "workers", "prefetch", "batch", "pin", "delay",
+          "index", "touch")
+
+
+def configs():
+    return [dict(zip(FIELDS, c)) for c in CONFIGS]
+
+
+def resolution(res):
+    w, h = res.lower().split("x")
+    return int(w), int(h)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -125,99 +164,87 @@ def make_image(w, h, rng):
     return Image.merge("RGB", chans)
 
 
-def generate(root, resolutions, n, quality, seed):
-    """Writes n JPEGs per resolution under root/WxH/class_k/. Returns {res: (bytes, files)}."""
+def dataset_dir(root, fmt, res):
+    return os.path.join(root, f"{fmt}-{res}")
+
+
+def generate(root, fmt, res, n, quality, seed):
+    """Writes n images under root/fmt-WxH/class_k/ (kept between runs). Returns (bytes, files)."""
+    w, h = resolution(res)
     rng = random.Random(seed)
-    out = {}
-    for w, h in resolutions:
-        key = f"{w}x{h}"
-        total = 0
-        for i in range(n):
-            d = os.path.join(root, key, f"class_{i % CLASSES}")
-            os.makedirs(d, exist_ok=True)
-            p = os.path.join(d, f"{i:05d}.jpg")
-            if not os.path.exists(p):  # --data: an earlier run's files are kept
-                make_image(w, h, rng).save(p, "JPEG", quality=quality)
-            total += os.path.getsize(p)
-        out[key] = (total, n)
-        print(f"  {key}: {n} files, {total} bytes ({total / n / 1024:.0f} KiB/file, "
-              f"{total / n / (w * h):.3f} B/pixel)", flush=True)
-    return out
+    total = 0
+    for i in range(n):
+        d = os.path.join(dataset_dir(root, fmt, res), f"class_{i % CLASSES}")
+        os.makedirs(d, exist_ok=True)
+        p = os.path.join(d, f"{i:05d}.{fmt}")
+        if not os.path.exists(p):
+            img = make_image(w, h, rng)
+            if fmt == "jpeg":
+                img.save(p, "JPEG", quality=quality)
+            else:
+                img.save(p, "PNG")
+        total += os.path.getsize(p)
+    print(f"  {fmt} {res}: {n} files, {total} bytes ({total / n / 1024:.0f} KiB/file, "
+          f"{total / n / (w * h):.3f} B/pixel)", flush=True)
+    return total, n
 
 
 def file_bytes(root):
     data = []
-    for dp, _, fs in os.walk(root):
+    for dp, _, fs in sorted(os.walk(root)):
         for f in sorted(fs):
             with open(os.path.join(dp, f), "rb") as fh:
                 data.append(fh.read())
     return data
 
 
+def transform(aug):
+    from torchvision import transforms as T
+
+    if aug == "light":
+        return T.Compose([T.Resize(256), T.CenterCrop(CROP), T.ToTensor()])
+    return T.Compose([
+        T.RandomResizedCrop(CROP),
+        T.RandomHorizontalFlip(),
+        T.ColorJitter(0.4, 0.4, 0.4, 0.1),
+        T.GaussianBlur(23),
+        T.ToTensor(),
+        T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225]),
+    ])
+
+
 # ---------------------------------------------------------------------------------------------
-# Decode-rate measurement (per core)
+# Per-sample costs on one thread
 
 
-def _decode_loop(args):
-    """Decodes (and optionally augments) for `seconds`; returns (images, pixels, cpu_s, wall_s)."""
-    root, seconds, augment = args
+def measure_costs(folder, seconds):
+    """Milliseconds per sample for decode, decode + light, decode + heavy (one thread)."""
     import torch
     from PIL import Image
 
     torch.set_num_threads(1)
-    tf = None
-    if augment:
-        from torchvision import transforms
-
-        tf = transforms.Compose([
-            transforms.RandomResizedCrop(CROP),
-            transforms.RandomHorizontalFlip(),
-            transforms.ToTensor(),
-        ])
-    data = file_bytes(root)
-    n = px = 0
-    c0 = time.process_time()
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for b in data:
-            img = Image.open(io.BytesIO(b)).convert("RGB")
-            px += img.width * img.height
-            if tf is not None:
-                tf(img)
-            n += 1
-            if time.perf_counter() - t0 >= seconds:
-                break
-    return n, px, time.process_time() - c0, time.perf_counter() - t0
-
-
-def measure_decode(root, seconds):
-    """Runs in a child process, so the monitor never maps torch's libraries (PSS would then
-    split those pages between the monitor and the measured tree)."""
-    res = {}
-    for augment in (False, True):
-        tag = "decode_aug" if augment else "decode"
-        b0, t0 = _cpu_busy_s(), time.perf_counter()
-        n, px, cpu, wall = _decode_loop((root, seconds, augment))
-        others = (_cpu_busy_s() - b0 - cpu) / (time.perf_counter() - t0)
-        one = {"images_per_s": n / wall, "mpix_per_s": px / wall / 1e6,
-               "cpu_share": cpu / wall, "others_cpu_cores": others}
-        ctx = mp.get_context("fork")
-        with ctx.Pool(2) as pool:
-            pool.map(time.sleep, [0.2, 0.2])  # workers started before timing
-            b0, t0 = _cpu_busy_s(), time.perf_counter()
-            parts = pool.map(_decode_loop, [(root, seconds, augment)] * 2)
-            others = (_cpu_busy_s() - b0 - sum(p[2] for p in parts)) / (
-                time.perf_counter() - t0)
-        two_n = sum(p[0] / p[3] for p in parts)
-        two_px = sum(p[1] / p[3] for p in parts)
-        res[tag] = {"one_process": one,
-                    "two_processes": {"images_per_s": two_n, "mpix_per_s": two_px / 1e6,
-                                      "others_cpu_cores": others}}
-    res["augmentation_cpu_factor"] = (
-        res["decode"]["one_process"]["images_per_s"]
-        / res["decode_aug"]["one_process"]["images_per_s"]
-    )
-    return res
+    data = file_bytes(folder)
+    out = {}
+    for tag in ("decode", "light", "heavy"):
+        tf = None if tag == "decode" else transform(tag)
+        n = px = 0
+        c0, t0 = time.process_time(), time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for b in data:
+                img = Image.open(io.BytesIO(b)).convert("RGB")
+                px += img.width * img.height
+                if tf is not None:
+                    tf(img)
+                n += 1
+                if time.perf_counter() - t0 >= seconds:
+                    break
+        wall = time.perf_counter() - t0
+        cpu = time.process_time() - c0
+        out[tag] = {"ms_per_sample": 1000.0 * wall / n, "mpix_per_s": px / wall / 1e6,
+                    "samples": n, "cpu_share": cpu / wall}
+    for tag in ("light", "heavy"):
+        out[f"{tag}_transform_ms"] = out[tag]["ms_per_sample"] - out["decode"]["ms_per_sample"]
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,49 +265,64 @@ def self_memory():
     return {"rss": m.rss, "uss": m.uss, "pss": m.pss}
 
 
-def child(a):
+def touch_index(_worker_id):
+    """Reads every (path, label) of the dataset's index once, as a worker does over an epoch:
+    the reference counts written copy the pages holding those objects into this worker."""
+    from torch.utils.data import get_worker_info
+
+    n = 0
+    for path, label in get_worker_info().dataset.samples:
+        n += label
+    return n
+
+
+def child(c):
     t_start = time.perf_counter()
     import torch
     from torch.utils.data import DataLoader, RandomSampler
-    from torchvision import datasets, transforms
+    from torchvision import datasets
 
-    tf = transforms.Compose([
-        transforms.RandomResizedCrop(CROP),
-        transforms.RandomHorizontalFlip(),
-        transforms.ToTensor(),
-    ])
-    if a.main_threads:
-        torch.set_num_threads(a.main_threads)
-    ds = datasets.ImageFolder(a.child_root, transform=tf)
-    total = (a.warmup + a.batches) * BATCH
-    sampler = RandomSampler(ds, replacement=True, num_samples=total,
+    ds = datasets.ImageFolder(c["root"], transform=transform(c["aug"]))
+    if c["index"]:
+        # A large index: ImageFolder-style (path, label) tuples, ImageNet-length paths that
+        # cycle over the real files (what `self.samples` holds for a 10^6-image dataset).
+        # Each entry gets its own path string (same text, a distinct object), as ImageFolder's
+        # list of a real dataset has.
+        real = ds.samples
+        ds.samples = [("".join(real[i % len(real)][0]), i % 1000) for i in range(c["index"])]
+        ds.targets = [s[1] for s in ds.samples]
+        ds.imgs = ds.samples
+    batches = c["warmup"] + c["batches"]
+    sampler = RandomSampler(ds, replacement=True, num_samples=batches * c["batch"],
                             generator=torch.Generator().manual_seed(0))
     base = self_memory()
     print("EVENT baseline", json.dumps(base), flush=True)
-    dl = DataLoader(
-        ds,
-        batch_size=BATCH,
-        sampler=sampler,
-        num_workers=a.child_workers,
-        prefetch_factor=a.child_prefetch if a.child_workers > 0 else None,
-        pin_memory=False,
-        persistent_workers=False,
-    )
+    w = c["workers"]
+    dl = DataLoader(ds, batch_size=c["batch"], sampler=sampler, num_workers=w,
+                    prefetch_factor=c["prefetch"] if w > 0 else None,
+                    pin_memory=c["pin"], persistent_workers=False,
+                    worker_init_fn=touch_index if c.get("touch") else None)
     it = iter(dl)
-    for _ in range(a.warmup):
+    for _ in range(c["warmup"]):
         next(it)
     print("EVENT measure_start", flush=True)
-    c0 = time.process_time()
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     n = 0
-    for _ in range(a.batches):
+    waiting = []
+    for _ in range(c["batches"]):
         x, _y = next(it)
         n += x.shape[0]
-        if a.consumer_delay:
-            time.sleep(a.consumer_delay)  # a stand-in for the GPU's training step
-        assert x.dtype == torch.float32 and tuple(x.shape[1:]) == (3, CROP, CROP)
-    t1 = time.perf_counter()
-    c1 = time.process_time()
+        if w > 0:
+            # Batches done by the workers and not yet taken: outstanding tasks minus the
+            # batches still being built (one per busy worker at most).
+            q = getattr(it, "_data_queue", None)
+            try:
+                waiting.append(q.qsize())
+            except (AttributeError, NotImplementedError):
+                pass
+        if c["delay"]:
+            time.sleep(c["delay"])  # a stand-in for the GPU's training step
+    t1, c1 = time.perf_counter(), time.process_time()
     print("EVENT measure_end", flush=True)
     result = {
         "samples": n,
@@ -290,6 +332,8 @@ def child(a):
         "baseline": base,
         "startup_s": t0 - t_start,
         "torch_threads": torch.get_num_threads(),
+        "queue_waiting_mean": sum(waiting) / len(waiting) if waiting else None,
+        "queue_waiting_max": max(waiting) if waiting else None,
     }
     del it
     print("RESULT", json.dumps(result), flush=True)
@@ -351,14 +395,10 @@ def _shmem():
     return 0
 
 
-def run_config(a, root, workers, prefetch):
+def run_config(a, c):
     import psutil
 
-    cmd = [sys.executable, os.path.abspath(__file__), "--child-root", root,
-           "--child-workers", str(workers), "--child-prefetch", str(prefetch),
-           "--warmup", str(a.warmup), "--batches", str(a.batches),
-           "--main-threads", str(a.main_threads),
-           "--consumer-delay", str(a.consumer_delay)]
+    cmd = [sys.executable, os.path.abspath(__file__), "child", json.dumps(c)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     events = {}
     result = {}
@@ -425,7 +465,7 @@ def run_config(a, root, workers, prefetch):
     proc.wait()
     th.join(timeout=5)
     if proc.returncode != 0 or "samples_per_s" not in result:
-        raise RuntimeError(f"child failed (rc {proc.returncode}) for workers={workers}")
+        raise RuntimeError(f"child failed (rc {proc.returncode}) for {c['id']}")
     t_base = events.get("baseline", 0.0)
     t_end = events.get("measure_end", float("inf"))
     t_ms = events.get("measure_start", t_base)
@@ -435,17 +475,14 @@ def run_config(a, root, workers, prefetch):
     result["memory"] = {
         "peak_tree_rss": max((s[1] for s in win), default=0),
         "peak_tree_pss": max((f["pss"] for f in fulls), default=0),
-        "peak_tree_pss_plus_unmapped_shm": max((f["total"] for f in fulls), default=0),
+        "peak_total": max((f["total"] for f in fulls), default=0),
         "peak_unmapped_shm": max((f["unmapped_shm"] for f in fulls), default=0),
         "peak_tree_uss": max((f["uss"] for f in fulls), default=0),
-        "peak_tree_rss_full": max((f["rss"] for f in fulls), default=0),
         "peak_main_pss": max((f["main_pss"] for f in fulls), default=0),
         "peak_workers_pss": max((f["workers_pss"] for f in fulls), default=0),
-        "peak_workers_uss": max((f["workers_uss"] for f in fulls), default=0),
-        "mean_steady_tree_pss": (sum(f["pss"] for f in steady) / len(steady)) if steady else 0,
+        "mean_steady_total": (sum(f["total"] for f in steady) / len(steady)) if steady else 0,
         "peak_shmem_delta": max((s[3] for s in win), default=0),
         "max_processes": max((s[4] for s in win), default=0),
-        "rss_samples": len(win),
         "pss_samples": len(fulls),
     }
     timed = [s for s in samples if t_ms <= s[0] <= t_end]
@@ -458,38 +495,6 @@ def run_config(a, root, workers, prefetch):
     result["monitor_cpu_share"] = mon_cpu / max(1e-9, samples[-1][0] - samples[0][0]) \
         if len(samples) > 1 else 0.0
     return result
-
-
-# ---------------------------------------------------------------------------------------------
-# ramvram's prediction
-
-
-def predict(a, profile, key, ds_bytes, n, workers, prefetch, decode_rate=None):
-    cmd = [a.ramvram, "advise", "--profile", profile, "--json",
-           "--dataset-size", str(ds_bytes), "--samples", str(n), "--image-size", key,
-           "--crop", str(CROP), "--num-workers", str(workers),
-           "--prefetch-factor", str(prefetch), "--batch-size", str(BATCH),
-           "--pin-memory", "false", "--persistent-workers", "false",
-           "--augmentation", "light", "--dtype", "f32", "--gpu-demand", "100000",
-           "--storage", "ssd"]
-    if decode_rate is not None:
-        cmd += ["--decode-rate", f"{decode_rate:.3f}"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    d = json.loads(out)
-    items = {i["id"]: i["bytes"] for i in d["memory_budget"]["items"]}
-    stages = {s["id"]: s["samples_per_s"] for s in d["pipeline"]["stages"]}
-    return {
-        "command": " ".join(cmd),
-        "items": items,
-        "working_set_bytes": d["memory_budget"]["working_set_bytes"],
-        "dataloader_bytes": sum(items.get(i, 0) for i in DATALOADER_ITEMS),
-        "decode_samples_per_s": stages.get("decode"),
-        "bottleneck": d["pipeline"]["bottleneck"],
-        "workload": d.get("workload"),
-    }
-
-
-# ---------------------------------------------------------------------------------------------
 
 
 def versions():
@@ -512,180 +517,254 @@ def versions():
     }
 
 
-def pct(pred, meas):
-    return None if not meas else 100.0 * (pred - meas) / meas
+def planned_batches(c, costs, seconds):
+    """Timed batches: about `seconds` of loader work when data-bound; when loader-bound, enough
+    for the queue to fill (workers x prefetch) and stay full for a while."""
+    ms = costs[f"{c['format']}-{c['res']}"][c["aug"]]["ms_per_sample"]
+    lanes = min(max(c["workers"], 1), os.cpu_count() or 1)
+    rate = lanes * 1000.0 / ms * 0.7
+    if c["delay"]:
+        return max(20, 2 * c["workers"] * c["prefetch"] + 6)
+    return int(min(120, max(12, seconds * rate / c["batch"])))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--res", nargs="+", default=["640x480", "1920x1080"])
-    ap.add_argument("--images", type=int, default=400, help="images per resolution")
-    ap.add_argument("--quality", type=int, default=90)
-    ap.add_argument("--workers", nargs="+", type=int, default=[0, 1, 2])
-    ap.add_argument("--prefetch", nargs="+", type=int, default=[2, 4])
-    ap.add_argument("--warmup", type=int, default=3, help="batches before timing")
-    ap.add_argument("--batches", type=int, default=25, help="timed batches")
-    ap.add_argument("--interval", type=float, default=0.05, help="RSS sampling period, s")
-    ap.add_argument("--full-every", type=int, default=6,
-                    help="read PSS/USS every N RSS samples")
-    ap.add_argument("--decode-seconds", type=float, default=4.0)
-    ap.add_argument("--ramvram", help="ramvram binary (for the predictions)")
-    ap.add_argument("--profile", help="ramvram profile (default: `ramvram detect` now)")
-    ap.add_argument("--data", help="dataset folder, kept; files already there are reused "
-                                   "(default: a temporary folder, deleted)")
-    ap.add_argument("--out", default="dataloader-validation")
-    ap.add_argument("--seed", type=int, default=1)
-    # Internal: the measured child.
-    ap.add_argument("--child-root", help=argparse.SUPPRESS)
-    ap.add_argument("--child-workers", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--child-prefetch", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--child-decode", help=argparse.SUPPRESS)
-    ap.add_argument("--child-versions", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--quiet", type=float, default=0.15,
-                    help="run only when other processes use under this many cores")
-    ap.add_argument("--max-wait", type=float, default=600, help="seconds to wait for quiet")
-    ap.add_argument("--retries", type=int, default=2,
-                    help="reruns of a configuration disturbed by other processes")
-    ap.add_argument("--nice", type=int, default=0,
-                    help="nice increment for this run and its children, also applied to the "
-                         "session's autogroup; a negative value (root) keeps other jobs on a "
-                         "shared machine from stealing CPU")
-    ap.add_argument("--consumer-delay", type=float, default=0.0,
-                    help="seconds the main process sleeps per batch (a GPU-bound training "
-                         "step): the prefetch queue then fills to num_workers x prefetch_factor")
-    ap.add_argument("--main-threads", type=int, default=0,
-                    help="torch.set_num_threads in the loader's main process (0: default)")
-    a = ap.parse_args()
-    if a.child_root:
-        child(a)
-        return
-    if a.child_decode:
-        print(json.dumps(measure_decode(a.child_decode, a.decode_seconds)))
-        return
-    if a.child_versions:
-        print(json.dumps(versions()))
-        return
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
 
+
+def save(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, path)
+
+
+def measure(a):
     if a.nice:
         os.nice(a.nice)
-        # With the kernel's autogroup scheduling, nice only ranks processes within their
-        # session's group; the group itself competes with other sessions at its own nice.
+        # With autogroup scheduling, nice only ranks processes within their session's group;
+        # the group itself competes with other sessions at its own nice.
         try:
             with open("/proc/self/autogroup", "w") as f:
                 f.write(str(a.nice))
         except OSError:
             pass
     os.makedirs(a.out, exist_ok=True)
-    resolutions = [tuple(int(x) for x in r.lower().split("x")) for r in a.res]
-    tmp = None
+    path = os.path.join(a.out, "measured.json")
+    report = load(path) or {"runs": {}}
+    report["versions"] = run_json(["versions"])
+    report["args"] = vars(a)
     root = a.data
-    if root is None:
-        tmp = tempfile.mkdtemp(prefix="dlval-")
-        root = tmp
-    report = {"versions": run_json(["--child-versions"]), "args": vars(a), "datasets": {}, "decode": {},
-              "runs": []}
-    try:
-        print("generating the dataset in", root, flush=True)
-        ds_info = generate(root, resolutions, a.images, a.quality, a.seed)
-        for key, (b, n) in ds_info.items():
-            file_bytes(os.path.join(root, key))  # into the page cache
-            report["datasets"][key] = {"bytes": b, "files": n}
-        for key in ds_info:
-            print("decode rate", key, flush=True)
+    os.makedirs(root, exist_ok=True)
+    wanted = [c for c in configs() if not a.only or c["id"] in a.only]
+    sets = sorted({(c["format"], c["res"]) for c in wanted})
+    report.setdefault("datasets", {})
+    report.setdefault("costs", {})
+    print("datasets in", root, flush=True)
+    for fmt, res in sets:
+        key = f"{fmt}-{res}"
+        b, n = generate(root, fmt, res, a.images, a.quality, a.seed)
+        file_bytes(dataset_dir(root, fmt, res))  # into the page cache
+        report["datasets"][key] = {"bytes": b, "files": n}
+        if key not in report["costs"] or a.recost:
             wait_quiet(a.max_wait, a.quiet)
-            report["decode"][key] = run_json(["--child-decode", os.path.join(root, key),
-                                              "--decode-seconds", str(a.decode_seconds)])
-            d = report["decode"][key]
-            print(f"  PIL decode {d['decode']['one_process']['mpix_per_s']:.1f} MP/s/core, "
-                  f"2 procs {d['decode']['two_processes']['mpix_per_s']:.1f} MP/s; "
-                  f"with light aug {d['decode_aug']['one_process']['images_per_s']:.1f} img/s; "
-                  f"aug factor {d['augmentation_cpu_factor']:.2f}", flush=True)
-        profile = a.profile
-        if a.ramvram and not profile:
-            profile = os.path.join(a.out, "profile.json")
-            subprocess.run([a.ramvram, "detect", "--out", profile], check=True)
-        configs = [(0, 2)] + [(w, p) for w in a.workers if w > 0 for p in a.prefetch]
-        if 0 not in a.workers:
-            configs = configs[1:]
-        for key, (ds_bytes, n) in ds_info.items():
-            for workers, prefetch in configs:
-                print(f"run {key} workers={workers} prefetch={prefetch if workers else '-'}",
-                      flush=True)
-                for attempt in range(a.retries + 1):
-                    load = wait_quiet(a.max_wait, a.quiet)
-                    r = run_config(a, os.path.join(root, key), workers, prefetch)
-                    r["load_before"] = load
-                    others = r.get("cpu_cores_used", {}).get("others_incl_monitor", 0.0)
-                    if others < a.quiet + 0.1:
-                        break
-                    print(f"  others used {others:.2f} cores during the run; again",
-                          flush=True)
+            report["costs"][key] = run_json(["costs", dataset_dir(root, fmt, res),
+                                             str(a.cost_seconds)])
+            d = report["costs"][key]
+            print(f"  {key}: decode {d['decode']['ms_per_sample']:.2f} ms "
+                  f"({d['decode']['mpix_per_s']:.0f} MP/s), light +{d['light_transform_ms']:.2f}"
+                  f" ms, heavy +{d['heavy_transform_ms']:.2f} ms", flush=True)
+        save(path, report)
+    for c in wanted:
+        repeats = a.repeats if not c["delay"] else 1
+        runs = []
+        for rep in range(repeats):
+            c2 = dict(c, root=dataset_dir(root, c["format"], c["res"]), warmup=a.warmup,
+                      batches=planned_batches(c, report["costs"], a.seconds))
+            print(f"run {c['id']} ({c['format']} {c['res']} {c['aug']} W{c['workers']} "
+                  f"P{c['prefetch']} B{c['batch']} pin={c['pin']} delay={c['delay']}) "
+                  f"#{rep + 1}: {c2['batches']} batches", flush=True)
+            for attempt in range(a.retries + 1):
+                before = wait_quiet(a.max_wait, a.quiet)
+                r = run_config(a, c2)
+                r["load_before"] = before
+                others = r.get("cpu_cores_used", {}).get("others_incl_monitor", 0.0)
                 r["others_cpu_cores"] = others
-                row = {"res": key, "workers": workers,
-                       "prefetch": prefetch if workers else None, "measured": r}
-                if a.ramvram:
-                    rate = report["decode"][key]["decode"]["one_process"]["mpix_per_s"]
-                    row["predicted"] = predict(a, profile, key, ds_bytes, n, workers, prefetch)
-                    row["predicted_measured_rate"] = predict(
-                        a, profile, key, ds_bytes, n, workers, prefetch, rate)
-                m = r["memory"]
-                print(f"  {r['samples_per_s']:.1f} samples/s, peak tree PSS "
-                      f"{m['peak_tree_pss'] / 2**20:.0f} MiB, RSS {m['peak_tree_rss'] / 2**20:.0f}"
-                      f" MiB, baseline PSS {r['baseline']['pss'] / 2**20:.0f} MiB", flush=True)
-                report["runs"].append(row)
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
+                if others < a.quiet + 0.1:
+                    break
+                print(f"  others used {others:.2f} cores during the run; again", flush=True)
+            m = r["memory"]
+            print(f"  {r['samples_per_s']:.1f} samples/s, peak total "
+                  f"{m['peak_total'] / 2**20:.0f} MiB (baseline {r['baseline']['pss'] / 2**20:.0f})"
+                  f", queue {r['queue_waiting_mean']}, others {others:.2f} cores", flush=True)
+            runs.append(r)
+        report["runs"][c["id"]] = {"config": c, "runs": runs}
+        save(path, report)
 
+
+def ramvram_json(a, args):
+    out = subprocess.run([a.ramvram] + args, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def decode_rate(a, measured, c):
+    """JPEG decode rate per core for the prediction, MP/s: Pillow's one-thread rate measured on
+    these files (--rate-from pil, the decoder the workers run), or `ramvram bench decode` at the
+    same resolution (--rate-from bench). PNG files are predicted from the JPEG rate (the model
+    applies its PNG factor): Pillow's mean JPEG rate over the resolutions measured."""
+    if a.rate_from == "bench":
+        res = c["res"]
+        d = ramvram_json(a, ["bench", "decode", "--image-size", res, "--json"])
+        return d["per_core_mpix_per_s"]
+    costs = measured["costs"]
+    key = f"{c['format']}-{c['res']}"
+    if c["format"] == "jpeg" and key in costs:
+        return costs[key]["decode"]["mpix_per_s"]
+    jpeg = [v["decode"]["mpix_per_s"] for k, v in costs.items() if k.startswith("jpeg-")]
+    return sum(jpeg) / len(jpeg)
+
+
+def pct(pred, meas):
+    return None if not meas else 100.0 * (pred - meas) / meas
+
+
+def predict(a):
+    measured = load(os.path.join(a.out, "measured.json"))
+    rates = {}
     rows = []
-    for row in report["runs"]:
-        r = row["measured"]
-        m = r["memory"]
-        out = {
-            "res": row["res"], "workers": row["workers"], "prefetch": row["prefetch"] or "",
-            "measured_samples_per_s": round(r["samples_per_s"], 1),
-            "baseline_pss_mib": round(r["baseline"]["pss"] / 2**20, 1),
-            "peak_tree_pss_mib": round(m["peak_tree_pss"] / 2**20, 1),
-            "peak_total_mib": round(m["peak_tree_pss_plus_unmapped_shm"] / 2**20, 1),
-            "peak_tree_rss_mib": round(m["peak_tree_rss"] / 2**20, 1),
-            "peak_tree_uss_mib": round(m["peak_tree_uss"] / 2**20, 1),
-            "peak_workers_pss_mib": round(m["peak_workers_pss"] / 2**20, 1),
-            "loader_mib": round(
-                (m["peak_tree_pss_plus_unmapped_shm"] - r["baseline"]["pss"]) / 2**20, 1),
-            "others_cpu_cores": round(r["others_cpu_cores"], 2),
-            "main_cpu_share": round(r["main_cpu_share"], 2),
-        }
-        if "predicted" in row:
-            p = row["predicted"]
-            q = row["predicted_measured_rate"]
-            pred_mem = r["baseline"]["pss"] + p["dataloader_bytes"]
-            out.update({
-                "pred_samples_per_s": round(p["decode_samples_per_s"], 1),
-                "err_tput_pct": round(pct(p["decode_samples_per_s"], r["samples_per_s"]), 1),
-                "pred_samples_per_s_measured_rate": round(q["decode_samples_per_s"], 1),
-                "err_tput_measured_rate_pct": round(
-                    pct(q["decode_samples_per_s"], r["samples_per_s"]), 1),
-                "pred_loader_mib": round(p["dataloader_bytes"] / 2**20, 1),
-                "pred_tree_mib": round(pred_mem / 2**20, 1),
-                "err_mem_pct": round(pct(pred_mem, m["peak_tree_pss_plus_unmapped_shm"]), 1),
-                "err_loader_pct": round(pct(p["dataloader_bytes"], m[
-                    "peak_tree_pss_plus_unmapped_shm"] - r["baseline"]["pss"]), 1),
-                "pred_working_set_mib": round(p["working_set_bytes"] / 2**20, 1),
-            })
-        rows.append(out)
-    report["table"] = rows
-    with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        wr.writeheader()
-        wr.writerows(rows)
+    for cid, entry in measured["runs"].items():
+        c = entry["config"]
+        runs = entry["runs"]
+        ds = measured["datasets"][f"{c['format']}-{c['res']}"]
+        key = f"{c['format']}-{c['res']}"
+        if key not in rates:
+            rates[key] = decode_rate(a, measured, c)
+        samples = c["index"] or ds["files"]
+        dataset = ds["bytes"] * samples // ds["files"]
+        demand = 100000 if not c["delay"] else c["batch"] / c["delay"]
+        cmd = ["advise", "--profile", a.profile, "--json",
+               "--dataset-size", str(dataset), "--samples", str(samples),
+               "--image-size", c["res"], "--stored", c["format"], "--crop", str(CROP),
+               "--num-workers", str(c["workers"]), "--batch-size", str(c["batch"]),
+               # torch ignores pin_memory without an accelerator: the measured run was unpinned.
+               "--pin-memory", "false",
+               "--augmentation", c["aug"], "--dtype", "f32",
+               "--gpu-demand", f"{demand:.3f}", "--storage", "ssd",
+               "--decode-rate", f"{rates[key]:.3f}"]
+        if c["workers"] > 0:
+            cmd += ["--prefetch-factor", str(c["prefetch"])]
+        d = ramvram_json(a, cmd)
+        items = {i["id"]: i["bytes"] for i in d["memory_budget"]["items"]}
+        stages = {s["id"]: s["samples_per_s"] for s in d["pipeline"]["stages"]}
+        supply = min(v for k, v in stages.items() if v is not None and k != "gpu-demand")
+        loader = sum(items.get(i, 0) for i in DATALOADER_ITEMS)
+        tput = sum(r["samples_per_s"] for r in runs) / len(runs)
+        base = sum(r["baseline"]["pss"] for r in runs) / len(runs)
+        total = max(r["memory"]["peak_total"] for r in runs)
+        # A loader-bound loop runs at the consumer's pace; compare memory only there.
+        pred_tput = None if c["delay"] else supply
+        rows.append({
+            "id": cid, "role": c["role"], "format": c["format"], "res": c["res"],
+            "aug": c["aug"], "workers": c["workers"],
+            "prefetch": c["prefetch"] if c["workers"] else None, "batch": c["batch"],
+            "pin": c["pin"], "delay": c["delay"], "index": c["index"],
+            "touch": c.get("touch", False),
+            "decode_rate": rates[key],
+            "measured_samples_per_s": tput,
+            "measured_spread": [r["samples_per_s"] for r in runs],
+            "predicted_samples_per_s": pred_tput,
+            "err_tput_pct": pct(pred_tput, tput) if pred_tput else None,
+            "baseline_mib": base / 2**20, "measured_total_mib": total / 2**20,
+            "predicted_loader_mib": loader / 2**20,
+            "predicted_total_mib": (base + loader) / 2**20,
+            "err_mem_pct": pct(base + loader, total),
+            "queue_waiting_mean": runs[0].get("queue_waiting_mean"),
+            "predicted_items_mib": {k: v / 2**20 for k, v in items.items()
+                                    if k in DATALOADER_ITEMS},
+            "others_cpu_cores": max(r["others_cpu_cores"] for r in runs),
+            "command": "ramvram " + " ".join(cmd),
+        })
+    save(os.path.join(a.out, "predicted.json"), {"rows": rows, "decode_rates": rates})
     with open(os.path.join(a.out, "table.md"), "w") as f:
-        cols = list(rows[0].keys())
-        f.write("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n")
+        f.write("| id | role | config | W / P / B / pin | measured samples/s | predicted | "
+                "error | measured MiB | predicted MiB | error |\n|---|---|---|---|---|---|---|"
+                "---|---|---|\n")
         for r in rows:
-            f.write("| " + " | ".join(str(r[c]) for c in cols) + " |\n")
+            cfg = f"{r['res']} {r['format'].upper()}, {r['aug']}" + (
+                f", loader-bound ({r['delay']} s/batch)" if r["delay"] else "") + (
+                f", {r['index']:,}-sample index" if r["index"] else "") + (
+                ", every entry read once" if r["touch"] else "")
+            wp = f"{r['workers']} / {r['prefetch'] or '–'} / {r['batch']} / " + (
+                "on" if r["pin"] else "off")
+            tp = (f"{r['predicted_samples_per_s']:.1f}", f"{r['err_tput_pct']:+.0f} %") \
+                if r["predicted_samples_per_s"] else ("–", "–")
+            f.write(f"| {r['id']} | {r['role']} | {cfg} | {wp} | "
+                    f"{r['measured_samples_per_s']:.1f} | {tp[0]} | {tp[1]} | "
+                    f"{r['measured_total_mib']:.0f} | {r['predicted_total_mib']:.0f} | "
+                    f"{r['err_mem_pct']:+.0f} % |\n")
+        for role in ("fit", "check"):
+            t = [abs(r["err_tput_pct"]) for r in rows
+                 if r["role"] == role and r["err_tput_pct"] is not None]
+            m = [abs(r["err_mem_pct"]) for r in rows if r["role"] == role]
+            f.write(f"\n{role}: throughput within ±30 % in {sum(x <= 30 for x in t)} of {len(t)}"
+                    f" (worst {max(t, default=0):.0f} %); memory within ±25 % in "
+                    f"{sum(x <= 25 for x in m)} of {len(m)} (worst {max(m, default=0):.0f} %)\n")
     print(open(os.path.join(a.out, "table.md")).read())
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "child":
+        child(json.loads(sys.argv[2]))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "costs":
+        print(json.dumps(measure_costs(sys.argv[2], float(sys.argv[3]))))
+        return
+    if len(sys.argv) > 1 and sys.argv[1] == "versions":
+        print(json.dumps(versions()))
+        return
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="phase", required=True)
+    m = sub.add_parser("measure")
+    m.add_argument("--data", default="/tmp/dlval-data", help="dataset folder (kept)")
+    m.add_argument("--out", default="dataloader-validation")
+    m.add_argument("--only", nargs="+", help="configuration ids to (re)run")
+    m.add_argument("--recost", action="store_true",
+                   help="measure the one-thread costs again even when measured.json has them")
+    m.add_argument("--images", type=int, default=200, help="files per format and resolution")
+    m.add_argument("--quality", type=int, default=90)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--warmup", type=int, default=3, help="batches before timing")
+    m.add_argument("--seconds", type=float, default=10.0,
+                   help="timed work per data-bound run, s (sets the batch count)")
+    m.add_argument("--repeats", type=int, default=2, help="runs of each data-bound config")
+    m.add_argument("--cost-seconds", type=float, default=3.0)
+    m.add_argument("--interval", type=float, default=0.05, help="RSS sampling period, s")
+    m.add_argument("--full-every", type=int, default=6,
+                   help="read PSS/USS every N RSS samples")
+    m.add_argument("--quiet", type=float, default=0.3,
+                   help="run only when other processes use under this many cores")
+    m.add_argument("--max-wait", type=float, default=120, help="seconds to wait for quiet")
+    m.add_argument("--retries", type=int, default=1,
+                   help="reruns of a configuration disturbed by other processes")
+    m.add_argument("--nice", type=int, default=0,
+                   help="nice increment for this run and its children, also applied to the "
+                        "session's autogroup (negative needs root)")
+    p = sub.add_parser("predict")
+    p.add_argument("--out", default="dataloader-validation")
+    p.add_argument("--ramvram", required=True, help="ramvram binary")
+    p.add_argument("--profile", required=True, help="ramvram profile of the measured machine")
+    p.add_argument("--rate-from", choices=("pil", "bench"), default="pil",
+                   help="decode rate per core: Pillow's, measured on the files (default), or "
+                        "ramvram bench decode's")
+    a = ap.parse_args()
+    if a.phase == "measure":
+        measure(a)
+    else:
+        predict(a)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 //! Bandwidth: theoretical and measured memory bandwidth, the seed's "200 GB/s per 100 GB of
-//! VRAM" rule, PCIe per GPU and the data pipeline storage → RAM → CPU decode → PCIe → GPU with
-//! its narrowest stage. Pure: everything comes from the profile (including its
+//! VRAM" rule, PCIe per GPU and the measured dataset folders. The data pipeline it shows comes
+//! from the workload simulator (`workload::view`). Pure: everything comes from the profile (including its
 //! `measurements`).
 //!
 //! Units: bytes/s as `f64`; shown as GB/s (10^9 bytes/s, the STREAM and PCIe convention).
@@ -140,61 +140,6 @@ pub struct PcieView {
     pub effective_bytes_per_s: Option<f64>,
 }
 
-/// A pipeline stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StageId {
-    /// Reading the dataset from storage (measured sequential read).
-    StorageRead,
-    /// System memory bandwidth.
-    RamBandwidth,
-    /// CPU decoding and augmentation: known only with a workload (the workload simulator turns
-    /// a decode rate into samples/s); unknown for the machine alone.
-    CpuDecode,
-    /// PCIe host→device, all GPUs together.
-    PcieH2d,
-    /// What the GPUs consume: known only with a workload's demand; unknown for the machine
-    /// alone.
-    GpuDemand,
-}
-
-/// How a stage's figure was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StageSource {
-    /// Measured on the machine.
-    Measured,
-    /// Computed from the hardware's specification.
-    Theoretical,
-    /// Given by the user's scenario (GPU demand).
-    Scenario,
-    /// Not known yet.
-    Unknown,
-}
-
-/// One stage of the pipeline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Stage {
-    /// Which stage.
-    pub id: StageId,
-    /// Its throughput (for GPU demand: what the GPUs need), bytes/s.
-    pub bytes_per_s: Option<f64>,
-    /// Where the figure came from.
-    pub source: StageSource,
-}
-
-/// The pipeline storage → RAM → CPU decode → PCIe → GPU.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Pipeline {
-    /// The stages in order; the last is GPU demand.
-    pub stages: Vec<Stage>,
-    /// The supplying stage with the lowest known throughput.
-    pub narrowest: Option<StageId>,
-    /// True when the narrowest stage delivers less than the GPUs demand; `None` while the
-    /// demand is unknown.
-    pub starves_gpus: Option<bool>,
-}
-
 /// A measured folder and the mount it lives on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StorageView {
@@ -229,30 +174,20 @@ pub struct Bandwidth {
     pub seed_rule: SeedBandwidthRule,
     /// PCIe per GPU (GPUs whose link is known).
     pub pcie: Vec<PcieView>,
-    /// The pipeline.
-    pub pipeline: Pipeline,
+    /// The pipeline storage → RAM → CPU decode → PCIe → GPU: the machine's stage capacities,
+    /// and with a workload the simulator's samples/s per stage (filled by the advisor from
+    /// [`super::workload::view::pipeline_view`], the one pipeline model).
+    #[serde(default)]
+    pub pipeline: super::workload::view::PipelineView,
     /// Measured folders with their mounts, latest first.
     #[serde(default)]
     pub storage: Vec<StorageView>,
 }
 
-/// Computes the bandwidth view, or `None` when nothing about bandwidth is known (no memory
-/// speed or measurement, no PCIe link, no storage measurement). The GPUs' demand is not known
-/// yet (the simulator will provide it), so the pipeline names its narrowest stage without
-/// saying whether it starves the GPUs; see [`bandwidth_with_demand`].
-pub fn bandwidth(profile: &MachineProfile, vram: &VramTotals) -> Option<Bandwidth> {
-    bandwidth_with_demand(profile, vram, None)
-}
-
-/// [`bandwidth`] with the bytes/s the GPUs consume, when a scenario or the simulator knows it.
-/// The seed's memory rule is deliberately not used as the demand: it is a rule for RAM, and
-/// would make every PCIe link look too slow (an RTX 4090's Gen4 x16 link, 31.5 GB/s, is
-/// below the 48 GB/s the rule asks of RAM for its 24 GiB).
-pub fn bandwidth_with_demand(
-    profile: &MachineProfile,
-    vram: &VramTotals,
-    gpu_demand_bytes_per_s: Option<f64>,
-) -> Option<Bandwidth> {
+/// Computes the bandwidth view: memory, the seed's rule, PCIe per GPU and the measured
+/// folders. Its `pipeline` is left empty: the advisor fills it from the workload simulator's
+/// model ([`super::workload::view::pipeline_view`]), with or without a workload.
+pub fn bandwidth(profile: &MachineProfile, vram: &VramTotals) -> Bandwidth {
     let memory = memory_view(profile);
     let pcie: Vec<PcieView> = profile
         .gpus
@@ -281,21 +216,7 @@ pub fn bandwidth_with_demand(
             })
         })
         .collect();
-    let storage = profile
-        .measurements
-        .storage
-        .first()
-        .and_then(|s| s.sequential_read_bytes_per_s);
-    if memory.theoretical_bytes_per_s.is_none()
-        && memory.measured_triad_bytes_per_s.is_none()
-        && pcie.is_empty()
-        && storage.is_none()
-    {
-        return None;
-    }
     let seed_rule = seed_rule(&memory, vram);
-    let demand = gpu_demand_bytes_per_s.filter(|_| vram.discrete_gpus > 0 || vram.unified_gpus > 0);
-    let pipeline = pipeline(&memory, &pcie, storage, demand);
     let storage = profile
         .measurements
         .storage
@@ -311,13 +232,13 @@ pub fn bandwidth_with_demand(
             }
         })
         .collect();
-    Some(Bandwidth {
+    Bandwidth {
         memory,
         seed_rule,
         pcie,
-        pipeline,
+        pipeline: Default::default(),
         storage,
-    })
+    }
 }
 
 fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
@@ -420,71 +341,6 @@ fn seed_rule(memory: &MemoryBandwidthView, vram: &VramTotals) -> SeedBandwidthRu
     }
 }
 
-fn pipeline(
-    memory: &MemoryBandwidthView,
-    pcie: &[PcieView],
-    storage: Option<f64>,
-    demand: Option<f64>,
-) -> Pipeline {
-    let known = |v: Option<f64>, s: StageSource| {
-        if v.is_some() { s } else { StageSource::Unknown }
-    };
-    let (ram, ram_source) = match (
-        memory.measured_triad_bytes_per_s,
-        memory.theoretical_bytes_per_s,
-    ) {
-        (Some(m), _) => (Some(m), StageSource::Measured),
-        (None, Some(t)) => (Some(t), StageSource::Theoretical),
-        _ => (None, StageSource::Unknown),
-    };
-    let pcie_total = (!pcie.is_empty() && pcie.iter().all(|p| p.effective_bytes_per_s.is_some()))
-        .then(|| {
-            pcie.iter()
-                .filter_map(|p| p.effective_bytes_per_s)
-                .sum::<f64>()
-        });
-    let stages = vec![
-        Stage {
-            id: StageId::StorageRead,
-            bytes_per_s: storage,
-            source: known(storage, StageSource::Measured),
-        },
-        Stage {
-            id: StageId::RamBandwidth,
-            bytes_per_s: ram,
-            source: ram_source,
-        },
-        Stage {
-            id: StageId::CpuDecode,
-            bytes_per_s: None,
-            source: StageSource::Unknown,
-        },
-        Stage {
-            id: StageId::PcieH2d,
-            bytes_per_s: pcie_total,
-            source: known(pcie_total, StageSource::Theoretical),
-        },
-        Stage {
-            id: StageId::GpuDemand,
-            bytes_per_s: demand,
-            source: known(demand, StageSource::Scenario),
-        },
-    ];
-    let narrowest = stages
-        .iter()
-        .filter(|s| s.id != StageId::GpuDemand)
-        .filter_map(|s| s.bytes_per_s.map(|v| (s.id, v)))
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    Pipeline {
-        starves_gpus: match (narrowest, demand) {
-            (Some((_, v)), Some(d)) => Some(v < d),
-            _ => None,
-        },
-        narrowest: narrowest.map(|(id, _)| id),
-        stages,
-    }
-}
-
 /// Findings about bandwidth: one populated channel, uneven channels, memory bandwidth below
 /// the seed's rule.
 pub fn findings(b: &Bandwidth) -> Vec<Finding> {
@@ -560,7 +416,6 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::probe::gpu::GpuSource;
 
     #[test]
     fn pcie_lane_rates_match_the_published_figures() {
@@ -581,26 +436,6 @@ mod tests {
         // Gen4 x16, the RTX 4090's link: 16 × 1.969 = 31.5 GB/s per direction.
         let x16 = pcie_bytes_per_s(Some(4), Some(16)).unwrap();
         assert!((x16 / 1e9 - 31.508).abs() < 0.001, "{x16}");
-    }
-
-    #[test]
-    fn pipeline_compares_the_narrowest_stage_with_a_known_demand() {
-        let mut p = MachineProfile::unknown();
-        p.memory.channels_populated = Some(2);
-        p.memory.speed_mts = Some(3200);
-        p.gpus = crate::probe::gpu::fake::FakeScenario::EightH100
-            .probe()
-            .gpus;
-        let vram = super::super::capacity::vram_totals(&p);
-        // Unknown demand: the narrowest stage is named, starving is not judged.
-        let b = bandwidth(&p, &vram).unwrap();
-        assert_eq!(b.pipeline.narrowest, Some(StageId::RamBandwidth));
-        assert_eq!(b.pipeline.starves_gpus, None);
-        // 2 × 3200 × 8 = 51.2 GB/s of RAM against a demand of 60 GB/s: starved; of 10: not.
-        let b = bandwidth_with_demand(&p, &vram, Some(60e9)).unwrap();
-        assert_eq!(b.pipeline.starves_gpus, Some(true));
-        let b = bandwidth_with_demand(&p, &vram, Some(10e9)).unwrap();
-        assert_eq!(b.pipeline.starves_gpus, Some(false));
     }
 
     #[test]
@@ -642,7 +477,7 @@ mod tests {
                 });
         }
         let vram = super::super::capacity::vram_totals(&p);
-        let b = bandwidth(&p, &vram).unwrap();
+        let b = bandwidth(&p, &vram);
         let f = findings(&b);
         assert_eq!(f.len(), 1, "only the NFS folder: {f:?}");
         assert_eq!(f[0].id, FindingId::DatasetOnNetworkStorage);

@@ -54,6 +54,23 @@ pub struct EffectiveRam {
     pub sizing_bytes: Option<u64>,
 }
 
+impl EffectiveRam {
+    /// Usable ÷ installed RAM on this machine: the share the firmware and kernel leave to Linux
+    /// (e.g. 62.7 GiB of `MemTotal` for 64 GiB installed), which a larger installation keeps.
+    /// A need in usable bytes divided by it is the installed size to buy. 1 when either size
+    /// is unknown or a cgroup limit caps the job.
+    pub fn usable_share(&self) -> f64 {
+        match (
+            self.installed_bytes,
+            self.physical_bytes,
+            self.limited_by_cgroup,
+        ) {
+            (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
+            _ => 1.0,
+        }
+    }
+}
+
 /// GPU memory totals. Bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VramTotals {

@@ -85,6 +85,15 @@ pub enum FindingId {
     DatasetOnHdd,
     /// WSL2 caps the RAM Linux sees below what Windows has (`advisor::wsl`).
     WslMemoryCapped,
+    /// The workload's RAM cache (decoded images, or the stored files) is what pushes its
+    /// working set past RAM.
+    CacheDoesNotFit,
+    /// Every DataLoader worker copies the dataset's index (Python objects touched by reference
+    /// counting), and the copies are a noticeable part of RAM.
+    DatasetIndexCopied,
+    /// The dataset size, sample count, format and image size don't agree (the implied file size
+    /// is far outside what the format takes at that size).
+    DatasetSizeInconsistent,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -141,6 +150,10 @@ pub enum RecId {
     WslRaiseMemoryEstimated,
     /// WSL2: raise `memory=` (Windows' RAM unknown).
     WslRaiseMemoryUnknown,
+    /// Hold the dataset index in NumPy arrays or Arrow, or memory-mapped files.
+    IndexAsArrays,
+    /// No `num_workers` value fits: the other levers (listed with their numbers) or RAM.
+    NoWorkerCountFits,
     /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
     /// diagnosis).
     ReduceWorkers,
@@ -400,16 +413,13 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
 
 fn shm(cx: &Context<'_>, out: &mut Vec<Finding>) {
     // The workload's own need when one is given, else the default assumption.
-    let needed = cx
+    let need = cx
         .workload
-        .map_or(SHM_NEEDED_DEFAULT_BYTES, |w| w.shm_needed_bytes);
+        .and_then(|w| w.shm)
+        .unwrap_or_else(super::workload::ShmNeed::default_assumption);
     if let Some(shm) = cx.profile.memory.shm_bytes {
-        if shm < needed {
-            out.push(
-                Finding::new(FindingId::ShmSmall, Severity::Warning, &[RecId::GrowShm])
-                    .with("shm", Quantity::Bytes(shm))
-                    .with("needed", Quantity::Bytes(needed)),
-            );
+        if shm < need.bytes {
+            out.push(super::workload::shm_finding(shm, &need));
         }
     }
 }
@@ -484,133 +494,8 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     out.push(f);
 }
 
-/// Share of RAM below which the workload's headroom is a swap risk: 10 % (assumption: the
-/// kernel starts reclaiming and swapping well before memory is full).
-pub const SWAP_RISK_SHARE: f64 = 0.1;
-
-/// GPU utilisation below which starvation is critical (warning below 0.9). Assumption.
-pub const STARVED_CRITICAL: f64 = 0.5;
-
 fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    use super::workload::StageId;
-    let Some(w) = cx.workload else { return };
-    let b = &w.memory_budget;
-    if let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) {
-        let base = |id, sev, recs: &[RecId]| {
-            Finding::new(id, sev, recs)
-                .with("working_set", Quantity::Bytes(b.working_set_bytes))
-                .with("ram", Quantity::Bytes(ram))
-        };
-        if headroom < 0 {
-            out.push(
-                base(
-                    FindingId::WorkloadRamExceeded,
-                    Severity::Critical,
-                    &[
-                        RecId::SetNumWorkers,
-                        super::purchase::add_ram_rec(cx.profile),
-                    ],
-                )
-                .with("over", Quantity::Bytes(headroom.unsigned_abs()))
-                .with(
-                    "workers",
-                    Quantity::Count(u64::from(w.pipeline.recommended_num_workers.unwrap_or(1))),
-                )
-                .with(
-                    "target",
-                    Quantity::Bytes(super::training::round_up_ram(b.working_set_bytes)),
-                ),
-            );
-        } else if (headroom as f64) < ram as f64 * SWAP_RISK_SHARE {
-            out.push(
-                base(FindingId::WorkloadSwapRisk, Severity::Warning, &[])
-                    .with("headroom", Quantity::Bytes(headroom as u64)),
-            );
-        }
+    if let Some(w) = cx.workload {
+        out.extend(super::workload::findings(w, cx.ram));
     }
-    if b.dataset_cached_fraction < 1.0 && b.effective_ram_bytes.is_some() {
-        let storage_limits = w.pipeline.bottleneck == Some(StageId::StorageRead);
-        let cache = b
-            .items
-            .iter()
-            .find(|i| i.id == super::workload::BudgetItemId::PageCache)
-            .map_or(0, |i| i.bytes);
-        out.push(
-            Finding::new(
-                FindingId::DatasetNotCached,
-                if storage_limits {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                },
-                &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
-            )
-            .with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
-            .with("cache", Quantity::Bytes(cache))
-            .with("cached", Quantity::Share(b.dataset_cached_fraction))
-            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes)),
-        );
-    }
-    let (Some(bottleneck), Some(util)) =
-        (w.pipeline.bottleneck, w.pipeline.predicted_gpu_utilization)
-    else {
-        return;
-    };
-    let supply = w.pipeline.rate(bottleneck).unwrap_or(0.0);
-    let (id, recs): (FindingId, &[RecId]) = match bottleneck {
-        StageId::StorageRead => (
-            FindingId::StarvedByStorage,
-            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
-        ),
-        StageId::RamBandwidth => (
-            FindingId::StarvedByRamBandwidth,
-            &[RecId::PopulateChannels, RecId::GpuDataLoading],
-        ),
-        StageId::Decode => (
-            FindingId::StarvedByDecode,
-            &[
-                RecId::SetNumWorkers,
-                RecId::GpuDataLoading,
-                RecId::PreResize,
-            ],
-        ),
-        StageId::PcieHostToDevice => (
-            FindingId::StarvedByPcie,
-            &[RecId::PinMemory, RecId::CheckPcieSlot],
-        ),
-        StageId::GpuDemand => return,
-    };
-    // Recommend a worker count only when it is more than the current one: a smaller count
-    // (when RAM limits workers) would slow decoding further.
-    let recommended = w.pipeline.recommended_num_workers.unwrap_or(0);
-    let recs: Vec<RecId> = recs
-        .iter()
-        .copied()
-        .filter(|r| *r != RecId::SetNumWorkers || recommended > w.workload.num_workers)
-        .collect();
-    let recs = recs.as_slice();
-    let severity = if util < STARVED_CRITICAL {
-        Severity::Critical
-    } else {
-        Severity::Warning
-    };
-    out.push(
-        Finding::new(id, severity, recs)
-            .with("utilization", Quantity::Share(util))
-            .with("supply", Quantity::Rate(supply))
-            .with(
-                "demand",
-                Quantity::Rate(w.workload.gpu_demand_samples_per_s),
-            )
-            .with(
-                "workers",
-                Quantity::Count(u64::from(
-                    w.pipeline
-                        .recommended_num_workers
-                        .unwrap_or(w.workload.num_workers),
-                )),
-            )
-            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes))
-            .with("gpu", Quantity::Count(0)),
-    );
 }

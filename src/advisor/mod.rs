@@ -95,8 +95,9 @@ pub struct Assessment {
     /// after the change.
     #[serde(default)]
     pub recommendations: Vec<recommend::Recommendation>,
-    /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline; `None` when nothing
-    /// about bandwidth is known.
+    /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline (always present in
+    /// assessments by this build; `None` in files written before the pipeline had stated
+    /// defaults for every stage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bandwidth: Option<bandwidth::Bandwidth>,
 }
@@ -131,12 +132,27 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         },
         None => (None, None),
     };
-    let bandwidth = bandwidth::bandwidth(profile, &vram);
-    let workload = inputs.workload.as_ref().map(|w| {
-        let rates =
-            workload::MachineRates::from_profile(profile, &memory, w.storage, bandwidth.as_ref());
-        workload::simulate(w, &rates)
-    });
+    let mut bw = bandwidth::bandwidth(profile, &vram);
+    let rates = workload::MachineRates::from_profile(
+        profile,
+        &memory,
+        inputs.workload.as_ref().and_then(|w| w.storage),
+        &bw,
+    );
+    let workload = inputs
+        .workload
+        .as_ref()
+        .map(|w| workload::simulate(w, &rates));
+    // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
+    bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
+    if let Some(w) = &workload {
+        recommendations.extend(workload::levers::recommendations(
+            w,
+            &rates,
+            profile.memory.shm_bytes,
+        ));
+    }
+    let bandwidth = Some(bw);
     let cx = findings::Context {
         profile,
         ram: &memory,

@@ -110,14 +110,7 @@ pub fn procurement(
     // this machine's usable share (e.g. 63 GiB of need on a machine where 64 GiB shows as 62.7
     // asks for 64.3 GiB installed, which rounds to the next common size).
     let current = ram.installed_bytes.or(ram.sizing_bytes);
-    let usable_share = match (
-        ram.installed_bytes,
-        ram.physical_bytes,
-        ram.limited_by_cgroup,
-    ) {
-        (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
-        _ => 1.0,
-    };
+    let usable_share = ram.usable_share();
     let mut targets = Vec::new();
     let mut push = |reason, required: u64| {
         if current.is_none_or(|c| c < required) {

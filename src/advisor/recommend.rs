@@ -87,6 +87,8 @@ pub enum RecommendationId {
     AddRam,
     /// A larger cloud instance of the same family.
     LargerInstance,
+    /// Cache decoded images at a smaller size (`cache_size`), so the cache fits.
+    SmallerCacheImages,
 }
 
 /// What the model says once a change is applied. Each field is `None` when it doesn't apply

@@ -501,7 +501,10 @@ fn assessment(
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
     let work = match workload.workload(lang) {
-        Ok(Some(w)) => Some(w),
+        Ok(Some(w)) => {
+            eprintln!("ramvram: {}", printable(&w.note));
+            Some(w.workload)
+        }
         Ok(None) => from_file.workload,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };

@@ -151,7 +151,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     }
 
     if let Some(b) = &a.bandwidth {
-        bandwidth(&mut out, lang, b);
+        bandwidth(&mut out, lang, b, a.workload.as_ref());
     }
 
     section(&mut out, tr(lang, Msg::FindingsSection));
@@ -198,18 +198,18 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
 }
 
 /// The bandwidth section: pipeline sentence, memory bandwidth, the seed's rule, PCIe.
-fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwidth) {
+fn bandwidth(
+    out: &mut String,
+    lang: Lang,
+    b: &crate::advisor::bandwidth::Bandwidth,
+    workload: Option<&crate::advisor::workload::WorkloadResult>,
+) {
     use crate::present::bandwidth as words;
     section(out, tr(lang, Msg::BwTab));
-    wrap(out, "  ", &words::pipeline_sentence(lang, b));
+    wrap(out, "  ", &words::pipeline_sentence(lang, workload));
     out.push('\n');
-    for s in &b.pipeline.stages {
-        let _ = writeln!(
-            out,
-            "  {}{}",
-            pad(words::stage_name(lang, s.id), 20),
-            format::gbps_or_unknown(lang, s.bytes_per_s)
-        );
+    for line in words::stage_lines(lang, b) {
+        wrap_hanging(out, "  · ", "    ", &line);
     }
     let rows = words::memory_rows(lang, b);
     out.push('\n');

@@ -73,14 +73,21 @@ pub fn decode(lang: Lang, r: &DecodeRate) -> String {
             ),
             r.all_threads_mpix_per_s,
         ));
-        rows.push((
-            tr(lang, Msg::BenchDecodePerCore).to_string(),
-            r.per_core_mpix_per_s,
-        ));
     }
     let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
     for (label, v) in rows {
         let _ = writeln!(out, "  {}{:>10}", pad(&label, w), words::mpix(v));
+    }
+    if let Some(share) = r.single_thread_cpu_share.filter(|_| r.contended) {
+        let _ = writeln!(
+            out,
+            "\n  {}",
+            trf(
+                lang,
+                Msg::Work2DecodeContended,
+                &[("share", &crate::format::percent(share))]
+            )
+        );
     }
     let _ = writeln!(
         out,

@@ -63,5 +63,13 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
             format::percent(u)
         );
     }
+    if let Some(note) = words::decode_assumption(lang, r) {
+        let options = textwrap::Options::new(100)
+            .initial_indent("  ")
+            .subsequent_indent("  ");
+        for line in textwrap::wrap(&note, options) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     out
 }

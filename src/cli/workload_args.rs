@@ -3,28 +3,32 @@
 use clap::{Args, ValueEnum};
 
 use crate::advisor::workload::{
-    Augmentation, DataFormat, DecodeOn, Dtype, StoredFormat, Workload, presets,
+    Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, InertInput, StoredFormat,
+    Workload, inert_inputs, presets,
 };
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg, trf};
 use crate::parse::{parse_count, parse_resolution, parse_size};
 use crate::present::errors;
 use crate::profile::{DiskKind, Problem};
 
-/// Flags describing a data-loading workload. A workload is simulated when `--workload` or
-/// `--dataset-size` is given; other flags override the preset (default imagenet-resnet50).
+/// Flags describing a data-loading workload. Any of them turns the simulator on, starting from
+/// the preset `--workload` names, else the `generic` one; the values taken from it are printed.
+/// A flag that can't change the result (given the others) is an error naming it.
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Workload simulator (data loading)")]
 pub struct WorkloadArgs {
-    /// Preset: imagenet-resnet50, seed-4k-medical, t2i-1024-multiscale, llm-token-shards.
+    /// Preset to start from: imagenet-resnet50, seed-4k-medical, t2i-1024-multiscale,
+    /// llm-token-shards, generic (the default when other workload flags are given).
     #[arg(long = "workload", value_parser = parse_workload_preset)]
     pub workload_preset: Option<String>,
     /// Dataset size on storage, with units: 2TB, 138GB, 500GiB.
     #[arg(long, value_parser = parse_size)]
     pub dataset_size: Option<u64>,
-    /// Number of samples (default: keeps the preset's average file size).
+    /// Number of samples (default: keeps the base's average file size).
     #[arg(long, value_parser = parse_count)]
     pub samples: Option<u64>,
-    /// Stored image size, WIDTHxHEIGHT (3840x2160).
+    /// Stored image size, WIDTHxHEIGHT (3840x2160); without --dataset-size the dataset keeps
+    /// the base's bytes per pixel.
     #[arg(long, value_parser = parse_resolution)]
     pub image_size: Option<(u32, u32)>,
     /// Training crop side in pixels (the GPU sees crop × crop).
@@ -72,9 +76,36 @@ pub struct WorkloadArgs {
     /// Where the dataset lives (default: the machine's largest local disk).
     #[arg(long, value_enum)]
     pub storage: Option<StorageArg>,
-    /// JPEG decode rate per core measured on this machine, megapixels/s.
+    /// JPEG decode rate per core measured on this machine, megapixels/s (`ramvram bench
+    /// decode`).
     #[arg(long)]
     pub decode_rate: Option<f64>,
+    /// What the training script caches in RAM: none, the stored files, or decoded images.
+    #[arg(long, value_enum)]
+    pub cache: Option<CacheArg>,
+    /// Size of a cached decoded image, WIDTHxHEIGHT: the training size after resize or
+    /// letterbox (default: the crop).
+    #[arg(long, value_parser = parse_resolution)]
+    pub cache_size: Option<(u32, u32)>,
+    /// Element type of the cached decoded images (default u8).
+    #[arg(long, value_enum)]
+    pub cache_dtype: Option<DtypeArg>,
+    /// Who holds the cache: one shared copy, one per DDP rank (GPU), or one per worker.
+    #[arg(long, value_enum)]
+    pub cache_scope: Option<CacheScopeArg>,
+    /// Bytes of Python objects per sample in the dataset index (default 190, measured for
+    /// ImageFolder; 0 for an index in NumPy arrays).
+    #[arg(long)]
+    pub index_bytes: Option<u64>,
+}
+
+/// A workload built from flags, and what came from its base preset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FromFlags {
+    /// The workload.
+    pub workload: Workload,
+    /// One line saying which preset it started from and which values it took from it.
+    pub note: String,
 }
 
 fn parse_workload_preset(s: &str) -> Result<String, String> {
@@ -107,31 +138,105 @@ macro_rules! value_enum {
 value_enum!(StoredArg => StoredFormat { Jpeg => StoredFormat::Jpeg, Png => StoredFormat::Png, Raw => StoredFormat::Raw });
 value_enum!(DtypeArg => Dtype { U8 => Dtype::U8, F16 => Dtype::F16, F32 => Dtype::F32 });
 value_enum!(AugmentationArg => Augmentation { None => Augmentation::None, Light => Augmentation::Light, Heavy => Augmentation::Heavy });
-value_enum!(DataFormatArg => DataFormat { Files => DataFormat::Files, Shards => DataFormat::Shards, Mmap => DataFormat::Mmap, InRam => DataFormat::InRam });
+value_enum!(DataFormatArg => DataFormat { Files => DataFormat::Files, Shards => DataFormat::Shards, Mmap => DataFormat::Mmap });
+value_enum!(CacheArg => CacheMode { None => CacheMode::None, StoredInRam => CacheMode::StoredInRam, DecodedInRam => CacheMode::DecodedInRam });
+value_enum!(CacheScopeArg => CacheScope { Shared => CacheScope::Shared, PerRank => CacheScope::PerRank, PerWorker => CacheScope::PerWorker });
 value_enum!(DecodeArg => DecodeOn { Cpu => DecodeOn::Cpu, Gpu => DecodeOn::Gpu });
 value_enum!(StorageArg => DiskKind { Nvme => DiskKind::Nvme, Ssd => DiskKind::Ssd, Hdd => DiskKind::Hdd, Network => DiskKind::Network });
 
+/// The flag for each input that can be inert.
+fn inert_flag(i: InertInput) -> &'static str {
+    match i {
+        InertInput::SampleBytes => "sample-bytes",
+        InertInput::Crop => "crop",
+        InertInput::Dtype => "dtype",
+        InertInput::Stored => "stored",
+        InertInput::Augmentation => "augmentation",
+        InertInput::DecodeRate => "decode-rate",
+        InertInput::PrefetchFactor => "prefetch-factor",
+        InertInput::PersistentWorkers => "persistent-workers",
+        InertInput::CacheSize => "cache-size",
+        InertInput::CacheDtype => "cache-dtype",
+        InertInput::CacheScope => "cache-scope",
+        InertInput::IndexBytes => "index-bytes",
+        InertInput::Storage => "storage",
+    }
+}
+
 impl WorkloadArgs {
-    /// The workload these flags describe, `None` when neither `--workload` nor `--dataset-size`
-    /// is given.
+    /// The flags given (besides `--workload`), by name.
+    fn given(&self) -> Vec<&'static str> {
+        let flags: [(&'static str, bool); 25] = [
+            ("dataset-size", self.dataset_size.is_some()),
+            ("samples", self.samples.is_some()),
+            ("image-size", self.image_size.is_some()),
+            ("crop", self.crop.is_some()),
+            ("stored", self.stored.is_some()),
+            ("sample-bytes", self.sample_bytes.is_some()),
+            ("dtype", self.dtype.is_some()),
+            ("batch-size", self.batch_size.is_some()),
+            ("num-workers", self.num_workers.is_some()),
+            ("prefetch-factor", self.prefetch_factor.is_some()),
+            ("pin-memory", self.pin_memory.is_some()),
+            ("persistent-workers", self.persistent_workers.is_some()),
+            ("augmentation", self.augmentation.is_some()),
+            ("data-format", self.data_format.is_some()),
+            ("decode-on", self.decode_on.is_some()),
+            ("gpu-demand", self.gpu_demand.is_some()),
+            (
+                "concurrent-experiments",
+                self.concurrent_experiments.is_some(),
+            ),
+            ("storage", self.storage.is_some()),
+            ("decode-rate", self.decode_rate.is_some()),
+            ("cache", self.cache.is_some()),
+            ("cache-size", self.cache_size.is_some()),
+            ("cache-dtype", self.cache_dtype.is_some()),
+            ("cache-scope", self.cache_scope.is_some()),
+            ("index-bytes", self.index_bytes.is_some()),
+            ("workload", self.workload_preset.is_some()),
+        ];
+        flags
+            .iter()
+            .filter(|(name, on)| *on && *name != "workload")
+            .map(|(name, _)| *name)
+            .collect()
+    }
+
+    /// The workload these flags describe, `None` when no workload flag is given. It starts from
+    /// `--workload`'s preset, else [`presets::GENERIC`].
     ///
     /// # Errors
-    /// Values that can't be right (0 workers is allowed; 0 batch size, 0 samples are not).
-    pub fn workload(&self, lang: Lang) -> Result<Option<Workload>, String> {
-        let mut w = match (&self.workload_preset, self.dataset_size) {
-            (Some(id), _) => presets::preset(id).expect("checked by clap"),
-            (None, Some(_)) => presets::preset("imagenet-resnet50").expect("preset exists"),
-            (None, None) => return Ok(None),
-        };
+    /// Values that can't be right (0 workers is allowed; 0 batch size, 0 samples are not), and
+    /// a flag that can't change the result given the others.
+    pub fn workload(&self, lang: Lang) -> Result<Option<FromFlags>, String> {
+        let given = self.given();
+        if given.is_empty() && self.workload_preset.is_none() {
+            return Ok(None);
+        }
+        let base_id = self
+            .workload_preset
+            .clone()
+            .unwrap_or_else(|| presets::GENERIC.to_string());
+        let mut w = presets::preset(&base_id).expect("checked by clap or built in");
         if let Some(d) = self.dataset_size {
             w.set_dataset_size(d);
         }
         if let Some(n) = self.samples {
+            // Without --dataset-size the base's files keep their size.
+            let file = w.file_bytes();
             w.samples = n;
+            if self.dataset_size.is_none() {
+                w.dataset_bytes = file.saturating_mul(n).max(1);
+            }
         }
         if let Some((width, height)) = self.image_size {
-            w.width = width;
-            w.height = height;
+            if self.dataset_size.is_none() {
+                w.set_image_size(width, height);
+            } else {
+                w.width = width;
+                w.height = height;
+            }
         }
         let positive = |v: Option<u32>, flag: &str| match v {
             Some(0) => Err(errors::flag(lang, flag, &Problem::Zero)),
@@ -197,10 +302,94 @@ impl WorkloadArgs {
             }
             w.measured_decode_mpix_per_core = Some(r);
         }
+        if let Some(c) = self.cache {
+            w.cache = c.into();
+        }
+        if let Some((width, height)) = self.cache_size {
+            w.cache_width = width;
+            w.cache_height = height;
+        }
+        if let Some(d) = self.cache_dtype {
+            w.cache_dtype = d.into();
+        }
+        if let Some(c) = self.cache_scope {
+            w.cache_scope = c.into();
+        }
+        if let Some(b) = self.index_bytes {
+            w.index_bytes_per_sample = Some(b);
+        }
         w.validate()
             .map_err(|(field, problem)| errors::flag(lang, flag_of(field), &problem))?;
-        Ok(Some(w))
+        let inert = inert_inputs(&w);
+        if let Some((input, reason)) = inert.iter().find(|(i, _)| given.contains(&inert_flag(*i))) {
+            return Err(trf(
+                lang,
+                Msg::Work2CliInert,
+                &[
+                    ("flag", inert_flag(*input)),
+                    (
+                        "reason",
+                        crate::present::workload::inert_reason(lang, *reason),
+                    ),
+                ],
+            ));
+        }
+        let taken: Vec<String> = base_values(&w)
+            .into_iter()
+            .filter(|(flag, _)| !given.contains(flag))
+            .filter(|(flag, _)| !inert.iter().any(|(i, _)| inert_flag(*i) == *flag))
+            .map(|(flag, value)| format!("{flag} {value}"))
+            .collect();
+        let name = crate::present::workload::preset_name(lang, &base_id);
+        let note = if taken.is_empty() {
+            trf(
+                lang,
+                Msg::Work2CliBaseNone,
+                &[("preset", &base_id), ("name", name)],
+            )
+        } else {
+            trf(
+                lang,
+                Msg::Work2CliBase,
+                &[
+                    ("preset", &base_id),
+                    ("name", name),
+                    ("fields", &taken.join(", ")),
+                ],
+            )
+        };
+        Ok(Some(FromFlags { workload: w, note }))
     }
+}
+
+/// The values a base preset supplies, by the flag that would set them, as the flag would take
+/// them.
+fn base_values(w: &Workload) -> Vec<(&'static str, String)> {
+    let on = |b: bool| if b { "true" } else { "false" }.to_string();
+    let mut v = vec![
+        ("dataset-size", crate::format::gb(w.dataset_bytes)),
+        ("samples", w.samples.to_string()),
+    ];
+    if w.width > 0 {
+        v.push(("image-size", format!("{}x{}", w.width, w.height)));
+    } else {
+        v.push(("sample-bytes", w.decoded_bytes().to_string()));
+    }
+    v.extend([
+        ("crop", w.crop.to_string()),
+        ("stored", format!("{:?}", w.stored).to_lowercase()),
+        ("dtype", format!("{:?}", w.dtype).to_lowercase()),
+        ("batch-size", w.batch_size.to_string()),
+        ("num-workers", w.num_workers.to_string()),
+        ("prefetch-factor", w.prefetch_factor.to_string()),
+        ("pin-memory", on(w.pin_memory)),
+        (
+            "augmentation",
+            format!("{:?}", w.augmentation).to_lowercase(),
+        ),
+        ("gpu-demand", w.gpu_demand_samples_per_s.to_string()),
+    ]);
+    v
 }
 
 /// The flag that sets a workload field.
@@ -217,6 +406,8 @@ fn flag_of(field: &str) -> &'static str {
         "concurrent_experiments" => "concurrent-experiments",
         "gpu_demand_samples_per_s" => "gpu-demand",
         "measured_decode_mpix_per_core" => "decode-rate",
+        "cache_width" | "cache_height" => "cache-size",
+        "index_bytes_per_sample" => "index-bytes",
         _ => "workload",
     }
 }

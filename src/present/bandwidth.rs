@@ -2,7 +2,9 @@
 //! sentence, the seed's bandwidth rule, PCIe lines. Shared by the window and the terminal.
 
 use crate::advisor::RuleStatus;
-use crate::advisor::bandwidth::{Bandwidth, BandwidthBasis, PcieView, StageId};
+use crate::advisor::bandwidth::{Bandwidth, BandwidthBasis, PcieView};
+use crate::advisor::workload::view::{PipelineView, StageView};
+use crate::advisor::workload::{FigureSource, StageId, WorkloadResult};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::ValueSource;
@@ -64,18 +66,10 @@ pub fn memory_rows(lang: Lang, b: &Bandwidth) -> Vec<(&'static str, String)> {
     rows
 }
 
-/// A stage's name: "RAM bandwidth" / "内存带宽".
+/// A stage's name, the same on the Bandwidth and Data loading pages: "RAM bandwidth" /
+/// "内存带宽".
 pub fn stage_name(lang: Lang, id: StageId) -> &'static str {
-    tr(
-        lang,
-        match id {
-            StageId::StorageRead => Msg::BwStageStorage,
-            StageId::RamBandwidth => Msg::BwStageRam,
-            StageId::CpuDecode => Msg::BwStageCpu,
-            StageId::PcieH2d => Msg::BwStagePcie,
-            StageId::GpuDemand => Msg::BwStageGpu,
-        },
-    )
+    super::workload::stage(lang, id)
 }
 
 /// "detected" / "entered" / "estimated".
@@ -112,60 +106,147 @@ pub fn with_source(lang: Lang, value: String, s: Option<ValueSource>, channels: 
     )
 }
 
-/// The sentence naming the pipeline's narrowest stage.
-pub fn pipeline_sentence(lang: Lang, b: &Bandwidth) -> String {
-    let p = &b.pipeline;
-    let Some(id) = p.narrowest else {
-        return tr(lang, Msg::BwPipelineUnknown).to_string();
-    };
-    let value = p
-        .stages
-        .iter()
-        .find(|s| s.id == id)
-        .and_then(|s| s.bytes_per_s)
-        .map(format::gbps)
-        .unwrap_or_else(|| format::unknown(lang));
-    let demand = p
-        .stages
-        .iter()
-        .find(|s| s.id == StageId::GpuDemand)
-        .and_then(|s| s.bytes_per_s)
-        .map(format::gbps);
-    let stage = stage_name(lang, id);
-    match (p.starves_gpus, demand) {
-        (Some(true), Some(d)) => trf(
-            lang,
-            Msg::BwPipelineStarves,
-            &[("stage", stage), ("value", &value), ("demand", &d)],
-        ),
-        (Some(false), Some(d)) => trf(
-            lang,
-            Msg::BwPipelineOk,
-            &[("stage", stage), ("value", &value), ("demand", &d)],
-        ),
-        _ => trf(
-            lang,
-            Msg::BwPipelineNoDemand,
-            &[("stage", stage), ("value", &value)],
-        ),
+/// The sentence about the pipeline: with a workload, the Data loading page's own sentence
+/// (the same numbers, from the same result); without, that these are the machine's capacities.
+pub fn pipeline_sentence(lang: Lang, workload: Option<&WorkloadResult>) -> String {
+    match workload {
+        Some(r) => super::workload::bottleneck_sentence(lang, r),
+        None => tr(lang, Msg::Work2MachineOnly).to_string(),
     }
 }
 
-/// "At 150 KiB per sample, Storage read (the narrowest stage) carries about 2279 samples per
-/// second."; `None` without a narrowest stage or a sample size.
-pub fn samples_sentence(lang: Lang, b: &Bandwidth, sample_bytes: u64) -> Option<String> {
-    let id = b.pipeline.narrowest?;
-    let v = b.pipeline.stages.iter().find(|s| s.id == id)?.bytes_per_s?;
-    let n = crate::advisor::bandwidth::samples_per_s(v, sample_bytes)?;
-    Some(trf(
+/// Where a stage's capacity comes from: "measured in /data", "typical for NVMe SSD, an
+/// assumption", "the default, an assumption".
+pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
+    match s.source {
+        FigureSource::Measured => match (&p.storage_path, s.id) {
+            (Some(path), StageId::StorageRead) => {
+                trf(lang, Msg::Work2SourceMeasuredPath, &[("path", path)])
+            }
+            _ => tr(lang, Msg::Work2SourceMeasured).to_string(),
+        },
+        FigureSource::Theoretical => tr(lang, Msg::Work2SourceTheoretical).to_string(),
+        FigureSource::Typical => trf(
+            lang,
+            Msg::Work2SourceTypical,
+            &[(
+                "kind",
+                super::disk_kind(
+                    lang,
+                    p.storage_kind.unwrap_or(crate::profile::DiskKind::Unknown),
+                ),
+            )],
+        ),
+        FigureSource::Default => tr(lang, Msg::Work2SourceDefault).to_string(),
+        FigureSource::Given => tr(lang, Msg::Work2SourceGiven).to_string(),
+        FigureSource::Unknown => tr(lang, Msg::Work2SourceUnknown).to_string(),
+    }
+}
+
+/// A stage's capacity in words: GB/s, and for CPU decode the cores and rate behind it.
+pub fn capacity(lang: Lang, p: &PipelineView, s: &StageView) -> String {
+    let value = format::gbps_or_unknown(lang, s.capacity_bytes_per_s);
+    match (s.id, p.decode_cores, s.capacity_bytes_per_s) {
+        (StageId::Decode, Some(cores), Some(_)) => format!(
+            "{} = {value}",
+            trf(
+                lang,
+                Msg::Work2DecodeCapacity,
+                &[
+                    ("cores", &cores.to_string()),
+                    ("rate", &mpix(lang, p.decode_mpix_per_core)),
+                ],
+            )
+        ),
+        _ => value,
+    }
+}
+
+/// "250 MP/s".
+pub fn mpix(lang: Lang, v: f64) -> String {
+    trf(lang, Msg::Work2Mpix, &[("n", &format!("{v:.0}"))])
+}
+
+/// A stage's capacity with where it comes from: "3.00 GB/s (typical for NVMe SSD, an
+/// assumption)"; "unknown" alone when nothing is known.
+pub fn capacity_with_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
+    if s.capacity_bytes_per_s.is_none() {
+        return format::unknown(lang);
+    }
+    trf(
         lang,
-        Msg::BwSamplesSentence,
+        Msg::Work2CapacityWithSource,
         &[
-            ("size", &format::size(sample_bytes)),
-            ("stage", stage_name(lang, id)),
-            ("samples", &format!("{n:.0}")),
+            ("capacity", &capacity(lang, p, s)),
+            ("source", &figure_source(lang, p, s)),
         ],
-    ))
+    )
+}
+
+/// One line per stage: its capacity and where it comes from, and with a workload what the
+/// stage delivers for it (samples/s × bytes per sample = GB/s), or why it doesn't limit. GPU
+/// demand, which only a workload has, reads as that product alone.
+pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
+    let p = &b.pipeline;
+    p.stages
+        .iter()
+        .map(|s| {
+            let stage = stage_name(lang, s.id);
+            let pace = match (
+                s.samples_per_s,
+                s.bytes_per_sample,
+                s.workload_bytes_per_s(),
+            ) {
+                (Some(n), Some(bytes), Some(pace)) => Some(trf(
+                    lang,
+                    Msg::Work2Pace,
+                    &[
+                        ("samples", &format::rate(lang, n)),
+                        ("per_sample", &format::sample_size(bytes)),
+                        ("pace", &format::gbps(pace)),
+                    ],
+                )),
+                _ => None,
+            };
+            let cap = capacity_with_source(lang, p, s);
+            match (p.with_workload, pace) {
+                (true, Some(pace)) if s.id == StageId::GpuDemand => trf(
+                    lang,
+                    Msg::Work2StageLine,
+                    &[
+                        ("stage", stage),
+                        (
+                            "capacity",
+                            &trf(
+                                lang,
+                                Msg::Work2CapacityWithSource,
+                                &[("capacity", &pace), ("source", &figure_source(lang, p, s))],
+                            ),
+                        ),
+                    ],
+                ),
+                (true, Some(pace)) => trf(
+                    lang,
+                    Msg::Work2StageLineWorkload,
+                    &[("stage", stage), ("capacity", &cap), ("pace", &pace)],
+                ),
+                (true, None) if s.capacity_bytes_per_s.is_some() => trf(
+                    lang,
+                    Msg::Work2StageLineNotLimiting,
+                    &[
+                        ("stage", stage),
+                        ("capacity", &cap),
+                        ("note", &super::workload::stage_not_limiting(lang, s.id)),
+                    ],
+                ),
+                _ => trf(
+                    lang,
+                    Msg::Work2StageLine,
+                    &[("stage", stage), ("capacity", &cap)],
+                ),
+            }
+        })
+        .collect()
 }
 
 /// The seed's rule with this machine's arithmetic.
@@ -261,52 +342,19 @@ mod tests {
     }
 
     #[test]
-    fn bottleneck_sentence_in_both_languages() {
+    fn without_a_workload_the_page_lists_capacities_and_names_no_stage() {
         let a = assess(&fixture("student-4090-ddr4-single-channel"));
-        let b = a.bandwidth.unwrap();
-        assert_eq!(
-            pipeline_sentence(Lang::En, &b),
-            "The narrowest known stage is RAM bandwidth (25.6 GB/s)."
-        );
-        assert_eq!(
-            pipeline_sentence(Lang::Zh, &b),
-            "已知环节中最窄的是内存带宽（25.6 GB/s）。"
-        );
-        // With a demand from a scenario (here 40 GB/s), the sentence says whether it starves.
-        let p = fixture("student-4090-ddr4-single-channel");
-        let vram = crate::advisor::capacity::vram_totals(&p);
-        let with = crate::advisor::bandwidth::bandwidth_with_demand(&p, &vram, Some(40e9)).unwrap();
-        assert_eq!(
-            pipeline_sentence(Lang::En, &with),
-            "The narrowest stage is RAM bandwidth (25.6 GB/s), below the 40.0 GB/s the GPUs \
-             need: the GPUs will wait for data."
-        );
-        assert_eq!(
-            pipeline_sentence(Lang::Zh, &with),
-            "最窄的一环是内存带宽（25.6 GB/s），低于 GPU 需要的 40.0 GB/s：GPU 会等数据。"
-        );
+        let b = a.bandwidth.as_ref().unwrap();
+        assert_eq!(b.pipeline.narrowest, None);
+        assert!(pipeline_sentence(Lang::En, None).starts_with("No workload is set up"));
+        assert!(pipeline_sentence(Lang::Zh, None).starts_with("还没有设定数据加载任务"));
+        let lines = stage_lines(Lang::En, b);
+        // One channel × 3200 MT/s × 8 B = 25.6 GB/s, inferred from slot names.
+        assert_eq!(lines[1], "RAM bandwidth: 25.6 GB/s (theoretical)");
         assert_eq!(
             pcie_line(Lang::En, &b.pcie[0]),
             "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
         );
-    }
-
-    #[test]
-    fn samples_per_second_at_the_narrowest_stage() {
-        let b = assess(&fixture("lab-a6000-nfs-measured"))
-            .bandwidth
-            .unwrap();
-        // 0.35 × 10^9 B/s ÷ (150 × 1024 B) = 2278.6 samples/s.
-        assert_eq!(
-            samples_sentence(Lang::En, &b, 150 * 1024).unwrap(),
-            "At 150 KiB per sample, Storage read (the narrowest stage) carries about 2279 \
-             samples per second."
-        );
-        assert_eq!(
-            samples_sentence(Lang::Zh, &b, 150 * 1024).unwrap(),
-            "按每个样本 150 KiB 计算，最窄的一环（存储读取）每秒大约能送 2279 个样本。"
-        );
-        assert_eq!(samples_sentence(Lang::En, &b, 0), None);
     }
 
     #[test]

@@ -183,6 +183,18 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingWslMemoryCappedTitle,
             Msg::FindingWslMemoryCappedExplain,
         ),
+        F::CacheDoesNotFit => (
+            Msg::FindingCacheDoesNotFitTitle,
+            Msg::FindingCacheDoesNotFitExplain,
+        ),
+        F::DatasetIndexCopied => (
+            Msg::FindingDatasetIndexCopiedTitle,
+            Msg::FindingDatasetIndexCopiedExplain,
+        ),
+        F::DatasetSizeInconsistent => (
+            Msg::FindingDatasetSizeInconsistentTitle,
+            Msg::FindingDatasetSizeInconsistentExplain,
+        ),
     }
 }
 
@@ -213,6 +225,8 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::WslRaiseMemory => Msg::RecWslRaiseMemory,
         RecId::WslRaiseMemoryEstimated => Msg::RecWslRaiseMemoryEstimated,
         RecId::WslRaiseMemoryUnknown => Msg::RecWslRaiseMemoryUnknown,
+        RecId::IndexAsArrays => Msg::RecIndexAsArrays,
+        RecId::NoWorkerCountFits => Msg::RecNoWorkerCountFits,
         RecId::ReduceWorkers => Msg::RecReduceWorkers,
         RecId::MoreWorkers => Msg::RecMoreWorkers,
         RecId::CheckDataLoader => Msg::RecCheckDataLoader,
@@ -224,7 +238,7 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
     fill_values(lang, msg, &f.values)
 }
 
-/// Fills `msg` from named values: bytes as GiB, ratios as "0.67×", counts as integers, text as
+/// Fills `msg` from named values: bytes as GiB (KiB below 1 MiB: a sample's size), ratios as "0.67×", counts as integers, text as
 /// written; a placeholder with no value shows as "unknown".
 pub fn fill_values(
     lang: Lang,
@@ -236,7 +250,7 @@ pub fn fill_values(
         .iter()
         .map(|name| {
             let text = match values.get(*name) {
-                Some(Quantity::Bytes(b)) => format::gib(*b),
+                Some(Quantity::Bytes(b)) => format::size(*b),
                 Some(Quantity::Ratio(r)) => format::ratio(*r),
                 Some(Quantity::Count(c)) => c.to_string(),
                 Some(Quantity::Rate(r)) => format::rate(lang, *r),

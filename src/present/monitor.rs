@@ -59,8 +59,8 @@ pub fn percent(p: f64) -> String {
 }
 
 /// One piece of evidence in words.
-pub fn evidence(lang: Lang, e: Evidence) -> String {
-    match e {
+pub fn evidence(lang: Lang, e: &Evidence) -> String {
+    match *e {
         Evidence::Bytes(b) => format::gib(b),
         Evidence::BytesPerSecond(r) => byte_rate(r),
         Evidence::Percent(p) => percent(p),
@@ -69,6 +69,7 @@ pub fn evidence(lang: Lang, e: Evidence) -> String {
         Evidence::PerSecond(n) => trf(lang, Msg::MonitorUnitPerS, &[("n", &format!("{n:.0}"))]),
         Evidence::Count(c) => c.to_string(),
         Evidence::Watts(w) => trf(lang, Msg::MonitorUnitWatts, &[("n", &format!("{w:.0}"))]),
+        Evidence::Text(ref t) => t.clone(),
     }
 }
 
@@ -82,7 +83,7 @@ fn fill(lang: Lang, msg: Msg, d: &Diagnosis) -> String {
             let text = d
                 .evidence
                 .get(*name)
-                .map_or_else(|| format::unknown(lang), |e| evidence(lang, *e));
+                .map_or_else(|| format::unknown(lang), |e| evidence(lang, e));
             (*name, text)
         })
         .collect();

@@ -31,6 +31,7 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::IndexAsArrays => Msg::RecommendationIndexAsArrays,
         R::AddRam => Msg::RecommendationAddRam,
         R::LargerInstance => Msg::RecommendationLargerInstance,
+        R::SmallerCacheImages => Msg::RecommendationSmallerCacheImages,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Words for the workload simulator.
 
 use crate::advisor::workload::{
-    Augmentation, BudgetItemId, DataFormat, DecodeOn, StageId, WorkloadResult,
+    Augmentation, BudgetItemId, CacheMode, CacheScope, DataFormat, DecodeOn, Inert, RateSource,
+    StageId, WorkloadResult,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -14,7 +15,8 @@ pub fn preset_name(lang: Lang, id: &str) -> &'static str {
             "imagenet-resnet50" => Msg::WorkPresetImagenet,
             "seed-4k-medical" => Msg::WorkPresetSeed4k,
             "t2i-1024-multiscale" => Msg::WorkPresetT2i,
-            _ => Msg::WorkPresetLlm,
+            "llm-token-shards" => Msg::WorkPresetLlm,
+            _ => Msg::Work2PresetGeneric,
         },
     )
 }
@@ -55,6 +57,83 @@ pub fn decode_on(lang: Lang, d: DecodeOn) -> &'static str {
     )
 }
 
+/// What is cached in RAM.
+pub fn cache_mode(lang: Lang, c: CacheMode) -> &'static str {
+    tr(
+        lang,
+        match c {
+            CacheMode::None => Msg::Work2CacheNone,
+            CacheMode::StoredInRam => Msg::Work2CacheStored,
+            CacheMode::DecodedInRam => Msg::Work2CacheDecoded,
+        },
+    )
+}
+
+/// Who holds the cache.
+pub fn cache_scope(lang: Lang, c: CacheScope) -> &'static str {
+    tr(
+        lang,
+        match c {
+            CacheScope::Shared => Msg::Work2ScopeShared,
+            CacheScope::PerRank => Msg::Work2ScopePerRank,
+            CacheScope::PerWorker => Msg::Work2ScopePerWorker,
+        },
+    )
+}
+
+/// Why an input can't change the result.
+pub fn inert_reason(lang: Lang, i: Inert) -> &'static str {
+    tr(
+        lang,
+        match i {
+            Inert::ImagesHaveASize => Msg::Work2InertImagesHaveASize,
+            Inert::NotImages => Msg::Work2InertNotImages,
+            Inert::NoWorkers => Msg::Work2InertNoWorkers,
+            Inert::GpuDecode => Msg::Work2InertGpuDecode,
+            Inert::DecodedCache => Msg::Work2InertDecodedCache,
+            Inert::NoDecodedCache => Msg::Work2InertNoDecodedCache,
+            Inert::NoCache => Msg::Work2InertNoCache,
+            Inert::NotPerWorkerCache => Msg::Work2InertNotPerWorkerCache,
+            Inert::CachedInRam => Msg::Work2InertCachedInRam,
+        },
+    )
+}
+
+/// The decode rate the utilisation rests on: when it is the built-in default, that it is
+/// assumed, with the utilisation at half and double the rate and how to measure it; else the
+/// rate given. `None` when nothing is decoded on the CPU.
+pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
+    let d = r.pipeline.decode?;
+    let rate = super::bandwidth::mpix(lang, d.mpix_per_core);
+    let flat = |low: f64, high: f64| (high - low).abs() < 5e-4;
+    Some(
+        match (d.source, d.utilization_at_half, d.utilization_at_double) {
+            (RateSource::Default, Some(low), Some(high)) if flat(low, high) => trf(
+                lang,
+                Msg::Work2DecodeAssumedFlat,
+                &[
+                    ("rate", &rate),
+                    ("value", &format::percent(low)),
+                    ("width", &r.workload.width.to_string()),
+                    ("height", &r.workload.height.to_string()),
+                ],
+            ),
+            (RateSource::Default, Some(low), Some(high)) => trf(
+                lang,
+                Msg::Work2DecodeAssumed,
+                &[
+                    ("rate", &rate),
+                    ("low", &format::percent(low)),
+                    ("high", &format::percent(high)),
+                    ("width", &r.workload.width.to_string()),
+                    ("height", &r.workload.height.to_string()),
+                ],
+            ),
+            _ => trf(lang, Msg::Work2DecodeGiven, &[("rate", &rate)]),
+        },
+    )
+}
+
 /// A RAM budget part.
 pub fn budget_item(lang: Lang, id: BudgetItemId) -> &'static str {
     tr(
@@ -69,6 +148,8 @@ pub fn budget_item(lang: Lang, id: BudgetItemId) -> &'static str {
             BudgetItemId::PinnedStaging => Msg::WorkItemPinned,
             BudgetItemId::DatasetInRam => Msg::WorkItemDataset,
             BudgetItemId::PageCache => Msg::WorkItemCache,
+            BudgetItemId::LoaderMain => Msg::Work2ItemLoaderMain,
+            BudgetItemId::DecodedCache => Msg::Work2ItemDecodedCache,
         },
     )
 }

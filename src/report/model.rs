@@ -351,20 +351,29 @@ fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     use crate::present::bandwidth as words;
     let Some(bw) = &a.bandwidth else { return };
     b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
-    b.push(Block::Paragraph(words::pipeline_sentence(lang, bw)));
-    let rows = bw
-        .pipeline
+    b.push(Block::Paragraph(words::pipeline_sentence(
+        lang,
+        a.workload.as_ref(),
+    )));
+    let p = &bw.pipeline;
+    let rows = p
         .stages
         .iter()
         .map(|s| {
-            let mark = if bw.pipeline.narrowest == Some(s.id) {
+            let mark = if p.narrowest == Some(s.id) {
                 "●".to_string()
             } else {
                 String::new()
             };
+            let workload = match s.samples_per_s {
+                Some(n) => format::rate(lang, n),
+                None if p.with_workload => crate::present::workload::stage_not_limiting(lang, s.id),
+                None => String::new(),
+            };
             vec![
                 words::stage_name(lang, s.id).to_string(),
-                format::gbps_or_unknown(lang, s.bytes_per_s),
+                words::capacity_with_source(lang, p, s),
+                workload,
                 mark,
             ]
         })
@@ -372,11 +381,12 @@ fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Table {
         header: vec![
             tr(lang, Msg::BwColStage).to_string(),
-            tr(lang, Msg::BwColRate).to_string(),
+            tr(lang, Msg::Work2ColCapacity).to_string(),
+            tr(lang, Msg::Work2ColWorkload).to_string(),
             tr(lang, Msg::BwColNarrowest).to_string(),
         ],
         rows,
-        widths: vec![3.0, 1.6, 1.0],
+        widths: vec![2.0, 3.4, 1.6, 0.8],
     });
     b.push(Block::KeyValues(
         words::memory_rows(lang, bw)
@@ -611,6 +621,9 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         ));
     }
     b.push(Block::Paragraph(sentence));
+    if let Some(note) = ww::decode_assumption(lang, r) {
+        b.push(Block::Paragraph(note));
+    }
 }
 
 fn check_row(lang: Lang, label: Msg, c: &crate::advisor::training::CapacityCheck) -> Vec<String> {

@@ -4,6 +4,7 @@ use super::gpu::IO_WAIT_HIGH_PERCENT;
 use super::series;
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
 use crate::advisor::findings::SHM_NEEDED_DEFAULT_BYTES;
+use crate::advisor::workload::shm_flag;
 use crate::advisor::{RecId, Severity};
 use crate::trace::{Sample, Trace};
 
@@ -71,9 +72,9 @@ pub(super) fn io_bound(trace: &Trace, out: &mut Vec<Diagnosis>) {
 }
 
 /// `shm-exhausted`: `/dev/shm` at least [`SHM_FULL_SHARE`] full in any sample; critical from
-/// [`SHM_CRITICAL_SHARE`]. Recommends growing it to twice its size (at least the advisor's
-/// default need, [`SHM_NEEDED_DEFAULT_BYTES`]): when it filled, what the loader needs is
-/// unknown but more than it had.
+/// [`SHM_CRITICAL_SHARE`]. Recommends twice its size in whole GiB (at least the advisor's
+/// default need, [`SHM_NEEDED_DEFAULT_BYTES`]): when it filled, the loader needed at least
+/// what it had, how much more is unknown.
 pub(super) fn shm_exhausted(trace: &Trace, out: &mut Vec<Diagnosis>) {
     let samples = &trace.samples;
     let share = |s: &Sample| {
@@ -89,6 +90,13 @@ pub(super) fn shm_exhausted(trace: &Trace, out: &mut Vec<Diagnosis>) {
         let peak = series::max(w, share).unwrap_or(0.0);
         let total = series::max_u64(w, |s| s.host.shm_total_bytes).unwrap_or(0);
         let used = series::max_u64(w, |s| s.host.shm_used_bytes).unwrap_or(0);
+        // It needed at least what it had; give it twice that in whole GiB (at least the
+        // advisor's default need), as the workload simulator's `grow-shm` does.
+        let recommended = total
+            .saturating_mul(2)
+            .max(SHM_NEEDED_DEFAULT_BYTES)
+            .div_ceil(1 << 30)
+            .saturating_mul(1 << 30);
         let severity = if peak >= SHM_CRITICAL_SHARE {
             Severity::Critical
         } else {
@@ -99,10 +107,9 @@ pub(super) fn shm_exhausted(trace: &Trace, out: &mut Vec<Diagnosis>) {
                 .with("shm_used", Evidence::Bytes(used))
                 .with("shm", Evidence::Bytes(total))
                 .with("share", Evidence::Share(peak))
-                .with(
-                    "needed",
-                    Evidence::Bytes(total.saturating_mul(2).max(SHM_NEEDED_DEFAULT_BYTES)),
-                )
+                .with("needed", Evidence::Bytes(total))
+                .with("recommended", Evidence::Bytes(recommended))
+                .with("shm_flag", Evidence::Text(shm_flag(recommended)))
                 .recs(&[RecId::GrowShm, RecId::ReduceWorkers]),
         );
     }

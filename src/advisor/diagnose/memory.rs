@@ -33,8 +33,8 @@ pub const CACHE_GROWTH_SHARE_MAX: f64 = 0.1;
 pub const RAM_NEAR_LIMIT_SHARE: f64 = 0.05;
 
 /// Headroom added to the memory a run used when proposing a RAM size: 10 % (the same share
-/// the workload simulator treats as a swap risk, [`crate::advisor::findings::SWAP_RISK_SHARE`]).
-pub const RAM_TARGET_HEADROOM: f64 = crate::advisor::findings::SWAP_RISK_SHARE;
+/// the workload simulator treats as a swap risk, [`crate::advisor::workload::SWAP_RISK_SHARE`]).
+pub const RAM_TARGET_HEADROOM: f64 = crate::advisor::workload::SWAP_RISK_SHARE;
 
 /// RAM that would have held the stretch: (RAM − least available + most swap in use) plus
 /// [`RAM_TARGET_HEADROOM`], rounded up to a common size. `None` when RAM is unknown, or when

@@ -84,7 +84,7 @@ impl DiagnosisId {
 }
 
 /// A number behind a diagnosis, with its unit. Serialises as `{"unit": "seconds", "value": 4}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "unit", content = "value", rename_all = "snake_case")]
 pub enum Evidence {
     /// Bytes (shown in GiB).
@@ -105,6 +105,8 @@ pub enum Evidence {
     Count(u64),
     /// Watts.
     Watts(f64),
+    /// Text to paste as it is (a command-line value such as `--shm-size=4g`'s `4g`).
+    Text(String),
 }
 
 /// One diagnosis.

@@ -29,6 +29,7 @@ fn num(d: &Diagnosis, name: &str) -> f64 {
             | Evidence::BytesPerSecond(v),
         ) => *v,
         Some(Evidence::Bytes(b) | Evidence::Count(b)) => *b as f64,
+        Some(Evidence::Text(t)) => panic!("{name} is text: {t}"),
         None => panic!("{:?} has no {name}: {:?}", d.id, d.evidence),
     }
 }
@@ -211,8 +212,10 @@ fn shm_filling_up_is_exhausted_from_90_percent() {
     assert_eq!(num(d, "shm_used"), (2 * GIB) as f64);
     assert_eq!(num(d, "share"), 1.0);
     assert_eq!(d.severity, Severity::Critical);
-    // Twice its 2 GiB size is 4 GiB, above the default need of 2.3 GiB.
-    assert_eq!(num(d, "needed"), (4 * GIB) as f64);
+    // It needed at least its 2 GiB; twice that is 4 GiB, above the default need of 2.3 GiB.
+    assert_eq!(num(d, "needed"), (2 * GIB) as f64);
+    assert_eq!(num(d, "recommended"), (4 * GIB) as f64);
+    assert_eq!(d.evidence["shm_flag"], Evidence::Text("4g".into()));
     assert_eq!(d.recommendations[0], RecId::GrowShm);
 }
 

@@ -15,7 +15,7 @@ pub mod presets;
 pub mod zero;
 
 pub use breakdown::{BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind};
-pub use estimate::estimate;
+pub use estimate::{QLORA_BASE_BYTES, estimate};
 pub use memory::*;
 pub use plan::*;
 pub use presets::{PRESETS, Preset, TransformerShape};

@@ -5,116 +5,34 @@
 //! as an assumption; `docs/model.md` § "Workload simulator" lists them.
 
 mod budget;
+mod checks;
+pub mod costs;
+mod findings;
+mod kinds;
+pub mod levers;
 mod pipeline;
 pub mod presets;
+mod rates;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 
 use crate::profile::Problem;
 
-pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES};
-pub use pipeline::{Pipeline, Stage, StageId, typical_storage};
+pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed};
+pub use checks::{Consistency, Inert, InertInput, inert_inputs};
+pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
+pub use findings::{SWAP_RISK_SHARE, findings, installed_for, shm_finding, shm_flag};
+pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
+pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
+pub use rates::{FigureSource, MachineRates, typical_storage};
 
-/// How samples are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum StoredFormat {
-    /// JPEG files.
-    #[default]
-    Jpeg,
-    /// PNG files.
-    Png,
-    /// Raw arrays (`.npy`, tensors): no decoding.
-    Raw,
-}
-
-/// How the dataset is laid out on storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum DataFormat {
-    /// One file per sample (an ImageFolder).
-    #[default]
-    Files,
-    /// Sequential shards (WebDataset, TFRecord).
-    Shards,
-    /// Memory-mapped (LMDB, HDF5, Arrow).
-    Mmap,
-    /// Loaded fully into RAM before training.
-    InRam,
-}
-
-/// Where samples are decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum DecodeOn {
-    /// DataLoader workers on the CPU.
-    #[default]
-    Cpu,
-    /// The GPU (NVIDIA DALI / nvJPEG).
-    Gpu,
-}
-
-/// Online augmentation cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Augmentation {
-    /// None (resize/crop only).
-    None,
-    /// Flips, crops, colour jitter.
-    #[default]
-    Light,
-    /// Multi-scale crops, rotations, blur, mixing: several full-resolution float passes.
-    Heavy,
-}
-
-impl Augmentation {
-    /// CPU cost multiplier on decoding. Assumption: light augmentation adds half a decode's
-    /// work, heavy adds two (torchvision transform timings relative to libjpeg-turbo decode).
-    pub fn cpu_factor(self) -> f64 {
-        match self {
-            Augmentation::None => 1.0,
-            Augmentation::Light => 1.5,
-            Augmentation::Heavy => 3.0,
-        }
-    }
-
-    /// Full-resolution float32 copies of the decoded image an augmentation makes before the
-    /// crop, per sample being prepared. Light pipelines (RandomResizedCrop, flip, ToTensor) crop
-    /// first and convert only the crop: 0, as measured (docs/validation.md). Heavy pipelines
-    /// (multi-scale, rotation, blur on the full image) are assumed to convert to float and chain
-    /// two ops: 2 (not measured).
-    pub fn float_copies(self) -> f64 {
-        match self {
-            Augmentation::None => 0.0,
-            Augmentation::Light => 0.0,
-            Augmentation::Heavy => 2.0,
-        }
-    }
-}
-
-/// Tensor element type of a batch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dtype {
-    /// uint8.
-    U8,
-    /// float16 / bfloat16.
-    F16,
-    /// float32.
-    #[default]
-    F32,
-}
-
-impl Dtype {
-    /// Bytes per element.
-    pub fn bytes(self) -> u64 {
-        match self {
-            Dtype::U8 => 1,
-            Dtype::F16 => 2,
-            Dtype::F32 => 4,
-        }
-    }
-}
+/// Bytes of Python objects per sample in an ImageFolder-style index when not given: 190.
+/// Measured with `tracemalloc` on CPython 3.11: a list of 200,000 `(path, class)` tuples with
+/// ImageNet-length paths (`/data/imagenet/train/n01440764/n01440764_10026.JPEG`, 52
+/// characters) and 1,000 classes took 189 bytes per sample: the list slot (8), the tuple (56),
+/// the path string (101) and the class integer (28; small integers are shared).
+pub const DEFAULT_INDEX_BYTES_PER_SAMPLE: u64 = 190;
 
 /// A data-loading scenario. Sizes in bytes; images in pixels.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -176,22 +94,31 @@ pub struct Workload {
     /// assumption, [`DEFAULT_DECODE_MPIX_PER_CORE`]).
     #[serde(default)]
     pub measured_decode_mpix_per_core: Option<f64>,
+    /// What the training script caches in RAM.
+    #[serde(default)]
+    pub cache: CacheMode,
+    /// Width of a cached decoded image, pixels: the training size after resize or letterbox,
+    /// not the stored one (0: the crop side).
+    #[serde(default)]
+    pub cache_width: u32,
+    /// Height of a cached decoded image, pixels (0: the crop side).
+    #[serde(default)]
+    pub cache_height: u32,
+    /// Element type of the cached decoded images (uint8 unless the script stores floats).
+    #[serde(default = "u8_dtype")]
+    pub cache_dtype: Dtype,
+    /// Which processes hold a copy of the cache.
+    #[serde(default)]
+    pub cache_scope: CacheScope,
+    /// Bytes of Python objects per sample in the dataset's index (`None`:
+    /// [`DEFAULT_INDEX_BYTES_PER_SAMPLE`]).
+    #[serde(default)]
+    pub index_bytes_per_sample: Option<u64>,
 }
 
-/// JPEG decode rate per core when not measured: 250 megapixels/s. Measured: Pillow 13 with
-/// libjpeg-turbo 3.2 decodes 259–264 MP/s per core (quality 90, 4:2:0) on a current AMD EPYC
-/// core (docs/validation.md). Older or lower-clocked server cores are slower; `--decode-rate`
-/// replaces it with a figure measured on the machine.
-pub const DEFAULT_DECODE_MPIX_PER_CORE: f64 = 250.0;
-
-/// Share of the isolated decode rate that DataLoader workers deliver to the training process
-/// (pickling, shared-memory hand-off, collation): 0.7, measured 0.67–0.76 with Pillow and a
-/// torchvision pipeline (docs/validation.md). Applies when `num_workers` ≥ 1.
-pub const WORKER_TRANSFER_EFFICIENCY: f64 = 0.7;
-
-/// PNG decodes several times slower than JPEG (zlib inflate plus filters). Assumption: 30 %
-/// of the JPEG rate.
-pub const PNG_DECODE_FACTOR: f64 = 0.3;
+fn u8_dtype() -> Dtype {
+    Dtype::U8
+}
 
 impl Workload {
     /// Pixels of one stored image (width × height), or 0 for non-image data.
@@ -221,6 +148,59 @@ impl Workload {
         }
     }
 
+    /// Pixels of one cached decoded image: the cached size, else crop × crop.
+    pub fn cache_pixels(&self) -> u64 {
+        let (w, h) = self.cache_size();
+        u64::from(w) * u64::from(h)
+    }
+
+    /// The cached image's width and height (the crop side for a size not given).
+    pub fn cache_size(&self) -> (u32, u32) {
+        if self.cache_width > 0 && self.cache_height > 0 {
+            (self.cache_width, self.cache_height)
+        } else {
+            (self.crop, self.crop)
+        }
+    }
+
+    /// Copies of the cache the processes hold, per experiment: one shared; one per DDP rank
+    /// (`gpus`); one per worker with `persistent_workers` (without, the restarted workers hold
+    /// one copy between them).
+    pub fn cache_copies(&self, gpus: u32) -> u64 {
+        match self.cache_scope {
+            CacheScope::Shared => 1,
+            CacheScope::PerRank => u64::from(gpus.max(1)),
+            CacheScope::PerWorker if self.persistent_workers => u64::from(self.num_workers.max(1)),
+            CacheScope::PerWorker => 1,
+        }
+    }
+
+    /// Bytes of one copy of the cache: the dataset's stored size, or samples × cached pixels ×
+    /// channels × dtype for decoded images (non-image samples: their decoded size); 0 without a
+    /// cache.
+    pub fn cache_bytes_per_copy(&self) -> u64 {
+        match self.cache {
+            CacheMode::None => 0,
+            CacheMode::StoredInRam => self.dataset_bytes,
+            CacheMode::DecodedInRam => {
+                let per_sample = if self.width > 0 {
+                    self.cache_pixels()
+                        .saturating_mul(u64::from(self.channels.max(1)))
+                        .saturating_mul(self.cache_dtype.bytes())
+                } else {
+                    self.decoded_bytes()
+                };
+                per_sample.saturating_mul(self.samples)
+            }
+        }
+    }
+
+    /// Bytes of Python objects per sample in the dataset index.
+    pub fn index_bytes(&self) -> u64 {
+        self.index_bytes_per_sample
+            .unwrap_or(DEFAULT_INDEX_BYTES_PER_SAMPLE)
+    }
+
     /// Average stored file size, bytes.
     pub fn file_bytes(&self) -> u64 {
         self.dataset_bytes / self.samples.max(1)
@@ -233,6 +213,21 @@ impl Workload {
         let file = self.file_bytes().max(1);
         self.dataset_bytes = bytes;
         self.samples = (bytes / file).max(1);
+    }
+
+    /// Changes the stored image size and the dataset's size with it, keeping the sample count
+    /// and the bytes per pixel: the same kind of files at another resolution. The command line
+    /// uses it when `--image-size` is given without `--dataset-size`.
+    pub fn set_image_size(&mut self, width: u32, height: u32) {
+        let before = self.pixels();
+        let after = u64::from(width) * u64::from(height);
+        if before > 0 && after > 0 {
+            let scaled = self.file_bytes() as f64 * after as f64 / before as f64;
+            self.dataset_bytes =
+                crate::units::saturating_bytes(scaled * self.samples as f64).max(1);
+        }
+        self.width = width;
+        self.height = height;
     }
 
     /// Checks every field against the range the model handles. Returns the field's name (as in
@@ -278,6 +273,16 @@ impl Workload {
                 },
             ));
         }
+        if self.cache == CacheMode::DecodedInRam && self.width > 0 {
+            range("cache_width", self.cache_width, 0, 65_536)?;
+            range("cache_height", self.cache_height, 0, 65_536)?;
+            if (self.cache_width == 0) != (self.cache_height == 0) {
+                return Err(("cache_width", Problem::WidthHeightPair));
+            }
+        }
+        if let Some(b) = self.index_bytes_per_sample {
+            range("index_bytes_per_sample", b, 0, 1 << 20)?;
+        }
         if let Some(r) = self.measured_decode_mpix_per_core {
             if !(r.is_finite() && r > 0.0 && r <= 1e5) {
                 return Err((
@@ -314,6 +319,16 @@ impl Workload {
         w.measured_decode_mpix_per_core = w
             .measured_decode_mpix_per_core
             .filter(|r| r.is_finite() && *r > 0.0);
+        // Scenario files written before the cache input said "loaded fully into RAM" this way.
+        if w.format == DataFormat::InRam {
+            w.format = DataFormat::Files;
+            if w.cache == CacheMode::None {
+                w.cache = CacheMode::StoredInRam;
+            }
+        }
+        w.cache_width = w.cache_width.min(65_536);
+        w.cache_height = w.cache_height.min(65_536);
+        w.index_bytes_per_sample = w.index_bytes_per_sample.map(|b| b.min(1 << 20));
         w
     }
 }
@@ -327,88 +342,49 @@ pub struct WorkloadResult {
     pub memory_budget: MemoryBudget,
     /// The pipeline (`pipeline` in `advise --json`).
     pub pipeline: Pipeline,
-    /// /dev/shm this workload needs, bytes.
+    /// /dev/shm this workload needs, bytes: [`ShmNeed::bytes`].
     pub shm_needed_bytes: u64,
+    /// How the /dev/shm need is made up, with the size to give it.
+    #[serde(default)]
+    pub shm: Option<ShmNeed>,
     /// RAM that would hold the working set and the whole dataset in the page cache, rounded
     /// up to a common capacity.
     pub ram_to_cache_dataset_bytes: u64,
+    /// The stored bytes per sample the dataset size implies, against what the format and
+    /// image size usually take (`None` for non-image samples).
+    #[serde(default)]
+    pub consistency: Option<Consistency>,
 }
 
-/// Runs the simulator for `w` on the machine described by `m`.
-pub fn simulate(w: &Workload, m: &pipeline::MachineRates) -> WorkloadResult {
+/// Runs the simulator for `w` on the machine described by `m`, with the `num_workers` the
+/// advisor recommends (see [`levers::recommended_workers`]).
+pub fn simulate(w: &Workload, m: &MachineRates) -> WorkloadResult {
+    let mut r = simulate_only(w, m);
+    r.pipeline.recommended_num_workers = levers::recommended_workers(&r.workload, m);
+    r
+}
+
+/// The simulator without the worker recommendation (which re-runs it): what every lever is
+/// judged with.
+pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
     let w = w.clamped();
-    let budget = budget::budget(&w, m.effective_ram_bytes);
-    let pipeline = pipeline::pipeline(&w, &budget, m);
-    let shm_needed_bytes = budget::shm_needed(&w);
-    let working = budget
-        .items
-        .iter()
-        .filter(|i| i.id != BudgetItemId::PageCache)
-        .map(|i| i.bytes)
-        .sum::<u64>();
+    let (budget, pipeline) = pipeline::simulate(&w, m);
+    let working = budget.working_set_bytes;
+    let cached_dataset = if w.cache == CacheMode::None {
+        w.dataset_bytes
+    } else {
+        0
+    };
     let ram_to_cache_dataset_bytes =
-        super::training::round_up_ram(working.saturating_add(w.dataset_bytes));
+        super::training::round_up_ram(working.saturating_add(cached_dataset));
+    let shm = budget::shm_need(&w);
     WorkloadResult {
+        shm_needed_bytes: shm.bytes,
+        shm: Some(shm),
+        consistency: checks::consistency(&w),
         workload: w,
         memory_budget: budget,
         pipeline,
-        shm_needed_bytes,
         ram_to_cache_dataset_bytes,
-    }
-}
-
-pub use pipeline::MachineRates;
-
-impl MachineRates {
-    /// The simulator's view of a profiled machine: effective RAM, physical cores, memory
-    /// bandwidth (measured Triad, else the theoretical peak), the dataset disk's measured read
-    /// speed or its kind's typical rates, and the first GPU's PCIe link at its maximum (GPUs
-    /// raise an idle link under load).
-    pub fn from_profile(
-        profile: &crate::profile::MachineProfile,
-        ram: &super::EffectiveRam,
-        storage: Option<crate::profile::DiskKind>,
-        bandwidth: Option<&super::bandwidth::Bandwidth>,
-    ) -> MachineRates {
-        use crate::profile::DiskKind;
-        let kind = storage.unwrap_or_else(|| {
-            profile
-                .disks
-                .iter()
-                .filter(|d| d.kind != DiskKind::Network)
-                .max_by_key(|d| d.total_bytes.unwrap_or(0))
-                .map_or(DiskKind::Unknown, |d| d.kind)
-        });
-        let (typical_read, latency) = pipeline::typical_storage(kind);
-        let measured_read = bandwidth
-            .and_then(|b| b.storage.iter().find(|s| s.kind == Some(kind)))
-            .and_then(|s| s.sequential_read_bytes_per_s);
-        let discrete: Vec<_> = profile.gpus.iter().filter(|g| !g.unified_memory).collect();
-        let pcie = discrete.first().and_then(|g| g.pcie).and_then(|l| {
-            super::bandwidth::pcie_bytes_per_s(
-                l.gen_max.or(l.gen_current),
-                l.width_max.or(l.width_current),
-            )
-        });
-        let memory_bandwidth = bandwidth.and_then(|b| {
-            b.memory
-                .measured_triad_bytes_per_s
-                .or(b.memory.theoretical_bytes_per_s)
-        });
-        MachineRates {
-            effective_ram_bytes: ram.effective_bytes,
-            // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
-            // container's quota): fewer than the machine's cores there.
-            physical_cores: match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {
-                (Some(p), Some(l)) => Some(p.min(l)),
-                (p, l) => p.or(l),
-            },
-            memory_bandwidth,
-            storage_kind: kind,
-            storage_read: measured_read.unwrap_or(typical_read),
-            storage_latency: latency,
-            pcie_bytes_per_s: pcie,
-            gpus: discrete.len() as u32,
-        }
     }
 }

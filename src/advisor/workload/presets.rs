@@ -1,7 +1,12 @@
 //! Workload presets. Dataset figures come from the datasets' publications; GPU demand figures are
 //! assumptions and are labelled so wherever they show.
 
-use super::{Augmentation, DataFormat, DecodeOn, Dtype, StoredFormat, Workload};
+use super::{
+    Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat, Workload,
+};
+
+/// The preset a workload starts from when the user names none: [`presets`]' `generic`.
+pub const GENERIC: &str = "generic";
 
 /// A named preset: its id and the workload.
 pub fn presets() -> Vec<(&'static str, Workload)> {
@@ -28,6 +33,12 @@ pub fn presets() -> Vec<(&'static str, Workload)> {
         concurrent_experiments: 1,
         storage: None,
         measured_decode_mpix_per_core: None,
+        cache: CacheMode::None,
+        cache_width: 0,
+        cache_height: 0,
+        cache_dtype: Dtype::U8,
+        cache_scope: CacheScope::Shared,
+        index_bytes_per_sample: None,
     };
     vec![
         (
@@ -103,6 +114,27 @@ pub fn presets() -> Vec<(&'static str, Workload)> {
                 augmentation: Augmentation::None,
                 format: DataFormat::Mmap,
                 gpu_demand_samples_per_s: 40.0,
+                ..base.clone()
+            },
+        ),
+        (
+            // What a workload starts from when only some DataLoader flags are given: an
+            // ImageFolder of 100,000 JPEGs at 500 × 375 (ImageNet's typical size, Russakovsky
+            // et al. 2015) of 56,250 bytes each (0.3 byte per pixel, the typical JPEG of
+            // `StoredFormat::bytes_per_pixel`), 224² crops, batch 64, 4 workers and PyTorch's
+            // defaults otherwise (prefetch_factor 2, persistent_workers off); demand 1,000
+            // samples/s (assumption: a ResNet-50-class model on one current GPU). Every value is
+            // an assumption to be replaced.
+            GENERIC,
+            Workload {
+                preset: Some(GENERIC.into()),
+                dataset_bytes: 5_625_000_000,
+                samples: 100_000,
+                width: 500,
+                height: 375,
+                batch_size: 64,
+                num_workers: 4,
+                persistent_workers: false,
                 ..base
             },
         ),

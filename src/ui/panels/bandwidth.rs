@@ -2,26 +2,17 @@
 //! a gauge, PCIe per GPU, storage, and the pipeline chart with its narrowest stage named. All
 //! figures come from the assessment; the page only starts and cancels benchmarks.
 
-use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, Plot, PlotPoint, Text};
+use egui::{RichText, Ui};
 
 use super::Command;
 use crate::advisor::Assessment;
-use crate::advisor::bandwidth::{Bandwidth, StageId};
+use crate::advisor::bandwidth::Bandwidth;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bandwidth as words;
 use crate::present::bench as bench_words;
 use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
-
-/// Bottom of the pipeline chart: log10 of 0.01 GB/s (10 MB/s).
-const LOG_FLOOR: f64 = -2.0;
-
-/// log10 of a bandwidth in GB/s, no lower than [`LOG_FLOOR`].
-fn log_gbps(bytes_per_s: f64) -> f64 {
-    (bytes_per_s / 1e9).max(1e-2).log10()
-}
 
 /// What the page shows about a benchmark in progress or just ended.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,8 +32,8 @@ pub struct BenchView {
     /// False when the shown profile is another machine's: the benchmarks would measure this
     /// computer, so they are disabled.
     pub can_measure: bool,
-    /// Bytes per sample typed by the user (KiB in the field); 0 = not given.
-    pub sample_kib: u32,
+    /// Show the pipeline in samples/s (with a workload) instead of GB/s.
+    pub per_sample: bool,
     /// The last JPEG decode measurement on this computer (shown on the Data loading page).
     pub decode: Option<crate::bench::decode::DecodeRate>,
 }
@@ -70,15 +61,13 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
     benchmark_bar(ui, lang, bench, &mut commands);
     match &a.bandwidth {
         Some(b) => {
-            pipeline(ui, lang, b, bench);
+            super::bandwidth_pipeline::pipeline(ui, lang, a, b, bench);
             memory(ui, lang, a, b);
             seed_rule(ui, lang, b);
             bandwidth_findings(ui, lang, a);
             pcie(ui, lang, a, b);
         }
         None => {
-            super::heading(ui, tr(lang, Msg::BwPipelineSection));
-            ui.label(tr(lang, Msg::BwPipelineUnknown));
             super::heading(ui, tr(lang, Msg::BwRuleSection));
             ui.label(tr(lang, Msg::BwRuleCant));
         }
@@ -195,137 +184,6 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
     if let Some(m) = &bench.message {
         ui.label(RichText::new(m).color(theme::severity(crate::advisor::Severity::Warning)));
     }
-}
-
-fn pipeline(ui: &mut Ui, lang: Lang, b: &Bandwidth, bench: &mut BenchView) {
-    super::heading(ui, tr(lang, Msg::BwPipelineSection));
-    let sentence = words::pipeline_sentence(lang, b);
-    let strong = b.pipeline.starves_gpus == Some(true);
-    let text = RichText::new(&sentence).size(16.0);
-    ui.add(Paragraph::new(if strong {
-        text.color(theme::severity(crate::advisor::Severity::Warning))
-    } else {
-        text
-    }));
-    ui.horizontal_wrapped(|ui| {
-        let l = ui.label(tr(lang, Msg::BwSampleSize));
-        ui.add(egui::DragValue::new(&mut bench.sample_kib).range(0..=1_000_000))
-            .labelled_by(l.id);
-        let sample_bytes = u64::from(bench.sample_kib) * 1024;
-        if let Some(sentence) = words::samples_sentence(lang, b, sample_bytes) {
-            ui.label(sentence);
-        }
-    });
-    let sample_bytes = u64::from(bench.sample_kib) * 1024;
-    let narrow = b.pipeline.narrowest;
-    let normal = Color32::from_rgb(0x4a, 0x90, 0xd9);
-    let highlight = Color32::from_rgb(0xe0, 0x6c, 0x3c);
-    let demand = Color32::from_rgb(0x8a, 0x8a, 0x8a);
-    let text_color = ui.visuals().text_color();
-    let names: Vec<&'static str> = b
-        .pipeline
-        .stages
-        .iter()
-        .map(|s| words::stage_name(lang, s.id))
-        .collect();
-    // Stages span 0.01–1000 GB/s (a hard disk's small files to a server's RAM), so the chart
-    // is logarithmic: y = log10(GB/s), bars rising from 0.01 GB/s.
-    let top = b
-        .pipeline
-        .stages
-        .iter()
-        .filter_map(|s| s.bytes_per_s)
-        .map(|v| log_gbps(v) + 0.4)
-        .fold(2.0, f64::max);
-    let mut bars = Vec::new();
-    let mut labels = Vec::new();
-    for (i, s) in b.pipeline.stages.iter().enumerate() {
-        let x = i as f64;
-        match s.bytes_per_s {
-            Some(v) => {
-                let color = if Some(s.id) == narrow {
-                    highlight
-                } else if s.id == StageId::GpuDemand {
-                    demand
-                } else {
-                    normal
-                };
-                let y = log_gbps(v);
-                bars.push(
-                    Bar::new(x, y - LOG_FLOOR)
-                        .base_offset(LOG_FLOOR)
-                        .name(format!("{} {}", names[i], format::gbps(v)))
-                        .fill(color)
-                        .width(0.6),
-                );
-                let text = match crate::advisor::bandwidth::samples_per_s(v, sample_bytes) {
-                    Some(n) => format!("{}\n≈ {n:.0}/s", format::gbps(v)),
-                    None => format::gbps(v),
-                };
-                labels.push(
-                    Text::new(names[i], PlotPoint::new(x, y + 0.05), text)
-                        .anchor(egui::Align2::CENTER_BOTTOM)
-                        .color(text_color),
-                );
-            }
-            None => labels.push(
-                Text::new(
-                    names[i],
-                    PlotPoint::new(x, LOG_FLOOR + 0.1),
-                    format::unknown(lang),
-                )
-                .anchor(egui::Align2::CENTER_BOTTOM)
-                .color(text_color.gamma_multiply(0.6)),
-            ),
-        }
-    }
-    let axis_names = names.clone();
-    Plot::new("pipeline-chart")
-        .height(240.0)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .include_x(-0.5)
-        .include_x(names.len() as f64 - 0.5)
-        .include_y(LOG_FLOOR)
-        .include_y(top)
-        .y_axis_label(tr(lang, Msg::BwAxis))
-        .y_grid_spacer(|input| {
-            let (lo, hi) = input.bounds;
-            // Only decades inside the plot: marks outside it would be drawn over the page.
-            (lo.ceil() as i32..=hi.floor() as i32)
-                .map(|e| egui_plot::GridMark {
-                    value: f64::from(e),
-                    step_size: 1.0,
-                })
-                .collect()
-        })
-        .y_axis_formatter(|mark, _| {
-            let g = 10f64.powf(mark.value);
-            if mark.value < 0.0 {
-                format!("{g}")
-            } else {
-                format!("{g:.0}")
-            }
-        })
-        .x_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < axis_names.len() {
-                axis_names[i as usize].to_string()
-            } else {
-                String::new()
-            }
-        })
-        .show(ui, |plot| {
-            plot.bar_chart(BarChart::new("pipeline", bars));
-            for t in labels {
-                plot.text(t);
-            }
-        });
-    ui.add(Paragraph::new(
-        RichText::new(tr(lang, Msg::BwPipelineNote)).weak(),
-    ));
 }
 
 fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {

@@ -32,13 +32,23 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
             &[
                 ("per_core", &mpix(d.per_core_mpix_per_s)),
                 ("threads", &d.threads.to_string()),
-                ("single", &mpix(d.single_thread_mpix_per_s)),
+                ("all", &mpix(d.all_threads_mpix_per_s)),
                 ("decoder", &d.decoder),
                 ("width", &d.width.to_string()),
                 ("height", &d.height.to_string()),
             ],
         );
         ui.add(Paragraph::new(RichText::new(text).weak()));
+        if let Some(share) = d.single_thread_cpu_share.filter(|_| d.contended) {
+            let warn = trf(
+                lang,
+                Msg::Work2DecodeContended,
+                &[("share", &crate::format::percent(share))],
+            );
+            ui.add(Paragraph::new(RichText::new(warn).color(
+                crate::ui::theme::severity(crate::advisor::Severity::Warning),
+            )));
+        }
     }
     match &bench.running {
         Some((what, progress)) => {

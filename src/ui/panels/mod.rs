@@ -1,6 +1,7 @@
 //! Panels: each takes what it shows and the language, draws, and returns the user's commands.
 
 pub mod bandwidth;
+pub mod bandwidth_pipeline;
 pub mod decode_rate;
 pub mod export;
 pub mod findings;
@@ -15,6 +16,7 @@ pub mod toolbar;
 pub mod training;
 pub mod verdict;
 pub mod workload;
+pub mod workload_inputs;
 
 use std::path::PathBuf;
 

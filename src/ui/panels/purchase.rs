@@ -14,7 +14,7 @@ pub fn purchase(ui: &mut Ui, lang: Lang, a: &Assessment) {
     };
     super::heading(ui, tr(lang, Msg::PurchaseSection));
     for line in words::lines(lang, p, needed) {
-        ui.add(egui::Label::new(line).wrap());
+        ui.add(crate::ui::paragraph::Paragraph::new(line));
     }
     ui.add_space(4.0);
 }

@@ -31,9 +31,9 @@ pub fn recommendations(ui: &mut Ui, lang: Lang, recs: &[Recommendation], subject
             ui.label(RichText::new(format!("[{}]", words::kind(lang, r.kind))).weak());
             ui.label(RichText::new(words::title(lang, r)).strong());
         });
-        ui.add(
-            egui::Label::new(RichText::new(words::result(lang, &r.result)).color(colour)).wrap(),
-        );
+        ui.add(crate::ui::paragraph::Paragraph::new(
+            RichText::new(words::result(lang, &r.result)).color(colour),
+        ));
         ui.add_space(4.0);
     }
 }

@@ -7,20 +7,19 @@ use egui_plot::{Bar, BarChart, Plot};
 
 use super::Command;
 use super::bandwidth::BenchView;
-use crate::advisor::workload::{
-    Augmentation, BudgetItemId, DataFormat, DecodeOn, Dtype, StageId, StoredFormat, Workload,
-    WorkloadResult, presets,
-};
+use crate::advisor::workload::{BudgetItemId, StageId, Workload, WorkloadResult};
 use crate::advisor::{Assessment, FindingId, Severity};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::workload as words;
-use crate::profile::DiskKind;
 use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
-const WORKLOAD_FINDINGS: [FindingId; 8] = [
+const WORKLOAD_FINDINGS: [FindingId; 11] = [
+    FindingId::CacheDoesNotFit,
+    FindingId::DatasetSizeInconsistent,
+    FindingId::DatasetIndexCopied,
     FindingId::WorkloadRamExceeded,
     FindingId::WorkloadSwapRisk,
     FindingId::DatasetNotCached,
@@ -57,7 +56,12 @@ pub fn workload(
                 ) {
                     commands.push(Command::IncludeWorkload(on));
                 }
-                commands.extend(inputs(ui, lang, form));
+                commands.extend(super::workload_inputs::inputs(
+                    ui,
+                    lang,
+                    form,
+                    a.workload.as_ref(),
+                ));
                 commands.extend(super::decode_rate::decode_rate(ui, lang, form, bench));
             });
         egui::ScrollArea::vertical()
@@ -71,168 +75,6 @@ pub fn workload(
     if *form != before {
         commands.push(Command::SetWorkload(form.clone()));
     }
-    commands
-}
-
-fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) {
-    let l = ui.label(label);
-    add(ui).labelled_by(l.id);
-    ui.end_row();
-}
-
-fn combo<T: Copy + PartialEq>(
-    ui: &mut Ui,
-    id: &str,
-    value: &mut T,
-    options: &[(T, String)],
-) -> egui::Response {
-    let current = options
-        .iter()
-        .find(|(v, _)| v == value)
-        .map_or(String::new(), |(_, l)| l.clone());
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(current)
-        .show_ui(ui, |ui| {
-            for (v, label) in options {
-                ui.selectable_value(value, *v, label);
-            }
-        })
-        .response
-}
-
-fn inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) -> Vec<Command> {
-    let mut commands = Vec::new();
-    ui.horizontal_wrapped(|ui| {
-        for (id, preset) in presets::presets() {
-            if ui
-                .selectable_label(
-                    w.preset.as_deref() == Some(id),
-                    words::preset_name(lang, id),
-                )
-                .clicked()
-            {
-                *w = Workload {
-                    storage: w.storage,
-                    measured_decode_mpix_per_core: w.measured_decode_mpix_per_core,
-                    ..preset
-                };
-            }
-        }
-    });
-    ui.horizontal(|ui| {
-        if ui.button(tr(lang, Msg::WorkOpenScenario)).clicked() {
-            commands.push(Command::OpenScenarioDialog);
-        }
-        if ui.button(tr(lang, Msg::WorkSaveScenario)).clicked() {
-            commands.push(Command::SaveScenarioDialog);
-        }
-    });
-    egui::Grid::new("workload-grid")
-        .num_columns(2)
-        .spacing([10.0, 6.0])
-        .show(ui, |ui| {
-            let mut gb = crate::units::to_gb(w.dataset_bytes);
-            row(ui, tr(lang, Msg::WorkDataset), |ui| {
-                ui.add(
-                    super::slider(&mut gb, 1.0..=100_000.0)
-                        .logarithmic(true)
-                        .suffix(" GB"),
-                )
-            });
-            let bytes = crate::units::from_gb(gb);
-            if bytes != w.dataset_bytes {
-                w.set_dataset_size(bytes);
-            }
-            row(ui, tr(lang, Msg::WorkSamples), |ui| {
-                ui.add(super::slider(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
-            });
-            row(ui, tr(lang, Msg::WorkWidth), |ui| {
-                ui.add(super::number(&mut w.width, 0..=16_384).suffix(" px"))
-            });
-            row(ui, tr(lang, Msg::WorkHeight), |ui| {
-                ui.add(super::number(&mut w.height, 0..=16_384).suffix(" px"))
-            });
-            let stored = [
-                (StoredFormat::Jpeg, "JPEG".to_string()),
-                (StoredFormat::Png, "PNG".into()),
-                (StoredFormat::Raw, tr(lang, Msg::WorkRaw).into()),
-            ];
-            row(ui, tr(lang, Msg::WorkStored), |ui| {
-                combo(ui, "stored", &mut w.stored, &stored)
-            });
-            row(ui, tr(lang, Msg::WorkCrop), |ui| {
-                ui.add(
-                    super::slider(&mut w.crop, 32..=4096)
-                        .logarithmic(true)
-                        .suffix(" px"),
-                )
-            });
-            let dtypes = [
-                (Dtype::U8, "uint8".to_string()),
-                (Dtype::F16, "float16".into()),
-                (Dtype::F32, "float32".into()),
-            ];
-            row(ui, tr(lang, Msg::WorkDtype), |ui| {
-                combo(ui, "dtype", &mut w.dtype, &dtypes)
-            });
-            row(ui, "batch_size", |ui| {
-                ui.add(super::slider(&mut w.batch_size, 1..=4096).logarithmic(true))
-            });
-            row(ui, "num_workers", |ui| {
-                ui.add(super::slider(&mut w.num_workers, 0..=64))
-            });
-            row(ui, "prefetch_factor", |ui| {
-                ui.add(super::slider(&mut w.prefetch_factor, 1..=16))
-            });
-            ui.label("");
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut w.pin_memory, "pin_memory");
-                ui.checkbox(&mut w.persistent_workers, "persistent_workers");
-            });
-            ui.end_row();
-            let augs = [Augmentation::None, Augmentation::Light, Augmentation::Heavy]
-                .map(|x| (x, words::augmentation(lang, x).to_string()));
-            row(ui, tr(lang, Msg::WorkAugmentation), |ui| {
-                combo(ui, "aug", &mut w.augmentation, &augs)
-            });
-            let formats = [
-                DataFormat::Files,
-                DataFormat::Shards,
-                DataFormat::Mmap,
-                DataFormat::InRam,
-            ]
-            .map(|x| (x, words::data_format(lang, x).to_string()));
-            row(ui, tr(lang, Msg::WorkFormat), |ui| {
-                combo(ui, "format", &mut w.format, &formats)
-            });
-            let decode =
-                [DecodeOn::Cpu, DecodeOn::Gpu].map(|x| (x, words::decode_on(lang, x).to_string()));
-            row(ui, tr(lang, Msg::WorkDecodeOn), |ui| {
-                combo(ui, "decode", &mut w.decode_on, &decode)
-            });
-            let mut storage_opts = vec![(None, tr(lang, Msg::WorkStorageMachine).to_string())];
-            for k in [
-                DiskKind::Nvme,
-                DiskKind::Ssd,
-                DiskKind::Hdd,
-                DiskKind::Network,
-            ] {
-                storage_opts.push((Some(k), crate::present::disk_kind(lang, k).to_string()));
-            }
-            row(ui, tr(lang, Msg::WorkStorage), |ui| {
-                combo(ui, "storage", &mut w.storage, &storage_opts)
-            });
-            row(ui, tr(lang, Msg::WorkDemand), |ui| {
-                ui.add(
-                    super::slider(&mut w.gpu_demand_samples_per_s, 1.0..=100_000.0)
-                        .logarithmic(true),
-                )
-            });
-            row(ui, tr(lang, Msg::WorkConcurrent), |ui| {
-                ui.add(super::slider(&mut w.concurrent_experiments, 1..=8))
-            });
-        });
-    ui.label(RichText::new(tr(lang, Msg::WorkAssumptionsNote)).weak());
     commands
 }
 
@@ -265,6 +107,9 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
     ui.add(Paragraph::new(
         RichText::new(words::bottleneck_sentence(lang, r)).strong(),
     ));
+    if let Some(note) = words::decode_assumption(lang, r) {
+        ui.add(Paragraph::new(RichText::new(note).italics()));
+    }
     super::heading(ui, tr(lang, Msg::WorkRamBudget));
     ram_bar(ui, lang, r);
     super::heading(ui, tr(lang, Msg::WorkPipeline));
@@ -295,6 +140,12 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
                 }
             });
     }
+    super::recommendations::recommendations(
+        ui,
+        lang,
+        &a.recommendations,
+        Some(crate::advisor::recommend::Subject::Workload),
+    );
 }
 
 /// Colours of the budget's parts, in order.
@@ -309,6 +160,8 @@ fn item_colour(id: BudgetItemId) -> Color32 {
         BudgetItemId::PinnedStaging => Color32::from_rgb(0xd9, 0x46, 0xef),
         BudgetItemId::DatasetInRam => Color32::from_rgb(0x14, 0xb8, 0xa6),
         BudgetItemId::PageCache => Color32::from_rgb(0x2e, 0x9d, 0x4f),
+        BudgetItemId::LoaderMain => Color32::from_rgb(0x60, 0xa5, 0xe8),
+        BudgetItemId::DecodedCache => Color32::from_rgb(0xdc, 0x26, 0x26),
     }
 }
 

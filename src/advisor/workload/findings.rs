@@ -1,0 +1,238 @@
+//! Findings about a data-loading workload: RAM (the working set, a RAM cache, the index copied
+//! into every worker), the page cache, /dev/shm, the dataset size's consistency and the stage
+//! the GPUs wait for. Data only: ids, severities and numbers.
+
+use crate::advisor::EffectiveRam;
+use crate::advisor::findings::{Finding, FindingId, Quantity, RecId, Severity};
+
+use super::{BudgetItemId, CacheMode, ShmNeed, StageId, WorkloadResult};
+
+/// Share of RAM below which the workload's headroom is a swap risk: 10 % (assumption: the
+/// kernel starts reclaiming and swapping well before memory is full).
+pub const SWAP_RISK_SHARE: f64 = 0.1;
+
+/// GPU utilisation below which starvation is critical (warning below 0.9). Assumption.
+pub const STARVED_CRITICAL: f64 = 0.5;
+
+/// Share of usable RAM from which the workers' copies of the dataset index are worth a
+/// finding: 5 %. Assumption: below that they hide in the noise of the other terms.
+pub const INDEX_NOTICEABLE_SHARE: f64 = 0.05;
+
+/// The `docker run --shm-size` value for `bytes` (a whole number of GiB): `"5g"` (Docker reads
+/// `g` as 1024³ bytes).
+pub fn shm_flag(bytes: u64) -> String {
+    format!("{}g", bytes.div_ceil(1 << 30))
+}
+
+/// The `shm-small` finding for a /dev/shm of `shm` bytes against `need`: the need as workers ×
+/// prefetch × batch × sample bytes, and the size to give it.
+pub fn shm_finding(shm: u64, need: &ShmNeed) -> Finding {
+    Finding::new(FindingId::ShmSmall, Severity::Warning, &[RecId::GrowShm])
+        .with("shm", Quantity::Bytes(shm))
+        .with("needed", Quantity::Bytes(need.bytes))
+        .with("workers", Quantity::Count(u64::from(need.workers)))
+        .with("prefetch", Quantity::Count(u64::from(need.prefetch_factor)))
+        .with("batch", Quantity::Count(u64::from(need.batch_size)))
+        .with("sample", Quantity::Bytes(need.sample_bytes))
+        .with("experiments", Quantity::Count(u64::from(need.experiments)))
+        .with("recommended", Quantity::Bytes(need.recommended_bytes))
+        .with("shm_flag", Quantity::Text(shm_flag(need.recommended_bytes)))
+}
+
+/// Installed RAM that gives `usable` bytes of usable RAM on a machine whose usable share is
+/// `usable_share` ([`EffectiveRam::usable_share`]), rounded up to a common capacity.
+pub fn installed_for(usable: u64, usable_share: f64) -> u64 {
+    crate::advisor::training::round_up_ram(crate::units::saturating_bytes(
+        usable as f64 / usable_share.max(1e-3),
+    ))
+}
+
+/// The findings about workload `w` on a machine with `ram`.
+pub fn findings(w: &WorkloadResult, ram: &EffectiveRam) -> Vec<Finding> {
+    let mut out = Vec::new();
+    memory(w, ram, &mut out);
+    consistency(w, &mut out);
+    starvation(w, &mut out);
+    out
+}
+
+fn memory(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
+    let b = &w.memory_budget;
+    let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) else {
+        return;
+    };
+    let base = |id, sev, recs: &[RecId]| {
+        Finding::new(id, sev, recs)
+            .with("working_set", Quantity::Bytes(b.working_set_bytes))
+            .with("ram", Quantity::Bytes(ram))
+    };
+    let cache = b.item(BudgetItemId::DecodedCache) + b.item(BudgetItemId::DatasetInRam);
+    if headroom < 0 {
+        let over = headroom.unsigned_abs();
+        let target = installed_for(b.working_set_bytes, ram_info.usable_share());
+        if cache > 0 && b.working_set_bytes - cache <= ram {
+            // The cache alone pushes the working set over: say so, with its size.
+            out.push(
+                base(FindingId::CacheDoesNotFit, Severity::Critical, &[])
+                    .with("cache", Quantity::Bytes(cache))
+                    .with("over", Quantity::Bytes(over))
+                    .with(
+                        "decoded",
+                        Quantity::Count(u64::from(w.workload.cache == CacheMode::DecodedInRam)),
+                    ),
+            );
+        } else {
+            // A worker count only when one fits; when none does, say so.
+            let mut recs = vec![RecId::AddRam];
+            match w.pipeline.recommended_num_workers {
+                Some(n) if n < w.workload.num_workers => recs.insert(0, RecId::SetNumWorkers),
+                None if w.workload.decode_on == super::DecodeOn::Cpu => {
+                    recs.insert(0, RecId::NoWorkerCountFits)
+                }
+                _ => {}
+            }
+            out.push(
+                base(FindingId::WorkloadRamExceeded, Severity::Critical, &recs)
+                    .with("over", Quantity::Bytes(over))
+                    .with(
+                        "workers",
+                        Quantity::Count(u64::from(w.pipeline.recommended_num_workers.unwrap_or(0))),
+                    )
+                    .with("target", Quantity::Bytes(target)),
+            );
+        }
+    } else if (headroom as f64) < ram as f64 * SWAP_RISK_SHARE {
+        out.push(
+            base(FindingId::WorkloadSwapRisk, Severity::Warning, &[])
+                .with("headroom", Quantity::Bytes(headroom as u64)),
+        );
+    }
+    let index = b.item(BudgetItemId::WorkerIndexCopies);
+    let workers = u64::from(w.workload.num_workers) * u64::from(w.workload.concurrent_experiments);
+    if workers > 0 && index as f64 >= ram as f64 * INDEX_NOTICEABLE_SHARE {
+        out.push(
+            Finding::new(
+                FindingId::DatasetIndexCopied,
+                Severity::Warning,
+                &[RecId::IndexAsArrays],
+            )
+            .with("total", Quantity::Bytes(index))
+            .with("per_worker", Quantity::Bytes(index / workers))
+            .with("workers", Quantity::Count(workers))
+            .with("samples", Quantity::Count(w.workload.samples))
+            .with("per_sample", Quantity::Count(w.workload.index_bytes()))
+            .with("share", Quantity::Share(index as f64 / ram as f64))
+            .with("ram", Quantity::Bytes(ram)),
+        );
+    }
+    if b.dataset_cached_fraction < 1.0 {
+        let storage_limits = w.pipeline.bottleneck == Some(StageId::StorageRead);
+        out.push(
+            Finding::new(
+                FindingId::DatasetNotCached,
+                if storage_limits {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                },
+                &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
+            )
+            .with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
+            .with("cache", Quantity::Bytes(b.item(BudgetItemId::PageCache)))
+            .with("cached", Quantity::Share(b.dataset_cached_fraction))
+            .with(
+                "target",
+                Quantity::Bytes(installed_for(
+                    w.ram_to_cache_dataset_bytes,
+                    ram_info.usable_share(),
+                )),
+            ),
+        );
+    }
+}
+
+fn consistency(w: &WorkloadResult, out: &mut Vec<Finding>) {
+    let Some(c) = w.consistency.filter(|c| !c.plausible) else {
+        return;
+    };
+    out.push(
+        Finding::new(FindingId::DatasetSizeInconsistent, Severity::Warning, &[])
+            .with("implied", Quantity::Bytes(c.implied_bytes_per_sample))
+            .with(
+                "per_pixel",
+                Quantity::Text(format!("{:.3}", c.implied_bytes_per_pixel)),
+            )
+            .with("low", Quantity::Text(format!("{}", c.low_bytes_per_pixel)))
+            .with(
+                "high",
+                Quantity::Text(format!("{}", c.high_bytes_per_pixel)),
+            )
+            .with("typical", Quantity::Bytes(c.typical_bytes_per_sample))
+            .with("width", Quantity::Count(u64::from(w.workload.width)))
+            .with("height", Quantity::Count(u64::from(w.workload.height)))
+            .with("samples", Quantity::Count(w.workload.samples))
+            .with("dataset", Quantity::Bytes(w.workload.dataset_bytes)),
+    );
+}
+
+fn starvation(w: &WorkloadResult, out: &mut Vec<Finding>) {
+    let (Some(bottleneck), Some(util)) =
+        (w.pipeline.bottleneck, w.pipeline.predicted_gpu_utilization)
+    else {
+        return;
+    };
+    let supply = w.pipeline.rate(bottleneck).unwrap_or(0.0);
+    let (id, recs): (FindingId, &[RecId]) = match bottleneck {
+        StageId::StorageRead => (
+            FindingId::StarvedByStorage,
+            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
+        ),
+        StageId::RamBandwidth => (
+            FindingId::StarvedByRamBandwidth,
+            &[RecId::PopulateChannels, RecId::GpuDataLoading],
+        ),
+        StageId::Decode => (
+            FindingId::StarvedByDecode,
+            &[
+                RecId::SetNumWorkers,
+                RecId::GpuDataLoading,
+                RecId::PreResize,
+            ],
+        ),
+        StageId::PcieHostToDevice => (
+            FindingId::StarvedByPcie,
+            &[RecId::PinMemory, RecId::CheckPcieSlot],
+        ),
+        StageId::GpuDemand => return,
+    };
+    // Recommend a worker count only when one fits and is more than the current one: a smaller
+    // count (when RAM limits workers) would slow decoding further.
+    let recommended = w.pipeline.recommended_num_workers;
+    let more = recommended.filter(|n| *n > w.workload.num_workers);
+    let recs: Vec<RecId> = recs
+        .iter()
+        .copied()
+        .filter(|r| *r != RecId::SetNumWorkers || more.is_some())
+        .filter(|r| *r != RecId::PinMemory || !w.workload.pin_memory)
+        .collect();
+    let severity = if util < STARVED_CRITICAL {
+        Severity::Critical
+    } else {
+        Severity::Warning
+    };
+    out.push(
+        Finding::new(id, severity, &recs)
+            .with("utilization", Quantity::Share(util))
+            .with("supply", Quantity::Rate(supply))
+            .with(
+                "demand",
+                Quantity::Rate(w.workload.gpu_demand_samples_per_s),
+            )
+            .with(
+                "workers",
+                Quantity::Count(u64::from(more.unwrap_or(w.workload.num_workers))),
+            )
+            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes))
+            .with("gpu", Quantity::Count(0)),
+    );
+}

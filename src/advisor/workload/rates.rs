@@ -1,0 +1,227 @@
+//! What the data pipeline can move on a machine, one function per figure: the PCIe links (every
+//! GPU's), the storage the dataset is on (its measurement, else its kind's typical figures) and
+//! the memory bandwidth (measured, else theoretical). The workload simulator and the Bandwidth
+//! page both take their stages from here, so they can't disagree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::advisor::EffectiveRam;
+use crate::advisor::bandwidth::{MemoryBandwidthView, PcieView, StorageView};
+use crate::profile::{DiskKind, MachineProfile};
+
+/// Where a figure comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FigureSource {
+    /// Measured on the machine (`ramvram bench …`).
+    Measured,
+    /// Computed from the hardware's specification (memory channels × speed, PCIe links).
+    Theoretical,
+    /// The storage kind's typical figure ([`typical_storage`]): an assumption.
+    Typical,
+    /// A stated default (the decode rate per core): an assumption.
+    Default,
+    /// Given by the user (a scenario, a flag, or measured in the window and kept there).
+    Given,
+    /// Not known.
+    #[default]
+    Unknown,
+}
+
+/// Where each machine figure of [`MachineRates`] came from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sources {
+    /// Memory bandwidth.
+    pub memory_bandwidth: FigureSource,
+    /// Storage read speed.
+    pub storage: FigureSource,
+    /// The measured folder the storage figure describes, when measured.
+    pub storage_path: Option<String>,
+    /// PCIe.
+    pub pcie: FigureSource,
+}
+
+/// What the simulator needs to know about the machine. Rates in bytes/s; `None` = unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineRates {
+    /// Usable RAM (the cgroup limit when it is lower than `MemTotal`).
+    pub effective_ram_bytes: Option<u64>,
+    /// Usable ÷ installed RAM on this machine (1 when unknown): a RAM need in usable bytes
+    /// divided by it is the installed RAM to buy.
+    pub usable_share: f64,
+    /// Physical cores.
+    pub physical_cores: Option<u32>,
+    /// Memory bandwidth (measured, else theoretical), bytes/s.
+    pub memory_bandwidth: Option<f64>,
+    /// Where the dataset lives.
+    pub storage_kind: DiskKind,
+    /// Sequential read, bytes/s (measured, else the kind's typical figure).
+    pub storage_read: f64,
+    /// Per-request latency, seconds (1 ÷ the measured small-file rate, else the kind's typical
+    /// figure).
+    pub storage_latency: f64,
+    /// Host-to-device bandwidth of every GPU's link together, bytes/s (theoretical, per
+    /// direction).
+    pub pcie_bytes_per_s: Option<f64>,
+    /// Discrete GPUs.
+    pub gpus: u32,
+    /// Where the figures came from.
+    pub sources: Sources,
+}
+
+impl Default for MachineRates {
+    /// Nothing known: RAM, cores, bandwidth and PCIe unknown, storage of unknown kind at its
+    /// typical figures, no GPU.
+    fn default() -> MachineRates {
+        let (read, latency) = typical_storage(DiskKind::Unknown);
+        MachineRates {
+            effective_ram_bytes: None,
+            usable_share: 1.0,
+            physical_cores: None,
+            memory_bandwidth: None,
+            storage_kind: DiskKind::Unknown,
+            storage_read: read,
+            storage_latency: latency,
+            pcie_bytes_per_s: None,
+            gpus: 0,
+            sources: Sources {
+                storage: FigureSource::Typical,
+                ..Sources::default()
+            },
+        }
+    }
+}
+
+/// Typical sequential read and request latency by storage kind, when not measured.
+/// Assumptions: NVMe 3 GB/s and 0.1 ms (PCIe Gen3/Gen4 consumer drives); SATA SSD 0.5 GB/s
+/// (SATA 6 Gb/s ceiling) and 0.2 ms; HDD 0.18 GB/s and 8 ms (7200 rpm seek + rotation);
+/// NFS over 10 GbE 1.1 GB/s and 1 ms (a round trip plus metadata per file).
+pub fn typical_storage(kind: DiskKind) -> (f64, f64) {
+    match kind {
+        DiskKind::Nvme => (3.0e9, 1e-4),
+        DiskKind::Ssd => (0.5e9, 2e-4),
+        DiskKind::Hdd => (0.18e9, 8e-3),
+        DiskKind::Network => (1.1e9, 1e-3),
+        DiskKind::Unknown => (0.5e9, 2e-4),
+    }
+}
+
+/// Host→GPU bandwidth of every GPU's link together: the sum of each link's
+/// [`PcieView::effective_bytes_per_s`] (its current width; an idle GPU's link at its maximum
+/// generation, since it speeds up under load). `None` when no link is known or any is unknown.
+pub fn pcie_figure(pcie: &[PcieView]) -> Option<f64> {
+    (!pcie.is_empty() && pcie.iter().all(|p| p.effective_bytes_per_s.is_some()))
+        .then(|| pcie.iter().filter_map(|p| p.effective_bytes_per_s).sum())
+}
+
+/// Memory bandwidth for the pipeline: the measured STREAM Triad, else the theoretical peak.
+pub fn memory_figure(m: &MemoryBandwidthView) -> (Option<f64>, FigureSource) {
+    match (m.measured_triad_bytes_per_s, m.theoretical_bytes_per_s) {
+        (Some(v), _) => (Some(v), FigureSource::Measured),
+        (None, Some(v)) => (Some(v), FigureSource::Theoretical),
+        _ => (None, FigureSource::Unknown),
+    }
+}
+
+/// The storage the dataset is on and what it reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StorageFigure {
+    /// Its kind.
+    pub kind: DiskKind,
+    /// Sequential read, bytes/s.
+    pub read_bytes_per_s: f64,
+    /// Per-file latency, seconds.
+    pub latency_s: f64,
+    /// Measured or typical.
+    pub source: FigureSource,
+    /// The measured folder, when measured.
+    pub path: Option<String>,
+}
+
+/// The storage the dataset is on: with `kind` given (the workload's storage), the latest
+/// measured folder on that kind of storage, else the kind's typical figures; without, the
+/// latest measured folder (the Bandwidth page measures "the dataset folder"), else the
+/// machine's largest local disk at its kind's typical figures. A measured folder's latency is
+/// 1 ÷ its small-file rate (one 4 KiB file opened, read and closed at a time).
+pub fn storage_figure(
+    profile: &MachineProfile,
+    measured: &[StorageView],
+    kind: Option<DiskKind>,
+) -> StorageFigure {
+    let found = measured
+        .iter()
+        .filter(|s| s.sequential_read_bytes_per_s.is_some())
+        .find(|s| kind.is_none() || s.kind == kind);
+    let kind = kind
+        .or_else(|| found.map(|s| s.kind.unwrap_or(DiskKind::Unknown)))
+        .unwrap_or_else(|| {
+            profile
+                .disks
+                .iter()
+                .filter(|d| d.kind != DiskKind::Network)
+                .max_by_key(|d| d.total_bytes.unwrap_or(0))
+                .map_or(DiskKind::Unknown, |d| d.kind)
+        });
+    let (typical_read, typical_latency) = typical_storage(kind);
+    match found.and_then(|s| Some((s, s.sequential_read_bytes_per_s?))) {
+        Some((s, read)) if read > 0.0 => StorageFigure {
+            kind,
+            read_bytes_per_s: read,
+            latency_s: s
+                .random_read_files_per_s
+                .filter(|f| *f > 0.0)
+                .map_or(typical_latency, |f| 1.0 / f),
+            source: FigureSource::Measured,
+            path: Some(s.path.clone()),
+        },
+        _ => StorageFigure {
+            kind,
+            read_bytes_per_s: typical_read,
+            latency_s: typical_latency,
+            source: FigureSource::Typical,
+            path: None,
+        },
+    }
+}
+
+impl MachineRates {
+    /// The simulator's view of a profiled machine: usable RAM, physical cores, and the figures
+    /// of [`memory_figure`], [`storage_figure`] (for the workload's `storage`) and
+    /// [`pcie_figure`] from the bandwidth view's parts.
+    pub fn from_profile(
+        profile: &MachineProfile,
+        ram: &EffectiveRam,
+        storage: Option<DiskKind>,
+        bandwidth: &crate::advisor::bandwidth::Bandwidth,
+    ) -> MachineRates {
+        let disk = storage_figure(profile, &bandwidth.storage, storage);
+        let (memory_bandwidth, memory_source) = memory_figure(&bandwidth.memory);
+        let pcie = pcie_figure(&bandwidth.pcie);
+        MachineRates {
+            effective_ram_bytes: ram.effective_bytes,
+            usable_share: ram.usable_share(),
+            // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
+            // container's quota): fewer than the machine's cores there.
+            physical_cores: match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {
+                (Some(p), Some(l)) => Some(p.min(l)),
+                (p, l) => p.or(l),
+            },
+            memory_bandwidth,
+            storage_kind: disk.kind,
+            storage_read: disk.read_bytes_per_s,
+            storage_latency: disk.latency_s,
+            pcie_bytes_per_s: pcie,
+            gpus: profile.gpus.iter().filter(|g| !g.unified_memory).count() as u32,
+            sources: Sources {
+                memory_bandwidth: memory_source,
+                storage: disk.source,
+                storage_path: disk.path,
+                pcie: if pcie.is_some() {
+                    FigureSource::Theoretical
+                } else {
+                    FigureSource::Unknown
+                },
+            },
+        }
+    }
+}

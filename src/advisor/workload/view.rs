@@ -1,0 +1,138 @@
+//! The pipeline as the Bandwidth page shows it: each stage's capacity on this machine in bytes/s
+//! (from [`super::rates`]), and, once a workload is set up, the simulator's samples/s for that
+//! stage with the bytes each sample moves there. There is one pipeline model, the simulator's:
+//! this view only converts its numbers.
+
+use serde::{Deserialize, Serialize};
+
+use super::costs::{self, RateSource};
+use super::pipeline::bytes_touched_per_sample;
+use super::{CacheMode, FigureSource, MachineRates, StageId, WorkloadResult};
+
+/// Bytes of one decoded pixel the CPU decode capacity is counted in: 3 (RGB, uint8).
+pub const DECODED_BYTES_PER_PIXEL: f64 = 3.0;
+
+/// One stage as the Bandwidth page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StageView {
+    /// Which stage.
+    pub id: StageId,
+    /// What the machine can move at this stage, bytes/s: storage read, memory bandwidth, JPEG
+    /// decode output of every core (decoded RGB bytes), every GPU's PCIe link; for GPU
+    /// demand, what the workload's GPUs take.
+    pub capacity_bytes_per_s: Option<f64>,
+    /// Where the capacity comes from.
+    pub source: FigureSource,
+    /// With a workload: the samples/s the simulator gives this stage (`None`: it doesn't limit,
+    /// or a figure is unknown).
+    pub samples_per_s: Option<f64>,
+    /// With a workload: bytes each sample moves at this stage (the file read, the bytes
+    /// touched in RAM, the decoded image, the tensor sent to the GPU).
+    pub bytes_per_sample: Option<u64>,
+}
+
+impl StageView {
+    /// With a workload, the stage's pace in bytes/s: samples/s × bytes per sample.
+    pub fn workload_bytes_per_s(&self) -> Option<f64> {
+        Some(self.samples_per_s? * self.bytes_per_sample? as f64)
+    }
+}
+
+/// The pipeline storage → RAM → CPU decode → PCIe → GPU.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PipelineView {
+    /// The stages in order; the last is GPU demand.
+    pub stages: Vec<StageView>,
+    /// With a workload, the narrowest supplying stage in samples/s (the simulator's); without,
+    /// `None`: stages that move different bytes per sample can't be compared in bytes/s.
+    pub narrowest: Option<StageId>,
+    /// With a workload, true when the narrowest stage is below what the GPUs want.
+    pub starves_gpus: Option<bool>,
+    /// True when a workload was simulated.
+    pub with_workload: bool,
+    /// Physical cores behind the CPU decode capacity.
+    pub decode_cores: Option<u32>,
+    /// JPEG decode rate per core behind it, megapixels/s.
+    pub decode_mpix_per_core: f64,
+    /// Default or given.
+    pub decode_source: Option<RateSource>,
+    /// The measured storage folder, when the storage figure is measured.
+    pub storage_path: Option<String>,
+    /// The kind of storage the dataset is on.
+    pub storage_kind: Option<crate::profile::DiskKind>,
+}
+
+/// The pipeline view of machine `m`, with workload result `r` when one is set up.
+pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineView {
+    let (rate, source) = match r {
+        Some(r) => costs::decode_rate_per_core(&r.workload),
+        None => (costs::DEFAULT_DECODE_MPIX_PER_CORE, RateSource::Default),
+    };
+    let decode_capacity = m
+        .physical_cores
+        .map(|c| f64::from(c) * rate * 1e6 * DECODED_BYTES_PER_PIXEL);
+    let rate_of = |id| r.and_then(|r| r.pipeline.rate(id));
+    let per_sample = |id| {
+        r.map(|r| {
+            let w = &r.workload;
+            match id {
+                StageId::StorageRead => w.file_bytes(),
+                StageId::RamBandwidth => bytes_touched_per_sample(w) as u64,
+                StageId::Decode if w.cache == CacheMode::DecodedInRam && w.width > 0 => {
+                    w.cache_pixels() * u64::from(w.channels.max(1))
+                }
+                StageId::Decode => w.decoded_bytes(),
+                StageId::PcieHostToDevice | StageId::GpuDemand => w.tensor_bytes(),
+            }
+        })
+    };
+    let known = |v: Option<f64>, s: FigureSource| {
+        if v.is_some() {
+            s
+        } else {
+            FigureSource::Unknown
+        }
+    };
+    let demand = r.map(|r| r.workload.gpu_demand_samples_per_s * r.workload.tensor_bytes() as f64);
+    let stage = |id, capacity: Option<f64>, source| StageView {
+        id,
+        capacity_bytes_per_s: capacity,
+        source: known(capacity, source),
+        samples_per_s: rate_of(id),
+        bytes_per_sample: per_sample(id),
+    };
+    let decode_source = match source {
+        RateSource::Default => FigureSource::Default,
+        RateSource::Given => FigureSource::Given,
+    };
+    let stages = vec![
+        stage(
+            StageId::StorageRead,
+            Some(m.storage_read),
+            m.sources.storage,
+        ),
+        stage(
+            StageId::RamBandwidth,
+            m.memory_bandwidth,
+            m.sources.memory_bandwidth,
+        ),
+        stage(StageId::Decode, decode_capacity, decode_source),
+        stage(
+            StageId::PcieHostToDevice,
+            m.pcie_bytes_per_s,
+            m.sources.pcie,
+        ),
+        stage(StageId::GpuDemand, demand, FigureSource::Given),
+    ];
+    PipelineView {
+        stages,
+        narrowest: r.and_then(|r| r.pipeline.narrowest),
+        starves_gpus: r.map(|r| r.pipeline.bottleneck.is_some()),
+        with_workload: r.is_some(),
+        decode_cores: m.physical_cores,
+        decode_mpix_per_core: rate,
+        decode_source: Some(source),
+        storage_path: m.sources.storage_path.clone(),
+        storage_kind: Some(m.storage_kind),
+    }
+}

@@ -1,0 +1,391 @@
+//! The cases issue 12 says must come out right, and the advice the simulator computes: a RAM
+//! cache of decoded images, /dev/shm in a Docker container, flags without a preset, the dataset
+//! index copied into workers, num_workers advice that fits, and the dataset size checked
+//! against its images.
+
+mod common;
+
+use common::{GIB, fixture, fixture_path};
+use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
+use ramvram::advisor::workload::{
+    BudgetItemId, CacheMode, CacheScope, Dtype, MachineRates, Workload, levers, presets, simulate,
+};
+use ramvram::advisor::{FindingId, Inputs, Quantity, RecId, Severity, assess_with};
+use ramvram::profile::DiskKind;
+
+/// COCO train2017 for a YOLO-style trainer: 118,287 images (19.3 GB of JPEGs), letterboxed to
+/// 640 and cached decoded at 640 × 480 × 3 uint8 in RAM, 8 workers, batches of 16.
+fn coco_cached() -> Workload {
+    Workload {
+        preset: None,
+        dataset_bytes: 19_300_000_000,
+        samples: 118_287,
+        width: 640,
+        height: 480,
+        crop: 640,
+        dtype: Dtype::U8,
+        batch_size: 16,
+        num_workers: 8,
+        gpu_demand_samples_per_s: 100.0,
+        cache: CacheMode::DecodedInRam,
+        cache_width: 640,
+        cache_height: 480,
+        cache_dtype: Dtype::U8,
+        cache_scope: CacheScope::Shared,
+        ..presets::preset(presets::GENERIC).unwrap()
+    }
+}
+
+/// A 32 GB machine with one 32 GB V100.
+fn v100_32g() -> ramvram::profile::MachineProfile {
+    let mut p = fixture("student-3080-32g");
+    p.gpus[0].name = Some("Tesla V100-SXM2-32GB".into());
+    p.gpus[0].vram_total_bytes = Some(32 * GIB);
+    p
+}
+
+#[test]
+fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() {
+    let a = assess_with(
+        &v100_32g(),
+        &Inputs {
+            workload: Some(coco_cached()),
+            ..Inputs::default()
+        },
+    );
+    let w = a.workload.as_ref().unwrap();
+    // 118,287 × 640 × 480 × 3 bytes = 109,013,299,200: about 109 GB of cache.
+    let cache = 118_287u64 * 640 * 480 * 3;
+    assert_eq!(cache, 109_013_299_200);
+    assert_eq!(w.memory_budget.item(BudgetItemId::DecodedCache), cache);
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::CacheDoesNotFit)
+        .expect("cache does not fit");
+    assert_eq!(f.severity, Severity::Critical);
+    assert_eq!(f.values["cache"], Quantity::Bytes(cache));
+    assert!(
+        a.findings
+            .iter()
+            .all(|f| f.id != FindingId::WorkloadRamExceeded),
+        "one finding for one cause"
+    );
+    // The first two ranked changes: cache on disk, or don't cache — both settings that fit.
+    let ids: Vec<R> = a.recommendations.iter().map(|r| r.id).collect();
+    assert_eq!(&ids[..2], &[R::CacheOnDisk, R::NoCache], "{ids:?}");
+    for r in &a.recommendations[..2] {
+        assert_eq!(r.kind, RecKind::Setting);
+        assert_eq!(r.result.fits, Some(true));
+        assert!(r.result.working_set_bytes.unwrap() < 32 * GIB);
+    }
+    // A smaller cache: both sides × √(room ÷ cache), rounded down to multiples of 32, where
+    // the room leaves 10 % of RAM free (no swap-risk warning after the change).
+    let smaller = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::SmallerCacheImages)
+        .expect("smaller cache");
+    let Quantity::Text(size) = &smaller.changes["cache_size"] else {
+        panic!("{smaller:?}")
+    };
+    let others = w.memory_budget.working_set_bytes - cache;
+    let room = (0.9 * (32 * GIB) as f64) as u64 - others;
+    let scale = (room as f64 / cache as f64).sqrt();
+    let side = |s: f64| ((s * scale) as u32 / 32) * 32;
+    assert_eq!(size, &format!("{}×{}", side(640.0), side(480.0)));
+    assert_eq!(smaller.result.fits, Some(true));
+    // RAM as the last lever: installed RAM whose usable part holds the working set.
+    let add = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::AddRam)
+        .expect("add RAM");
+    let Quantity::Bytes(ram) = add.changes["ram_bytes"] else {
+        panic!()
+    };
+    assert!(
+        ram >= w.memory_budget.working_set_bytes && ram == 128 * GIB,
+        "{ram}"
+    );
+}
+
+#[test]
+fn docker_shm_need_names_the_workers_and_batch_and_sizes_the_flag_from_it() {
+    let out = common::ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(fixture_path("docker-4090-limit32g-shm64m"))
+        .args([
+            "--num-workers",
+            "4",
+            "--prefetch-factor",
+            "2",
+            "--batch-size",
+            "256",
+        ])
+        .args(["--image-size", "224x224", "--crop", "224", "--dtype", "u8"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // 4 workers × prefetch 2 × 256 samples × 224 × 224 × 3 bytes.
+    let need = 4 * 2 * 256 * 224 * 224 * 3;
+    assert_eq!(need, 308_281_344);
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "shm-small")
+        .expect("shm finding");
+    assert_eq!(f["values"]["needed"]["value"], need);
+    assert_eq!(f["values"]["workers"]["value"], 4);
+    assert_eq!(f["values"]["batch"]["value"], 256);
+    assert_eq!(f["values"]["sample"]["value"], 224 * 224 * 3);
+    // Twice the need (616,562,688 bytes) rounded up to a whole GiB: 1 GiB, `--shm-size=1g`.
+    let recommended = f["values"]["recommended"]["value"].as_u64().unwrap();
+    assert!(recommended >= need && recommended == GIB);
+    assert_eq!(f["values"]["shm_flag"]["value"], "1g");
+    let rec = v["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "shm-size")
+        .expect("ranked shm advice");
+    assert_eq!(rec["changes"]["shm_flag"]["value"], "1g");
+    // In words, in both languages.
+    let text = common::ramvram()
+        .args(["advise", "--profile"])
+        .arg(fixture_path("docker-4090-limit32g-shm64m"))
+        .args([
+            "--num-workers",
+            "4",
+            "--batch-size",
+            "256",
+            "--image-size",
+            "224x224",
+        ])
+        .args(["--dtype", "u8"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout)
+        .unwrap()
+        .replace("\n      ", " ");
+    assert!(
+        text.contains(
+            "4 workers × prefetch_factor 2 × batches of 256 samples × 147 KiB per sample"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("docker run --shm-size=1g"), "{text}");
+}
+
+#[test]
+fn dataloader_flags_alone_simulate_from_the_generic_base_and_say_what_they_took() {
+    let out = common::ramvram()
+        .args(["advise", "--json", "--profile"])
+        .arg(fixture_path("seed-4090-32g"))
+        .args([
+            "--num-workers",
+            "4",
+            "--batch-size",
+            "256",
+            "--image-size",
+            "224x224",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let w = &v["workload"];
+    assert_eq!(w["preset"], "generic");
+    assert_eq!(
+        (
+            w["num_workers"].as_u64(),
+            w["batch_size"].as_u64(),
+            w["width"].as_u64()
+        ),
+        (Some(4), Some(256), Some(224))
+    );
+    // The base's 100,000 files of 0.3 byte per pixel, at 224 × 224: 15,052.8 bytes each.
+    assert_eq!(w["dataset_bytes"].as_u64(), Some(1_505_280_000));
+    assert!(v["memory_budget"]["working_set_bytes"].as_u64().unwrap() > 0);
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        note.contains("starting from the preset “generic”"),
+        "{note}"
+    );
+    assert!(note.contains("samples 100000"), "{note}");
+    assert!(note.contains("dataset-size 1.5 GB"), "{note}");
+    for given in ["num-workers", "batch-size", "image-size"] {
+        assert!(!note.contains(given), "{given} came from the flags: {note}");
+    }
+}
+
+#[test]
+fn a_flag_that_cannot_change_the_result_is_an_error_naming_it() {
+    common::ramvram()
+        .args(["advise", "--profile"])
+        .arg(fixture_path("seed-4090-32g"))
+        .args(["--num-workers", "0", "--prefetch-factor", "4"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--prefetch-factor"))
+        .stderr(predicates::str::contains("num_workers is 0"));
+    // A cache size without a decoded-image cache.
+    common::ramvram()
+        .args(["advise", "--profile"])
+        .arg(fixture_path("seed-4090-32g"))
+        .args(["--cache-size", "640x480"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--cache-size"));
+}
+
+#[test]
+fn the_index_copied_into_every_worker_is_a_finding_with_its_growth_and_the_array_fix() {
+    // ImageNet's 1,281,167 samples × 190 bytes, in each of 8 workers, on 16 GiB.
+    let a = assess_with(
+        &fixture("aws-g5.xlarge"),
+        &Inputs {
+            workload: presets::preset("imagenet-resnet50"),
+            ..Inputs::default()
+        },
+    );
+    let per_worker = 1_281_167u64 * 190;
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::DatasetIndexCopied)
+        .expect("index copies");
+    assert_eq!(f.values["per_worker"], Quantity::Bytes(per_worker));
+    assert_eq!(f.values["total"], Quantity::Bytes(8 * per_worker));
+    assert_eq!(f.values["workers"], Quantity::Count(8));
+    assert_eq!(f.recommendations, vec![RecId::IndexAsArrays]);
+    let arrays = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::IndexAsArrays)
+        .expect("index as arrays");
+    let before = a.workload.as_ref().unwrap().memory_budget.working_set_bytes;
+    assert_eq!(
+        arrays.result.working_set_bytes,
+        Some(before - 8 * per_worker)
+    );
+    // The bytes per sample are an input: 60 bytes (short relative paths) makes the copies
+    // 60 / 190 as large.
+    let short = Workload {
+        index_bytes_per_sample: Some(60),
+        ..presets::preset("imagenet-resnet50").unwrap()
+    };
+    let r = simulate(&short, &MachineRates::default());
+    assert_eq!(
+        r.memory_budget.item(BudgetItemId::WorkerIndexCopies),
+        8 * 1_281_167 * 60
+    );
+}
+
+fn machine(ram_gib: u64) -> MachineRates {
+    MachineRates {
+        effective_ram_bytes: Some(ram_gib * GIB),
+        physical_cores: Some(16),
+        memory_bandwidth: Some(45e9),
+        storage_kind: DiskKind::Nvme,
+        storage_read: 3e9,
+        storage_latency: 1e-4,
+        pcie_bytes_per_s: Some(31.5e9),
+        gpus: 1,
+        ..MachineRates::default()
+    }
+}
+
+#[test]
+fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_are_ranked() {
+    // The seed's 4K job on 8 GiB: 8 workers don't fit. Per worker: 90 MiB + the index
+    // (666,667 × 190 bytes) + decode buffers (2 × 24,883,200 + 2 × 100,663,296 bytes); the
+    // rest is 5 GiB + 40 MiB + the batch in /dev/shm and the pinned one.
+    let seed = presets::preset("seed-4k-medical").unwrap();
+    let m = machine(8);
+    let r = simulate(&seed, &m);
+    assert!(r.memory_budget.headroom_bytes.unwrap() < 0);
+    let per_worker = (90u64 << 20) + 666_667 * 190 + 2 * 24_883_200 + 2 * 100_663_296;
+    let fixed = (5u64 << 30) + (40 << 20) + 2 * 100_663_296;
+    let most = (8 * GIB - fixed) / per_worker;
+    assert_eq!(most, 6);
+    assert_eq!(r.pipeline.recommended_num_workers, Some(6));
+    let recs = levers::recommendations(&r, &m, None);
+    let fewer = recs.iter().find(|x| x.id == R::ReduceNumWorkers).unwrap();
+    assert_eq!(fewer.changes["num_workers"], Quantity::Count(6));
+    assert_eq!(fewer.result.fits, Some(true));
+    // On 5 GiB not even 0 workers fit (the OS and the training process take 5 GiB): no count
+    // is recommended, the finding says so, and batch, prefetch, the index and RAM are listed
+    // with their numbers.
+    let tiny = machine(5);
+    let r = simulate(&seed, &tiny);
+    assert_eq!(r.pipeline.recommended_num_workers, None);
+    let recs = levers::recommendations(&r, &tiny, None);
+    let ids: Vec<R> = recs.iter().map(|x| x.id).collect();
+    for id in [R::ReducePrefetchFactor, R::ReduceBatchSize, R::AddRam] {
+        assert!(ids.contains(&id), "{id:?} in {ids:?}");
+    }
+    assert!(!ids.contains(&R::ReduceNumWorkers));
+    let batch = recs.iter().find(|x| x.id == R::ReduceBatchSize).unwrap();
+    assert_eq!(batch.result.fits, Some(false));
+    assert!(batch.result.working_set_bytes.unwrap() < r.memory_budget.working_set_bytes);
+    let ram = ramvram::advisor::EffectiveRam {
+        physical_bytes: Some(5 * GIB),
+        limit_bytes: None,
+        effective_bytes: Some(5 * GIB),
+        limited_by_cgroup: false,
+        installed_bytes: None,
+        installed_source: None,
+        sizing_bytes: Some(5 * GIB),
+    };
+    let f = ramvram::advisor::workload::findings(&r, &ram);
+    let exceeded = f
+        .iter()
+        .find(|f| f.id == FindingId::WorkloadRamExceeded)
+        .unwrap();
+    assert_eq!(
+        exceeded.recommendations,
+        vec![RecId::NoWorkerCountFits, RecId::AddRam]
+    );
+}
+
+#[test]
+fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
+    let profile = fixture("seed-4090-32g");
+    let with = |w: Workload| {
+        assess_with(
+            &profile,
+            &Inputs {
+                workload: Some(w),
+                ..Inputs::default()
+            },
+        )
+    };
+    let seed = presets::preset("seed-4k-medical").unwrap();
+    // 2,000 GB over 666,667 4K JPEGs: 3 MB each, 0.36 byte per pixel.
+    assert!(
+        with(seed.clone())
+            .findings
+            .iter()
+            .all(|f| f.id != FindingId::DatasetSizeInconsistent)
+    );
+    // 100,000 GB: 150 MB per 4K JPEG, 18 bytes per pixel.
+    let a = with(Workload {
+        dataset_bytes: 100_000_000_000_000,
+        ..seed
+    });
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::DatasetSizeInconsistent)
+        .expect("inconsistent");
+    assert_eq!(f.values["implied"], Quantity::Bytes(149_999_925));
+    assert_eq!(f.values["per_pixel"], Quantity::Text("18.084".into()));
+    assert_eq!(f.values["typical"], Quantity::Bytes(2_488_320));
+}
