@@ -398,7 +398,7 @@ pub struct TimelineSpan {
 }
 
 /// The charts of a trace, as the window and the report draw them: GPU utilisation per GPU,
-/// memory (available, page cache, swap in use), swap traffic, and pressure. A line the trace
+/// memory (available, page cache, swap and `/dev/shm` in use), swap traffic, and pressure. A line the trace
 /// never knows is left out, and so is a chart with no line. At most about `max_points` points
 /// per line ([`segments_decimated`] keeps the saw-tooth's extremes).
 pub fn timeline(lang: Lang, trace: &Trace, max_points: usize) -> Vec<TimelinePanel> {
@@ -432,6 +432,7 @@ pub fn timeline(lang: Lang, trace: &Trace, max_points: usize) -> Vec<TimelinePan
                 (Msg::MonitorUiAvailable, Metric::MemAvailableGib),
                 (Msg::MonitorUiCache, Metric::PageCacheGib),
                 (Msg::MonitorUiSwapUsed, Metric::SwapUsedGib),
+                (Msg::MonitorUiShmUsed, Metric::ShmUsedGib),
             ]),
         ),
         (
@@ -580,7 +581,7 @@ mod tests {
             ["GPU utilisation (%)", "Memory (GiB)", "Swap (pages/s)"]
         );
         let memory: Vec<&str> = panels[1].series.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(memory, ["available", "page cache"]);
+        assert_eq!(memory, ["available", "page cache", "/dev/shm in use"]);
         // GPU 0 busy at t = 0: 98 %.
         assert_eq!(panels[0].series[0].runs[0][0], [0.0, 98.0]);
         let s = crate::advisor::diagnose::diagnose(&synthetic::oom_kill());

@@ -17,6 +17,8 @@ pub enum Metric {
     PageCacheGib,
     /// Swap in use, GiB.
     SwapUsedGib,
+    /// `/dev/shm` in use, GiB.
+    ShmUsedGib,
     /// Pages swapped in per second.
     SwapInPagesPerS,
     /// Pages swapped out per second.
@@ -43,6 +45,7 @@ impl Metric {
             Metric::MemAvailableGib => gib(h.mem_available_bytes),
             Metric::PageCacheGib => gib(h.page_cache_bytes),
             Metric::SwapUsedGib => gib(h.swap_used_bytes),
+            Metric::ShmUsedGib => gib(h.shm_used_bytes),
             Metric::SwapInPagesPerS => h.swap_in_pages_per_s,
             Metric::SwapOutPagesPerS => h.swap_out_pages_per_s,
             Metric::PsiMemorySome => h.psi_memory_some_avg10,

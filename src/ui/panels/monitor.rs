@@ -116,6 +116,19 @@ pub fn monitor(
     commands
 }
 
+/// 1, 2 or 5 × 10^n at or above `raw` (1 for a range that is empty or not a number).
+fn nice_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * p)
+}
+
 fn colour((r, g, b): crate::palette::Rgb) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
@@ -147,10 +160,18 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
             .include_x(x1)
             .include_y(0.0)
             .allow_scroll(false)
+            // The same axis width in every chart, so that their time axes line up.
+            .y_axis_min_width(48.0)
+            // Three labelled lines whatever the range (egui_plot's powers of ten leave a
+            // 0–6,000 chart 130 points tall with only "0").
+            .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
+                let large = nice_step((input.bounds.1 - input.bounds.0) / 3.0);
+                [large / 10.0, large / 2.0, large]
+            }))
             .x_axis_formatter(|mark, _| format!("{:.0}", mark.value));
-        if panel.percent {
-            plot = plot.include_y(100.0);
-        }
+        // Percentages on 0–100; other charts from 0, at least to 1 (all-zero data would
+        // otherwise get a range around 0 with negative values).
+        plot = plot.include_y(if panel.percent { 100.0 } else { 1.0 });
         if i + 1 == panels.len() {
             plot = plot.x_axis_label(tr(lang, Msg::MonitorUiTimeAxis));
         }
