@@ -224,3 +224,63 @@ fn inapplicable_flags_are_named() {
             "--checkpointing only applies with --seq-len and --micro-batch",
         ));
 }
+
+/// AWS g5.xlarge (16 GiB, one 24 GB A10G): the ranked list's hardware item is a larger g5
+/// instance by name — never memory modules.
+#[test]
+fn a_cloud_instance_gets_a_larger_instance_never_dimms() {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("aws-g5.xlarge", plan);
+    assert!(!a.recommendations.iter().any(|r| r.id == R::AddRam));
+    let larger = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::LargerInstance)
+        .expect("a larger instance");
+    assert_eq!(larger.kind, RecKind::Cloud);
+    let ramvram::advisor::Quantity::Text(name) = &larger.changes["instance_type"] else {
+        panic!("instance type")
+    };
+    assert!(name.starts_with("g5."), "{name}");
+    // Settings and techniques that fit come before it.
+    let position = a
+        .recommendations
+        .iter()
+        .position(|r| r.id == R::LargerInstance);
+    assert!(position > a.recommendations.iter().position(|r| r.id == R::Qlora));
+}
+
+/// A desktop with one 32 GB DDR4-3200 module in a 4-slot board and a 24 GB GPU: a plan needing
+/// about 40 GiB of RAM gets "add one 32 GB DDR4-3200 module" (64 GiB, dual channel) as its
+/// hardware item.
+#[test]
+fn a_desktop_with_one_module_gets_its_twin() {
+    // ZeRO-2 with CPU offload of a 1.3B model: 24 bytes × 1,315,758,080 = 29.4 GiB + 5 GiB of
+    // runtime = 34.4 GiB > the 31.x GiB usable.
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        ..TrainingPlan::from_preset(presets::preset("opt-1.3b").unwrap())
+    };
+    let a = assess("desktop-3090-1x32-ddr4-4slot", plan);
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.cpu.fits, Some(false), "{:?}", t.cpu);
+    let add = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::AddRam)
+        .expect("add RAM");
+    assert_eq!(
+        add.changes["modules"],
+        ramvram::advisor::Quantity::Text("1 × 32 GB DDR4-3200".into())
+    );
+    assert_eq!(
+        add.changes["ram_bytes"],
+        ramvram::advisor::Quantity::Bytes(64 * GIB)
+    );
+    assert_eq!(add.result.fits, Some(true));
+}

@@ -8,6 +8,7 @@ pub mod defaults;
 pub mod diagnose;
 pub mod findings;
 pub mod fleet;
+pub mod inference;
 pub mod procurement;
 pub mod purchase;
 pub mod ratio;
@@ -87,6 +88,12 @@ pub struct Assessment {
     /// Why the training plan could not be estimated, when it couldn't.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_error: Option<training::PlanError>,
+    /// Inference memory, when a model to serve was given (`inference_memory` in JSON).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inference_memory: Option<inference::InferenceMemory>,
+    /// Why the inference plan could not be estimated, when it couldn't.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inference_error: Option<inference::InferenceError>,
     /// The workload simulator's result (`workload`, `memory_budget`, `pipeline`, …), when a
     /// workload was given.
     #[serde(default, flatten, skip_serializing_if = "Option::is_none")]
@@ -109,6 +116,8 @@ pub struct Inputs {
     pub training: Option<training::TrainingPlan>,
     /// A data-loading workload for the workload simulator.
     pub workload: Option<workload::Workload>,
+    /// A model to serve (inference memory).
+    pub inference: Option<inference::InferencePlan>,
 }
 
 /// Assesses one machine on its own.
@@ -127,6 +136,16 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
             Ok((t, recs)) => {
                 recommendations.extend(recs);
                 (Some(t), None)
+            }
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
+    };
+    let (inference_memory, inference_error) = match &inputs.inference {
+        Some(plan) => match inference::serve_against(plan, profile, &memory, &vram) {
+            Ok((m, recs)) => {
+                recommendations.extend(recs);
+                (Some(m), None)
             }
             Err(e) => (None, Some(e)),
         },
@@ -204,8 +223,15 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         findings,
         training_memory,
         training_error,
+        inference_memory,
+        inference_error,
         workload,
-        recommendations: recommend::rank(recommendations),
+        recommendations: recommend::rank(
+            recommendations
+                .into_iter()
+                .map(|r| recommend::machine::complete_add_ram(profile, &memory, r))
+                .collect(),
+        ),
         bandwidth,
     }
 }

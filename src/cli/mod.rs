@@ -3,9 +3,11 @@
 
 mod bench_cmd;
 pub mod fleet;
+pub mod inference_args;
 mod layout;
 pub mod text;
 pub mod text_bench;
+pub mod text_inference;
 pub mod text_training;
 pub mod text_workload;
 pub mod training_args;
@@ -86,6 +88,9 @@ pub enum Command {
         /// A data-loading workload to simulate on the machine.
         #[command(flatten)]
         workload: workload_args::WorkloadArgs,
+        /// A model to serve (inference memory).
+        #[command(flatten)]
+        inference: inference_args::InferenceArgs,
     },
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
     Report {
@@ -107,6 +112,9 @@ pub enum Command {
         /// A data-loading workload to include (workload simulator).
         #[command(flatten)]
         workload: workload_args::WorkloadArgs,
+        /// A model to serve (inference memory).
+        #[command(flatten)]
+        inference: inference_args::InferenceArgs,
         /// A trace recorded with `ramvram watch --record`: adds its live diagnosis, with the
         /// timeline chart.
         #[arg(long, value_name = "FILE")]
@@ -301,7 +309,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             json,
             training,
             workload,
-        } => match assessment(lang, machines, training, workload) {
+            inference,
+        } => match assessment(lang, machines, training, workload, inference) {
             Ok(a) if *json => print(&json_text(&a)),
             Ok(a) => {
                 let texts: Vec<String> = langs
@@ -351,8 +360,9 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             redact,
             training,
             workload,
+            inference,
             trace,
-        } => match assessment(lang, machines, training, workload) {
+        } => match assessment(lang, machines, training, workload, inference) {
             Ok(a) => {
                 let live = match trace.as_deref().map(|t| watch::monitor_report(lang, t)) {
                     Some(Ok(m)) => Some(m),
@@ -470,6 +480,7 @@ fn assessment(
     machines: &MachineArgs,
     training: &training_args::TrainingArgs,
     workload: &workload_args::WorkloadArgs,
+    inference: &inference_args::InferenceArgs,
 ) -> Result<advisor::Assessment, ExitCode> {
     let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
     let mut machine = match profile {
@@ -495,11 +506,20 @@ fn assessment(
         },
         None => crate::inputs::scenario::Scenario::default(),
     };
-    let plan = match training.plan(lang, &machine) {
-        Ok(Some(plan)) => Some(plan),
-        Ok(None) => from_file.training,
+    // With --inference the model flags describe the model served, not a training plan.
+    let serve = match inference.plan(lang, training, &machine) {
+        Ok(p) => p,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
+    let plan = match serve {
+        Some(_) => from_file.training,
+        None => match training.plan(lang, &machine) {
+            Ok(Some(plan)) => Some(plan),
+            Ok(None) => from_file.training,
+            Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
+        },
+    };
+    let serve = serve.or(from_file.inference);
     let work = match workload.workload(lang) {
         Ok(Some(w)) => {
             eprintln!("ramvram: {}", printable(&w.note));
@@ -513,8 +533,16 @@ fn assessment(
         &advisor::Inputs {
             training: plan,
             workload: work,
+            inference: serve,
         },
     );
+    if let Some(e) = a.inference_error {
+        return Err(fail(
+            lang,
+            EXIT_BAD_INPUT,
+            crate::present::inference::error(lang, e),
+        ));
+    }
     match a.training_error {
         Some(e) => Err(fail(
             lang,
@@ -597,7 +625,8 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         scenario: None,
         dmidecode: None,
     };
-    let code = match assessment(lang, &machines, &none, &no_workload) {
+    let no_inference = inference_args::InferenceArgs::default();
+    let code = match assessment(lang, &machines, &none, &no_workload, &no_inference) {
         Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };

@@ -183,6 +183,9 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     if let Some(t) = &a.training_memory {
         out.push_str(&super::text_training::training(lang, t));
     }
+    if let Some(m) = &a.inference_memory {
+        out.push_str(&super::text_inference::inference(lang, m));
+    }
     if !a.recommendations.is_empty() {
         section(&mut out, tr(lang, Msg::RecommendationSection));
         for (i, r) in a.recommendations.iter().enumerate() {

@@ -248,6 +248,32 @@ impl TrainingArgs {
             || self.layers.is_some()
     }
 
+    /// The first flag that only a training plan uses (strategy, offload, precision, optimizer,
+    /// fine-tuning, activations, loading, NVMe), as its flag; for `--inference`.
+    pub fn training_only_flag(&self) -> Option<&'static str> {
+        [
+            (self.largest_layer_params.is_some(), "largest-layer-params"),
+            (self.precision.is_some(), "precision"),
+            (self.optimizer.is_some(), "optimizer"),
+            (self.strategy.is_some(), "strategy"),
+            (self.zero_stage.is_some(), "zero-stage"),
+            (self.offload_optimizer.is_some(), "offload-optimizer"),
+            (self.offload_param.is_some(), "offload-param"),
+            (self.zero_init, "zero-init"),
+            (self.nodes.is_some(), "nodes"),
+            (self.finetune.is_some(), "finetune"),
+            (self.lora_share.is_some(), "lora-share"),
+            (self.seq_len.is_some(), "seq-len"),
+            (self.checkpointing, "checkpointing"),
+            (self.eager_attention, "eager-attention"),
+            (self.loading.is_some(), "loading"),
+            (self.checkpoint_dtype.is_some(), "checkpoint-dtype"),
+        ]
+        .into_iter()
+        .find_map(|(set, flag)| set.then_some(flag))
+        .or_else(|| self.nvme_flag())
+    }
+
     /// The first NVMe setting given, as its flag.
     fn nvme_flag(&self) -> Option<&'static str> {
         [

@@ -25,6 +25,9 @@ pub struct Scenario {
     /// A data-loading workload (see `docs/model.md` § Workload simulator); `null` for none.
     #[serde(default)]
     pub workload: Option<crate::advisor::workload::Workload>,
+    /// A model to serve (see `docs/model.md` § Inference memory); `null` for none.
+    #[serde(default)]
+    pub inference: Option<crate::advisor::inference::InferencePlan>,
 }
 
 fn version() -> u32 {

@@ -15,6 +15,7 @@ pub mod bandwidth;
 pub mod bench;
 pub mod errors;
 pub mod fleet;
+pub mod inference;
 pub mod monitor;
 pub mod purchase;
 pub mod recommend;

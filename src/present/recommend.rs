@@ -31,6 +31,12 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::IndexAsArrays => Msg::RecommendationIndexAsArrays,
         R::AddRam => Msg::RecommendationAddRam,
         R::LargerInstance => Msg::RecommendationLargerInstance,
+        R::ReduceContext => Msg::RecommendationReduceContext,
+        R::KvCacheFp8 => Msg::RecommendationKvCacheFp8,
+        R::CpuOffloadGb => Msg::RecommendationCpuOffloadGb,
+        R::GpuLayers => Msg::RecommendationGpuLayers,
+        R::QuantizeWeights => Msg::RecommendationQuantizeWeights,
+        R::ReduceSwapSpace => Msg::RecommendationReduceSwapSpace,
         R::SmallerCacheImages => Msg::RecommendationSmallerCacheImages,
     }
 }

@@ -185,6 +185,7 @@ pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static 
         match p {
             PhaseId::Loading => Msg::PhaseLoading,
             PhaseId::Training => Msg::PhaseTraining,
+            PhaseId::Serving => Msg::PhaseServing,
         },
     )
 }

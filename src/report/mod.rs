@@ -126,10 +126,14 @@ fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
     let inputs = crate::advisor::Inputs {
         training: a.training_memory.as_ref().map(|t| t.plan.clone()),
         workload: a.workload.as_ref().map(|w| w.workload.clone()),
+        inference: a.inference_memory.as_ref().map(|m| m.plan.clone()),
     };
     let mut redacted = crate::advisor::assess_with(&profile, &inputs);
     if redacted.training_error.is_none() {
         redacted.training_error = a.training_error;
+    }
+    if redacted.inference_error.is_none() {
+        redacted.inference_error = a.inference_error;
     }
     *a = redacted;
 }

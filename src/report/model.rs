@@ -172,7 +172,7 @@ pub fn build_with_monitor(
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 12] = [
+    let sections: [Section; 13] = [
         title,
         verdict,
         inputs,
@@ -184,6 +184,7 @@ pub fn build_with_monitor(
         recommendations,
         workload,
         training,
+        inference,
         procurement,
     ];
     for section in sections {
@@ -624,6 +625,36 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     if let Some(note) = ww::decode_assumption(lang, r) {
         b.push(Block::Paragraph(note));
     }
+}
+
+/// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
+/// holds.
+fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::inference as iw;
+    let Some(m) = &a.inference_memory else { return };
+    b.push(Block::Heading(tr(lang, Msg::InferenceSection).to_string()));
+    b.push(Block::Paragraph(iw::summary(lang, m)));
+    b.push(Block::Paragraph(iw::weights_and_cache(lang, m)));
+    b.push(Block::Table {
+        header: vec![
+            String::new(),
+            tr(lang, Msg::TrainNeeded).into(),
+            tr(lang, Msg::TrainAvailable).into(),
+            String::new(),
+        ],
+        rows: vec![
+            check_row(lang, Msg::TrainNeedGpu, &m.gpu),
+            check_row(lang, Msg::TrainNeedCpu, &m.cpu),
+        ],
+        widths: vec![2.5, 1.5, 1.5, 1.5],
+    });
+    let (header, rows) = iw::phase_table(lang, m);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Bullets(iw::host_lines(lang, m)));
 }
 
 fn check_row(lang: Lang, label: Msg, c: &crate::advisor::training::CapacityCheck) -> Vec<String> {

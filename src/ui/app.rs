@@ -82,6 +82,8 @@ pub struct RamvramApp {
     workload: crate::advisor::workload::Workload,
     /// The workload is part of the assessment and the report (as for [`Self::training_active`]).
     workload_active: bool,
+    /// A model to serve, from a scenario file (the window has no editor for it yet).
+    inference: Option<crate::advisor::inference::InferencePlan>,
     /// The export dialog, while open.
     export: Option<ExportForm>,
     fleet_inputs: Vec<FleetInput>,
@@ -139,6 +141,7 @@ impl RamvramApp {
             workload,
             remember_workload: false,
             workload_active: false,
+            inference: None,
             export: None,
             fleet_inputs: Vec::new(),
             fleet: Vec::new(),
@@ -318,10 +321,12 @@ impl RamvramApp {
         let set_up = Inputs {
             workload: self.workload_active.then(|| self.workload.clone()),
             training: self.training_active.then(|| self.training.plan.clone()),
+            inference: self.inference.clone(),
         };
         let on_pages = Inputs {
             workload: Some(self.workload.clone()),
             training: Some(self.training.plan.clone()),
+            inference: self.inference.clone(),
         };
         self.assessment = self
             .profile
@@ -453,6 +458,9 @@ impl RamvramApp {
                     self.training = TrainingForm::new(t);
                     self.training_active = true;
                 }
+                if s.inference.is_some() {
+                    self.inference = s.inference;
+                }
                 self.reassess();
             }
             Err(e) => self.message = Some(Message::ScenarioFailed(e)),
@@ -465,6 +473,7 @@ impl RamvramApp {
             schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
             training: Some(self.training.plan.clone()),
             workload: Some(self.workload.clone()),
+            inference: self.inference.clone(),
         };
         self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
             Ok(()) => Message::Exported(path.to_path_buf()),

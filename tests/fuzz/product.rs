@@ -62,6 +62,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
             let inputs = Inputs {
                 training: s.training,
                 workload: s.workload,
+                inference: s.inference,
             };
             render_all(&advisor::assess_with(base_machine(), &inputs), pdf);
         }
@@ -110,6 +111,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                 let inputs = Inputs {
                     training: None,
                     workload: Some(w),
+                    inference: None,
                 };
                 render_all(&advisor::assess_with(base_machine(), &inputs), false);
             }

@@ -4,10 +4,11 @@
 
 use super::memory::{Judged, MachineCapacity, judge};
 use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
+use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
+use crate::advisor::recommend::machine::{self, RamNeed};
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
 use crate::profile::MachineProfile;
-use crate::units::GIB;
 
 /// A change worth showing: it fits, or it lowers a failing need without breaking one that fit.
 fn helps(current: &Judged, next: &Judged) -> bool {
@@ -79,6 +80,7 @@ pub(super) fn advice(
     current: &Judged,
     machine: &MachineCapacity,
     profile: &MachineProfile,
+    ram: &EffectiveRam,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
     let mut consider =
@@ -244,38 +246,35 @@ pub(super) fn advice(
             &[("finetune", text("qlora"))],
         );
     }
-    out.extend(swap_for_loading(current, profile));
+    out.extend(machine::recommendations(profile, ram, &ram_need(current)));
     out
 }
 
-/// A swap file for a loading peak: when only the loading phase is over usable RAM and the
-/// training phase fits, swap on fast storage absorbs the one-time peak (pages of a checkpoint
-/// read once). The size is the overflow plus 10 %, rounded up to a whole GiB, less the swap
-/// already configured. Swapping during training steps would crawl, so a training phase over RAM
-/// gets no swap advice.
-fn swap_for_loading(current: &Judged, profile: &MachineProfile) -> Option<Recommendation> {
+/// What the plan asks of the machine's RAM: its peak, the training phase when loading is the
+/// peak, and whether the rest fits.
+fn ram_need(j: &Judged) -> RamNeed {
     use super::breakdown::PhaseId;
-    let usable = current.cpu.available_bytes?;
-    let phase = |id| {
-        current
-            .estimate
+    let cpu = |id| {
+        j.estimate
             .phases
             .iter()
             .find(|p| p.phase == id)
-            .map(|p| p.cpu_bytes_per_node)
+            .map_or(0, |p| p.cpu_bytes_per_node)
     };
-    let (loading, training) = (phase(PhaseId::Loading)?, phase(PhaseId::Training)?);
-    if loading <= usable || training > usable || current.gpu.fits == Some(false) {
-        return None;
+    let training = cpu(PhaseId::Training);
+    let others = [Some(j.gpu.fits), j.nvme.map(|n| n.fits)];
+    let others_fit = if others.iter().flatten().any(|f| *f == Some(false)) {
+        Some(false)
+    } else if others.iter().flatten().all(|f| *f == Some(true)) {
+        Some(true)
+    } else {
+        None
+    };
+    RamNeed {
+        subject: Subject::Training,
+        peak: j.cpu.needed_bytes,
+        steady: (cpu(PhaseId::Loading) > training).then_some(training),
+        others_fit,
+        outcome: outcome(j),
     }
-    let overflow = (loading - usable) as f64 * 1.1;
-    let gib = (overflow / GIB as f64).ceil() as u64;
-    let have = profile.memory.swap_total_bytes.unwrap_or(0) / GIB;
-    let add = gib.saturating_sub(have).max(1) * GIB;
-    let mut o = outcome(current);
-    o.fits = Some(true);
-    Some(
-        Recommendation::new(R::AddSwap, RecKind::Os, Subject::Training, o)
-            .with("swap", Quantity::Bytes(add)),
-    )
 }

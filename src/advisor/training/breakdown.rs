@@ -69,6 +69,8 @@ pub enum PhaseId {
     Loading,
     /// Steps run.
     Training,
+    /// Requests are served (inference).
+    Serving,
 }
 
 /// One phase's memory: per GPU, and per node's CPU RAM with the runtime (the OS and the

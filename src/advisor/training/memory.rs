@@ -209,7 +209,7 @@ pub fn plan_against(
         j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
     }
     let recommendations = if j.fits == Some(false) {
-        super::advice::advice(plan, &j, &machine, profile)
+        super::advice::advice(plan, &j, &machine, profile, ram)
     } else {
         Vec::new()
     };

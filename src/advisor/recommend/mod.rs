@@ -4,6 +4,8 @@
 //! user can buy for that kind of machine. A hardware item comes first only when nothing cheaper
 //! fits. The words are in the locale files (`recommendation.<id>`); this module holds data.
 
+pub mod machine;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -89,6 +91,18 @@ pub enum RecommendationId {
     LargerInstance,
     /// Cache decoded images at a smaller size (`cache_size`), so the cache fits.
     SmallerCacheImages,
+    /// A shorter context (vLLM `max_model_len`, llama.cpp `-c`).
+    ReduceContext,
+    /// An 8-bit KV cache (vLLM `kv_cache_dtype=fp8`).
+    KvCacheFp8,
+    /// vLLM `cpu_offload_gb`: part of each GPU's weights in host RAM.
+    CpuOffloadGb,
+    /// llama.cpp `n_gpu_layers`: the layers that fit on the GPUs, the rest in RAM.
+    GpuLayers,
+    /// Serve 4-bit weights (GPTQ/AWQ, GGUF Q4_K_M).
+    QuantizeWeights,
+    /// A smaller vLLM `swap_space`.
+    ReduceSwapSpace,
 }
 
 /// What the model says once a change is applied. Each field is `None` when it doesn't apply

@@ -1,0 +1,193 @@
+//! What to change when serving doesn't fit: each candidate is the plan with one setting or
+//! technique changed, judged again on the same machine, kept when it fits or lowers the need
+//! that was too high; then the machine-level changes (WSL's cap, swap, hardware).
+
+use super::estimate::judge;
+use super::{Engine, InferenceMemory, InferencePlan, WeightFormat};
+use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::findings::Quantity;
+use crate::advisor::recommend::machine::{self, RamNeed};
+use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::advisor::training::PhaseId;
+use crate::profile::MachineProfile;
+use crate::units::GIB;
+
+fn outcome(m: &InferenceMemory) -> Outcome {
+    Outcome {
+        cpu_peak_bytes_per_node: Some(m.cpu_peak_bytes_per_node),
+        gpu_peak_bytes_per_gpu: Some(m.gpu_peak_bytes_per_gpu),
+        working_set_bytes: None,
+        predicted_gpu_utilization: None,
+        fits: m.fits,
+    }
+}
+
+/// Fits, or lowers a failing need without breaking one that fit.
+fn helps(now: &InferenceMemory, next: &InferenceMemory) -> bool {
+    if next.fits == Some(true) {
+        return true;
+    }
+    let broke = |a: Option<bool>, b: Option<bool>| a == Some(true) && b == Some(false);
+    if broke(now.gpu.fits, next.gpu.fits) || broke(now.cpu.fits, next.cpu.fits) {
+        return false;
+    }
+    (now.gpu.fits == Some(false) && next.gpu.needed_bytes < now.gpu.needed_bytes)
+        || (now.cpu.fits == Some(false) && next.cpu.needed_bytes < now.cpu.needed_bytes)
+}
+
+/// The largest value in `lo..=hi` for which `fits` holds, by bisection (`fits` grows false
+/// with the value); `None` when even `lo` doesn't.
+fn largest_fitting(lo: u64, hi: u64, fits: impl Fn(u64) -> bool) -> Option<u64> {
+    if !fits(lo) {
+        return None;
+    }
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let mid = a + (b - a).div_ceil(2);
+        if fits(mid) {
+            a = mid;
+        } else {
+            b = mid - 1;
+        }
+    }
+    Some(a)
+}
+
+/// The candidate changes of a serving plan that doesn't fit.
+pub(super) fn advice(
+    now: &InferenceMemory,
+    gpu_total: Option<u64>,
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+) -> Vec<Recommendation> {
+    let p = &now.plan;
+    let usable = ram.effective_bytes;
+    let mut out = Vec::new();
+    let mut consider =
+        |id: R, kind: RecKind, changed: InferencePlan, changes: Vec<(&str, Quantity)>| {
+            let Ok(next) = judge(&changed, gpu_total, usable) else {
+                return;
+            };
+            if changed != *p && helps(now, &next) {
+                let mut r = Recommendation::new(id, kind, Subject::Inference, outcome(&next));
+                for (name, q) in changes {
+                    r = r.with(name, q);
+                }
+                out.push(r);
+            }
+        };
+    let gpu_fits = |plan: &InferencePlan| {
+        judge(plan, gpu_total, usable).is_ok_and(|m| m.gpu.fits != Some(false))
+    };
+    if now.gpu.fits == Some(false) {
+        // The longest context, in steps of 256 tokens, that fits.
+        let steps = p.context_len / 256;
+        let ctx = |n: u64| InferencePlan {
+            context_len: n * 256,
+            ..p.clone()
+        };
+        if let Some(n) = largest_fitting(1, steps.saturating_sub(1), |n| gpu_fits(&ctx(n))) {
+            consider(
+                R::ReduceContext,
+                RecKind::Setting,
+                ctx(n),
+                vec![("context_len", Quantity::Count(n * 256))],
+            );
+        }
+        if p.engine == Engine::Vllm && p.kv_bytes > 1 {
+            consider(
+                R::KvCacheFp8,
+                RecKind::Setting,
+                InferencePlan {
+                    kv_bytes: 1,
+                    ..p.clone()
+                },
+                vec![],
+            );
+        }
+        if p.engine == Engine::Vllm {
+            let excess = now
+                .gpu
+                .needed_bytes
+                .saturating_sub(now.gpu.available_bytes.unwrap_or(0));
+            let gib = excess.div_ceil(GIB) as f64 + p.cpu_offload_gib;
+            consider(
+                R::CpuOffloadGb,
+                RecKind::Setting,
+                InferencePlan {
+                    cpu_offload_gib: gib,
+                    ..p.clone()
+                },
+                vec![("cpu_offload_gb", Quantity::Count(gib as u64))],
+            );
+        }
+        if p.engine == Engine::LlamaCpp {
+            let with = |g: u64| InferencePlan {
+                gpu_layers: Some(g),
+                ..p.clone()
+            };
+            let top = now.gpu_layers.saturating_sub(1);
+            if let Some(g) = largest_fitting(0, top, |g| gpu_fits(&with(g))) {
+                consider(
+                    R::GpuLayers,
+                    RecKind::Setting,
+                    with(g),
+                    vec![("n_gpu_layers", Quantity::Count(g))],
+                );
+            }
+        }
+        let four_bit = match p.engine {
+            Engine::LlamaCpp => WeightFormat::Q4KM,
+            _ => WeightFormat::Int4,
+        };
+        if p.weights.bytes() > four_bit.bytes() {
+            let name = match four_bit {
+                WeightFormat::Q4KM => "GGUF Q4_K_M",
+                _ => "GPTQ / AWQ",
+            };
+            consider(
+                R::QuantizeWeights,
+                RecKind::Software,
+                InferencePlan {
+                    weights: four_bit,
+                    ..p.clone()
+                },
+                vec![("weights", Quantity::Text(name.into()))],
+            );
+        }
+    }
+    if now.cpu.fits == Some(false) && p.engine == Engine::Vllm && p.swap_space_gib > 0.0 {
+        // The largest whole GiB of swap space per GPU that fits the host.
+        let over = now.cpu.needed_bytes.saturating_sub(usable.unwrap_or(0));
+        let per_gpu = (over.div_ceil(u64::from(p.gpus)) as f64 / GIB as f64).ceil();
+        let left = (p.swap_space_gib - per_gpu).max(0.0).floor();
+        consider(
+            R::ReduceSwapSpace,
+            RecKind::Setting,
+            InferencePlan {
+                swap_space_gib: left,
+                ..p.clone()
+            },
+            vec![("swap_space", Quantity::Count(left as u64))],
+        );
+    }
+    let cpu = |id| {
+        now.phases
+            .iter()
+            .find(|x| x.phase == id)
+            .map_or(0, |x| x.cpu_bytes_per_node)
+    };
+    let serving = cpu(PhaseId::Serving);
+    out.extend(machine::recommendations(
+        profile,
+        ram,
+        &RamNeed {
+            subject: Subject::Inference,
+            peak: now.cpu.needed_bytes,
+            steady: (cpu(PhaseId::Loading) > serving).then_some(serving),
+            others_fit: now.gpu.fits,
+            outcome: outcome(now),
+        },
+    ));
+    out
+}

@@ -1,0 +1,280 @@
+//! Inference memory by engine: weights and the KV cache on the GPUs, and the host RAM each
+//! engine takes while loading and while serving.
+
+use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
+use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::recommend::Recommendation;
+use crate::advisor::training::loading::CHECKPOINT_SHARD_BYTES;
+use crate::advisor::training::{CapacityCheck, Phase, PhaseId, presets::assumed_largest_layer};
+use crate::advisor::workload::{MAIN_PROCESS_BYTES, OS_BYTES};
+use crate::profile::MachineProfile;
+use crate::units::{GIB, MIB, saturating_bytes};
+
+/// llama.cpp's own process on the host: a native program with the CUDA runtime, 512 MiB.
+/// Assumption (its resident size with a model fully offloaded is a few hundred MiB).
+pub const LLAMA_CPP_PROCESS_BYTES: u64 = 512 * MIB;
+
+/// llama.cpp's compute buffer per GPU, 512 MiB. Assumption from the "CUDA0 compute buffer
+/// size" it prints for 7B–70B models at a 4,096-token context (a few hundred MiB).
+pub const LLAMA_CPP_COMPUTE_BYTES: u64 = 512 * MIB;
+
+fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
+    let s = &p.shape;
+    if p.params == 0
+        || s.layers == 0
+        || s.hidden == 0
+        || s.heads == Some(0)
+        || s.kv_heads == Some(0)
+        || p.gpus == 0
+        || p.context_len == 0
+        || p.concurrent_sequences == 0
+    {
+        return Err(InferenceError::Zero);
+    }
+    if !(p.gpu_memory_utilization > 0.0 && p.gpu_memory_utilization <= 1.0) {
+        return Err(InferenceError::Utilization);
+    }
+    // Beyond any model or machine: typos or overflowed arithmetic (as for profiles' caps).
+    if p.params > 1 << 50
+        || s.layers > 100_000
+        || s.hidden > 1 << 24
+        || s.heads.is_some_and(|h| h > 1 << 20)
+        || s.kv_heads.is_some_and(|h| h > 1 << 20)
+        || p.gpus > 1024
+        || p.context_len > 1 << 32
+        || p.concurrent_sequences > 1 << 24
+    {
+        return Err(InferenceError::Zero);
+    }
+    if p.gpu_layers.is_some_and(|g| g > s.layers) {
+        return Err(InferenceError::GpuLayers);
+    }
+    let ok = |g: f64| (0.0..=1e6).contains(&g);
+    if !ok(p.swap_space_gib) || !ok(p.cpu_offload_gib) {
+        return Err(InferenceError::HostGib);
+    }
+    if !matches!(p.kv_bytes, 1 | 2 | 4) {
+        return Err(InferenceError::KvBytes);
+    }
+    Ok(())
+}
+
+/// KV cache per token: 2 (keys and values) × layers × KV heads × head dimension × bytes per
+/// element, the head dimension being hidden ÷ heads (heads not given: hidden ÷ 128).
+pub fn kv_bytes_per_token(p: &InferencePlan) -> u64 {
+    let s = &p.shape;
+    let heads = s.heads.unwrap_or((s.hidden / 128).max(1));
+    let kv_heads = s.kv_heads.unwrap_or(heads);
+    let head_dim = s.hidden / heads.max(1);
+    2u64.saturating_mul(s.layers)
+        .saturating_mul(kv_heads)
+        .saturating_mul(head_dim)
+        .saturating_mul(u64::from(p.kv_bytes))
+}
+
+/// The machine-independent figures of a plan (host bytes without the machine's usable RAM).
+struct Figures {
+    weights: u64,
+    kv_total: u64,
+    kv_per_token: u64,
+    gpu_per_gpu: u64,
+    host_serving: u64,
+    host_loading: u64,
+    swap_space: u64,
+    weights_on_cpu: u64,
+    gpu_layers: u64,
+    page_cache: u64,
+    runtime: u64,
+}
+
+fn figures(p: &InferencePlan) -> Figures {
+    let t = u64::from(p.gpus);
+    let weights = saturating_bytes(p.params as f64 * p.weights.bytes());
+    let kv_per_token = kv_bytes_per_token(p);
+    let kv_total = kv_per_token
+        .saturating_mul(p.context_len)
+        .saturating_mul(p.concurrent_sequences);
+    // The largest tensor: the preset's (usually the token embedding), else ramvram's assumption.
+    let largest = p
+        .preset
+        .as_deref()
+        .and_then(crate::advisor::training::presets::preset)
+        .map_or_else(|| assumed_largest_layer(p.params), |x| x.largest_layer);
+    let tensor = saturating_bytes(largest as f64 * p.weights.bytes());
+    let layers = p.shape.layers;
+    match p.engine {
+        Engine::Vllm => {
+            // Tensor parallel: each GPU holds 1/T of the weights and of the KV cache;
+            // `cpu_offload_gb` moves that many GiB of each GPU's weights to the host.
+            let offload = saturating_bytes(p.cpu_offload_gib * GIB as f64);
+            let per_gpu_weights = (weights / t).saturating_sub(offload);
+            let swap = saturating_bytes(p.swap_space_gib * GIB as f64).saturating_mul(t);
+            let runtime = OS_BYTES.saturating_add(MAIN_PROCESS_BYTES.saturating_mul(t));
+            let (loading, page_cache) = match p.files {
+                CheckpointFiles::Safetensors => (tensor.saturating_mul(t), weights),
+                CheckpointFiles::Pickle => (weights.saturating_mul(t), 0),
+            };
+            Figures {
+                weights,
+                kv_total,
+                kv_per_token,
+                gpu_per_gpu: per_gpu_weights.saturating_add(kv_total / t),
+                host_serving: swap.saturating_add(offload.saturating_mul(t)),
+                host_loading: loading,
+                swap_space: swap,
+                weights_on_cpu: offload.saturating_mul(t),
+                gpu_layers: layers,
+                page_cache,
+                runtime,
+            }
+        }
+        Engine::LlamaCpp => {
+            // `n_gpu_layers` of the model's layers (weights and their KV cache) on the GPUs,
+            // split evenly; the rest stays in RAM, read on every token (memory-mapped GGUF:
+            // resident pages of the file).
+            let g = p.gpu_layers.unwrap_or(layers).min(layers);
+            let on_gpu = |bytes: u64| saturating_bytes(bytes as f64 * g as f64 / layers as f64);
+            let (w_gpu, kv_gpu) = (on_gpu(weights), on_gpu(kv_total));
+            let (w_cpu, kv_cpu) = (
+                weights.saturating_sub(w_gpu),
+                kv_total.saturating_sub(kv_gpu),
+            );
+            Figures {
+                weights,
+                kv_total,
+                kv_per_token,
+                gpu_per_gpu: w_gpu.saturating_add(kv_gpu) / t + LLAMA_CPP_COMPUTE_BYTES,
+                host_serving: w_cpu.saturating_add(kv_cpu),
+                host_loading: w_cpu,
+                swap_space: 0,
+                weights_on_cpu: w_cpu,
+                gpu_layers: g,
+                page_cache: weights,
+                runtime: OS_BYTES + LLAMA_CPP_PROCESS_BYTES,
+            }
+        }
+        Engine::Transformers => {
+            // `device_map="auto"` splits the layers over the GPUs; loading from safetensors goes
+            // shard by shard (the device map implies `low_cpu_mem_usage`), from a single pickle
+            // file `torch.load` reads it whole.
+            let (loading, page_cache) = match p.files {
+                CheckpointFiles::Safetensors => (
+                    saturating_bytes((weights as f64).min(CHECKPOINT_SHARD_BYTES)),
+                    weights,
+                ),
+                CheckpointFiles::Pickle => (weights, 0),
+            };
+            Figures {
+                weights,
+                kv_total,
+                kv_per_token,
+                gpu_per_gpu: (weights / t).saturating_add(kv_total / t),
+                host_serving: 0,
+                host_loading: loading,
+                swap_space: 0,
+                weights_on_cpu: 0,
+                gpu_layers: layers,
+                page_cache,
+                runtime: OS_BYTES + MAIN_PROCESS_BYTES,
+            }
+        }
+    }
+}
+
+/// The plan's phases and peaks, checked against no machine (capacities unknown).
+///
+/// # Errors
+/// An [`InferenceError`] for an input that can't be right.
+pub fn estimate(p: &InferencePlan) -> Result<InferenceMemory, InferenceError> {
+    judge(p, None, None)
+}
+
+/// The plan on a GPU of `gpu_total` bytes (the smallest one) with `usable` bytes of host RAM.
+pub(super) fn judge(
+    p: &InferencePlan,
+    gpu_total: Option<u64>,
+    usable: Option<u64>,
+) -> Result<InferenceMemory, InferenceError> {
+    validate(p)?;
+    let f = figures(p);
+    let phases = vec![
+        Phase {
+            phase: PhaseId::Loading,
+            cpu_bytes_per_node: f.host_loading.saturating_add(f.runtime),
+            gpu_bytes_per_gpu: f.gpu_per_gpu.saturating_sub(f.kv_total / u64::from(p.gpus)),
+        },
+        Phase {
+            phase: PhaseId::Serving,
+            cpu_bytes_per_node: f.host_serving.saturating_add(f.runtime),
+            gpu_bytes_per_gpu: f.gpu_per_gpu,
+        },
+    ];
+    let cpu_peak = phases
+        .iter()
+        .map(|x| x.cpu_bytes_per_node)
+        .max()
+        .unwrap_or(0);
+    let gpu_peak = phases
+        .iter()
+        .map(|x| x.gpu_bytes_per_gpu)
+        .max()
+        .unwrap_or(0);
+    // vLLM claims its share of each GPU up front; the weights and the cache must fit in it.
+    let reserved = (p.engine == Engine::Vllm)
+        .then(|| gpu_total.map(|g| saturating_bytes(g as f64 * p.gpu_memory_utilization)))
+        .flatten();
+    let gpu = check(gpu_peak, reserved.or(gpu_total));
+    let cpu = check(cpu_peak, usable);
+    let fits = match (gpu.fits, cpu.fits) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    };
+    Ok(InferenceMemory {
+        plan: p.clone(),
+        weights_bytes: f.weights,
+        kv_cache_bytes: f.kv_total,
+        kv_bytes_per_token: f.kv_per_token,
+        phases,
+        cpu_peak_bytes_per_node: cpu_peak,
+        gpu_peak_bytes_per_gpu: gpu_peak,
+        gpu_reserved_bytes_per_gpu: reserved,
+        swap_space_bytes: f.swap_space,
+        weights_on_cpu_bytes: f.weights_on_cpu,
+        gpu_layers: f.gpu_layers,
+        page_cache_bytes: f.page_cache,
+        runtime_bytes_per_node: f.runtime,
+        gpu,
+        cpu,
+        fits,
+    })
+}
+
+fn check(needed: u64, available: Option<u64>) -> CapacityCheck {
+    CapacityCheck {
+        needed_bytes: needed,
+        available_bytes: available,
+        fits: available.map(|a| needed <= a),
+    }
+}
+
+/// Judges `p` on the machine (the smallest discrete GPU, usable RAM) and, when it doesn't fit,
+/// computes what to change.
+///
+/// # Errors
+/// An [`InferenceError`] for an input that can't be right.
+pub fn serve_against(
+    p: &InferencePlan,
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    vram: &VramTotals,
+) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
+    let gpu_total = crate::advisor::training::capacity(profile, ram, vram).gpu;
+    let m = judge(p, gpu_total, ram.effective_bytes)?;
+    let recs = if m.fits == Some(false) {
+        super::advice::advice(&m, gpu_total, profile, ram)
+    } else {
+        Vec::new()
+    };
+    Ok((m, recs))
+}

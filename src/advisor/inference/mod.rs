@@ -1,0 +1,199 @@
+//! Inference memory: serving a model with vLLM, llama.cpp or Hugging Face transformers —
+//! weights and the KV cache on the GPUs, and the host RAM each engine takes (vLLM's pinned swap
+//! space and CPU offload, llama.cpp's layers left on the CPU, the loading peak). Formulas and
+//! defaults in `docs/model.md` § "Inference memory".
+
+mod advice;
+mod estimate;
+
+use serde::{Deserialize, Serialize};
+
+pub use estimate::{estimate, serve_against};
+
+use super::training::{CapacityCheck, Phase, TransformerShape};
+
+/// The serving engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// vLLM: pre-allocates `gpu_memory_utilization` of each GPU, tensor parallel over the GPUs.
+    Vllm,
+    /// llama.cpp: GGUF weights, `n_gpu_layers` on the GPUs, the rest in RAM.
+    LlamaCpp,
+    /// Hugging Face transformers `generate` with `device_map="auto"`.
+    Transformers,
+}
+
+/// How the weights are stored and served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WeightFormat {
+    /// bf16/fp16: 2 bytes per parameter.
+    Bf16,
+    /// FP8 (E4M3): 1 byte.
+    Fp8,
+    /// INT8 (`Q8_0` in GGUF: 8.5 bits with its scales): 1.0625 bytes.
+    Int8,
+    /// 4-bit GPTQ/AWQ/NF4 (4.127 bits with group scales, as QLoRA's NF4 double-quantised).
+    Int4,
+    /// GGUF `Q4_K_M`: 4.85 bits per parameter on average (llama.cpp's quantize table for a 7B).
+    Q4KM,
+}
+
+impl WeightFormat {
+    /// Bytes per parameter.
+    pub fn bytes(self) -> f64 {
+        match self {
+            WeightFormat::Bf16 => 2.0,
+            WeightFormat::Fp8 => 1.0,
+            WeightFormat::Int8 => 8.5 / 8.0,
+            WeightFormat::Int4 => super::training::QLORA_BASE_BYTES,
+            WeightFormat::Q4KM => 4.85 / 8.0,
+        }
+    }
+}
+
+/// The checkpoint's files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckpointFiles {
+    /// safetensors (or GGUF): memory-mapped, the bytes in the page cache.
+    #[default]
+    Safetensors,
+    /// A pickle file (`.bin`, `.pt`) read whole by `torch.load`.
+    Pickle,
+}
+
+/// What to serve, and how.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InferencePlan {
+    /// The engine.
+    pub engine: Engine,
+    /// Preset id the shape came from, if any.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Total parameters.
+    pub params: u64,
+    /// Layers, hidden size, heads and KV heads (for the KV cache).
+    pub shape: TransformerShape,
+    /// Weight format.
+    pub weights: WeightFormat,
+    /// GPUs (vLLM's tensor-parallel size; llama.cpp and transformers split layers over them).
+    pub gpus: u32,
+    /// Tokens per sequence (vLLM `max_model_len`, llama.cpp `-c`).
+    pub context_len: u64,
+    /// Sequences served at once (each with a full-length KV cache).
+    pub concurrent_sequences: u64,
+    /// Bytes per KV-cache element: 2 (fp16/bf16, every engine's default), 1 (vLLM
+    /// `kv_cache_dtype=fp8`).
+    #[serde(default = "two")]
+    pub kv_bytes: u8,
+    /// vLLM `gpu_memory_utilization` (default 0.9).
+    #[serde(default = "utilization")]
+    pub gpu_memory_utilization: f64,
+    /// vLLM `swap_space`, GiB of pinned host RAM per GPU worker (default 4).
+    #[serde(default = "swap_space")]
+    pub swap_space_gib: f64,
+    /// vLLM `cpu_offload_gb`, GiB of weights per GPU kept in host RAM (default 0).
+    #[serde(default)]
+    pub cpu_offload_gib: f64,
+    /// llama.cpp `n_gpu_layers`; `None`: every layer on the GPUs.
+    #[serde(default)]
+    pub gpu_layers: Option<u64>,
+    /// The checkpoint's files.
+    #[serde(default)]
+    pub files: CheckpointFiles,
+}
+
+fn two() -> u8 {
+    2
+}
+fn utilization() -> f64 {
+    0.9
+}
+fn swap_space() -> f64 {
+    4.0
+}
+
+impl InferencePlan {
+    /// A plan with each engine's defaults: 1 GPU, 4,096 tokens, one sequence, fp16 KV cache,
+    /// vLLM's 0.9 utilisation and 4 GiB swap space, every layer on the GPU, safetensors.
+    pub fn new(
+        engine: Engine,
+        params: u64,
+        shape: TransformerShape,
+        weights: WeightFormat,
+    ) -> Self {
+        InferencePlan {
+            engine,
+            preset: None,
+            params,
+            shape,
+            weights,
+            gpus: 1,
+            context_len: 4096,
+            concurrent_sequences: 1,
+            kv_bytes: 2,
+            gpu_memory_utilization: utilization(),
+            swap_space_gib: swap_space(),
+            cpu_offload_gib: 0.0,
+            gpu_layers: None,
+            files: CheckpointFiles::Safetensors,
+        }
+    }
+}
+
+/// An inference input that can't be right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InferenceError {
+    /// Zero (or beyond any real model or machine) parameters, layers, hidden size, heads, GPUs,
+    /// tokens or sequences.
+    Zero,
+    /// `gpu_memory_utilization` outside (0, 1].
+    Utilization,
+    /// More GPU layers than the model has.
+    GpuLayers,
+    /// Negative or non-finite swap space or CPU offload.
+    HostGib,
+    /// KV bytes other than 1, 2 or 4.
+    KvBytes,
+}
+
+/// The inference estimate on a machine (`inference_memory` in `advise --json`): the same shape
+/// as `training_memory`'s phases and peaks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InferenceMemory {
+    /// The plan.
+    pub plan: InferencePlan,
+    /// All the weights, bytes.
+    pub weights_bytes: u64,
+    /// KV cache for `context_len × concurrent_sequences` tokens, all GPUs together, bytes.
+    pub kv_cache_bytes: u64,
+    /// KV cache per token, bytes: 2 × layers × KV heads × head dim × KV bytes.
+    pub kv_bytes_per_token: u64,
+    /// Loading, then serving.
+    pub phases: Vec<Phase>,
+    /// The larger phase's host RAM, bytes (runtime included).
+    pub cpu_peak_bytes_per_node: u64,
+    /// The larger phase's VRAM per GPU, bytes.
+    pub gpu_peak_bytes_per_gpu: u64,
+    /// What vLLM claims on each GPU (`gpu_memory_utilization` × the GPU), when known.
+    pub gpu_reserved_bytes_per_gpu: Option<u64>,
+    /// Pinned host RAM for vLLM's swap space, all workers, bytes.
+    pub swap_space_bytes: u64,
+    /// Weights kept in host RAM (vLLM `cpu_offload_gb`, llama.cpp's CPU layers), bytes.
+    pub weights_on_cpu_bytes: u64,
+    /// Layers on the GPUs (llama.cpp).
+    pub gpu_layers: u64,
+    /// Checkpoint bytes read through the page cache (memory-mapped), not in the peak.
+    pub page_cache_bytes: u64,
+    /// The OS and the engine's processes, in both phases' host figure.
+    pub runtime_bytes_per_node: u64,
+    /// Per-GPU need against the smallest GPU (for vLLM: against its reserved share).
+    pub gpu: CapacityCheck,
+    /// Host need against usable RAM.
+    pub cpu: CapacityCheck,
+    /// Everything fits (`None`: can't tell).
+    pub fits: Option<bool>,
+}

@@ -1,0 +1,130 @@
+//! Changes to the machine rather than the plan, for any subject whose host RAM falls short:
+//! raising WSL's memory cap, a swap file for a one-time loading peak, and hardware a user can
+//! buy for this kind of machine (`advisor::purchase`). Each carries the subject's peaks and
+//! whether they fit after the change.
+
+use super::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::findings::Quantity;
+use crate::profile::MachineProfile;
+use crate::units::GIB;
+
+/// What a plan or a workload asks of the machine's RAM.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RamNeed {
+    /// Whose need.
+    pub subject: Subject,
+    /// Host RAM needed at the peak, usable bytes (what `MemTotal` or a cgroup limit offers).
+    pub peak: u64,
+    /// Host RAM needed outside a one-time loading peak (training steps, serving), when the
+    /// loading phase is the peak; a swap file can then absorb the difference.
+    pub steady: Option<u64>,
+    /// Whether everything but host RAM fits (VRAM, NVMe): more RAM can't fix the rest.
+    pub others_fit: Option<bool>,
+    /// The subject's figures to report (peaks, working set); `fits` is set per change.
+    pub outcome: Outcome,
+}
+
+/// Swap added for a loading peak: the overflow plus 10 %, in whole GiB. Assumption: a little
+/// room for the page cache and the kernel while the peak passes.
+pub const SWAP_MARGIN: f64 = 1.1;
+
+fn ceil_gib(bytes: u64) -> u64 {
+    bytes.div_ceil(GIB)
+}
+
+/// The machine-level changes for `need`, in the order they are preferred within their kind
+/// (the ranking happens once for the assessment). Empty when usable RAM is unknown or enough.
+pub fn recommendations(
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    need: &RamNeed,
+) -> Vec<Recommendation> {
+    let mut out = Vec::new();
+    let Some(usable) = ram.effective_bytes else {
+        return out;
+    };
+    if need.peak <= usable || need.others_fit == Some(false) {
+        return out;
+    }
+    let with_fit = |fits: Option<bool>| Outcome {
+        fits: match (fits, need.others_fit) {
+            (Some(true), Some(true)) => Some(true),
+            (Some(false), _) => Some(false),
+            _ => None,
+        },
+        ..need.outcome
+    };
+    // WSL2: Linux sees WSL's cap; raising `memory=` in .wslconfig comes before buying RAM.
+    if profile.memory.wsl.as_ref().is_some_and(|w| w.is_wsl2()) {
+        let cap_after = crate::advisor::wsl::wsl_cap_after(profile);
+        let want = ceil_gib(need.peak);
+        let set = cap_after.map_or(want, |c| want.min(c / GIB));
+        if set * GIB > usable {
+            let fits = cap_after.map(|c| need.peak <= c.min(set * GIB));
+            out.push(
+                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits))
+                    .with("memory", Quantity::Text(format!("{set}GB"))),
+            );
+        }
+    }
+    // A one-time loading peak: swap on fast storage absorbs it when the steady state fits.
+    if need.steady.is_some_and(|s| s <= usable) {
+        let overflow = (need.peak - usable) as f64 * SWAP_MARGIN;
+        let wanted = ceil_gib(overflow as u64).max(1);
+        // Swap already configured that covers the overflow absorbs the peak as it is.
+        let have = profile.memory.swap_total_bytes.unwrap_or(0) / GIB;
+        let add = wanted.saturating_sub(have) * GIB;
+        if add > 0 {
+            out.push(
+                Recommendation::new(R::AddSwap, RecKind::Os, need.subject, with_fit(Some(true)))
+                    .with("swap", Quantity::Bytes(add)),
+            );
+        }
+    }
+    // Hardware: the installed size whose usable share covers the peak.
+    let share = match (
+        ram.installed_bytes,
+        ram.physical_bytes,
+        ram.limited_by_cgroup,
+    ) {
+        (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
+        _ => 1.0,
+    };
+    let installed = crate::units::saturating_bytes(need.peak as f64 / share);
+    if !ram.limited_by_cgroup {
+        if let Some(mut r) = crate::advisor::purchase::hardware_recommendation(
+            profile,
+            ram,
+            installed,
+            with_fit(Some(true)),
+        ) {
+            r.subject = need.subject;
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Gives an `add-ram` recommendation that names only the RAM to reach (`ram_bytes`, as the
+/// workload simulator makes them) what to buy for this machine; one with nothing to buy keeps
+/// the size as its `modules` so it still reads as a size.
+pub fn complete_add_ram(
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    r: Recommendation,
+) -> Recommendation {
+    if r.id != R::AddRam || r.changes.contains_key("modules") {
+        return r;
+    }
+    let Some(Quantity::Bytes(target)) = r.changes.get("ram_bytes").cloned() else {
+        return r;
+    };
+    match crate::advisor::purchase::hardware_recommendation(profile, ram, target, r.result) {
+        Some(mut h) => {
+            h.subject = r.subject;
+            h
+        }
+        None => r.with("modules", Quantity::Bytes(target)),
+    }
+}

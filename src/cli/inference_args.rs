@@ -1,0 +1,242 @@
+//! `advise` flags for inference memory. The model is `--preset` or `--params` with
+//! `--layers`/`--hidden-size`/`--heads` (the training planner's model flags); `--inference`
+//! says it is served, not trained.
+
+use clap::{Args, ValueEnum};
+
+use super::training_args::TrainingArgs;
+use crate::advisor::defaults;
+use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
+use crate::advisor::training::{TransformerShape, presets};
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::MachineProfile;
+
+/// Flags describing a model to serve.
+#[derive(Debug, Default, Args)]
+#[command(next_help_heading = "Inference memory")]
+pub struct InferenceArgs {
+    /// Serve the model (--preset or --params) with this engine instead of training it.
+    #[arg(long, value_enum)]
+    pub inference: Option<EngineArg>,
+    /// Weight format served (default bf16).
+    #[arg(long, value_enum)]
+    pub weights: Option<WeightsArg>,
+    /// Tokens per sequence (vLLM --max-model-len, llama.cpp -c; default 4096).
+    #[arg(long)]
+    pub context_len: Option<u64>,
+    /// Sequences served at once, each with a full-length KV cache (default 1).
+    #[arg(long)]
+    pub concurrent_sequences: Option<u64>,
+    /// Key/value heads (grouped-query attention; default: as many as the heads).
+    #[arg(long)]
+    pub kv_heads: Option<u64>,
+    /// KV-cache element type (default: the model's 16 bits).
+    #[arg(long, value_enum)]
+    pub kv_cache_dtype: Option<KvArg>,
+    /// vLLM --gpu-memory-utilization (default 0.9).
+    #[arg(long)]
+    pub gpu_memory_utilization: Option<f64>,
+    /// vLLM --swap-space, GiB of pinned host RAM per GPU (default 4).
+    #[arg(long)]
+    pub swap_space: Option<f64>,
+    /// vLLM --cpu-offload-gb, GiB of each GPU's weights in host RAM (default 0).
+    #[arg(long)]
+    pub cpu_offload_gb: Option<f64>,
+    /// llama.cpp -ngl: layers on the GPUs (default: all).
+    #[arg(long)]
+    pub n_gpu_layers: Option<u64>,
+    /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
+    #[arg(long, value_enum)]
+    pub checkpoint_files: Option<FilesArg>,
+}
+
+/// `--inference` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// vLLM.
+    Vllm,
+    /// llama.cpp.
+    #[value(name = "llama.cpp", alias = "llama-cpp")]
+    LlamaCpp,
+    /// Hugging Face transformers.
+    Transformers,
+}
+
+/// `--weights` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WeightsArg {
+    /// bf16/fp16.
+    Bf16,
+    /// FP8.
+    Fp8,
+    /// INT8 / GGUF Q8_0.
+    Int8,
+    /// 4-bit GPTQ/AWQ/NF4.
+    Int4,
+    /// GGUF Q4_K_M.
+    #[value(name = "q4_k_m", alias = "q4-k-m", alias = "q4km")]
+    Q4KM,
+}
+
+/// `--kv-cache-dtype` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KvArg {
+    /// The model's 16 bits.
+    Auto,
+    /// 8 bits.
+    Fp8,
+}
+
+/// `--checkpoint-files` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FilesArg {
+    /// safetensors or GGUF, memory-mapped.
+    Safetensors,
+    /// A pickle file read whole by torch.load.
+    Pickle,
+}
+
+impl InferenceArgs {
+    /// The first inference flag given, for "only applies with --inference".
+    fn any_flag(&self) -> Option<(&'static str, &'static str)> {
+        let all = "--inference";
+        [
+            (self.weights.is_some(), "weights", all),
+            (self.context_len.is_some(), "context-len", all),
+            (
+                self.concurrent_sequences.is_some(),
+                "concurrent-sequences",
+                all,
+            ),
+            (self.kv_heads.is_some(), "kv-heads", all),
+            (self.kv_cache_dtype.is_some(), "kv-cache-dtype", all),
+            (self.checkpoint_files.is_some(), "checkpoint-files", all),
+            (
+                self.gpu_memory_utilization.is_some(),
+                "gpu-memory-utilization",
+                "--inference vllm",
+            ),
+            (self.swap_space.is_some(), "swap-space", "--inference vllm"),
+            (
+                self.cpu_offload_gb.is_some(),
+                "cpu-offload-gb",
+                "--inference vllm",
+            ),
+            (
+                self.n_gpu_layers.is_some(),
+                "n-gpu-layers",
+                "--inference llama.cpp",
+            ),
+        ]
+        .into_iter()
+        .find_map(|(set, flag, needs)| set.then_some((flag, needs)))
+    }
+
+    /// A flag for another engine than the one given.
+    fn wrong_engine(&self, engine: Engine) -> Option<(&'static str, &'static str)> {
+        let vllm = [
+            (
+                self.gpu_memory_utilization.is_some(),
+                "gpu-memory-utilization",
+            ),
+            (self.swap_space.is_some(), "swap-space"),
+            (self.cpu_offload_gb.is_some(), "cpu-offload-gb"),
+        ];
+        if engine != Engine::Vllm {
+            if let Some((_, flag)) = vllm.iter().find(|(set, _)| *set) {
+                return Some((flag, "--inference vllm"));
+            }
+        }
+        if engine != Engine::LlamaCpp && self.n_gpu_layers.is_some() {
+            return Some(("n-gpu-layers", "--inference llama.cpp"));
+        }
+        None
+    }
+
+    /// The plan these flags describe with the model of `training`'s flags; `None` without
+    /// `--inference`.
+    ///
+    /// # Errors
+    /// A flag that can't apply (an inference flag without `--inference`, a vLLM flag for
+    /// llama.cpp, a training-only flag with `--inference`), or no transformer shape.
+    pub fn plan(
+        &self,
+        lang: Lang,
+        training: &TrainingArgs,
+        profile: &MachineProfile,
+    ) -> Result<Option<InferencePlan>, String> {
+        let only = |(flag, needs): (&str, &str)| {
+            trf(lang, Msg::FlagOnlyWith, &[("flag", flag), ("needs", needs)])
+        };
+        let Some(engine) = self.inference else {
+            return match self.any_flag() {
+                Some(f) => Err(only(f)),
+                None => Ok(None),
+            };
+        };
+        let engine = match engine {
+            EngineArg::Vllm => Engine::Vllm,
+            EngineArg::LlamaCpp => Engine::LlamaCpp,
+            EngineArg::Transformers => Engine::Transformers,
+        };
+        if let Some(f) = self.wrong_engine(engine) {
+            return Err(only(f));
+        }
+        if let Some(flag) = training.training_only_flag() {
+            return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
+        }
+        let preset = training.preset.as_deref().and_then(presets::preset);
+        let params = training.params.or(preset.map(|p| p.params));
+        let shape = match (training.layers, training.hidden_size) {
+            (Some(layers), Some(hidden)) => Some(TransformerShape {
+                hidden,
+                layers,
+                heads: training.heads,
+                kv_heads: self.kv_heads,
+            }),
+            _ => preset.and_then(|p| p.shape).map(|s| TransformerShape {
+                heads: training.heads.or(s.heads),
+                kv_heads: self.kv_heads.or(s.kv_heads),
+                ..s
+            }),
+        };
+        let (Some(params), Some(shape)) = (params, shape) else {
+            return Err(tr(lang, Msg::FlagInferenceNeedsShape).to_string());
+        };
+        let weights = match self.weights {
+            None | Some(WeightsArg::Bf16) => WeightFormat::Bf16,
+            Some(WeightsArg::Fp8) => WeightFormat::Fp8,
+            Some(WeightsArg::Int8) => WeightFormat::Int8,
+            Some(WeightsArg::Int4) => WeightFormat::Int4,
+            Some(WeightsArg::Q4KM) => WeightFormat::Q4KM,
+        };
+        let mut plan = InferencePlan::new(engine, params, shape, weights);
+        plan.preset = preset.map(|p| p.id.to_string());
+        plan.gpus = training
+            .gpus_per_node
+            .unwrap_or_else(|| defaults::gpus_per_node(profile));
+        if let Some(c) = self.context_len {
+            plan.context_len = c;
+        }
+        if let Some(n) = self.concurrent_sequences {
+            plan.concurrent_sequences = n;
+        }
+        if self.kv_cache_dtype == Some(KvArg::Fp8) {
+            plan.kv_bytes = 1;
+        }
+        if let Some(u) = self.gpu_memory_utilization {
+            plan.gpu_memory_utilization = u;
+        }
+        if let Some(s) = self.swap_space {
+            plan.swap_space_gib = s;
+        }
+        if let Some(c) = self.cpu_offload_gb {
+            plan.cpu_offload_gib = c;
+        }
+        plan.gpu_layers = self.n_gpu_layers;
+        if self.checkpoint_files == Some(FilesArg::Pickle) {
+            plan.files = CheckpointFiles::Pickle;
+        }
+        Ok(Some(plan))
+    }
+}

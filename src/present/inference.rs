@@ -1,0 +1,150 @@
+//! Words for inference memory: the plan in one line, the phases, the KV cache, what each engine
+//! keeps in host RAM, and errors. Shared by the terminal, the reports and the window.
+
+use crate::advisor::inference::{Engine, InferenceError, InferenceMemory, WeightFormat};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+
+/// An inference input that can't be right.
+pub fn error(lang: Lang, e: InferenceError) -> &'static str {
+    tr(
+        lang,
+        match e {
+            InferenceError::Zero => Msg::InferenceErrorZero,
+            InferenceError::Utilization => Msg::InferenceErrorUtilization,
+            InferenceError::GpuLayers => Msg::InferenceErrorGpuLayers,
+            InferenceError::HostGib => Msg::InferenceErrorHostGib,
+            InferenceError::KvBytes => Msg::InferenceErrorKvBytes,
+        },
+    )
+}
+
+/// The engine's name as its users write it.
+pub fn engine(e: Engine) -> &'static str {
+    match e {
+        Engine::Vllm => "vLLM",
+        Engine::LlamaCpp => "llama.cpp",
+        Engine::Transformers => "transformers",
+    }
+}
+
+/// The weight format as it is named.
+pub fn weights(w: WeightFormat) -> &'static str {
+    match w {
+        WeightFormat::Bf16 => "bf16",
+        WeightFormat::Fp8 => "FP8",
+        WeightFormat::Int8 => "INT8",
+        WeightFormat::Int4 => "4-bit",
+        WeightFormat::Q4KM => "Q4_K_M",
+    }
+}
+
+/// "vLLM · 68.98B · bf16 · 4 GPUs · 4096 tokens × 1 sequence".
+pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
+    let p = &m.plan;
+    trf(
+        lang,
+        Msg::InferenceSummary,
+        &[
+            ("engine", engine(p.engine)),
+            ("params", &format::params(p.params)),
+            ("weights", weights(p.weights)),
+            ("gpus", &p.gpus.to_string()),
+            ("tokens", &p.context_len.to_string()),
+            ("sequences", &p.concurrent_sequences.to_string()),
+        ],
+    )
+}
+
+/// The weights and the KV cache: "Weights 128 GiB; KV cache 1.25 GiB (327,680 bytes per token ×
+/// 4,096 tokens × 1 sequence)".
+pub fn weights_and_cache(lang: Lang, m: &InferenceMemory) -> String {
+    trf(
+        lang,
+        Msg::InferenceWeightsAndCache,
+        &[
+            ("weights", &format::gib(m.weights_bytes)),
+            ("cache", &format::gib(m.kv_cache_bytes)),
+            ("per_token", &format::thousands(m.kv_bytes_per_token)),
+            ("tokens", &m.plan.context_len.to_string()),
+            ("sequences", &m.plan.concurrent_sequences.to_string()),
+        ],
+    )
+}
+
+/// What the host holds besides the runtime: vLLM's swap space and CPU offload, llama.cpp's
+/// layers left in RAM, the page cache while loading; each line only when it applies.
+pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
+    let mut out = Vec::new();
+    if m.swap_space_bytes > 0 {
+        out.push(trf(
+            lang,
+            Msg::InferenceSwapSpace,
+            &[
+                ("bytes", &format::gib(m.swap_space_bytes)),
+                ("gpus", &m.plan.gpus.to_string()),
+                ("per_gpu", &format!("{}", m.plan.swap_space_gib)),
+            ],
+        ));
+    }
+    if m.weights_on_cpu_bytes > 0 {
+        let msg = match m.plan.engine {
+            Engine::LlamaCpp => Msg::InferenceCpuLayers,
+            _ => Msg::InferenceCpuOffload,
+        };
+        out.push(trf(
+            lang,
+            msg,
+            &[
+                ("bytes", &format::gib(m.weights_on_cpu_bytes)),
+                ("layers", &(m.plan.shape.layers - m.gpu_layers).to_string()),
+            ],
+        ));
+    }
+    if m.page_cache_bytes > 0 {
+        out.push(trf(
+            lang,
+            Msg::InferencePageCache,
+            &[("bytes", &format::gib(m.page_cache_bytes))],
+        ));
+    }
+    if let Some(r) = m.gpu_reserved_bytes_per_gpu {
+        out.push(trf(
+            lang,
+            Msg::InferenceReserved,
+            &[
+                ("bytes", &format::gib(r)),
+                ("share", &format::percent(m.plan.gpu_memory_utilization)),
+            ],
+        ));
+    }
+    out.push(trf(
+        lang,
+        Msg::PhaseRuntimeInference,
+        &[("runtime", &format::gib(m.runtime_bytes_per_node))],
+    ));
+    out
+}
+
+/// The phases table: header, loading and serving, and the peak.
+pub fn phase_table(lang: Lang, m: &InferenceMemory) -> ([String; 3], Vec<[String; 3]>) {
+    let header =
+        [Msg::PhaseColPhase, Msg::PhaseColCpu, Msg::PhaseColGpu].map(|x| tr(lang, x).to_string());
+    let mut rows: Vec<[String; 3]> = m
+        .phases
+        .iter()
+        .map(|p| {
+            [
+                super::training::phase_name(lang, p.phase).to_string(),
+                format::gib(p.cpu_bytes_per_node),
+                format::gib(p.gpu_bytes_per_gpu),
+            ]
+        })
+        .collect();
+    rows.push([
+        tr(lang, Msg::PhasePeak).to_string(),
+        format::gib(m.cpu_peak_bytes_per_node),
+        format::gib(m.gpu_peak_bytes_per_gpu),
+    ]);
+    (header, rows)
+}
