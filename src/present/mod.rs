@@ -19,6 +19,7 @@ pub mod inference;
 pub mod monitor;
 pub mod purchase;
 pub mod recommend;
+pub mod timeline;
 pub mod training;
 pub mod workload;
 

@@ -31,9 +31,9 @@ pub enum Chart {
     /// A watched run's charts on one time axis, each diagnosis shaded.
     Timeline {
         /// The charts, top to bottom.
-        panels: Vec<crate::present::monitor::TimelinePanel>,
+        panels: Vec<crate::present::timeline::TimelinePanel>,
         /// The shaded ranges.
-        spans: Vec<crate::present::monitor::TimelineSpan>,
+        spans: Vec<crate::present::timeline::TimelineSpan>,
         /// Time axis title (empty: no title, a chart continued by the next one).
         x_label: String,
         /// First and last sample's time, seconds.

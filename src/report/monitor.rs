@@ -64,8 +64,8 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
             ("interval", &words::duration(lang, s.interval_s)),
         ],
     )));
-    let panels = words::timeline(lang, &m.trace, MAX_POINTS);
-    let spans = words::spans(lang, s);
+    let panels = crate::present::timeline::timeline(lang, &m.trace, MAX_POINTS);
+    let spans = crate::present::timeline::spans(lang, s);
     let x_range = (
         m.trace.samples.first().map_or(0.0, |x| x.t),
         m.trace.samples.last().map_or(1.0, |x| x.t),

@@ -81,7 +81,7 @@ pub(crate) fn run_trace(text: &str, pdf: bool) -> bool {
         for s in &loaded.trace.samples {
             let _ = ramvram::present::monitor::live_line(lang, s);
         }
-        let _ = ramvram::present::monitor::timeline(lang, &loaded.trace, 600);
+        let _ = ramvram::present::timeline::timeline(lang, &loaded.trace, 600);
     }
     let monitor = ramvram::report::monitor::MonitorReport {
         source: Some("fuzz.jsonl".into()),

@@ -1,4 +1,4 @@
-//! The live-diagnosis timeline as SVG: the charts of [`crate::present::monitor::timeline`]
+//! The live-diagnosis timeline as SVG: the charts of [`crate::present::timeline::timeline`]
 //! stacked on one time axis, each diagnosis shaded in its severity's colour (named in the
 //! first chart), the same charts the window's Monitor page draws.
 
@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::charts::{font, font_registered, rgb};
 use crate::palette;
-use crate::present::monitor::{TimelinePanel, TimelineSpan};
+use crate::present::timeline::{TimelinePanel, TimelineSpan};
 
 /// Height of one chart, SVG units (= PDF points).
 pub const PANEL_HEIGHT: u32 = 112;
@@ -83,7 +83,7 @@ pub fn timeline(
                 let _ = chart.draw_series(std::iter::once(Rectangle::new(
                     [(from, y_max), (to, 0.0)],
                     colour
-                        .mix(crate::present::monitor::shade_alpha(s.severity))
+                        .mix(crate::present::timeline::shade_alpha(s.severity))
                         .filled(),
                 )));
                 if i == 0 && label_spans {
@@ -140,17 +140,17 @@ pub fn timeline(
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use crate::present::monitor;
+    use crate::present::timeline as timeline_data;
     use crate::trace::synthetic;
 
     #[test]
     fn sawtooth_timeline_has_its_charts_shading_and_chinese_text() {
         let t = synthetic::sawtooth(120, 4);
         let s = crate::advisor::diagnose::diagnose(&t);
-        let panels = monitor::timeline(Lang::Zh, &t, 600);
+        let panels = timeline_data::timeline(Lang::Zh, &t, 600);
         let svg = timeline(
             &panels,
-            &monitor::spans(Lang::Zh, &s),
+            &timeline_data::spans(Lang::Zh, &s),
             "秒",
             (0.0, 119.0),
             true,

@@ -136,8 +136,8 @@ fn colour((r, g, b): crate::palette::Rgb) -> Color32 {
 /// The stacked charts, their time axes linked, each diagnosis shaded in every chart (named in
 /// the first).
 fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
-    let panels = words::timeline(lang, trace, MAX_POINTS);
-    let spans = words::spans(lang, summary);
+    let panels = crate::present::timeline::timeline(lang, trace, MAX_POINTS);
+    let spans = crate::present::timeline::spans(lang, summary);
     if trace.gpu_indices().is_empty() {
         ui.label(RichText::new(tr(lang, Msg::MonitorUiNoGpuData)).weak());
     }
@@ -187,7 +187,9 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
                 let align = [Align2::LEFT_TOP, Align2::CENTER_TOP, Align2::RIGHT_TOP][k % 3];
                 p.span(
                     Span::new(name, s.from..=s.to)
-                        .fill(c.gamma_multiply(words::shade_alpha(s.severity) as f32))
+                        .fill(c.gamma_multiply(
+                            crate::present::timeline::shade_alpha(s.severity) as f32
+                        ))
                         .border_color(c.gamma_multiply(0.5))
                         .label_align(align),
                 );
