@@ -30,5 +30,6 @@ pub mod probe;
 pub mod profile;
 pub mod report;
 pub mod sanitize;
+pub mod trace;
 pub mod ui;
 pub mod units;

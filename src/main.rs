@@ -21,6 +21,7 @@ fn main() -> ExitCode {
                 lang: args.lang.map(|l| cli::primary_language(Some(l))),
                 profile: args.profile.clone(),
                 profile_dir: args.profile_dir.clone(),
+                trace: args.trace.clone(),
             };
             match ui::run(options) {
                 Ok(()) => return ExitCode::SUCCESS,

@@ -27,3 +27,22 @@ pub fn tier(t: Tier) -> Rgb {
 
 /// "Good" green (passes, fits).
 pub const GOOD: Rgb = (0x2e, 0x9d, 0x4f);
+
+/// Colours of the lines of a chart with several series (GPUs, memory kinds), in order: blue,
+/// orange, green, purple, brown, pink, grey, olive (the "tab10" colours of matplotlib, which
+/// students know from their own plots).
+pub const SERIES: [Rgb; 8] = [
+    (0x1f, 0x77, 0xb4),
+    (0xff, 0x7f, 0x0e),
+    (0x2c, 0xa0, 0x2c),
+    (0x94, 0x67, 0xbd),
+    (0x8c, 0x56, 0x4b),
+    (0xe3, 0x77, 0xc2),
+    (0x7f, 0x7f, 0x7f),
+    (0xbc, 0xbd, 0x22),
+];
+
+/// The colour of series `i` (repeating after eight).
+pub fn series(i: usize) -> Rgb {
+    SERIES[i % SERIES.len()]
+}

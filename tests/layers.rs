@@ -18,18 +18,21 @@ const RANKS: &[(&str, u32)] = &[
     ("sanitize", 0),
     ("format", 1),
     ("profile", 2),
-    ("probe", 3),
-    ("bench", 4),
-    ("catalog", 3),
-    ("import", 4),
-    ("advisor", 5),
-    ("inputs", 6),
-    ("present", 7),
-    ("palette", 7),
-    ("chart", 7),
-    ("report", 8),
-    ("cli", 9),
-    ("ui", 9),
+    // A watched run's samples: filled by the probe's sampler, a file or a metrics server; read
+    // by the advisor's recognisers.
+    ("trace", 3),
+    ("probe", 4),
+    ("bench", 5),
+    ("catalog", 4),
+    ("import", 5),
+    ("advisor", 6),
+    ("inputs", 7),
+    ("present", 8),
+    ("palette", 8),
+    ("chart", 8),
+    ("report", 9),
+    ("cli", 10),
+    ("ui", 10),
 ];
 
 fn rank(module: &str) -> Option<u32> {

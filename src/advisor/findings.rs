@@ -154,6 +154,13 @@ pub enum RecId {
     IndexAsArrays,
     /// No `num_workers` value fits: the other levers (listed with their numbers) or RAM.
     NoWorkerCountFits,
+    /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
+    /// diagnosis).
+    ReduceWorkers,
+    /// More DataLoader workers, to decode faster or keep more reads in flight (live diagnosis).
+    MoreWorkers,
+    /// Look at the data loader first: the GPU idles between batches (live diagnosis).
+    CheckDataLoader,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.

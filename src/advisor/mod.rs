@@ -5,6 +5,7 @@
 pub mod bandwidth;
 pub mod capacity;
 pub mod defaults;
+pub mod diagnose;
 pub mod findings;
 pub mod fleet;
 pub mod inference;

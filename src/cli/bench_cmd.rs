@@ -11,7 +11,8 @@ use crate::present::errors::profile_error;
 use crate::{probe, profile};
 
 /// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
-static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+pub(super) static INTERRUPTED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
 
 /// The signal that interrupted the benchmark (0 while none did).
 static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
@@ -25,7 +26,7 @@ extern "C" fn on_interrupt(signal: libc::c_int) {
 
 /// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP (an SSH session that drops) cancel the benchmark
 /// instead of killing the process, so the storage benchmark can delete its temporary folder.
-fn catch_interrupts() {
+pub(super) fn catch_interrupts() {
     #[cfg(unix)]
     // SAFETY: the handler only stores to atomics.
     unsafe {

@@ -11,6 +11,7 @@ pub mod text_inference;
 pub mod text_training;
 pub mod text_workload;
 pub mod training_args;
+pub mod watch;
 pub mod workload_args;
 
 use std::io::Write;
@@ -49,6 +50,10 @@ pub struct Args {
     /// With no command: open the window on the lab-machines page with every profile in DIR.
     #[arg(long, value_name = "DIR")]
     pub profile_dir: Option<PathBuf>,
+    /// With no command: open the window on the Monitor page with this trace (from
+    /// `ramvram watch --record`).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -110,6 +115,10 @@ pub enum Command {
         /// A model to serve (inference memory).
         #[command(flatten)]
         inference: inference_args::InferenceArgs,
+        /// A trace recorded with `ramvram watch --record`: adds its live diagnosis, with the
+        /// timeline chart.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
     /// Measure this machine: memory bandwidth (STREAM-style), JPEG decode speed or a folder's
     /// read speed.
@@ -117,6 +126,17 @@ pub enum Command {
         /// What to measure.
         #[command(subcommand)]
         what: BenchCommand,
+    },
+    /// Watch this machine, a process (--pid) or a command (-- COMMAND …) while it trains, then
+    /// name what went wrong: starved GPUs, swapping, OOM kills, a full /dev/shm, I/O wait.
+    Watch(watch::WatchArgs),
+    /// Replay a trace recorded with `watch --record` through the same diagnosis.
+    Diagnose {
+        /// The trace (JSON Lines, docs/trace.md); a last line cut off mid-way is skipped.
+        trace: PathBuf,
+        /// Print the diagnosis as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -268,6 +288,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             dmidecode,
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
+        Command::Watch(w) => watch::watch(lang, w),
+        Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             if *json {
                 match machines.load_fleet(lang) {
@@ -339,8 +361,14 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             training,
             workload,
             inference,
+            trace,
         } => match assessment(lang, machines, training, workload, inference) {
             Ok(a) => {
+                let live = match trace.as_deref().map(|t| watch::monitor_report(lang, t)) {
+                    Some(Ok(m)) => Some(m),
+                    Some(Err(code)) => return Some(code),
+                    None => None,
+                };
                 let options = report::ReportOptions {
                     format: (*format).into(),
                     lang: langs,
@@ -348,7 +376,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     date: report::today(),
                     source_file: machines.profile.as_ref().map(|p| p.display().to_string()),
                 };
-                match report::write(&a, &options, out) {
+                match report::write_with_monitor(&a, &options, live.as_ref(), out) {
                     Ok(()) => {
                         let file = out.display().to_string();
                         say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));

@@ -16,8 +16,10 @@ pub mod bench;
 pub mod errors;
 pub mod fleet;
 pub mod inference;
+pub mod monitor;
 pub mod purchase;
 pub mod recommend;
+pub mod timeline;
 pub mod training;
 pub mod workload;
 
@@ -198,7 +200,7 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
     }
 }
 
-fn rec_msg(id: RecId) -> Msg {
+pub(crate) fn rec_msg(id: RecId) -> Msg {
     match id {
         RecId::AddRam => Msg::RecAddRam,
         RecId::StreamDataset => Msg::RecStreamDataset,
@@ -227,6 +229,9 @@ fn rec_msg(id: RecId) -> Msg {
         RecId::WslRaiseMemoryUnknown => Msg::RecWslRaiseMemoryUnknown,
         RecId::IndexAsArrays => Msg::RecIndexAsArrays,
         RecId::NoWorkerCountFits => Msg::RecNoWorkerCountFits,
+        RecId::ReduceWorkers => Msg::RecReduceWorkers,
+        RecId::MoreWorkers => Msg::RecMoreWorkers,
+        RecId::CheckDataLoader => Msg::RecCheckDataLoader,
     }
 }
 

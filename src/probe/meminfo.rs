@@ -12,12 +12,22 @@ pub struct MemInfo {
     pub swap_total: Option<u64>,
     /// `SwapFree`.
     pub swap_free: Option<u64>,
+    /// `Active(file)`: file-backed pages recently used.
+    pub active_file: Option<u64>,
+    /// `Inactive(file)`: file-backed pages the kernel may reclaim first.
+    pub inactive_file: Option<u64>,
 }
 
 impl MemInfo {
     /// Swap in use: `SwapTotal - SwapFree`, when both are known.
     pub fn swap_used(&self) -> Option<u64> {
         Some(self.swap_total?.saturating_sub(self.swap_free?))
+    }
+
+    /// The file-backed page cache: `Active(file) + Inactive(file)`, when both are known
+    /// (unlike `Cached`, it leaves out tmpfs and shared memory).
+    pub fn page_cache(&self) -> Option<u64> {
+        self.active_file?.checked_add(self.inactive_file?)
     }
 }
 
@@ -43,6 +53,8 @@ pub fn parse_meminfo(text: &str) -> MemInfo {
             "MemAvailable" => &mut info.available,
             "SwapTotal" => &mut info.swap_total,
             "SwapFree" => &mut info.swap_free,
+            "Active(file)" => &mut info.active_file,
+            "Inactive(file)" => &mut info.inactive_file,
             _ => continue,
         };
         *slot = bytes;
@@ -63,6 +75,8 @@ mod tests {
         assert_eq!(m.available, Some(23_977_864 * 1024));
         assert_eq!(m.swap_total, Some(0));
         assert_eq!(m.swap_used(), Some(0));
+        // Active(file) 693824 kB + Inactive(file) 920820 kB.
+        assert_eq!(m.page_cache(), Some((693_824 + 920_820) * 1024));
     }
 
     #[test]

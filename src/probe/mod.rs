@@ -10,6 +10,7 @@ pub mod dimm;
 pub mod disks;
 pub mod edac;
 pub mod gpu;
+pub mod live;
 pub mod meminfo;
 pub mod mounts;
 pub mod platform;

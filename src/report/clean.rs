@@ -76,6 +76,19 @@ fn clean_chart(chart: &mut Chart) {
             fix(y_label);
             line_labels.iter_mut().for_each(fix);
         }
+        Chart::Timeline {
+            panels,
+            spans,
+            x_label,
+            ..
+        } => {
+            for p in panels {
+                fix(&mut p.title);
+                p.series.iter_mut().for_each(|s| fix(&mut s.label));
+            }
+            spans.iter_mut().for_each(|s| fix(&mut s.label));
+            fix(x_label);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod clean;
 pub mod markdown;
 pub mod model;
+pub mod monitor;
 pub mod pdf;
 
 use std::path::Path;
@@ -56,6 +57,19 @@ pub fn today() -> String {
 /// # Errors
 /// The PDF writer's error text.
 pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String> {
+    render_with_monitor(a, options, None)
+}
+
+/// [`render`], with a watched run's live diagnosis (timeline, diagnoses, peaks) when given. In
+/// JSON it is the `live_diagnosis` member beside the assessment's.
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render_with_monitor(
+    a: &Assessment,
+    options: &ReportOptions,
+    monitor: Option<&monitor::MonitorReport>,
+) -> Result<Vec<u8>, String> {
     let mut a = a.clone();
     if options.redact {
         let scrubber = Scrubber::for_profile(&a.profile);
@@ -69,17 +83,28 @@ pub fn render(a: &Assessment, options: &ReportOptions) -> Result<Vec<u8>, String
     };
     match options.format {
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&a).map_err(|e| e.to_string())?;
+            #[derive(serde::Serialize)]
+            struct WithMonitor<'a> {
+                #[serde(flatten)]
+                assessment: &'a Assessment,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                live_diagnosis: Option<monitor::MonitorJson<'a>>,
+            }
+            let doc = WithMonitor {
+                assessment: &a,
+                live_diagnosis: monitor.map(|m| m.json(options.redact)),
+            };
+            let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
             text.push('\n');
             Ok(crate::sanitize::escape_for_json(&text)
                 .into_owned()
                 .into_bytes())
         }
         Format::Markdown => {
-            Ok(markdown::render(&built_blocks(&a, &meta, options.lang)).into_bytes())
+            Ok(markdown::render(&built_blocks(&a, &meta, options.lang, monitor)).into_bytes())
         }
         Format::Pdf => {
-            let blocks = built_blocks(&a, &meta, options.lang);
+            let blocks = built_blocks(&a, &meta, options.lang, monitor);
             let title = blocks.iter().find_map(|b| match b {
                 model::Block::Title(t) => Some(t.clone()),
                 _ => None,
@@ -114,8 +139,13 @@ fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
 }
 
 /// The report's blocks, every string cleaned ([`clean::clean_blocks`]).
-fn built_blocks(a: &Assessment, meta: &ReportMeta, lang: ReportLang) -> Vec<model::Block> {
-    let mut blocks = model::build(a, meta, lang);
+fn built_blocks(
+    a: &Assessment,
+    meta: &ReportMeta,
+    lang: ReportLang,
+    monitor: Option<&monitor::MonitorReport>,
+) -> Vec<model::Block> {
+    let mut blocks = model::build_with_monitor(a, meta, lang, monitor);
     clean::clean_blocks(&mut blocks);
     blocks
 }
@@ -126,7 +156,20 @@ fn built_blocks(a: &Assessment, meta: &ReportMeta, lang: ReportLang) -> Vec<mode
 /// # Errors
 /// Rendering errors, or the OS error with the path (permission denied, disk full).
 pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(), String> {
-    let bytes = render(a, options)?;
+    write_with_monitor(a, options, None, path)
+}
+
+/// [`write`] with a watched run's live diagnosis (see [`render_with_monitor`]).
+///
+/// # Errors
+/// As [`write`].
+pub fn write_with_monitor(
+    a: &Assessment,
+    options: &ReportOptions,
+    monitor: Option<&monitor::MonitorReport>,
+    path: &Path,
+) -> Result<(), String> {
+    let bytes = render_with_monitor(a, options, monitor)?;
     crate::fsutil::write_atomic(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -28,6 +28,19 @@ pub enum Chart {
         /// Axis title.
         axis_label: String,
     },
+    /// A watched run's charts on one time axis, each diagnosis shaded.
+    Timeline {
+        /// The charts, top to bottom.
+        panels: Vec<crate::present::timeline::TimelinePanel>,
+        /// The shaded ranges.
+        spans: Vec<crate::present::timeline::TimelineSpan>,
+        /// Time axis title (empty: no title, a chart continued by the next one).
+        x_label: String,
+        /// First and last sample's time, seconds.
+        x_range: (f64, f64),
+        /// Name the shaded ranges (in the first chart of a stack).
+        label_spans: bool,
+    },
     /// Machines as points of RAM against VRAM, with the 1×, 1.5× and 2× lines.
     FleetScatter {
         /// The machines with both numbers known.
@@ -146,6 +159,16 @@ use crate::format::GIB;
 
 /// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
 pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
+    build_with_monitor(a, meta, langs, None)
+}
+
+/// [`build`], with a watched run's live diagnosis before the appendix when one is given.
+pub fn build_with_monitor(
+    a: &Assessment,
+    meta: &ReportMeta,
+    langs: ReportLang,
+    monitor: Option<&super::monitor::MonitorReport>,
+) -> Vec<Block> {
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
@@ -167,6 +190,11 @@ pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block>
     for section in sections {
         for &lang in &langs {
             section(&mut blocks, lang, a, meta);
+        }
+    }
+    if let Some(m) = monitor {
+        for &lang in &langs {
+            super::monitor::section(&mut blocks, lang, m, meta.redacted);
         }
     }
     for &lang in &langs {

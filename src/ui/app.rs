@@ -55,6 +55,7 @@ pub enum Message {
 mod bench_jobs;
 mod commands;
 mod file_dialogs;
+mod monitor_jobs;
 mod worker;
 
 use bench_jobs::RunningBench;
@@ -111,6 +112,8 @@ pub struct RamvramApp {
     this_host: Option<String>,
     /// File dialogs: the system's, or a path typed in the window.
     files: FileDialogs,
+    /// The Monitor page: a live watch or an opened trace.
+    monitor: monitor_jobs::MonitorState,
 }
 
 impl RamvramApp {
@@ -158,6 +161,7 @@ impl RamvramApp {
             decode_bench_config: None,
             this_host: sysinfo::System::host_name().ok(),
             files: FileDialogs::default(),
+            monitor: monitor_jobs::MonitorState::new(),
         }
     }
 
@@ -432,10 +436,13 @@ impl RamvramApp {
                 Source::Detected => None,
             },
         };
-        self.message = Some(match crate::report::write(a, &options, path) {
-            Ok(()) => Message::Exported(path.to_path_buf()),
-            Err(e) => Message::ExportFailed(e),
-        });
+        let live = self.monitor_report();
+        self.message = Some(
+            match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
+                Ok(()) => Message::Exported(path.to_path_buf()),
+                Err(e) => Message::ExportFailed(e),
+            },
+        );
         self.export = None;
     }
 
@@ -656,6 +663,7 @@ impl RamvramApp {
     pub fn show(&mut self, ui: &mut Ui) {
         self.poll_detection();
         self.poll_bench();
+        self.poll_watch();
         self.bench_view.can_measure = self.can_measure();
         let lang = self.lang;
         let ctx = ui.ctx().clone();
@@ -685,9 +693,13 @@ impl RamvramApp {
         });
         match dropped.len() {
             0 => {}
+            1 if dropped[0].extension().is_some_and(|e| e == "jsonl") => {
+                commands.push(Command::OpenTrace(dropped[0].clone()))
+            }
             1 => commands.push(Command::LoadProfile(dropped[0].clone())),
             _ => commands.push(Command::AddFleetFiles(dropped)),
         }
+        let monitor_status = self.monitor_status();
         match &self.assessment {
             None => {
                 egui::CentralPanel::default().show(ui, |ui| {
@@ -698,7 +710,7 @@ impl RamvramApp {
                 });
             }
             Some(a) => {
-                if !matches!(self.tab, Tab::Fleet | Tab::Workload) {
+                if !matches!(self.tab, Tab::Fleet | Tab::Workload | Tab::Monitor) {
                     egui::Panel::left("hardware")
                         .resizable(true)
                         .default_size(400.0)
@@ -719,6 +731,7 @@ impl RamvramApp {
                 let (fleet, fleet_skipped, fleet_sort) =
                     (&self.fleet, &self.fleet_skipped, self.fleet_sort);
                 let (planner, meeting) = (&mut self.planner, self.meeting_mode);
+                let monitor = &mut self.monitor;
                 egui::CentralPanel::default().show(ui, |ui| match tab {
                     Tab::Machine => {
                         egui::ScrollArea::vertical()
@@ -768,6 +781,25 @@ impl RamvramApp {
                         planner,
                         meeting,
                     )),
+                    Tab::Monitor => {
+                        egui::ScrollArea::vertical()
+                            .id_salt("monitor-scroll")
+                            .show(ui, |ui| {
+                                let view = panels::monitor::MonitorView {
+                                    trace: monitor.trace.as_ref(),
+                                    summary: monitor.summary.as_ref(),
+                                    status: monitor_status,
+                                    running: monitor.running.is_some(),
+                                    message: monitor.message.as_deref(),
+                                };
+                                commands.extend(panels::monitor::monitor(
+                                    ui,
+                                    lang,
+                                    &view,
+                                    &mut monitor.pid_text,
+                                ));
+                            });
+                    }
                 });
             }
         }
@@ -813,6 +845,7 @@ impl Drop for RamvramApp {
     /// Closing the window cancels a running benchmark and waits (a few seconds at most) for it
     /// to stop, so the storage benchmark's temporary folder is removed before the process ends.
     fn drop(&mut self) {
+        self.stop_watch();
         if let Some(b) = self.bench.take() {
             b.cancel.store(true, Ordering::Relaxed);
             let _ = b.rx.recv_timeout(std::time::Duration::from_secs(10));

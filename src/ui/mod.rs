@@ -28,6 +28,8 @@ pub struct WindowOptions {
     pub profile: Option<PathBuf>,
     /// A folder of profiles to open on the Lab machines page.
     pub profile_dir: Option<PathBuf>,
+    /// A trace (`ramvram watch --record`) to open on the Monitor page.
+    pub trace: Option<PathBuf>,
 }
 
 /// Why the window can't be shown.
@@ -97,6 +99,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let WindowOptions {
         profile,
         profile_dir,
+        trace,
         ..
     } = options;
     let mut viewport = egui::ViewportBuilder::default();
@@ -131,6 +134,9 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
             }
             if let Some(dir) = profile_dir {
                 app.add_fleet_dir(&dir);
+            }
+            if let Some(file) = trace {
+                app.open_trace(&file);
             }
             Ok(Box::new(app))
         }),

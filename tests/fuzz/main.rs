@@ -1,5 +1,6 @@
 //! Structure-aware fuzzing of every format ramvram reads: profiles, scenarios, Slurm inventories
-//! (`scontrol show node --json`), `dmidecode -t memory` text and the window's settings file.
+//! (`scontrol show node --json`), `dmidecode -t memory` text, the window's settings file and
+//! traces (`ramvram watch --record`).
 //!
 //! Inputs come from proptest strategies: valid documents (the fixtures, presets, a realistic
 //! Slurm node) whose leaves are replaced, removed, multiplied or retyped, GRES strings and
@@ -19,10 +20,12 @@ mod common;
 mod formats;
 mod mutation;
 mod product;
+mod trace;
 
 use formats::*;
 use mutation::*;
 use product::*;
+use trace::*;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -170,6 +173,10 @@ fn all_formats(per_format: u64, pdf_every: u64) -> Vec<(Kind, Figures)> {
                 per_format,
                 0,
             ),
+        ),
+        (
+            Kind::Trace,
+            fuzz(Kind::Trace, trace_mutant(), per_format, pdf_every),
         ),
     ]
 }

@@ -35,6 +35,7 @@ pub(crate) enum Kind {
     Slurm,
     Dmidecode,
     Settings,
+    Trace,
 }
 
 /// The machine that scenarios, modules and settings are tried on (read once).
@@ -101,6 +102,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                 render_all(&advisor::assess(&p), pdf);
             }
         }
+        Kind::Trace => return run_trace(text, pdf),
         Kind::Settings => {
             let Ok(s) = serde_json::from_str::<ramvram::ui::settings::Settings>(text) else {
                 return false;

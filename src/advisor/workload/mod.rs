@@ -22,7 +22,7 @@ use crate::profile::Problem;
 pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed};
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
-pub use findings::{findings, installed_for, shm_finding, shm_flag};
+pub use findings::{SWAP_RISK_SHARE, findings, installed_for, shm_finding, shm_flag};
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
 pub use rates::{FigureSource, MachineRates, typical_storage};

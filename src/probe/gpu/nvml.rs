@@ -18,7 +18,7 @@ use super::{GpuProbe, GpuSource};
 use crate::profile::PcieLink;
 
 /// NVML, initialised once per process; the init error is kept and reported, never a panic.
-fn nvml() -> &'static Result<Nvml, String> {
+pub(crate) fn nvml() -> &'static Result<Nvml, String> {
     static NVML: OnceLock<Result<Nvml, String>> = OnceLock::new();
     NVML.get_or_init(|| Nvml::init().map_err(|e| e.to_string()))
 }

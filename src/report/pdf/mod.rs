@@ -9,6 +9,7 @@ pub mod fleet_chart;
 pub mod layout;
 mod page;
 pub mod table;
+pub mod timeline;
 
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};

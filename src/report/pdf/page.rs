@@ -6,7 +6,7 @@ use super::table;
 use super::{
     BASELINE, BOTTOM, CELL_PAD, CONTENT_W, GREY, INK, LEADING, MARGIN, Op, RULE, SHADE, TOP,
 };
-use super::{charts, fleet_chart};
+use super::{charts, fleet_chart, timeline};
 use crate::palette::{self, Rgb};
 use crate::report::model::{Block, Chart};
 
@@ -309,6 +309,24 @@ impl Layout {
                             CONTENT_W,
                             h,
                         )
+                    }
+                    Chart::Timeline {
+                        panels,
+                        spans,
+                        x_label,
+                        x_range,
+                        label_spans,
+                    } => {
+                        let h = timeline::height(panels.len(), !x_label.is_empty());
+                        let svg = timeline::timeline(
+                            panels,
+                            spans,
+                            x_label,
+                            *x_range,
+                            *label_spans,
+                            CONTENT_W as u32,
+                        );
+                        (svg, CONTENT_W, h as f32)
                     }
                     Chart::FleetScatter {
                         points,

@@ -127,6 +127,10 @@ impl RamvramApp {
             } => self.set_memory_config(&memory_type, speed_mts, channels),
             Command::OpenDmidecodeDialog => self.ask(Purpose::OpenDmidecode),
             Command::SaveProfileDialog => self.ask(Purpose::SaveProfile),
+            Command::StartWatch(pid) => self.start_watch(ctx, &pid),
+            Command::StopWatch => self.stop_watch(),
+            Command::OpenTraceDialog => self.ask(Purpose::OpenTrace),
+            Command::OpenTrace(path) => self.open_trace(&path),
         }
     }
 }

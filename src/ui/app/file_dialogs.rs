@@ -32,6 +32,8 @@ pub enum Purpose {
     OpenDmidecode,
     /// Save the profile on screen.
     SaveProfile,
+    /// Open a recorded trace on the Monitor page.
+    OpenTrace,
 }
 
 /// The dialogs' state: which backend (found on first use) and the path field, while open.
@@ -103,6 +105,15 @@ impl RamvramApp {
                 Some("profile.json"),
             ),
             Purpose::ExportReport => (Kind::Save, Msg::ExportSave, vec![], None),
+            Purpose::OpenTrace => (
+                Kind::Open,
+                Msg::MonitorUiOpenTrace,
+                vec![filter(
+                    tr(lang, Msg::MonitorUiTraceFilter),
+                    &["jsonl", "json"],
+                )],
+                None,
+            ),
         };
         Request {
             kind,
@@ -147,6 +158,7 @@ impl RamvramApp {
             Purpose::SaveScenario => self.save_scenario(&first),
             Purpose::OpenDmidecode => self.load_dmidecode(&first),
             Purpose::SaveProfile => self.save_profile(&first),
+            Purpose::OpenTrace => self.open_trace(&first),
         }
     }
 

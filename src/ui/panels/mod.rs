@@ -8,6 +8,7 @@ pub mod findings;
 pub mod fleet;
 pub mod fleet_chart;
 pub mod hardware;
+pub mod monitor;
 pub mod purchase;
 pub mod recommendations;
 pub mod rules;
@@ -36,6 +37,8 @@ pub enum Tab {
     Workload,
     /// Several machines side by side, and planned ones.
     Fleet,
+    /// Live diagnosis: watch this machine or open a recorded trace.
+    Monitor,
 }
 
 /// What the user asked for; applied by the app at the end of the frame.
@@ -116,6 +119,15 @@ pub enum Command {
     OpenDmidecodeDialog,
     /// Save the shown profile (with its measurements) to a file the user picks.
     SaveProfileDialog,
+    /// Start watching this machine, or the process with this PID (the field's text; empty for
+    /// the whole machine).
+    StartWatch(String),
+    /// Stop watching.
+    StopWatch,
+    /// Pick a trace file and open it on the Monitor page.
+    OpenTraceDialog,
+    /// Open this trace file on the Monitor page.
+    OpenTrace(PathBuf),
 }
 
 /// The "include in the assessment and the report" switch of the Training and Data loading

@@ -58,6 +58,7 @@ pub fn toolbar(
             (Tab::Bandwidth, Msg::BwTab),
             (Tab::Workload, Msg::WorkTab),
             (Tab::Fleet, Msg::FleetTab),
+            (Tab::Monitor, Msg::MonitorTab),
         ] {
             if ui.selectable_label(tab == t, tr(lang, msg)).clicked() && tab != t {
                 commands.push(Command::SetTab(t));

@@ -1,0 +1,437 @@
+//! Words for live diagnosis: a diagnosis's title, explanation and advice, the peaks, and the
+//! terminal's one-line status per sample. Used by the terminal, the window and reports, so a
+//! diagnosis reads the same everywhere. Computes nothing: the numbers come from the
+//! [`Summary`] and the samples.
+
+use crate::advisor::diagnose::{Diagnosis, DiagnosisId, Evidence, Peaks, Summary};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::trace::Sample;
+
+/// Seconds as "4.0 s", "3 min 20 s" or "2 h 5 min" / "4.0 秒", "3 分 20 秒".
+pub fn duration(lang: Lang, s: f64) -> String {
+    if !s.is_finite() || s < 0.0 {
+        return format::unknown(lang);
+    }
+    if s < 60.0 {
+        let n = if s < 10.0 && s.fract() != 0.0 {
+            let two = format!("{s:.2}");
+            two.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            format!("{s:.0}")
+        };
+        return trf(lang, Msg::MonitorUnitSeconds, &[("n", &n)]);
+    }
+    let total = s.round() as u64;
+    if total < 3600 {
+        let (m, sec) = (total / 60, total % 60);
+        return trf(
+            lang,
+            Msg::MonitorUnitMinutes,
+            &[("m", &m.to_string()), ("s", &sec.to_string())],
+        );
+    }
+    let (h, m) = (total / 3600, total % 3600 / 60);
+    trf(
+        lang,
+        Msg::MonitorUnitHours,
+        &[("h", &h.to_string()), ("m", &m.to_string())],
+    )
+}
+
+/// A rate in bytes per second: GB/s from 1 GB/s, else MB/s (10^n, as everywhere).
+pub fn byte_rate(bytes_per_s: f64) -> String {
+    if bytes_per_s >= 1e9 {
+        format::gbps(bytes_per_s)
+    } else {
+        format::mbps(bytes_per_s)
+    }
+}
+
+/// A percentage 0–100 (or more, CPU over cores): "97 %", "2.5 %".
+pub fn percent(p: f64) -> String {
+    if p < 10.0 && p.fract() != 0.0 {
+        format!("{p:.1} %")
+    } else {
+        format!("{p:.0} %")
+    }
+}
+
+/// One piece of evidence in words.
+pub fn evidence(lang: Lang, e: &Evidence) -> String {
+    match *e {
+        Evidence::Bytes(b) => format::gib(b),
+        Evidence::BytesPerSecond(r) => byte_rate(r),
+        Evidence::Percent(p) => percent(p),
+        Evidence::Share(s) => format::percent(s),
+        Evidence::Seconds(s) => duration(lang, s),
+        Evidence::PerSecond(n) => trf(lang, Msg::MonitorUnitPerS, &[("n", &format!("{n:.0}"))]),
+        Evidence::Count(c) => c.to_string(),
+        Evidence::Watts(w) => trf(lang, Msg::MonitorUnitWatts, &[("n", &format!("{w:.0}"))]),
+        Evidence::Text(ref t) => t.clone(),
+    }
+}
+
+/// Fills `msg` from a diagnosis's evidence; a placeholder it has no number for shows as
+/// "unknown".
+fn fill(lang: Lang, msg: Msg, d: &Diagnosis) -> String {
+    let values: Vec<(&str, String)> = msg
+        .placeholders()
+        .iter()
+        .map(|name| {
+            let text = d
+                .evidence
+                .get(*name)
+                .map_or_else(|| format::unknown(lang), |e| evidence(lang, e));
+            (*name, text)
+        })
+        .collect();
+    let args: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    trf(lang, msg, &args)
+}
+
+/// The messages of a diagnosis: the title, then the sentences of its explanation (the causes
+/// that its evidence shows).
+fn messages(d: &Diagnosis) -> (Msg, Vec<Msg>) {
+    let has = |k: &str| d.evidence.contains_key(k);
+    use DiagnosisId as D;
+    match d.id {
+        D::GpuStarved => {
+            let mut explain = vec![Msg::DiagnosisGpuStarvedExplain];
+            if has("loader_cpu") {
+                explain.push(Msg::DiagnosisGpuStarvedCauseLoader);
+            }
+            if has("host_cpu") {
+                explain.push(Msg::DiagnosisGpuStarvedCauseHost);
+            }
+            if has("iowait") {
+                explain.push(Msg::DiagnosisGpuStarvedCauseIo);
+            }
+            (Msg::DiagnosisGpuStarvedTitle, explain)
+        }
+        D::SwapThrashing => (
+            Msg::DiagnosisSwapThrashingTitle,
+            vec![Msg::DiagnosisSwapThrashingExplain],
+        ),
+        D::PageCacheThrashing => (
+            Msg::DiagnosisPageCacheThrashingTitle,
+            vec![Msg::DiagnosisPageCacheThrashingExplain],
+        ),
+        D::IoBound => (
+            Msg::DiagnosisIoBoundTitle,
+            vec![Msg::DiagnosisIoBoundExplain],
+        ),
+        D::ShmExhausted => (
+            Msg::DiagnosisShmExhaustedTitle,
+            vec![Msg::DiagnosisShmExhaustedExplain],
+        ),
+        D::OomKilled => {
+            let mut explain = vec![Msg::DiagnosisOomKilledExplain];
+            if has("lost_processes") {
+                explain.push(Msg::DiagnosisOomKilledLost);
+            }
+            if has("cgroup_kills") && has("limit") {
+                explain.push(Msg::DiagnosisOomKilledCgroup);
+            }
+            (Msg::DiagnosisOomKilledTitle, explain)
+        }
+        D::RamNearLimit if has("limit") => (
+            Msg::DiagnosisRamNearLimitCgroupTitle,
+            vec![Msg::DiagnosisRamNearLimitCgroupExplain],
+        ),
+        D::RamNearLimit => (
+            Msg::DiagnosisRamNearLimitTitle,
+            vec![Msg::DiagnosisRamNearLimitExplain],
+        ),
+        D::PcieSaturated => (
+            Msg::DiagnosisPcieSaturatedTitle,
+            vec![Msg::DiagnosisPcieSaturatedExplain],
+        ),
+        D::PowerUnstable => (
+            Msg::DiagnosisPowerUnstableTitle,
+            vec![Msg::DiagnosisPowerUnstableExplain],
+        ),
+    }
+}
+
+/// Every message a diagnosis uses, recommendations included (tests check their placeholders).
+pub fn all_messages(d: &Diagnosis) -> Vec<Msg> {
+    let (title, explain) = messages(d);
+    let mut v = vec![title];
+    v.extend(explain);
+    v.extend(d.recommendations.iter().map(|r| super::rec_msg(*r)));
+    v
+}
+
+/// A diagnosis's title, with numbers.
+pub fn title(lang: Lang, d: &Diagnosis) -> String {
+    fill(lang, messages(d).0, d)
+}
+
+/// A diagnosis's explanation: what it means and the causes its evidence shows.
+pub fn explanation(lang: Lang, d: &Diagnosis) -> String {
+    let sep = if lang == Lang::Zh { "" } else { " " };
+    messages(d)
+        .1
+        .into_iter()
+        .map(|m| fill(lang, m, d))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// What to do, most useful first, with numbers.
+pub fn recommendations(lang: Lang, d: &Diagnosis) -> Vec<String> {
+    d.recommendations
+        .iter()
+        .map(|r| fill(lang, super::rec_msg(*r), d))
+        .collect()
+}
+
+/// When: "1 s – 116 s" (the trace's clock).
+pub fn range(lang: Lang, d: &Diagnosis) -> String {
+    trf(
+        lang,
+        Msg::MonitorRange,
+        &[
+            ("from", &duration(lang, d.from_s)),
+            ("to", &duration(lang, d.to_s)),
+        ],
+    )
+}
+
+/// The title with its time range: "GPU 0 waits for data: … (1 s – 1 min 56 s)".
+pub fn title_with_range(lang: Lang, d: &Diagnosis) -> String {
+    trf(
+        lang,
+        Msg::MonitorTitledRange,
+        &[("title", &title(lang, d)), ("range", &range(lang, d))],
+    )
+}
+
+/// "57 samples over 58 s (every 1 s)."
+pub fn summary_line(lang: Lang, s: &Summary) -> String {
+    trf(
+        lang,
+        Msg::MonitorSummary,
+        &[
+            ("samples", &s.samples.to_string()),
+            ("duration", &duration(lang, s.duration_s)),
+            ("interval", &duration(lang, s.interval_s)),
+        ],
+    )
+}
+
+/// The peaks as lines: the watched processes (when watched), host memory, GPU memory (when
+/// known).
+pub fn peak_lines(lang: Lang, p: &Peaks) -> Vec<String> {
+    let gib = |b: Option<u64>| format::gib_or_unknown(lang, b);
+    let mut lines = Vec::new();
+    if p.process_rss_bytes.is_some() || p.process_pss_bytes.is_some() {
+        lines.push(trf(
+            lang,
+            Msg::MonitorPeakProcess,
+            &[
+                ("rss", &gib(p.process_rss_bytes)),
+                ("pss", &gib(p.process_pss_bytes)),
+                (
+                    "cpu",
+                    &p.process_cpu_percent
+                        .map_or_else(|| format::unknown(lang), percent),
+                ),
+                (
+                    "workers",
+                    &format::count_or_unknown(lang, p.process_workers),
+                ),
+            ],
+        ));
+    }
+    lines.push(trf(
+        lang,
+        Msg::MonitorPeakMemory,
+        &[
+            ("available", &gib(p.mem_available_min_bytes)),
+            ("swap", &gib(p.swap_used_bytes)),
+            ("shm", &gib(p.shm_used_bytes)),
+        ],
+    ));
+    if let Some(g) = p.gpu_mem_used_bytes {
+        lines.push(trf(
+            lang,
+            Msg::MonitorPeakGpu,
+            &[("gpu_mem", &format::gib(g))],
+        ));
+    }
+    lines
+}
+
+/// The terminal's status line for one sample: host memory, swap, CPU, each GPU, the watched
+/// tree. Unknown values show as "unknown".
+pub fn live_line(lang: Lang, s: &Sample) -> String {
+    let unknown = || format::unknown(lang);
+    let gib = |b: Option<u64>| format::gib_or_unknown(lang, b);
+    let pct = |p: Option<f64>| p.map_or_else(unknown, percent);
+    let num = |p: Option<f64>| p.map_or_else(unknown, |v| format!("{v:.0}"));
+    let h = &s.host;
+    let mut line = trf(
+        lang,
+        Msg::MonitorLiveHost,
+        &[
+            ("t", &duration(lang, s.t)),
+            ("available", &gib(h.mem_available_bytes)),
+            ("cache", &gib(h.page_cache_bytes)),
+            ("swap", &gib(h.swap_used_bytes)),
+            ("swap_in", &num(h.swap_in_pages_per_s)),
+            ("swap_out", &num(h.swap_out_pages_per_s)),
+            ("cpu", &pct(h.cpu_busy_percent)),
+            ("iowait", &pct(h.iowait_percent)),
+        ],
+    );
+    for g in &s.gpus {
+        line.push_str(&trf(
+            lang,
+            Msg::MonitorLiveGpu,
+            &[
+                ("index", &g.index.to_string()),
+                ("util", &pct(g.util_percent)),
+                ("mem", &gib(g.mem_used_bytes)),
+                (
+                    "power",
+                    &g.power_w.map_or_else(unknown, |w| {
+                        trf(lang, Msg::MonitorUnitWatts, &[("n", &format!("{w:.0}"))])
+                    }),
+                ),
+            ],
+        ));
+    }
+    if let Some(p) = &s.process {
+        line.push_str(&trf(
+            lang,
+            Msg::MonitorLiveProcess,
+            &[
+                ("pid", &p.pid.to_string()),
+                ("rss", &gib(p.rss_bytes)),
+                ("pss", &gib(p.pss_bytes)),
+                ("cpu", &pct(p.cpu_percent)),
+                ("workers", &format::count_or_unknown(lang, p.workers)),
+            ],
+        ));
+    }
+    line
+}
+
+/// The "nothing found" sentence.
+pub fn none_found(lang: Lang) -> &'static str {
+    tr(lang, Msg::MonitorNoDiagnoses)
+}
+
+/// A note about a trace file in words (a last line cut off, fields not known).
+pub fn trace_note(lang: Lang, file: &str, n: &crate::trace::jsonl::TraceNote) -> String {
+    use crate::trace::jsonl::TraceNote;
+    match n {
+        TraceNote::TruncatedLastLine(line) => trf(
+            lang,
+            Msg::MonitorTruncated,
+            &[("file", file), ("line", &line.to_string())],
+        ),
+        TraceNote::IgnoredFields(f) => trf(
+            lang,
+            Msg::MonitorIgnored,
+            &[("file", file), ("fields", &f.join(", "))],
+        ),
+    }
+}
+
+/// A diagnosis's short name for a chart's shading ("GPU starved" / "GPU 等数据").
+pub fn short_name(lang: Lang, id: DiagnosisId) -> &'static str {
+    use DiagnosisId as D;
+    tr(
+        lang,
+        match id {
+            D::GpuStarved => Msg::DiagnosisGpuStarvedShort,
+            D::SwapThrashing => Msg::DiagnosisSwapThrashingShort,
+            D::PageCacheThrashing => Msg::DiagnosisPageCacheThrashingShort,
+            D::IoBound => Msg::DiagnosisIoBoundShort,
+            D::ShmExhausted => Msg::DiagnosisShmExhaustedShort,
+            D::OomKilled => Msg::DiagnosisOomKilledShort,
+            D::RamNearLimit => Msg::DiagnosisRamNearLimitShort,
+            D::PcieSaturated => Msg::DiagnosisPcieSaturatedShort,
+            D::PowerUnstable => Msg::DiagnosisPowerUnstableShort,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::diagnose::diagnose;
+    use crate::trace::synthetic;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(Lang::En, 4.0), "4 s");
+        assert_eq!(duration(Lang::En, 0.5), "0.5 s");
+        assert_eq!(duration(Lang::En, 0.25), "0.25 s");
+        assert_eq!(duration(Lang::En, 200.0), "3 min 20 s");
+        assert_eq!(duration(Lang::Zh, 200.0), "3 分 20 秒");
+        assert_eq!(duration(Lang::Zh, 7500.0), "2 小时 5 分");
+    }
+
+    #[test]
+    fn every_placeholder_of_every_diagnosis_has_a_number() {
+        let mut traces = vec![
+            synthetic::sawtooth(120, 4),
+            synthetic::swap_storm(),
+            synthetic::oom_kill(),
+            synthetic::shm_filling(),
+        ];
+        traces.push(synthetic::build(60, |_, s| {
+            s.host.disk_read_bytes_per_s = Some(600e6);
+            s.host.iowait_percent = Some(40.0);
+            s.gpus[0].pcie_rx_bytes_per_s = Some(30e9);
+        }));
+        let mut cgroup = synthetic::oom_kill();
+        cgroup.header.profile.as_mut().unwrap().memory.limit_bytes = Some(16 << 30);
+        for s in &mut cgroup.samples {
+            s.host.cgroup_oom_kills_total = Some(if s.t >= 30.0 { 1 } else { 0 });
+            s.host.cgroup_mem_used_bytes = Some(16 << 30);
+        }
+        traces.push(cgroup);
+        let mut seen = std::collections::BTreeSet::new();
+        for t in &traces {
+            for d in diagnose(t).diagnoses {
+                seen.insert(d.id);
+                for msg in all_messages(&d) {
+                    for name in msg.placeholders() {
+                        assert!(
+                            d.evidence.contains_key(*name),
+                            "{:?}: {} needs {name}",
+                            d.id,
+                            msg.key()
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), DiagnosisId::ALL.len(), "{seen:?}");
+    }
+
+    #[test]
+    fn sawtooth_reads_with_its_numbers_in_both_languages() {
+        let s = diagnose(&synthetic::sawtooth(120, 4));
+        let d = &s.diagnoses[0];
+        assert_eq!(
+            title(Lang::En, d),
+            "GPU 0 waits for data: busy 25.0 % of the time, one cycle every 4 s"
+        );
+        assert_eq!(
+            title(Lang::Zh, d),
+            "GPU 0 在等数据：只有 25.0 % 的时间在干活，每 4 秒一个周期"
+        );
+        let e = explanation(Lang::En, d);
+        assert!(
+            e.contains("29 cycles") && e.contains("100 % of a core each"),
+            "{e}"
+        );
+        assert_eq!(range(Lang::En, d), "1 s – 1 min 56 s");
+    }
+}

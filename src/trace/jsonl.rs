@@ -1,0 +1,511 @@
+//! Trace files: JSON Lines, a header line then one sample per line (`docs/trace.md`).
+//!
+//! Reading treats the file as hostile: it must be a regular file of at most
+//! [`TRACE_MAX_BYTES`]; every error names the file, the line and the field. A last line cut off
+//! mid-way (the run was killed while writing) is skipped with a note, so the trace of a crashed
+//! run still replays. Writing appends one line per sample and flushes it, so a killed run leaves
+//! every sample taken before it.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Sample, TRACE_SCHEMA, TRACE_VERSION, Trace, TraceHeader};
+
+/// Largest trace file read: 256 MiB, about three days of 1 s samples of an 8-GPU machine
+/// (a line is about 1 KB). Larger files are refused rather than filling memory.
+pub const TRACE_MAX_BYTES: u64 = 256 << 20;
+
+/// Why a trace could not be read. Every variant names the file; parse errors name the line
+/// (1-based) and the field as a JSON path (`gpus[0].util_percent`).
+#[derive(Debug)]
+pub enum TraceError {
+    /// The file could not be read: an OS error, not a regular file (a folder, a FIFO, a
+    /// device), or larger than [`TRACE_MAX_BYTES`] ([`crate::fsutil::read_input`]'s words).
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: String,
+    },
+    /// A line is not valid, or has a value that cannot be right.
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// Line number, 1-based.
+        line: usize,
+        /// JSON path of the field (`.` for the line itself).
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Read { path, error } => {
+                write!(f, "{}: cannot read: {error}", path.display())
+            }
+            TraceError::Line {
+                path,
+                line,
+                field,
+                message,
+            } => write!(
+                f,
+                "{}: line {line}: field `{field}`: {message}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// Something about a trace that was read anyway.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceNote {
+    /// The last line was cut off mid-way and skipped (its 1-based number).
+    TruncatedLastLine(usize),
+    /// Fields this version does not know, ignored (JSON paths, first of each).
+    IgnoredFields(Vec<String>),
+}
+
+/// A trace read from a file, with what was noticed on the way.
+#[derive(Clone, Debug)]
+pub struct LoadedTrace {
+    /// The trace.
+    pub trace: Trace,
+    /// Notes (a truncated last line, unknown fields).
+    pub notes: Vec<TraceNote>,
+}
+
+/// Reads a trace file (`-` for standard input) through the one read path for named inputs,
+/// [`crate::fsutil::read_input`]: a regular file of at most [`TRACE_MAX_BYTES`].
+///
+/// # Errors
+/// [`TraceError`] naming the file (and line and field for bad content).
+pub fn read_trace(path: &Path) -> Result<LoadedTrace, TraceError> {
+    let bytes = crate::fsutil::read_input(path, TRACE_MAX_BYTES).map_err(|e| TraceError::Read {
+        path: path.to_path_buf(),
+        error: e.to_string(),
+    })?;
+    parse_trace(&bytes, path)
+}
+
+/// Parses the bytes of a trace file; `path` is used only in messages.
+///
+/// # Errors
+/// [`TraceError::Line`] for a header or sample that is not valid.
+pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError> {
+    let line_err = |line: usize, field: &str, message: String| TraceError::Line {
+        path: path.to_path_buf(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let complete = bytes.ends_with(b"\n");
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    // split() yields an empty piece after a final newline.
+    let count = if complete {
+        lines.len() - 1
+    } else {
+        lines.len()
+    };
+    let mut notes = Vec::new();
+    let mut ignored: Vec<String> = Vec::new();
+    let mut header: Option<TraceHeader> = None;
+    let mut samples: Vec<Sample> = Vec::new();
+    for (i, raw) in lines.iter().take(count).enumerate() {
+        let n = i + 1;
+        let last_unterminated = !complete && i + 1 == count;
+        let text = match std::str::from_utf8(raw) {
+            Ok(t) => t.trim_end_matches('\r'),
+            Err(_) if last_unterminated && header.is_some() => {
+                notes.push(TraceNote::TruncatedLastLine(n));
+                break;
+            }
+            Err(e) => return Err(line_err(n, ".", format!("not UTF-8 text: {e}"))),
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        if header.is_none() {
+            let (h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
+                let message = if last_unterminated {
+                    format!("the header line is cut off: {message}")
+                } else {
+                    message
+                };
+                line_err(n, &field, message)
+            })?;
+            check_header(&h).map_err(|(f, m)| line_err(n, &f, m))?;
+            merge_ignored(&mut ignored, ign);
+            header = Some(h);
+            continue;
+        }
+        match parse_line::<Sample>(text) {
+            Ok((s, ign)) => {
+                check_sample(&s).map_err(|(f, m)| line_err(n, &f, m))?;
+                if let Some(prev) = samples.last() {
+                    if s.t < prev.t {
+                        return Err(line_err(
+                            n,
+                            "t",
+                            format!("{} is earlier than the line before ({})", s.t, prev.t),
+                        ));
+                    }
+                }
+                merge_ignored(&mut ignored, ign);
+                samples.push(s);
+            }
+            Err(_) if last_unterminated => {
+                notes.push(TraceNote::TruncatedLastLine(n));
+            }
+            Err((field, message)) => return Err(line_err(n, &field, message)),
+        }
+    }
+    let Some(header) = header else {
+        return Err(line_err(
+            1,
+            ".",
+            format!("empty: a trace starts with a {TRACE_SCHEMA} header line"),
+        ));
+    };
+    if !ignored.is_empty() {
+        notes.push(TraceNote::IgnoredFields(ignored));
+    }
+    Ok(LoadedTrace {
+        trace: Trace { header, samples },
+        notes,
+    })
+}
+
+fn merge_ignored(into: &mut Vec<String>, new: Vec<String>) {
+    for f in new {
+        if !into.contains(&f) && into.len() < 20 {
+            into.push(f);
+        }
+    }
+}
+
+/// One line as `T`: (field path, message) on error; the paths of unknown fields on success.
+fn parse_line<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<(T, Vec<String>), (String, String)> {
+    let mut ignored = Vec::new();
+    let mut json = serde_json::Deserializer::from_str(text);
+    let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
+    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
+    let value: T = serde_path_to_error::deserialize(ignoring)
+        .map_err(|e| (e.path().to_string(), e.inner().to_string()))?;
+    json.end().map_err(|e| (".".to_string(), e.to_string()))?;
+    Ok((value, ignored))
+}
+
+fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
+    if h.schema != TRACE_SCHEMA {
+        return Err((
+            "schema".into(),
+            format!(
+                "is {:?}, not {TRACE_SCHEMA:?}: not a ramvram trace",
+                h.schema
+            ),
+        ));
+    }
+    if h.version != TRACE_VERSION {
+        return Err((
+            "version".into(),
+            format!(
+                "{} is not supported (this ramvram reads version {TRACE_VERSION})",
+                h.version
+            ),
+        ));
+    }
+    if !(h.interval_s.is_finite() && h.interval_s > 0.0 && h.interval_s <= 86_400.0) {
+        return Err((
+            "interval_s".into(),
+            format!("{} must be between 0 and 86400 seconds", h.interval_s),
+        ));
+    }
+    Ok(())
+}
+
+/// Values that parse but cannot be right: percentages outside 0–100, negative rates, a time
+/// that is not a finite number of seconds.
+fn check_sample(s: &Sample) -> Result<(), (String, String)> {
+    let finite_nonneg = |field: &str, v: Option<f64>| match v {
+        Some(x) if !(x.is_finite() && x >= 0.0) => {
+            Err((field.to_string(), format!("{x} must be 0 or more")))
+        }
+        _ => Ok(()),
+    };
+    let percent = |field: &str, v: Option<f64>| match v {
+        Some(x) if !(0.0..=100.0).contains(&x) => {
+            Err((field.to_string(), format!("{x} is outside 0–100 %")))
+        }
+        _ => Ok(()),
+    };
+    finite_nonneg("t", Some(s.t))?;
+    let h = &s.host;
+    for (f, v) in [
+        ("host.swap_in_pages_per_s", h.swap_in_pages_per_s),
+        ("host.swap_out_pages_per_s", h.swap_out_pages_per_s),
+        ("host.major_faults_per_s", h.major_faults_per_s),
+        ("host.kswapd_cpu_percent", h.kswapd_cpu_percent),
+        ("host.disk_read_bytes_per_s", h.disk_read_bytes_per_s),
+    ] {
+        finite_nonneg(f, v)?;
+    }
+    for (f, v) in [
+        ("host.psi_memory_some_avg10", h.psi_memory_some_avg10),
+        ("host.psi_memory_full_avg10", h.psi_memory_full_avg10),
+        ("host.psi_io_some_avg10", h.psi_io_some_avg10),
+        ("host.cpu_busy_percent", h.cpu_busy_percent),
+        ("host.iowait_percent", h.iowait_percent),
+    ] {
+        percent(f, v)?;
+    }
+    if let (Some(used), Some(total)) = (h.shm_used_bytes, h.shm_total_bytes) {
+        if used > total {
+            return Err((
+                "host.shm_used_bytes".into(),
+                format!("{used} is larger than host.shm_total_bytes ({total})"),
+            ));
+        }
+    }
+    for (i, g) in s.gpus.iter().enumerate() {
+        percent(&format!("gpus[{i}].util_percent"), g.util_percent)?;
+        finite_nonneg(&format!("gpus[{i}].power_w"), g.power_w)?;
+        finite_nonneg(
+            &format!("gpus[{i}].pcie_rx_bytes_per_s"),
+            g.pcie_rx_bytes_per_s,
+        )?;
+        finite_nonneg(
+            &format!("gpus[{i}].pcie_tx_bytes_per_s"),
+            g.pcie_tx_bytes_per_s,
+        )?;
+        if s.gpus[..i].iter().any(|o| o.index == g.index) {
+            return Err((
+                format!("gpus[{i}].index"),
+                format!("GPU {} appears twice", g.index),
+            ));
+        }
+    }
+    if let Some(p) = &s.process {
+        finite_nonneg("process.cpu_percent", p.cpu_percent)?;
+    }
+    Ok(())
+}
+
+/// Writes a trace as it is sampled: the header when created, then one line per sample, each
+/// flushed to the file at once.
+pub struct TraceWriter {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl TraceWriter {
+    /// Creates (or empties) `path` and writes the header line. A symbolic link, a folder or a
+    /// device at `path` is refused rather than followed or written through: ramvram may run as
+    /// root in a shared folder.
+    ///
+    /// # Errors
+    /// The OS error, with the path.
+    pub fn create(path: &Path, header: &TraceHeader) -> Result<TraceWriter, String> {
+        let err = |e: std::io::Error| format!("{}: {e}", path.display());
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if !meta.file_type().is_file() {
+                return Err(format!(
+                    "{}: exists and is not a regular file; refusing to write to it",
+                    path.display()
+                ));
+            }
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options.open(path).map_err(err)?;
+        let mut w = TraceWriter {
+            file,
+            path: path.to_path_buf(),
+        };
+        let line = serde_json::to_string(header).expect("header serialises");
+        w.write_line(&line)?;
+        Ok(w)
+    }
+
+    /// Appends one sample.
+    ///
+    /// # Errors
+    /// The OS error, with the path (disk full, …).
+    pub fn append(&mut self, sample: &Sample) -> Result<(), String> {
+        let line = serde_json::to_string(sample).expect("sample serialises");
+        self.write_line(&line)
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), String> {
+        let mut buf = Vec::with_capacity(line.len() + 1);
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        // One write per line: a reader never sees half a line unless the process dies inside
+        // this call.
+        self.file
+            .write_all(&buf)
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{GpuSample, HostSample};
+
+    const HEADER: &str =
+        r#"{"schema":"ramvram-trace","version":1,"profile":null,"interval_s":1.0}"#;
+
+    fn p() -> &'static Path {
+        Path::new("run.jsonl")
+    }
+
+    #[test]
+    fn header_and_samples_parse_with_unknowns() {
+        let text = format!(
+            "{HEADER}\n{}\n{}\n",
+            r#"{"t":0,"host":{"mem_available_bytes":1073741824},"gpus":[],"process":null}"#,
+            r#"{"t":1,"host":{"swap_in_pages_per_s":null},"gpus":[{"index":0,"util_percent":97.5}]}"#
+        );
+        let t = parse_trace(text.as_bytes(), p()).unwrap();
+        assert!(t.notes.is_empty());
+        assert_eq!(t.trace.samples.len(), 2);
+        assert_eq!(t.trace.samples[0].host.mem_available_bytes, Some(1 << 30));
+        assert_eq!(t.trace.samples[1].host.swap_in_pages_per_s, None);
+        assert_eq!(t.trace.samples[1].gpus[0].util_percent, Some(97.5));
+        // Two samples 1 s apart, each standing for 1 s: 2 s.
+        assert_eq!(t.trace.duration_s(), 2.0);
+    }
+
+    #[test]
+    fn a_line_cut_off_mid_way_is_skipped_with_a_note() {
+        let text = format!("{HEADER}\n{{\"t\":0}}\n{{\"t\":1,\"host\":{{\"mem_ava");
+        let t = parse_trace(text.as_bytes(), p()).unwrap();
+        assert_eq!(t.trace.samples.len(), 1);
+        assert_eq!(t.notes, vec![TraceNote::TruncatedLastLine(3)]);
+    }
+
+    #[test]
+    fn a_bad_line_in_the_middle_names_line_and_field() {
+        let text = format!(
+            "{HEADER}\n{{\"t\":0}}\n{{\"t\":1,\"gpus\":[{{\"index\":0,\"util_percent\":\"high\"}}]}}\n{{\"t\":2}}\n"
+        );
+        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("run.jsonl: line 3: field `gpus[0].util_percent`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn impossible_values_are_refused() {
+        let bad = [
+            (
+                r#"{"t":0,"gpus":[{"index":0,"util_percent":140}]}"#,
+                "gpus[0].util_percent",
+            ),
+            (
+                r#"{"t":0,"host":{"swap_in_pages_per_s":-3}}"#,
+                "host.swap_in_pages_per_s",
+            ),
+            (r#"{"t":-1}"#, "t"),
+            (
+                r#"{"t":0,"host":{"shm_used_bytes":10,"shm_total_bytes":5}}"#,
+                "host.shm_used_bytes",
+            ),
+            (
+                r#"{"t":0,"gpus":[{"index":1},{"index":1}]}"#,
+                "gpus[1].index",
+            ),
+        ];
+        for (line, field) in bad {
+            let text = format!("{HEADER}\n{line}\n");
+            let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+            assert!(e.contains(&format!("line 2: field `{field}`")), "{e}");
+        }
+        let back = format!("{HEADER}\n{{\"t\":5}}\n{{\"t\":4}}\n");
+        let e = parse_trace(back.as_bytes(), p()).unwrap_err().to_string();
+        assert!(e.contains("line 3: field `t`"), "{e}");
+    }
+
+    #[test]
+    fn wrong_schema_version_and_empty_files_are_errors() {
+        let other = r#"{"schema":"something","version":1,"interval_s":1}"#;
+        let e = parse_trace(other.as_bytes(), p()).unwrap_err().to_string();
+        assert!(e.contains("line 1: field `schema`"), "{e}");
+        let newer = r#"{"schema":"ramvram-trace","version":2,"interval_s":1}"#;
+        let e = parse_trace(newer.as_bytes(), p()).unwrap_err().to_string();
+        assert!(e.contains("field `version`"), "{e}");
+        let e = parse_trace(b"", p()).unwrap_err().to_string();
+        assert!(e.contains("empty"), "{e}");
+        let e = parse_trace(b"\xff\xfe\n", p()).unwrap_err().to_string();
+        assert!(e.contains("line 1") && e.contains("UTF-8"), "{e}");
+        // A header cut off is an error, not an empty trace.
+        let e = parse_trace(br#"{"schema":"ramvr"#, p())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cut off"), "{e}");
+    }
+
+    #[test]
+    fn unknown_fields_are_noted() {
+        let text = format!("{HEADER}\n{{\"t\":0,\"host\":{{\"future\":1}},\"extra\":2}}\n");
+        let t = parse_trace(text.as_bytes(), p()).unwrap();
+        assert_eq!(
+            t.notes,
+            vec![TraceNote::IgnoredFields(vec![
+                "host.future".into(),
+                "extra".into()
+            ])]
+        );
+    }
+
+    #[test]
+    fn written_trace_reads_back_and_refuses_symlinks_and_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let header = TraceHeader::new(None, 0.5);
+        let mut w = TraceWriter::create(&path, &header).unwrap();
+        let s = Sample {
+            t: 0.5,
+            host: HostSample {
+                swap_used_bytes: Some(4096),
+                ..Default::default()
+            },
+            gpus: vec![GpuSample {
+                index: 0,
+                power_w: Some(301.5),
+                ..Default::default()
+            }],
+            process: None,
+        };
+        w.append(&s).unwrap();
+        drop(w);
+        let back = read_trace(&path).unwrap();
+        assert_eq!(back.trace.header, header);
+        assert_eq!(back.trace.samples, vec![s]);
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link.jsonl");
+            std::os::unix::fs::symlink(&path, &link).unwrap();
+            assert!(TraceWriter::create(&link, &header).is_err());
+        }
+        assert!(TraceWriter::create(dir.path(), &header).is_err());
+        let e = read_trace(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("a folder"), "{e}");
+    }
+}
