@@ -103,7 +103,7 @@ pub fn print_table(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) ->
             row(lang, &assess_machine(input, dup))
         })
         .collect();
-    super::print(&table(lang, &rows, &skipped))
+    super::print_text(&table(lang, &rows, &skipped))
 }
 
 /// Prints assessed machines as text or JSON.
@@ -122,7 +122,7 @@ pub fn print(
         serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
     } else {
         let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();
-        table(lang, &rows, skipped)
+        crate::codespan::plain(&table(lang, &rows, skipped))
     };
     super::print(&text)
 }

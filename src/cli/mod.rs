@@ -287,7 +287,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     .into_iter()
                     .map(|l| text::assessment(l, &a, machines.profile.as_deref()))
                     .collect();
-                print(&texts.join("\n"))
+                print_text(&texts.join("\n"))
             }
             Err(code) => code,
         },
@@ -408,7 +408,7 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     let text = if json {
         serde_json::to_string_pretty(&profile).expect("profile serialises") + "\n"
     } else {
-        text::hardware(lang, &advisor::assess(&profile))
+        crate::codespan::plain(&text::hardware(lang, &advisor::assess(&profile)))
     };
     print(&text)
 }
@@ -504,15 +504,23 @@ pub fn printable(text: &str) -> String {
     crate::sanitize::clean(text).into_owned()
 }
 
-/// Writes one line to standard error. A closed or full stderr (`2>/dev/full`, a closed pipe)
+/// Writes one line to standard error, code spans without their backticks
+/// ([`crate::codespan`]). A closed or full stderr (`2>/dev/full`, a closed pipe)
 /// is ignored rather than a panic, as `eprintln!` would give: the exit status still says what
 /// happened.
 pub(crate) fn say(text: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", printable(text));
+    let _ = writeln!(err, "{}", printable(&crate::codespan::plain(text)));
     let _ = err.flush();
 }
 
+/// Prints text for a reader (not JSON): code spans lose their backticks ([`crate::codespan`]),
+/// as the commands in hints must be copied without them.
+pub(crate) fn print_text(text: &str) -> ExitCode {
+    print(&crate::codespan::plain(text))
+}
+
+/// Prints `text` as it is (JSON, or text already without code-span markup).
 pub(crate) fn print(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out
@@ -570,7 +578,7 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         dmidecode: None,
     };
     let code = match assessment(lang, &machines, &none, &no_workload) {
-        Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
+        Ok(a) => print_text(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };
     say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));

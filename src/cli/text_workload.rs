@@ -64,12 +64,7 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
         );
     }
     if let Some(note) = words::decode_assumption(lang, r) {
-        let options = textwrap::Options::new(100)
-            .initial_indent("  ")
-            .subsequent_indent("  ");
-        for line in textwrap::wrap(&note, options) {
-            let _ = writeln!(out, "{line}");
-        }
+        super::layout::wrap(&mut out, "  ", &note);
     }
     out
 }

@@ -350,10 +350,10 @@ mod tests {
         assert!(pipeline_sentence(Lang::Zh, None).starts_with("还没有设定数据加载任务"));
         let lines = stage_lines(Lang::En, b);
         // One channel × 3200 MT/s × 8 B = 25.6 GB/s, inferred from slot names.
-        assert_eq!(lines[1], "RAM bandwidth: 25.6 GB/s (theoretical)");
+        assert_eq!(lines[1], "RAM bandwidth: 25.6\u{a0}GB/s (theoretical)");
         assert_eq!(
             pcie_line(Lang::En, &b.pcie[0]),
-            "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
+            "GPU 0: Gen4 x16 = 31.5\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s"
         );
     }
 
@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(b.pcie[0].rx_bytes_per_s, Some(12e9));
         assert!(
             pcie_line(Lang::En, &b.pcie[0])
-                .ends_with("; traffic at detection: 12.0 GB/s to the GPU, 1.50 GB/s from it"),
+                .ends_with("; traffic at detection: 12.0\u{a0}GB/s to the GPU, 1.50\u{a0}GB/s from it"),
             "{}",
             pcie_line(Lang::En, &b.pcie[0])
         );
@@ -381,7 +381,7 @@ mod tests {
         let b = assess(&p).bandwidth.unwrap();
         // Gen1 x16 = 16 × 0.25 = 4.0 GB/s now; the pipeline counts Gen4 x16 (31.5 GB/s).
         assert_eq!(
-            pcie_line(Lang::En, &b.pcie[0]),
+            pcie_line(Lang::En, &b.pcie[0]).replace('\u{a0}', " "),
             "GPU 0: Gen1 x16 = 4.00 GB/s; the link can reach Gen4 x16 = 31.5 GB/s (idle: the \
              GPU slows its link down to save power and speeds it up under load; not a fault)"
         );

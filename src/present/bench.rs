@@ -18,9 +18,9 @@ pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
 /// A decode rate in megapixels per second: "263 MP/s" (10^6 pixels/s).
 pub fn mpix(mpix_per_s: f64) -> String {
     if mpix_per_s >= 100.0 {
-        format!("{mpix_per_s:.0} MP/s")
+        format!("{mpix_per_s:.0}{}MP/s", format::NBSP)
     } else {
-        format!("{mpix_per_s:.1} MP/s")
+        format!("{mpix_per_s:.1}{}MP/s", format::NBSP)
     }
 }
 

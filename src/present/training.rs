@@ -147,21 +147,34 @@ pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
 pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
     let p = &t.plan;
     let model = match p.preset() {
-        Some(preset) => format!("{} · {}", preset.name, format::params(p.params)),
+        Some(preset) => format!(
+            "{} · {}",
+            super::names::preset_name(lang, preset),
+            format::params(p.params)
+        ),
         None => format::params(p.params),
     };
     let model = format!(
-        "{model} · {} {}",
-        tr(lang, Msg::TrainLargestLayer),
-        format::params(t.estimate.largest_layer_params)
+        "{model} · {}",
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainLargestLayer),
+            &format::params(t.estimate.largest_layer_params)
+        )
     );
     let plan = format!(
-        "{} · {} {} · {} {} · {} · {} · {} · {}",
+        "{} · {} · {} · {} · {} · {} · {}",
         strategy(lang, p.strategy),
-        tr(lang, Msg::TrainOffloadOptimizer),
-        offload(lang, p.offload_optimizer),
-        tr(lang, Msg::TrainOffloadParam),
-        offload(lang, p.offload_param),
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainOffloadOptimizer),
+            offload(lang, p.offload_optimizer)
+        ),
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainOffloadParam),
+            offload(lang, p.offload_param)
+        ),
         precision(lang, p.precision),
         optimizer(lang, p.optimizer),
         trf(

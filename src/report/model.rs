@@ -688,14 +688,10 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
 fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::ReportAppendix).to_string()));
     b.push(Block::Paragraph(tr(lang, Msg::ReportUnits).to_string()));
-    let mut seen: Vec<&str> = Vec::new();
-    let mut sources = Vec::new();
-    for r in &a.rules {
-        if !seen.contains(&r.source.as_str()) {
-            seen.push(&r.source);
-            sources.push(r.source.clone());
-        }
-    }
+    let mut sources: Vec<String> = present::names::rule_sources(lang, &a.rules)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     // The /dev/shm need the findings used: the workload's own, else the default assumption.
     sources.push(match &a.workload {
         Some(r) => {

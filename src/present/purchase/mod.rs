@@ -225,8 +225,9 @@ pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
                     (
                         "module",
                         format!(
-                            "{} GB {}{speed}",
+                            "{}{}GB {}{speed}",
                             module.size_bytes >> 30,
+                            crate::format::NBSP,
                             module.memory_type
                         ),
                     ),

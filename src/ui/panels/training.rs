@@ -121,7 +121,9 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .num_columns(2)
         .spacing([12.0, 8.0])
         .show(ui, |ui| {
-            let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
+            let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| {
+                crate::present::names::preset_name(lang, p)
+            });
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
                 // A long preset name ends in "…" inside the column rather than running past
                 // it; the whole name is in the list and on hover.
@@ -131,7 +133,10 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
-                                .selectable_label(plan.preset.as_deref() == Some(p.id), p.name)
+                                .selectable_label(
+                                    plan.preset.as_deref() == Some(p.id),
+                                    crate::present::names::preset_name(lang, p),
+                                )
                                 .clicked()
                             {
                                 // A preset is a model: strategy, offload, precision and the
