@@ -81,6 +81,14 @@ impl Lang {
     }
 }
 
+impl Msg {
+    /// The message whose key is `key` (`"clihelp.ui.usage"`), if there is one: for texts looked
+    /// up by a name built at run time, such as a command-line flag's help.
+    pub fn from_key(key: &str) -> Option<Msg> {
+        KEYS.binary_search(&key).ok().map(|i| Msg::ALL[i])
+    }
+}
+
 /// The text of `msg` in `lang`, with placeholders left as written.
 pub fn tr(lang: Lang, msg: Msg) -> &'static str {
     match lang {
@@ -154,6 +162,15 @@ mod tests {
         assert_eq!(Lang::from_tag("en-GB"), Some(Lang::En));
         assert_eq!(Lang::from_tag("C.UTF-8"), Some(Lang::En));
         assert_eq!(Lang::from_tag("de-DE"), None);
+    }
+
+    #[test]
+    fn messages_are_found_by_key() {
+        assert_eq!(Msg::from_key("common.unknown"), Some(Msg::CommonUnknown));
+        assert_eq!(Msg::from_key("no.such.key"), None);
+        for m in Msg::ALL {
+            assert_eq!(Msg::from_key(m.key()), Some(m));
+        }
     }
 
     #[test]

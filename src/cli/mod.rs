@@ -3,6 +3,7 @@
 
 mod bench_cmd;
 pub mod fleet;
+pub mod help;
 mod layout;
 pub mod text;
 pub mod text_bench;
@@ -244,15 +245,21 @@ pub fn languages(arg: Option<LangArg>) -> ReportLang {
     }
 }
 
-/// The one language for messages and the window: the first of [`languages`].
+/// The one language for the command line's own messages ("report written", errors) and the
+/// window: `--lang en|zh`, else the environment's. `--lang both` asks for a bilingual report or
+/// text, not bilingual messages: on an English system they stay English.
 pub fn primary_language(arg: Option<LangArg>) -> Lang {
-    languages(arg).langs()[0]
+    match arg {
+        Some(LangArg::En) => Lang::En,
+        Some(LangArg::Zh) => Lang::Zh,
+        Some(LangArg::Both) | None => Lang::from_environment(),
+    }
 }
 
 /// Runs a subcommand. `None` for no subcommand (the caller opens the window).
 pub fn run(args: &Args) -> Option<ExitCode> {
     let langs = languages(args.lang);
-    let lang = langs.langs()[0];
+    let lang = primary_language(args.lang);
     let code = match args.command.as_ref()? {
         Command::Detect {
             json,
