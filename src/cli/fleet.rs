@@ -17,6 +17,7 @@ use crate::import::slurm;
 use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
 use crate::present::errors::{profile_error, skip};
 use crate::present::fleet::{header, row};
+use crate::present::names::labelled;
 use crate::report::FleetDocument;
 
 /// The machines of a folder of profiles and a Slurm inventory, not yet assessed.
@@ -161,7 +162,9 @@ fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
     }
     for (f, r) in skipped {
         let reason = skip(lang, r);
-        out.push_str(&format!("\n{}: {f}: {reason}", tr(lang, Msg::FleetSkipped)));
+        let line = labelled(lang, tr(lang, Msg::FleetSkipped), &labelled(lang, f, &reason));
+        out.push('\n');
+        out.push_str(&line);
     }
     out.push('\n');
     out

@@ -371,7 +371,14 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
             fail(
                 lang,
                 EXIT_BAD_INPUT,
-                &format!("{}: cannot read: {e}", file.display()),
+                &trf(
+                    lang,
+                    Msg::ErrorRead,
+                    &[
+                        ("file", &file.display().to_string()),
+                        ("error", &e.to_string()),
+                    ],
+                ),
             )
         })?;
     let dimms = probe::dimm::parse_dmidecode(&text);

@@ -58,9 +58,12 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     if let Some(u) = r.pipeline.predicted_gpu_utilization {
         let _ = writeln!(
             out,
-            "  {}: {}",
-            tr(lang, Msg::WorkUtilization),
-            format::percent(u)
+            "  {}",
+            crate::present::names::labelled(
+                lang,
+                tr(lang, Msg::WorkUtilization),
+                &format::percent(u)
+            )
         );
     }
     if let Some(note) = words::decode_assumption(lang, r) {

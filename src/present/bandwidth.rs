@@ -41,8 +41,11 @@ pub fn memory_rows(lang: Lang, b: &Bandwidth) -> Vec<(&'static str, String)> {
         rows.push((tr(lang, Msg::BwRowModules), m.modules.to_string()));
     }
     let measured = match m.measured_triad_bytes_per_s {
+        Some(v) if m.measured_single_pass => {
+            super::names::aside(lang, &format::gbps(v), tr(lang, Msg::BenchSinglePassShort))
+        }
         Some(v) if m.measured_noisy => {
-            format!("{} ({})", format::gbps(v), tr(lang, Msg::BwNoisyShort))
+            super::names::aside(lang, &format::gbps(v), tr(lang, Msg::BwNoisyShort))
         }
         Some(v) => format::gbps(v),
         None => tr(lang, Msg::BwNotMeasured).to_string(),

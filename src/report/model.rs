@@ -586,10 +586,10 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     });
     let mut sentence = ww::bottleneck_sentence(lang, r);
     if let Some(u) = r.pipeline.predicted_gpu_utilization {
-        sentence.push_str(&format!(
-            " {}: {}.",
-            tr(lang, Msg::WorkUtilization),
-            format::percent(u)
+        sentence.push_str(&trf(
+            lang,
+            Msg::JoinUtilizationSentence,
+            &[("value", &format::percent(u))],
         ));
     }
     b.push(Block::Paragraph(sentence));
@@ -791,7 +791,7 @@ pub fn build_fleet(
         if !skipped.is_empty() {
             let skipped_lines = skipped
                 .iter()
-                .map(|(f, r)| format!("{f}: {}", super::skip_reason(lang, r.as_ref())))
+                .map(|(f, r)| present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref())))
                 .collect();
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
@@ -800,7 +800,7 @@ pub fn build_fleet(
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {
                 severity: m.assessment.verdict.severity(),
-                title: format!("{}: {title}", m.label),
+                title: present::names::host_line(lang, &m.label, &title),
                 body,
             });
             if !m.plan_issues.is_empty() {

@@ -320,7 +320,7 @@ fn storage(ui: &mut Ui, lang: Lang, a: &Assessment) {
             ui.label(place);
         }
         for (label, value) in bench_words::storage_rows(lang, s) {
-            ui.label(format!("{label}: {value}"));
+            ui.label(crate::present::names::labelled(lang, &label, &value));
         }
     }
     ui.add(Paragraph::new(

@@ -113,8 +113,12 @@ pub fn fleet(
                 for (file, why) in skipped {
                     let reason = crate::present::errors::skip(lang, why);
                     ui.label(
-                        RichText::new(format!("{}: {file}: {reason}", tr(lang, Msg::FleetSkipped)))
-                            .weak(),
+                        RichText::new(crate::present::names::labelled(
+                            lang,
+                            tr(lang, Msg::FleetSkipped),
+                            &crate::present::names::labelled(lang, file, &reason),
+                        ))
+                        .weak(),
                     );
                 }
                 super::heading(ui, tr(lang, Msg::FleetChartTitle));
