@@ -2,7 +2,7 @@
 
 use crate::advisor::training::{
     EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError, PlanWarning,
-    Precision, StateKind, Strategy, TrainingMemory,
+    Precision, StateKind, Strategy, TrainingMemory, TrainingPlan,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -54,16 +54,33 @@ pub fn finetune(lang: Lang, f: FineTune) -> &'static str {
     }
 }
 
-/// Breakdown line name.
-pub fn state_kind(lang: Lang, k: StateKind) -> &'static str {
+/// A breakdown line's name, saying what the bytes are for this plan: "weights (bf16/fp16)",
+/// "gradients (fp32)", "Adam momentum and variance (fp32)", "frozen base weights (4-bit)".
+/// No two lines of one plan share a name.
+pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str {
+    let mixed = plan.precision == Precision::Mixed16;
     tr(
         lang,
         match k {
-            StateKind::Weights => Msg::TrainStateWeights,
-            StateKind::Gradients => Msg::TrainStateGradients,
+            StateKind::Weights => match plan.finetune {
+                FineTune::Qlora => Msg::TrainStateBaseWeights4,
+                FineTune::Lora if mixed => Msg::TrainStateBaseWeights16,
+                FineTune::Lora => Msg::TrainStateBaseWeights32,
+                FineTune::Full if mixed => Msg::TrainStateWeights16,
+                FineTune::Full => Msg::TrainStateWeights32,
+            },
+            StateKind::Gradients if mixed => Msg::TrainStateGradients16,
+            StateKind::Gradients | StateKind::Gradients32 => Msg::TrainStateGradients32,
             StateKind::MasterWeights => Msg::TrainStateMaster,
-            StateKind::OptimizerStates => Msg::TrainStateOptimizer,
+            StateKind::OptimizerStates => match plan.optimizer {
+                Optimizer::Adam => Msg::TrainStateAdam,
+                Optimizer::SgdMomentum => Msg::TrainStateSgd,
+                Optimizer::Adam8bit => Msg::TrainStateAdam8bit,
+                Optimizer::Adafactor => Msg::TrainStateAdafactor,
+            },
             StateKind::Adapters => Msg::TrainStateAdapters,
+            StateKind::AdapterStates => Msg::TrainStateAdapterStates,
+            StateKind::GatheredLayer => Msg::TrainStateGatheredLayer,
             StateKind::Buffers => Msg::TrainStateBuffers,
         },
     )

@@ -475,7 +475,7 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         .iter()
         .map(|i| {
             vec![
-                tw::state_kind(lang, i.kind).to_string(),
+                tw::state_kind(lang, &t.plan, i.kind).to_string(),
                 tw::location(lang, i.location).to_string(),
                 format::gib(i.bytes),
                 format!("{:.2}", i.bytes_per_param),

@@ -477,7 +477,7 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
             ui.end_row();
             for i in &t.estimate.breakdown {
-                ui.label(words::state_kind(lang, i.kind));
+                ui.label(words::state_kind(lang, &t.plan, i.kind));
                 ui.label(words::location(lang, i.location));
                 ui.label(format::gib(i.bytes));
                 ui.label(format!("{:.2}", i.bytes_per_param));
