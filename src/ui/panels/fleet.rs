@@ -211,10 +211,14 @@ fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Comma
             ui.end_row();
             let l = ui.label(tr(lang, Msg::PlannerPlatform));
             egui::ComboBox::from_id_salt("planner-platform")
-                .selected_text(p.platform.clone())
+                .selected_text(crate::present::names::platform_name(lang, &p.platform))
                 .show_ui(ui, |ui| {
                     for pf in &c.platforms {
-                        ui.selectable_value(&mut p.platform, pf.platform.clone(), &pf.platform);
+                        ui.selectable_value(
+                            &mut p.platform,
+                            pf.platform.clone(),
+                            crate::present::names::platform_name(lang, &pf.platform),
+                        );
                     }
                 })
                 .response

@@ -29,7 +29,10 @@ pub fn recommendations(ui: &mut Ui, lang: Lang, recs: &[Recommendation], subject
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(format!("{}.", i + 1)).strong());
             ui.label(RichText::new(format!("[{}]", words::kind(lang, r.kind))).weak());
-            ui.label(RichText::new(words::title(lang, r)).strong());
+            // A title may name a command (`docker run --shm-size=…`): set as code, unbroken.
+            ui.add(crate::ui::paragraph::Paragraph::new(
+                RichText::new(words::title(lang, r)).strong(),
+            ));
         });
         ui.add(crate::ui::paragraph::Paragraph::new(
             RichText::new(words::result(lang, &r.result)).color(colour),
