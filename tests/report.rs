@@ -325,7 +325,7 @@ fn the_appendix_states_the_shm_need_actually_used() {
         .success();
     let md = std::fs::read_to_string(&out).unwrap();
     assert!(
-        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588\u{a0}KiB per sample × 1 experiment(s) at once = 294\u{a0}MiB"),
+        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588\u{a0}KiB per sample × 1 experiment at once = 294\u{a0}MiB"),
         "{md}"
     );
     assert!(!md.contains("/dev/shm without a workload scenario"));
