@@ -59,7 +59,10 @@ mod tests {
         );
         // "run " is 4 bytes; "ramvram bench memory" 20; " or " 4; the second span 31.
         assert_eq!(s.code, [4..24, 28..59]);
-        assert_eq!(&s.text[s.code[1].clone()], "ramvram detect --dmidecode FILE");
+        assert_eq!(
+            &s.text[s.code[1].clone()],
+            "ramvram detect --dmidecode FILE"
+        );
     }
 
     #[test]
@@ -68,7 +71,10 @@ mod tests {
         assert!(parse("host`name").code.is_empty());
         assert_eq!(parse("a `` b `c").text, "a  b `c");
         assert_eq!(parse("a `` b `c").code, []);
-        assert_eq!(plain("用 `ramvram bench memory` 测一下"), "用 ramvram bench memory 测一下");
+        assert_eq!(
+            plain("用 `ramvram bench memory` 测一下"),
+            "用 ramvram bench memory 测一下"
+        );
         assert_eq!(parse(""), Spans::default());
     }
 }

@@ -200,8 +200,7 @@ fn segments(
         if at <= prev {
             continue;
         }
-        if kind != BreakOpportunity::Mandatory && keep.iter().any(|k| k.start < at && at < k.end)
-        {
+        if kind != BreakOpportunity::Mandatory && keep.iter().any(|k| k.start < at && at < k.end) {
             continue;
         }
         let visible_end = prev + text[prev..at].trim_end_matches(is_trailing_space).len();
@@ -363,8 +362,8 @@ mod tests {
         );
         // A code span given by the caller: no break at its spaces.
         let text = "或 ramvram bench memory 测一下";
-        let keep = [4..24];
-        let broken = break_lines_keeping(text, &keep, 22.0, |r| cells(&text[r]));
+        let span = 4..24;
+        let broken = break_lines_keeping(text, &[span], 22.0, |r| cells(&text[r]));
         assert_eq!(
             visible_lines(text, &broken),
             ["或", "ramvram bench memory", "测一下"]

@@ -332,7 +332,9 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     h.get_by_label("PCIe host→GPU: 31.5\u{a0}GB/s (theoretical)");
     h.get_by_label_contains("covers 12.8\u{a0}GiB of VRAM");
     h.get_by_label_contains("which asks for 48.0\u{a0}GB/s");
-    h.get_by_label("GPU 0: Gen4 x16 = 31.5\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s");
+    h.get_by_label(
+        "GPU 0: Gen4 x16 = 31.5\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s",
+    );
     // Judged bandwidth-bound, on this page too.
     h.get_by_label(
         "Warning: Memory bandwidth 25.6\u{a0}GB/s is below the seed's 48.0\u{a0}GB/s for 24.0\u{a0}GiB of VRAM",

@@ -162,7 +162,11 @@ fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
     }
     for (f, r) in skipped {
         let reason = skip(lang, r);
-        let line = labelled(lang, tr(lang, Msg::FleetSkipped), &labelled(lang, f, &reason));
+        let line = labelled(
+            lang,
+            tr(lang, Msg::FleetSkipped),
+            &labelled(lang, f, &reason),
+        );
         out.push('\n');
         out.push_str(&line);
     }

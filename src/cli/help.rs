@@ -203,7 +203,9 @@ fn localize_arg(arg: Arg, lang: Lang, section: &str) -> Arg {
             .map(|v| {
                 let name = v.get_name();
                 match text(lang, &format!("clihelp.value.{id}.{name}")) {
-                    Some(meaning) if meaning != name => format!("  - {}", labelled(lang, name, &meaning)),
+                    Some(meaning) if meaning != name => {
+                        format!("  - {}", labelled(lang, name, &meaning))
+                    }
                     _ => format!("  - {name}"),
                 }
             })
@@ -259,11 +261,20 @@ mod tests {
         assert!(help.contains("显示帮助"), "{help}");
         assert!(help.contains("- zero2：ZeRO-2"), "{help}");
         assert!(help.contains("可选值：\n"), "{help}");
-        for english in ["Usage", "Options:", "Print help", "Possible values", "[default"] {
+        for english in [
+            "Usage",
+            "Options:",
+            "Print help",
+            "Possible values",
+            "[default",
+        ] {
             assert!(!help.contains(english), "{english} in {help}");
         }
         let short = help_of(Lang::Zh, &["ramvram", "-h"]);
-        assert!(short.contains("检测本机") && short.contains("显示这份帮助"), "{short}");
+        assert!(
+            short.contains("检测本机") && short.contains("显示这份帮助"),
+            "{short}"
+        );
     }
 
     #[test]
@@ -301,7 +312,13 @@ mod tests {
     #[test]
     fn the_language_comes_from_lang_before_parsing() {
         let args = |a: &[&str]| a.iter().map(OsString::from).collect::<Vec<_>>();
-        assert_eq!(help_language(&args(&["ramvram", "--lang", "zh", "-h"])), Lang::Zh);
-        assert_eq!(help_language(&args(&["ramvram", "advise", "--lang=en"])), Lang::En);
+        assert_eq!(
+            help_language(&args(&["ramvram", "--lang", "zh", "-h"])),
+            Lang::Zh
+        );
+        assert_eq!(
+            help_language(&args(&["ramvram", "advise", "--lang=en"])),
+            Lang::En
+        );
     }
 }

@@ -57,10 +57,11 @@ pub(super) fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str
     let text = spans.text.as_str();
     let indent = first.width().max(rest.width());
     let max = WIDTH.saturating_sub(indent).max(20) as f32;
-    let lines = linebreak::break_lines_keeping(text, &spans.code, max, |r| {
-        text[r].width() as f32
-    });
-    for (i, line) in linebreak::visible_lines(text, &lines).into_iter().enumerate() {
+    let lines = linebreak::break_lines_keeping(text, &spans.code, max, |r| text[r].width() as f32);
+    for (i, line) in linebreak::visible_lines(text, &lines)
+        .into_iter()
+        .enumerate()
+    {
         out.push_str(if i == 0 { first } else { rest });
         out.push_str(line);
         out.push('\n');

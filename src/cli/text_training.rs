@@ -94,7 +94,11 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
         })
         .collect();
     let widths: Vec<usize> = (0..3)
-        .map(|c| label_width(std::iter::once(header[c].as_str()).chain(rows.iter().map(|r| r[c].as_str()))))
+        .map(|c| {
+            label_width(
+                std::iter::once(header[c].as_str()).chain(rows.iter().map(|r| r[c].as_str())),
+            )
+        })
         .collect();
     for row in std::iter::once(&header).chain(&rows) {
         let _ = writeln!(

@@ -368,8 +368,9 @@ mod tests {
         let b = assess(&p).bandwidth.unwrap();
         assert_eq!(b.pcie[0].rx_bytes_per_s, Some(12e9));
         assert!(
-            pcie_line(Lang::En, &b.pcie[0])
-                .ends_with("; traffic at detection: 12.0\u{a0}GB/s to the GPU, 1.50\u{a0}GB/s from it"),
+            pcie_line(Lang::En, &b.pcie[0]).ends_with(
+                "; traffic at detection: 12.0\u{a0}GB/s to the GPU, 1.50\u{a0}GB/s from it"
+            ),
             "{}",
             pcie_line(Lang::En, &b.pcie[0])
         );

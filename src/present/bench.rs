@@ -81,8 +81,8 @@ pub fn storage_rows(lang: Lang, s: &StorageBandwidth) -> Vec<(String, String)> {
                     Msg::BenchSeqDirect
                 } else {
                     Msg::BenchSeqCached
-                }
-            )
+                },
+            ),
         ),
         None => format::unknown(lang),
     };

@@ -132,8 +132,16 @@ fn cpu(lang: Lang, c: &Cpu) -> String {
             Msg::HwCores,
             &[("physical", &p.to_string()), ("logical", &l.to_string())],
         ),
-        (None, Some(l)) => trf(lang, Msg::HwCoresLogicalOnly, &[("logical", &l.to_string())]),
-        (Some(p), None) => trf(lang, Msg::HwCoresPhysicalOnly, &[("physical", &p.to_string())]),
+        (None, Some(l)) => trf(
+            lang,
+            Msg::HwCoresLogicalOnly,
+            &[("logical", &l.to_string())],
+        ),
+        (Some(p), None) => trf(
+            lang,
+            Msg::HwCoresPhysicalOnly,
+            &[("physical", &p.to_string())],
+        ),
         (None, None) => tr(lang, Msg::HwCoresUnknown).to_string(),
     };
     if c.model.is_none() && physical.is_none() && logical.is_none() {
@@ -166,7 +174,11 @@ fn swap(lang: Lang, p: &MachineProfile) -> String {
             Msg::HwSwapValue,
             &[("used", &format::gib(used)), ("total", &format::gib(total))],
         ),
-        (Some(total), None) => trf(lang, Msg::HwSwapTotalOnly, &[("total", &format::gib(total))]),
+        (Some(total), None) => trf(
+            lang,
+            Msg::HwSwapTotalOnly,
+            &[("total", &format::gib(total))],
+        ),
         (None, _) => format::unknown(lang),
     }
 }
@@ -213,7 +225,10 @@ fn gpu(lang: Lang, g: &Gpu) -> String {
                 let now = trf(
                     lang,
                     Msg::HwPcieNow,
-                    &[("gen", &generation.to_string()), ("width", &width.to_string())],
+                    &[
+                        ("gen", &generation.to_string()),
+                        ("width", &width.to_string()),
+                    ],
                 );
                 match (link.gen_gpu_max.or(link.gen_max), link.width_max) {
                     (Some(gen_max), Some(width_max)) => trf(
@@ -368,10 +383,19 @@ mod tests {
         assert_eq!(value(&zh, "系统"), "x86_64");
         assert_eq!(value(&zh, "透明大页（THP）"), "未知");
         let en = hardware_rows(Lang::En, &a);
-        assert_eq!(value(&en, "CPU"), "model unknown · 4 threads (cores: unknown)");
+        assert_eq!(
+            value(&en, "CPU"),
+            "model unknown · 4 threads (cores: unknown)"
+        );
         assert_eq!(value(&en, "Swap"), "unknown");
         for (_, v) in zh.iter().chain(&en) {
-            for bad in ["未知 核", "已用 未知", "unknown used", "unknown cores", "未知 /"] {
+            for bad in [
+                "未知 核",
+                "已用 未知",
+                "unknown used",
+                "unknown cores",
+                "未知 /",
+            ] {
                 assert!(!v.contains(bad), "{v}");
             }
         }
@@ -390,7 +414,10 @@ mod tests {
             value(&en, "CPU"),
             "Desktop (AM5 / LGA1700 / LGA1851) · 1 core, 2 threads"
         );
-        assert_eq!(value(&en, "Swap"), "8.0\u{a0}GiB (how much is in use: unknown)");
+        assert_eq!(
+            value(&en, "Swap"),
+            "8.0\u{a0}GiB (how much is in use: unknown)"
+        );
         let zh = hardware_rows(Lang::Zh, &a);
         assert_eq!(
             value(&zh, "CPU"),

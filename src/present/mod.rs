@@ -420,10 +420,10 @@ pub fn disk_kind(lang: Lang, k: DiskKind) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::MachineProfile;
     use crate::advisor::assess;
     use crate::probe::gpu::GpuSource;
     use crate::probe::gpu::fake::FakeScenario;
+    use crate::profile::MachineProfile;
 
     /// Every finding the fixtures produce must carry a value for every placeholder its title,
     /// explanation and recommendations use; otherwise a user would read "unknown" in a sentence.
@@ -514,6 +514,9 @@ mod tests {
             .iter()
             .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
             .unwrap();
-        assert_eq!(rule_statement(Lang::Zh, nvidia), "每块 GPU 配内存 ≥ 128\u{a0}GB");
+        assert_eq!(
+            rule_statement(Lang::Zh, nvidia),
+            "每块 GPU 配内存 ≥ 128\u{a0}GB"
+        );
     }
 }

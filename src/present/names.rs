@@ -69,7 +69,11 @@ pub fn platform_name(lang: Lang, name: &str) -> String {
 
 /// "label: value" / "标签：取值".
 pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
-    trf(lang, Msg::JoinLabelled, &[("label", label), ("value", value)])
+    trf(
+        lang,
+        Msg::JoinLabelled,
+        &[("label", label), ("value", value)],
+    )
 }
 
 /// "value (note)" / "取值（说明）".
@@ -94,7 +98,10 @@ mod tests {
             assert!(preset_name(Lang::Zh, p).contains("参数解码器"), "{}", p.id);
         }
         assert_eq!(
-            preset_name(Lang::Zh, crate::advisor::training::presets::preset("llama-65b").unwrap()),
+            preset_name(
+                Lang::Zh,
+                crate::advisor::training::presets::preset("llama-65b").unwrap()
+            ),
             "650 亿参数解码器（LLaMA 65B，原文的例子）"
         );
         let desktops = crate::catalog::catalog()

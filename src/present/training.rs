@@ -132,7 +132,11 @@ pub fn plan_error_text(lang: Lang, e: PlanError) -> &'static str {
 
 /// A plan error, naming the command-line flag.
 pub fn plan_error(lang: Lang, e: PlanError) -> String {
-    super::names::labelled(lang, &format!("`--{}`", e.field()), plan_error_text(lang, e))
+    super::names::labelled(
+        lang,
+        &format!("`--{}`", e.field()),
+        plan_error_text(lang, e),
+    )
 }
 
 /// A plan warning.

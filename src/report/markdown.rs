@@ -69,7 +69,10 @@ pub fn render(blocks: &[Block]) -> String {
                 ..
             } => {
                 // The label is our own severity word: a Chinese one takes a full-width colon.
-                let colon = if label.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+                let colon = if label
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+                {
                     "："
                 } else {
                     ": "

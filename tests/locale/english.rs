@@ -24,35 +24,135 @@ use ramvram::i18n::{Lang, Msg, tr};
 /// word a translator should have translated.
 pub const ALLOWED: &[&str] = &[
     // Units.
-    "GiB", "MiB", "KiB", "TiB", "GB", "MB", "TB", "KB", "s", "ms", "MP", "MT", "GT", "px",
+    "GiB",
+    "MiB",
+    "KiB",
+    "TiB",
+    "GB",
+    "MB",
+    "TB",
+    "KB",
+    "s",
+    "ms",
+    "MP",
+    "MT",
+    "GT",
+    "px",
     // Hardware and vendors.
-    "GeForce", "Tesla", "Xeon", "EPYC", "Ryzen", "Threadripper", "Flex", "Scalable",
-    "Sapphire", "Emerald", "Rapids", "Apple", "Intel", "Mac", "Microsoft", "Google", "Oracle",
-    "Cloud", "Azure", "Cisco", "Puget", "Systems", "Slurm", "Docker", "Kubernetes", "Linux",
-    "Windows", "Ubuntu", "Debian", "Hugging", "Face", "NVMe", "PCIe", "vCPU", "Silicon",
-    "Spark", "Grace", "Hopper", "DGX",
+    "GeForce",
+    "Tesla",
+    "Xeon",
+    "EPYC",
+    "Ryzen",
+    "Threadripper",
+    "Flex",
+    "Scalable",
+    "Sapphire",
+    "Emerald",
+    "Rapids",
+    "Apple",
+    "Intel",
+    "Mac",
+    "Microsoft",
+    "Google",
+    "Oracle",
+    "Cloud",
+    "Azure",
+    "Cisco",
+    "Puget",
+    "Systems",
+    "Slurm",
+    "Docker",
+    "Kubernetes",
+    "Linux",
+    "Windows",
+    "Ubuntu",
+    "Debian",
+    "Hugging",
+    "Face",
+    "NVMe",
+    "PCIe",
+    "vCPU",
+    "Silicon",
+    "Spark",
+    "Grace",
+    "Hopper",
+    "DGX",
     // Software and formats.
-    "DeepSpeed", "PyTorch", "ZeRO", "ZeRO-Offload", "ZeRO-Infinity", "LoRA", "QLoRA",
-    "DataLoader", "WebDataset", "TFRecord", "Arrow", "NumPy", "Python", "Pillow",
-    "libjpeg-turbo", "zune-jpeg", "torchvision", "ImageFolder", "Accelerate", "FlashAttention",
-    "bitsandbytes", "safetensors", "Adam", "AdamW", "Adafactor", "Transformer", "Triad",
-    "Copy", "Scale", "Add", "Offload", "systemd", "tar", "doctor", "Markdown",
+    "DeepSpeed",
+    "PyTorch",
+    "ZeRO",
+    "ZeRO-Offload",
+    "ZeRO-Infinity",
+    "LoRA",
+    "QLoRA",
+    "DataLoader",
+    "WebDataset",
+    "TFRecord",
+    "Arrow",
+    "NumPy",
+    "Python",
+    "Pillow",
+    "libjpeg-turbo",
+    "zune-jpeg",
+    "torchvision",
+    "ImageFolder",
+    "Accelerate",
+    "FlashAttention",
+    "bitsandbytes",
+    "safetensors",
+    "Adam",
+    "AdamW",
+    "Adafactor",
+    "Transformer",
+    "Triad",
+    "Copy",
+    "Scale",
+    "Add",
+    "Offload",
+    "systemd",
+    "tar",
+    "doctor",
+    "Markdown",
     // Models in preset names.
-    "LLaMA", "Llama", "ResNet", "ViT", "UNet", "ImageNet",
+    "LLaMA",
+    "Llama",
+    "ResNet",
+    "ViT",
+    "UNet",
+    "ImageNet",
     // People cited by name.
-    "Tim", "Dettmers", "Stas", "Bekman", "Korthikanti",
+    "Tim",
+    "Dettmers",
+    "Stas",
+    "Bekman",
+    "Korthikanti",
     // Deep-learning terms Chinese students use untranslated in speech and writing.
-    "batch", "micro-batch", "worker", "epoch", "rank", "token", "swap", "cgroup", "killer",
-    "Bus", "error",
+    "batch",
+    "micro-batch",
+    "worker",
+    "epoch",
+    "rank",
+    "token",
+    "swap",
+    "cgroup",
+    "killer",
+    "Bus",
+    "error",
     // A language's own name on the language switch ("English"), and the language codes
     // `--lang` takes.
-    "English", "en", "zh",
+    "English",
+    "en",
+    "zh",
     // The program's name, and a field of /proc/meminfo the RAM figures are read from.
-    "ramvram", "MemTotal",
+    "ramvram",
+    "MemTotal",
     // A key on the keyboard.
     "Ctrl",
     // Kernel setting values shown as the kernel writes them (transparent huge pages).
-    "always", "madvise", "never",
+    "always",
+    "madvise",
+    "never",
 ];
 
 /// Latin-letter words in `text` that are not allowed in Chinese output (see the module docs),
@@ -107,11 +207,7 @@ pub fn stray_english(text: &str, data: &[String]) -> Vec<String> {
         let after = text[end..].chars().next();
         let gloss = before == Some('（')
             && after == Some('）')
-            && text[..start]
-                .chars()
-                .rev()
-                .nth(1)
-                .is_some_and(is_cjk)
+            && text[..start].chars().rev().nth(1).is_some_and(is_cjk)
             && !token.contains(' ');
         if !(gloss || acceptable(token, &allowed) || run_together(token, &data_words)) {
             let from = text[..start]
@@ -123,7 +219,10 @@ pub fn stray_english(text: &str, data: &[String]) -> Vec<String> {
                 .char_indices()
                 .nth(24)
                 .map_or(text.len(), |(b, _)| end + b);
-            bad.push(format!("{token:?} in “{}”", text[from..to].replace('\n', " ")));
+            bad.push(format!(
+                "{token:?} in “{}”",
+                text[from..to].replace('\n', " ")
+            ));
         }
         i = j;
     }
@@ -147,9 +246,7 @@ fn acceptable(token: &str, allowed: &BTreeSet<&str>) -> bool {
         || token.starts_with('-')
         || token.contains(['/', '_', '=', '.', '+'])
         || token.chars().any(|c| c.is_ascii_digit())
-        || token
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c == '-')
+        || token.chars().all(|c| c.is_ascii_uppercase() || c == '-')
         || allowed.contains(token)
         || token
             .split('-')

@@ -23,7 +23,10 @@ fn assert_chinese(outputs: &[Output]) {
         }
         let bad = english::stray_english(&o.text, &o.data);
         if !bad.is_empty() {
-            words.extend(bad.iter().map(|b| b.split(' ').next().unwrap_or("").to_string()));
+            words.extend(
+                bad.iter()
+                    .map(|b| b.split(' ').next().unwrap_or("").to_string()),
+            );
             report.push(format!("{}:\n    {}", o.name, bad.join("\n    ")));
         }
     }
@@ -48,7 +51,13 @@ fn the_checker_finds_english_and_lets_the_allowed_through() {
     let words: Vec<&str> = bad.iter().map(|b| b.split(' ').next().unwrap()).collect();
     assert_eq!(
         words,
-        ["\"Desktop\"", "\"the\"", "\"seed\"", "\"article's\"", "\"example\""]
+        [
+            "\"Desktop\"",
+            "\"the\"",
+            "\"seed\"",
+            "\"article's\"",
+            "\"example\""
+        ]
     );
 }
 
@@ -117,17 +126,27 @@ fn commands_in_hints_show_ascii_options_everywhere() {
                 }
             }
         }
-        assert!(commands > 20, "{lang:?}: hints with commands seen: {commands}");
+        assert!(
+            commands > 20,
+            "{lang:?}: hints with commands seen: {commands}"
+        );
     }
     // Markdown keeps code spans, and their options are ASCII too.
     for o in outputs::markdown(Lang::Zh) {
-        assert!(!o.text.contains("`–") && !o.text.contains(" –out"), "{}", o.name);
+        assert!(
+            !o.text.contains("`–") && !o.text.contains(" –out"),
+            "{}",
+            o.name
+        );
     }
 }
 
 fn around(text: &str, i: usize) -> String {
     let from = text[..i].char_indices().rev().nth(30).map_or(0, |(b, _)| b);
-    let to = text[i..].char_indices().nth(30).map_or(text.len(), |(b, _)| i + b);
+    let to = text[i..]
+        .char_indices()
+        .nth(30)
+        .map_or(text.len(), |(b, _)| i + b);
     text[from..to].replace('\n', "⏎")
 }
 

@@ -130,7 +130,12 @@ fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
         .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
 }
 
-const TABS: [Msg; 4] = [Msg::TrainMachineTab, Msg::TrainTab, Msg::BwTab, Msg::WorkTab];
+const TABS: [Msg; 4] = [
+    Msg::TrainMachineTab,
+    Msg::TrainTab,
+    Msg::BwTab,
+    Msg::WorkTab,
+];
 
 /// Every page of the window for each fixture, with every plan and workload preset on one
 /// machine, the export dialog, and the lab page with the fixtures and a planned machine.
@@ -141,7 +146,10 @@ pub fn window(lang: Lang) -> Vec<Output> {
         for tab in TABS {
             // The page's tab, first of the nodes with its name (a table may have a column so
             // named too).
-            h.query_all_by_label(tr(lang, tab)).next().expect("tab").click();
+            h.query_all_by_label(tr(lang, tab))
+                .next()
+                .expect("tab")
+                .click();
             h.run();
             out.push(Output {
                 name: format!("window {name}, {}", tr(Lang::En, tab)),
@@ -422,7 +430,10 @@ fn help_identifiers() -> Vec<String> {
         }
     }
     let mut out = vec!["RAM·VRAM Advisor".to_string(), "help".into()];
-    walk(&<ramvram::cli::Args as clap::CommandFactory>::command(), &mut out);
+    walk(
+        &<ramvram::cli::Args as clap::CommandFactory>::command(),
+        &mut out,
+    );
     out
 }
 

@@ -24,7 +24,9 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
             for r in &a.rules {
                 let [name, formula, required, actual, status] = present::rule_row(lang, r);
                 ui.label(name)
-                    .on_hover_text(crate::codespan::plain(present::names::rule_source(lang, r.id)));
+                    .on_hover_text(crate::codespan::plain(present::names::rule_source(
+                        lang, r.id,
+                    )));
                 ui.label(formula);
                 ui.label(required);
                 ui.label(actual);
