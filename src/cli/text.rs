@@ -85,7 +85,15 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         Some(p) => trf(lang, Msg::SourceFile, &[("file", &p.display().to_string())]),
         None => tr(lang, Msg::SourceDetected).to_string(),
     };
-    let _ = writeln!(out, "{} — {source}", tr(lang, Msg::CommonAppTitle));
+    let _ = writeln!(
+        out,
+        "{}",
+        trf(
+            lang,
+            Msg::JoinTitleSource,
+            &[("title", tr(lang, Msg::CommonAppTitle)), ("source", &source)]
+        )
+    );
     let (title, detail) = present::verdict(lang, a);
     let _ = writeln!(
         out,
