@@ -91,7 +91,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         trf(
             lang,
             Msg::JoinTitleSource,
-            &[("title", tr(lang, Msg::CommonAppTitle)), ("source", &source)]
+            &[
+                ("title", tr(lang, Msg::CommonAppTitle)),
+                ("source", &source)
+            ]
         )
     );
     let (title, detail) = present::verdict(lang, a);

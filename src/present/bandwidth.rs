@@ -345,6 +345,33 @@ mod tests {
     }
 
     #[test]
+    fn a_single_timed_pass_says_so_instead_of_a_spread() {
+        let mut p = fixture("lab-a6000-nfs-measured");
+        let m = p.measurements.memory_bandwidth.as_mut().unwrap();
+        m.repetitions = 1;
+        m.spread = 0.0;
+        m.noisy = true;
+        let one = m.clone();
+        let a = assess(&p);
+        let rows = memory_rows(Lang::En, a.bandwidth.as_ref().unwrap());
+        let measured = &rows
+            .iter()
+            .find(|(l, _)| l.starts_with("Measured"))
+            .unwrap()
+            .1;
+        // The fixture's Triad is 80.0 GB/s.
+        assert_eq!(
+            measured,
+            "80.0\u{a0}GB/s (one timed pass: whether the machine was busy can't be told)"
+        );
+        let details = super::super::bench::memory_details(Lang::En, &one);
+        assert!(details.ends_with("one timed pass."), "{details}");
+        assert!(!details.contains("passes differed"), "{details}");
+        let zh = super::super::bench::memory_details(Lang::Zh, &one);
+        assert!(zh.ends_with("只计时了一轮。"), "{zh}");
+    }
+
+    #[test]
     fn without_a_workload_the_page_lists_capacities_and_names_no_stage() {
         let a = assess(&fixture("student-4090-ddr4-single-channel"));
         let b = a.bandwidth.as_ref().unwrap();

@@ -221,11 +221,10 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
             let fraction = actual / required;
             let pass = fraction >= 1.0;
             let bar = egui::ProgressBar::new(fraction.min(1.0) as f32)
-                .text(format!(
-                    "{} / {} ({})",
-                    format::gbps(actual),
-                    format::gbps(required),
-                    format::percent(fraction)
+                .text(crate::present::names::aside(
+                    lang,
+                    &format!("{} / {}", format::gbps(actual), format::gbps(required)),
+                    &format::percent(fraction),
                 ))
                 .fill(if pass {
                     theme::severity(crate::advisor::Severity::Info)
