@@ -179,6 +179,20 @@ pub fn window(lang: Lang) -> Vec<Output> {
         h.run();
         pages(&mut h, &format!("{name}, {what}"), &data);
     }
+    // An error banner: a scenario file with a bad field.
+    let bad = dir.path().join("bad-scenario.json");
+    std::fs::write(&bad, r#"{"schema_version": 0}"#).unwrap();
+    let mut app = RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(name)));
+    app.open_scenario(&bad);
+    let mut h = harness(app);
+    h.run();
+    let mut banner_data = data.clone();
+    banner_data.push(bad.display().to_string());
+    out.push(Output {
+        name: "window error banner".into(),
+        text: painted(&h),
+        data: banner_data,
+    });
     // The export dialog.
     let mut h = harness(RamvramApp::with_profile(
         lang,
