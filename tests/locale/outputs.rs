@@ -182,7 +182,8 @@ pub fn window(lang: Lang) -> Vec<Output> {
     // An error banner: a scenario file with a bad field.
     let bad = dir.path().join("bad-scenario.json");
     std::fs::write(&bad, r#"{"schema_version": 0}"#).unwrap();
-    let mut app = RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(name)));
+    let mut app =
+        RamvramApp::with_profile(lang, &profile, Source::File(common::fixture_path(name)));
     app.open_scenario(&bad);
     let mut h = harness(app);
     h.run();
