@@ -12,7 +12,8 @@ use ramvram::i18n::Lang;
 
 use outputs::Output;
 
-/// Fails with every stray English word of every output, grouped by where it was seen.
+/// Fails with every stray English word of every output, grouped by where it was seen. With
+/// `LOCALE_DUMP=<folder>` set, each output is also written there, to read what was checked.
 fn assert_chinese(outputs: &[Output]) {
     let mut report = Vec::new();
     let mut words = std::collections::BTreeSet::new();
