@@ -124,6 +124,7 @@ fn main() {
     for ((_, konst), table) in LOCALES.iter().zip(&tables) {
         writeln!(out, "static {konst}: [&str; {}] = [", table.len()).unwrap();
         for text in table.values() {
+            let text = join_units(text);
             writeln!(out, "    {text:?},").unwrap();
         }
         out.push_str("];\n\n");
@@ -155,6 +156,31 @@ fn flatten(prefix: &str, value: &toml::Value, out: &mut BTreeMap<String, String>
     }
 }
 
+/// Units a number (or a `{placeholder}` holding one) is joined to by a no-break space.
+const UNITS: [&str; 13] = [
+    "GiB", "MiB", "KiB", "TiB", "GB/s", "MB/s", "GB", "MB", "TB", "MP/s", "MT/s", "GT/s", "%",
+];
+
+/// `text` with the space between a number or a placeholder and a unit made a no-break space
+/// (U+00A0), as `src/format.rs` writes numbers: "64 MB" never breaks across lines, whatever
+/// view lays it out. A unit must end at a non-letter ("4 GBs" is left alone).
+fn join_units(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut prev = None;
+    for (i, c) in text.char_indices() {
+        let joins = c == ' '
+            && prev.is_some_and(|p: char| p.is_ascii_digit() || p == '}')
+            && UNITS.iter().any(|u| {
+                let rest = &text[i + 1..];
+                rest.starts_with(u)
+                    && !rest[u.len()..].starts_with(|n: char| n.is_ascii_alphabetic())
+            });
+        out.push(if joins { '\u{a0}' } else { c });
+        prev = Some(c);
+    }
+    out
+}
+
 /// `{name}` placeholders in a message (`{{` is not used in our files).
 fn placeholders(text: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
@@ -163,7 +189,9 @@ fn placeholders(text: &str) -> BTreeSet<String> {
         let after = &rest[start + 1..];
         match after.find('}') {
             Some(end) => {
-                names.insert(after[..end].to_string());
+                // `{name:one|other}`: an English plural; the name is what both languages share.
+                let inner = &after[..end];
+                names.insert(inner.split(':').next().unwrap_or(inner).to_string());
                 rest = &after[end + 1..];
             }
             None => break,

@@ -1,9 +1,14 @@
 //! Number formatting for display: the one place bytes become "GiB" and ratios become "×".
 //!
 //! Memory sizes show in GiB (2^30 bytes); bandwidth in GB/s (10^9 bytes/s, the STREAM and PCIe
-//! convention). An unknown value shows as the locale's "unknown".
+//! convention). An unknown value shows as the locale's "unknown". A number and its unit are
+//! joined by a no-break space ([`NBSP`]), so no view breaks "16.0 / GiB" across lines.
 
 use crate::i18n::{Lang, Msg, tr};
+
+/// The no-break space (U+00A0) between a number and its unit: every line breaker (UAX #14, in
+/// the window, the PDF and the terminal) keeps the two on one line.
+pub const NBSP: char = '\u{a0}';
 
 /// Bytes per GiB, as a float.
 pub const GIB: f64 = crate::units::GIB as f64;
@@ -12,11 +17,11 @@ pub const GIB: f64 = crate::units::GIB as f64;
 pub fn gib(bytes: u64) -> String {
     let g = bytes as f64 / GIB;
     if g >= 100.0 {
-        format!("{g:.0} GiB")
+        format!("{g:.0}{NBSP}GiB")
     } else if g >= 1.0 {
-        format!("{g:.1} GiB")
+        format!("{g:.1}{NBSP}GiB")
     } else {
-        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+        format!("{:.0}{NBSP}MiB", bytes as f64 / (1u64 << 20) as f64)
     }
 }
 
@@ -24,7 +29,7 @@ pub fn gib(bytes: u64) -> String {
 /// else as [`gib`].
 pub fn size(bytes: u64) -> String {
     if bytes < 1 << 20 {
-        format!("{:.0} KiB", bytes as f64 / 1024.0)
+        format!("{:.0}{NBSP}KiB", bytes as f64 / 1024.0)
     } else {
         gib(bytes)
     }
@@ -35,7 +40,7 @@ pub fn size(bytes: u64) -> String {
 pub fn sample_size(bytes: u64) -> String {
     let mib = bytes as f64 / (1u64 << 20) as f64;
     if (1.0..100.0).contains(&mib) {
-        format!("{mib:.1} MiB")
+        format!("{mib:.1}{NBSP}MiB")
     } else {
         size(bytes)
     }
@@ -47,9 +52,9 @@ pub fn sample_size(bytes: u64) -> String {
 pub fn gb(bytes: u64) -> String {
     let gb = crate::units::to_gb(bytes);
     if gb >= 10.0 {
-        thousands(gb.round() as u64) + " GB"
+        format!("{}{NBSP}GB", thousands(gb.round() as u64))
     } else {
-        format!("{gb:.1} GB")
+        format!("{gb:.1}{NBSP}GB")
     }
 }
 
@@ -76,9 +81,9 @@ pub fn gib_or_unknown(lang: Lang, bytes: Option<u64>) -> String {
 pub fn gbps(bytes_per_s: f64) -> String {
     let g = bytes_per_s / 1e9;
     if g >= 10.0 {
-        format!("{g:.1} GB/s")
+        format!("{g:.1}{NBSP}GB/s")
     } else {
-        format!("{g:.2} GB/s")
+        format!("{g:.2}{NBSP}GB/s")
     }
 }
 
@@ -89,12 +94,12 @@ pub fn gbps_or_unknown(lang: Lang, v: Option<f64>) -> String {
 
 /// Bandwidth in MB/s (10^6 bytes/s), for small reads: `12_288_000.0` → `"12.3 MB/s"`.
 pub fn mbps(bytes_per_s: f64) -> String {
-    format!("{:.1} MB/s", bytes_per_s / 1e6)
+    format!("{:.1}{NBSP}MB/s", bytes_per_s / 1e6)
 }
 
 /// A fraction as a percentage: `0.052` → `"5.2 %"`.
 pub fn percent(f: f64) -> String {
-    format!("{:.1} %", f * 100.0)
+    format!("{:.1}{NBSP}%", f * 100.0)
 }
 
 /// A ratio with two decimals and a multiplication sign: `0.6667` → `"0.67×"`.
@@ -140,18 +145,18 @@ mod tests {
 
     #[test]
     fn sizes() {
-        assert_eq!(gib(16 << 30), "16.0 GiB");
-        assert_eq!(gib(2048 << 30), "2048 GiB");
-        assert_eq!(gib(64 << 20), "64 MiB");
+        assert_eq!(gib(16 << 30), "16.0\u{a0}GiB");
+        assert_eq!(gib(2048 << 30), "2048\u{a0}GiB");
+        assert_eq!(gib(64 << 20), "64\u{a0}MiB");
         // 24,684,092 kB (this CI machine's MemTotal) = 23.54 GiB.
-        assert_eq!(gib(24_684_092 * 1024), "23.5 GiB");
+        assert_eq!(gib(24_684_092 * 1024), "23.5\u{a0}GiB");
     }
 
     #[test]
     fn dataset_sizes_are_decimal_with_thousands_separators() {
-        assert_eq!(gb(2_000_000_000_000), "2,000 GB");
-        assert_eq!(gb(138_000_000_000), "138 GB");
-        assert_eq!(gb(4_500_000_000), "4.5 GB");
+        assert_eq!(gb(2_000_000_000_000), "2,000\u{a0}GB");
+        assert_eq!(gb(138_000_000_000), "138\u{a0}GB");
+        assert_eq!(gb(4_500_000_000), "4.5\u{a0}GB");
         assert_eq!(thousands(666_667), "666,667");
         assert_eq!(thousands(999), "999");
     }
@@ -159,11 +164,11 @@ mod tests {
     #[test]
     fn bandwidth() {
         // Quad-channel DDR4-3200: 4 × 3200 × 10^6 × 8 B = 102.4 × 10^9 B/s.
-        assert_eq!(gbps(4.0 * 3200e6 * 8.0), "102.4 GB/s");
+        assert_eq!(gbps(4.0 * 3200e6 * 8.0), "102.4\u{a0}GB/s");
         // PCIe Gen3 x1: 8 GT/s × 128/130 / 8 = 0.985 GB/s.
-        assert_eq!(gbps(8e9 * 128.0 / 130.0 / 8.0), "0.98 GB/s");
-        assert_eq!(mbps(4096.0 * 3000.0), "12.3 MB/s");
-        assert_eq!(percent(0.052), "5.2 %");
+        assert_eq!(gbps(8e9 * 128.0 / 130.0 / 8.0), "0.98\u{a0}GB/s");
+        assert_eq!(mbps(4096.0 * 3000.0), "12.3\u{a0}MB/s");
+        assert_eq!(percent(0.052), "5.2\u{a0}%");
     }
 
     #[test]

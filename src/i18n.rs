@@ -81,6 +81,14 @@ impl Lang {
     }
 }
 
+impl Msg {
+    /// The message whose key is `key` (`"clihelp.ui.usage"`), if there is one: for texts looked
+    /// up by a name built at run time, such as a command-line flag's help.
+    pub fn from_key(key: &str) -> Option<Msg> {
+        KEYS.binary_search(&key).ok().map(|i| Msg::ALL[i])
+    }
+}
+
 /// The text of `msg` in `lang`, with placeholders left as written.
 pub fn tr(lang: Lang, msg: Msg) -> &'static str {
     match lang {
@@ -90,6 +98,11 @@ pub fn tr(lang: Lang, msg: Msg) -> &'static str {
 }
 
 /// The text of `msg` in `lang` with each `{name}` replaced by its value from `args`.
+///
+/// A placeholder written `{name:one|other}` (English counts) becomes the value, a space, and
+/// `one` when the value is 1, else `other`: `{gpus:GPU|GPUs}` gives "1 GPU" and "8 GPUs".
+/// Chinese needs no plural and writes `{gpus} 块 GPU`; both languages name the same
+/// placeholders (`build.rs` compares the names before any `:`).
 ///
 /// A placeholder with no value in `args` is left as `{name}` so that a mistake shows rather than
 /// disappearing; `tests/i18n.rs` checks the call sites' argument names against the locale files.
@@ -102,12 +115,22 @@ pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &str)]) -> String {
         let after = &rest[start + 1..];
         match after.find('}') {
             Some(end) => {
-                let name = &after[..end];
+                let inner = &after[..end];
+                let (name, forms) = match inner.split_once(':') {
+                    Some((name, forms)) => (name, forms.split_once('|')),
+                    None => (inner, None),
+                };
                 match args.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) => out.push_str(v),
+                    Some((_, v)) => {
+                        out.push_str(v);
+                        if let Some((one, other)) = forms {
+                            out.push(' ');
+                            out.push_str(if is_one(v) { one } else { other });
+                        }
+                    }
                     None => {
                         out.push('{');
-                        out.push_str(name);
+                        out.push_str(inner);
                         out.push('}');
                     }
                 }
@@ -123,6 +146,11 @@ pub fn trf(lang: Lang, msg: Msg, args: &[(&str, &str)]) -> String {
     out
 }
 
+/// Whether a formatted count is exactly one ("1", "1.0"), for English plurals.
+fn is_one(value: &str) -> bool {
+    value.trim().parse::<f64>().is_ok_and(|n| n == 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +162,50 @@ mod tests {
         assert_eq!(Lang::from_tag("en-GB"), Some(Lang::En));
         assert_eq!(Lang::from_tag("C.UTF-8"), Some(Lang::En));
         assert_eq!(Lang::from_tag("de-DE"), None);
+    }
+
+    #[test]
+    fn messages_are_found_by_key() {
+        assert_eq!(Msg::from_key("common.unknown"), Some(Msg::CommonUnknown));
+        assert_eq!(Msg::from_key("no.such.key"), None);
+        for m in Msg::ALL {
+            assert_eq!(Msg::from_key(m.key()), Some(m));
+        }
+    }
+
+    #[test]
+    fn english_counts_take_the_singular_only_for_one() {
+        let m = Msg::TrainGpusNodes;
+        let one = trf(Lang::En, m, &[("gpus", "1"), ("nodes", "1")]);
+        assert_eq!(one, "1 GPU × 1 node");
+        let many = trf(Lang::En, m, &[("gpus", "8"), ("nodes", "2")]);
+        assert_eq!(many, "8 GPUs × 2 nodes");
+        assert_eq!(
+            trf(Lang::Zh, m, &[("gpus", "8"), ("nodes", "2")]),
+            "8 块 GPU × 2 个节点"
+        );
+        assert_eq!(m.placeholders(), ["gpus", "nodes"]);
+    }
+
+    #[test]
+    fn numbers_and_units_never_part() {
+        // build.rs joins "64 MB", "{size} GiB" with a no-break space; no message keeps a plain
+        // space between a digit or a placeholder and a unit.
+        for msg in Msg::ALL {
+            for lang in Lang::ALL {
+                let text = tr(lang, msg);
+                for unit in [" GiB", " MiB", " KiB", " GB", " MB", " GB/s", " MT/s", " %"] {
+                    for (i, _) in text.match_indices(unit) {
+                        let before = text[..i].chars().last();
+                        assert!(
+                            !before.is_some_and(|c| c.is_ascii_digit() || c == '}'),
+                            "{} ({lang:?}) breaks before {unit}: {text}",
+                            msg.key()
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

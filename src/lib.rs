@@ -17,6 +17,7 @@ pub mod bench;
 pub mod catalog;
 pub mod chart;
 pub mod cli;
+pub mod codespan;
 pub mod format;
 pub mod fsutil;
 pub mod i18n;

@@ -58,9 +58,24 @@ fn is_trailing_space(c: char) -> bool {
 pub fn break_lines(
     text: &str,
     max_width: f32,
+    width: impl FnMut(Range<usize>) -> f32,
+) -> Vec<Line> {
+    break_lines_keeping(text, &[], max_width, width)
+}
+
+/// [`break_lines`], with no break inside the byte ranges `keep` (code spans: a command a
+/// student copies) nor inside a token that looks like a command-line option, a path or a file
+/// name ([`kept_tokens`]). A kept piece wider than a whole line is still split between
+/// characters as a last resort.
+pub fn break_lines_keeping(
+    text: &str,
+    keep: &[Range<usize>],
+    max_width: f32,
     mut width: impl FnMut(Range<usize>) -> f32,
 ) -> Vec<Line> {
-    let segments = segments(text, &mut width);
+    let mut keep = keep.to_vec();
+    keep.extend(kept_tokens(text));
+    let segments = segments(text, &keep, &mut width);
     // Rounding: a piece measured exactly as wide as the line (a table column sized to its
     // widest cell) must still fit.
     let max_width = max_width + max_width.abs() * 1e-5 + 1e-4;
@@ -123,12 +138,69 @@ pub fn break_lines(
     lines
 }
 
-/// The text's pieces between UAX #14 break opportunities, measured.
-fn segments(text: &str, width: &mut impl FnMut(Range<usize>) -> f32) -> Vec<Segment> {
+/// Pieces of `text` that must not break: whitespace-separated runs of non-CJK characters that
+/// start with `-` followed by a letter or digit (an option: `--out`, `-o`), or contain `/`,
+/// `\\`, `_`, `=` or a `.` followed by a letter (a path, an identifier, a setting, a file
+/// name: `/dev/shm`, `pin_memory`, `vm.swappiness=10`, `libnvidia-ml.so.1`). UAX #14 allows a
+/// break after `/` and `-`, which would split "libnvidia-" from "ml.so.1".
+pub fn kept_tokens(text: &str) -> Vec<Range<usize>> {
+    let splits = |c: char| c.is_whitespace() || is_wide(c);
+    let mut out = Vec::new();
+    let mut start = None;
+    let check = |range: Range<usize>, out: &mut Vec<Range<usize>>| {
+        let t = &text[range.clone()];
+        let name = t.trim_start_matches('-');
+        let option = (1..=2).contains(&(t.len() - name.len()))
+            && name.starts_with(|c: char| c.is_ascii_alphanumeric());
+        let mut chars = t.chars().peekable();
+        let mut code_like = false;
+        while let Some(c) = chars.next() {
+            code_like |= matches!(c, '/' | '\\' | '_' | '=')
+                || (c == '.' && chars.peek().is_some_and(|n| n.is_ascii_alphabetic()));
+        }
+        if option || code_like {
+            out.push(range);
+        }
+    };
+    for (i, c) in text.char_indices() {
+        match (splits(c), start) {
+            (true, Some(s)) => {
+                check(s..i, &mut out);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        check(s..text.len(), &mut out);
+    }
+    out
+}
+
+/// Ideographs, kana, hangul, CJK punctuation and full-width forms: they end a kept token (a
+/// path may be followed by "。" with no space).
+fn is_wide(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x2FFF | 0x3000..=0x303F | 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF
+        | 0x20000..=0x2FFFF)
+}
+
+/// The text's pieces between UAX #14 break opportunities, measured; no opportunity strictly
+/// inside a range of `keep`.
+fn segments(
+    text: &str,
+    keep: &[Range<usize>],
+    width: &mut impl FnMut(Range<usize>) -> f32,
+) -> Vec<Segment> {
     let mut out = Vec::new();
     let mut prev = 0;
     for (at, kind) in linebreaks(text) {
         if at <= prev {
+            continue;
+        }
+        if kind != BreakOpportunity::Mandatory && keep.iter().any(|k| k.start < at && at < k.end) {
             continue;
         }
         let visible_end = prev + text[prev..at].trim_end_matches(is_trailing_space).len();
@@ -177,8 +249,19 @@ pub fn visible_lines<'a>(text: &'a str, lines: &[Line]) -> Vec<&'a str> {
 
 /// Width of the widest piece of `text` that UAX #14 allows no break inside: the narrowest a
 /// column can be without breaking inside a word.
-pub fn min_content_width(text: &str, mut width: impl FnMut(Range<usize>) -> f32) -> f32 {
-    segments(text, &mut width)
+pub fn min_content_width(text: &str, width: impl FnMut(Range<usize>) -> f32) -> f32 {
+    min_content_width_keeping(text, &[], width)
+}
+
+/// [`min_content_width`] with no break inside the ranges `keep` (see [`break_lines_keeping`]).
+pub fn min_content_width_keeping(
+    text: &str,
+    keep: &[Range<usize>],
+    mut width: impl FnMut(Range<usize>) -> f32,
+) -> f32 {
+    let mut keep = keep.to_vec();
+    keep.extend(kept_tokens(text));
+    segments(text, &keep, &mut width)
         .iter()
         .map(|s| s.visible)
         .fold(0.0, f32::max)
@@ -262,6 +345,28 @@ mod tests {
         assert_eq!(
             lines("host desktop-2x3090-64g is", 20.0),
             ["host", "desktop-2x3090-64g", "is"]
+        );
+    }
+
+    #[test]
+    fn options_paths_and_code_spans_stay_whole() {
+        // UAX #14 allows a break after "-" before a letter (HY ÷ AL, LB31): "libnvidia-" |
+        // "ml.so.1". Kept, the file name moves to a line of its own instead.
+        let text = "load libnvidia-ml.so.1 now";
+        assert_eq!(lines(text, 17.0), ["load", "libnvidia-ml.so.1", "now"]);
+        assert!(linebreaks(text).any(|(at, _)| &text[at..] == "ml.so.1 now"));
+        // An option and a path, each kept whole.
+        assert_eq!(
+            kept_tokens("run ramvram detect --out /tmp/a.json，或者 -o x"),
+            [19..24, 25..36, 46..48]
+        );
+        // A code span given by the caller: no break at its spaces.
+        let text = "或 ramvram bench memory 测一下";
+        let span = 4..24;
+        let broken = break_lines_keeping(text, &[span], 22.0, |r| cells(&text[r]));
+        assert_eq!(
+            visible_lines(text, &broken),
+            ["或", "ramvram bench memory", "测一下"]
         );
     }
 

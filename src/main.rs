@@ -3,12 +3,11 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use ramvram::cli::{self, Args};
 use ramvram::ui::{self, WindowOptions, WindowProblem};
 
 fn main() -> ExitCode {
-    let args = Args::parse();
+    let args: Args = cli::help::parse();
     cli::warn_unknown_language();
     if let Some(code) = cli::run(&args) {
         return code;
@@ -18,7 +17,10 @@ fn main() -> ExitCode {
         Some(problem) => problem,
         None => {
             let options = WindowOptions {
-                lang: args.lang.map(|l| cli::primary_language(Some(l))),
+                lang: args
+                    .lang
+                    .filter(|l| *l != cli::LangArg::Both)
+                    .map(|l| cli::primary_language(Some(l))),
                 profile: args.profile.clone(),
                 profile_dir: args.profile_dir.clone(),
                 trace: args.trace.clone(),

@@ -69,7 +69,7 @@ fn dgx_h100_has_no_ratio_finding_and_ratio_3_2() {
     let a = assess(&fixture("dgx-h100"));
     assert!(
         (a.ratio.ram_to_vram_total.unwrap() - 3.2).abs() < 1e-12,
-        "2048 GiB / 640 GiB"
+        "2048\u{a0}GiB / 640\u{a0}GiB"
     );
     assert_eq!(a.verdict, Verdict::LargeModelReady);
     let ratio_findings = [
@@ -336,8 +336,8 @@ fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
             .clone(),
     )
     .unwrap();
-    assert!(text.contains("64.0 GiB (estimated"), "{text}");
-    assert!(text.contains("62.7 GiB (available now"), "{text}");
+    assert!(text.contains("64.0\u{a0}GiB (estimated"), "{text}");
+    assert!(text.contains("62.7\u{a0}GiB (available now"), "{text}");
 }
 
 /// Fixtures shaped like live detection give the verdicts and ratios of their nominal twins:

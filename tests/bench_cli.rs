@@ -94,7 +94,7 @@ fn dmidecode_file_fills_modules_and_estimated_channels() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "1 × 16.0 GiB DDR4, 2666 MT/s; channels: 1 (estimated from slot names)",
+            "1 × 16.0\u{a0}GiB DDR4, 2666\u{a0}MT/s; channels: 1 (estimated from slot names)",
         ));
 }
 
@@ -117,9 +117,9 @@ fn advise_shows_the_bandwidth_section_and_finding() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("RAM bandwidth: 25.6 GB/s (theoretical)")
+            predicate::str::contains("RAM bandwidth: 25.6\u{a0}GB/s (theoretical)")
                 .and(predicate::str::contains(
-                    "Memory bandwidth 25.6 GB/s is below the seed's 48.0 GB/s for 24.0 GiB of VRAM",
+                    "Memory bandwidth 25.6\u{a0}GB/s is below the seed's 48.0\u{a0}GB/s for 24.0\u{a0}GiB of VRAM",
                 ))
                 .and(predicate::str::contains(
                     "Only one memory channel is populated",

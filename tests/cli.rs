@@ -109,8 +109,8 @@ fn advise_g5_in_chinese_explains_the_problem() {
         .assert()
         .success()
         .stdout(predicate::str::contains("内存比显存还小"))
-        .stdout(predicate::str::contains("16.0 GiB"))
-        .stdout(predicate::str::contains("24.0 GiB"))
+        .stdout(predicate::str::contains("16.0\u{a0}GiB"))
+        .stdout(predicate::str::contains("24.0\u{a0}GiB"))
         .stdout(predicate::str::contains("0.67×"))
         .stdout(predicate::str::contains("页缓存"));
 }

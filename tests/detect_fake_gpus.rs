@@ -106,7 +106,7 @@ fn memory_info_unsupported_is_unknown_not_unified() {
         .unwrap();
     assert_eq!(
         gpu,
-        "GPU 0: GRID A100D-4C, not supported by the driver · PCIe: not supported by the driver · driver 550.54.15"
+        "GPU 0: GRID A100D-4C, memory: not supported by the driver · PCIe: not supported by the driver · driver 550.54.15"
     );
     let rows = ramvram::present::hardware_rows(Lang::Zh, &a);
     assert!(

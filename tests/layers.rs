@@ -15,6 +15,7 @@ const RANKS: &[(&str, u32)] = &[
     ("fsutil", 0),
     ("assets", 0),
     ("linebreak", 0),
+    ("codespan", 0),
     ("sanitize", 0),
     ("format", 1),
     ("profile", 2),

@@ -268,9 +268,9 @@ fn every_format_has_the_bandwidth_section() {
     let md = String::from_utf8(md).unwrap();
     for needle in [
         "## Bandwidth",
-        "102.4 GB/s (theoretical) covers 51.2 GiB of VRAM",
-        "| Measured (STREAM Triad) | 80.0 GB/s |",
-        "| storage read | 0.35 GB/s (measured in /mnt/datasets/imagenet) |",
+        "102.4\u{a0}GB/s (theoretical) covers 51.2\u{a0}GiB of VRAM",
+        "| Measured (STREAM Triad) | 80.0\u{a0}GB/s |",
+        "| storage read | 0.35\u{a0}GB/s (measured in /mnt/datasets/imagenet) |",
     ] {
         assert!(md.contains(needle), "Markdown lacks {needle:?}");
     }
@@ -325,7 +325,7 @@ fn the_appendix_states_the_shm_need_actually_used() {
         .success();
     let md = std::fs::read_to_string(&out).unwrap();
     assert!(
-        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588 KiB per sample × 1 experiment(s) at once = 294 MiB"),
+        md.contains("4 DataLoader workers × prefetch_factor 2 × batches of 64 samples × 588\u{a0}KiB per sample × 1 experiment at once = 294\u{a0}MiB"),
         "{md}"
     );
     assert!(!md.contains("/dev/shm without a workload scenario"));

@@ -150,7 +150,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     assert_eq!(
         t.gpu.fits,
         Some(true),
-        "12.6 GiB of fp16 weights fit the 24 GiB A10G"
+        "12.6\u{a0}GiB of fp16 weights fit the 24\u{a0}GiB A10G"
     );
     assert_eq!(t.fits, Some(false));
     assert!(

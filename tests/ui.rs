@@ -43,13 +43,13 @@ fn verdict_shows_and_language_switches_to_chinese() {
     let mut h = harness(app);
     h.run();
     h.get_by_label("RAM is smaller than GPU memory: expect starved GPUs");
-    h.get_by_label_contains("RAM (16.0 GiB) is smaller than total GPU memory (24.0 GiB)");
+    h.get_by_label_contains("RAM (16.0\u{a0}GiB) is smaller than total GPU memory (24.0\u{a0}GiB)");
     h.get_by_label("RAM : VRAM gauge at 0.67×");
     h.get_by_label("中文").click();
     h.run();
     assert_eq!(h.state().lang(), Lang::Zh);
     h.get_by_label("内存比显存还小：GPU 会“吃不饱”");
-    h.get_by_label_contains("内存（16.0 GiB）小于显存总量（24.0 GiB）");
+    h.get_by_label_contains("内存（16.0\u{a0}GiB）小于显存总量（24.0\u{a0}GiB）");
     assert!(
         h.query_by_label("RAM is smaller than GPU memory: expect starved GPUs")
             .is_none()
@@ -268,7 +268,7 @@ fn measuring_decode_speed_replaces_the_default_rate() {
     h.run();
     h.get_by_label("Data loading").click();
     h.run();
-    h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
+    h.get_by_label("250\u{a0}MP/s — the default assumption (docs/model.md)");
     h.get_by_label("Measure decode speed").click();
     let decode_stage = |h: &egui_kittest::Harness<'_, RamvramApp>| {
         let w = h.state().preview().unwrap().workload.as_ref().unwrap();
@@ -303,7 +303,7 @@ fn measuring_decode_speed_replaces_the_default_rate() {
     );
     h.get_by_label("Use the default").click();
     h.run();
-    h.get_by_label("250 MP/s — the default assumption (docs/model.md)");
+    h.get_by_label("250\u{a0}MP/s — the default assumption (docs/model.md)");
     assert!((decode_stage(&h) - before).abs() < 1e-9);
 }
 
@@ -328,16 +328,18 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     // RAM, PCIe Gen4 x16 16 × 1.969 = 31.5 GB/s. The seed's rule asks 24 GiB × 2 GB/s per GiB
     // = 48 GB/s; 25.6 / 2 = 12.8 GiB of VRAM covered.
     h.get_by_label_contains("No workload is set up");
-    h.get_by_label("RAM bandwidth: 25.6 GB/s (theoretical)");
-    h.get_by_label("PCIe host→GPU: 31.5 GB/s (theoretical)");
-    h.get_by_label_contains("covers 12.8 GiB of VRAM");
-    h.get_by_label_contains("which asks for 48.0 GB/s");
-    h.get_by_label("GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+    h.get_by_label("RAM bandwidth: 25.6\u{a0}GB/s (theoretical)");
+    h.get_by_label("PCIe host→GPU: 31.5\u{a0}GB/s (theoretical)");
+    h.get_by_label_contains("covers 12.8\u{a0}GiB of VRAM");
+    h.get_by_label_contains("which asks for 48.0\u{a0}GB/s");
+    h.get_by_label(
+        "GPU 0: Gen4 x16 = 31.5\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s",
+    );
     // Judged bandwidth-bound, on this page too.
     h.get_by_label(
-        "Warning: Memory bandwidth 25.6 GB/s is below the seed's 48.0 GB/s for 24.0 GiB of VRAM",
+        "Warning: Memory bandwidth 25.6\u{a0}GB/s is below the seed's 48.0\u{a0}GB/s for 24.0\u{a0}GiB of VRAM",
     );
-    h.get_by_label("Warning: Only one memory channel is populated (25.6 GB/s theoretical)");
+    h.get_by_label("Warning: Only one memory channel is populated (25.6\u{a0}GB/s theoretical)");
 
     h.get_by_label("Measure memory bandwidth").click();
     h.step();
@@ -373,7 +375,7 @@ fn bandwidth_page_names_the_bottleneck_and_runs_and_cancels_a_benchmark() {
     h.run();
     h.get_by_label("带宽").click();
     h.run();
-    h.get_by_label("内存带宽：25.6 GB/s（理论值）");
+    h.get_by_label("内存带宽：25.6\u{a0}GB/s（理论值）");
     h.get_by_label("测量内存带宽").click();
     for _ in 0..10_000 {
         h.step();
@@ -425,7 +427,7 @@ fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
     h.get_by_label("Apply").click();
     h.run();
     // 2 channels × 3200 MT/s × 8 B = 51.2 GB/s, recorded as entered.
-    h.get_by_label("51.2 GB/s (entered)");
+    h.get_by_label("51.2\u{a0}GB/s (entered)");
     let m = &h.state().profile().unwrap().memory;
     assert_eq!(m.channels_populated, Some(2));
     assert_eq!(m.speed_mts, Some(3200));
@@ -434,7 +436,7 @@ fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
         Some(ramvram::profile::ValueSource::Entered)
     );
     // 51.2 GB/s covers 25.6 GiB under the seed's rule: enough for the A10G's 24 GiB.
-    h.get_by_label_contains("covers 25.6 GiB of VRAM");
+    h.get_by_label_contains("covers 25.6\u{a0}GiB of VRAM");
 }
 
 #[test]
@@ -442,15 +444,15 @@ fn bandwidth_page_shows_measurements_and_where_the_dataset_lives() {
     let profile = common::fixture("lab-a6000-nfs-measured");
     let mut h = on_page(&profile, Lang::En, "Bandwidth");
     // Stages: the measured NFS folder 0.35 GB/s, RAM 80 GB/s measured, PCIe 31.5 GB/s.
-    h.get_by_label("storage read: 0.35 GB/s (measured in /mnt/datasets/imagenet)");
-    h.get_by_label("RAM bandwidth: 80.0 GB/s (measured)");
+    h.get_by_label("storage read: 0.35\u{a0}GB/s (measured in /mnt/datasets/imagenet)");
+    h.get_by_label("RAM bandwidth: 80.0\u{a0}GB/s (measured)");
     h.get_by_label("/mnt/datasets/imagenet is on /mnt/datasets (network file system)");
     // 80 / 102.4 = 78.1 %.
-    h.get_by_label("78.1 %");
+    h.get_by_label("78.1\u{a0}%");
     h.get_by_label("中文").click();
     // The grids re-measure their columns for the new language over a few frames.
     h.run_steps(8);
-    h.get_by_label("存储读取：0.35 GB/s（在 /mnt/datasets/imagenet 实测）");
+    h.get_by_label("存储读取：0.35\u{a0}GB/s（在 /mnt/datasets/imagenet 实测）");
 }
 
 #[test]
@@ -545,7 +547,7 @@ fn degraded_pcie_link_is_marked_on_the_bandwidth_page() {
     let profile = common::fixture("lab-4090-pcie-x8");
     let h = on_page(&profile, Lang::En, "Bandwidth");
     // Gen4 x8 = 8 × 1.969 = 15.8 GB/s of the 31.5 GB/s an x16 link carries.
-    h.get_by_label("GPU 0: Gen4 x8 = 15.8 GB/s; the link can reach Gen4 x16 = 31.5 GB/s");
+    h.get_by_label("GPU 0: Gen4 x8 = 15.8\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s");
     h.get_by_label_contains("GPU 0: PCIe link runs at Gen4 x8 (capable of Gen4 x16)");
 }
 
@@ -592,7 +594,7 @@ fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
     let mut h = harness(RamvramApp::with_profile(Lang::En, &g5, Source::Detected));
     h.run();
     h.get_by_label("What to buy for this machine");
-    h.get_by_label_contains("Move to g5.4xlarge: 64.0 GiB of RAM");
+    h.get_by_label_contains("Move to g5.4xlarge: 64.0\u{a0}GiB of RAM");
     h.get_by_label("cloud instance · AWS · g5.xlarge");
     // One 32 GB DDR4-3200 module in a 4-slot board: its twin, in Chinese.
     let desktop = common::fixture("desktop-3090-1x32-ddr4-4slot");
@@ -603,5 +605,5 @@ fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
     ));
     h.run();
     h.get_by_label("这台机器该买什么");
-    h.get_by_label_contains("在空闲插槽加装 1 × 32 GB DDR4-3200");
+    h.get_by_label_contains("在空闲插槽加装 1 × 32\u{a0}GB DDR4-3200");
 }

@@ -176,7 +176,7 @@ fn docker_shm_need_names_the_workers_and_batch_and_sizes_the_flag_from_it() {
         .replace("\n      ", " ");
     assert!(
         text.contains(
-            "4 workers × prefetch_factor 2 × batches of 256 samples × 147 KiB per sample"
+            "4 workers × prefetch_factor 2 × batches of 256 samples × 147\u{a0}KiB per sample"
         ),
         "{text}"
     );
@@ -218,8 +218,9 @@ fn dataloader_flags_alone_simulate_from_the_generic_base_and_say_what_they_took(
         note.contains("starting from the preset “generic”"),
         "{note}"
     );
-    assert!(note.contains("samples 100000"), "{note}");
-    assert!(note.contains("dataset-size 1.5 GB"), "{note}");
+    assert!(note.contains("--samples 100000"), "{note}");
+    // 1,505,280,000 bytes as the flag takes them.
+    assert!(note.contains("--dataset-size 1.50528GB"), "{note}");
     for given in ["num-workers", "batch-size", "image-size"] {
         assert!(!note.contains(given), "{given} came from the flags: {note}");
     }

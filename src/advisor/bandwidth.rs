@@ -82,6 +82,9 @@ pub struct MemoryBandwidthView {
     pub measured_triad_bytes_per_s: Option<f64>,
     /// True when the measurement was flagged noisy.
     pub measured_noisy: bool,
+    /// True when only one timed pass ran: no spread to judge by (it is flagged noisy too).
+    #[serde(default)]
+    pub measured_single_pass: bool,
     /// Measured / theoretical.
     pub efficiency: Option<f64>,
 }
@@ -302,6 +305,7 @@ fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
         theoretical_source,
         measured_triad_bytes_per_s: triad,
         measured_noisy: measured.is_some_and(|b| b.noisy),
+        measured_single_pass: measured.is_some_and(|b| b.repetitions < 2),
         efficiency: match (triad, theoretical) {
             (Some(t), Some(p)) if p > 0.0 => Some(t / p),
             _ => None,

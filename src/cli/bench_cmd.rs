@@ -62,7 +62,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 Ok(r) if *json => {
                     print(&(serde_json::to_string_pretty(&r).expect("serialises") + "\n"))
                 }
-                Ok(r) => print(&text_bench::decode(lang, &r)),
+                Ok(r) => super::print_text(&text_bench::decode(lang, &r)),
                 Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
                 Err(e @ crate::bench::BenchError::ImageTooLarge { .. }) => fail(
                     lang,
@@ -116,7 +116,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 Ok(m) if *json => {
                     print(&(serde_json::to_string_pretty(&m).expect("serialises") + "\n"))
                 }
-                Ok(m) => print(&text_bench::memory(lang, &m)),
+                Ok(m) => super::print_text(&text_bench::memory(lang, &m)),
                 Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
                 Err(e) => fail(
                     lang,
@@ -160,7 +160,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 Ok(s) if *json => {
                     print(&(serde_json::to_string_pretty(&s).expect("serialises") + "\n"))
                 }
-                Ok(s) => print(&text_bench::storage(lang, &s)),
+                Ok(s) => super::print_text(&text_bench::storage(lang, &s)),
                 Err(crate::bench::BenchError::Cancelled) => cancelled(lang),
                 Err(e @ crate::bench::BenchError::Path { .. }) => fail(
                     lang,

@@ -17,6 +17,7 @@ use crate::import::slurm;
 use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
 use crate::present::errors::{profile_error, skip};
 use crate::present::fleet::{header, row};
+use crate::present::names::labelled;
 use crate::report::FleetDocument;
 
 /// The machines of a folder of profiles and a Slurm inventory, not yet assessed.
@@ -103,7 +104,7 @@ pub fn print_table(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) ->
             row(lang, &assess_machine(input, dup))
         })
         .collect();
-    super::print(&table(lang, &rows, &skipped))
+    super::print_text(&table(lang, &rows, &skipped))
 }
 
 /// Prints assessed machines as text or JSON.
@@ -122,7 +123,7 @@ pub fn print(
         serde_json::to_string_pretty(&doc).expect("fleet serialises") + "\n"
     } else {
         let rows: Vec<[String; 7]> = machines.iter().map(|m| row(lang, m)).collect();
-        table(lang, &rows, skipped)
+        crate::codespan::plain(&table(lang, &rows, skipped))
     };
     super::print(&text)
 }
@@ -161,7 +162,13 @@ fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
     }
     for (f, r) in skipped {
         let reason = skip(lang, r);
-        out.push_str(&format!("\n{}: {f}: {reason}", tr(lang, Msg::FleetSkipped)));
+        let line = labelled(
+            lang,
+            tr(lang, Msg::FleetSkipped),
+            &labelled(lang, f, &reason),
+        );
+        out.push('\n');
+        out.push_str(&line);
     }
     out.push('\n');
     out

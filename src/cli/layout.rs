@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::linebreak;
+
 /// Pads `s` with spaces to `width` terminal columns.
 pub(super) fn pad(s: &str, width: usize) -> String {
     format!(
@@ -47,13 +49,21 @@ pub(super) fn wrap(out: &mut String, indent: &str, text: &str) {
 }
 
 /// `text` wrapped to [`WIDTH`] columns, the first line indented by `first`, the others by
-/// `rest`.
+/// `rest`. Code spans lose their backticks ([`crate::codespan`]) and, like options, paths and
+/// file names, are never broken across lines ([`linebreak::break_lines_keeping`]): what a
+/// student copies from the terminal is the command as written.
 pub(super) fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
-    let options = textwrap::Options::new(WIDTH)
-        .initial_indent(first)
-        .subsequent_indent(rest);
-    for line in textwrap::wrap(text, options) {
-        out.push_str(&line);
+    let spans = crate::codespan::parse(text);
+    let text = spans.text.as_str();
+    let indent = first.width().max(rest.width());
+    let max = WIDTH.saturating_sub(indent).max(20) as f32;
+    let lines = linebreak::break_lines_keeping(text, &spans.code, max, |r| text[r].width() as f32);
+    for (i, line) in linebreak::visible_lines(text, &lines)
+        .into_iter()
+        .enumerate()
+    {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
         out.push('\n');
     }
 }

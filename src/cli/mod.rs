@@ -3,6 +3,7 @@
 
 mod bench_cmd;
 pub mod fleet;
+pub mod help;
 pub mod inference_args;
 mod layout;
 pub mod text;
@@ -272,15 +273,21 @@ pub fn languages(arg: Option<LangArg>) -> ReportLang {
     }
 }
 
-/// The one language for messages and the window: the first of [`languages`].
+/// The one language for the command line's own messages ("report written", errors) and the
+/// window: `--lang en|zh`, else the environment's. `--lang both` asks for a bilingual report or
+/// text, not bilingual messages: on an English system they stay English.
 pub fn primary_language(arg: Option<LangArg>) -> Lang {
-    languages(arg).langs()[0]
+    match arg {
+        Some(LangArg::En) => Lang::En,
+        Some(LangArg::Zh) => Lang::Zh,
+        Some(LangArg::Both) | None => Lang::from_environment(),
+    }
 }
 
 /// Runs a subcommand. `None` for no subcommand (the caller opens the window).
 pub fn run(args: &Args) -> Option<ExitCode> {
     let langs = languages(args.lang);
-    let lang = langs.langs()[0];
+    let lang = primary_language(args.lang);
     let code = match args.command.as_ref()? {
         Command::Detect {
             json,
@@ -318,7 +325,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     .into_iter()
                     .map(|l| text::assessment(l, &a, machines.profile.as_deref()))
                     .collect();
-                print(&texts.join("\n"))
+                print_text(&texts.join("\n"))
             }
             Err(code) => code,
         },
@@ -402,7 +409,14 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
             fail(
                 lang,
                 EXIT_BAD_INPUT,
-                &format!("{}: cannot read: {e}", file.display()),
+                &trf(
+                    lang,
+                    Msg::ErrorRead,
+                    &[
+                        ("file", &file.display().to_string()),
+                        ("error", &e.to_string()),
+                    ],
+                ),
             )
         })?;
     let dimms = probe::dimm::parse_dmidecode(&text);
@@ -446,7 +460,7 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     let text = if json {
         serde_json::to_string_pretty(&profile).expect("profile serialises") + "\n"
     } else {
-        text::hardware(lang, &advisor::assess(&profile))
+        crate::codespan::plain(&text::hardware(lang, &advisor::assess(&profile)))
     };
     print(&text)
 }
@@ -560,15 +574,23 @@ pub fn printable(text: &str) -> String {
     crate::sanitize::clean(text).into_owned()
 }
 
-/// Writes one line to standard error. A closed or full stderr (`2>/dev/full`, a closed pipe)
+/// Writes one line to standard error, code spans without their backticks
+/// ([`crate::codespan`]). A closed or full stderr (`2>/dev/full`, a closed pipe)
 /// is ignored rather than a panic, as `eprintln!` would give: the exit status still says what
 /// happened.
 pub(crate) fn say(text: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", printable(text));
+    let _ = writeln!(err, "{}", printable(&crate::codespan::plain(text)));
     let _ = err.flush();
 }
 
+/// Prints text for a reader (not JSON): code spans lose their backticks ([`crate::codespan`]),
+/// as the commands in hints must be copied without them.
+pub(crate) fn print_text(text: &str) -> ExitCode {
+    print(&crate::codespan::plain(text))
+}
+
+/// Prints `text` as it is (JSON, or text already without code-span markup).
 pub(crate) fn print(text: &str) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out
@@ -627,7 +649,7 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference) {
-        Ok(a) => print(&text::assessment(lang, &a, args.profile.as_deref())),
+        Ok(a) => print_text(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };
     say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));

@@ -85,7 +85,18 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         Some(p) => trf(lang, Msg::SourceFile, &[("file", &p.display().to_string())]),
         None => tr(lang, Msg::SourceDetected).to_string(),
     };
-    let _ = writeln!(out, "{} — {source}", tr(lang, Msg::CommonAppTitle));
+    let _ = writeln!(
+        out,
+        "{}",
+        trf(
+            lang,
+            Msg::JoinTitleSource,
+            &[
+                ("title", tr(lang, Msg::CommonAppTitle)),
+                ("source", &source)
+            ]
+        )
+    );
     let (title, detail) = present::verdict(lang, a);
     let _ = writeln!(
         out,
@@ -142,12 +153,8 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
     }
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::RulesSources));
-    let mut seen: Vec<&str> = Vec::new();
-    for r in &a.rules {
-        if !seen.contains(&r.source.as_str()) {
-            seen.push(&r.source);
-            wrap_hanging(&mut out, "  · ", "    ", &r.source);
-        }
+    for source in present::names::rule_sources(lang, &a.rules) {
+        wrap_hanging(&mut out, "  · ", "    ", source);
     }
 
     if let Some(b) = &a.bandwidth {

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::layout::{pad, section, wrap};
+use super::layout::{label_width, pad, section, wrap};
 
 use crate::advisor::training::{CapacityCheck, TrainingMemory};
 use crate::format;
@@ -72,14 +72,42 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
         );
     }
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::TrainBreakdown));
-    for i in &t.estimate.breakdown {
+    // What each row is, where it lives, its size and bytes per parameter, under a header.
+    let header = [
+        Msg::TrainColState,
+        Msg::TrainColWhere,
+        Msg::TrainColBytes,
+        Msg::TrainColPerParam,
+    ]
+    .map(|m| tr(lang, m).to_string());
+    let rows: Vec<[String; 4]> = t
+        .estimate
+        .breakdown
+        .iter()
+        .map(|i| {
+            [
+                words::state_kind(lang, &t.plan, i.kind).to_string(),
+                words::location(lang, i.location).to_string(),
+                format::gib(i.bytes),
+                format!("{:.2}", i.bytes_per_param),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..3)
+        .map(|c| {
+            label_width(
+                std::iter::once(header[c].as_str()).chain(rows.iter().map(|r| r[c].as_str())),
+            )
+        })
+        .collect();
+    for row in std::iter::once(&header).chain(&rows) {
         let _ = writeln!(
             out,
-            "    {}  {}  {}  {:.2}",
-            pad(words::state_kind(lang, i.kind), 28),
-            pad(words::location(lang, i.location), 18),
-            pad(&format::gib(i.bytes), 11),
-            i.bytes_per_param
+            "    {}{}{}{}",
+            pad(&row[0], widths[0]),
+            pad(&row[1], widths[1]),
+            pad(&row[2], widths[2]),
+            row[3]
         );
     }
     if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {

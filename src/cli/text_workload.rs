@@ -58,18 +58,16 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     if let Some(u) = r.pipeline.predicted_gpu_utilization {
         let _ = writeln!(
             out,
-            "  {}: {}",
-            tr(lang, Msg::WorkUtilization),
-            format::percent(u)
+            "  {}",
+            crate::present::names::labelled(
+                lang,
+                tr(lang, Msg::WorkUtilization),
+                &format::percent(u)
+            )
         );
     }
     if let Some(note) = words::decode_assumption(lang, r) {
-        let options = textwrap::Options::new(100)
-            .initial_indent("  ")
-            .subsequent_indent("  ");
-        for line in textwrap::wrap(&note, options) {
-            let _ = writeln!(out, "{line}");
-        }
+        super::layout::wrap(&mut out, "  ", &note);
     }
     out
 }

@@ -289,7 +289,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     let printed = if args.json {
         print(&json(&summary, exit_code, &[]))
     } else {
-        print(&text(lang, &summary, &[]))
+        super::print_text(&text(lang, &summary, &[]))
     };
     if printed != ExitCode::SUCCESS {
         return printed;
@@ -319,7 +319,7 @@ pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode 
     if as_json {
         print(&json(&summary, None, &loaded.notes))
     } else {
-        print(&text(lang, &summary, &[]))
+        super::print_text(&text(lang, &summary, &[]))
     }
 }
 

@@ -338,7 +338,7 @@ impl WorkloadArgs {
             .into_iter()
             .filter(|(flag, _)| !given.contains(flag))
             .filter(|(flag, _)| !inert.iter().any(|(i, _)| inert_flag(*i) == *flag))
-            .map(|(flag, value)| format!("{flag} {value}"))
+            .map(|(flag, value)| format!("`--{flag} {value}`"))
             .collect();
         let name = crate::present::workload::preset_name(lang, &base_id);
         let note = if taken.is_empty() {
@@ -354,7 +354,7 @@ impl WorkloadArgs {
                 &[
                     ("preset", &base_id),
                     ("name", name),
-                    ("fields", &taken.join(", ")),
+                    ("fields", &taken.join(" ")),
                 ],
             )
         };
@@ -367,7 +367,7 @@ impl WorkloadArgs {
 fn base_values(w: &Workload) -> Vec<(&'static str, String)> {
     let on = |b: bool| if b { "true" } else { "false" }.to_string();
     let mut v = vec![
-        ("dataset-size", crate::format::gb(w.dataset_bytes)),
+        ("dataset-size", decimal_gb(w.dataset_bytes)),
         ("samples", w.samples.to_string()),
     ];
     if w.width > 0 {
@@ -390,6 +390,14 @@ fn base_values(w: &Workload) -> Vec<(&'static str, String)> {
         ("gpu-demand", w.gpu_demand_samples_per_s.to_string()),
     ]);
     v
+}
+
+/// Bytes as `--dataset-size` takes them: decimal GB with up to six decimals (exact to the kilobyte), no space
+/// (`1_505_280_000` → `1.50528GB`).
+fn decimal_gb(bytes: u64) -> String {
+    let text = format!("{:.6}", bytes as f64 / 1e9);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}GB")
 }
 
 /// The flag that sets a workload field.

@@ -41,8 +41,11 @@ pub fn memory_rows(lang: Lang, b: &Bandwidth) -> Vec<(&'static str, String)> {
         rows.push((tr(lang, Msg::BwRowModules), m.modules.to_string()));
     }
     let measured = match m.measured_triad_bytes_per_s {
+        Some(v) if m.measured_single_pass => {
+            super::names::aside(lang, &format::gbps(v), tr(lang, Msg::BenchSinglePassShort))
+        }
         Some(v) if m.measured_noisy => {
-            format!("{} ({})", format::gbps(v), tr(lang, Msg::BwNoisyShort))
+            super::names::aside(lang, &format::gbps(v), tr(lang, Msg::BwNoisyShort))
         }
         Some(v) => format::gbps(v),
         None => tr(lang, Msg::BwNotMeasured).to_string(),
@@ -342,6 +345,33 @@ mod tests {
     }
 
     #[test]
+    fn a_single_timed_pass_says_so_instead_of_a_spread() {
+        let mut p = fixture("lab-a6000-nfs-measured");
+        let m = p.measurements.memory_bandwidth.as_mut().unwrap();
+        m.repetitions = 1;
+        m.spread = 0.0;
+        m.noisy = true;
+        let one = m.clone();
+        let a = assess(&p);
+        let rows = memory_rows(Lang::En, a.bandwidth.as_ref().unwrap());
+        let measured = &rows
+            .iter()
+            .find(|(l, _)| l.starts_with("Measured"))
+            .unwrap()
+            .1;
+        // The fixture's Triad is 80.0 GB/s.
+        assert_eq!(
+            measured,
+            "80.0\u{a0}GB/s (one timed pass: whether the machine was busy can't be told)"
+        );
+        let details = super::super::bench::memory_details(Lang::En, &one);
+        assert!(details.ends_with("one timed pass."), "{details}");
+        assert!(!details.contains("passes differed"), "{details}");
+        let zh = super::super::bench::memory_details(Lang::Zh, &one);
+        assert!(zh.ends_with("只计时了一轮。"), "{zh}");
+    }
+
+    #[test]
     fn without_a_workload_the_page_lists_capacities_and_names_no_stage() {
         let a = assess(&fixture("student-4090-ddr4-single-channel"));
         let b = a.bandwidth.as_ref().unwrap();
@@ -350,10 +380,10 @@ mod tests {
         assert!(pipeline_sentence(Lang::Zh, None).starts_with("还没有设定数据加载任务"));
         let lines = stage_lines(Lang::En, b);
         // One channel × 3200 MT/s × 8 B = 25.6 GB/s, inferred from slot names.
-        assert_eq!(lines[1], "RAM bandwidth: 25.6 GB/s (theoretical)");
+        assert_eq!(lines[1], "RAM bandwidth: 25.6\u{a0}GB/s (theoretical)");
         assert_eq!(
             pcie_line(Lang::En, &b.pcie[0]),
-            "GPU 0: Gen4 x16 = 31.5 GB/s; the link can reach Gen4 x16 = 31.5 GB/s"
+            "GPU 0: Gen4 x16 = 31.5\u{a0}GB/s; the link can reach Gen4 x16 = 31.5\u{a0}GB/s"
         );
     }
 
@@ -365,8 +395,9 @@ mod tests {
         let b = assess(&p).bandwidth.unwrap();
         assert_eq!(b.pcie[0].rx_bytes_per_s, Some(12e9));
         assert!(
-            pcie_line(Lang::En, &b.pcie[0])
-                .ends_with("; traffic at detection: 12.0 GB/s to the GPU, 1.50 GB/s from it"),
+            pcie_line(Lang::En, &b.pcie[0]).ends_with(
+                "; traffic at detection: 12.0\u{a0}GB/s to the GPU, 1.50\u{a0}GB/s from it"
+            ),
             "{}",
             pcie_line(Lang::En, &b.pcie[0])
         );
@@ -381,7 +412,7 @@ mod tests {
         let b = assess(&p).bandwidth.unwrap();
         // Gen1 x16 = 16 × 0.25 = 4.0 GB/s now; the pipeline counts Gen4 x16 (31.5 GB/s).
         assert_eq!(
-            pcie_line(Lang::En, &b.pcie[0]),
+            pcie_line(Lang::En, &b.pcie[0]).replace('\u{a0}', " "),
             "GPU 0: Gen1 x16 = 4.00 GB/s; the link can reach Gen4 x16 = 31.5 GB/s (idle: the \
              GPU slows its link down to save power and speeds it up under load; not a fault)"
         );

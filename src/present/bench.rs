@@ -18,9 +18,9 @@ pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
 /// A decode rate in megapixels per second: "263 MP/s" (10^6 pixels/s).
 pub fn mpix(mpix_per_s: f64) -> String {
     if mpix_per_s >= 100.0 {
-        format!("{mpix_per_s:.0} MP/s")
+        format!("{mpix_per_s:.0}{}MP/s", format::NBSP)
     } else {
-        format!("{mpix_per_s:.1} MP/s")
+        format!("{mpix_per_s:.1}{}MP/s", format::NBSP)
     }
 }
 
@@ -43,7 +43,12 @@ pub fn decode_image(lang: Lang, r: &crate::bench::decode::DecodeRate) -> String 
 pub fn memory_details(lang: Lang, m: &MemoryBandwidth) -> String {
     trf(
         lang,
-        Msg::BenchMemoryDetails,
+        // One pass has no spread to report.
+        if m.repetitions < 2 {
+            Msg::BenchMemoryDetailsOnePass
+        } else {
+            Msg::BenchMemoryDetails
+        },
         &[
             ("threads", &m.threads.to_string()),
             (
@@ -67,17 +72,17 @@ pub fn memory_details(lang: Lang, m: &MemoryBandwidth) -> String {
 /// The storage result as label/value rows.
 pub fn storage_rows(lang: Lang, s: &StorageBandwidth) -> Vec<(String, String)> {
     let seq = match s.sequential_read_bytes_per_s {
-        Some(v) => format!(
-            "{} ({})",
-            format::gbps(v),
+        Some(v) => super::names::aside(
+            lang,
+            &format::gbps(v),
             tr(
                 lang,
                 if s.direct_io {
                     Msg::BenchSeqDirect
                 } else {
                     Msg::BenchSeqCached
-                }
-            )
+                },
+            ),
         ),
         None => format::unknown(lang),
     };

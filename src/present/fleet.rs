@@ -37,13 +37,13 @@ pub fn row(lang: Lang, m: &FleetMachine) -> [String; 7] {
                 let file = std::path::Path::new(f)
                     .file_name()
                     .map_or_else(|| f.clone(), |n| n.to_string_lossy().into_owned());
-                name.push_str(&format!(" ({dup}: {file})"));
+                name = super::names::aside(lang, &name, &super::names::labelled(lang, dup, &file));
             }
-            _ => name.push_str(&format!(" ({dup})")),
+            _ => name = super::names::aside(lang, &name, dup),
         }
     }
     if m.origin == Origin::Planned {
-        name.push_str(&format!(" ({})", tr(lang, Msg::FleetPlanned)));
+        name = super::names::aside(lang, &name, tr(lang, Msg::FleetPlanned));
     }
     let tier = if a.vram.discrete_gpus == 0 && a.vram.unified_gpus > 0 {
         tr(lang, Msg::HwUnified).to_string()

@@ -9,19 +9,23 @@ use crate::advisor::{
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
+use crate::profile::{DiskKind, Note, NoteId};
 
 pub mod bandwidth;
 pub mod bench;
 pub mod errors;
 pub mod fleet;
+pub mod hardware;
 pub mod inference;
 pub mod monitor;
+pub mod names;
 pub mod purchase;
 pub mod recommend;
 pub mod timeline;
 pub mod training;
 pub mod workload;
+
+pub use hardware::{hardware_rows, installed, modules_summary, sizing, thp};
 
 /// Right end of the RAM:VRAM gauge in the window, the terminal and the PDF: 3.5×, past the seed's
 /// 2× tier and Cisco's 3× rule, so every published rule's line is on the scale. Ratios above it
@@ -400,7 +404,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
     };
     match &n.detail {
-        Some(d) => format!("{} ({d})", tr(lang, msg)),
+        Some(d) => names::aside(lang, tr(lang, msg), d),
         None => tr(lang, msg).to_string(),
     }
 }
@@ -419,287 +423,13 @@ pub fn disk_kind(lang: Lang, k: DiskKind) -> &'static str {
     )
 }
 
-/// THP mode as the kernel writes it (`always`, `madvise`, `never`) — a setting's value, shown
-/// untranslated — or "unknown".
-pub fn thp(lang: Lang, t: Option<ThpMode>) -> String {
-    match t {
-        Some(ThpMode::Always) => "always".into(),
-        Some(ThpMode::Madvise) => "madvise".into(),
-        Some(ThpMode::Never) => "never".into(),
-        None => format::unknown(lang),
-    }
-}
-
-/// The memory modules in one line: "4 × 32.0 GiB DDR4, 3200 MT/s, 4 channels (estimated from
-/// slot names)"; `None` when no module is known.
-pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
-    let m = &a.profile.memory;
-    if m.dimms.is_empty() {
-        return None;
-    }
-    let sizes: Vec<String> = m
-        .dimms
-        .iter()
-        .map(|d| format::gib_or_unknown(lang, d.size_bytes))
-        .collect();
-    let size = if sizes.iter().all(|s| *s == sizes[0]) {
-        format!("{} × {}", sizes.len(), sizes[0])
-    } else {
-        sizes.join(" + ")
-    };
-    let b = a.bandwidth.as_ref().map(|b| &b.memory);
-    let kind = b
-        .and_then(|b| b.memory_type.clone())
-        .unwrap_or_else(|| format::unknown(lang));
-    let speed = b
-        .and_then(|b| b.speed_mts)
-        .map_or_else(|| format::unknown(lang), |s| s.to_string());
-    let channels = bandwidth::with_source(
-        lang,
-        format::count_or_unknown(lang, m.channels_populated),
-        m.channels_source,
-        true,
-    );
-    Some(trf(
-        lang,
-        Msg::HwModulesValue,
-        &[
-            ("modules", &size),
-            ("type", &kind),
-            ("speed", &speed),
-            ("channels", &channels),
-        ],
-    ))
-}
-
-/// Installed RAM with where the figure comes from: "64.0 GiB (estimated: the common size
-/// MemTotal comes from)".
-pub fn installed(lang: Lang, a: &Assessment) -> String {
-    use crate::advisor::capacity::InstalledSource as S;
-    match (a.memory.installed_bytes, a.memory.installed_source) {
-        (Some(size), Some(source)) => trf(
-            lang,
-            Msg::RamInstalledValue,
-            &[
-                ("size", &format::gib(size)),
-                (
-                    "source",
-                    tr(
-                        lang,
-                        match source {
-                            S::Modules => Msg::RamFromModules,
-                            S::Entered => Msg::RamFromEntered,
-                            S::Estimated => Msg::RamFromEstimate,
-                        },
-                    ),
-                ),
-            ],
-        ),
-        _ => tr(lang, Msg::RamInstalledUnknown).to_string(),
-    }
-}
-
-/// The RAM the ratio and the rules use, and why that one: installed, a cgroup limit, or
-/// `MemTotal` when the installed size is unknown.
-pub fn sizing(lang: Lang, a: &Assessment) -> String {
-    let m = &a.memory;
-    let Some(size) = m.sizing_bytes else {
-        return format::unknown(lang);
-    };
-    let msg = if m.limited_by_cgroup {
-        Msg::RamSizingLimit
-    } else if m.installed_bytes.is_some() {
-        Msg::RamSizingInstalled
-    } else {
-        Msg::RamSizingMemtotal
-    };
-    trf(lang, msg, &[("size", &format::gib(size))])
-}
-
-/// Label/value rows describing the hardware, shared by the terminal and the window.
-pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
-    let p: &MachineProfile = &a.profile;
-    let unknown = || format::unknown(lang);
-    let mut rows = vec![
-        (
-            tr(lang, Msg::HwHost).to_string(),
-            format::text_or_unknown(lang, p.host.hostname.as_deref()),
-        ),
-        (
-            tr(lang, Msg::HwOs).to_string(),
-            format!(
-                "{} · {} · {}",
-                format::text_or_unknown(lang, p.host.os.as_deref()),
-                format::text_or_unknown(lang, p.host.kernel.as_deref()),
-                format::text_or_unknown(lang, p.host.arch.as_deref())
-            ),
-        ),
-        (
-            tr(lang, Msg::HwCpu).to_string(),
-            format!(
-                "{} · {}",
-                format::text_or_unknown(lang, p.cpu.model.as_deref()),
-                trf(
-                    lang,
-                    Msg::HwCores,
-                    &[
-                        (
-                            "physical",
-                            &format::count_or_unknown(lang, p.cpu.physical_cores)
-                        ),
-                        (
-                            "logical",
-                            &format::count_or_unknown(lang, p.cpu.logical_cpus)
-                        ),
-                    ]
-                )
-            ),
-        ),
-        (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
-        (
-            tr(lang, Msg::HwRam).to_string(),
-            trf(
-                lang,
-                Msg::HwRamValue,
-                &[
-                    ("total", &format::gib_or_unknown(lang, p.memory.total_bytes)),
-                    (
-                        "available",
-                        &format::gib_or_unknown(lang, p.memory.available_bytes),
-                    ),
-                ],
-            ),
-        ),
-        (
-            tr(lang, Msg::HwLimit).to_string(),
-            p.memory
-                .limit_bytes
-                .map_or_else(|| tr(lang, Msg::HwNoLimit).to_string(), format::gib),
-        ),
-        (tr(lang, Msg::HwEffective).to_string(), sizing(lang, a)),
-        (
-            tr(lang, Msg::HwSwap).to_string(),
-            match p.memory.swap_total_bytes {
-                Some(0) => tr(lang, Msg::HwNoSwap).to_string(),
-                total => trf(
-                    lang,
-                    Msg::HwSwapValue,
-                    &[
-                        (
-                            "used",
-                            &format::gib_or_unknown(lang, p.memory.swap_used_bytes),
-                        ),
-                        ("total", &format::gib_or_unknown(lang, total)),
-                    ],
-                ),
-            },
-        ),
-        (
-            "vm.swappiness · THP".to_string(),
-            format!(
-                "{} · {}",
-                format::count_or_unknown(lang, p.memory.swappiness),
-                thp(lang, p.memory.transparent_hugepages)
-            ),
-        ),
-        (
-            "/dev/shm".to_string(),
-            format::gib_or_unknown(lang, p.memory.shm_bytes),
-        ),
-    ];
-    if let Some(modules) = modules_summary(lang, a) {
-        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
-    }
-    // The kind of machine, its slots and WSL, after the processor.
-    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
-        rows.insert(3 + i, row);
-    }
-    let gpus_label = tr(lang, Msg::HwGpus).to_string();
-    if p.gpus.is_empty() {
-        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
-    }
-    for g in &p.gpus {
-        let memory = if g.unified_memory {
-            tr(lang, Msg::HwUnified).to_string()
-        } else if g.vram_total_bytes.is_none() {
-            field_status(lang, g.status.memory.as_ref()).unwrap_or_else(unknown)
-        } else {
-            let reported = format::gib_or_unknown(lang, g.vram_total_bytes);
-            match crate::advisor::capacity::nominal_vram(g) {
-                (Some(n), true) if format::gib(n) != reported => trf(
-                    lang,
-                    Msg::RamGpuNominal,
-                    &[("vram", &reported), ("nominal", &format::gib(n))],
-                ),
-                _ => reported,
-            }
-        };
-        let mut line = trf(
-            lang,
-            Msg::HwGpuLine,
-            &[
-                ("index", &g.index.to_string()),
-                ("name", g.name.as_deref().unwrap_or(&unknown())),
-                ("vram", &memory),
-            ],
-        );
-        if let Some(link) = g.pcie {
-            line.push_str(" · ");
-            line.push_str(&trf(
-                lang,
-                Msg::HwPcie,
-                &[
-                    ("gen", &format::count_or_unknown(lang, link.gen_current)),
-                    ("width", &format::count_or_unknown(lang, link.width_current)),
-                    (
-                        "gen_max",
-                        &format::count_or_unknown(lang, link.gen_gpu_max.or(link.gen_max)),
-                    ),
-                    ("width_max", &format::count_or_unknown(lang, link.width_max)),
-                ],
-            ));
-        }
-        if g.pcie.is_none() {
-            if let Some(status) = field_status(lang, g.status.pcie.as_ref()) {
-                line.push_str(" · ");
-                line.push_str(&trf(lang, Msg::HardeningPcieStatus, &[("status", &status)]));
-            }
-        }
-        if let Some(d) = &g.driver_version {
-            line.push_str(" · ");
-            line.push_str(&trf(lang, Msg::HwDriver, &[("version", d)]));
-        }
-        rows.push((gpus_label.clone(), line));
-    }
-    let disks_label = tr(lang, Msg::HwDisks).to_string();
-    for d in &p.disks {
-        rows.push((
-            disks_label.clone(),
-            trf(
-                lang,
-                Msg::HwDiskLine,
-                &[
-                    ("mount", &d.mount_point),
-                    ("kind", disk_kind(lang, d.kind)),
-                    ("fs", d.file_system.as_deref().unwrap_or(&unknown())),
-                    (
-                        "available",
-                        &format::gib_or_unknown(lang, d.available_bytes),
-                    ),
-                    ("total", &format::gib_or_unknown(lang, d.total_bytes)),
-                ],
-            ),
-        ));
-    }
-    rows
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::advisor::assess;
     use crate::probe::gpu::GpuSource;
     use crate::probe::gpu::fake::FakeScenario;
+    use crate::profile::MachineProfile;
 
     /// Every finding the fixtures produce must carry a value for every placeholder its title,
     /// explanation and recommendations use; otherwise a user would read "unknown" in a sentence.
@@ -790,6 +520,9 @@ mod tests {
             .iter()
             .find(|r| r.id == RuleId::NvidiaRa128PerGpu)
             .unwrap();
-        assert_eq!(rule_statement(Lang::Zh, nvidia), "每块 GPU 配内存 ≥ 128 GB");
+        assert_eq!(
+            rule_statement(Lang::Zh, nvidia),
+            "每块 GPU 配内存 ≥ 128\u{a0}GB"
+        );
     }
 }

@@ -8,8 +8,13 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::trace::Sample;
 
-/// Seconds as "4.0 s", "3 min 20 s" or "2 h 5 min" / "4.0 秒", "3 分 20 秒".
+/// Seconds as "4.0 s", "3 min 20 s" or "2 h 5 min" / "4.0 秒", "3 分 20 秒", never broken
+/// across lines (its spaces are no-break spaces).
 pub fn duration(lang: Lang, s: f64) -> String {
+    duration_words(lang, s).replace(' ', &format::NBSP.to_string())
+}
+
+fn duration_words(lang: Lang, s: f64) -> String {
     if !s.is_finite() || s < 0.0 {
         return format::unknown(lang);
     }
@@ -48,12 +53,14 @@ pub fn byte_rate(bytes_per_s: f64) -> String {
     }
 }
 
-/// A percentage 0–100 (or more, CPU over cores): "97 %", "2.5 %".
+/// A percentage 0–100 (or more, CPU over cores): "97 %", "2.5 %", the number and the sign
+/// joined by a no-break space as every quantity is ([`format::NBSP`]).
 pub fn percent(p: f64) -> String {
+    let nbsp = format::NBSP;
     if p < 10.0 && p.fract() != 0.0 {
-        format!("{p:.1} %")
+        format!("{p:.1}{nbsp}%")
     } else {
-        format!("{p:.0} %")
+        format!("{p:.0}{nbsp}%")
     }
 }
 
@@ -368,12 +375,15 @@ mod tests {
 
     #[test]
     fn durations_read_naturally() {
-        assert_eq!(duration(Lang::En, 4.0), "4 s");
-        assert_eq!(duration(Lang::En, 0.5), "0.5 s");
-        assert_eq!(duration(Lang::En, 0.25), "0.25 s");
-        assert_eq!(duration(Lang::En, 200.0), "3 min 20 s");
-        assert_eq!(duration(Lang::Zh, 200.0), "3 分 20 秒");
-        assert_eq!(duration(Lang::Zh, 7500.0), "2 小时 5 分");
+        let d = |lang, s| duration(lang, s).replace(format::NBSP, " ");
+        assert_eq!(d(Lang::En, 4.0), "4 s");
+        assert_eq!(d(Lang::En, 0.5), "0.5 s");
+        assert_eq!(d(Lang::En, 0.25), "0.25 s");
+        assert_eq!(d(Lang::En, 200.0), "3 min 20 s");
+        assert_eq!(d(Lang::Zh, 200.0), "3 分 20 秒");
+        assert_eq!(d(Lang::Zh, 7500.0), "2 小时 5 分");
+        // One unbreakable run.
+        assert!(!duration(Lang::En, 200.0).contains(' '));
     }
 
     #[test]
@@ -419,19 +429,21 @@ mod tests {
     fn sawtooth_reads_with_its_numbers_in_both_languages() {
         let s = diagnose(&synthetic::sawtooth(120, 4));
         let d = &s.diagnoses[0];
+        // Quantities keep their units on the same line: no-break spaces, shown here as " ".
+        let plain = |t: String| t.replace(format::NBSP, " ");
         assert_eq!(
-            title(Lang::En, d),
+            plain(title(Lang::En, d)),
             "GPU 0 waits for data: busy 25.0 % of the time, one cycle every 4 s"
         );
         assert_eq!(
-            title(Lang::Zh, d),
+            plain(title(Lang::Zh, d)),
             "GPU 0 在等数据：只有 25.0 % 的时间在干活，每 4 秒一个周期"
         );
-        let e = explanation(Lang::En, d);
+        let e = plain(explanation(Lang::En, d));
         assert!(
             e.contains("29 cycles") && e.contains("100 % of a core each"),
             "{e}"
         );
-        assert_eq!(range(Lang::En, d), "1 s – 1 min 56 s");
+        assert_eq!(plain(range(Lang::En, d)), "1 s – 1 min 56 s");
     }
 }

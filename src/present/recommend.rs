@@ -132,10 +132,18 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
 
 /// One line: "[setting] Set num_workers=4 — then: working set 20.1 GiB, … — fits".
 pub fn line(lang: Lang, r: &Recommendation) -> String {
-    format!(
-        "[{}] {} — {}",
-        kind(lang, r.kind),
-        title(lang, r),
-        result(lang, &r.result)
+    trf(
+        lang,
+        Msg::JoinRecommendation,
+        &[
+            ("kind", kind(lang, r.kind)),
+            ("title", &title(lang, r)),
+            ("result", &result(lang, &r.result)),
+        ],
     )
+}
+
+/// The kind as a tag before a title: "[setting]" / "【设置】".
+pub fn kind_tag(lang: Lang, k: RecKind) -> String {
+    trf(lang, Msg::JoinKindTag, &[("kind", kind(lang, k))])
 }

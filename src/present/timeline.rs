@@ -165,6 +165,6 @@ mod tests {
         let s = crate::advisor::diagnose::diagnose(&synthetic::oom_kill());
         let sp = spans(Lang::Zh, &s);
         assert_eq!((sp[0].from, sp[0].to), (28.5, 30.5));
-        assert_eq!(sp[0].label, "OOM kill");
+        assert_eq!(sp[0].label, "OOM 杀进程");
     }
 }

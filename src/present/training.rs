@@ -2,7 +2,7 @@
 
 use crate::advisor::training::{
     EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError, PlanWarning,
-    Precision, StateKind, Strategy, TrainingMemory,
+    Precision, StateKind, Strategy, TrainingMemory, TrainingPlan,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -54,16 +54,33 @@ pub fn finetune(lang: Lang, f: FineTune) -> &'static str {
     }
 }
 
-/// Breakdown line name.
-pub fn state_kind(lang: Lang, k: StateKind) -> &'static str {
+/// A breakdown line's name, saying what the bytes are for this plan: "weights (bf16/fp16)",
+/// "gradients (fp32)", "Adam momentum and variance (fp32)", "frozen base weights (4-bit)".
+/// No two lines of one plan share a name.
+pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str {
+    let mixed = plan.precision == Precision::Mixed16;
     tr(
         lang,
         match k {
-            StateKind::Weights => Msg::TrainStateWeights,
-            StateKind::Gradients => Msg::TrainStateGradients,
+            StateKind::Weights => match plan.finetune {
+                FineTune::Qlora => Msg::TrainStateBaseWeights4,
+                FineTune::Lora if mixed => Msg::TrainStateBaseWeights16,
+                FineTune::Lora => Msg::TrainStateBaseWeights32,
+                FineTune::Full if mixed => Msg::TrainStateWeights16,
+                FineTune::Full => Msg::TrainStateWeights32,
+            },
+            StateKind::Gradients if mixed => Msg::TrainStateGradients16,
+            StateKind::Gradients | StateKind::Gradients32 => Msg::TrainStateGradients32,
             StateKind::MasterWeights => Msg::TrainStateMaster,
-            StateKind::OptimizerStates => Msg::TrainStateOptimizer,
+            StateKind::OptimizerStates => match plan.optimizer {
+                Optimizer::Adam => Msg::TrainStateAdam,
+                Optimizer::SgdMomentum => Msg::TrainStateSgd,
+                Optimizer::Adam8bit => Msg::TrainStateAdam8bit,
+                Optimizer::Adafactor => Msg::TrainStateAdafactor,
+            },
             StateKind::Adapters => Msg::TrainStateAdapters,
+            StateKind::AdapterStates => Msg::TrainStateAdapterStates,
+            StateKind::GatheredLayer => Msg::TrainStateGatheredLayer,
             StateKind::Buffers => Msg::TrainStateBuffers,
         },
     )
@@ -115,7 +132,11 @@ pub fn plan_error_text(lang: Lang, e: PlanError) -> &'static str {
 
 /// A plan error, naming the command-line flag.
 pub fn plan_error(lang: Lang, e: PlanError) -> String {
-    format!("--{}: {}", e.field(), plan_error_text(lang, e))
+    super::names::labelled(
+        lang,
+        &format!("`--{}`", e.field()),
+        plan_error_text(lang, e),
+    )
 }
 
 /// A plan warning.
@@ -147,21 +168,34 @@ pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
 pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
     let p = &t.plan;
     let model = match p.preset() {
-        Some(preset) => format!("{} · {}", preset.name, format::params(p.params)),
+        Some(preset) => format!(
+            "{} · {}",
+            super::names::preset_name(lang, preset),
+            format::params(p.params)
+        ),
         None => format::params(p.params),
     };
     let model = format!(
-        "{model} · {} {}",
-        tr(lang, Msg::TrainLargestLayer),
-        format::params(t.estimate.largest_layer_params)
+        "{model} · {}",
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainLargestLayer),
+            &format::params(t.estimate.largest_layer_params)
+        )
     );
     let plan = format!(
-        "{} · {} {} · {} {} · {} · {} · {} · {}",
+        "{} · {} · {} · {} · {} · {} · {}",
         strategy(lang, p.strategy),
-        tr(lang, Msg::TrainOffloadOptimizer),
-        offload(lang, p.offload_optimizer),
-        tr(lang, Msg::TrainOffloadParam),
-        offload(lang, p.offload_param),
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainOffloadOptimizer),
+            offload(lang, p.offload_optimizer)
+        ),
+        super::names::labelled(
+            lang,
+            tr(lang, Msg::TrainOffloadParam),
+            offload(lang, p.offload_param)
+        ),
         precision(lang, p.precision),
         optimizer(lang, p.optimizer),
         trf(

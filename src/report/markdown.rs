@@ -68,8 +68,17 @@ pub fn render(blocks: &[Block]) -> String {
                 recommendations,
                 ..
             } => {
+                // The label is our own severity word: a Chinese one takes a full-width colon.
+                let colon = if label
+                    .chars()
+                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+                {
+                    "："
+                } else {
+                    ": "
+                };
                 out.push_str(&format!(
-                    "**{}: {}**\n\n{}\n\n",
+                    "**{}{colon}{}**\n\n{}\n\n",
                     md(label),
                     md(title),
                     md(explanation)

@@ -504,7 +504,7 @@ fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         .iter()
         .map(|i| {
             vec![
-                tw::state_kind(lang, i.kind).to_string(),
+                tw::state_kind(lang, &t.plan, i.kind).to_string(),
                 tw::location(lang, i.location).to_string(),
                 format::gib(i.bytes),
                 format!("{:.2}", i.bytes_per_param),
@@ -615,10 +615,10 @@ fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     });
     let mut sentence = ww::bottleneck_sentence(lang, r);
     if let Some(u) = r.pipeline.predicted_gpu_utilization {
-        sentence.push_str(&format!(
-            " {}: {}.",
-            tr(lang, Msg::WorkUtilization),
-            format::percent(u)
+        sentence.push_str(&trf(
+            lang,
+            Msg::JoinUtilizationSentence,
+            &[("value", &format::percent(u))],
         ));
     }
     b.push(Block::Paragraph(sentence));
@@ -747,14 +747,10 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
 fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::ReportAppendix).to_string()));
     b.push(Block::Paragraph(tr(lang, Msg::ReportUnits).to_string()));
-    let mut seen: Vec<&str> = Vec::new();
-    let mut sources = Vec::new();
-    for r in &a.rules {
-        if !seen.contains(&r.source.as_str()) {
-            seen.push(&r.source);
-            sources.push(r.source.clone());
-        }
-    }
+    let mut sources: Vec<String> = present::names::rule_sources(lang, &a.rules)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     // The /dev/shm need the findings used: the workload's own, else the default assumption.
     sources.push(match &a.workload {
         Some(r) => {
@@ -854,7 +850,9 @@ pub fn build_fleet(
         if !skipped.is_empty() {
             let skipped_lines = skipped
                 .iter()
-                .map(|(f, r)| format!("{f}: {}", super::skip_reason(lang, r.as_ref())))
+                .map(|(f, r)| {
+                    present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref()))
+                })
                 .collect();
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
@@ -863,7 +861,7 @@ pub fn build_fleet(
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {
                 severity: m.assessment.verdict.severity(),
-                title: format!("{}: {title}", m.label),
+                title: present::names::host_line(lang, &m.label, &title),
                 body,
             });
             if !m.plan_issues.is_empty() {

@@ -650,12 +650,14 @@ impl RamvramApp {
             }
         };
         let mut dismiss = None;
-        ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(text).color(theme::severity(severity)));
-            if ui.small_button(tr(lang, Msg::UiDismiss)).clicked() {
-                dismiss = Some(Command::DismissMessage);
-            }
-        });
+        // A message may name a field or a command as code (`schema_version`): a paragraph
+        // sets it apart, then the button to dismiss it.
+        ui.add(crate::ui::paragraph::Paragraph::new(
+            RichText::new(text).color(theme::severity(severity)),
+        ));
+        if ui.small_button(tr(lang, Msg::UiDismiss)).clicked() {
+            dismiss = Some(Command::DismissMessage);
+        }
         dismiss
     }
 

@@ -34,24 +34,32 @@ impl Widget for Paragraph {
     }
 }
 
-/// Lays `text` out as lines no wider than `width` points.
+/// Lays `text` out as lines no wider than `width` points. Code spans (`` `ramvram detect` ``,
+/// see [`crate::codespan`]) lose their backticks, are set in the monospace font on the code
+/// background, and never break across lines; nor do options, paths and file names.
 pub fn layout(ui: &Ui, text: RichText, width: f32) -> Arc<Galley> {
     let job =
         WidgetText::from(text).into_layout_job(ui.style(), FontSelection::Default, Align::LEFT);
     let pixels_per_point = ui.ctx().pixels_per_point();
+    let format = job
+        .sections
+        .first()
+        .map(|s| s.format.clone())
+        .unwrap_or_default();
+    let mut code_format = format.clone();
+    code_format.font_id = egui::FontId::monospace(format.font_id.size);
+    code_format.background = ui.visuals().code_bg_color;
+    let spans = crate::codespan::parse(&job.text);
+    let full = spans.text.as_str();
+    let in_code = |i: usize| spans.code.iter().any(|r| r.contains(&i));
     ui.fonts_mut(|fonts| {
-        let full = &job.text;
-        let format = job
-            .sections
-            .first()
-            .map(|s| s.format.clone())
-            .unwrap_or_default();
         // Width of text[..i] at every char boundary.
         let mut prefix: Vec<(usize, f32)> = Vec::with_capacity(full.len() + 1);
         let mut x = 0.0;
         for (i, c) in full.char_indices() {
             prefix.push((i, x));
-            x += fonts.glyph_width(&format.font_id, c);
+            let font = if in_code(i) { &code_format } else { &format };
+            x += fonts.glyph_width(&font.font_id, c);
         }
         prefix.push((full.len(), x));
         let at = |i: usize| {
@@ -59,7 +67,8 @@ pub fn layout(ui: &Ui, text: RichText, width: f32) -> Arc<Galley> {
                 .binary_search_by_key(&i, |p| p.0)
                 .map_or(0.0, |k| prefix[k].1)
         };
-        let lines = linebreak::break_lines(full, width, |r| at(r.end) - at(r.start));
+        let lines =
+            linebreak::break_lines_keeping(full, &spans.code, width, |r| at(r.end) - at(r.start));
         let galleys: Vec<Arc<Galley>> = lines
             .iter()
             .map(|l| {
@@ -68,14 +77,26 @@ pub fn layout(ui: &Ui, text: RichText, width: f32) -> Arc<Galley> {
                 } else {
                     l.range.end
                 };
-                let mut line =
-                    LayoutJob::single_section(full[l.range.start..end].to_string(), format.clone());
+                let mut line = LayoutJob::default();
+                // One section per run of plain text or code within the line.
+                let mut start = l.range.start;
+                while start < end {
+                    let code = in_code(start);
+                    let stop = full[start..end]
+                        .char_indices()
+                        .map(|(i, _)| start + i)
+                        .find(|&i| in_code(i) != code)
+                        .unwrap_or(end);
+                    let f = if code { &code_format } else { &format };
+                    line.append(&full[start..stop], 0.0, f.clone());
+                    start = stop;
+                }
                 line.halign = Align::LEFT;
                 line.wrap.max_width = f32::INFINITY;
                 fonts.layout_job(line)
             })
             .collect();
-        let mut whole = LayoutJob::clone(&job);
+        let mut whole = LayoutJob::single_section(full.to_string(), format.clone());
         whole.halign = Align::LEFT;
         whole.justify = false;
         whole.wrap.max_width = width;

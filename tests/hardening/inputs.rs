@@ -53,7 +53,8 @@ fn huge_gres_counts_are_errors_naming_the_field() {
             .code(2);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
         assert!(
-            stderr.contains("field `nodes[0].gres`")
+            // The field is a code span, printed without its backticks.
+            stderr.contains("field nodes[0].gres:")
                 && stderr.contains(&format!(
                     "{count} entries, more than the 1024 ramvram accepts"
                 )),

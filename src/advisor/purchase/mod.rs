@@ -362,9 +362,10 @@ pub fn modules_text(p: &ModulePlan) -> String {
         _ => "",
     };
     format!(
-        "{} × {} GB {}{speed}{form}",
+        "{} × {}{}GB {}{speed}{form}",
         p.buy,
         m.size_bytes >> 30,
+        crate::format::NBSP,
         m.memory_type
     )
 }

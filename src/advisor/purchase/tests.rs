@@ -94,7 +94,7 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     let Purchase::AddModules(plan) = buy(&p, need) else {
         panic!("{:?}", buy(&p, need));
     };
-    assert_eq!(modules_text(&plan), "1 × 32 GB DDR4-3200");
+    assert_eq!(modules_text(&plan), "1 × 32\u{a0}GB DDR4-3200");
     assert_eq!((plan.keep, plan.remove), (1, 0));
     assert_eq!(plan.installed_after_bytes, 64 * GIB);
     assert_eq!(
@@ -109,7 +109,7 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     );
     assert_eq!(
         r.changes["modules"],
-        Quantity::Text("1 × 32 GB DDR4-3200".into())
+        Quantity::Text("1 × 32\u{a0}GB DDR4-3200".into())
     );
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(64 * GIB));
 }

@@ -11,18 +11,27 @@ use super::plan::PlanWarning;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StateKind {
-    /// Working weights (16-bit, or fp32 without mixed precision; 4-bit for QLoRA's base).
+    /// Working weights in the training precision (bf16/fp16 under mixed precision, else fp32);
+    /// for LoRA and QLoRA the frozen base (4-bit for QLoRA).
     Weights,
-    /// Gradients (16- and 32-bit).
+    /// Gradients in the training precision (bf16/fp16 under mixed precision, else fp32).
     Gradients,
+    /// The fp32 gradients mixed precision keeps for the optimizer step (ZeRO-2/3 partition or
+    /// offload them; DeepSpeed's estimator counts them with the optimizer side).
+    Gradients32,
     /// fp32 master weights (mixed precision).
     MasterWeights,
     /// Optimizer states (Adam momentum and variance, …).
     OptimizerStates,
-    /// LoRA adapters with their gradients and optimizer states.
+    /// LoRA adapter weights.
     Adapters,
-    /// Buffers: DeepSpeed's additional_buffer_factor, per-rank loading copies, the gathered
-    /// largest layer, NVMe swap buffers.
+    /// The adapters' gradients, fp32 master copies and optimizer states.
+    AdapterStates,
+    /// The largest layer, gathered whole on each GPU for its forward and backward pass
+    /// (ZeRO-3, FSDP).
+    GatheredLayer,
+    /// What the formulas add beyond the states themselves: DeepSpeed's additional_buffer_factor
+    /// (1.5), per-rank loading copies, NVMe swap buffers.
     Buffers,
 }
 

@@ -368,7 +368,7 @@ fn full(
             if !offload {
                 lines.add(StateKind::Gradients, Location::Gpu, b.grads16 * p / t);
             }
-            lines.add(StateKind::Gradients, side, b.grads32 * p / div);
+            lines.add(StateKind::Gradients32, side, b.grads32 * p / div);
             lines.add(StateKind::MasterWeights, side, b.master * p / div);
             lines.add(StateKind::OptimizerStates, side, b.states * p / div);
             Totals {
@@ -394,7 +394,7 @@ fn full(
             let (states_cpu, copy) = split(terms);
             let deepspeed_loading = copy.filter(|_| deepspeed);
             lines.add(
-                StateKind::Buffers,
+                StateKind::GatheredLayer,
                 Location::Gpu,
                 4.0 * run.largest_layer as f64,
             );
@@ -417,7 +417,7 @@ fn full(
                 b.weights * p / per(param_where),
             );
             lines.add(
-                StateKind::Gradients,
+                StateKind::Gradients32,
                 opt_where,
                 b.grads32 * p / per(opt_where),
             );

@@ -44,7 +44,7 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         let base_at = place(plan.offload_param);
         lines.add(StateKind::Weights, base_at, base * p / per(base_at));
         // One layer gathered whole for its forward and backward pass.
-        lines.add(StateKind::Buffers, Location::Gpu, base * l);
+        lines.add(StateKind::GatheredLayer, Location::Gpu, base * l);
     } else {
         lines.add(StateKind::Weights, Location::Gpu, base * p);
     }
@@ -64,7 +64,7 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         trained * b.weights / weights_div,
     );
     lines.add(
-        StateKind::Adapters,
+        StateKind::AdapterStates,
         rest_at,
         trained * (b.replicated_gradients() + b.master + b.states) / rest_div,
     );

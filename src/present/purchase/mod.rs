@@ -247,8 +247,9 @@ fn situation(lang: Lang, p: &Purchase, needed: u64) -> String {
                     (
                         "module",
                         format!(
-                            "{} GB {}{speed}",
+                            "{}{}GB {}{speed}",
                             module.size_bytes >> 30,
+                            crate::format::NBSP,
                             module.memory_type
                         ),
                     ),

@@ -13,8 +13,11 @@ fn fixture(name: &str) -> MachineProfile {
     crate::profile::load_profile(&path).unwrap().profile
 }
 
+/// The purchase lines as a reader sees them in the terminal: code spans without backticks, no-break
+/// spaces as spaces.
 fn say(lang: Lang, p: &MachineProfile, need: u64) -> String {
-    lines(lang, &purchase_to_reach(p, &effective_ram(p), need), need).join("\n")
+    let text = lines(lang, &purchase_to_reach(p, &effective_ram(p), need), need).join("\n");
+    crate::codespan::plain(&text).replace('\u{a0}', " ")
 }
 
 #[test]
@@ -133,7 +136,7 @@ fn hardware_rows_name_the_machine_slots_and_wsl() {
     assert_eq!(wsl[0].1, "unknown");
     assert_eq!(
         wsl[1].1,
-        "WSL2: Linux sees 15.6 GiB; .wslconfig: none found (WSL's defaults)"
+        "WSL2: Linux sees 15.6\u{a0}GiB; .wslconfig: none found (WSL's defaults)"
     );
     let g5 = platform_rows(Lang::Zh, &assess(&fixture("aws-g5.xlarge")));
     assert_eq!(g5[0].1, "云实例 · AWS · g5.xlarge");

@@ -148,8 +148,13 @@ impl Measure {
 
     /// Breaks `text` into lines no wider than `max` points at UAX #14 opportunities
     /// ([`linebreak::break_lines`]); a newline always breaks. Left-aligned: nothing is stretched.
+    /// Code spans ([`crate::codespan`]) lose their backticks and, like options, paths and file
+    /// names, stay on one line; being ASCII, they are set in the Latin font.
     pub fn wrap(&self, text: &str, size: f32, max: f32) -> Vec<String> {
-        let lines = linebreak::break_lines(text, max, self.range_width(text, size));
+        let spans = crate::codespan::parse(text);
+        let text = spans.text.as_str();
+        let lines =
+            linebreak::break_lines_keeping(text, &spans.code, max, self.range_width(text, size));
         linebreak::visible_lines(text, &lines)
             .into_iter()
             .map(str::to_string)
@@ -158,7 +163,9 @@ impl Measure {
 
     /// The narrowest width `text` can be broken to without splitting a word, at `size` points.
     pub fn min_width(&self, text: &str, size: f32) -> f32 {
-        linebreak::min_content_width(text, self.range_width(text, size))
+        let spans = crate::codespan::parse(text);
+        let text = spans.text.as_str();
+        linebreak::min_content_width_keeping(text, &spans.code, self.range_width(text, size))
     }
 }
 

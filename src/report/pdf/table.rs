@@ -64,9 +64,11 @@ pub fn column_widths(
     share(&min, &max, &weights, total)
 }
 
-/// The widest line of `text` set without wrapping (its newlines kept).
+/// The widest line of `text` set without wrapping (its newlines kept; code spans without
+/// their backticks, as drawn).
 fn widest_line(m: &Measure, text: &str, size: f32) -> f32 {
-    text.split('\n')
+    crate::codespan::plain(text)
+        .split('\n')
         .map(|l| m.width(l, size))
         .fold(0.0, f32::max)
 }

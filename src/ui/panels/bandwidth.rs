@@ -221,11 +221,10 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
             let fraction = actual / required;
             let pass = fraction >= 1.0;
             let bar = egui::ProgressBar::new(fraction.min(1.0) as f32)
-                .text(format!(
-                    "{} / {} ({})",
-                    format::gbps(actual),
-                    format::gbps(required),
-                    format::percent(fraction)
+                .text(crate::present::names::aside(
+                    lang,
+                    &format!("{} / {}", format::gbps(actual), format::gbps(required)),
+                    &format::percent(fraction),
                 ))
                 .fill(if pass {
                     theme::severity(crate::advisor::Severity::Info)
@@ -320,7 +319,7 @@ fn storage(ui: &mut Ui, lang: Lang, a: &Assessment) {
             ui.label(place);
         }
         for (label, value) in bench_words::storage_rows(lang, s) {
-            ui.label(format!("{label}: {value}"));
+            ui.label(crate::present::names::labelled(lang, &label, &value));
         }
     }
     ui.add(Paragraph::new(

@@ -113,8 +113,12 @@ pub fn fleet(
                 for (file, why) in skipped {
                     let reason = crate::present::errors::skip(lang, why);
                     ui.label(
-                        RichText::new(format!("{}: {file}: {reason}", tr(lang, Msg::FleetSkipped)))
-                            .weak(),
+                        RichText::new(crate::present::names::labelled(
+                            lang,
+                            tr(lang, Msg::FleetSkipped),
+                            &crate::present::names::labelled(lang, file, &reason),
+                        ))
+                        .weak(),
                     );
                 }
                 super::heading(ui, tr(lang, Msg::FleetChartTitle));
@@ -207,10 +211,14 @@ fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Comma
             ui.end_row();
             let l = ui.label(tr(lang, Msg::PlannerPlatform));
             egui::ComboBox::from_id_salt("planner-platform")
-                .selected_text(p.platform.clone())
+                .selected_text(crate::present::names::platform_name(lang, &p.platform))
                 .show_ui(ui, |ui| {
                     for pf in &c.platforms {
-                        ui.selectable_value(&mut p.platform, pf.platform.clone(), &pf.platform);
+                        ui.selectable_value(
+                            &mut p.platform,
+                            pf.platform.clone(),
+                            crate::present::names::platform_name(lang, &pf.platform),
+                        );
                     }
                 })
                 .response

@@ -2,6 +2,8 @@
 //! trace, the timeline with each diagnosis shaded, and the diagnoses with their advice.
 
 use egui::{Align2, Color32, RichText, Ui};
+
+use crate::ui::paragraph::Paragraph;
 use egui_plot::{Legend, Line, Plot, PlotPoints, Span};
 
 use super::Command;
@@ -36,7 +38,7 @@ pub fn monitor(
     pid_text: &mut String,
 ) -> Vec<Command> {
     let mut commands = Vec::new();
-    ui.add(egui::Label::new(tr(lang, Msg::MonitorUiIntro)).wrap());
+    ui.add(Paragraph::new(tr(lang, Msg::MonitorUiIntro)));
     ui.add_space(6.0);
     ui.horizontal_wrapped(|ui| {
         if view.running {
@@ -76,13 +78,13 @@ pub fn monitor(
     timeline(ui, lang, trace, summary);
     ui.label(RichText::new(tr(lang, Msg::MonitorUiShaded)).weak());
     ui.add_space(6.0);
-    ui.label(words::summary_line(lang, summary));
+    ui.add(Paragraph::new(words::summary_line(lang, summary)));
     for line in words::peak_lines(lang, &summary.peaks) {
-        ui.label(line);
+        ui.add(Paragraph::new(line));
     }
     super::heading(ui, tr(lang, Msg::MonitorCliDiagnoses));
     if summary.diagnoses.is_empty() {
-        ui.add(egui::Label::new(words::none_found(lang)).wrap());
+        ui.add(Paragraph::new(words::none_found(lang)));
     }
     for d in &summary.diagnoses {
         let colour = theme::severity(d.severity);
@@ -100,13 +102,13 @@ pub fn monitor(
                     ui.label(RichText::new(words::title(lang, d)).strong());
                     ui.label(RichText::new(words::range(lang, d)).weak());
                 });
-                ui.add(egui::Label::new(words::explanation(lang, d)).wrap());
+                ui.add(Paragraph::new(words::explanation(lang, d)));
                 let recs = words::recommendations(lang, d);
                 if !recs.is_empty() {
                     ui.add_space(4.0);
                     ui.label(RichText::new(tr(lang, Msg::FindingsWhatToDo)).italics());
                     for rec in recs {
-                        ui.add(egui::Label::new(format!("→ {rec}")).wrap());
+                        ui.add(Paragraph::new(format!("→ {rec}")));
                     }
                 }
             });

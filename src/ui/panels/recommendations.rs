@@ -26,10 +26,14 @@ pub fn recommendations(ui: &mut Ui, lang: Lang, recs: &[Recommendation], subject
             Some(false) => theme::severity(crate::advisor::Severity::Warning),
             None => ui.visuals().weak_text_color(),
         };
-        ui.horizontal_wrapped(|ui| {
+        // The number and the kind, then the title wrapping beside them. A title may name a
+        // command (`docker run --shm-size=…`): set as code, unbroken.
+        ui.horizontal_top(|ui| {
             ui.label(RichText::new(format!("{}.", i + 1)).strong());
-            ui.label(RichText::new(format!("[{}]", words::kind(lang, r.kind))).weak());
-            ui.label(RichText::new(words::title(lang, r)).strong());
+            ui.label(RichText::new(words::kind_tag(lang, r.kind)).weak());
+            ui.add(crate::ui::paragraph::Paragraph::new(
+                RichText::new(words::title(lang, r)).strong(),
+            ));
         });
         ui.add(crate::ui::paragraph::Paragraph::new(
             RichText::new(words::result(lang, &r.result)).color(colour),

@@ -23,7 +23,10 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
             ui.end_row();
             for r in &a.rules {
                 let [name, formula, required, actual, status] = present::rule_row(lang, r);
-                ui.label(name).on_hover_text(&r.source);
+                ui.label(name)
+                    .on_hover_text(crate::codespan::plain(present::names::rule_source(
+                        lang, r.id,
+                    )));
                 ui.label(formula);
                 ui.label(required);
                 ui.label(actual);
@@ -41,12 +44,8 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
     egui::CollapsingHeader::new(tr(lang, Msg::RulesSources))
         .id_salt("rule-sources")
         .show(ui, |ui| {
-            let mut seen: Vec<&str> = Vec::new();
-            for r in &a.rules {
-                if !seen.contains(&r.source.as_str()) {
-                    seen.push(&r.source);
-                    ui.add(Paragraph::new(format!("• {}", r.source)));
-                }
+            for source in present::names::rule_sources(lang, &a.rules) {
+                ui.add(Paragraph::new(format!("• {source}")));
             }
         });
 }

@@ -121,7 +121,9 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
         .num_columns(2)
         .spacing([12.0, 8.0])
         .show(ui, |ui| {
-            let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| p.name);
+            let current = plan.preset().map_or(tr(lang, Msg::TrainCustom), |p| {
+                crate::present::names::preset_name(lang, p)
+            });
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
                 // A long preset name ends in "…" inside the column rather than running past
                 // it; the whole name is in the list and on hover.
@@ -131,7 +133,10 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     .show_ui(ui, |ui| {
                         for p in &PRESETS {
                             if ui
-                                .selectable_label(plan.preset.as_deref() == Some(p.id), p.name)
+                                .selectable_label(
+                                    plan.preset.as_deref() == Some(p.id),
+                                    crate::present::names::preset_name(lang, p),
+                                )
                                 .clicked()
                             {
                                 // A preset is a model: strategy, offload, precision and the
@@ -457,10 +462,15 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
     }
     phases(ui, lang, t);
     super::heading(ui, tr(lang, Msg::TrainBreakdown));
+    // What each row is can take a long name ("loading copies and buffers (DeepSpeed's ×1.5
+    // buffer factor)"): it wraps within its column rather than pushing the table past the
+    // window's edge.
+    let name_width = (ui.available_width() * 0.45).max(120.0);
     egui::Grid::new("training-breakdown")
         .num_columns(4)
         .striped(true)
         .spacing([14.0, 4.0])
+        .max_col_width(name_width)
         .show(ui, |ui| {
             for m in [
                 Msg::TrainColState,
@@ -472,7 +482,7 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
             }
             ui.end_row();
             for i in &t.estimate.breakdown {
-                ui.label(words::state_kind(lang, i.kind));
+                ui.add(egui::Label::new(words::state_kind(lang, &t.plan, i.kind)).wrap());
                 ui.label(words::location(lang, i.location));
                 ui.label(format::gib(i.bytes));
                 ui.label(format!("{:.2}", i.bytes_per_param));

@@ -235,7 +235,11 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
             } else {
                 theme::tier(crate::advisor::Tier::LargeModel)
             };
-            let name = format!("{}: {}", words::stage(lang, s.id), format::rate(lang, v));
+            let name = crate::present::names::labelled(
+                lang,
+                words::stage(lang, s.id),
+                &format::rate(lang, v),
+            );
             Some(
                 Bar::new(i as f64, v.max(1.0).log10())
                     .name(name)
@@ -274,6 +278,10 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
             || words::stage_not_limiting(lang, s.id),
             |v| format::rate(lang, v),
         );
-        ui.label(format!("{}: {rate}", words::stage(lang, s.id)));
+        ui.label(crate::present::names::labelled(
+            lang,
+            words::stage(lang, s.id),
+            &rate,
+        ));
     }
 }
