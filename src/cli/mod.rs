@@ -2,9 +2,11 @@
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 mod bench_cmd;
+pub mod collect;
 pub mod fleet;
 pub mod inference_args;
 mod layout;
+pub mod prometheus;
 pub mod text;
 pub mod text_bench;
 pub mod text_inference;
@@ -54,6 +56,32 @@ pub struct Args {
     /// `ramvram watch --record`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// With no command: open the Monitor page reading this Prometheus server (docs/cluster.md);
+    /// with --instance, that node's range (--from, --to) is fetched at once.
+    #[arg(long, value_name = "URL")]
+    pub prometheus: Option<String>,
+    /// With --prometheus: the node (its instance label, with or without the port).
+    #[arg(long, value_name = "NODE", requires = "prometheus")]
+    pub instance: Option<String>,
+    /// With --prometheus: start of the range (RFC 3339, Unix seconds, now, -4h; default -1h).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "prometheus",
+        allow_hyphen_values = true
+    )]
+    pub from: Option<String>,
+    /// With --prometheus: end of the range (default now).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "prometheus",
+        allow_hyphen_values = true
+    )]
+    pub to: Option<String>,
+    /// With --prometheus: the mapping from series to trace fields (TOML).
+    #[arg(long, value_name = "FILE", requires = "prometheus")]
+    pub mapping: Option<PathBuf>,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -130,14 +158,22 @@ pub enum Command {
     /// Watch this machine, a process (--pid) or a command (-- COMMAND …) while it trains, then
     /// name what went wrong: starved GPUs, swapping, OOM kills, a full /dev/shm, I/O wait.
     Watch(watch::WatchArgs),
-    /// Replay a trace recorded with `watch --record` through the same diagnosis.
+    /// Replay a trace recorded with `watch --record` through the same diagnosis, or read a
+    /// node's past run from Prometheus (--prometheus URL --instance NODE --from --to).
     Diagnose {
         /// The trace (JSON Lines, docs/trace.md); a last line cut off mid-way is skipped.
-        trace: PathBuf,
+        #[arg(required_unless_present = "prometheus", conflicts_with = "prometheus")]
+        trace: Option<PathBuf>,
         /// Print the diagnosis as JSON.
         #[arg(long)]
         json: bool,
+        /// Read from Prometheus instead of a file.
+        #[command(flatten)]
+        prometheus: prometheus::PrometheusArgs,
     },
+    /// Collect a profile from every node with Slurm: prints one srun line per node writing
+    /// DIR/NODE.json (runs them with --run), then checks the folder as the lab view does.
+    Collect(collect::CollectArgs),
 }
 
 /// `ramvram bench …`
@@ -203,6 +239,21 @@ pub struct MachineArgs {
     /// Every node of a Slurm cluster, from `scontrol show node --json` output.
     #[arg(long, value_name = "FILE")]
     pub slurm: Option<PathBuf>,
+    /// Every node a Prometheus server's exporters describe (with --fleet): memory, GPUs,
+    /// driver, CPUs; the rest unknown. A bearer token is read from RAMVRAM_PROMETHEUS_TOKEN.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "fleet",
+        conflicts_with = "profile"
+    )]
+    pub prometheus: Option<String>,
+    /// With --prometheus: the lab's machines side by side, one per node.
+    #[arg(long, requires = "prometheus")]
+    pub fleet: bool,
+    /// With --prometheus: the mapping from series to machine facts (TOML, docs/cluster.md).
+    #[arg(long, value_name = "FILE", requires = "prometheus")]
+    pub mapping: Option<PathBuf>,
     /// Scenario file (a training plan and/or a workload; see docs/profile.md). Flags override it.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
@@ -213,7 +264,14 @@ pub struct MachineArgs {
 
 impl MachineArgs {
     fn is_fleet(&self) -> bool {
-        self.profile_dir.is_some() || self.slurm.is_some()
+        self.profile_dir.is_some() || self.slurm.is_some() || self.prometheus.is_some()
+    }
+
+    fn prometheus_source(&self) -> Option<fleet::PrometheusSource<'_>> {
+        Some(fleet::PrometheusSource {
+            url: self.prometheus.as_deref()?,
+            mapping: self.mapping.as_deref(),
+        })
     }
 
     fn load_fleet(
@@ -226,7 +284,12 @@ impl MachineArgs {
         ),
         String,
     > {
-        fleet::load(lang, self.profile_dir.as_deref(), self.slurm.as_deref())
+        fleet::load(
+            lang,
+            self.profile_dir.as_deref(),
+            self.slurm.as_deref(),
+            self.prometheus_source(),
+        )
     }
 }
 
@@ -289,7 +352,15 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
         Command::Watch(w) => watch::watch(lang, w),
-        Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
+        Command::Diagnose {
+            trace: Some(trace),
+            json,
+            ..
+        } => watch::diagnose_file(lang, trace, *json),
+        Command::Diagnose {
+            json, prometheus, ..
+        } => prometheus::diagnose(lang, prometheus, *json),
+        Command::Collect(c) => collect::collect(lang, c),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             if *json {
                 match machines.load_fleet(lang) {
@@ -301,6 +372,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     lang,
                     machines.profile_dir.as_deref(),
                     machines.slurm.as_deref(),
+                    machines.prometheus_source(),
                 )
             }
         }
@@ -622,6 +694,9 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         profile: args.profile.clone(),
         profile_dir: None,
         slurm: None,
+        prometheus: None,
+        fleet: false,
+        mapping: None,
         scenario: None,
         dmidecode: None,
     };

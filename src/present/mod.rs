@@ -13,6 +13,7 @@ use crate::profile::{DiskKind, MachineProfile, Note, NoteId, ThpMode};
 
 pub mod bandwidth;
 pub mod bench;
+pub mod cluster;
 pub mod errors;
 pub mod fleet;
 pub mod inference;
