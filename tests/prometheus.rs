@@ -137,7 +137,8 @@ fn textfile(elapsed: f64) -> String {
     let sawing = elapsed < SAW_S as f64;
     let idle = sawing && (elapsed as u64 / HALF_S) % 2 == 0;
     let (util, power) = if idle { (4, 80) } else { (95, 300) };
-    let labels = r#"gpu="0",modelName="NVIDIA A10",DCGM_FI_DRIVER_VERSION="550.54.15",UUID="GPU-test""#;
+    let labels =
+        r#"gpu="0",modelName="NVIDIA A10",DCGM_FI_DRIVER_VERSION="550.54.15",UUID="GPU-test""#;
     format!(
         "# TYPE DCGM_FI_DEV_GPU_UTIL gauge\nDCGM_FI_DEV_GPU_UTIL{{{labels}}} {util}\n\
          # TYPE DCGM_FI_DEV_FB_USED gauge\nDCGM_FI_DEV_FB_USED{{{labels}}} 20480\n\
@@ -278,8 +279,14 @@ fn a_sawtooth_in_prometheus_is_gpu_starved_and_a_steady_range_is_nothing() {
         ]
     };
     let mut args = base(&saw_from, &saw_to);
-    args.extend(["--json".into(), "--record".into(), record.display().to_string()]);
-    let saw = json(&ramvram(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+    args.extend([
+        "--json".into(),
+        "--record".into(),
+        record.display().to_string(),
+    ]);
+    let saw = json(&ramvram(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
     let saw_ids = ids(&saw);
     assert!(saw_ids.contains(&"gpu-starved".to_string()), "{saw:#}");
     let starved = saw["diagnoses"]
@@ -314,7 +321,10 @@ fn a_sawtooth_in_prometheus_is_gpu_starved_and_a_steady_range_is_nothing() {
     ] {
         assert!(!missing.contains(&found), "{found} missing: {missing:?}");
     }
-    assert!(missing.contains(&"gpus[].pcie_rx_bytes_per_s"), "{missing:?}");
+    assert!(
+        missing.contains(&"gpus[].pcie_rx_bytes_per_s"),
+        "{missing:?}"
+    );
     assert!(
         saw["unmapped"]
             .as_array()
@@ -331,19 +341,32 @@ fn a_sawtooth_in_prometheus_is_gpu_starved_and_a_steady_range_is_nothing() {
     let steady_to = ramvram::import::prometheus::time::rfc3339(t0 + (SAW_S + STEADY_S) as f64);
     let mut args = base(&steady_from, &steady_to);
     args.push("--json".into());
-    let steady = json(&ramvram(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+    let steady = json(&ramvram(
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
     assert!(steady["samples"].as_u64().unwrap() >= 10, "{steady:#}");
     assert_eq!(ids(&steady), Vec::<String>::new(), "{steady:#}");
 
     // The text names the diagnosis with its time on the clock.
-    let text = ramvram(&base(&saw_from, &saw_to).iter().map(String::as_str).collect::<Vec<_>>());
+    let text = ramvram(
+        &base(&saw_from, &saw_to)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("GPU 0 waits for data"), "{text}");
     assert!(text.contains(" UTC"), "{text}");
 
     // The lab view from the same exporters: the GPU's framebuffer (used + free), RAM from
     // node_exporter, and what exporters don't carry left unknown.
-    let fleet = json(&ramvram(&["advise", "--prometheus", &url, "--fleet", "--json"]));
+    let fleet = json(&ramvram(&[
+        "advise",
+        "--prometheus",
+        &url,
+        "--fleet",
+        "--json",
+    ]));
     let machine = &fleet["machines"][0];
     assert_eq!(machine["label"], "127.0.0.1", "{fleet:#}");
     let profile = &machine["assessment"]["profile"];
