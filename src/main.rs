@@ -22,6 +22,13 @@ fn main() -> ExitCode {
                 profile: args.profile.clone(),
                 profile_dir: args.profile_dir.clone(),
                 trace: args.trace.clone(),
+                prometheus: args.prometheus.clone().map(|url| ui::app::PrometheusStart {
+                    url,
+                    node: args.instance.clone(),
+                    from: args.from.clone(),
+                    to: args.to.clone(),
+                    mapping: args.mapping.clone(),
+                }),
             };
             match ui::run(options) {
                 Ok(()) => return ExitCode::SUCCESS,

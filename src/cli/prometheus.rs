@@ -13,7 +13,7 @@ use crate::advisor::fleet::{FleetInput, Origin};
 use crate::i18n::{Lang, Msg, trf};
 use crate::import::prometheus::mapping::Mapping;
 use crate::import::prometheus::range::{self, Fetched, RangeRequest};
-use crate::import::prometheus::time::{parse_time, rfc3339};
+use crate::import::prometheus::time::{parse_step, parse_time, rfc3339};
 use crate::import::prometheus::{Client, client, fleet};
 use crate::present::cluster as words;
 
@@ -121,9 +121,9 @@ fn request(lang: Lang, args: &PrometheusArgs) -> Result<RangeRequest, String> {
         None => end - 3600.0,
     };
     let step = match args.step.as_deref() {
-        Some(text) => super::watch::parse_duration(text)
-            .map_err(|_| trf(lang, Msg::ClusterUiBadStep, &[("value", text)]))?
-            .as_secs_f64(),
+        Some(text) => {
+            parse_step(text).map_err(|_| trf(lang, Msg::ClusterUiBadStep, &[("value", text)]))?
+        }
         None => 15.0,
     };
     Ok(RangeRequest {

@@ -73,18 +73,21 @@ pub fn error(lang: Lang, url: &str, e: &PromError) -> String {
     }
 }
 
-/// `2024-06-01 14:00:00 UTC – 18:00:00 UTC` (the date once when both ends share it).
-pub fn utc_range(lang: Lang, from: f64, to: f64) -> String {
+/// The two ends of a range on the clock: `2024-06-01 14:00:00 UTC` and `18:00:00 UTC` (the
+/// date once when both ends share it).
+pub fn range_ends(from: f64, to: f64) -> (String, String) {
     let end = if same_utc_day(from, to) {
         format!("{} UTC", format_utc_time(to))
     } else {
         format_utc(to)
     };
-    trf(
-        lang,
-        Msg::ClusterOutRange,
-        &[("from", &format_utc(from)), ("to", &end)],
-    )
+    (format_utc(from), end)
+}
+
+/// `2024-06-01 14:00:00 UTC – 18:00:00 UTC` (the date once when both ends share it).
+pub fn utc_range(lang: Lang, from: f64, to: f64) -> String {
+    let (a, b) = range_ends(from, to);
+    trf(lang, Msg::ClusterOutRange, &[("from", &a), ("to", &b)])
 }
 
 /// A diagnosis's range on the clock, for a trace whose `t = 0` is Unix time `origin`.

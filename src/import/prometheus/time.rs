@@ -48,6 +48,22 @@ pub fn parse_time(text: &str, now: f64) -> Result<f64, BadTime> {
     }
 }
 
+/// A step as typed: `15s`, `1m`, `500ms`, `1.5h`, or plain seconds (`30`), in seconds.
+///
+/// # Errors
+/// [`BadTime`] for anything else, or a step that is not positive.
+pub fn parse_step(text: &str) -> Result<f64, BadTime> {
+    let t = text.trim();
+    let seconds = if let Some(ms) = t.strip_suffix("ms") {
+        relative(&format!("{ms}s")).map(|s| s / 1000.0)
+    } else if t.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
+        relative(&format!("{t}s"))
+    } else {
+        relative(t)
+    };
+    seconds.filter(|s| *s > 0.0).ok_or(BadTime)
+}
+
 /// `4h`, `30m`, `1.5d` in seconds.
 fn relative(text: &str) -> Option<f64> {
     let unit = text.chars().last()?;
@@ -151,6 +167,17 @@ mod tests {
             "--4h",
         ] {
             assert!(parse_time(bad, NOW).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn steps_parse() {
+        assert_eq!(parse_step("15s"), Ok(15.0));
+        assert_eq!(parse_step("1m"), Ok(60.0));
+        assert_eq!(parse_step("500ms"), Ok(0.5));
+        assert_eq!(parse_step("30"), Ok(30.0));
+        for bad in ["", "0s", "fast", "-1s", "1y", "ms"] {
+            assert!(parse_step(bad).is_err(), "{bad}");
         }
     }
 
