@@ -225,7 +225,7 @@ impl Mapping {
             let (template, unit) = match value {
                 toml::Value::String(s) => (s.clone(), Unit::Native),
                 toml::Value::Table(t) => {
-                    for k in t.keys().filter(|k| *k != "query" && *k != "unit") {
+                    if let Some(k) = t.keys().find(|k| *k != "query" && *k != "unit") {
                         return Err(err(&format!("{path}.{k}"), "unknown key"));
                     }
                     let query = t

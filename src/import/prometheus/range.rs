@@ -136,8 +136,7 @@ pub fn fetch(
             continue;
         };
         let promql = mapping.render(&query.template, Scope::Node(&request.node), window);
-        let mut merged: BTreeMap<BTreeMap<String, String>, Vec<(f64, Option<f64>)>> =
-            BTreeMap::new();
+        let mut merged: BTreeMap<Labels, Vec<(f64, Option<f64>)>> = BTreeMap::new();
         let steps = request.steps();
         let mut first = 0;
         while first < steps {
@@ -228,6 +227,9 @@ fn set_gpu(g: &mut GpuSample, field: Field, v: f64) {
 
 /// Values of one field by step, `None` where unknown.
 type Column = Vec<Option<f64>>;
+
+/// A series' labels.
+type Labels = BTreeMap<String, String>;
 
 /// Builds the trace from each field's series (pure; what [`fetch`] does once it has them).
 /// Points off the step grid or outside the range are ignored.
