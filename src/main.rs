@@ -27,6 +27,7 @@ fn main() -> ExitCode {
                     node: args.instance.clone(),
                     from: args.from.clone(),
                     to: args.to.clone(),
+                    step: args.step.clone(),
                     mapping: args.mapping.clone(),
                 }),
             };

@@ -118,6 +118,8 @@ fn a_nodes_range_from_prometheus_shows_its_diagnosis_in_both_languages() {
         "Prometheus, node gpu07: 2024-06-01 14:00:00 UTC – 14:02:00 UTC, 121 samples every 1 s.",
     );
     h.get_by_label_contains("GPU 0 waits for data");
+    // Its time on the clock: the first saw-tooth starts at 14:00:00.
+    h.get_by_label("2024-06-01 14:00:00 UTC – 14:01:59 UTC");
     h.get_by_label_contains(
         "Not in Prometheus for this node and range (unknown): host.page_cache_bytes",
     );

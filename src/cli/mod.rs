@@ -79,6 +79,9 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     pub to: Option<String>,
+    /// With --prometheus: time between samples (default 15s).
+    #[arg(long, value_name = "STEP", requires = "prometheus")]
+    pub step: Option<String>,
     /// With --prometheus: the mapping from series to trace fields (TOML).
     #[arg(long, value_name = "FILE", requires = "prometheus")]
     pub mapping: Option<PathBuf>,

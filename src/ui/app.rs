@@ -797,6 +797,7 @@ impl RamvramApp {
                                     message: monitor.message.as_deref(),
                                     gaps: &monitor_gaps,
                                     busy: monitor.prometheus_job.as_ref().map(|j| j.what.as_str()),
+                                    clock: monitor.fetched.as_ref().map(|f| f.request.start),
                                 };
                                 commands.extend(panels::monitor::monitor(
                                     ui,

@@ -28,6 +28,8 @@ pub struct PrometheusStart {
     pub from: Option<String>,
     /// End of the range, as typed.
     pub to: Option<String>,
+    /// The step, as typed.
+    pub step: Option<String>,
     /// A mapping file.
     pub mapping: Option<PathBuf>,
 }
@@ -182,6 +184,9 @@ impl RamvramApp {
         }
         if let Some(to) = start.to {
             f.to = to;
+        }
+        if let Some(step) = start.step {
+            f.step = step;
         }
         self.tab = crate::ui::panels::Tab::Monitor;
         match start.node {

@@ -31,6 +31,9 @@ pub struct MonitorView<'a> {
     pub gaps: &'a [String],
     /// A Prometheus request running: what it is.
     pub busy: Option<&'a str>,
+    /// The Unix time of the trace's `t = 0` when it is known (a Prometheus range): diagnoses
+    /// then show their time on the clock (UTC).
+    pub clock: Option<f64>,
 }
 
 /// Draws the page. `pid_text` is the PID field's text; `prometheus` the "From Prometheus…"
@@ -120,7 +123,11 @@ pub fn monitor(
                             .strong(),
                     );
                     ui.label(RichText::new(words::title(lang, d)).strong());
-                    ui.label(RichText::new(words::range(lang, d)).weak());
+                    let range = match view.clock {
+                        Some(origin) => crate::present::cluster::diagnosis_range(lang, origin, d),
+                        None => words::range(lang, d),
+                    };
+                    ui.label(RichText::new(range).weak());
                 });
                 ui.add(egui::Label::new(words::explanation(lang, d)).wrap());
                 let recs = words::recommendations(lang, d);
