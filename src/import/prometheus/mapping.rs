@@ -374,6 +374,17 @@ mod tests {
     }
 
     #[test]
+    fn docs_cluster_md_quotes_the_bundled_mapping() {
+        let docs = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster.md"),
+        )
+        .unwrap();
+        for line in DEFAULT_MAPPING.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(docs.contains(line), "docs/cluster.md lacks: {line}");
+        }
+    }
+
+    #[test]
     fn a_file_overrides_keys_and_keeps_the_rest() {
         let m = Mapping::from_text(
             "[node]\nlabel = \"hostname\"\nmatch = \"exact\"\n[host]\ncpu_busy_percent = 'my_cpu{$node}'\npsi_io_some_avg10 = ''\n[gpu]\npower_w = { query = 'p{$node}', unit = 'mW' }\n",
