@@ -7,6 +7,18 @@ use clap::Parser;
 use ramvram::cli::{self, Args};
 use ramvram::ui::{self, WindowOptions, WindowProblem};
 
+/// The window's Prometheus start from `ramvram --prometheus URL …`, if given.
+fn window_prometheus(w: &cli::prometheus::WindowArgs) -> Option<ui::app::PrometheusStart> {
+    Some(ui::app::PrometheusStart {
+        url: w.prometheus.clone()?,
+        node: w.instance.clone(),
+        from: w.from.clone(),
+        to: w.to.clone(),
+        step: w.step.clone(),
+        mapping: w.mapping.clone(),
+    })
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     cli::warn_unknown_language();
@@ -22,14 +34,7 @@ fn main() -> ExitCode {
                 profile: args.profile.clone(),
                 profile_dir: args.profile_dir.clone(),
                 trace: args.trace.clone(),
-                prometheus: args.prometheus.clone().map(|url| ui::app::PrometheusStart {
-                    url,
-                    node: args.instance.clone(),
-                    from: args.from.clone(),
-                    to: args.to.clone(),
-                    step: args.step.clone(),
-                    mapping: args.mapping.clone(),
-                }),
+                prometheus: window_prometheus(&args.window_prometheus),
             };
             match ui::run(options) {
                 Ok(()) => return ExitCode::SUCCESS,

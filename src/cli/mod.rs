@@ -56,35 +56,9 @@ pub struct Args {
     /// `ramvram watch --record`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// With no command: open the Monitor page reading this Prometheus server (docs/cluster.md);
-    /// with --instance, that node's range (--from, --to) is fetched at once.
-    #[arg(long, value_name = "URL")]
-    pub prometheus: Option<String>,
-    /// With --prometheus: the node (its instance label, with or without the port).
-    #[arg(long, value_name = "NODE", requires = "prometheus")]
-    pub instance: Option<String>,
-    /// With --prometheus: start of the range (RFC 3339, Unix seconds, now, -4h; default -1h).
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
-    pub from: Option<String>,
-    /// With --prometheus: end of the range (default now).
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
-    pub to: Option<String>,
-    /// With --prometheus: time between samples (default 15s).
-    #[arg(long, value_name = "STEP", requires = "prometheus")]
-    pub step: Option<String>,
-    /// With --prometheus: the mapping from series to trace fields (TOML).
-    #[arg(long, value_name = "FILE", requires = "prometheus")]
-    pub mapping: Option<PathBuf>,
+    /// With no command: open the Monitor page on a Prometheus server's node and range.
+    #[command(flatten)]
+    pub window_prometheus: prometheus::WindowArgs,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -689,6 +663,12 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 /// language of [`primary_language`].
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
+    // `ramvram --prometheus URL --instance NODE …` without a display: the same range as text.
+    if args.window_prometheus.prometheus.is_some() {
+        let code = prometheus::diagnose(lang, &args.window_prometheus.as_diagnose(), false);
+        say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));
+        return code;
+    }
     let (none, no_workload) = (
         training_args::TrainingArgs::default(),
         workload_args::WorkloadArgs::default(),

@@ -58,6 +58,56 @@ pub struct PrometheusArgs {
     pub record: Option<PathBuf>,
 }
 
+/// `ramvram --prometheus URL [--instance NODE] …` without a command: the window's Monitor page
+/// reading that server.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WindowArgs {
+    /// With no command: open the Monitor page reading this Prometheus server (docs/cluster.md);
+    /// with --instance, that node's range (--from, --to) is fetched at once.
+    #[arg(long, value_name = "URL")]
+    pub prometheus: Option<String>,
+    /// With --prometheus: the node (its instance label, with or without the port).
+    #[arg(long, value_name = "NODE", requires = "prometheus")]
+    pub instance: Option<String>,
+    /// With --prometheus: start of the range (RFC 3339, Unix seconds, now, -4h; default -1h).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "prometheus",
+        allow_hyphen_values = true
+    )]
+    pub from: Option<String>,
+    /// With --prometheus: end of the range (default now).
+    #[arg(
+        long,
+        value_name = "TIME",
+        requires = "prometheus",
+        allow_hyphen_values = true
+    )]
+    pub to: Option<String>,
+    /// With --prometheus: time between samples (default 15s).
+    #[arg(long, value_name = "STEP", requires = "prometheus")]
+    pub step: Option<String>,
+    /// With --prometheus: the mapping from series to trace fields (TOML).
+    #[arg(long, value_name = "FILE", requires = "prometheus")]
+    pub mapping: Option<PathBuf>,
+}
+
+impl WindowArgs {
+    /// The same server, node and range for `diagnose` (without a display).
+    pub fn as_diagnose(&self) -> PrometheusArgs {
+        PrometheusArgs {
+            prometheus: self.prometheus.clone(),
+            instance: self.instance.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            step: self.step.clone(),
+            mapping: self.mapping.clone(),
+            record: None,
+        }
+    }
+}
+
 fn now() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
