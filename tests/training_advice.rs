@@ -284,3 +284,34 @@ fn a_desktop_with_one_module_gets_its_twin() {
     );
     assert_eq!(add.result.fits, Some(true));
 }
+
+/// A 7B full fine-tune with ZeRO-2 and the optimizer offloaded to the CPU on four 16 GB GPUs
+/// and 64 GiB: no setting or technique that keeps the full fine-tune fits, so the list ends with
+/// the hardware that does, sized by hand, even though this machine's slots can't be read.
+/// DeepSpeed's term: 6,738,415,616 × max(4 × 4, 16) × 1.5 bytes = 150.6 GiB, + 14 GiB runtime.
+/// MemTotal is 62.7 GiB of 64 GiB installed, so the installed size to reach is
+/// 164.6 / (62.7 / 64) = 168.0 GiB → the next common size, 192 GiB.
+#[test]
+fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        gpus_per_node: 4,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("live-4x4080-64g", plan);
+    let p = 6_738_415_616u64;
+    let states = (p as f64 * 16.0 * 1.5) as u64;
+    let t = a.training_memory.as_ref().unwrap();
+    assert!(t.cpu.needed_bytes.abs_diff(states + runtime(4)) <= 1);
+    // ZeRO-2 under DeepSpeed: rank 0 broadcasting is FSDP's setting, not offered here.
+    assert!(a.recommendations.iter().all(|r| r.id != R::LoadOnRank0));
+    let last = a.recommendations.last().unwrap();
+    assert_eq!((last.id, last.kind), (R::AddRam, RecKind::Hardware));
+    assert_eq!(last.result.fits, Some(true));
+    assert_eq!(
+        last.changes["ram_bytes"],
+        ramvram::advisor::Quantity::Bytes(192 * GIB)
+    );
+    assert!(!last.changes.contains_key("modules"));
+}

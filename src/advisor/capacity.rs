@@ -107,6 +107,16 @@ pub const COMMON_INSTALLED_GIB: [u64; 28] = [
     2048, 3072, 4096, 6144, 8192, 12288,
 ];
 
+/// The smallest of [`COMMON_INSTALLED_GIB`] at or above `bytes`, or `bytes` itself beyond them:
+/// the size a RAM target is rounded up to ("RAM that would fit it", the add-RAM targets).
+pub fn round_up_installed(bytes: u64) -> u64 {
+    COMMON_INSTALLED_GIB
+        .iter()
+        .map(|g| g * GIB)
+        .find(|size| *size >= bytes)
+        .unwrap_or(bytes)
+}
+
 /// `MemTotal` is at least this share of the installed size when the estimate is accepted: the
 /// firmware, the kernel image, `crashkernel` and integrated graphics reserve 1–5 % (e.g. 64 GiB
 /// installed shows as 62.7 GiB). Assumption; a `MemTotal` further below every common size

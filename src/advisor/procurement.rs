@@ -89,6 +89,18 @@ pub fn dimm_sets(target: u64) -> Vec<DimmSet> {
         .collect()
 }
 
+/// The largest one-DIMM-per-channel set of [`dimm_sets`]: the most channels, each with the
+/// largest module (12 × 256 GB = 3072 GiB).
+pub fn largest_dimm_set() -> DimmSet {
+    let channels = PLATFORM_CHANNELS.iter().copied().max().unwrap_or(1);
+    let dimm = DIMM_SIZES_GIB.iter().copied().max().unwrap_or(0) << 30;
+    DimmSet {
+        channels,
+        dimm_bytes: dimm,
+        total_bytes: dimm * u64::from(channels),
+    }
+}
+
 /// Hardware/configuration recommendations worth a line in a purchase request.
 const OTHER_ADVICE: [RecId; 4] = [
     RecId::CheckPcieSlot,

@@ -31,6 +31,9 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::IndexAsArrays => Msg::RecommendationIndexAsArrays,
         R::AddRam => Msg::RecommendationAddRam,
         R::LargerInstance => Msg::RecommendationLargerInstance,
+        R::OtherInstance => Msg::RecommendationOtherInstance,
+        R::NewMachine => Msg::RecommendationNewMachine,
+        R::RaiseVmMemory => Msg::RecommendationRaiseVmMemory,
         R::ReduceContext => Msg::RecommendationReduceContext,
         R::KvCacheFp8 => Msg::RecommendationKvCacheFp8,
         R::CpuOffloadGb => Msg::RecommendationCpuOffloadGb,
@@ -59,7 +62,12 @@ pub fn kind(lang: Lang, k: RecKind) -> &'static str {
 /// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)".
 pub fn title(lang: Lang, r: &Recommendation) -> String {
     use RecommendationId as R;
-    let mut t = super::fill_values(lang, title_msg(r.id), &r.changes);
+    // Add RAM where the modules can't be named: the size to reach.
+    let msg = match r.id {
+        R::AddRam if !r.changes.contains_key("modules") => Msg::RecommendationAddRamSize,
+        id => title_msg(id),
+    };
+    let mut t = super::fill_values(lang, msg, &r.changes);
     let loading_id = matches!(r.id, R::LoadOnRank0 | R::MetaDeviceInit | R::LowCpuMemUsage);
     if let (false, Some(crate::advisor::Quantity::Text(m))) = (loading_id, r.changes.get("loading"))
     {

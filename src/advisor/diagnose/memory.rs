@@ -3,7 +3,7 @@
 
 use super::series::{self, Run};
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
-use crate::advisor::training::round_up_ram;
+use crate::advisor::capacity::round_up_installed;
 use crate::advisor::{RecId, Severity};
 use crate::trace::{Sample, Trace};
 
@@ -44,7 +44,7 @@ fn ram_target(trace: &Trace, window: &[Sample]) -> Option<u64> {
     let available = series::min_u64(window, |s| s.host.mem_available_bytes)?;
     let swapped = series::max_u64(window, |s| s.host.swap_used_bytes).unwrap_or(0);
     let used = total.saturating_sub(available).saturating_add(swapped);
-    let target = round_up_ram((used as f64 / (1.0 - RAM_TARGET_HEADROOM)).ceil() as u64);
+    let target = round_up_installed((used as f64 / (1.0 - RAM_TARGET_HEADROOM)).ceil() as u64);
     (target > total).then_some(target)
 }
 

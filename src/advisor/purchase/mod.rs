@@ -298,55 +298,56 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
         windows_ram_estimated: windows.is_some_and(|w| w.1 == wsl::WindowsRamSource::Estimated),
         cap_after_bytes: cap_after,
         enough: cap_after.map(|c| c >= needed),
-        windows_needed_bytes: common_size_at_least(
+        windows_needed_bytes: super::capacity::round_up_installed(
             needed.saturating_add(wsl::WINDOWS_RESERVE_BYTES),
         ),
     }
 }
 
-/// The smallest common installed size at or above `bytes`, or `bytes` itself beyond them.
-fn common_size_at_least(bytes: u64) -> u64 {
-    super::capacity::COMMON_INSTALLED_GIB
-        .iter()
-        .map(|g| g << 30)
-        .find(|s| *s >= bytes)
-        .unwrap_or(bytes)
-}
-
 /// The ranked list's hardware item for reaching `needed_installed_bytes`: `add-ram` (kind
 /// hardware) with `modules` ("1 × 32 GB DDR4-3200") and `ram_bytes` (installed afterwards) when
-/// modules can be bought, or `larger-instance` (kind cloud) with `instance_type` and `ram` for a
-/// catalogued cloud instance; `None` otherwise (nothing to buy, soldered memory, unknown
-/// machine…). The subject is [`Subject::Machine`]; callers may set their own. `result` is the
-/// model re-run with the change, computed by the caller.
+/// modules can be bought; `larger-instance` (kind cloud) with `instance_type` and `ram` for a
+/// catalogued cloud instance. Where the machine can't name them, the size to reach as
+/// `ram_bytes` ([`super::capacity::round_up_installed`]): `add-ram` without `modules` (slots or
+/// modules unknown), `new-machine` (soldered memory, or more than the board holds),
+/// `raise-vm-memory` (kind OS) and `other-instance` (kind cloud). `None` when nothing is to be
+/// bought (enough installed, or WSL's cap, which [`super::recommend::machine`] handles). The
+/// subject is [`Subject::Machine`]; callers may set their own. `result` is the model re-run
+/// with the change, computed by the caller.
 pub fn hardware_recommendation(
     profile: &MachineProfile,
     ram: &EffectiveRam,
     needed_installed_bytes: u64,
     result: Outcome,
 ) -> Option<Recommendation> {
+    let rec = |id, kind| Recommendation::new(id, kind, Subject::Machine, result);
+    // Where the machine can't say which modules or instance, the size to reach is still the
+    // advice: the smallest common capacity that covers the need.
+    let size = Quantity::Bytes(super::capacity::round_up_installed(needed_installed_bytes));
     match purchase_to_reach(profile, ram, needed_installed_bytes) {
         Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(
-            Recommendation::new(
-                RecommendationId::AddRam,
-                RecKind::Hardware,
-                Subject::Machine,
-                result,
-            )
-            .with("modules", Quantity::Text(modules_text(&p)))
-            .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
+            rec(RecommendationId::AddRam, RecKind::Hardware)
+                .with("modules", Quantity::Text(modules_text(&p)))
+                .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
         ),
         Purchase::LargerInstance { target, .. } => Some(
-            Recommendation::new(
-                RecommendationId::LargerInstance,
-                RecKind::Cloud,
-                Subject::Machine,
-                result,
-            )
-            .with("instance_type", Quantity::Text(target.instance_type))
-            .with("ram", Quantity::Bytes(target.ram_bytes)),
+            rec(RecommendationId::LargerInstance, RecKind::Cloud)
+                .with("instance_type", Quantity::Text(target.instance_type))
+                .with("ram", Quantity::Bytes(target.ram_bytes)),
         ),
-        _ => None,
+        Purchase::Generic { .. } => {
+            Some(rec(RecommendationId::AddRam, RecKind::Hardware).with("ram_bytes", size))
+        }
+        Purchase::Soldered { .. } | Purchase::BoardLimit { .. } => {
+            Some(rec(RecommendationId::NewMachine, RecKind::Hardware).with("ram_bytes", size))
+        }
+        Purchase::VirtualMachine => {
+            Some(rec(RecommendationId::RaiseVmMemory, RecKind::Os).with("ram_bytes", size))
+        }
+        Purchase::NoLargerInstance { .. } | Purchase::InstanceNotInCatalogue { .. } => {
+            Some(rec(RecommendationId::OtherInstance, RecKind::Cloud).with("ram_bytes", size))
+        }
+        Purchase::NotNeeded { .. } | Purchase::Wsl(_) => None,
     }
 }
 

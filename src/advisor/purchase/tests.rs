@@ -131,7 +131,14 @@ fn soldered_lpddr5_cant_be_upgraded() {
     assert_eq!(memory_type.as_deref(), Some("LPDDR5"));
     // The planned-machine alternative: the same channel-filling sets as the generic advice.
     assert_eq!(alternative, dimm_sets(need));
-    assert!(hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).is_none());
+    // The ranked list's item: a new machine with the smallest common size ≥ 32 752 MiB: 32 GiB.
+    let r = hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).unwrap();
+    assert_eq!(
+        (r.id, r.kind),
+        (RecommendationId::NewMachine, RecKind::Hardware)
+    );
+    assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(32 * GIB));
+    assert!(!r.changes.contains_key("modules"));
     assert_eq!(add_ram_rec(&p), RecId::PlanNewMachine);
     // A Mac: memory in the processor package.
     let mac = fixture("macbook-pro-m4max-128g");
@@ -171,9 +178,15 @@ fn an_unknown_instance_type_keeps_the_machine() {
             installed_bytes: 16 * GIB
         }
     );
-    assert!(
-        hardware_recommendation(&p, &effective_ram(&p), 48 * GIB, Outcome::default()).is_none()
+    // No instance to name: the ranked list says what to look for, 48 GiB with the same GPUs.
+    let r = hardware_recommendation(&p, &effective_ram(&p), 48 * GIB, Outcome::default()).unwrap();
+    assert_eq!(
+        (r.id, r.kind),
+        (RecommendationId::OtherInstance, RecKind::Cloud)
     );
+    assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(48 * GIB));
+    // Already enough installed: nothing to buy.
+    assert!(hardware_recommendation(&p, &effective_ram(&p), 8 * GIB, Outcome::default()).is_none());
     // The largest one-GPU g5 is g5.16xlarge with 256 GiB: 1 TiB is out of the family's reach.
     let g5 = fixture("aws-g5.xlarge");
     let Purchase::NoLargerInstance { largest, .. } = buy(&g5, 1 << 40) else {
@@ -299,4 +312,31 @@ fn other_machines() {
         }
     ));
     assert_eq!(add_ram_rec(&old), RecId::AddRam);
+    // The ranked list's items name the size to reach, rounded up to a common one: 100 GiB
+    // needed → 128 GiB (96 is too small).
+    let item = |p: &MachineProfile| {
+        hardware_recommendation(p, &effective_ram(p), 100 * GIB, Outcome::default()).unwrap()
+    };
+    let r = item(&vm);
+    assert_eq!(
+        (r.id, r.kind),
+        (RecommendationId::RaiseVmMemory, RecKind::Os)
+    );
+    assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(128 * GIB));
+    let r = item(&old);
+    assert_eq!(
+        (r.id, r.kind),
+        (RecommendationId::AddRam, RecKind::Hardware)
+    );
+    assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(128 * GIB));
+    assert!(!r.changes.contains_key("modules"));
+}
+
+#[test]
+fn no_common_platform_holds_three_tebibytes() {
+    // 12 channels × 256 GB = 3072 GiB is the largest one-module-per-channel set.
+    let largest = crate::advisor::procurement::largest_dimm_set();
+    assert_eq!((largest.channels, largest.total_bytes), (12, 3072 * GIB));
+    assert!(dimm_sets(3073 * GIB).is_empty());
+    assert_eq!(dimm_sets(3072 * GIB).len(), 1);
 }

@@ -107,8 +107,8 @@ pub fn recommendations(
 }
 
 /// Gives an `add-ram` recommendation that names only the RAM to reach (`ram_bytes`, as the
-/// workload simulator makes them) what to buy for this machine; one with nothing to buy keeps
-/// the size as its `modules` so it still reads as a size.
+/// workload simulator makes them) what to buy for this machine; one with nothing to buy stays
+/// as it is and reads as the size to reach.
 pub fn complete_add_ram(
     profile: &MachineProfile,
     ram: &EffectiveRam,
@@ -125,6 +125,6 @@ pub fn complete_add_ram(
             h.subject = r.subject;
             h
         }
-        None => r.with("modules", Quantity::Bytes(target)),
+        None => r,
     }
 }

@@ -89,6 +89,13 @@ pub enum RecommendationId {
     AddRam,
     /// A larger cloud instance of the same family.
     LargerInstance,
+    /// A cloud instance of another family (or type) with enough RAM: the family has none, or
+    /// the instance type isn't in the catalogue.
+    OtherInstance,
+    /// A new machine: the memory is soldered, or the board's slots can't hold the size.
+    NewMachine,
+    /// A virtual machine outside a known cloud: its host gives it more memory.
+    RaiseVmMemory,
     /// Cache decoded images at a smaller size (`cache_size`), so the cache fits.
     SmallerCacheImages,
     /// A shorter context (vLLM `max_model_len`, llama.cpp `-c`).

@@ -130,8 +130,13 @@ pub(super) fn advice(
         plan.strategy,
         Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3
     );
-    // Settings: how the checkpoint is loaded.
-    if plan.gpus_per_node > 1 && method == LoadingMethod::EveryRank {
+    // Settings: how the checkpoint is loaded. Rank 0 loading and broadcasting is FSDP's
+    // `sync_module_states`; DeepSpeed's counterparts are `zero.Init` (ZeRO-3) and loading shard
+    // by shard, considered below.
+    if plan.gpus_per_node > 1
+        && plan.strategy == Strategy::FsdpFullShard
+        && method == LoadingMethod::EveryRank
+    {
         consider(
             R::LoadOnRank0,
             RecKind::Setting,

@@ -59,21 +59,6 @@ pub struct TrainingMemory {
     pub ram_to_fit_bytes: Option<u64>,
 }
 
-/// Common total RAM capacities in GiB, buildable from equal DIMMs (8–128 GB modules on 2–16
-/// channels). Assumption from vendor catalogues.
-pub const COMMON_RAM_GIB: [u64; 19] = [
-    16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
-];
-
-/// The smallest common capacity ≥ `bytes` (or `bytes` itself above the table).
-pub fn round_up_ram(bytes: u64) -> u64 {
-    COMMON_RAM_GIB
-        .iter()
-        .map(|g| g << 30)
-        .find(|b| *b >= bytes)
-        .unwrap_or(bytes)
-}
-
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
 /// mount. Bytes; `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,7 +198,8 @@ pub fn plan_against(
     } else {
         Vec::new()
     };
-    let ram_to_fit_bytes = (j.cpu.fits == Some(false)).then(|| round_up_ram(j.cpu.needed_bytes));
+    let ram_to_fit_bytes = (j.cpu.fits == Some(false))
+        .then(|| crate::advisor::capacity::round_up_installed(j.cpu.needed_bytes));
     let memory = TrainingMemory {
         plan: plan.clone(),
         estimate: j.estimate,

@@ -42,7 +42,7 @@ pub fn shm_finding(shm: u64, need: &ShmNeed) -> Finding {
 /// Installed RAM that gives `usable` bytes of usable RAM on a machine whose usable share is
 /// `usable_share` ([`EffectiveRam::usable_share`]), rounded up to a common capacity.
 pub fn installed_for(usable: u64, usable_share: f64) -> u64 {
-    crate::advisor::training::round_up_ram(crate::units::saturating_bytes(
+    crate::advisor::capacity::round_up_installed(crate::units::saturating_bytes(
         usable as f64 / usable_share.max(1e-3),
     ))
 }

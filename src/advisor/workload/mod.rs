@@ -376,7 +376,7 @@ pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
         0
     };
     let ram_to_cache_dataset_bytes =
-        super::training::round_up_ram(working.saturating_add(cached_dataset));
+        super::capacity::round_up_installed(working.saturating_add(cached_dataset));
     let shm = budget::shm_need(&w);
     WorkloadResult {
         shm_needed_bytes: shm.bytes,

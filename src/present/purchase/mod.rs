@@ -189,6 +189,28 @@ fn fill(lang: Lang, msg: Msg, args: &[(&'static str, String)]) -> String {
 /// The purchase in one paragraph; `needed` is the installed RAM it reaches for. Where a list of
 /// channel-filling sets follows ([`alternative`]), the paragraph ends by introducing it.
 pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
+    let mut text = situation(lang, p, needed);
+    let introduces_sets = matches!(
+        p,
+        Purchase::Generic { .. } | Purchase::Soldered { .. } | Purchase::BoardLimit { .. }
+    );
+    if introduces_sets && alternative(p).is_empty() {
+        let largest = crate::advisor::procurement::largest_dimm_set();
+        text.push_str(&trf(
+            lang,
+            Msg::PurchaseNoSet,
+            &[
+                ("channels", &largest.channels.to_string()),
+                ("size", &(largest.dimm_bytes >> 30).to_string()),
+                ("total", &format::gib(largest.total_bytes)),
+            ],
+        ));
+    }
+    text
+}
+
+/// The paragraph before any note that no set reaches the need.
+fn situation(lang: Lang, p: &Purchase, needed: u64) -> String {
     let need = ("needed", format::gib(needed));
     let gib = format::gib;
     match p {
