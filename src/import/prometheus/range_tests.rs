@@ -262,3 +262,48 @@ fn the_built_trace_passes_the_trace_readers_checks() {
     assert_eq!(back, f.trace);
     assert_eq!(back.samples[0].host.shm_used_bytes, Some(1000));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("NaN".to_string()),
+            Just("+Inf".to_string()),
+            Just("-Inf".to_string()),
+            (-1e20f64..1e20).prop_map(|v| format!("{v}")),
+            (-200.0f64..200.0).prop_map(|v| format!("{v}")),
+            (0u64..u64::MAX).prop_map(|v| format!("{v}")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Whatever numbers a server sends, the trace built from them is one the trace reader
+        /// accepts: what --record writes replays (and the fuzzed reader's traces are what the
+        /// recognisers are fuzzed on, tests/fuzz).
+        #[test]
+        fn any_values_build_a_trace_that_replays(
+            fields in proptest::collection::vec(
+                (0..Field::ALL.len(), 0u32..3, proptest::collection::vec((0u64..6, value()), 0..6)),
+                0..12,
+            )
+        ) {
+            let m = Mapping::defaults();
+            let mut results: Vec<(Field, Vec<Series>)> = Vec::new();
+            for (f, gpu, points) in &fields {
+                let field = Field::ALL[*f];
+                let values: Vec<(f64, &str)> =
+                    points.iter().map(|(k, v)| (*k as f64 * 15.0, v.as_str())).collect();
+                let labels = format!(r#"{{"gpu":"{gpu}"}}"#);
+                results.push((field, answer(&[(labels.as_str(), &values)])));
+            }
+            let f = build(&results, &m, &request(6), None);
+            let text = crate::trace::jsonl::to_jsonl(&f.trace);
+            let back = crate::trace::jsonl::parse_trace(text.as_bytes(), std::path::Path::new("x"));
+            prop_assert!(back.is_ok(), "{:?}\n{text}", back.err());
+        }
+    }
+}
