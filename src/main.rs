@@ -6,6 +6,18 @@ use std::process::ExitCode;
 use ramvram::cli::{self, Args};
 use ramvram::ui::{self, WindowOptions, WindowProblem};
 
+/// The window's Prometheus start from `ramvram --prometheus URL …`, if given.
+fn window_prometheus(w: &cli::prometheus::WindowArgs) -> Option<ui::app::PrometheusStart> {
+    Some(ui::app::PrometheusStart {
+        url: w.prometheus.clone()?,
+        node: w.instance.clone(),
+        from: w.from.clone(),
+        to: w.to.clone(),
+        step: w.step.clone(),
+        mapping: w.mapping.clone(),
+    })
+}
+
 fn main() -> ExitCode {
     let args: Args = cli::help::parse();
     cli::warn_unknown_language();
@@ -24,6 +36,7 @@ fn main() -> ExitCode {
                 profile: args.profile.clone(),
                 profile_dir: args.profile_dir.clone(),
                 trace: args.trace.clone(),
+                prometheus: window_prometheus(&args.window_prometheus),
             };
             match ui::run(options) {
                 Ok(()) => return ExitCode::SUCCESS,

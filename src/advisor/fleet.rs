@@ -14,6 +14,8 @@ pub enum Origin {
     File(String),
     /// A Slurm inventory file.
     Slurm(String),
+    /// A Prometheus server's exporters (its base URL, which carries no credentials).
+    Prometheus(String),
     /// Planned from the catalogue.
     Planned,
     /// Detected here.

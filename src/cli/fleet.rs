@@ -1,4 +1,5 @@
-//! `advise --profile-dir DIR` and `advise --slurm FILE`: many machines at once.
+//! `advise --profile-dir DIR`, `advise --slurm FILE` and `advise --prometheus URL --fleet`: many
+//! machines at once.
 //!
 //! The text table is built one machine at a time (profile, assessment, row, then dropped), so a
 //! 100,000-node Slurm inventory is printed in about a second and a few hundred MB
@@ -20,15 +21,30 @@ use crate::present::fleet::{header, row};
 use crate::present::names::labelled;
 use crate::report::FleetDocument;
 
-/// The machines of a folder of profiles and a Slurm inventory, not yet assessed.
+/// A Prometheus server to read the machines from, and the mapping file to use.
+#[derive(Clone, Copy, Debug)]
+pub struct PrometheusSource<'a> {
+    /// The server's URL, as given.
+    pub url: &'a str,
+    /// A mapping file (`--mapping`), else the defaults.
+    pub mapping: Option<&'a Path>,
+}
+
+/// The machines of a folder of profiles, a Slurm inventory and a Prometheus server, not yet
+/// assessed.
 struct Sources {
     files: Vec<FleetInput>,
     skipped: SkippedFiles,
     inventory: Option<(slurm::Inventory, String)>,
 }
 
-/// Reads the folder and the inventory; `Err` is the error text in `lang`.
-fn sources(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) -> Result<Sources, String> {
+/// Reads the folder, the inventory and the server; `Err` is the error text in `lang`.
+fn sources(
+    lang: Lang,
+    dir: Option<&Path>,
+    slurm_file: Option<&Path>,
+    prometheus: Option<PrometheusSource<'_>>,
+) -> Result<Sources, String> {
     let mut out = Sources {
         files: Vec::new(),
         skipped: Vec::new(),
@@ -41,6 +57,10 @@ fn sources(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) -> Result<
     if let Some(file) = slurm_file {
         let inventory = slurm::read_inventory(file).map_err(|e| profile_error(lang, &e))?;
         out.inventory = Some((inventory, file.display().to_string()));
+    }
+    if let Some(p) = prometheus {
+        out.files
+            .extend(super::prometheus::fleet_inputs(lang, p.url, p.mapping)?);
     }
     if out.files.is_empty() && out.inventory.as_ref().is_none_or(|(i, _)| i.is_empty()) {
         let place = dir
@@ -72,16 +92,22 @@ pub fn load(
     lang: Lang,
     dir: Option<&Path>,
     slurm_file: Option<&Path>,
+    prometheus: Option<PrometheusSource<'_>>,
 ) -> Result<(Vec<FleetMachine>, SkippedFiles), String> {
-    let mut sources = sources(lang, dir, slurm_file)?;
+    let mut sources = sources(lang, dir, slurm_file, prometheus)?;
     let skipped = std::mem::take(&mut sources.skipped);
     Ok((assess_fleet(sources.inputs().collect()), skipped))
 }
 
-/// Prints the fleet of a folder and/or a Slurm inventory as a text table, assessing one machine
-/// at a time.
-pub fn print_table(lang: Lang, dir: Option<&Path>, slurm_file: Option<&Path>) -> ExitCode {
-    let mut sources = match sources(lang, dir, slurm_file) {
+/// Prints the fleet of a folder, a Slurm inventory and/or a Prometheus server as a text table,
+/// assessing one machine at a time.
+pub fn print_table(
+    lang: Lang,
+    dir: Option<&Path>,
+    slurm_file: Option<&Path>,
+    prometheus: Option<PrometheusSource<'_>>,
+) -> ExitCode {
+    let mut sources = match sources(lang, dir, slurm_file, prometheus) {
         Ok(s) => s,
         Err(e) => return super::fail(lang, super::EXIT_BAD_INPUT, &e),
     };

@@ -2,10 +2,12 @@
 //! given. Argument parsing is clap's; rendering text is [`text`]'s.
 
 mod bench_cmd;
+pub mod collect;
 pub mod fleet;
 pub mod help;
 pub mod inference_args;
 mod layout;
+pub mod prometheus;
 pub mod text;
 pub mod text_bench;
 pub mod text_inference;
@@ -55,6 +57,9 @@ pub struct Args {
     /// `ramvram watch --record`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// With no command: open the Monitor page on a Prometheus server's node and range.
+    #[command(flatten)]
+    pub window_prometheus: prometheus::WindowArgs,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -131,14 +136,22 @@ pub enum Command {
     /// Watch this machine, a process (--pid) or a command (-- COMMAND …) while it trains, then
     /// name what went wrong: starved GPUs, swapping, OOM kills, a full /dev/shm, I/O wait.
     Watch(watch::WatchArgs),
-    /// Replay a trace recorded with `watch --record` through the same diagnosis.
+    /// Replay a trace recorded with `watch --record` through the same diagnosis, or read a
+    /// node's past run from Prometheus (--prometheus URL --instance NODE --from --to).
     Diagnose {
         /// The trace (JSON Lines, docs/trace.md); a last line cut off mid-way is skipped.
-        trace: PathBuf,
+        #[arg(required_unless_present = "prometheus", conflicts_with = "prometheus")]
+        trace: Option<PathBuf>,
         /// Print the diagnosis as JSON.
         #[arg(long)]
         json: bool,
+        /// Read from Prometheus instead of a file.
+        #[command(flatten)]
+        prometheus: prometheus::PrometheusArgs,
     },
+    /// Collect a profile from every node with Slurm: prints one srun line per node writing
+    /// DIR/NODE.json (runs them with --run), then checks the folder as the lab view does.
+    Collect(collect::CollectArgs),
 }
 
 /// `ramvram bench …`
@@ -204,6 +217,21 @@ pub struct MachineArgs {
     /// Every node of a Slurm cluster, from `scontrol show node --json` output.
     #[arg(long, value_name = "FILE")]
     pub slurm: Option<PathBuf>,
+    /// Every node a Prometheus server's exporters describe (with --fleet): memory, GPUs,
+    /// driver, CPUs; the rest unknown. A bearer token is read from RAMVRAM_PROMETHEUS_TOKEN.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "fleet",
+        conflicts_with = "profile"
+    )]
+    pub prometheus: Option<String>,
+    /// With --prometheus: the lab's machines side by side, one per node.
+    #[arg(long, requires = "prometheus")]
+    pub fleet: bool,
+    /// With --prometheus: the mapping from series to machine facts (TOML, docs/cluster.md).
+    #[arg(long, value_name = "FILE", requires = "prometheus")]
+    pub mapping: Option<PathBuf>,
     /// Scenario file (a training plan and/or a workload; see docs/profile.md). Flags override it.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
@@ -214,7 +242,14 @@ pub struct MachineArgs {
 
 impl MachineArgs {
     fn is_fleet(&self) -> bool {
-        self.profile_dir.is_some() || self.slurm.is_some()
+        self.profile_dir.is_some() || self.slurm.is_some() || self.prometheus.is_some()
+    }
+
+    fn prometheus_source(&self) -> Option<fleet::PrometheusSource<'_>> {
+        Some(fleet::PrometheusSource {
+            url: self.prometheus.as_deref()?,
+            mapping: self.mapping.as_deref(),
+        })
     }
 
     fn load_fleet(
@@ -227,7 +262,12 @@ impl MachineArgs {
         ),
         String,
     > {
-        fleet::load(lang, self.profile_dir.as_deref(), self.slurm.as_deref())
+        fleet::load(
+            lang,
+            self.profile_dir.as_deref(),
+            self.slurm.as_deref(),
+            self.prometheus_source(),
+        )
     }
 }
 
@@ -296,7 +336,15 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         } => detect(lang, *json, out.as_deref(), dmidecode.as_deref()),
         Command::Bench { what } => bench_cmd::bench(lang, what),
         Command::Watch(w) => watch::watch(lang, w),
-        Command::Diagnose { trace, json } => watch::diagnose_file(lang, trace, *json),
+        Command::Diagnose {
+            trace: Some(trace),
+            json,
+            ..
+        } => watch::diagnose_file(lang, trace, *json),
+        Command::Diagnose {
+            json, prometheus, ..
+        } => prometheus::diagnose(lang, prometheus, *json),
+        Command::Collect(c) => collect::collect(lang, c),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             if *json {
                 match machines.load_fleet(lang) {
@@ -308,6 +356,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     lang,
                     machines.profile_dir.as_deref(),
                     machines.slurm.as_deref(),
+                    machines.prometheus_source(),
                 )
             }
         }
@@ -636,6 +685,12 @@ fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
 /// language of [`primary_language`].
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
+    // `ramvram --prometheus URL --instance NODE …` without a display: the same range as text.
+    if args.window_prometheus.prometheus.is_some() {
+        let code = prometheus::diagnose(lang, &args.window_prometheus.as_diagnose(), false);
+        say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));
+        return code;
+    }
     let (none, no_workload) = (
         training_args::TrainingArgs::default(),
         workload_args::WorkloadArgs::default(),
@@ -644,6 +699,9 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         profile: args.profile.clone(),
         profile_dir: None,
         slurm: None,
+        prometheus: None,
+        fleet: false,
+        mapping: None,
         scenario: None,
         dmidecode: None,
     };

@@ -363,6 +363,17 @@ fn json(summary: &Summary, exit_code: Option<i32>, notes: &[TraceNote]) -> Strin
 
 /// The diagnosis as text: summary, peaks, then each diagnosis with its time range and advice.
 pub fn text(lang: Lang, s: &Summary, notes: &[String]) -> String {
+    text_with(lang, s, notes, &|d| words::title_with_range(lang, d))
+}
+
+/// [`text`] with each diagnosis's heading from `heading` (a trace from a metrics server shows
+/// its ranges on the clock).
+pub fn text_with(
+    lang: Lang,
+    s: &Summary,
+    notes: &[String],
+    heading: &dyn Fn(&diagnose::Diagnosis) -> String,
+) -> String {
     let mut out = String::new();
     section(&mut out, tr(lang, Msg::MonitorCliHeading));
     let _ = writeln!(out, "  {}", words::summary_line(lang, s));
@@ -386,7 +397,7 @@ pub fn text(lang: Lang, s: &Summary, notes: &[String]) -> String {
             out,
             "  [{}] {}",
             present::severity(lang, d.severity),
-            words::title_with_range(lang, d)
+            heading(d)
         );
         super::layout::wrap_hanging(&mut out, "      ", "      ", &words::explanation(lang, d));
         for rec in words::recommendations(lang, d) {

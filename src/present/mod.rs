@@ -13,6 +13,7 @@ use crate::profile::{DiskKind, Note, NoteId};
 
 pub mod bandwidth;
 pub mod bench;
+pub mod cluster;
 pub mod errors;
 pub mod fleet;
 pub mod hardware;

@@ -299,6 +299,19 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
     Ok(())
 }
 
+/// A whole trace as the file's text: the header line, then one line per sample (what
+/// [`TraceWriter`] writes one line at a time). For a trace that exists at once, such as one
+/// fetched from a metrics server; write it with [`crate::fsutil::write_atomic`].
+pub fn to_jsonl(trace: &Trace) -> String {
+    let mut out = serde_json::to_string(&trace.header).expect("header serialises");
+    out.push('\n');
+    for s in &trace.samples {
+        out.push_str(&serde_json::to_string(s).expect("sample serialises"));
+        out.push('\n');
+    }
+    out
+}
+
 /// Writes a trace as it is sampled: the header when created, then one line per sample, each
 /// flushed to the file at once.
 pub struct TraceWriter {

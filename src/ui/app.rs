@@ -56,11 +56,13 @@ mod bench_jobs;
 mod commands;
 mod file_dialogs;
 mod monitor_jobs;
+mod prometheus_jobs;
 mod worker;
 
 use bench_jobs::RunningBench;
 use file_dialogs::FileDialogs;
 pub use file_dialogs::Purpose;
+pub use prometheus_jobs::PrometheusStart;
 
 /// The ramvram window's state.
 pub struct RamvramApp {
@@ -666,6 +668,7 @@ impl RamvramApp {
         self.poll_detection();
         self.poll_bench();
         self.poll_watch();
+        self.poll_prometheus();
         self.bench_view.can_measure = self.can_measure();
         let lang = self.lang;
         let ctx = ui.ctx().clone();
@@ -702,6 +705,7 @@ impl RamvramApp {
             _ => commands.push(Command::AddFleetFiles(dropped)),
         }
         let monitor_status = self.monitor_status();
+        let monitor_gaps = self.monitor_gaps();
         match &self.assessment {
             None => {
                 egui::CentralPanel::default().show(ui, |ui| {
@@ -793,12 +797,16 @@ impl RamvramApp {
                                     status: monitor_status,
                                     running: monitor.running.is_some(),
                                     message: monitor.message.as_deref(),
+                                    gaps: &monitor_gaps,
+                                    busy: monitor.prometheus_job.as_ref().map(|j| j.what.as_str()),
+                                    clock: monitor.fetched.as_ref().map(|f| f.request.start),
                                 };
                                 commands.extend(panels::monitor::monitor(
                                     ui,
                                     lang,
                                     &view,
                                     &mut monitor.pid_text,
+                                    &mut monitor.prometheus,
                                 ));
                             });
                     }

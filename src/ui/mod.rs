@@ -30,6 +30,8 @@ pub struct WindowOptions {
     pub profile_dir: Option<PathBuf>,
     /// A trace (`ramvram watch --record`) to open on the Monitor page.
     pub trace: Option<PathBuf>,
+    /// A Prometheus server to read on the Monitor page (and a node's range to fetch at once).
+    pub prometheus: Option<app::PrometheusStart>,
 }
 
 /// Why the window can't be shown.
@@ -100,6 +102,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         profile,
         profile_dir,
         trace,
+        prometheus,
         ..
     } = options;
     let mut viewport = egui::ViewportBuilder::default();
@@ -137,6 +140,9 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
             }
             if let Some(file) = trace {
                 app.open_trace(&file);
+            }
+            if let Some(start) = prometheus {
+                app.open_prometheus(&cc.egui_ctx, start);
             }
             Ok(Box::new(app))
         }),

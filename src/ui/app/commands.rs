@@ -131,6 +131,11 @@ impl RamvramApp {
             Command::StopWatch => self.stop_watch(),
             Command::OpenTraceDialog => self.ask(Purpose::OpenTrace),
             Command::OpenTrace(path) => self.open_trace(&path),
+            Command::TogglePrometheus => {
+                self.monitor.prometheus.open = !self.monitor.prometheus.open;
+            }
+            Command::ListPrometheusNodes => self.list_prometheus_nodes(ctx),
+            Command::FetchPrometheus => self.fetch_prometheus(ctx),
         }
     }
 }

@@ -15,12 +15,25 @@ use crate::probe::live::{Sampler, gpu, watch};
 use crate::trace::{Sample, Trace, TraceHeader};
 
 /// Where the trace on the Monitor page comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TraceOrigin {
     /// Watched in this window (this machine, or a PID).
     Live(Option<u32>),
     /// Opened from a file.
     File(PathBuf),
+    /// Fetched from a Prometheus server: a node's range (Unix seconds) every `step` seconds.
+    Prometheus {
+        /// The server.
+        url: String,
+        /// The node.
+        node: String,
+        /// Start of the range.
+        start: f64,
+        /// End of the range.
+        end: f64,
+        /// Seconds between samples.
+        step: f64,
+    },
 }
 
 /// What the watching thread sends.
@@ -49,6 +62,12 @@ pub(super) struct MonitorState {
     pub(super) interval: Duration,
     /// Test hook: GPU utilisation series for a fake meter instead of NVML.
     pub(super) fake_gpus: Option<Vec<Vec<u32>>>,
+    /// The "From Prometheus…" form.
+    pub(super) prometheus: crate::ui::panels::prometheus::PrometheusForm,
+    /// A Prometheus request running.
+    pub(super) prometheus_job: Option<super::prometheus_jobs::PromJob>,
+    /// What the shown Prometheus range could not fill (its trace is in `trace`).
+    pub(super) fetched: Option<crate::import::prometheus::range::Fetched>,
 }
 
 impl MonitorState {
@@ -62,6 +81,9 @@ impl MonitorState {
             message: None,
             interval: Duration::from_secs(1),
             fake_gpus: None,
+            prometheus: Default::default(),
+            prometheus_job: None,
+            fetched: None,
         }
     }
 
@@ -84,6 +106,7 @@ impl RamvramApp {
                     .map(|n| crate::present::monitor::trace_note(self.lang, &name, n))
                     .collect();
                 self.monitor.trace = Some(loaded.trace);
+                self.monitor.fetched = None;
                 self.monitor.origin = Some(TraceOrigin::File(path.to_path_buf()));
                 self.monitor.message = (!notes.is_empty()).then(|| notes.join(" "));
                 self.monitor.rediagnose();
@@ -159,6 +182,7 @@ impl RamvramApp {
         if spawned.is_ok() {
             self.monitor.trace = None;
             self.monitor.summary = None;
+            self.monitor.fetched = None;
             self.monitor.message = None;
             self.monitor.origin = Some(TraceOrigin::Live(pid));
             self.monitor.running = Some(RunningWatch { cancel, rx });
@@ -244,7 +268,36 @@ impl RamvramApp {
                     pid.map(|p| trf(self.lang, Msg::MonitorUiPidWhat, &[("pid", &p.to_string())]));
                 crate::ui::panels::monitor::status(self.lang, what.as_deref(), None, trace)
             }
+            TraceOrigin::Prometheus {
+                node,
+                start,
+                end,
+                step,
+                ..
+            } => {
+                let (from, to) = crate::present::cluster::range_ends(*start, *end);
+                trf(
+                    self.lang,
+                    Msg::ClusterUiStatus,
+                    &[
+                        ("node", node),
+                        ("from", &from),
+                        ("to", &to),
+                        ("samples", &trace.samples.len().to_string()),
+                        ("step", &crate::present::monitor::duration(self.lang, *step)),
+                    ],
+                )
+            }
         })
+    }
+
+    /// What the shown Prometheus range could not fill, as lines (empty for other traces).
+    pub(super) fn monitor_gaps(&self) -> Vec<String> {
+        self.monitor
+            .fetched
+            .as_ref()
+            .map(|f| crate::present::cluster::gaps(self.lang, f))
+            .unwrap_or_default()
     }
 
     /// The live diagnosis for a report: the trace on the Monitor page, when it has samples.
@@ -257,6 +310,16 @@ impl RamvramApp {
         let source = match self.monitor.origin.as_ref()? {
             TraceOrigin::File(p) => Some(p.display().to_string()),
             TraceOrigin::Live(_) => None,
+            TraceOrigin::Prometheus {
+                url,
+                node,
+                start,
+                end,
+                ..
+            } => Some(format!(
+                "Prometheus {url}, {node}, {}",
+                crate::present::cluster::utc_range(self.lang, *start, *end)
+            )),
         };
         Some(crate::report::monitor::MonitorReport {
             source,

@@ -9,6 +9,7 @@ pub mod fleet;
 pub mod fleet_chart;
 pub mod hardware;
 pub mod monitor;
+pub mod prometheus;
 pub mod purchase;
 pub mod recommendations;
 pub mod rules;
@@ -128,6 +129,12 @@ pub enum Command {
     OpenTraceDialog,
     /// Open this trace file on the Monitor page.
     OpenTrace(PathBuf),
+    /// Show or hide the Monitor page's "From Prometheus…" form.
+    TogglePrometheus,
+    /// Ask the form's Prometheus server for its nodes.
+    ListPrometheusNodes,
+    /// Fetch the form's node and range from Prometheus.
+    FetchPrometheus,
 }
 
 /// The "include in the assessment and the report" switch of the Training and Data loading

@@ -1,5 +1,6 @@
 //! The Monitor page: start or stop watching this machine (or one process), open a recorded
-//! trace, the timeline with each diagnosis shaded, and the diagnoses with their advice.
+//! trace or a node's range from Prometheus, the timeline with each diagnosis shaded, and the
+//! diagnoses with their advice.
 
 use egui::{Align2, Color32, RichText, Ui};
 
@@ -28,14 +29,23 @@ pub struct MonitorView<'a> {
     pub running: bool,
     /// A problem to show (a trace that could not be read, a PID that is not a number).
     pub message: Option<&'a str>,
+    /// What a Prometheus range could not fill (missing series, notes), one line each.
+    pub gaps: &'a [String],
+    /// A Prometheus request running: what it is.
+    pub busy: Option<&'a str>,
+    /// The Unix time of the trace's `t = 0` when it is known (a Prometheus range): diagnoses
+    /// then show their time on the clock (UTC).
+    pub clock: Option<f64>,
 }
 
-/// Draws the page. `pid_text` is the PID field's text.
+/// Draws the page. `pid_text` is the PID field's text; `prometheus` the "From Prometheus…"
+/// form.
 pub fn monitor(
     ui: &mut Ui,
     lang: Lang,
     view: &MonitorView<'_>,
     pid_text: &mut String,
+    prometheus: &mut super::prometheus::PrometheusForm,
 ) -> Vec<Command> {
     let mut commands = Vec::new();
     ui.add(Paragraph::new(tr(lang, Msg::MonitorUiIntro)));
@@ -56,6 +66,9 @@ pub fn monitor(
             if ui.button(tr(lang, Msg::MonitorUiOpenTrace)).clicked() {
                 commands.push(Command::OpenTraceDialog);
             }
+            if ui.button(tr(lang, Msg::ClusterUiOpen)).clicked() {
+                commands.push(Command::TogglePrometheus);
+            }
         }
         if view.running {
             ui.spinner();
@@ -64,8 +77,20 @@ pub fn monitor(
             ui.label(status);
         }
     });
+    if prometheus.open && !view.running {
+        ui.add_space(4.0);
+        commands.extend(super::prometheus::form(ui, lang, prometheus, view.busy));
+    }
     if let Some(m) = view.message {
-        ui.label(RichText::new(m).color(theme::severity(crate::advisor::Severity::Critical)));
+        ui.add(
+            egui::Label::new(
+                RichText::new(m).color(theme::severity(crate::advisor::Severity::Critical)),
+            )
+            .wrap(),
+        );
+    }
+    for line in view.gaps {
+        ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
     }
     let (Some(trace), Some(summary)) = (view.trace, view.summary) else {
         return commands;
@@ -100,7 +125,11 @@ pub fn monitor(
                             .strong(),
                     );
                     ui.label(RichText::new(words::title(lang, d)).strong());
-                    ui.label(RichText::new(words::range(lang, d)).weak());
+                    let range = match view.clock {
+                        Some(origin) => crate::present::cluster::diagnosis_range(lang, origin, d),
+                        None => words::range(lang, d),
+                    };
+                    ui.label(RichText::new(range).weak());
                 });
                 ui.add(Paragraph::new(words::explanation(lang, d)));
                 let recs = words::recommendations(lang, d);

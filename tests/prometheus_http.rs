@@ -1,0 +1,263 @@
+//! The Prometheus client against a scripted server on loopback: the bearer token is sent but
+//! never shown (a 401 that echoes it, a hostile server that puts it in its data), redirects are
+//! not followed, an oversize answer is refused, the API's errors are put into words, bad times
+//! and URLs are named.
+
+#[path = "common/fake_http.rs"]
+mod fake_http;
+
+use std::process::{Command, Output};
+
+use fake_http::{Reply, Request, serve};
+
+const TOKEN: &str = "tok-3f9a-SECRET-7c21";
+
+fn ramvram(args: &[&str], token: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ramvram"));
+    cmd.args(args)
+        .env_remove("RAMVRAM_LANG")
+        .env("LANG", "C.UTF-8")
+        .env_remove("RAMVRAM_PROMETHEUS_TOKEN");
+    if let Some(t) = token {
+        cmd.env("RAMVRAM_PROMETHEUS_TOKEN", t);
+    }
+    cmd.output().unwrap()
+}
+
+fn all_text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn diagnose_args(url: &str) -> Vec<String> {
+    [
+        "diagnose",
+        "--prometheus",
+        url,
+        "--instance",
+        "gpu07",
+        "--from",
+        "2024-06-01T14:00:00Z",
+        "--to",
+        "2024-06-01T14:01:00Z",
+        "--step",
+        "15s",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn the_token_is_sent_but_never_shown_even_when_refused() {
+    // A server that refuses and repeats the Authorization header back, as a careless proxy
+    // might.
+    let server = serve(|r: &Request| {
+        let auth = r.header("authorization").unwrap_or("").to_string();
+        Reply::status(401, format!("unauthorized: {auth}"))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("lab.md");
+    let mut json = diagnose_args(&server.url);
+    json.push("--json".into());
+    for args in [
+        diagnose_args(&server.url),
+        json,
+        ["advise", "--prometheus", &server.url, "--fleet", "--json"]
+            .map(String::from)
+            .to_vec(),
+        [
+            "report",
+            "--prometheus",
+            &server.url,
+            "--fleet",
+            "--format",
+            "md",
+            "--out",
+            report.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec(),
+    ] {
+        let out = ramvram(&strs(&args), Some(TOKEN));
+        let text = all_text(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {text}");
+        assert!(text.contains("HTTP 401"), "{text}");
+        assert!(text.contains("RAMVRAM_PROMETHEUS_TOKEN"), "{text}");
+        assert!(!text.contains(TOKEN), "{args:?} leaked the token: {text}");
+        assert!(!text.contains("SECRET"), "{text}");
+    }
+    assert!(!report.exists());
+    let seen = server.seen.lock().unwrap();
+    assert!(!seen.is_empty());
+    assert!(
+        seen.iter()
+            .all(|r| r.header("authorization") == Some(&format!("Bearer {TOKEN}")))
+    );
+    assert!(seen.iter().all(|r| r.method == "POST"));
+}
+
+#[test]
+fn a_hostile_server_cannot_slip_the_token_into_outputs() {
+    // Success answers whose labels carry the token: the node's name, the GPU's model.
+    let server = serve(|r: &Request| {
+        let q = r.field("query").unwrap_or("");
+        let node = format!(r#""instance":"gpu07:9100","nodename":"{TOKEN}""#);
+        let gpu = format!(r#""instance":"gpu07:9400","gpu":"0","modelName":"GPU {TOKEN}""#);
+        if r.path.ends_with("/query_range") {
+            let start: f64 = r.field("start").unwrap().parse().unwrap();
+            let values = (0..5)
+                .map(|k| (start + 15.0 * k as f64, "50".to_string()))
+                .collect();
+            return Reply::json(fake_http::matrix(&[(format!("{{{gpu}}}"), values)]));
+        }
+        let body = if q.contains("MemTotal") {
+            fake_http::vector(&[(format!("{{{node}}}"), "68719476736".into())])
+        } else if q.contains("FB_USED") || q.contains("FB_FREE") {
+            fake_http::vector(&[(format!("{{{gpu}}}"), "40960".into())])
+        } else if q.contains("uname") {
+            fake_http::vector(&[(format!("{{{node}}}"), "1".into())])
+        } else {
+            fake_http::vector(&[])
+        };
+        Reply::json(body)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("run.jsonl");
+    let mut args = diagnose_args(&server.url);
+    args.extend([
+        "--json".into(),
+        "--record".into(),
+        record.display().to_string(),
+    ]);
+    let out = ramvram(&strs(&args), Some(TOKEN));
+    let text = all_text(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains(TOKEN), "{text}");
+    let trace = std::fs::read_to_string(&record).unwrap();
+    assert!(!trace.contains(TOKEN), "{trace}");
+    // The machine's name in the trace's profile was the token: replaced.
+    assert!(trace.contains(r#""hostname":"***""#), "{trace}");
+
+    let out = ramvram(
+        &["advise", "--prometheus", &server.url, "--fleet", "--json"],
+        Some(TOKEN),
+    );
+    let text = all_text(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains(TOKEN), "{text}");
+    for format in ["md", "json"] {
+        let file = dir.path().join(format!("lab.{format}"));
+        let out = ramvram(
+            &[
+                "report",
+                "--prometheus",
+                &server.url,
+                "--fleet",
+                "--format",
+                format,
+                "--out",
+                file.to_str().unwrap(),
+            ],
+            Some(TOKEN),
+        );
+        assert!(out.status.success(), "{}", all_text(&out));
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert!(!written.contains(TOKEN), "{written}");
+        assert!(written.contains("gpu07"), "{written}");
+    }
+}
+
+#[test]
+fn redirects_are_not_followed() {
+    let elsewhere = serve(|_| Reply::json(fake_http::vector(&[])));
+    let target = format!("{}/api/v1/query_range", elsewhere.url);
+    let server = serve(move |_| Reply {
+        status: 302,
+        headers: vec![("Location".into(), target.clone())],
+        body: Vec::new(),
+    });
+    let out = ramvram(&strs(&diagnose_args(&server.url)), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("HTTP 302"), "{text}");
+    assert!(text.contains(&elsewhere.url), "{text}");
+    assert!(elsewhere.seen.lock().unwrap().is_empty());
+}
+
+#[test]
+fn an_oversize_answer_is_refused() {
+    // 64 MiB and one byte more than the cap.
+    let server = serve(|_| Reply::json(vec![b' '; (64 << 20) + 1]));
+    let out = ramvram(&strs(&diagnose_args(&server.url)), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("larger than 64 MiB"), "{text}");
+}
+
+#[test]
+fn the_apis_errors_and_malformed_answers_are_put_into_words() {
+    let server = serve(|_| {
+        Reply::status(
+            400,
+            r#"{"status":"error","errorType":"bad_data","error":"1:10: parse error: unexpected \"}\""}"#,
+        )
+    });
+    let out = ramvram(&strs(&diagnose_args(&server.url)), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("Prometheus refused the query (bad_data)"),
+        "{text}"
+    );
+    assert!(text.contains("parse error"), "{text}");
+
+    let server = serve(|_| Reply::json("<html>not the API</html>"));
+    let mut args = diagnose_args(&server.url);
+    args.extend(["--lang".into(), "zh".into()]);
+    let out = ramvram(&strs(&args), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("应答不是 Prometheus API 的 JSON"), "{text}");
+}
+
+#[test]
+fn bad_times_urls_and_mappings_are_named_before_anything_is_asked() {
+    let server = serve(|_| Reply::json(fake_http::vector(&[])));
+    let mut args = diagnose_args(&server.url);
+    args[6] = "yesterday".into();
+    let out = ramvram(&strs(&args), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text.contains("--from yesterday: not a time"), "{text}");
+
+    let mut args = diagnose_args("http://admin:hunter2@127.0.0.1:1");
+    args.truncate(5);
+    let out = ramvram(&strs(&args), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text.contains("RAMVRAM_PROMETHEUS_TOKEN"), "{text}");
+    assert!(!text.contains("hunter2"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mapping = dir.path().join("m.toml");
+    std::fs::write(&mapping, "[host]\ncpu_busy = 'x'\n").unwrap();
+    let mut args = diagnose_args(&server.url);
+    args.extend(["--mapping".into(), mapping.display().to_string()]);
+    let out = ramvram(&strs(&args), None);
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text.contains("key `host.cpu_busy`: unknown key"), "{text}");
+    // The reversed range is refused without a request.
+    let mut args = diagnose_args(&server.url);
+    args.swap(6, 8);
+    let out = ramvram(&strs(&args), None);
+    assert!(all_text(&out).contains("empty or reversed"));
+    assert!(server.seen.lock().unwrap().is_empty());
+}
