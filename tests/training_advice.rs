@@ -274,9 +274,10 @@ fn a_desktop_with_one_module_gets_its_twin() {
         .iter()
         .find(|r| r.id == R::AddRam)
         .expect("add RAM");
+    // The size and its unit are joined by a no-break space, as every quantity shown is.
     assert_eq!(
         add.changes["modules"],
-        ramvram::advisor::Quantity::Text("1 × 32 GB DDR4-3200".into())
+        ramvram::advisor::Quantity::Text("1 × 32\u{a0}GB DDR4-3200".into())
     );
     assert_eq!(
         add.changes["ram_bytes"],

@@ -26,25 +26,26 @@ fn sawtooth() -> PathBuf {
 
 #[test]
 fn a_sawtooth_trace_shows_gpu_starved_with_its_advice_in_both_languages() {
+    // Quantities are joined to their units by no-break spaces (\u{a0}).
     let profile = common::fixture("seed-4090-32g");
     let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
     app.open_trace(&sawtooth());
     let mut h = harness(app);
     h.run();
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Monitor);
-    h.get_by_label("Trace sawtooth.jsonl: 120 samples over 2 min 0 s.");
-    h.get_by_label("GPU 0 waits for data: busy 25.0 % of the time, one cycle every 4 s");
-    h.get_by_label("1 s – 1 min 56 s");
+    h.get_by_label("Trace sawtooth.jsonl: 120 samples over 2\u{a0}min\u{a0}0\u{a0}s.");
+    h.get_by_label("GPU 0 waits for data: busy 25.0\u{a0}% of the time, one cycle every 4\u{a0}s");
+    h.get_by_label("1\u{a0}s – 1\u{a0}min\u{a0}56\u{a0}s");
     h.get_by_label_contains("→ Give the loader more CPU: raise num_workers");
     h.get_by_label("GPU utilisation (%)");
     let (_, summary) = h.state().monitor_trace().unwrap();
     assert_eq!(summary.diagnoses[0].id, DiagnosisId::GpuStarved);
     h.get_by_label("中文").click();
     h.run();
-    h.get_by_label("GPU 0 在等数据：只有 25.0 % 的时间在干活，每 4 秒一个周期");
+    h.get_by_label("GPU 0 在等数据：只有 25.0\u{a0}% 的时间在干活，每 4\u{a0}秒一个周期");
     h.get_by_label("GPU 利用率（%）");
     h.get_by_label_contains("→ 给数据加载多分点 CPU");
-    h.get_by_label("记录 sawtooth.jsonl：2 分 0 秒内 120 个采样。");
+    h.get_by_label("记录 sawtooth.jsonl：2\u{a0}分\u{a0}0\u{a0}秒内 120 个采样。");
 }
 
 #[test]
@@ -62,8 +63,9 @@ fn a_broken_trace_is_said_and_the_shown_one_stays() {
     app.open_trace(&bad);
     let mut h = harness(app);
     h.run();
-    h.get_by_label_contains("bad.jsonl: line 1: field `schema`");
-    h.get_by_label("GPU 0 waits for data: busy 25.0 % of the time, one cycle every 4 s");
+    // Code spans show without their backticks (in monospace).
+    h.get_by_label_contains("bad.jsonl: line 1: field schema");
+    h.get_by_label("GPU 0 waits for data: busy 25.0\u{a0}% of the time, one cycle every 4\u{a0}s");
 }
 
 #[test]

@@ -115,7 +115,7 @@ fn a_nodes_range_from_prometheus_shows_its_diagnosis_in_both_languages() {
     h.run_steps(2);
     wait_while_busy(&mut h);
     h.get_by_label(
-        "Prometheus, node gpu07: 2024-06-01 14:00:00 UTC – 14:02:00 UTC, 121 samples every 1 s.",
+        "Prometheus, node gpu07: 2024-06-01 14:00:00 UTC – 14:02:00 UTC, 121 samples every 1\u{a0}s.",
     );
     h.get_by_label_contains("GPU 0 waits for data");
     // Its time on the clock: the first saw-tooth starts at 14:00:00.
@@ -135,7 +135,7 @@ fn a_nodes_range_from_prometheus_shows_its_diagnosis_in_both_languages() {
     h.get_by_label("中文").click();
     h.run();
     h.get_by_label(
-        "Prometheus，节点 gpu07：2024-06-01 14:00:00 UTC – 14:02:00 UTC，每 1 秒一个点，共 121 个采样。",
+        "Prometheus，节点 gpu07：2024-06-01 14:00:00 UTC – 14:02:00 UTC，每 1\u{a0}秒一个点，共 121 个采样。",
     );
     h.get_by_label_contains("GPU 0 在等数据");
     h.get_by_label_contains("Prometheus 里没有这个节点在这段时间的以下数据");

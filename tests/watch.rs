@@ -113,10 +113,10 @@ fn sawtooth_trace_gives_duty_cycle_period_and_advice() {
         .clone();
     let text = String::from_utf8(out).unwrap();
     assert!(
-        text.contains("GPU 0 在等数据：只有 25.0 % 的时间在干活，每 4 秒一个周期"),
+        text.contains("GPU 0 在等数据：只有 25.0\u{a0}% 的时间在干活，每 4\u{a0}秒一个周期"),
         "{text}"
     );
-    assert!(text.contains("1 秒 – 1 分 56 秒"), "{text}");
+    assert!(text.contains("1\u{a0}秒 – 1\u{a0}分\u{a0}56\u{a0}秒"), "{text}");
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn a_malformed_trace_names_file_line_and_field() {
         .clone();
     let err = String::from_utf8_lossy(&out);
     assert!(
-        err.contains("bad.jsonl: line 3: field `host.swap_used_bytes`"),
+        err.contains("bad.jsonl: line 3: field host.swap_used_bytes"),
         "{err}"
     );
     // Not a trace at all, and a folder.

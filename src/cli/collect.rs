@@ -187,7 +187,13 @@ pub fn script(
     program: &str,
 ) -> String {
     let d = dir.display().to_string();
-    let mut out = trf(lang, Msg::ClusterCollectScriptIntro, &[("dir", &d)]) + "\n";
+    // The comments are shell text too: the folder quoted, control characters as `?` (a
+    // newline in it must not end the comment), code spans without their backticks.
+    let comment = |msg| {
+        let dir = shell_quote(&d).replace(|c: char| c.is_control(), "?");
+        crate::codespan::plain(&trf(lang, msg, &[("dir", &dir)]))
+    };
+    let mut out = comment(Msg::ClusterCollectScriptIntro) + "\n";
     out.push_str(&format!("mkdir -p -- {}\n", shell_quote(&d)));
     for node in nodes {
         let argv: Vec<String> = srun_argv(node, partition, program)
@@ -203,11 +209,7 @@ pub fn script(
             shell_quote(&t)
         ));
     }
-    out.push_str(&trf(
-        lang,
-        Msg::ClusterCollectScriptCheck,
-        &[("dir", &shell_quote(&d))],
-    ));
+    out.push_str(&comment(Msg::ClusterCollectScriptCheck));
     out.push('\n');
     out
 }

@@ -65,6 +65,7 @@ pub const ALLOWED: &[&str] = &[
     "Docker",
     "Kubernetes",
     "Linux",
+    "Unix",
     "Windows",
     "Ubuntu",
     "Debian",
@@ -101,6 +102,9 @@ pub const ALLOWED: &[&str] = &[
     "FlashAttention",
     "bitsandbytes",
     "safetensors",
+    "Prometheus",
+    "node_exporter",
+    "DCGM",
     // Inference engines (the library's own spelling).
     "vLLM",
     "transformers",

@@ -337,7 +337,7 @@ fn lab(
     Vec<ramvram::advisor::fleet::FleetMachine>,
     ramvram::inputs::fleet::SkippedFiles,
 ) {
-    ramvram::cli::fleet::load(lang, Some(&fixtures_dir()), None).expect("fixtures load")
+    ramvram::cli::fleet::load(lang, Some(&fixtures_dir()), None, None).expect("fixtures load")
 }
 
 /// Markdown reports.
@@ -473,6 +473,28 @@ pub fn terminal(lang: Lang) -> Vec<Output> {
             data: vec![trace.display().to_string()],
         });
     }
+    let collect = common::ramvram()
+        .args([
+            "collect",
+            "--slurm",
+            "--nodes",
+            "gpu[01-02]",
+            "--lang",
+            lang.code(),
+        ])
+        .output()
+        .unwrap();
+    // The script: its comments are words, every other line is a shell command (data).
+    let script = String::from_utf8(collect.stdout).unwrap();
+    let (comments, commands): (Vec<&str>, Vec<&str>) =
+        script.lines().partition(|l| l.starts_with('#'));
+    let mut data: Vec<String> = commands.iter().map(|c| c.to_string()).collect();
+    data.push("profiles".into());
+    out.push(Output {
+        name: "terminal collect --slurm".into(),
+        text: comments.join("\n") + "\n" + &String::from_utf8(collect.stderr).unwrap(),
+        data,
+    });
     let measured = common::fixture("lab-a6000-nfs-measured");
     let m = &measured.measurements;
     let mut bench = String::new();
@@ -511,7 +533,7 @@ pub fn terminal(lang: Lang) -> Vec<Output> {
 
 /// `--help` and `-h` of every command, with the language given by `--lang`.
 pub fn help(lang: Lang) -> Vec<Output> {
-    let commands: [&[&str]; 9] = [
+    let commands: [&[&str]; 12] = [
         &[],
         &["detect"],
         &["advise"],
@@ -520,6 +542,9 @@ pub fn help(lang: Lang) -> Vec<Output> {
         &["bench", "memory"],
         &["bench", "decode"],
         &["bench", "storage"],
+        &["watch"],
+        &["diagnose"],
+        &["collect"],
         &["help", "bench"],
     ];
     let mut out = Vec::new();

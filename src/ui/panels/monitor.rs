@@ -82,15 +82,12 @@ pub fn monitor(
         commands.extend(super::prometheus::form(ui, lang, prometheus, view.busy));
     }
     if let Some(m) = view.message {
-        ui.add(
-            egui::Label::new(
-                RichText::new(m).color(theme::severity(crate::advisor::Severity::Critical)),
-            )
-            .wrap(),
-        );
+        ui.add(Paragraph::new(
+            RichText::new(m).color(theme::severity(crate::advisor::Severity::Critical)),
+        ));
     }
     for line in view.gaps {
-        ui.add(egui::Label::new(RichText::new(line).weak()).wrap());
+        ui.add(Paragraph::new(RichText::new(line).weak()));
     }
     let (Some(trace), Some(summary)) = (view.trace, view.summary) else {
         return commands;

@@ -130,7 +130,9 @@ pub fn form(ui: &mut Ui, lang: Lang, f: &mut PrometheusForm, busy: Option<&str>)
                     ui.label(what);
                 }
             });
-            ui.add(egui::Label::new(RichText::new(tr(lang, Msg::ClusterUiHint)).weak()).wrap());
+            ui.add(crate::ui::paragraph::Paragraph::new(
+                RichText::new(tr(lang, Msg::ClusterUiHint)).weak(),
+            ));
         });
     commands
 }
