@@ -116,7 +116,10 @@ fn sawtooth_trace_gives_duty_cycle_period_and_advice() {
         text.contains("GPU 0 在等数据：只有 25.0\u{a0}% 的时间在干活，每 4\u{a0}秒一个周期"),
         "{text}"
     );
-    assert!(text.contains("1\u{a0}秒 – 1\u{a0}分\u{a0}56\u{a0}秒"), "{text}");
+    assert!(
+        text.contains("1\u{a0}秒 – 1\u{a0}分\u{a0}56\u{a0}秒"),
+        "{text}"
+    );
 }
 
 #[test]
