@@ -7,7 +7,7 @@ use ramvram::cli::{self, Args};
 use ramvram::ui::{self, WindowOptions, WindowProblem};
 
 /// The window's Prometheus start from `ramvram --prometheus URL …`, if given.
-fn window_prometheus(w: &cli::prometheus::WindowArgs) -> Option<ui::app::PrometheusStart> {
+fn window_prometheus(w: &cli::prometheus::ServerRange) -> Option<ui::app::PrometheusStart> {
     Some(ui::app::PrometheusStart {
         url: w.prometheus.clone()?,
         node: w.instance.clone(),

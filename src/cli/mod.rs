@@ -59,7 +59,7 @@ pub struct Args {
     pub trace: Option<PathBuf>,
     /// With no command: open the Monitor page on a Prometheus server's node and range.
     #[command(flatten)]
-    pub window_prometheus: prometheus::WindowArgs,
+    pub window_prometheus: prometheus::ServerRange,
     /// What to do; with none, open the window (or print the assessment when there is no display).
     #[command(subcommand)]
     pub command: Option<Command>,

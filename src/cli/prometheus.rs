@@ -17,12 +17,13 @@ use crate::import::prometheus::time::{parse_step, parse_time, rfc3339};
 use crate::import::prometheus::{Client, client, fleet};
 use crate::present::cluster as words;
 
-/// `--prometheus` and the range, for `ramvram diagnose`.
+/// The server, the node and the range: `ramvram diagnose --prometheus …`, and without a
+/// command the window's Monitor page reading that server. The help shown comes from the
+/// locale files (`clihelp.diagnose.*`, `clihelp.root.*`), which word each for its command.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct PrometheusArgs {
-    /// Read the run from this Prometheus server instead of a trace file
-    /// (http://prometheus:9090, or with a path prefix). A bearer token is read from
-    /// RAMVRAM_PROMETHEUS_TOKEN and never shown.
+pub struct ServerRange {
+    /// The Prometheus server (http://prometheus:9090, or with a path prefix). A bearer token
+    /// is read from RAMVRAM_PROMETHEUS_TOKEN and never shown.
     #[arg(long, value_name = "URL")]
     pub prometheus: Option<String>,
     /// The node: its instance label, with or without the port (gpu07, gpu07:9100).
@@ -52,57 +53,25 @@ pub struct PrometheusArgs {
     /// node_exporter and the DCGM exporter.
     #[arg(long, value_name = "FILE", requires = "prometheus")]
     pub mapping: Option<PathBuf>,
+}
+
+/// `ramvram diagnose --prometheus …`: the server and range, and where to record the trace.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PrometheusArgs {
+    /// The server, node and range.
+    #[command(flatten)]
+    pub server: ServerRange,
     /// Also write the fetched trace to FILE (JSON Lines, docs/trace.md), to replay with
     /// `ramvram diagnose FILE`.
     #[arg(long, value_name = "FILE", requires = "prometheus")]
     pub record: Option<PathBuf>,
 }
 
-/// `ramvram --prometheus URL [--instance NODE] …` without a command: the window's Monitor page
-/// reading that server.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct WindowArgs {
-    /// With no command: open the Monitor page reading this Prometheus server (docs/cluster.md);
-    /// with --instance, that node's range (--from, --to) is fetched at once.
-    #[arg(long, value_name = "URL")]
-    pub prometheus: Option<String>,
-    /// With --prometheus: the node (its instance label, with or without the port).
-    #[arg(long, value_name = "NODE", requires = "prometheus")]
-    pub instance: Option<String>,
-    /// With --prometheus: start of the range (RFC 3339, Unix seconds, now, -4h; default -1h).
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
-    pub from: Option<String>,
-    /// With --prometheus: end of the range (default now).
-    #[arg(
-        long,
-        value_name = "TIME",
-        requires = "prometheus",
-        allow_hyphen_values = true
-    )]
-    pub to: Option<String>,
-    /// With --prometheus: time between samples (default 15s).
-    #[arg(long, value_name = "STEP", requires = "prometheus")]
-    pub step: Option<String>,
-    /// With --prometheus: the mapping from series to trace fields (TOML).
-    #[arg(long, value_name = "FILE", requires = "prometheus")]
-    pub mapping: Option<PathBuf>,
-}
-
-impl WindowArgs {
-    /// The same server, node and range for `diagnose` (without a display).
+impl ServerRange {
+    /// The same server, node and range for `diagnose` (without a display), recording nothing.
     pub fn as_diagnose(&self) -> PrometheusArgs {
         PrometheusArgs {
-            prometheus: self.prometheus.clone(),
-            instance: self.instance.clone(),
-            from: self.from.clone(),
-            to: self.to.clone(),
-            step: self.step.clone(),
-            mapping: self.mapping.clone(),
+            server: self.clone(),
             record: None,
         }
     }
@@ -151,6 +120,7 @@ pub fn client(lang: Lang, url: &str) -> Result<Client, String> {
 /// The range asked for; `Err` is the message.
 fn request(lang: Lang, args: &PrometheusArgs) -> Result<RangeRequest, String> {
     let node = args
+        .server
         .instance
         .clone()
         .filter(|n| !n.trim().is_empty())
@@ -165,12 +135,12 @@ fn request(lang: Lang, args: &PrometheusArgs) -> Result<RangeRequest, String> {
             )
         })
     };
-    let end = time("--to", args.to.as_deref().unwrap_or("now"))?;
-    let start = match args.from.as_deref() {
+    let end = time("--to", args.server.to.as_deref().unwrap_or("now"))?;
+    let start = match args.server.from.as_deref() {
         Some(text) => time("--from", text)?,
         None => end - 3600.0,
     };
-    let step = match args.step.as_deref() {
+    let step = match args.server.step.as_deref() {
         Some(text) => {
             parse_step(text).map_err(|_| trf(lang, Msg::ClusterUiBadStep, &[("value", text)]))?
         }
@@ -208,9 +178,9 @@ struct JsonSource<'a> {
 
 /// `ramvram diagnose --prometheus …`.
 pub(super) fn diagnose(lang: Lang, args: &PrometheusArgs, as_json: bool) -> ExitCode {
-    let url = args.prometheus.as_deref().unwrap_or("");
+    let url = args.server.prometheus.as_deref().unwrap_or("");
     let prepared = request(lang, args).and_then(|r| {
-        let m = mapping(lang, args.mapping.as_deref())?;
+        let m = mapping(lang, args.server.mapping.as_deref())?;
         let c = client(lang, url)?;
         Ok((r, m, c))
     });

@@ -171,12 +171,7 @@ pub(super) fn advice(
             vec![("swap_space", Quantity::Count(left as u64))],
         );
     }
-    let cpu = |id| {
-        now.phases
-            .iter()
-            .find(|x| x.phase == id)
-            .map_or(0, |x| x.cpu_bytes_per_node)
-    };
+    let cpu = |id| crate::advisor::training::phase_cpu(&now.phases, id);
     let serving = cpu(PhaseId::Serving);
     out.extend(machine::recommendations(
         profile,

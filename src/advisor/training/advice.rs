@@ -52,14 +52,8 @@ fn method_name(m: LoadingMethod) -> &'static str {
 
 /// True when the loading phase needs more CPU RAM than the training phase.
 fn loading_is_the_peak(j: &Judged) -> bool {
-    use super::breakdown::PhaseId;
-    let cpu = |id| {
-        j.estimate
-            .phases
-            .iter()
-            .find(|p| p.phase == id)
-            .map_or(0, |p| p.cpu_bytes_per_node)
-    };
+    use super::breakdown::{PhaseId, phase_cpu};
+    let cpu = |id| phase_cpu(&j.estimate.phases, id);
     j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
 }
 
@@ -258,14 +252,8 @@ pub(super) fn advice(
 /// What the plan asks of the machine's RAM: its peak, the training phase when loading is the
 /// peak, and whether the rest fits.
 fn ram_need(j: &Judged) -> RamNeed {
-    use super::breakdown::PhaseId;
-    let cpu = |id| {
-        j.estimate
-            .phases
-            .iter()
-            .find(|p| p.phase == id)
-            .map_or(0, |p| p.cpu_bytes_per_node)
-    };
+    use super::breakdown::{PhaseId, phase_cpu};
+    let cpu = |id| phase_cpu(&j.estimate.phases, id);
     let training = cpu(PhaseId::Training);
     let others = [Some(j.gpu.fits), j.nvme.map(|n| n.fits)];
     let others_fit = if others.iter().flatten().any(|f| *f == Some(false)) {

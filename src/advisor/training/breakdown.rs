@@ -94,6 +94,14 @@ pub struct Phase {
     pub gpu_bytes_per_gpu: u64,
 }
 
+/// CPU RAM per node of phase `id` among `phases`, bytes; 0 when the plan has no such phase.
+pub fn phase_cpu(phases: &[Phase], id: PhaseId) -> u64 {
+    phases
+        .iter()
+        .find(|p| p.phase == id)
+        .map_or(0, |p| p.cpu_bytes_per_node)
+}
+
 /// Memory a plan needs: model states (DeepSpeed's figures where they apply), the loading and
 /// training phases, and their peaks, which the verdict uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

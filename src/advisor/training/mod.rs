@@ -14,7 +14,9 @@ mod plan;
 pub mod presets;
 pub mod zero;
 
-pub use breakdown::{BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind};
+pub use breakdown::{
+    BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
+};
 pub use estimate::{QLORA_BASE_BYTES, estimate};
 pub use memory::*;
 pub use plan::*;

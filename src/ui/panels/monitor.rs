@@ -10,7 +10,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, Span};
 use super::Command;
 use crate::advisor::diagnose::Summary;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::present::{self, monitor as words};
+use crate::present::monitor as words;
 use crate::trace::Trace;
 use crate::ui::theme;
 
@@ -109,36 +109,21 @@ pub fn monitor(
         ui.add(Paragraph::new(words::none_found(lang)));
     }
     for d in &summary.diagnoses {
-        let colour = theme::severity(d.severity);
-        egui::Frame::group(ui.style())
-            .stroke(egui::Stroke::new(1.5, colour))
-            .inner_margin(10.0)
-            .show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.horizontal_wrapped(|ui| {
-                    ui.label(
-                        RichText::new(present::severity(lang, d.severity))
-                            .color(colour)
-                            .strong(),
-                    );
-                    ui.label(RichText::new(words::title(lang, d)).strong());
-                    let range = match view.clock {
-                        Some(origin) => crate::present::cluster::diagnosis_range(lang, origin, d),
-                        None => words::range(lang, d),
-                    };
-                    ui.label(RichText::new(range).weak());
-                });
-                ui.add(Paragraph::new(words::explanation(lang, d)));
-                let recs = words::recommendations(lang, d);
-                if !recs.is_empty() {
-                    ui.add_space(4.0);
-                    ui.label(RichText::new(tr(lang, Msg::FindingsWhatToDo)).italics());
-                    for rec in recs {
-                        ui.add(Paragraph::new(format!("→ {rec}")));
-                    }
-                }
-            });
-        ui.add_space(6.0);
+        let range = match view.clock {
+            Some(origin) => crate::present::cluster::diagnosis_range(lang, origin, d),
+            None => words::range(lang, d),
+        };
+        super::findings::card(
+            ui,
+            lang,
+            super::findings::Card {
+                severity: d.severity,
+                title: words::title(lang, d),
+                aside: Some(range),
+                explanation: words::explanation(lang, d),
+                recommendations: words::recommendations(lang, d),
+            },
+        );
     }
     ui.label(RichText::new(tr(lang, Msg::MonitorUiExportNote)).weak());
     commands
