@@ -142,6 +142,22 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
+/// A tick's label with as many decimals as its step needs: "2500", "0.5", "0.05" (0 to 3).
+fn tick_label(value: f64, step: f64) -> String {
+    let decimals = if step.is_finite() && step > 0.0 && step < 1.0 {
+        ((-step.log10()).ceil() as usize).min(3)
+    } else {
+        0
+    };
+    // -0.0 and rounding noise read as 0.
+    let v = if value.abs() < step.abs() * 1e-6 {
+        0.0
+    } else {
+        value
+    };
+    format!("{v:.decimals$}")
+}
+
 fn colour((r, g, b): crate::palette::Rgb) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
@@ -181,6 +197,7 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
                 let large = nice_step((input.bounds.1 - input.bounds.0) / 3.0);
                 [large / 10.0, large / 2.0, large]
             }))
+            .y_axis_formatter(|mark, _| tick_label(mark.value, mark.step_size))
             .x_axis_formatter(|mark, _| format!("{:.0}", mark.value));
         // Percentages on 0–100; other charts from 0, at least to 1 (all-zero data would
         // otherwise get a range around 0 with negative values).
@@ -239,5 +256,19 @@ pub fn status(lang: Lang, what: Option<&str>, file: Option<&str>, trace: &Trace)
                 ("duration", &duration),
             ],
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_label;
+
+    #[test]
+    fn tick_labels_carry_the_decimals_their_step_needs() {
+        assert_eq!(tick_label(2500.0, 500.0), "2500");
+        assert_eq!(tick_label(0.6, 0.2), "0.6");
+        assert_eq!(tick_label(0.25, 0.05), "0.25");
+        assert_eq!(tick_label(-1e-17, 0.1), "0.0");
+        assert_eq!(tick_label(1.0, 0.5), "1.0");
     }
 }
