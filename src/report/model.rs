@@ -721,14 +721,6 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
                     .collect(),
             ));
         }
-    } else if !p.dimm_sets.is_empty() {
-        b.push(Block::Paragraph(tr(lang, Msg::ProcDimmIntro).to_string()));
-        b.push(Block::Bullets(
-            p.dimm_sets
-                .iter()
-                .map(|s| present::purchase::dimm_set(lang, s))
-                .collect(),
-        ));
     }
     if !p.other.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::ProcOther).to_string()));

@@ -190,17 +190,18 @@ fn fill(lang: Lang, msg: Msg, args: &[(&'static str, String)]) -> String {
 /// channel-filling sets follows ([`alternative`]), the paragraph ends by introducing it.
 pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
     let mut text = situation(lang, p, needed);
-    let introduces_sets = matches!(
-        p,
-        Purchase::Generic { .. } | Purchase::Soldered { .. } | Purchase::BoardLimit { .. }
-    );
-    if introduces_sets && alternative(p).is_empty() {
-        let largest = crate::advisor::procurement::largest_dimm_set();
+    let largest = match p {
+        Purchase::Generic { largest_set, .. }
+        | Purchase::Soldered { largest_set, .. }
+        | Purchase::BoardLimit { largest_set, .. } => largest_set.as_ref(),
+        _ => None,
+    };
+    if let Some(largest) = largest.filter(|_| alternative(p).is_empty()) {
         text.push_str(&trf(
             lang,
             Msg::PurchaseNoSet,
             &[
-                ("channels", &largest.channels.to_string()),
+                ("count", &largest.modules().to_string()),
                 ("size", &(largest.dimm_bytes >> 30).to_string()),
                 ("total", &format::gib(largest.total_bytes)),
             ],
@@ -373,13 +374,27 @@ pub fn alternative(p: &Purchase) -> &[DimmSet] {
     }
 }
 
-/// One channel-filling set: "2-channel platform: 2 × 32 GB = 64.0 GiB".
+/// One channel-filling set: "2-channel desktop, DDR5 UDIMM: 2 × 32 GB = 64.0 GiB", or with
+/// two modules per channel "… 4 × 48 GB, two per channel = 192 GiB".
 pub fn dimm_set(lang: Lang, s: &DimmSet) -> String {
+    use crate::catalog::modules::FormFactor;
+    let (kind, form) = match s.form_factor {
+        FormFactor::Udimm => (Msg::ProcKindUdimm, "UDIMM"),
+        FormFactor::Sodimm => (Msg::ProcKindUdimm, "SODIMM"),
+        FormFactor::Rdimm | FormFactor::Soldered => (Msg::ProcKindRdimm, "RDIMM"),
+    };
     trf(
         lang,
-        Msg::ProcDimmSet,
+        if s.dimms_per_channel > 1 {
+            Msg::ProcDimmSetTwo
+        } else {
+            Msg::ProcDimmSet
+        },
         &[
             ("channels", &s.channels.to_string()),
+            ("kind", tr(lang, kind)),
+            ("module", &format!("{} {form}", s.memory_type)),
+            ("count", &s.modules().to_string()),
             ("size", &(s.dimm_bytes >> 30).to_string()),
             ("total", &format::gib(s.total_bytes)),
         ],
