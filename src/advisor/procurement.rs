@@ -1,11 +1,17 @@
 //! Procurement: the current configuration and what to buy, with the reason for each number.
-//! Pure; the report only prints it.
+//! What was set up (a training plan, a model to serve, a data-loading workload) decides: when it
+//! doesn't fit, its need is what to buy for; when it fits, nothing is, and the published rules'
+//! target is only room for more (CPU offload, larger models); when nothing was set up, the
+//! rules' target is what the section sizes. Pure; the report only prints it.
 
 use serde::{Deserialize, Serialize};
 
 use super::capacity::{EffectiveRam, VramTotals};
 use super::findings::{Finding, FindingId, RecId};
+use super::inference::InferenceMemory;
+use super::recommend::{RecKind, Recommendation, Subject};
 use super::training::TrainingMemory;
+use super::workload::{StageId, WorkloadResult, installed_for};
 use crate::catalog::Platform;
 use crate::catalog::modules::{FormFactor, ModuleSize};
 
@@ -20,6 +26,50 @@ pub enum RamReason {
     LargestGpu,
     /// What the user's training plan needs (training-memory planner).
     TrainingPlan,
+    /// What serving the user's model needs in host RAM (inference planner).
+    InferencePlan,
+    /// The working set of the user's data-loading workload (workload simulator; the page cache
+    /// for the dataset not included).
+    Workload,
+}
+
+impl RamReason {
+    /// True for a published rule (sized from the GPUs), false for what the user set up.
+    pub fn is_rule(self) -> bool {
+        matches!(self, RamReason::TwiceVram | RamReason::LargestGpu)
+    }
+}
+
+/// One thing the user set up, and the RAM it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkNeed {
+    /// What it is: the training plan, the model served or the data-loading workload.
+    pub subject: Subject,
+    /// Usable RAM it needs at its peak per node, bytes (what `MemTotal` or a cgroup limit
+    /// offers).
+    pub needed_bytes: u64,
+    /// The installed RAM that leaves that much usable: `needed_bytes` ÷ this machine's usable
+    /// share ([`EffectiveRam::usable_share`]), bytes.
+    pub installed_bytes: u64,
+    /// Whether it fits in usable RAM; `None` when usable RAM is unknown.
+    pub fits: Option<bool>,
+    /// For a workload whose GPUs wait for storage (the page cache can't hold the dataset): the
+    /// installed RAM that would hold all of it (the `dataset-not-cached` finding's target), a
+    /// way to speed it up after the cheaper ones (shards, a local NVMe copy). `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_cache_bytes: Option<u64>,
+}
+
+/// What the section's advice rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    /// Nothing was set up: the published rules size RAM.
+    Rules,
+    /// What was set up doesn't fit in RAM (or can't be checked): its need is what to buy for.
+    Work,
+    /// What was set up fits: no RAM to buy for it; the rules' target is only room for more.
+    WorkFits,
 }
 
 /// One reason with the RAM it asks for.
@@ -182,9 +232,23 @@ pub struct Procurement {
     pub current_ram_bytes: Option<u64>,
     /// The discrete GPUs' nominal memory.
     pub vram_bytes: Option<u64>,
-    /// What each reason asks for (only reasons current RAM does not meet).
+    /// What was set up and assessed (training plan, model served, workload), with its need;
+    /// empty when nothing was.
+    #[serde(default)]
+    pub work: Vec<WorkNeed>,
+    /// What the advice rests on.
+    #[serde(default = "rules_basis")]
+    pub basis: Basis,
+    /// What each reason asks for (only reasons current RAM does not meet): the published rules,
+    /// and what was set up when it doesn't fit.
     pub targets: Vec<RamTarget>,
-    /// The largest target, or `None` when current RAM meets them all.
+    /// The largest published rule's target that current RAM doesn't meet; `None` when it meets
+    /// them all (or none applies).
+    #[serde(default)]
+    pub rules_ram_bytes: Option<u64>,
+    /// Installed RAM to buy for: what was set up needs when it doesn't fit ([`Basis::Work`]),
+    /// the rules' target when nothing was set up ([`Basis::Rules`]); `None` when nothing needs
+    /// buying — including when what was set up fits, whatever the rules ask.
     pub recommended_ram_bytes: Option<u64>,
     /// Channel-filling sets of equal modules reaching the recommendation, for the kinds of
     /// platform in the catalogue ([`dimm_sets`]), fewest channels first; only when the purchase
@@ -196,6 +260,19 @@ pub struct Procurement {
     /// ([`super::purchase::purchase_to_reach`]); `None` when no more RAM is needed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purchase: Option<super::purchase::Purchase>,
+    /// When what was set up fits but the rules ask for more: what reaching `rules_ram_bytes`
+    /// would take, as room for more, not a need.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_purchase: Option<super::purchase::Purchase>,
+    /// When what was set up doesn't fit: for each part that doesn't, the cheapest change in the
+    /// ranked list short of hardware whose re-run makes it fit ([`cheaper_fixes`]); empty when
+    /// some part has none (then buying is the way).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cheaper_fixes: Vec<Recommendation>,
+}
+
+fn rules_basis() -> Basis {
+    Basis::Rules
 }
 
 /// Hardware/configuration recommendations worth a line in a purchase request.
@@ -206,13 +283,90 @@ const OTHER_ADVICE: [RecId; 4] = [
     RecId::RaiseLimit,
 ];
 
-/// Builds the procurement section from the assessment's parts.
+/// What the user set up, from the assessment's parts: the training plan's and the model
+/// served's host RAM at their peak, the workload's working set. Each with its fit against usable
+/// RAM, as its own model judged it.
+pub struct SetUp<'a> {
+    /// The training plan's result.
+    pub training: Option<&'a TrainingMemory>,
+    /// The model served.
+    pub inference: Option<&'a InferenceMemory>,
+    /// The data-loading workload.
+    pub workload: Option<&'a WorkloadResult>,
+}
+
+impl SetUp<'_> {
+    /// Each part's need; `usable_share` turns usable bytes into installed ones.
+    pub fn needs(&self, usable_share: f64) -> Vec<WorkNeed> {
+        let need = |subject, needed: u64, fits| WorkNeed {
+            subject,
+            needed_bytes: needed,
+            installed_bytes: crate::units::saturating_bytes(needed as f64 / usable_share),
+            fits,
+            page_cache_bytes: None,
+        };
+        let mut out = Vec::new();
+        if let Some(t) = self.training {
+            out.push(need(Subject::Training, t.cpu.needed_bytes, t.cpu.fits));
+        }
+        if let Some(m) = self.inference {
+            out.push(need(Subject::Inference, m.cpu.needed_bytes, m.cpu.fits));
+        }
+        if let Some(w) = self.workload {
+            let b = &w.memory_budget;
+            let storage_bound = w.pipeline.bottleneck == Some(StageId::StorageRead)
+                && b.dataset_cached_fraction < 1.0;
+            out.push(WorkNeed {
+                page_cache_bytes: storage_bound
+                    .then(|| installed_for(w.ram_to_cache_dataset_bytes, usable_share)),
+                ..need(
+                    Subject::Workload,
+                    b.working_set_bytes,
+                    b.headroom_bytes.map(|h| h >= 0),
+                )
+            });
+        }
+        out
+    }
+}
+
+/// What the advice rests on for `work`: nothing set up, something that doesn't fit (or can't
+/// be checked), or everything fitting.
+pub fn basis(work: &[WorkNeed]) -> Basis {
+    if work.is_empty() {
+        Basis::Rules
+    } else if work.iter().all(|w| w.fits == Some(true)) {
+        Basis::WorkFits
+    } else {
+        Basis::Work
+    }
+}
+
+/// For each part of `work` that doesn't fit, the first change of the ranked list `ranked` about
+/// it that costs less than hardware (a setting, a technique, the OS) and whose re-run fits;
+/// empty unless every such part has one.
+pub fn cheaper_fixes(work: &[WorkNeed], ranked: &[Recommendation]) -> Vec<Recommendation> {
+    let hardware = RecKind::Hardware.cost();
+    let mut out = Vec::new();
+    for w in work.iter().filter(|w| w.fits == Some(false)) {
+        let Some(r) = ranked.iter().find(|r| {
+            r.subject == w.subject && r.kind.cost() < hardware && r.result.fits == Some(true)
+        }) else {
+            return Vec::new();
+        };
+        out.push(r.clone());
+    }
+    out
+}
+
+/// Builds the procurement section from the assessment's parts; `cheaper_fixes` is filled in
+/// once the recommendations are ranked ([`cheaper_fixes`]).
 pub fn procurement(
     profile: &crate::profile::MachineProfile,
     ram: &EffectiveRam,
     vram: &VramTotals,
     findings: &[Finding],
-    training: Option<&TrainingMemory>,
+    set_up: &SetUp<'_>,
 ) -> Procurement {
     // What to buy is installed RAM. A plan's need is usable RAM; the firmware and kernel keep
     // the same share of a larger installation, so the installed size to buy is the need over
@@ -237,11 +391,29 @@ pub fn procurement(
             push(RamReason::LargestGpu, largest);
         }
     }
-    if let Some(t) = training.filter(|t| t.cpu.fits == Some(false)) {
-        let installed = crate::units::saturating_bytes(t.cpu.needed_bytes as f64 / usable_share);
-        push(RamReason::TrainingPlan, installed);
+    let work = set_up.needs(usable_share);
+    for w in work.iter().filter(|w| w.fits != Some(true)) {
+        let reason = match w.subject {
+            Subject::Inference => RamReason::InferencePlan,
+            Subject::Workload => RamReason::Workload,
+            Subject::Training | Subject::Machine => RamReason::TrainingPlan,
+        };
+        push(reason, w.installed_bytes);
     }
-    let recommended = targets.iter().map(|t| t.required_bytes).max();
+    let largest = |rule: bool| {
+        targets
+            .iter()
+            .filter(|t| t.reason.is_rule() == rule)
+            .map(|t| t.required_bytes)
+            .max()
+    };
+    let rules_ram = largest(true);
+    let basis = basis(&work);
+    let recommended = match basis {
+        Basis::Rules => rules_ram,
+        Basis::Work => largest(false),
+        Basis::WorkFits => None,
+    };
     let mut other = Vec::new();
     for f in findings {
         if f.id == FindingId::TrainingDoesNotFit {
@@ -254,6 +426,9 @@ pub fn procurement(
         }
     }
     let purchase = recommended.map(|r| super::purchase::purchase_to_reach(profile, ram, r));
+    let rules_purchase = rules_ram
+        .filter(|_| basis == Basis::WorkFits)
+        .map(|r| super::purchase::purchase_to_reach(profile, ram, r));
     // The generic channel-filling sets only where nothing better can be said: never for a cloud
     // instance, a machine whose modules can be planned, or soldered memory.
     let generic_sets = match &purchase {
@@ -263,11 +438,16 @@ pub fn procurement(
     Procurement {
         current_ram_bytes: current,
         vram_bytes: vram.nominal_total_bytes,
+        work,
+        basis,
         targets,
+        rules_ram_bytes: rules_ram,
         recommended_ram_bytes: recommended,
         dimm_sets: generic_sets,
         other,
         purchase,
+        rules_purchase,
+        cheaper_fixes: Vec::new(),
     }
 }
 
@@ -408,5 +588,61 @@ mod tests {
         );
         assert!(dimm_sets(6145 * GIB, None).is_empty());
         assert_eq!(dimm_sets(6144 * GIB, None).len(), 1);
+    }
+
+    #[test]
+    fn the_basis_and_cheaper_fixes_follow_what_was_set_up() {
+        use super::super::recommend::{Outcome, RecommendationId as R};
+        let part = |subject, fits| WorkNeed {
+            subject,
+            needed_bytes: 10 * GIB,
+            installed_bytes: 10 * GIB,
+            fits,
+            page_cache_bytes: None,
+        };
+        assert_eq!(basis(&[]), Basis::Rules);
+        assert_eq!(
+            basis(&[part(Subject::Training, Some(true))]),
+            Basis::WorkFits
+        );
+        // One part that doesn't fit, or can't be checked, is enough to buy for.
+        let both = [
+            part(Subject::Training, Some(true)),
+            part(Subject::Workload, Some(false)),
+        ];
+        assert_eq!(basis(&both), Basis::Work);
+        assert_eq!(basis(&[part(Subject::Training, None)]), Basis::Work);
+        let rec = |id, kind, subject, fits| {
+            Recommendation::new(
+                id,
+                kind,
+                subject,
+                Outcome {
+                    fits: Some(fits),
+                    ..Outcome::default()
+                },
+            )
+        };
+        let ranked = [
+            rec(
+                R::ReduceBatchSize,
+                RecKind::Setting,
+                Subject::Workload,
+                false,
+            ),
+            rec(R::AddRam, RecKind::Hardware, Subject::Workload, true),
+            rec(R::NoCache, RecKind::Setting, Subject::Workload, true),
+            rec(R::Lora, RecKind::Software, Subject::Training, true),
+        ];
+        // The workload's first fitting change short of hardware: no cache (not the batch size,
+        // which still doesn't fit; not RAM).
+        let fixes = cheaper_fixes(&both, &ranked);
+        assert_eq!(fixes.iter().map(|r| r.id).collect::<Vec<_>>(), [R::NoCache]);
+        // A second part without one: buying is the way, so none is named.
+        let two = [
+            part(Subject::Inference, Some(false)),
+            part(Subject::Workload, Some(false)),
+        ];
+        assert!(cheaper_fixes(&two, &ranked).is_empty());
     }
 }
