@@ -427,7 +427,10 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     assert!(streams.recommendations.is_empty());
     assert_eq!(streams.values["demand"], Quantity::Rate(40.0));
     assert!(f.iter().all(|f| f.id != FindingId::DatasetNotCached));
-    assert!(f.iter().all(|f| !f.recommendations.contains(&RecId::AddRam)));
+    assert!(
+        f.iter()
+            .all(|f| !f.recommendations.contains(&RecId::AddRam))
+    );
     // The whole assessment of the tryout's machine: nothing asks for RAM, and procurement says
     // nothing is to be bought for the workload (its working set, 8.7 GiB, fits in 32).
     let a = assess_with(

@@ -156,7 +156,10 @@ fn page_cache(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding
                 Severity::Info,
                 &[],
             ))
-            .with("margin", Quantity::Ratio(storage / demand.max(f64::MIN_POSITIVE))),
+            .with(
+                "margin",
+                Quantity::Ratio(storage / demand.max(f64::MIN_POSITIVE)),
+            ),
         );
         return;
     }

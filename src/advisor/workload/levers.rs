@@ -177,8 +177,13 @@ pub fn recommendations(
         let after = with_ram(w, m, installed);
         if improves(&outcome(r), &outcome(&after)) {
             out.push(
-                Recommendation::new(R::AddRam, RecKind::Hardware, Subject::Workload, outcome(&after))
-                    .with("ram_bytes", Quantity::Bytes(installed)),
+                Recommendation::new(
+                    R::AddRam,
+                    RecKind::Hardware,
+                    Subject::Workload,
+                    outcome(&after),
+                )
+                .with("ram_bytes", Quantity::Bytes(installed)),
             );
         }
     }
@@ -201,7 +206,10 @@ pub fn with_ram(w: &Workload, m: &MachineRates, installed: u64) -> WorkloadResul
 /// told), or it feeds the GPUs better.
 pub fn improves(before: &Outcome, after: &Outcome) -> bool {
     let fits = after.fits == Some(true) && before.fits != Some(true);
-    let busier = match (before.predicted_gpu_utilization, after.predicted_gpu_utilization) {
+    let busier = match (
+        before.predicted_gpu_utilization,
+        after.predicted_gpu_utilization,
+    ) {
         (Some(b), Some(a)) => a > b + 1e-9,
         (None, Some(_)) => true,
         _ => false,
