@@ -208,10 +208,11 @@ pub(super) fn diagnose(lang: Lang, args: &PrometheusArgs, as_json: bool) -> Exit
         say(&trf(lang, Msg::ClusterOutRecorded, &[("file", &file)]));
     }
     let summary = diagnose::diagnose(&fetched.trace);
+    // Code spans lose their backticks in text (as [`super::print_text`] does), never in JSON.
     let out = if as_json {
         json(lang, client.base_url(), &fetched, &summary)
     } else {
-        text(lang, client.base_url(), &fetched, &summary)
+        crate::codespan::plain(&text(lang, client.base_url(), &fetched, &summary))
     };
     print(&client.redact(&out))
 }

@@ -390,7 +390,7 @@ pub fn text_with(
     }
     section(&mut out, tr(lang, Msg::MonitorCliDiagnoses));
     if s.diagnoses.is_empty() {
-        super::layout::wrap_hanging(&mut out, "  ", "  ", words::none_found(lang));
+        super::layout::wrap_hanging(&mut out, "  ", "  ", &words::none_found(lang, s));
     }
     for d in &s.diagnoses {
         let _ = writeln!(
@@ -404,6 +404,15 @@ pub fn text_with(
             super::layout::wrap_hanging(&mut out, "      → ", "        ", &rec);
         }
         out.push('\n');
+    }
+    let unchecked = words::unchecked_lines(lang, s);
+    if !unchecked.is_empty() {
+        if s.diagnoses.is_empty() {
+            out.push('\n');
+        }
+        for line in unchecked {
+            super::layout::wrap_hanging(&mut out, "  ", "  ", &line);
+        }
     }
     out
 }
