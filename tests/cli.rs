@@ -292,3 +292,59 @@ fn an_unknown_ramvram_lang_is_reported_not_silently_ignored() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("RAMVRAM_LANG"));
 }
+
+/// What the terminal prints, in both languages: no code span keeps its backticks (a student
+/// copies `--dataset-size 2000GB`, not the backticks). Standard output and standard error of
+/// text commands whose messages carry code spans.
+#[test]
+fn terminal_text_never_shows_code_span_backticks() {
+    let seed = fixture_path("seed-4090-32g");
+    let seed = seed.to_str().unwrap();
+    let traces = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces");
+    let sawtooth = traces.join("sawtooth.jsonl");
+    let profiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles");
+    let runs: Vec<Vec<String>> = vec![
+        // The workload notice on standard error ("taken from it: --dataset-size …").
+        vec![
+            "advise",
+            "--profile",
+            seed,
+            "--dataset-size",
+            "2000GB",
+            "--samples",
+            "666667",
+        ],
+        vec!["advise", "--profile", seed],
+        vec!["detect"],
+        vec!["diagnose", sawtooth.to_str().unwrap()],
+        vec!["advise", "--profile-dir", profiles.to_str().unwrap()],
+        vec![
+            "collect",
+            "--slurm",
+            "--nodes",
+            "gpu[01-02]",
+            "--out",
+            "profiles/",
+        ],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(String::from).collect())
+    .collect();
+    for lang in ["en", "zh"] {
+        for args in &runs {
+            let out = ramvram()
+                .env("RAMVRAM_LANG", lang)
+                .args(args)
+                .output()
+                .unwrap();
+            for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+                let text = String::from_utf8_lossy(bytes);
+                assert!(
+                    !text.contains('`'),
+                    "ramvram {} ({lang}), {stream}:\n{text}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+}

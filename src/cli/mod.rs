@@ -585,7 +585,7 @@ fn assessment(
     let serve = serve.or(from_file.inference);
     let work = match workload.workload(lang) {
         Ok(Some(w)) => {
-            eprintln!("ramvram: {}", printable(&w.note));
+            say(&format!("ramvram: {}", w.note));
             Some(w.workload)
         }
         Ok(None) => from_file.workload,
