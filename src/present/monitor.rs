@@ -621,6 +621,42 @@ mod tests {
     }
 
     #[test]
+    fn an_oom_kill_reads_whole_without_an_add_ram_line_before_its_advice() {
+        let s = diagnose(&synthetic::oom_kill());
+        let d = &s.diagnoses[0];
+        assert_eq!(d.id, DiagnosisId::OomKilled);
+        // One kill: the singular.
+        assert_eq!(
+            title(Lang::En, d),
+            "Out of memory: the kernel killed 1 process"
+        );
+        // No add-RAM advice precedes it, so the dataset advice stands on its own.
+        assert!(!d.recommendations.contains(&crate::advisor::RecId::AddRam));
+        for lang in Lang::ALL {
+            let recs = recommendations(lang, d);
+            assert!(
+                recs.iter()
+                    .all(|r| !r.contains("Until then") && !r.contains("在加内存之前")),
+                "{recs:?}"
+            );
+        }
+        assert!(recommendations(Lang::En, d)[1].starts_with("Keep the dataset out of RAM:"));
+        assert!(recommendations(Lang::Zh, d)[1].starts_with("别把数据集整个读进内存："));
+        // Two kills in the cgroup: plurals.
+        let mut two = d.clone();
+        two.evidence.insert("kills".into(), Evidence::Count(2));
+        two.evidence
+            .insert("cgroup_kills".into(), Evidence::Count(2));
+        two.evidence
+            .insert("limit".into(), Evidence::Bytes(16 << 30));
+        assert_eq!(
+            title(Lang::En, &two),
+            "Out of memory: the kernel killed 2 processes"
+        );
+        assert!(explanation(Lang::En, &two).contains(": 2 kills in its cgroup."));
+    }
+
+    #[test]
     fn sawtooth_reads_with_its_numbers_in_both_languages() {
         let s = diagnose(&synthetic::sawtooth(120, 4));
         let d = &s.diagnoses[0];
