@@ -348,3 +348,52 @@ fn terminal_text_never_shows_code_span_backticks() {
         }
     }
 }
+
+/// A report into a folder that doesn't exist names the user's path and the folder, never the
+/// temporary file, in the user's language; a profile folder's bad file is named once.
+#[test]
+fn file_errors_name_the_users_path_once() {
+    let seed = fixture_path("seed-4090-32g");
+    for (lang, expected) in [
+        (
+            "en",
+            "ramvram: error: /nonexistent/dir/x.pdf: the folder /nonexistent/dir doesn't exist\n",
+        ),
+        (
+            "zh",
+            "ramvram: 错误: /nonexistent/dir/x.pdf：文件夹 /nonexistent/dir 不存在\n",
+        ),
+    ] {
+        let out = ramvram()
+            .env("RAMVRAM_LANG", lang)
+            .args([
+                "report",
+                "--format",
+                "pdf",
+                "--out",
+                "/nonexistent/dir/x.pdf",
+                "--profile",
+            ])
+            .arg(&seed)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&seed, dir.path().join("a.json")).unwrap();
+    let text = std::fs::read_to_string(&seed).unwrap();
+    std::fs::write(dir.path().join("c.json"), &text[..300]).unwrap();
+    let out = ramvram()
+        .current_dir(dir.path())
+        .args(["advise", "--profile-dir", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("c.json"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(line.matches("c.json").count(), 1, "{line}");
+    assert!(line.contains("the file ends early (line "), "{line}");
+}

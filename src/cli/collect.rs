@@ -299,7 +299,7 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
         return fail(
             lang,
             super::EXIT_OUTPUT_FAILED,
-            &format!("{}: {e}", args.out.display()),
+            &crate::present::errors::write_failed(lang, &args.out, &e),
         );
     }
     let next = AtomicUsize::new(0);
@@ -399,7 +399,7 @@ fn one(lang: Lang, argv: &[String], file: &Path) -> Result<(), String> {
         trf(lang, Msg::ClusterCollectNotProfile, &[("error", &error)])
     })?;
     crate::fsutil::write_atomic(file, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", file.display()))
+        .map_err(|e| crate::present::errors::write_failed(lang, file, &e))
 }
 
 #[cfg(test)]

@@ -396,7 +396,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 let written =
                     report::render_fleet(&machines, &skipped, &options).and_then(|bytes| {
                         crate::fsutil::write_atomic(out, &bytes)
-                            .map_err(|e| format!("{}: {e}", out.display()))
+                            .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
                     });
                 match written {
                     Ok(()) => {
@@ -438,7 +438,11 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                         say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
-                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
+                    Err(e) => fail(
+                        lang,
+                        EXIT_OUTPUT_FAILED,
+                        &crate::present::errors::report_error(lang, &e),
+                    ),
                 }
             }
             Err(code) => code,
@@ -458,14 +462,7 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
             fail(
                 lang,
                 EXIT_BAD_INPUT,
-                &trf(
-                    lang,
-                    Msg::ErrorRead,
-                    &[
-                        ("file", &file.display().to_string()),
-                        ("error", &e.to_string()),
-                    ],
-                ),
+                &crate::present::errors::read_failed(lang, file, &e),
             )
         })?;
     let dimms = probe::dimm::parse_dmidecode(&text);

@@ -442,7 +442,9 @@ impl RamvramApp {
         self.message = Some(
             match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
                 Ok(()) => Message::Exported(path.to_path_buf()),
-                Err(e) => Message::ExportFailed(e),
+                Err(e) => {
+                    Message::ExportFailed(crate::present::errors::report_error(self.lang, &e))
+                }
             },
         );
         self.export = None;
@@ -551,7 +553,7 @@ impl RamvramApp {
         let result = crate::report::render_fleet(&self.fleet, &self.fleet_skipped, &options)
             .and_then(|bytes| {
                 crate::fsutil::write_atomic(path, &bytes)
-                    .map_err(|e| format!("{}: {e}", path.display()))
+                    .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
             });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),
