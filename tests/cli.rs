@@ -397,3 +397,68 @@ fn file_errors_name_the_users_path_once() {
     assert_eq!(line.matches("c.json").count(), 1, "{line}");
     assert!(line.contains("the file ends early (line "), "{line}");
 }
+
+/// `--format` and the name of `--out` agree, or the report is refused; without `--format` the
+/// name says which format (as the window's save dialogs read it).
+#[test]
+fn the_output_name_and_the_format_agree() {
+    let seed = fixture_path("seed-4090-32g");
+    let dir = tempfile::tempdir().unwrap();
+    let run = |lang: &str, args: &[&str]| {
+        ramvram()
+            .current_dir(dir.path())
+            .env("RAMVRAM_LANG", lang)
+            .args(["report", "--profile"])
+            .arg(&seed)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run("en", &["--format", "pdf", "--out", "report.md"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ramvram: error: --out report.md ends in .md, which is not what --format pdf writes: \
+         give --out report.pdf, or --format md.\n"
+    );
+    assert!(!dir.path().join("report.md").exists());
+    let out = run("zh", &["--format", "json", "--out", "r.PDF"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ramvram: 错误: --out r.PDF 以 .PDF 结尾，和 --format json 写出的格式不符：\
+         请改用 --out r.json，或者改用 --format pdf。\n"
+    );
+    // No --format: the extension says; none that names a format is an error.
+    assert!(run("en", &["--out", "r.md"]).status.success());
+    let md = std::fs::read_to_string(dir.path().join("r.md")).unwrap();
+    assert!(md.starts_with("# RAM·VRAM report: seed-4090-32g"), "{md}");
+    assert!(run("en", &["--out", "r.json"]).status.success());
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["profile"]["host"]["hostname"], "seed-4090-32g");
+    assert!(run("en", &["--out", "r.pdf"]).status.success());
+    assert!(
+        std::fs::read(dir.path().join("r.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF")
+    );
+    let out = run("en", &["--out", "r.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--out r.txt: the name doesn't say which format"),
+        "{out:?}"
+    );
+    // --format with a name that names no format: the format given.
+    assert!(
+        run("en", &["--format", "md", "--out", "notes.txt"])
+            .status
+            .success()
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("# RAM·VRAM report")
+    );
+}

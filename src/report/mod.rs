@@ -30,6 +30,30 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// The format a file's name asks for: `.pdf`, `.md` or `.markdown`, `.json`, in any case;
+    /// `None` for another extension or none. The command line and the window's save dialogs
+    /// read names the same way.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "pdf" => Some(Format::Pdf),
+            "md" | "markdown" => Some(Format::Markdown),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+
+    /// The file name extension it writes, without the dot: `pdf`, `md`, `json`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Markdown => "md",
+            Format::Json => "json",
+        }
+    }
+}
+
 /// Report settings chosen by the user (and the date, which the caller reads from the clock).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportOptions {
