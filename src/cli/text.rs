@@ -97,13 +97,14 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             ]
         )
     );
-    let (title, detail) = present::verdict(lang, a);
+    let h = present::headline::headline(lang, a);
     let _ = writeln!(
         out,
-        "\n[{}] {title}",
-        present::severity(lang, a.verdict.severity()).to_uppercase()
+        "\n[{}] {}",
+        present::severity(lang, h.severity).to_uppercase(),
+        h.title
     );
-    wrap(&mut out, "  ", &detail);
+    wrap(&mut out, "  ", &h.detail);
     out.push_str(&hardware(lang, a));
 
     section(&mut out, tr(lang, Msg::RatioSection));
