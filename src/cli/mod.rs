@@ -503,11 +503,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                         say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
-                    Err(e) => fail(
-                        lang,
-                        EXIT_OUTPUT_FAILED,
-                        &crate::present::errors::report_error(lang, &e),
-                    ),
+                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e.text(lang)),
                 }
             }
             Err(code) => code,

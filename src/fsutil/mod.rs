@@ -50,6 +50,9 @@ pub enum IoProblem {
     NoSpace,
     /// A named input that is not a regular file, too large, or not text ([`read_input`]).
     Input(InputProblem),
+    /// ramvram refused (a symbolic link it won't follow, a folder where the file should be):
+    /// its sentence, which reads after the file's name.
+    Refused(String),
     /// Anything else: the words of the OS or of ramvram's refusal.
     Other(String),
 }
@@ -65,7 +68,7 @@ impl IoProblem {
                 return IoProblem::Input(*p);
             }
             // ramvram's refusals carry a sentence of their own.
-            return IoProblem::Other(e.to_string());
+            return IoProblem::Refused(e.to_string());
         }
         match e.kind() {
             io::ErrorKind::NotFound => IoProblem::NotFound,
@@ -86,7 +89,7 @@ impl fmt::Display for IoProblem {
             IoProblem::ReadOnly => f.write_str("the file system is read-only"),
             IoProblem::NoSpace => f.write_str("no space left on the device"),
             IoProblem::Input(p) => p.fmt(f),
-            IoProblem::Other(text) => f.write_str(text),
+            IoProblem::Refused(text) | IoProblem::Other(text) => f.write_str(text),
         }
     }
 }

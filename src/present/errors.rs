@@ -69,7 +69,7 @@ pub fn io_problem(lang: Lang, p: &IoProblem) -> String {
         IoProblem::PermissionDenied => tr(lang, Msg::ErrorIoPermissionDenied).to_string(),
         IoProblem::ReadOnly => tr(lang, Msg::ErrorIoReadOnly).to_string(),
         IoProblem::NoSpace => tr(lang, Msg::ErrorIoNoSpace).to_string(),
-        IoProblem::Input(_) | IoProblem::Other(_) => p.to_string(),
+        IoProblem::Input(_) | IoProblem::Refused(_) | IoProblem::Other(_) => p.to_string(),
     }
 }
 
@@ -89,19 +89,7 @@ pub fn write_failed(lang: Lang, path: &Path, e: &std::io::Error) -> String {
 }
 
 fn write_problem(lang: Lang, file: &str, p: &IoProblem) -> String {
-    let reason = match p {
-        IoProblem::MissingFolder(_) => io_problem(lang, p),
-        _ => trf(lang, Msg::ErrorWrite, &[("error", &io_problem(lang, p))]),
-    };
-    in_file(lang, file, &reason)
-}
-
-/// Why a report wasn't written, naming the file as the user gave it.
-pub fn report_error(lang: Lang, e: &crate::report::ReportError) -> String {
-    match e {
-        crate::report::ReportError::Render(text) => text.clone(),
-        crate::report::ReportError::Write { path, error } => write_failed(lang, path, error),
-    }
+    in_file(lang, file, &write_reason(lang, p))
 }
 
 /// Why a file couldn't be read, naming it: "x.json: cannot read: no such file".
@@ -144,14 +132,17 @@ pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
         ProfileError::Invalid {
             field, problem: p, ..
         } => invalid_problem(lang, field, &problem(lang, p)),
-        ProfileError::Write { error, .. } => match error {
-            IoProblem::MissingFolder(_) => io_problem(lang, error),
-            _ => trf(
-                lang,
-                Msg::ErrorWrite,
-                &[("error", &io_problem(lang, error))],
-            ),
-        },
+        ProfileError::Write { error, .. } => write_reason(lang, error),
+    }
+}
+
+/// Why a write failed, without the file: a missing folder and ramvram's refusals are
+/// sentences of their own ("the folder … doesn't exist", "is a symbolic link owned by another
+/// user …"); the rest follow "cannot write:".
+fn write_reason(lang: Lang, p: &IoProblem) -> String {
+    match p {
+        IoProblem::MissingFolder(_) | IoProblem::Refused(_) => io_problem(lang, p),
+        _ => trf(lang, Msg::ErrorWrite, &[("error", &io_problem(lang, p))]),
     }
 }
 

@@ -179,7 +179,7 @@ fn built_blocks(
 pub enum ReportError {
     /// It could not be rendered (the PDF writer's words).
     Render(String),
-    /// The file could not be written (worded by `present::errors::report_error`).
+    /// The file could not be written (worded by [`ReportError::text`]).
     Write {
         /// The file as given.
         path: std::path::PathBuf,
@@ -203,6 +203,18 @@ impl std::fmt::Display for ReportError {
 }
 
 impl std::error::Error for ReportError {}
+
+impl ReportError {
+    /// The error in `lang`, naming the file as the user gave it (never a temporary file).
+    pub fn text(&self, lang: crate::i18n::Lang) -> String {
+        match self {
+            ReportError::Render(text) => text.clone(),
+            ReportError::Write { path, error } => {
+                crate::present::errors::write_failed(lang, path, error)
+            }
+        }
+    }
+}
 
 /// Renders and writes a report atomically: a failure leaves no file and never replaces an
 /// existing report with a broken one.

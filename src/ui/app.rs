@@ -460,9 +460,7 @@ impl RamvramApp {
         self.message = Some(
             match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
                 Ok(()) => Message::Exported(path.to_path_buf()),
-                Err(e) => {
-                    Message::ExportFailed(crate::present::errors::report_error(self.lang, &e))
-                }
+                Err(e) => Message::ExportFailed(e.text(self.lang)),
             },
         );
         self.export = None;
