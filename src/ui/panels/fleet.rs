@@ -103,7 +103,10 @@ pub fn fleet(
         }
     });
     if machines.is_empty() {
-        ui.label(tr(lang, Msg::FleetEmpty));
+        ui.add(crate::ui::paragraph::Paragraph::new(tr(
+            lang,
+            Msg::FleetEmpty,
+        )));
     }
     egui::ScrollArea::vertical()
         .id_salt("fleet-scroll")
