@@ -13,10 +13,18 @@ pub const NBSP: char = '\u{a0}';
 /// Bytes per GiB, as a float.
 pub const GIB: f64 = crate::units::GIB as f64;
 
-/// `17179869184` → `"16.0 GiB"`; below 1 GiB, MiB (`"64 MiB"`).
+/// `17179869184` → `"16.0 GiB"`; below 1 GiB, MiB (`"64 MiB"`); from 10 TiB (10,240 GiB), TiB
+/// (`"12.5 TiB"`, `"1,024 TiB"`), where a count of GiB stops being readable.
 pub fn gib(bytes: u64) -> String {
     let g = bytes as f64 / GIB;
-    if g >= 100.0 {
+    if g >= 10_240.0 {
+        let t = g / 1024.0;
+        if t >= 100.0 {
+            format!("{}{NBSP}TiB", thousands(t.round() as u64))
+        } else {
+            format!("{t:.1}{NBSP}TiB")
+        }
+    } else if g >= 100.0 {
         format!("{g:.0}{NBSP}GiB")
     } else if g >= 1.0 {
         format!("{g:.1}{NBSP}GiB")
@@ -150,6 +158,10 @@ mod tests {
         assert_eq!(gib(64 << 20), "64\u{a0}MiB");
         // 24,684,092 kB (this CI machine's MemTotal) = 23.54 GiB.
         assert_eq!(gib(24_684_092 * 1024), "23.5\u{a0}GiB");
+        // 10 TiB and above: 12,800 GiB = 12.5 TiB; 2^60 B = 1,048,576 TiB.
+        assert_eq!(gib(10_239 << 30), "10239\u{a0}GiB");
+        assert_eq!(gib(12_800 << 30), "12.5\u{a0}TiB");
+        assert_eq!(gib(1 << 60), "1,048,576\u{a0}TiB");
     }
 
     #[test]

@@ -292,3 +292,173 @@ fn an_unknown_ramvram_lang_is_reported_not_silently_ignored() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("RAMVRAM_LANG"));
 }
+
+/// What the terminal prints, in both languages: no code span keeps its backticks (a student
+/// copies `--dataset-size 2000GB`, not the backticks). Standard output and standard error of
+/// text commands whose messages carry code spans.
+#[test]
+fn terminal_text_never_shows_code_span_backticks() {
+    let seed = fixture_path("seed-4090-32g");
+    let seed = seed.to_str().unwrap();
+    let traces = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/traces");
+    let sawtooth = traces.join("sawtooth.jsonl");
+    let profiles = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles");
+    let runs: Vec<Vec<String>> = vec![
+        // The workload notice on standard error ("taken from it: --dataset-size …").
+        vec![
+            "advise",
+            "--profile",
+            seed,
+            "--dataset-size",
+            "2000GB",
+            "--samples",
+            "666667",
+        ],
+        vec!["advise", "--profile", seed],
+        vec!["detect"],
+        vec!["diagnose", sawtooth.to_str().unwrap()],
+        vec!["advise", "--profile-dir", profiles.to_str().unwrap()],
+        vec![
+            "collect",
+            "--slurm",
+            "--nodes",
+            "gpu[01-02]",
+            "--out",
+            "profiles/",
+        ],
+    ]
+    .into_iter()
+    .map(|v| v.into_iter().map(String::from).collect())
+    .collect();
+    for lang in ["en", "zh"] {
+        for args in &runs {
+            let out = ramvram()
+                .env("RAMVRAM_LANG", lang)
+                .args(args)
+                .output()
+                .unwrap();
+            for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+                let text = String::from_utf8_lossy(bytes);
+                assert!(
+                    !text.contains('`'),
+                    "ramvram {} ({lang}), {stream}:\n{text}",
+                    args.join(" ")
+                );
+            }
+        }
+    }
+}
+
+/// A report into a folder that doesn't exist names the user's path and the folder, never the
+/// temporary file, in the user's language; a profile folder's bad file is named once.
+#[test]
+fn file_errors_name_the_users_path_once() {
+    let seed = fixture_path("seed-4090-32g");
+    for (lang, expected) in [
+        (
+            "en",
+            "ramvram: error: /nonexistent/dir/x.pdf: the folder /nonexistent/dir doesn't exist\n",
+        ),
+        (
+            "zh",
+            "ramvram: 错误: /nonexistent/dir/x.pdf：文件夹 /nonexistent/dir 不存在\n",
+        ),
+    ] {
+        let out = ramvram()
+            .env("RAMVRAM_LANG", lang)
+            .args([
+                "report",
+                "--format",
+                "pdf",
+                "--out",
+                "/nonexistent/dir/x.pdf",
+                "--profile",
+            ])
+            .arg(&seed)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), expected);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&seed, dir.path().join("a.json")).unwrap();
+    let text = std::fs::read_to_string(&seed).unwrap();
+    std::fs::write(dir.path().join("c.json"), &text[..300]).unwrap();
+    let out = ramvram()
+        .current_dir(dir.path())
+        .args(["advise", "--profile-dir", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("c.json"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(line.matches("c.json").count(), 1, "{line}");
+    assert!(line.contains("the file ends early (line "), "{line}");
+}
+
+/// `--format` and the name of `--out` agree, or the report is refused; without `--format` the
+/// name says which format (as the window's save dialogs read it).
+#[test]
+fn the_output_name_and_the_format_agree() {
+    let seed = fixture_path("seed-4090-32g");
+    let dir = tempfile::tempdir().unwrap();
+    let run = |lang: &str, args: &[&str]| {
+        ramvram()
+            .current_dir(dir.path())
+            .env("RAMVRAM_LANG", lang)
+            .args(["report", "--profile"])
+            .arg(&seed)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run("en", &["--format", "pdf", "--out", "report.md"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ramvram: error: --out report.md ends in .md, which is not what --format pdf writes: \
+         give --out report.pdf, or --format md.\n"
+    );
+    assert!(!dir.path().join("report.md").exists());
+    let out = run("zh", &["--format", "json", "--out", "r.PDF"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ramvram: 错误: --out r.PDF 以 .PDF 结尾，和 --format json 写出的格式不符：\
+         请改用 --out r.json，或者改用 --format pdf。\n"
+    );
+    // No --format: the extension says; none that names a format is an error.
+    assert!(run("en", &["--out", "r.md"]).status.success());
+    let md = std::fs::read_to_string(dir.path().join("r.md")).unwrap();
+    assert!(md.starts_with("# RAM·VRAM report: seed-4090-32g"), "{md}");
+    assert!(run("en", &["--out", "r.json"]).status.success());
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(v["profile"]["host"]["hostname"], "seed-4090-32g");
+    assert!(run("en", &["--out", "r.pdf"]).status.success());
+    assert!(
+        std::fs::read(dir.path().join("r.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF")
+    );
+    let out = run("en", &["--out", "r.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--out r.txt: the name doesn't say which format"),
+        "{out:?}"
+    );
+    // --format with a name that names no format: the format given.
+    assert!(
+        run("en", &["--format", "md", "--out", "notes.txt"])
+            .status
+            .success()
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("notes.txt"))
+            .unwrap()
+            .starts_with("# RAM·VRAM report")
+    );
+}

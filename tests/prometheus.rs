@@ -357,6 +357,34 @@ fn a_sawtooth_in_prometheus_is_gpu_starved_and_a_steady_range_is_nothing() {
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("GPU 0 waits for data"), "{text}");
     assert!(text.contains(" UTC"), "{text}");
+    // Code spans in the advice lose their backticks, as everywhere in the terminal.
+    assert!(!text.contains('`'), "{text}");
+
+    // A node the server doesn't know is an error naming it and the nodes it does know, not
+    // an empty trace with nothing wrong in it.
+    let mut args = base(&saw_from, &saw_to);
+    args[4] = "gpu99".into();
+    let unknown = ramvram(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(unknown.status.code(), Some(2), "{unknown:?}");
+    let err = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        err.contains("no data for node gpu99. The nodes it knows: 127.0.0.1."),
+        "{err}"
+    );
+    assert!(unknown.stdout.is_empty(), "{unknown:?}");
+    // A known node in a range before the servers started: no sample, an error too.
+    let empty = ramvram(
+        &base("2020-01-01T00:00:00Z", "2020-01-01T00:10:00Z")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(empty.status.code(), Some(2), "{empty:?}");
+    let err = String::from_utf8_lossy(&empty.stderr);
+    assert!(
+        err.contains("knows node 127.0.0.1 but has no sample of it from 2020-01-01 00:00:00 UTC"),
+        "{err}"
+    );
 
     // The lab view from the same exporters: the GPU's framebuffer (used + free), RAM from
     // node_exporter, and what exporters don't carry left unknown.

@@ -179,7 +179,8 @@ fn a_failed_write_leaves_nothing_and_keeps_the_old_report() {
         &options(Format::Pdf, ReportLang::One(Lang::En)),
         &target,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("report.pdf"), "{err}");
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()

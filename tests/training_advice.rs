@@ -316,3 +316,100 @@ fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     );
     assert!(!last.changes.contains_key("modules"));
 }
+
+/// Llama 2 70B, full fine-tune with ZeRO-3 and no offload on a DGX H100 (8 × 80 GB, 2 TiB): each
+/// GPU would need 18 × p / 8 = 145 GiB, and without zero.Init every rank loads an fp32 copy
+/// (4 × p × 8 × 1.5 = 3083 GiB). Buying RAM isn't the answer: DeepSpeed's own settings are.
+/// Offloading the optimizer with zero.Init: DeepSpeed's estimator gives p × 16 × 1.5 bytes of
+/// CPU RAM (estimate_zero3_model_states_mem_needs, cpu_offload, zero_init) and
+/// 4 × largest layer + 2 × p / 8 per GPU.
+#[test]
+fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
+    let p = 68_976_648_192u64;
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero3,
+        gpus_per_node: 8,
+        ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
+    };
+    let a = assess("dgx-h100", plan);
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!((t.gpu.fits, t.cpu.fits), (Some(false), Some(false)));
+    let first = &a.recommendations[0];
+    assert_eq!(
+        (first.id, first.kind),
+        (R::OffloadOptimizerToCpu, RecKind::Setting)
+    );
+    assert_eq!(
+        first.changes["loading"],
+        ramvram::advisor::Quantity::Text("zero.Init".into())
+    );
+    assert_eq!(first.result.fits, Some(true));
+    let cpu = (p as f64 * 16.0 * 1.5) as u64 + runtime(8);
+    let cpu_got = first.result.cpu_peak_bytes_per_node.unwrap();
+    assert!(cpu_got.abs_diff(cpu) <= 2, "{cpu_got} vs {cpu}");
+    let gpu = 4 * 262_144_000 + 2 * p / 8;
+    let gpu_got = first.result.gpu_peak_bytes_per_gpu.unwrap();
+    assert!(gpu_got.abs_diff(gpu) <= 2, "{gpu_got} vs {gpu}");
+    // Every fitting change comes before any purchase, and no two techniques say the same thing.
+    let hardware = a
+        .recommendations
+        .iter()
+        .position(|r| matches!(r.kind, RecKind::Hardware | RecKind::Cloud));
+    let fitting_settings = a
+        .recommendations
+        .iter()
+        .filter(|r| r.kind == RecKind::Setting && r.result.fits == Some(true))
+        .count();
+    assert!(fitting_settings >= 2);
+    assert!(hardware.is_none_or(|h| h >= fitting_settings));
+    for (i, r) in a.recommendations.iter().enumerate() {
+        for s in &a.recommendations[i + 1..] {
+            assert!(
+                !(r.kind == RecKind::Software && r.kind == s.kind && r.result == s.result),
+                "{:?} and {:?} read the same",
+                r.id,
+                s.id
+            );
+        }
+    }
+}
+
+/// The headline can't say "enough RAM" above a plan that doesn't fit: on the seed's 32 GiB RTX
+/// 4090 machine the verdict alone is the 1.0–1.5× baseline (32 / 24 = 1.33), but a 7B full
+/// fine-tune with ZeRO-2 and CPU offload needs 6,738,415,616 × 16 × 1.5 B = 151 GiB + 5 GiB of
+/// runtime; the headline says so, with the cheapest change that fits, and the machine's
+/// verdict after it. Without a plan it is the verdict.
+#[test]
+fn the_headline_puts_a_plan_that_does_not_fit_first() {
+    use ramvram::advisor::{Severity, Verdict};
+    use ramvram::i18n::Lang;
+    use ramvram::present::headline::headline;
+    let alone = ramvram::advisor::assess(&common::fixture("seed-4090-32g"));
+    assert_eq!(alone.verdict, Verdict::Baseline);
+    let h = headline(Lang::En, &alone);
+    assert_eq!(h.severity, Severity::Info);
+    assert_eq!(h.title, "Enough RAM for training without offload");
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("seed-4090-32g", plan);
+    let h = headline(Lang::En, &a);
+    assert_eq!(h.severity, Severity::Critical);
+    assert!(
+        h.title
+            .starts_with("This training plan does not fit this machine")
+            && h.title.replace('\u{a0}', " ").contains("156 GiB"),
+        "{}",
+        h.title
+    );
+    let fix = a
+        .recommendations
+        .iter()
+        .find(|r| r.result.fits == Some(true))
+        .unwrap();
+    let fix_title = ramvram::present::recommend::title(Lang::En, fix);
+    assert!(h.detail.contains(&fix_title), "{}", h.detail);
+    assert!(h.detail.contains("Enough RAM for training without offload"));
+}

@@ -177,12 +177,24 @@ fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
     assert!(text.starts_with("# RAM·VRAM report: aws-g5.xlarge"));
     h.get_by_label(&format!("Report saved to {}", path.display()));
     h.get_by_label("Open folder");
-    // A folder that doesn't exist: the reason is shown, nothing is written.
-    let bad = dir.path().join("no-such-folder").join("r.pdf");
+    // A folder that doesn't exist: the reason is shown, naming the folder, nothing is written
+    // (the dialog has closed: the next export is a PDF in the window's language).
+    let missing = dir.path().join("no-such-folder");
+    let bad = missing.join("r.pdf");
     h.state_mut().export_to(&bad);
     h.run();
     h.get_by_label_contains("The report could not be saved");
+    h.get_by_label_contains(&format!("the folder {} doesn't exist", missing.display()));
     assert!(!bad.exists());
+    // A name that asks for another format: refused, as `--format pdf --out r.md` is.
+    let md = dir.path().join("r.md");
+    h.state_mut().export_to(&md);
+    h.run();
+    h.get_by_label_contains(&format!(
+        "{}: the name ends in .md, but the format chosen writes .pdf files",
+        md.display()
+    ));
+    assert!(!md.exists());
 }
 
 #[test]

@@ -16,13 +16,15 @@ use ramvram::ui::panels::fleet_chart::PLOT_ID;
 const CHART: &str =
     "Chart of the lab's machines: usable RAM against total VRAM, one point per machine";
 
-/// The window on the Lab machines page with every fixture profile loaded.
+/// The window on the Lab machines page with every fixture profile loaded, tall enough that the
+/// table (its cells wrap to two lines), the chart and "Reset view" are all in view: egui only
+/// clicks a widget that is.
 fn lab_window() -> Harness<'static, RamvramApp> {
     let profile = common::fixture("aws-g5.xlarge");
     let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
     app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
     let mut h = Harness::builder()
-        .with_size([1280.0, 1300.0])
+        .with_size([1280.0, 1500.0])
         .with_context_setup(ramvram::ui::fonts::install)
         .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
     h.run();

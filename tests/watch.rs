@@ -268,3 +268,86 @@ fn a_fake_gpu_plays_its_utilisation_series_through_the_sampler() {
     assert_eq!(t.samples[1].gpus[0].util_percent, Some(2.0));
     assert_eq!(t.samples[1].gpus[0].power_w, Some(66.4));
 }
+
+#[test]
+fn checks_without_data_are_named_not_passed() {
+    // A trace whose GPU and /dev/shm fields are null (an exporter without them), replayed.
+    let mut trace = synthetic::steady(20);
+    for s in &mut trace.samples {
+        s.gpus[0].util_percent = None;
+        s.host.shm_used_bytes = None;
+        s.host.shm_total_bytes = None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nulls.jsonl");
+    write_trace(&trace, &path);
+    let out = ramvram()
+        .env("RAMVRAM_LANG", "en")
+        .arg("diagnose")
+        .arg(&path)
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "Nothing wrong seen: no swapping, page-cache thrashing, I/O wait, OOM kill or \
+             memory near its limit."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("GPU utilisation wasn't in the trace, so starved GPUs couldn't be checked."),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "/dev/shm's use and size weren't in the trace, so a full /dev/shm couldn't be checked."
+        ),
+        "{text}"
+    );
+    // JSON says the same as data.
+    let v = json_of(ramvram().arg("diagnose").arg(&path).arg("--json"));
+    let unchecked: Vec<(String, String)> = v["unchecked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            (
+                u["check"].as_str().unwrap().to_string(),
+                u["missing"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unchecked,
+        [
+            ("gpu-starved".to_string(), "gpu-util".to_string()),
+            ("shm-exhausted".into(), "shm".into()),
+        ]
+    );
+}
+
+#[test]
+fn watching_without_gpus_does_not_claim_the_gpus_are_fine() {
+    let watch = ["watch", "--interval", "100ms", "--duration", "300ms"];
+    let v = json_of(ramvram().args(watch).arg("--json"));
+    if v["peaks"]["gpu_mem_used_bytes"].is_number() {
+        eprintln!("skipped: this machine has a GPU NVML can see");
+        return;
+    }
+    assert_eq!(v["unchecked"][0]["check"], "gpu-starved", "{v:#}");
+    assert_eq!(v["unchecked"][0]["missing"], "gpus", "{v:#}");
+    let out = ramvram()
+        .env("RAMVRAM_LANG", "en")
+        .args(watch)
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!text.contains("no starved GPU"), "{text}");
+    assert!(
+        text.contains("No GPU was in the trace, so starved GPUs couldn't be checked."),
+        "{text}"
+    );
+}

@@ -177,6 +177,18 @@ pub fn shell_quote(word: &str) -> String {
     }
 }
 
+/// A folder as messages name it: without trailing slashes (`profiles/` → `profiles`), so that
+/// `{dir}/NODE.json` reads `profiles/NODE.json`; the root stays `/`.
+pub fn dir_text(dir: &Path) -> String {
+    let text = dir.display().to_string();
+    let trimmed = text.trim_end_matches('/');
+    if trimmed.is_empty() && !text.is_empty() {
+        "/".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
 /// The script `collect` prints: comments, `mkdir -p DIR`, and per node an `srun` writing to
 /// `DIR/NODE.json.part`, renamed to `DIR/NODE.json` when it succeeds.
 pub fn script(
@@ -186,7 +198,7 @@ pub fn script(
     partition: Option<&str>,
     program: &str,
 ) -> String {
-    let d = dir.display().to_string();
+    let d = dir_text(dir);
     // The comments are shell text too: the folder quoted, control characters as `?` (a
     // newline in it must not end the comment), code spans without their backticks.
     let comment = |msg| {
@@ -287,7 +299,7 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
         return fail(
             lang,
             super::EXIT_OUTPUT_FAILED,
-            &format!("{}: {e}", args.out.display()),
+            &crate::present::errors::write_failed(lang, &args.out, &e),
         );
     }
     let next = AtomicUsize::new(0);
@@ -328,7 +340,7 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
         &[
             ("ok", &ok.to_string()),
             ("total", &nodes.len().to_string()),
-            ("dir", &args.out.display().to_string()),
+            ("dir", &dir_text(&args.out)),
         ],
     ));
     // The folder check the lab view does: every profile in DIR side by side, files that are
@@ -387,7 +399,7 @@ fn one(lang: Lang, argv: &[String], file: &Path) -> Result<(), String> {
         trf(lang, Msg::ClusterCollectNotProfile, &[("error", &error)])
     })?;
     crate::fsutil::write_atomic(file, text.as_bytes())
-        .map_err(|e| format!("{}: {e}", file.display()))
+        .map_err(|e| crate::present::errors::write_failed(lang, file, &e))
 }
 
 #[cfg(test)]
@@ -467,6 +479,25 @@ mod tests {
         assert!(lines[3].contains("--nodelist=gpu02"));
         assert!(lines[4].starts_with("# Then check the folder"));
         assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn a_folder_given_with_a_slash_is_named_once() {
+        assert_eq!(dir_text(Path::new("profiles/")), "profiles");
+        assert_eq!(dir_text(Path::new("profiles//")), "profiles");
+        assert_eq!(dir_text(Path::new("/srv/lab/")), "/srv/lab");
+        assert_eq!(dir_text(Path::new("/")), "/");
+        let s = script(
+            Lang::En,
+            &["gpu01".to_string()],
+            Path::new("profiles/"),
+            None,
+            "ramvram",
+        );
+        assert!(s.contains("goes to profiles/NODE.json."), "{s}");
+        assert!(!s.contains("//"), "{s}");
+        assert!(s.contains("mkdir -p -- profiles\n"), "{s}");
+        assert!(s.contains("ramvram advise --profile-dir profiles\n"), "{s}");
     }
 
     #[test]

@@ -103,9 +103,9 @@ pub enum Command {
         /// Which machine or machines.
         #[command(flatten)]
         machines: MachineArgs,
-        /// pdf, md or json.
+        /// pdf, md or json; without it, the extension of --out says (.pdf, .md, .json).
         #[arg(long, value_enum)]
-        format: FormatArg,
+        format: Option<FormatArg>,
         /// The file to write (atomically: a failure leaves no partial file behind).
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -282,6 +282,63 @@ pub enum FormatArg {
     Json,
 }
 
+impl FormatArg {
+    /// The value as written after `--format`.
+    fn as_str(self) -> &'static str {
+        match self {
+            FormatArg::Pdf => "pdf",
+            FormatArg::Md => "md",
+            FormatArg::Json => "json",
+        }
+    }
+
+    fn of(f: report::Format) -> FormatArg {
+        match f {
+            report::Format::Pdf => FormatArg::Pdf,
+            report::Format::Markdown => FormatArg::Md,
+            report::Format::Json => FormatArg::Json,
+        }
+    }
+}
+
+/// The report's format: `--format`, or what `--out`'s extension names (as the window's save
+/// dialogs read it, [`report::Format::from_path`]). `Err` is the message when the two
+/// disagree (`--format pdf --out report.md`) or when neither says.
+pub fn report_format(
+    lang: Lang,
+    format: Option<FormatArg>,
+    out: &Path,
+) -> Result<report::Format, String> {
+    let named = report::Format::from_path(out);
+    let file = out.display().to_string();
+    match (format, named) {
+        (Some(f), Some(n)) if report::Format::from(f) != n => {
+            let ext = out
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let suggested = out
+                .with_extension(report::Format::from(f).extension())
+                .display()
+                .to_string();
+            Err(trf(
+                lang,
+                Msg::CliReportFormatMismatch,
+                &[
+                    ("file", &file),
+                    ("ext", &ext),
+                    ("format", f.as_str()),
+                    ("suggested", &suggested),
+                    ("named_format", FormatArg::of(n).as_str()),
+                ],
+            ))
+        }
+        (Some(f), _) => Ok(f.into()),
+        (None, Some(n)) => Ok(n),
+        (None, None) => Err(trf(lang, Msg::CliReportFormatUnknown, &[("file", &file)])),
+    }
+}
+
 impl From<FormatArg> for report::Format {
     fn from(f: FormatArg) -> report::Format {
         match f {
@@ -328,6 +385,15 @@ pub fn primary_language(arg: Option<LangArg>) -> Lang {
 pub fn run(args: &Args) -> Option<ExitCode> {
     let langs = languages(args.lang);
     let lang = primary_language(args.lang);
+    // A report's format, checked against its file name before anything is assessed.
+    let chosen_format = match args.command.as_ref()? {
+        Command::Report { format, out, .. } => match report_format(lang, *format, out) {
+            Ok(f) => Some(f),
+            Err(e) => return Some(fail(lang, EXIT_BAD_INPUT, &e)),
+        },
+        _ => None,
+    };
+    let chosen_format = || chosen_format.expect("a report's format was chosen");
     let code = match args.command.as_ref()? {
         Command::Detect {
             json,
@@ -380,14 +446,13 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         },
         Command::Report {
             machines,
-            format,
             out,
             redact,
             ..
         } if machines.is_fleet() => match machines.load_fleet(lang) {
             Ok((machines, skipped)) => {
                 let options = report::ReportOptions {
-                    format: (*format).into(),
+                    format: chosen_format(),
                     lang: langs,
                     redact: *redact,
                     date: report::today(),
@@ -396,7 +461,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 let written =
                     report::render_fleet(&machines, &skipped, &options).and_then(|bytes| {
                         crate::fsutil::write_atomic(out, &bytes)
-                            .map_err(|e| format!("{}: {e}", out.display()))
+                            .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
                     });
                 match written {
                     Ok(()) => {
@@ -411,13 +476,13 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         },
         Command::Report {
             machines,
-            format,
             out,
             redact,
             training,
             workload,
             inference,
             trace,
+            ..
         } => match assessment(lang, machines, training, workload, inference) {
             Ok(a) => {
                 let live = match trace.as_deref().map(|t| watch::monitor_report(lang, t)) {
@@ -426,7 +491,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                     None => None,
                 };
                 let options = report::ReportOptions {
-                    format: (*format).into(),
+                    format: chosen_format(),
                     lang: langs,
                     redact: *redact,
                     date: report::today(),
@@ -438,7 +503,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                         say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
                         ExitCode::SUCCESS
                     }
-                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
+                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e.text(lang)),
                 }
             }
             Err(code) => code,
@@ -458,14 +523,7 @@ fn apply_dmidecode(lang: Lang, profile: &mut MachineProfile, file: &Path) -> Res
             fail(
                 lang,
                 EXIT_BAD_INPUT,
-                &trf(
-                    lang,
-                    Msg::ErrorRead,
-                    &[
-                        ("file", &file.display().to_string()),
-                        ("error", &e.to_string()),
-                    ],
-                ),
+                &crate::present::errors::read_failed(lang, file, &e),
             )
         })?;
     let dimms = probe::dimm::parse_dmidecode(&text);
@@ -585,7 +643,7 @@ fn assessment(
     let serve = serve.or(from_file.inference);
     let work = match workload.workload(lang) {
         Ok(Some(w)) => {
-            eprintln!("ramvram: {}", printable(&w.note));
+            say(&format!("ramvram: {}", w.note));
             Some(w.workload)
         }
         Ok(None) => from_file.workload,

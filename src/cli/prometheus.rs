@@ -198,20 +198,18 @@ pub(super) fn diagnose(lang: Lang, args: &PrometheusArgs, as_json: bool) -> Exit
     if let Some(path) = &args.record {
         let text = crate::trace::jsonl::to_jsonl(&fetched.trace);
         if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
-            return fail(
-                lang,
-                EXIT_OUTPUT_FAILED,
-                &format!("{}: {e}", path.display()),
-            );
+            let text = crate::present::errors::write_failed(lang, path, &e);
+            return fail(lang, EXIT_OUTPUT_FAILED, &text);
         }
         let file = path.display().to_string();
         say(&trf(lang, Msg::ClusterOutRecorded, &[("file", &file)]));
     }
     let summary = diagnose::diagnose(&fetched.trace);
+    // Code spans lose their backticks in text (as [`super::print_text`] does), never in JSON.
     let out = if as_json {
         json(lang, client.base_url(), &fetched, &summary)
     } else {
-        text(lang, client.base_url(), &fetched, &summary)
+        crate::codespan::plain(&text(lang, client.base_url(), &fetched, &summary))
     };
     print(&client.redact(&out))
 }

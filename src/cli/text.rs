@@ -97,13 +97,14 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             ]
         )
     );
-    let (title, detail) = present::verdict(lang, a);
+    let h = present::headline::headline(lang, a);
     let _ = writeln!(
         out,
-        "\n[{}] {title}",
-        present::severity(lang, a.verdict.severity()).to_uppercase()
+        "\n[{}] {}",
+        present::severity(lang, h.severity).to_uppercase(),
+        h.title
     );
-    wrap(&mut out, "  ", &detail);
+    wrap(&mut out, "  ", &h.detail);
     out.push_str(&hardware(lang, a));
 
     section(&mut out, tr(lang, Msg::RatioSection));
@@ -124,8 +125,11 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             ),
         ),
     ];
+    // The label column as wide as its widest label in terminal columns (a CJK character
+    // takes two), at least the 28 the other tables use.
+    let w = label_width(rows.iter().map(|(l, _)| *l)).max(28);
     for (label, value) in rows {
-        let _ = writeln!(out, "  {}{value}", pad(label, 28));
+        let _ = writeln!(out, "  {}{value}", pad(label, w));
     }
     if let Some(r) = a.ratio.ram_to_vram_total {
         out.push_str(&gauge(r));
@@ -224,8 +228,9 @@ fn bandwidth(
     }
     let rows = words::memory_rows(lang, b);
     out.push('\n');
+    let w = label_width(rows.iter().map(|(l, _)| *l)).max(28);
     for (label, value) in rows {
-        let _ = writeln!(out, "  {}{value}", pad(label, 28));
+        let _ = writeln!(out, "  {}{value}", pad(label, w));
     }
     out.push('\n');
     wrap(out, "  ", &words::seed_rule_text(lang, b));
@@ -235,6 +240,45 @@ fn bandwidth(
     for s in &b.storage {
         if let Some(place) = words::storage_location(lang, s) {
             wrap(out, "  ", &place);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unicode_width::UnicodeWidthStr;
+
+    /// The rows of the bandwidth table as printed: each label, then its value starting in one
+    /// column for every row, at least two columns after the widest label, in both languages.
+    #[test]
+    fn bandwidth_labels_never_run_into_their_values() {
+        let profile: crate::profile::MachineProfile = serde_json::from_str(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/profiles/seed-4090-32g.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let a = crate::advisor::assess(&profile);
+        let b = a.bandwidth.as_ref().expect("bandwidth");
+        for lang in Lang::ALL {
+            let rows = crate::present::bandwidth::memory_rows(lang, b);
+            let text = assessment(lang, &a, None);
+            let widest = rows.iter().map(|(l, _)| l.width()).max().unwrap();
+            let mut columns = Vec::new();
+            for (label, value) in &rows {
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with(&format!("  {label}")) && l.ends_with(value.as_str()))
+                    .unwrap_or_else(|| panic!("{label}: no line in\n{text}"));
+                let gap = &line[2 + label.len()..line.len() - value.len()];
+                assert!(gap.chars().all(|c| c == ' ') && gap.len() >= 2, "{line:?}");
+                columns.push(2 + label.width() + gap.len());
+            }
+            assert!(columns.iter().all(|c| *c == columns[0]), "{columns:?}");
+            assert!(columns[0] >= 2 + widest + 2, "{columns:?}");
         }
     }
 }

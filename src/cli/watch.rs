@@ -146,7 +146,10 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     let mut writer = match args.record.as_deref() {
         Some(path) => match TraceWriter::create(path, &header) {
             Ok(w) => Some(w),
-            Err(e) => return fail(lang, EXIT_OUTPUT_FAILED, &e),
+            Err(e) => {
+                let text = crate::present::errors::write_failed(lang, path, &e);
+                return fail(lang, EXIT_OUTPUT_FAILED, &text);
+            }
         },
         None => None,
     };
@@ -232,9 +235,11 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     let mut on_sample = |s: crate::trace::Sample| {
         if let Some(w) = writer.as_mut() {
             if let Err(e) = w.append(&s) {
+                let file = args.record.as_deref().unwrap_or(Path::new("-"));
+                let error = crate::present::errors::write_failed(lang, file, &e);
                 super::say(&format!(
                     "ramvram: {}",
-                    trf(lang, Msg::MonitorCliRecordFailed, &[("error", &e)])
+                    trf(lang, Msg::MonitorCliRecordFailed, &[("error", &error)])
                 ));
                 writer = None;
             }
@@ -390,7 +395,7 @@ pub fn text_with(
     }
     section(&mut out, tr(lang, Msg::MonitorCliDiagnoses));
     if s.diagnoses.is_empty() {
-        super::layout::wrap_hanging(&mut out, "  ", "  ", words::none_found(lang));
+        super::layout::wrap_hanging(&mut out, "  ", "  ", &words::none_found(lang, s));
     }
     for d in &s.diagnoses {
         let _ = writeln!(
@@ -404,6 +409,15 @@ pub fn text_with(
             super::layout::wrap_hanging(&mut out, "      → ", "        ", &rec);
         }
         out.push('\n');
+    }
+    let unchecked = words::unchecked_lines(lang, s);
+    if !unchecked.is_empty() {
+        if s.diagnoses.is_empty() {
+            out.push('\n');
+        }
+        for line in unchecked {
+            super::layout::wrap_hanging(&mut out, "  ", "  ", &line);
+        }
     }
     out
 }

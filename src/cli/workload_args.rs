@@ -354,7 +354,10 @@ impl WorkloadArgs {
                 &[
                     ("preset", &base_id),
                     ("name", name),
-                    ("fields", &taken.join(" ")),
+                    (
+                        "fields",
+                        &taken.join(if lang == Lang::Zh { "、" } else { ", " }),
+                    ),
                 ],
             )
         };

@@ -9,11 +9,90 @@
 mod read;
 mod write;
 
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
 pub use read::{
     InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, read_input,
     read_input_string,
 };
 pub use write::{TEMP_MARKER, write_atomic};
+
+/// The folder a file was to be written into doesn't exist. Carried inside the `io::Error`
+/// (kind `NotFound`) that [`write_atomic`] returns, so that a message names the user's folder
+/// rather than the OS's "No such file or directory" about a temporary file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingFolder(pub PathBuf);
+
+impl fmt::Display for MissingFolder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the folder {} doesn't exist", self.0.display())
+    }
+}
+
+impl std::error::Error for MissingFolder {}
+
+/// Why a file could not be read or written, as data: the common reasons by kind (worded in the
+/// user's language by `present::errors::io_problem`), ramvram's own refusals, else the OS's
+/// words. Never names a temporary file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IoProblem {
+    /// The folder to write into doesn't exist.
+    MissingFolder(PathBuf),
+    /// No such file.
+    NotFound,
+    /// Permission denied.
+    PermissionDenied,
+    /// The file system is mounted read-only.
+    ReadOnly,
+    /// No space left on the device (or the disk quota is used up).
+    NoSpace,
+    /// A named input that is not a regular file, too large, or not text ([`read_input`]).
+    Input(InputProblem),
+    /// ramvram refused (a symbolic link it won't follow, a folder where the file should be):
+    /// its sentence, which reads after the file's name.
+    Refused(String),
+    /// Anything else: the words of the OS or of ramvram's refusal.
+    Other(String),
+}
+
+impl IoProblem {
+    /// The problem behind `e`.
+    pub fn of(e: &io::Error) -> IoProblem {
+        if let Some(inner) = e.get_ref() {
+            if let Some(m) = inner.downcast_ref::<MissingFolder>() {
+                return IoProblem::MissingFolder(m.0.clone());
+            }
+            if let Some(p) = inner.downcast_ref::<InputProblem>() {
+                return IoProblem::Input(*p);
+            }
+            // ramvram's refusals carry a sentence of their own.
+            return IoProblem::Refused(e.to_string());
+        }
+        match e.kind() {
+            io::ErrorKind::NotFound => IoProblem::NotFound,
+            io::ErrorKind::PermissionDenied => IoProblem::PermissionDenied,
+            io::ErrorKind::ReadOnlyFilesystem => IoProblem::ReadOnly,
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => IoProblem::NoSpace,
+            _ => IoProblem::Other(e.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for IoProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IoProblem::MissingFolder(dir) => MissingFolder(dir.clone()).fmt(f),
+            IoProblem::NotFound => f.write_str("no such file"),
+            IoProblem::PermissionDenied => f.write_str("permission denied"),
+            IoProblem::ReadOnly => f.write_str("the file system is read-only"),
+            IoProblem::NoSpace => f.write_str("no space left on the device"),
+            IoProblem::Input(p) => p.fmt(f),
+            IoProblem::Refused(text) | IoProblem::Other(text) => f.write_str(text),
+        }
+    }
+}
 
 /// This host's name reduced to `[A-Za-z0-9-]` (at most 64 characters; `host` when unknown), for
 /// names of temporary files and folders: on a file system shared between hosts (NFS), a process

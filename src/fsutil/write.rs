@@ -45,6 +45,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .ok_or_else(|| refusal(io::ErrorKind::InvalidInput, "is not a file path"))?
         .to_string_lossy()
         .into_owned();
+    // A missing folder is named as the user gave it, not through the temporary file's error.
+    match std::fs::metadata(&dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                super::MissingFolder(dir.clone()),
+            ));
+        }
+        _ => {}
+    }
     let prefix = temp_prefix(&name);
     remove_stale_temps(&dir, &prefix);
     let own_prefix = format!("{prefix}{}-", std::process::id());
@@ -58,7 +68,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let mode = if existing.is_some() { 0o600 } else { 0o666 };
         builder.permissions(std::fs::Permissions::from_mode(mode));
     }
-    let mut tmp = builder.tempfile_in(&dir)?;
+    let mut tmp = builder.tempfile_in(&dir).map_err(without_temp_name)?;
     tmp.as_file_mut().write_all(bytes)?;
     if let Some(old) = &existing {
         keep_owner_and_mode(tmp.as_file(), old)?;
@@ -66,6 +76,35 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(&target).map_err(|e| e.error)?;
     sync_dir(&dir)
+}
+
+/// `tempfile`'s error without the temporary file's name it appends ("… at path
+/// \"/dir/.x.pdf.ramvram-…tmp\""): a name the user never gave and that no longer exists. The
+/// common kinds become the OS error again (so that they are worded like any other), the rest
+/// keep the OS's words.
+fn without_temp_name(e: io::Error) -> io::Error {
+    if e.get_ref().is_none() {
+        return e;
+    }
+    #[cfg(unix)]
+    {
+        let code = match e.kind() {
+            io::ErrorKind::NotFound => Some(libc::ENOENT),
+            io::ErrorKind::PermissionDenied => Some(libc::EACCES),
+            io::ErrorKind::ReadOnlyFilesystem => Some(libc::EROFS),
+            io::ErrorKind::StorageFull => Some(libc::ENOSPC),
+            io::ErrorKind::QuotaExceeded => Some(libc::EDQUOT),
+            _ => None,
+        };
+        if let Some(code) = code {
+            return io::Error::from_raw_os_error(code);
+        }
+    }
+    let text = e.to_string();
+    let words = text
+        .rfind(" at path ")
+        .map_or(text.as_str(), |i| &text[..i]);
+    io::Error::new(e.kind(), words.to_string())
 }
 
 fn refusal(kind: io::ErrorKind, text: &str) -> io::Error {
@@ -276,6 +315,31 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn errors_name_no_temporary_file() {
+        // The folder doesn't exist: said as such, about the folder the user gave.
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nowhere");
+        let e = write_atomic(&missing.join("x.pdf"), b"x").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            super::super::IoProblem::of(&e),
+            super::super::IoProblem::MissingFolder(missing.clone())
+        );
+        // The folder exists but no file can be created in it (/proc): the OS's reason, not
+        // `tempfile`'s "… at path \"/proc/.x.pdf.ramvram-…tmp\"".
+        #[cfg(target_os = "linux")]
+        {
+            let e = write_atomic(Path::new("/proc/x.pdf"), b"x").unwrap_err();
+            let text = e.to_string();
+            assert!(
+                !text.contains(TEMP_MARKER) && !text.contains("at path"),
+                "{text}"
+            );
+            assert!(e.raw_os_error().is_some(), "{e:?}");
+        }
     }
 
     #[test]

@@ -256,17 +256,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileErro
 pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileError> {
     // Slurm writes dozens of fields ramvram does not use: no list of ignored fields is kept.
     let mut json = serde_json::Deserializer::from_str(text);
-    let doc: ScontrolNodes =
-        serde_path_to_error::deserialize(&mut json).map_err(|e| ProfileError::Parse {
-            path: path.to_path_buf(),
-            field: e.path().to_string(),
-            message: e.inner().to_string(),
-        })?;
-    json.end().map_err(|e| ProfileError::Parse {
-        path: path.to_path_buf(),
-        field: ".".to_string(),
-        message: e.to_string(),
-    })?;
+    let doc: ScontrolNodes = serde_path_to_error::deserialize(&mut json)
+        .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
+    json.end().map_err(|e| ProfileError::parse(path, ".", &e))?;
     let invalid = |field: String, problem: Problem| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,

@@ -65,12 +65,45 @@ pub fn error(lang: Lang, url: &str, e: &PromError) -> String {
             &[("expected", expected), ("found", found)],
         ),
         PromError::BadRange => tr(lang, Msg::ClusterErrorBadRange).to_string(),
+        PromError::UnknownNode { node, known } if known.is_empty() => {
+            t(Msg::ClusterErrorUnknownNodeNone, &[("node", node)])
+        }
+        PromError::UnknownNode { node, known } => t(
+            Msg::ClusterErrorUnknownNode,
+            &[("node", node), ("nodes", &node_list(lang, known))],
+        ),
+        PromError::EmptyRange { node, start, end } => {
+            let (from, to) = range_ends(*start, *end);
+            t(
+                Msg::ClusterErrorEmptyRange,
+                &[("node", node), ("from", &from), ("to", &to)],
+            )
+        }
         PromError::TooManySteps { steps, max } => trf(
             lang,
             Msg::ClusterErrorTooManySteps,
             &[("steps", &steps.to_string()), ("max", &max.to_string())],
         ),
     }
+}
+
+/// Nodes named in a message at most: 20 (a lab's `up` can list thousands).
+pub const NODES_SHOWN: usize = 20;
+
+/// The nodes a server knows, for a message: the first [`NODES_SHOWN`], then how many more.
+fn node_list(lang: Lang, nodes: &[String]) -> String {
+    let shown = nodes.iter().take(NODES_SHOWN).map(String::as_str);
+    let sep = if lang == Lang::Zh { "、" } else { ", " };
+    let list = shown.collect::<Vec<_>>().join(sep);
+    if nodes.len() <= NODES_SHOWN {
+        return list;
+    }
+    let more = (nodes.len() - NODES_SHOWN).to_string();
+    trf(
+        lang,
+        Msg::ClusterErrorMoreNodes,
+        &[("nodes", &list), ("more", &more)],
+    )
 }
 
 /// The two ends of a range on the clock: `2024-06-01 14:00:00 UTC` and `18:00:00 UTC` (the

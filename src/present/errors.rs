@@ -2,10 +2,13 @@
 //! read or can't be right, a file skipped from the Lab machines view, a bad flag value. The
 //! data comes from `profile`, `inputs` and the advisor as ids; the words from `locales/`.
 
+use std::path::Path;
+
+use crate::fsutil::IoProblem;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::inputs::scenario::ScenarioError;
 use crate::profile::dir::Skip;
-use crate::profile::{Problem, ProfileError};
+use crate::profile::{ParseProblem, Problem, ProfileError};
 
 /// What is wrong with a value: "300 is outside 0–200".
 pub fn problem(lang: Lang, p: &Problem) -> String {
@@ -52,34 +55,107 @@ pub fn problem(lang: Lang, p: &Problem) -> String {
     }
 }
 
+/// Why a file couldn't be read or written: the common reasons in the user's language (no such
+/// file, permission denied, a read-only file system, a full disk), else the words of the OS or
+/// of ramvram's refusal.
+pub fn io_problem(lang: Lang, p: &IoProblem) -> String {
+    match p {
+        IoProblem::MissingFolder(dir) => trf(
+            lang,
+            Msg::ErrorFolderMissing,
+            &[("dir", &dir.display().to_string())],
+        ),
+        IoProblem::NotFound => tr(lang, Msg::ErrorIoNotFound).to_string(),
+        IoProblem::PermissionDenied => tr(lang, Msg::ErrorIoPermissionDenied).to_string(),
+        IoProblem::ReadOnly => tr(lang, Msg::ErrorIoReadOnly).to_string(),
+        IoProblem::NoSpace => tr(lang, Msg::ErrorIoNoSpace).to_string(),
+        IoProblem::Input(_) | IoProblem::Refused(_) | IoProblem::Other(_) => p.to_string(),
+    }
+}
+
+/// "FILE: REASON" / "FILE：REASON".
+fn in_file(lang: Lang, file: &str, reason: &str) -> String {
+    trf(
+        lang,
+        Msg::ErrorInFile,
+        &[("file", file), ("reason", reason)],
+    )
+}
+
+/// Why a file couldn't be written, naming the file as the user gave it: "x.pdf: the folder
+/// /nonexistent/dir doesn't exist", "x.pdf: cannot write: permission denied".
+pub fn write_failed(lang: Lang, path: &Path, e: &std::io::Error) -> String {
+    write_problem(lang, &path.display().to_string(), &IoProblem::of(e))
+}
+
+fn write_problem(lang: Lang, file: &str, p: &IoProblem) -> String {
+    in_file(lang, file, &write_reason(lang, p))
+}
+
+/// Why a file couldn't be read, naming it: "x.json: cannot read: no such file".
+pub fn read_failed(lang: Lang, path: &Path, e: &std::io::Error) -> String {
+    let reason = trf(
+        lang,
+        Msg::ErrorRead,
+        &[("error", &io_problem(lang, &IoProblem::of(e)))],
+    );
+    in_file(lang, &path.display().to_string(), &reason)
+}
+
 /// A profile file's error, naming the file and the field: "server.json: field
 /// `memory.swappiness`: 300 is outside 0–200".
 pub fn profile_error(lang: Lang, e: &ProfileError) -> String {
     let file = e.path().display().to_string();
+    if let ProfileError::Write { error, .. } = e {
+        return write_problem(lang, &file, error);
+    }
+    in_file(lang, &file, &profile_problem(lang, e))
+}
+
+/// What is wrong in a profile file, without the file's name (for a list that names it already).
+pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
     match e {
         ProfileError::Read { error, .. } => {
-            trf(lang, Msg::ErrorRead, &[("file", &file), ("error", error)])
+            trf(lang, Msg::ErrorRead, &[("error", &io_problem(lang, error))])
         }
-        ProfileError::Parse { field, message, .. } => trf(
-            lang,
-            Msg::ErrorParse,
-            &[("file", &file), ("field", field), ("error", message)],
-        ),
+        ProfileError::Parse { field, problem, .. } => match problem {
+            ParseProblem::EndsEarly { line } => {
+                trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])
+            }
+            ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
+            ParseProblem::Syntax(words) => trf(lang, Msg::ErrorSyntax, &[("error", words)]),
+            ParseProblem::Data(words) if field == "." || field.is_empty() => words.clone(),
+            ParseProblem::Data(words) => {
+                trf(lang, Msg::ErrorParse, &[("field", field), ("error", words)])
+            }
+        },
         ProfileError::Invalid {
             field, problem: p, ..
-        } => invalid(lang, &file, field, &problem(lang, p)),
-        ProfileError::Write { error, .. } => {
-            trf(lang, Msg::ErrorWrite, &[("file", &file), ("error", error)])
-        }
+        } => invalid_problem(lang, field, &problem(lang, p)),
+        ProfileError::Write { error, .. } => write_reason(lang, error),
     }
 }
 
-fn invalid(lang: Lang, file: &str, field: &str, problem: &str) -> String {
+/// Why a write failed, without the file: a missing folder and ramvram's refusals are
+/// sentences of their own ("the folder … doesn't exist", "is a symbolic link owned by another
+/// user …"); the rest follow "cannot write:".
+fn write_reason(lang: Lang, p: &IoProblem) -> String {
+    match p {
+        IoProblem::MissingFolder(_) | IoProblem::Refused(_) => io_problem(lang, p),
+        _ => trf(lang, Msg::ErrorWrite, &[("error", &io_problem(lang, p))]),
+    }
+}
+
+fn invalid_problem(lang: Lang, field: &str, problem: &str) -> String {
     trf(
         lang,
         Msg::ErrorInvalid,
-        &[("file", file), ("field", field), ("problem", problem)],
+        &[("field", field), ("problem", problem)],
     )
+}
+
+fn invalid(lang: Lang, file: &str, field: &str, problem: &str) -> String {
+    in_file(lang, file, &invalid_problem(lang, field, problem))
 }
 
 /// A scenario file's error, naming the file and the field.
@@ -95,11 +171,11 @@ pub fn scenario_error(lang: Lang, e: &ScenarioError) -> String {
     }
 }
 
-/// Why a file is not in the Lab machines view.
+/// Why a file is not in the Lab machines view, without the file's name (the list names it).
 pub fn skip(lang: Lang, s: &Skip) -> String {
     match s {
         Skip::NotJson => tr(lang, Msg::ErrorNotJson).to_string(),
-        Skip::Error(e) => profile_error(lang, e),
+        Skip::Error(e) => profile_problem(lang, e),
     }
 }
 
@@ -115,6 +191,103 @@ pub fn flag(lang: Lang, flag: &str, p: &Problem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_error(text: &str) -> ProfileError {
+        crate::profile::parse_profile(text, Path::new("p.json")).unwrap_err()
+    }
+
+    #[test]
+    fn parse_errors_read_whole() {
+        // Cut off inside `cpu` on line 3: the file ends early, no "field ?".
+        let cut = "{\n  \"schema_version\": 1,\n  \"cpu\": {\"model\": \"x\"";
+        let e = parse_error(cut);
+        assert_eq!(
+            profile_error(Lang::En, &e),
+            "p.json: the file ends early (line 3): it was cut off, perhaps while being copied \
+             or written"
+        );
+        assert_eq!(
+            profile_error(Lang::Zh, &e),
+            "p.json：文件提前结束了（第 3 行）：可能在复制或写入时被截断了"
+        );
+        // `{}`: the field that is missing, by name, no "field .".
+        let e = parse_error("{}");
+        assert_eq!(
+            profile_error(Lang::En, &e),
+            "p.json: field `schema_version` is missing"
+        );
+        assert_eq!(
+            profile_error(Lang::Zh, &e),
+            "p.json：缺少字段 `schema_version`"
+        );
+        // A missing field inside an object: its whole path.
+        let e = parse_error(r#"{"schema_version": 1, "gpus": [{"vendor": "nvidia"}]}"#);
+        assert_eq!(
+            profile_error(Lang::En, &e),
+            "p.json: field `gpus[0].index` is missing"
+        );
+        // Not JSON: the parser's words with the place.
+        let e = parse_error(r#"{"schema_version": 1,}"#);
+        assert_eq!(
+            profile_error(Lang::En, &e),
+            "p.json: not valid JSON: trailing comma at line 1 column 22"
+        );
+        // A wrong type names its field, as before.
+        let e = parse_error(r#"{"schema_version": "one"}"#);
+        assert!(
+            profile_error(Lang::En, &e).starts_with("p.json: field `schema_version`: invalid type"),
+            "{}",
+            profile_error(Lang::En, &e)
+        );
+        // A list that names the file already gets the reason alone.
+        let skip = Skip::Error(parse_error("{}"));
+        assert_eq!(
+            super::skip(Lang::En, &skip),
+            "field `schema_version` is missing"
+        );
+    }
+
+    #[test]
+    fn write_errors_name_the_users_file_in_the_users_language() {
+        let e = std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            crate::fsutil::MissingFolder("/nonexistent/dir".into()),
+        );
+        let out = Path::new("/nonexistent/dir/x.pdf");
+        assert_eq!(
+            write_failed(Lang::En, out, &e),
+            "/nonexistent/dir/x.pdf: the folder /nonexistent/dir doesn't exist"
+        );
+        assert_eq!(
+            write_failed(Lang::Zh, out, &e),
+            "/nonexistent/dir/x.pdf：文件夹 /nonexistent/dir 不存在"
+        );
+        #[cfg(unix)]
+        for (code, en, zh) in [
+            (libc::EACCES, "permission denied", "没有权限"),
+            (
+                libc::EROFS,
+                "the file system is read-only",
+                "文件系统是只读的",
+            ),
+            (libc::ENOSPC, "no space left on the device", "磁盘空间不足"),
+            (libc::ENOENT, "no such file", "文件不存在"),
+        ] {
+            let e = std::io::Error::from_raw_os_error(code);
+            assert_eq!(
+                write_failed(Lang::En, Path::new("r.md"), &e),
+                format!("r.md: cannot write: {en}")
+            );
+            assert_eq!(
+                write_failed(Lang::Zh, Path::new("r.md"), &e),
+                format!("r.md：无法写入：{zh}")
+            );
+            assert_eq!(
+                read_failed(Lang::Zh, Path::new("p.json"), &e),
+                format!("p.json：无法读取：{zh}")
+            );
+        }
+    }
 
     #[test]
     fn a_range_problem_reads_in_both_languages() {

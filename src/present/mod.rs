@@ -17,6 +17,7 @@ pub mod cluster;
 pub mod errors;
 pub mod fleet;
 pub mod hardware;
+pub mod headline;
 pub mod inference;
 pub mod monitor;
 pub mod names;

@@ -3,7 +3,7 @@
 //! diagnosis reads the same everywhere. Computes nothing: the numbers come from the
 //! [`Summary`] and the samples.
 
-use crate::advisor::diagnose::{Diagnosis, DiagnosisId, Evidence, Peaks, Summary};
+use crate::advisor::diagnose::{Diagnosis, DiagnosisId, Evidence, MissingData, Peaks, Summary};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::trace::Sample;
@@ -326,9 +326,141 @@ pub fn live_line(lang: Lang, s: &Sample) -> String {
     line
 }
 
-/// The "nothing found" sentence.
-pub fn none_found(lang: Lang) -> &'static str {
-    tr(lang, Msg::MonitorNoDiagnoses)
+/// The checks the "nothing found" sentence speaks for, in its order. PCIe saturation and
+/// power swings are left out: they need data most traces lack (a PCIe link in the profile,
+/// PCIe counters), and are shown only when seen.
+pub const HEADLINE_CHECKS: [DiagnosisId; 7] = [
+    DiagnosisId::GpuStarved,
+    DiagnosisId::SwapThrashing,
+    DiagnosisId::PageCacheThrashing,
+    DiagnosisId::IoBound,
+    DiagnosisId::ShmExhausted,
+    DiagnosisId::OomKilled,
+    DiagnosisId::RamNearLimit,
+];
+
+/// Items as a list: "a, b or c" ("a, b and c" with `and`) / "a、b、c".
+fn list(lang: Lang, items: &[&str], and: bool) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => trf(
+            lang,
+            if and {
+                Msg::MonitorListLastAnd
+            } else {
+                Msg::MonitorListLast
+            },
+            &[
+                ("rest", &rest.join(tr(lang, Msg::MonitorListSep))),
+                ("last", last),
+            ],
+        ),
+    }
+}
+
+/// A check as the thing found none of ("starved GPU" / "GPU 等数据").
+fn none_name(lang: Lang, id: DiagnosisId) -> &'static str {
+    use DiagnosisId as D;
+    tr(
+        lang,
+        match id {
+            D::GpuStarved => Msg::MonitorNoneGpuStarved,
+            D::SwapThrashing => Msg::MonitorNoneSwapThrashing,
+            D::PageCacheThrashing => Msg::MonitorNonePageCacheThrashing,
+            D::IoBound => Msg::MonitorNoneIoBound,
+            D::ShmExhausted => Msg::MonitorNoneShmExhausted,
+            D::OomKilled => Msg::MonitorNoneOomKilled,
+            D::RamNearLimit => Msg::MonitorNoneRamNearLimit,
+            D::PcieSaturated => Msg::MonitorNonePcieSaturated,
+            D::PowerUnstable => Msg::MonitorNonePowerUnstable,
+        },
+    )
+}
+
+/// A check as what could not be checked ("starved GPUs" / "GPU 是否在等数据").
+fn check_name(lang: Lang, id: DiagnosisId) -> &'static str {
+    use DiagnosisId as D;
+    tr(
+        lang,
+        match id {
+            D::GpuStarved => Msg::MonitorCheckGpuStarved,
+            D::SwapThrashing => Msg::MonitorCheckSwapThrashing,
+            D::PageCacheThrashing => Msg::MonitorCheckPageCacheThrashing,
+            D::IoBound => Msg::MonitorCheckIoBound,
+            D::ShmExhausted => Msg::MonitorCheckShmExhausted,
+            D::OomKilled => Msg::MonitorCheckOomKilled,
+            D::RamNearLimit => Msg::MonitorCheckRamNearLimit,
+            D::PcieSaturated => Msg::MonitorCheckPcieSaturated,
+            D::PowerUnstable => Msg::MonitorCheckPowerUnstable,
+        },
+    )
+}
+
+fn missing_msg(m: MissingData) -> Msg {
+    use MissingData as M;
+    match m {
+        M::Gpus => Msg::MonitorMissingGpus,
+        M::GpuUtil => Msg::MonitorMissingGpuUtil,
+        M::CpuLoad => Msg::MonitorMissingCpuLoad,
+        M::SwapIn => Msg::MonitorMissingSwapIn,
+        M::DiskReads => Msg::MonitorMissingDiskReads,
+        M::IoWait => Msg::MonitorMissingIoWait,
+        M::Shm => Msg::MonitorMissingShm,
+        M::OomKills => Msg::MonitorMissingOomKills,
+        M::AvailableMemory => Msg::MonitorMissingAvailableMemory,
+        M::RamSize => Msg::MonitorMissingRamSize,
+        M::PcieTraffic => Msg::MonitorMissingPcieTraffic,
+        M::PcieLink => Msg::MonitorMissingPcieLink,
+        M::GpuPower => Msg::MonitorMissingGpuPower,
+    }
+}
+
+/// The "nothing found" sentence: only the checks the trace had data for ("Nothing wrong seen:
+/// no swapping, I/O wait or OOM kill."), or that none could look. [`unchecked_lines`] says
+/// what the others lacked.
+pub fn none_found(lang: Lang, s: &Summary) -> String {
+    let checked: Vec<&str> = HEADLINE_CHECKS
+        .iter()
+        .filter(|id| s.checked(**id))
+        .map(|id| none_name(lang, *id))
+        .collect();
+    if checked.is_empty() {
+        return tr(lang, Msg::MonitorNothingChecked).to_string();
+    }
+    trf(
+        lang,
+        Msg::MonitorNoDiagnoses,
+        &[("checks", &list(lang, &checked, false))],
+    )
+}
+
+/// One sentence per kind of data missing, naming the checks that lacked it: "GPU utilisation
+/// wasn't in the trace, so starved GPUs couldn't be checked." Empty when every check of
+/// [`HEADLINE_CHECKS`] had data.
+pub fn unchecked_lines(lang: Lang, s: &Summary) -> Vec<String> {
+    let mut groups: Vec<(MissingData, Vec<&str>)> = Vec::new();
+    for u in s
+        .unchecked
+        .iter()
+        .filter(|u| HEADLINE_CHECKS.contains(&u.check))
+    {
+        let name = check_name(lang, u.check);
+        match groups.iter_mut().find(|(m, _)| *m == u.missing) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((u.missing, vec![name])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(m, names)| {
+            trf(
+                lang,
+                missing_msg(m),
+                &[("checks", &list(lang, &names, true))],
+            )
+        })
+        .collect()
 }
 
 /// A note about a trace file in words (a last line cut off, fields not known).
@@ -423,6 +555,105 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), DiagnosisId::ALL.len(), "{seen:?}");
+    }
+
+    #[test]
+    fn nothing_found_names_only_what_was_checked() {
+        // Everything known: the whole list.
+        let s = diagnose(&synthetic::steady(10));
+        assert_eq!(
+            none_found(Lang::En, &s),
+            "Nothing wrong seen: no starved GPU, swapping, page-cache thrashing, I/O wait, \
+             full /dev/shm, OOM kill or memory near its limit."
+        );
+        assert!(unchecked_lines(Lang::En, &s).is_empty());
+        // No GPU, no /dev/shm size, the OOM counter null: those three are not claimed.
+        let t = synthetic::build(10, |_, x| {
+            x.gpus.clear();
+            x.host.shm_total_bytes = None;
+            x.host.oom_kills_total = None;
+        });
+        let s = diagnose(&t);
+        assert_eq!(
+            none_found(Lang::En, &s),
+            "Nothing wrong seen: no swapping, page-cache thrashing, I/O wait or memory near \
+             its limit."
+        );
+        assert_eq!(
+            none_found(Lang::Zh, &s),
+            "没有发现问题：没有换页、页缓存抖动、I/O 等待、内存接近上限。"
+        );
+        assert_eq!(
+            unchecked_lines(Lang::En, &s),
+            [
+                "No GPU was in the trace, so starved GPUs couldn't be checked.",
+                "/dev/shm's use and size weren't in the trace, so a full /dev/shm couldn't be \
+                 checked.",
+                "The OOM-kill counter wasn't in the trace, so OOM kills couldn't be checked.",
+            ]
+        );
+        assert_eq!(
+            unchecked_lines(Lang::Zh, &s)[0],
+            "记录里没有 GPU，所以没法检查是否有 GPU 在等数据。"
+        );
+        // Swap-in rates null: two checks lack the same thing, one sentence names both.
+        let t = synthetic::build(10, |_, x| x.host.swap_in_pages_per_s = None);
+        assert_eq!(
+            unchecked_lines(Lang::En, &diagnose(&t)),
+            [
+                "Swap-in rates weren't in the trace, so swapping and page-cache thrashing \
+              couldn't be checked."
+            ]
+        );
+        // Nothing known at all.
+        let mut t = synthetic::build(3, |_, x| {
+            x.host = Default::default();
+            x.gpus.clear();
+            x.process = None;
+        });
+        t.header.profile = None;
+        let s = diagnose(&t);
+        assert_eq!(
+            none_found(Lang::En, &s),
+            "Nothing could be checked: the trace holds none of the values the checks read."
+        );
+        assert_eq!(unchecked_lines(Lang::En, &s).len(), 7);
+    }
+
+    #[test]
+    fn an_oom_kill_reads_whole_without_an_add_ram_line_before_its_advice() {
+        let s = diagnose(&synthetic::oom_kill());
+        let d = &s.diagnoses[0];
+        assert_eq!(d.id, DiagnosisId::OomKilled);
+        // One kill: the singular.
+        assert_eq!(
+            title(Lang::En, d),
+            "Out of memory: the kernel killed 1 process"
+        );
+        // No add-RAM advice precedes it, so the dataset advice stands on its own.
+        assert!(!d.recommendations.contains(&crate::advisor::RecId::AddRam));
+        for lang in Lang::ALL {
+            let recs = recommendations(lang, d);
+            assert!(
+                recs.iter()
+                    .all(|r| !r.contains("Until then") && !r.contains("在加内存之前")),
+                "{recs:?}"
+            );
+        }
+        assert!(recommendations(Lang::En, d)[1].starts_with("Keep the dataset out of RAM:"));
+        assert!(recommendations(Lang::Zh, d)[1].starts_with("别把数据集整个读进内存："));
+        // Two kills in the cgroup: plurals.
+        let mut two = d.clone();
+        two.evidence.insert("kills".into(), Evidence::Count(2));
+        two.evidence
+            .insert("cgroup_kills".into(), Evidence::Count(2));
+        two.evidence
+            .insert("limit".into(), Evidence::Bytes(16 << 30));
+        assert_eq!(
+            title(Lang::En, &two),
+            "Out of memory: the kernel killed 2 processes"
+        );
+        assert!(explanation(Lang::En, &two).contains(": 2 kills in its cgroup."));
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::LowCpuMemUsage => Msg::RecommendationLowCpuMemUsage,
         R::ShardedQlora => Msg::RecommendationShardedQlora,
         R::Zero3InsteadOfZero2 => Msg::RecommendationZero3InsteadOfZero2,
+        R::OffloadOptimizerToCpu => Msg::RecommendationOffloadOptimizerToCpu,
+        R::OffloadParamsToCpu => Msg::RecommendationOffloadParamsToCpu,
         R::OffloadToNvme => Msg::RecommendationOffloadToNvme,
         R::GradientCheckpointing => Msg::RecommendationGradientCheckpointing,
         R::Lora => Msg::RecommendationLora,

@@ -14,17 +14,18 @@ pub enum ProfileError {
     Read {
         /// The file.
         path: PathBuf,
-        /// The operating system's words.
-        error: String,
+        /// Why.
+        error: crate::fsutil::IoProblem,
     },
-    /// The file is not valid JSON, or a field has the wrong type.
+    /// The file is not valid JSON, or a field has the wrong type or is missing.
     Parse {
         /// The file.
         path: PathBuf,
-        /// JSON path of the field (`.` when the document itself is malformed).
+        /// JSON path of the field (`.` when the document itself is malformed); for
+        /// [`ParseProblem::Missing`], the missing field's own path.
         field: String,
-        /// serde_json's description, with line and column (the parser's own words).
-        message: String,
+        /// What is wrong.
+        problem: ParseProblem,
     },
     /// A field has a value that cannot be right (0 bytes of RAM, PCIe generation 9, …).
     Invalid {
@@ -39,9 +40,55 @@ pub enum ProfileError {
     Write {
         /// The file.
         path: PathBuf,
-        /// The operating system's words.
-        error: String,
+        /// Why.
+        error: crate::fsutil::IoProblem,
     },
+}
+
+/// What is wrong with a JSON document that didn't parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseProblem {
+    /// The text ends inside the JSON (a file cut off while it was copied or written); the line
+    /// where it ends.
+    EndsEarly {
+        /// 1-based line of the end.
+        line: usize,
+    },
+    /// A field the format needs is not there.
+    Missing,
+    /// Not JSON at some place (a stray comma, text after the document): the parser's words,
+    /// with line and column.
+    Syntax(String),
+    /// A value of the wrong type or out of its type's range: the parser's words, with line
+    /// and column.
+    Data(String),
+}
+
+impl ParseProblem {
+    /// The problem behind a `serde_json` error met at JSON path `at` (`.` for the document),
+    /// and the field to name: `at`, or for a missing field its own path (`at.name`).
+    pub fn of(at: &str, e: &serde_json::Error) -> (String, ParseProblem) {
+        use serde_json::error::Category;
+        match e.classify() {
+            Category::Eof => (at.to_string(), ParseProblem::EndsEarly { line: e.line() }),
+            Category::Syntax | Category::Io => {
+                (at.to_string(), ParseProblem::Syntax(e.to_string()))
+            }
+            Category::Data => {
+                // serde's words for a missing field: "missing field `name`".
+                let text = e.to_string();
+                let missing = text
+                    .strip_prefix("missing field `")
+                    .and_then(|rest| rest.split_once('`'))
+                    .map(|(name, _)| name.to_string());
+                match missing {
+                    Some(name) if at == "." || at.is_empty() => (name, ParseProblem::Missing),
+                    Some(name) => (format!("{at}.{name}"), ParseProblem::Missing),
+                    None => (at.to_string(), ParseProblem::Data(text)),
+                }
+            }
+        }
+    }
 }
 
 impl ProfileError {
@@ -58,14 +105,24 @@ impl ProfileError {
     pub(crate) fn read(path: &Path, e: &std::io::Error) -> ProfileError {
         ProfileError::Read {
             path: path.to_path_buf(),
-            error: e.to_string(),
+            error: crate::fsutil::IoProblem::of(e),
         }
     }
 
     pub(crate) fn write(path: &Path, e: &std::io::Error) -> ProfileError {
         ProfileError::Write {
             path: path.to_path_buf(),
-            error: e.to_string(),
+            error: crate::fsutil::IoProblem::of(e),
+        }
+    }
+
+    /// A parse error of `path` from `serde_json`, met at JSON path `at`.
+    pub(crate) fn parse(path: &Path, at: &str, e: &serde_json::Error) -> ProfileError {
+        let (field, problem) = ParseProblem::of(at, e);
+        ProfileError::Parse {
+            path: path.to_path_buf(),
+            field,
+            problem,
         }
     }
 }
@@ -123,16 +180,9 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(
     let mut json = serde_json::Deserializer::from_str(text);
     let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
     let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
-    let value: T = serde_path_to_error::deserialize(ignoring).map_err(|e| ProfileError::Parse {
-        path: path.to_path_buf(),
-        field: e.path().to_string(),
-        message: e.inner().to_string(),
-    })?;
-    json.end().map_err(|e| ProfileError::Parse {
-        path: path.to_path_buf(),
-        field: ".".to_string(),
-        message: e.to_string(),
-    })?;
+    let value: T = serde_path_to_error::deserialize(ignoring)
+        .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
+    json.end().map_err(|e| ProfileError::parse(path, ".", &e))?;
     Ok((value, ignored))
 }
 

@@ -17,8 +17,8 @@ pub mod strings;
 pub use channels::{ChannelLayout, infer_channels};
 pub use gpu_status::{FieldStatus, GpuStatus};
 pub use io::{
-    LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ProfileError, load_profile, parse_document,
-    parse_profile, save_profile,
+    LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ParseProblem, ProfileError, load_profile,
+    parse_document, parse_profile, save_profile,
 };
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 pub use platform::{

@@ -30,6 +30,30 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// The format a file's name asks for: `.pdf`, `.md` or `.markdown`, `.json`, in any case;
+    /// `None` for another extension or none. The command line and the window's save dialogs
+    /// read names the same way.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "pdf" => Some(Format::Pdf),
+            "md" | "markdown" => Some(Format::Markdown),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+
+    /// The file name extension it writes, without the dot: `pdf`, `md`, `json`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Markdown => "md",
+            Format::Json => "json",
+        }
+    }
+}
+
 /// Report settings chosen by the user (and the date, which the caller reads from the clock).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportOptions {
@@ -150,12 +174,55 @@ fn built_blocks(
     blocks
 }
 
+/// Why a report was not written.
+#[derive(Debug)]
+pub enum ReportError {
+    /// It could not be rendered (the PDF writer's words).
+    Render(String),
+    /// The file could not be written (worded by [`ReportError::text`]).
+    Write {
+        /// The file as given.
+        path: std::path::PathBuf,
+        /// The OS error or the write path's refusal.
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::Render(text) => f.write_str(text),
+            ReportError::Write { path, error } => write!(
+                f,
+                "{}: {}",
+                path.display(),
+                crate::fsutil::IoProblem::of(error)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+impl ReportError {
+    /// The error in `lang`, naming the file as the user gave it (never a temporary file).
+    pub fn text(&self, lang: crate::i18n::Lang) -> String {
+        match self {
+            ReportError::Render(text) => text.clone(),
+            ReportError::Write { path, error } => {
+                crate::present::errors::write_failed(lang, path, error)
+            }
+        }
+    }
+}
+
 /// Renders and writes a report atomically: a failure leaves no file and never replaces an
 /// existing report with a broken one.
 ///
 /// # Errors
-/// Rendering errors, or the OS error with the path (permission denied, disk full).
-pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(), String> {
+/// [`ReportError::Render`], or [`ReportError::Write`] (permission denied, a full disk, a
+/// folder that doesn't exist).
+pub fn write(a: &Assessment, options: &ReportOptions, path: &Path) -> Result<(), ReportError> {
     write_with_monitor(a, options, None, path)
 }
 
@@ -168,9 +235,12 @@ pub fn write_with_monitor(
     options: &ReportOptions,
     monitor: Option<&monitor::MonitorReport>,
     path: &Path,
-) -> Result<(), String> {
-    let bytes = render_with_monitor(a, options, monitor)?;
-    crate::fsutil::write_atomic(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
+) -> Result<(), ReportError> {
+    let bytes = render_with_monitor(a, options, monitor).map_err(ReportError::Render)?;
+    crate::fsutil::write_atomic(path, &bytes).map_err(|error| ReportError::Write {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 /// Renders the fleet comparison (PDF or Markdown; JSON is the machines' assessments).

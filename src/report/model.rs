@@ -236,11 +236,11 @@ fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
 }
 
 fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
-    let (title, body) = present::verdict(lang, a);
+    let h = present::headline::headline(lang, a);
     b.push(Block::Callout {
-        severity: a.verdict.severity(),
-        title,
-        body,
+        severity: h.severity,
+        title: h.title,
+        body: h.detail,
     });
 }
 

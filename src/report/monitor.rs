@@ -94,7 +94,7 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
         tr(lang, Msg::MonitorCliDiagnoses).to_string(),
     ));
     if s.diagnoses.is_empty() {
-        b.push(Block::Paragraph(words::none_found(lang).to_string()));
+        b.push(Block::Paragraph(words::none_found(lang, s)));
     }
     for d in &s.diagnoses {
         b.push(Block::Finding {
@@ -104,5 +104,8 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
             explanation: words::explanation(lang, d),
             recommendations: words::recommendations(lang, d),
         });
+    }
+    for line in words::unchecked_lines(lang, s) {
+        b.push(Block::Paragraph(line));
     }
 }

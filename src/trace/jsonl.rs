@@ -316,7 +316,6 @@ pub fn to_jsonl(trace: &Trace) -> String {
 /// flushed to the file at once.
 pub struct TraceWriter {
     file: std::fs::File,
-    path: PathBuf,
 }
 
 impl TraceWriter {
@@ -325,16 +324,28 @@ impl TraceWriter {
     /// root in a shared folder.
     ///
     /// # Errors
-    /// The OS error, with the path.
-    pub fn create(path: &Path, header: &TraceHeader) -> Result<TraceWriter, String> {
-        let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    /// The OS error; a folder that doesn't exist as [`crate::fsutil::MissingFolder`]; a path
+    /// that is not a regular file as a refusal (`InvalidInput`). Worded with the path by
+    /// `present::errors::write_failed`.
+    pub fn create(path: &Path, header: &TraceHeader) -> std::io::Result<TraceWriter> {
+        use std::io::{Error, ErrorKind};
         if let Ok(meta) = std::fs::symlink_metadata(path) {
             if !meta.file_type().is_file() {
-                return Err(format!(
-                    "{}: exists and is not a regular file; refusing to write to it",
-                    path.display()
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "exists and is not a regular file; refusing to write to it",
                 ));
             }
+        }
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if std::fs::metadata(dir).is_err_and(|e| e.kind() == ErrorKind::NotFound) {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                crate::fsutil::MissingFolder(dir.to_path_buf()),
+            ));
         }
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create(true).truncate(true);
@@ -343,11 +354,8 @@ impl TraceWriter {
             use std::os::unix::fs::OpenOptionsExt;
             options.custom_flags(libc::O_NOFOLLOW);
         }
-        let file = options.open(path).map_err(err)?;
-        let mut w = TraceWriter {
-            file,
-            path: path.to_path_buf(),
-        };
+        let file = options.open(path)?;
+        let mut w = TraceWriter { file };
         let line = serde_json::to_string(header).expect("header serialises");
         w.write_line(&line)?;
         Ok(w)
@@ -356,22 +364,19 @@ impl TraceWriter {
     /// Appends one sample.
     ///
     /// # Errors
-    /// The OS error, with the path (disk full, …).
-    pub fn append(&mut self, sample: &Sample) -> Result<(), String> {
+    /// The OS error (disk full, …).
+    pub fn append(&mut self, sample: &Sample) -> std::io::Result<()> {
         let line = serde_json::to_string(sample).expect("sample serialises");
         self.write_line(&line)
     }
 
-    fn write_line(&mut self, line: &str) -> Result<(), String> {
+    fn write_line(&mut self, line: &str) -> std::io::Result<()> {
         let mut buf = Vec::with_capacity(line.len() + 1);
         buf.extend_from_slice(line.as_bytes());
         buf.push(b'\n');
         // One write per line: a reader never sees half a line unless the process dies inside
         // this call.
-        self.file
-            .write_all(&buf)
-            .and_then(|()| self.file.flush())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        self.file.write_all(&buf).and_then(|()| self.file.flush())
     }
 }
 

@@ -428,6 +428,24 @@ impl RamvramApp {
     pub fn export_to(&mut self, path: &Path) {
         let Some(a) = &self.assessment else { return };
         let form = self.export.unwrap_or_else(|| ExportForm::new(self.lang));
+        // A name that asks for another format (a PDF named report.md) is refused, as the
+        // command line refuses `--format pdf --out report.md`.
+        if crate::report::Format::from_path(path).is_some_and(|n| n != form.format) {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            self.message = Some(Message::ExportFailed(trf(
+                self.lang,
+                Msg::ExportFormatMismatch,
+                &[
+                    ("file", &path.display().to_string()),
+                    ("ext", &ext),
+                    ("format_ext", form.extension()),
+                ],
+            )));
+            return;
+        }
         let options = crate::report::ReportOptions {
             format: form.format,
             lang: form.lang,
@@ -442,7 +460,7 @@ impl RamvramApp {
         self.message = Some(
             match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
                 Ok(()) => Message::Exported(path.to_path_buf()),
-                Err(e) => Message::ExportFailed(e),
+                Err(e) => Message::ExportFailed(e.text(self.lang)),
             },
         );
         self.export = None;
@@ -536,11 +554,8 @@ impl RamvramApp {
 
     /// Writes the fleet comparison to `path`; the format follows the extension (pdf, md, json).
     pub fn export_fleet_to(&mut self, path: &Path) {
-        let format = match path.extension().and_then(|e| e.to_str()) {
-            Some("md") => crate::report::Format::Markdown,
-            Some("json") => crate::report::Format::Json,
-            _ => crate::report::Format::Pdf,
-        };
+        // PDF when the name says nothing (the dialog adds `.pdf` to a bare name).
+        let format = crate::report::Format::from_path(path).unwrap_or(crate::report::Format::Pdf);
         let options = crate::report::ReportOptions {
             format,
             lang: crate::report::ReportLang::One(self.lang),
@@ -551,7 +566,7 @@ impl RamvramApp {
         let result = crate::report::render_fleet(&self.fleet, &self.fleet_skipped, &options)
             .and_then(|bytes| {
                 crate::fsutil::write_atomic(path, &bytes)
-                    .map_err(|e| format!("{}: {e}", path.display()))
+                    .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
             });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),

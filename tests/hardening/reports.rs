@@ -239,7 +239,7 @@ fn redaction_sweep_leaves_no_planted_identifier_in_any_format() {
         "/home/zzuser/zzhost7-old.json".to_string(),
         ramvram::profile::dir::Skip::Error(ramvram::profile::ProfileError::Read {
             path: "/home/zzuser/zzhost7-old.json".into(),
-            error: "zzhost7".to_string(),
+            error: ramvram::fsutil::IoProblem::Other("zzhost7".to_string()),
         }),
     )];
     for format in [Format::Json, Format::Markdown, Format::Pdf] {

@@ -49,8 +49,8 @@ fn a_link_planted_at_the_output_name_in_a_shared_folder_is_not_followed() {
         return;
     }
     let (_root, shared, victim) = shared_folder_and_victim();
-    as_attacker(&shared, &format!("ln -s {} report.pdf", victim.display()));
-    let out = shared.join("report.pdf");
+    as_attacker(&shared, &format!("ln -s {} report.md", victim.display()));
+    let out = shared.join("report.md");
     let assert = common::ramvram()
         .args(["report", "--format", "md", "--out"])
         .arg(&out)
@@ -60,7 +60,7 @@ fn a_link_planted_at_the_output_name_in_a_shared_folder_is_not_followed() {
         .code(1);
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(stderr.contains("owned by another user"), "{stderr}");
-    assert!(stderr.contains("report.pdf"), "{stderr}");
+    assert!(stderr.contains("report.md"), "{stderr}");
     assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
     assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
 }

@@ -163,3 +163,60 @@ fn a_preset_keeps_the_users_offload_choice() {
     assert_eq!(plan.strategy, Strategy::Zero2);
     assert_eq!(plan.offload_optimizer, OffloadTarget::Cpu);
 }
+
+/// Every command in a locale text (a code span starting with `ramvram `) gives each option
+/// that takes a value a value: `ramvram detect --out NAME.json`, never `ramvram detect --out`,
+/// which a student would copy and get clap's error. The options and whether they take a value
+/// come from the command line's own definition.
+#[test]
+fn commands_in_locale_texts_give_every_option_its_value() {
+    use ramvram::i18n::{Msg, tr};
+    let root = ramvram::cli::help::command(Lang::En);
+    let mut seen = 0;
+    let mut bad = Vec::new();
+    for lang in Lang::ALL {
+        for msg in Msg::ALL {
+            let text = tr(lang, msg);
+            let spans = ramvram::codespan::parse(text);
+            for r in &spans.code {
+                let span = &spans.text[r.clone()];
+                let Some(rest) = span.strip_prefix("ramvram ") else {
+                    continue;
+                };
+                seen += 1;
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                let mut cmd = &root;
+                let mut i = 0;
+                while i < words.len() {
+                    let w = words[i];
+                    if w == "--" {
+                        break;
+                    }
+                    if let Some(name) = w.strip_prefix("--") {
+                        let name = name.split('=').next().unwrap_or(name);
+                        let arg = cmd
+                            .get_arguments()
+                            .chain(root.get_arguments())
+                            .find(|a| a.get_long() == Some(name));
+                        let takes = arg.is_some_and(|a| a.get_action().takes_values());
+                        if takes && !w.contains('=') {
+                            match words.get(i + 1) {
+                                Some(v) if !v.starts_with("--") => i += 1,
+                                _ => bad.push(format!("{} ({lang:?}): `{span}`", msg.key())),
+                            }
+                        }
+                    } else if let Some(sub) = cmd.find_subcommand(w) {
+                        cmd = sub;
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+    assert!(seen > 20, "commands seen: {seen}");
+    assert!(
+        bad.is_empty(),
+        "options without their value:\n{}",
+        bad.join("\n")
+    );
+}

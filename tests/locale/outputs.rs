@@ -153,11 +153,15 @@ fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
         .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
 }
 
-const TABS: [Msg; 4] = [
+const TABS: [Msg; 6] = [
     Msg::TrainMachineTab,
     Msg::TrainTab,
     Msg::BwTab,
     Msg::WorkTab,
+    // With no lab loaded yet: the page's introduction and the planner.
+    Msg::FleetTab,
+    // With nothing watched yet: the page's introduction.
+    Msg::MonitorTab,
 ];
 
 /// Every page of the window for each fixture, with every plan and workload preset on one

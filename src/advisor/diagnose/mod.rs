@@ -9,6 +9,7 @@
 //! `docs/model.md` lists them. A value a sample doesn't know never counts for or against a
 //! diagnosis.
 
+mod coverage;
 mod gpu;
 mod io;
 mod memory;
@@ -22,6 +23,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use coverage::{MissingData, Unchecked, missing, unchecked};
 pub use peaks::Peaks;
 
 use super::{RecId, Severity};
@@ -172,6 +174,17 @@ pub struct Summary {
     pub diagnoses: Vec<Diagnosis>,
     /// Highest (or, for available memory, lowest) values seen.
     pub peaks: Peaks,
+    /// The checks the trace had no data for, and what each lacked: these found nothing
+    /// because they could not look, not because nothing was wrong.
+    #[serde(default)]
+    pub unchecked: Vec<Unchecked>,
+}
+
+impl Summary {
+    /// True when `check` had data to look at.
+    pub fn checked(&self, check: DiagnosisId) -> bool {
+        !self.unchecked.iter().any(|u| u.check == check)
+    }
 }
 
 /// A symptom must last this long to count as sustained: 5 s. Assumption: shorter bursts of
@@ -207,6 +220,7 @@ pub fn diagnose(trace: &Trace) -> Summary {
         interval_s: trace.header.interval_s,
         diagnoses,
         peaks: peaks::peaks(trace),
+        unchecked: coverage::unchecked(trace),
     }
 }
 

@@ -336,3 +336,89 @@ fn json_shape_names_units() {
     assert_eq!(d["recommendations"][0], "grow-shm");
     assert_eq!(v["peaks"]["shm_used_bytes"], 2 * GIB);
 }
+
+#[test]
+fn a_healthy_trace_checks_everything() {
+    // Every value of `healthy` is known, the profile knows RAM and the PCIe link.
+    let s = diagnose(&synthetic::steady(30));
+    assert_eq!(s.unchecked, Vec::<Unchecked>::new());
+    assert!(DiagnosisId::ALL.iter().all(|id| s.checked(*id)));
+}
+
+#[test]
+fn checks_without_their_data_are_unchecked_not_passed() {
+    use MissingData as M;
+    let missing = |t: &Trace| -> Vec<(DiagnosisId, MissingData)> {
+        diagnose(t)
+            .unchecked
+            .iter()
+            .map(|u| (u.check, u.missing))
+            .collect()
+    };
+    // No GPUs (a machine without NVML): the three GPU checks can't look; the rest can.
+    let no_gpus = build(10, |_, s| s.gpus.clear());
+    assert_eq!(
+        missing(&no_gpus),
+        [
+            (DiagnosisId::GpuStarved, M::Gpus),
+            (DiagnosisId::PcieSaturated, M::Gpus),
+            (DiagnosisId::PowerUnstable, M::Gpus),
+        ]
+    );
+    // GPUs whose series are all null (an exporter without DCGM's fields).
+    let gpu_nulls = build(10, |_, s| {
+        s.gpus[0] = crate::trace::GpuSample {
+            index: 0,
+            ..Default::default()
+        }
+    });
+    assert_eq!(
+        missing(&gpu_nulls),
+        [
+            (DiagnosisId::GpuStarved, M::GpuUtil),
+            (DiagnosisId::PcieSaturated, M::PcieTraffic),
+            (DiagnosisId::PowerUnstable, M::GpuPower),
+        ]
+    );
+    // Every host value null, no watched process, no GPU, no profile: nothing can look.
+    let mut empty = build(10, |_, s| {
+        s.host = crate::trace::HostSample::default();
+        s.gpus.clear();
+        s.process = None;
+    });
+    empty.header.profile = None;
+    let all = missing(&empty);
+    assert_eq!(all.len(), DiagnosisId::ALL.len(), "{all:?}");
+    assert!(all.contains(&(DiagnosisId::SwapThrashing, M::SwapIn)));
+    assert!(all.contains(&(DiagnosisId::PageCacheThrashing, M::DiskReads)));
+    assert!(all.contains(&(DiagnosisId::IoBound, M::IoWait)));
+    assert!(all.contains(&(DiagnosisId::ShmExhausted, M::Shm)));
+    assert!(all.contains(&(DiagnosisId::OomKilled, M::OomKills)));
+    assert!(all.contains(&(DiagnosisId::RamNearLimit, M::AvailableMemory)));
+    // GPU utilisation but no CPU load, I/O wait or watched process: no cause to tell.
+    let no_cause = build(10, |_, s| {
+        s.host.cpu_busy_percent = None;
+        s.host.iowait_percent = None;
+        s.host.psi_io_some_avg10 = None;
+        s.process = None;
+    });
+    assert!(missing(&no_cause).contains(&(DiagnosisId::GpuStarved, M::CpuLoad)));
+    // The OOM counter known in one sample only: no step to see a kill in.
+    let one_counter = build(10, |i, s| {
+        s.host.oom_kills_total = (i == 4).then_some(3);
+    });
+    assert_eq!(
+        missing(&one_counter),
+        [(DiagnosisId::OomKilled, M::OomKills)]
+    );
+    // Available memory known, RAM not: nothing to compare it with.
+    let mut no_ram = synthetic::steady(10);
+    no_ram.header.profile.as_mut().unwrap().memory.total_bytes = None;
+    assert_eq!(missing(&no_ram), [(DiagnosisId::RamNearLimit, M::RamSize)]);
+    // Disk reads null: page-cache thrashing can't look, swapping still can.
+    let no_reads = build(10, |_, s| s.host.disk_read_bytes_per_s = None);
+    assert_eq!(
+        missing(&no_reads),
+        [(DiagnosisId::PageCacheThrashing, M::DiskReads)]
+    );
+}

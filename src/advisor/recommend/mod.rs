@@ -57,6 +57,10 @@ pub enum RecommendationId {
     ShardedQlora,
     /// ZeRO-3 instead of ZeRO-2 (parameters partitioned too).
     Zero3InsteadOfZero2,
+    /// DeepSpeed ZeRO-Offload: the optimizer states (and fp32 gradients) in CPU RAM.
+    OffloadOptimizerToCpu,
+    /// The parameters in CPU RAM too: ZeRO-3 `offload_param`, or FSDP `CPUOffload`.
+    OffloadParamsToCpu,
     /// DeepSpeed ZeRO-Infinity: optimizer states (and parameters) on NVMe.
     OffloadToNvme,
     /// Activation (gradient) checkpointing.

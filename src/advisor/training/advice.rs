@@ -57,14 +57,28 @@ fn loading_is_the_peak(j: &Judged) -> bool {
     j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
 }
 
-/// The shard-by-shard loading a plan's stack offers: the meta device under FSDP and ZeRO-3,
-/// `low_cpu_mem_usage` otherwise.
-fn lighter_loading(plan: &TrainingPlan) -> LoadingMethod {
-    if matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard) {
+/// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's
+/// `zero.Init` under ZeRO-3, the meta device under FSDP, `low_cpu_mem_usage` otherwise. `None`
+/// when the plan already loads that way.
+fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
+    if plan.strategy == Strategy::Zero3 {
+        return (!plan.zero_init).then(|| {
+            let mut p = plan.clone();
+            p.zero_init = true;
+            (p, "zero.Init")
+        });
+    }
+    if plan.loading.is_some() {
+        return None;
+    }
+    let method = if plan.strategy == Strategy::FsdpFullShard {
         LoadingMethod::MetaDevice
     } else {
         LoadingMethod::LowCpuMemUsage
-    }
+    };
+    let mut p = plan.clone();
+    p.loading = Some(method);
+    Some((p, method_name(method)))
 }
 
 /// The candidate changes of `plan`, each judged on `machine`, in the order they are preferred
@@ -86,28 +100,33 @@ pub(super) fn advice(
                 return;
             };
             let mut extra = None;
-            // A technique that fails only on its loading peak is shown with the loading setting
-            // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start).
-            if next.fits == Some(false) && loading_is_the_peak(&next) && changed.loading.is_none() {
-                let method = lighter_loading(&changed);
-                let lighter = TrainingPlan {
-                    loading: Some(method),
-                    ..changed.clone()
-                };
-                if let Ok(j) = judge(&lighter, machine) {
-                    if j.fits == Some(true) {
-                        next = j;
-                        extra = Some(method);
+            // A change that fails only on its loading peak is shown with the loading setting
+            // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start;
+            // optimizer offload under ZeRO-3 with zero.Init).
+            if next.fits == Some(false) && loading_is_the_peak(&next) {
+                if let Some((lighter, name)) = lighter_loading(&changed) {
+                    if let Ok(j) = judge(&lighter, machine) {
+                        if j.fits == Some(true) {
+                            next = j;
+                            extra = Some(name);
+                        }
                     }
                 }
             }
-            if helps(current, &next) {
-                let mut r = Recommendation::new(id, kind, Subject::Training, outcome(&next));
+            let result = outcome(&next);
+            // Two techniques with the same figures read as one: the first (preferred) stays.
+            // Settings stay side by side (rank 0 or the meta device: whichever the code uses).
+            let same = kind == RecKind::Software
+                && out
+                    .iter()
+                    .any(|r: &Recommendation| r.kind == kind && r.result == result);
+            if helps(current, &next) && !same {
+                let mut r = Recommendation::new(id, kind, Subject::Training, result);
                 for (name, q) in changes {
                     r = r.with(name, q.clone());
                 }
                 if let Some(m) = extra {
-                    r = r.with("loading", text(method_name(m)));
+                    r = r.with("loading", text(m));
                 }
                 out.push(r);
             }
@@ -165,6 +184,37 @@ pub(super) fn advice(
             RecKind::Setting,
             with(&|p| p.loading = Some(LoadingMethod::LowCpuMemUsage)),
             &[("loading", text(method_name(LoadingMethod::LowCpuMemUsage)))],
+        );
+    }
+    // Settings: offloading to CPU RAM where the GPUs can't hold the states. DeepSpeed moves the
+    // optimizer states alone (ZeRO-Offload), then the parameters too (ZeRO-3); FSDP's
+    // CPUOffload moves both together.
+    if plan.finetune == FineTune::Full
+        && plan.offload_optimizer == OffloadTarget::None
+        && matches!(plan.strategy, Strategy::Zero2 | Strategy::Zero3)
+    {
+        consider(
+            R::OffloadOptimizerToCpu,
+            RecKind::Setting,
+            with(&|p| p.offload_optimizer = OffloadTarget::Cpu),
+            &[("offload_optimizer", text("cpu"))],
+        );
+    }
+    if plan.finetune == FineTune::Full
+        && plan.offload_param == OffloadTarget::None
+        && matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard)
+    {
+        consider(
+            R::OffloadParamsToCpu,
+            RecKind::Setting,
+            with(&|p| {
+                p.offload_optimizer = OffloadTarget::Cpu;
+                p.offload_param = OffloadTarget::Cpu;
+            }),
+            &[
+                ("offload_optimizer", text("cpu")),
+                ("offload_param", text("cpu")),
+            ],
         );
     }
     // Software: other techniques in the same stack.

@@ -70,9 +70,28 @@ impl Bytes {
     }
 }
 
+/// The most parameters a plan may have: 100 trillion, 50 times the largest published models
+/// (about 2 × 10^12). Beyond it the figures mean nothing (and bytes would overflow).
+pub const MAX_PARAMS: u64 = 100_000_000_000_000;
+
+/// The most GPUs per node: 256, far above any server (8–16) or rack-scale domain (72).
+pub const MAX_GPUS_PER_NODE: u32 = 256;
+
+/// The most nodes: 100,000.
+pub const MAX_NODES: u32 = 100_000;
+
 fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
     if plan.params == 0 {
         return Err(PlanError::ParamsZero);
+    }
+    if plan.params > MAX_PARAMS {
+        return Err(PlanError::ParamsTooMany);
+    }
+    if plan.gpus_per_node > MAX_GPUS_PER_NODE {
+        return Err(PlanError::GpusTooMany);
+    }
+    if plan.nodes > MAX_NODES {
+        return Err(PlanError::NodesTooMany);
     }
     if plan
         .largest_layer_params
@@ -154,7 +173,7 @@ impl Lines {
             .iter()
             .filter(|i| i.location == location)
             .map(|i| i.bytes)
-            .sum();
+            .fold(0, u64::saturating_add);
         self.add(
             StateKind::Buffers,
             location,
@@ -232,7 +251,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         .iter()
         .filter(|i| i.location == Location::Gpu && i.kind == StateKind::Weights)
         .map(|i| i.bytes)
-        .sum();
+        .fold(0, u64::saturating_add);
     let quantising = if plan.finetune == FineTune::Qlora {
         2 * largest
     } else {
@@ -341,7 +360,11 @@ fn full(
                 Location::Gpu,
                 b.states * p / shard,
             );
-            let gpu = lines.items.iter().map(|i| i.bytes).sum();
+            let gpu = lines
+                .items
+                .iter()
+                .map(|i| i.bytes)
+                .fold(0, u64::saturating_add);
             // Each rank loads an fp32 copy before partitioning (DeepSpeed's no-offload term).
             let copy = 4.0 * p * g * ADDITIONAL_BUFFER_FACTOR;
             Totals {
@@ -439,7 +462,9 @@ fn full(
                 .sum();
             if on_nvme == 0.0 {
                 return Totals {
-                    cpu: cpu_formula,
+                    // FSDP has no DeepSpeed loading copy: its checkpoint is loaded by the
+                    // plan's method (the loading phase), so the states are all it holds.
+                    cpu: if deepspeed { cpu_formula } else { states_cpu },
                     gpu,
                     nvme: 0,
                     traffic: None,

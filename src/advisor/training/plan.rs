@@ -330,6 +330,12 @@ impl TrainingPlan {
 pub enum PlanError {
     /// Zero parameters.
     ParamsZero,
+    /// More parameters than [`super::estimate::MAX_PARAMS`].
+    ParamsTooMany,
+    /// More GPUs per node than [`super::estimate::MAX_GPUS_PER_NODE`].
+    GpusTooMany,
+    /// More nodes than [`super::estimate::MAX_NODES`].
+    NodesTooMany,
     /// Largest layer bigger than the model.
     LargestLayerTooBig,
     /// Zero GPUs per node.
@@ -358,10 +364,10 @@ impl PlanError {
     /// The input the error is about, as a scenario file names it (`training.<field>`).
     pub fn scenario_field(self) -> &'static str {
         match self {
-            PlanError::ParamsZero => "params",
+            PlanError::ParamsZero | PlanError::ParamsTooMany => "params",
             PlanError::LargestLayerTooBig => "largest_layer_params",
-            PlanError::GpusZero => "gpus_per_node",
-            PlanError::NodesZero => "nodes",
+            PlanError::GpusZero | PlanError::GpusTooMany => "gpus_per_node",
+            PlanError::NodesZero | PlanError::NodesTooMany => "nodes",
             PlanError::ActivationsZero => "activations",
             PlanError::NvmeNeedsZero3
             | PlanError::FsdpOffloadTogether
@@ -376,10 +382,10 @@ impl PlanError {
     /// The input the error is about, as the command-line flag names it.
     pub fn field(self) -> &'static str {
         match self {
-            PlanError::ParamsZero => "params",
+            PlanError::ParamsZero | PlanError::ParamsTooMany => "params",
             PlanError::LargestLayerTooBig => "largest-layer-params",
-            PlanError::GpusZero => "gpus-per-node",
-            PlanError::NodesZero => "nodes",
+            PlanError::GpusZero | PlanError::GpusTooMany => "gpus-per-node",
+            PlanError::NodesZero | PlanError::NodesTooMany => "nodes",
             PlanError::ActivationsZero => "seq-len",
             PlanError::NvmeNeedsZero3
             | PlanError::FsdpOffloadTogether

@@ -78,6 +78,23 @@ pub enum PromError {
     },
     /// The range is empty, reversed, or its step is too small.
     BadRange,
+    /// The node has no sample in the range and the server's `up` series doesn't name it
+    /// either: a misspelt or unknown node.
+    UnknownNode {
+        /// The node as given.
+        node: String,
+        /// The nodes the server knows (the mapping's `list` series), sorted.
+        known: Vec<String>,
+    },
+    /// The server knows the node but has no sample of it in the range.
+    EmptyRange {
+        /// The node as given.
+        node: String,
+        /// Start of the range, Unix seconds.
+        start: f64,
+        /// End of the range, Unix seconds.
+        end: f64,
+    },
     /// The range has more steps than a trace holds.
     TooManySteps {
         /// Steps asked for.
@@ -107,6 +124,16 @@ impl fmt::Display for PromError {
                 write!(f, "result type {found}, not {expected}")
             }
             PromError::BadRange => write!(f, "empty or reversed time range"),
+            PromError::UnknownNode { node, known } => {
+                write!(
+                    f,
+                    "no data for node {node}; known nodes: {}",
+                    known.join(", ")
+                )
+            }
+            PromError::EmptyRange { node, .. } => {
+                write!(f, "no samples of node {node} in the range")
+            }
             PromError::TooManySteps { steps, max } => {
                 write!(f, "{steps} steps, more than {max}")
             }

@@ -118,7 +118,10 @@ pub struct Fetched {
 /// for the trace's profile ([`super::fleet::node_profile`]).
 ///
 /// # Errors
-/// The range's [`RangeRequest::check`], or the first request or answer that fails.
+/// The range's [`RangeRequest::check`], or the first request or answer that fails. A range
+/// without a single sample is an error, not an empty trace: [`PromError::UnknownNode`] with
+/// the nodes the server knows when its `up` series doesn't name the node (a typo, another
+/// label), else [`PromError::EmptyRange`].
 pub fn fetch(
     client: &Client,
     mapping: &Mapping,
@@ -161,6 +164,21 @@ pub fn fetch(
     }
     let profile = super::fleet::node_profile(client, mapping, &request.node, Some(request.end))?;
     let mut fetched = build(&results, mapping, request, Some(profile));
+    if fetched.trace.samples.is_empty() {
+        let known = super::fleet::list_nodes(client, mapping)?;
+        return Err(if known.contains(&mapping.node_key(&request.node)) {
+            PromError::EmptyRange {
+                node: request.node.clone(),
+                start: request.start,
+                end: request.end,
+            }
+        } else {
+            PromError::UnknownNode {
+                node: request.node.clone(),
+                known,
+            }
+        });
+    }
     warnings.sort();
     warnings.dedup();
     fetched

@@ -69,7 +69,7 @@ pub fn bandwidth(ui: &mut Ui, lang: Lang, a: &Assessment, bench: &mut BenchView)
         }
         None => {
             super::heading(ui, tr(lang, Msg::BwRuleSection));
-            ui.label(tr(lang, Msg::BwRuleCant));
+            ui.add(Paragraph::new(tr(lang, Msg::BwRuleCant)));
         }
     }
     entry(ui, lang, bench, &mut commands);
@@ -182,7 +182,9 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
         }
     }
     if let Some(m) = &bench.message {
-        ui.label(RichText::new(m).color(theme::severity(crate::advisor::Severity::Warning)));
+        ui.add(Paragraph::new(
+            RichText::new(m).color(theme::severity(crate::advisor::Severity::Warning)),
+        ));
     }
 }
 

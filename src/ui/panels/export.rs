@@ -29,11 +29,7 @@ impl ExportForm {
 
     /// File name extension of the format.
     pub fn extension(&self) -> &'static str {
-        match self.format {
-            Format::Pdf => "pdf",
-            Format::Markdown => "md",
-            Format::Json => "json",
-        }
+        self.format.extension()
     }
 }
 

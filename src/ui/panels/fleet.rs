@@ -103,13 +103,20 @@ pub fn fleet(
         }
     });
     if machines.is_empty() {
-        ui.label(tr(lang, Msg::FleetEmpty));
+        ui.add(crate::ui::paragraph::Paragraph::new(tr(
+            lang,
+            Msg::FleetEmpty,
+        )));
     }
     egui::ScrollArea::vertical()
         .id_salt("fleet-scroll")
         .show(ui, |ui| {
             if !machines.is_empty() {
-                table(ui, lang, machines, sort, &mut commands);
+                // A table wider than the page (meeting mode's larger text, long GPU names)
+                // scrolls sideways on its own; the chart below keeps the page's width.
+                egui::ScrollArea::horizontal()
+                    .id_salt("fleet-table-scroll")
+                    .show(ui, |ui| table(ui, lang, machines, sort, &mut commands));
                 for (file, why) in skipped {
                     let reason = crate::present::errors::skip(lang, why);
                     ui.label(
@@ -130,6 +137,9 @@ pub fn fleet(
     commands
 }
 
+/// The widest a table cell grows before its text wraps, points.
+const WRAP_WIDTH: f32 = 150.0;
+
 fn table(
     ui: &mut Ui,
     lang: Lang,
@@ -148,10 +158,19 @@ fn table(
                 } else {
                     ""
                 };
-                if ui
-                    .selectable_label(sort.column == i, format!("{h}{arrow}"))
-                    .clicked()
-                {
+                // Long headers ("RAM for the ratio and the rules") wrap instead of widening
+                // the table past the page.
+                let clicked = ui
+                    .scope(|ui| {
+                        ui.set_max_width(WRAP_WIDTH);
+                        ui.add(
+                            egui::Button::selectable(sort.column == i, format!("{h}{arrow}"))
+                                .wrap(),
+                        )
+                        .clicked()
+                    })
+                    .inner;
+                if clicked {
                     commands.push(Command::SortFleet(i));
                 }
             }
@@ -167,14 +186,22 @@ fn table(
                     commands.push(Command::ShowFleetMachine(i));
                 }
                 for c in &cells[1..5] {
-                    ui.label(c);
+                    ui.scope(|ui| {
+                        ui.set_max_width(WRAP_WIDTH);
+                        ui.add(egui::Label::new(c).wrap());
+                    });
                 }
                 let colour = m
                     .assessment
                     .ratio
                     .tier
                     .map_or(ui.visuals().text_color(), theme::tier);
-                ui.label(RichText::new(&cells[5]).color(colour).strong());
+                ui.scope(|ui| {
+                    ui.set_max_width(WRAP_WIDTH);
+                    ui.add(
+                        egui::Label::new(RichText::new(&cells[5]).color(colour).strong()).wrap(),
+                    );
+                });
                 let worst = m
                     .worst_finding()
                     .map_or(ui.visuals().text_color(), |f| theme::severity(f.severity));

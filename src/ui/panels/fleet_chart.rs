@@ -99,7 +99,12 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
     ui.label(RichText::new(axis_title(Msg::FleetRamAxis, ay.log)).size(text_size));
 
     let reset_id = Id::unique("fleet-chart-reset");
-    let reset = ui.data_mut(|d| d.remove_temp::<bool>(reset_id).unwrap_or(false));
+    // The request stays until a pass that is shown has applied it (egui discards a pass that
+    // only sized a new scroll area or grid).
+    let reset = ui.data(|d| d.get_temp::<bool>(reset_id).unwrap_or(false));
+    if reset && !ui.ctx().will_discard() {
+        ui.data_mut(|d| d.remove::<bool>(reset_id));
+    }
     // Zoom and pan only while Ctrl (⌘) is held: a plain scroll wheel scrolls the page.
     let modifier = ui.input(|i| i.modifiers.command);
     let groups = chart::group_same_points(&data);
@@ -259,6 +264,7 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr(lang, Msg::FleetChartReset)).clicked() {
             ui.data_mut(|d| d.insert_temp(reset_id, true));
+            // The chart above was drawn this pass: the next one applies the reset.
             ui.ctx().request_repaint();
         }
         ui.label(RichText::new(tr(lang, Msg::FleetChartHint)).weak());

@@ -106,7 +106,7 @@ pub fn monitor(
     }
     super::heading(ui, tr(lang, Msg::MonitorCliDiagnoses));
     if summary.diagnoses.is_empty() {
-        ui.add(Paragraph::new(words::none_found(lang)));
+        ui.add(Paragraph::new(words::none_found(lang, summary)));
     }
     for d in &summary.diagnoses {
         let range = match view.clock {
@@ -124,6 +124,9 @@ pub fn monitor(
                 recommendations: words::recommendations(lang, d),
             },
         );
+    }
+    for line in words::unchecked_lines(lang, summary) {
+        ui.add(Paragraph::new(RichText::new(line).weak()));
     }
     ui.label(RichText::new(tr(lang, Msg::MonitorUiExportNote)).weak());
     commands

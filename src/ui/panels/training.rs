@@ -243,7 +243,10 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             });
             if plan.strategy == Strategy::Zero3 {
                 ui.label("");
-                ui.checkbox(&mut plan.zero_init, tr(lang, Msg::TrainZeroInit));
+                // A checkbox's label is one line of plain text: the code span without its
+                // backticks.
+                let label = crate::codespan::plain(tr(lang, Msg::TrainZeroInit));
+                ui.checkbox(&mut plan.zero_init, label);
                 ui.end_row();
             }
             if plan.finetune != FineTune::Full {

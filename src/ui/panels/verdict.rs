@@ -1,4 +1,5 @@
-//! The verdict banner, the ratio gauge and the two ratios.
+//! The headline banner (the verdict, or what was set up that doesn't fit), the ratio gauge and
+//! the two ratios.
 
 use egui::{RichText, Ui};
 
@@ -11,8 +12,9 @@ use crate::ui::{gauge, theme};
 
 /// Draws the verdict and, when there is a ratio, the gauge with its tier legend.
 pub fn verdict(ui: &mut Ui, lang: Lang, a: &Assessment) {
-    let (title, detail) = present::verdict(lang, a);
-    let colour = theme::severity(a.verdict.severity());
+    let h = present::headline::headline(lang, a);
+    let (title, detail) = (h.title, h.detail);
+    let colour = theme::severity(h.severity);
     egui::Frame::group(ui.style())
         .stroke(egui::Stroke::new(2.0, colour))
         .inner_margin(12.0)

@@ -1,0 +1,92 @@
+//! The headline every view opens with: the machine's verdict, unless what the user set up (a
+//! training plan, a model to serve, a data-loading workload) doesn't fit — then that, with the
+//! cheapest change that makes it fit, and the machine's verdict after it. One function, so the
+//! window's banner, the terminal's first lines and the report's callout can't disagree.
+
+use crate::advisor::findings::FindingId;
+use crate::advisor::recommend::Subject;
+use crate::advisor::{Assessment, Severity};
+use crate::format;
+use crate::i18n::{Lang, Msg, trf};
+
+/// The headline: how severe, its title and one paragraph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Headline {
+    /// Critical when what was set up doesn't fit; else the verdict's severity.
+    pub severity: Severity,
+    /// One line.
+    pub title: String,
+    /// The paragraph under it.
+    pub detail: String,
+}
+
+/// Findings that say what the user set up doesn't fit.
+const SET_UP_FAILS: [FindingId; 3] = [
+    FindingId::TrainingDoesNotFit,
+    FindingId::WorkloadRamExceeded,
+    FindingId::CacheDoesNotFit,
+];
+
+/// The headline of `a` in `lang`.
+pub fn headline(lang: Lang, a: &Assessment) -> Headline {
+    let (verdict_title, verdict_detail) = super::verdict(lang, a);
+    let machine = Headline {
+        severity: a.verdict.severity(),
+        title: verdict_title.clone(),
+        detail: verdict_detail.clone(),
+    };
+    let failing = a
+        .findings
+        .iter()
+        .find(|f| f.severity == Severity::Critical && SET_UP_FAILS.contains(&f.id));
+    let (title, subject) = match (failing, &a.inference_memory) {
+        (Some(f), _) => (
+            super::finding_title(lang, f),
+            match f.id {
+                FindingId::TrainingDoesNotFit => Subject::Training,
+                _ => Subject::Workload,
+            },
+        ),
+        (None, Some(m)) if m.fits == Some(false) => (
+            trf(
+                lang,
+                Msg::HeadlineInferenceDoesNotFit,
+                &[
+                    ("cpu", &format::gib(m.cpu_peak_bytes_per_node)),
+                    ("gpu", &format::gib(m.gpu_peak_bytes_per_gpu)),
+                ],
+            ),
+            Subject::Inference,
+        ),
+        _ => return machine,
+    };
+    // The cheapest change that makes it fit: the ranked list's first fitting item for this
+    // subject or for the machine (more RAM fits every subject that only lacks RAM).
+    let fix = a.recommendations.iter().find(|r| {
+        r.result.fits == Some(true) && (r.subject == subject || r.subject == Subject::Machine)
+    });
+    let first = match fix {
+        Some(r) => trf(
+            lang,
+            Msg::HeadlineCheapestFix,
+            &[
+                ("fix", &super::recommend::title(lang, r)),
+                ("kind", super::recommend::kind(lang, r.kind)),
+            ],
+        ),
+        None => trf(lang, Msg::HeadlineNoFix, &[]),
+    };
+    Headline {
+        severity: Severity::Critical,
+        title,
+        detail: trf(
+            lang,
+            Msg::HeadlineSetUpDetail,
+            &[
+                ("first", &first),
+                ("machine", &verdict_title),
+                ("machine_detail", &verdict_detail),
+            ],
+        ),
+    }
+}
