@@ -101,7 +101,10 @@ fn nothing_set_up_sizes_ram_by_the_rules_and_says_so() {
     let v = advise("laptop-4090m-lpddr5-soldered", &[]);
     let p = &v["procurement"];
     assert_eq!(p["basis"], "rules");
-    assert_eq!(p["recommended_ram_bytes"].as_u64(), Some(2 * (16_376 << 20)));
+    assert_eq!(
+        p["recommended_ram_bytes"].as_u64(),
+        Some(2 * (16_376 << 20))
+    );
     assert_eq!(p["purchase"]["kind"], "soldered");
     let md = report("laptop-4090m-lpddr5-soldered", &[], "en");
     let paras = what_to_buy(&md, "### What to buy for this machine");
