@@ -390,3 +390,213 @@ fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
     assert_eq!(f.values["per_pixel"], Quantity::Text("18.084".into()));
     assert_eq!(f.values["typical"], Quantity::Bytes(2_488_320));
 }
+
+/// Usable RAM of `gib` GiB, nothing else known.
+fn ram_of(gib: u64) -> ramvram::advisor::EffectiveRam {
+    ramvram::advisor::EffectiveRam {
+        physical_bytes: Some(gib * GIB),
+        limit_bytes: None,
+        effective_bytes: Some(gib * GIB),
+        limited_by_cgroup: false,
+        installed_bytes: None,
+        installed_source: None,
+        sizing_bytes: Some(gib * GIB),
+    }
+}
+
+#[test]
+fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
+    use ramvram::advisor::workload::StageId;
+    // The tryout: the seed's 4K job on 32 GiB with the dataset on NVMe. 2,000 GB over 666,667
+    // JPEGs is 3.0 MB a file; NVMe reads 3 GB/s, so even with no page cache at all storage
+    // delivers 3e9 ÷ 3.0e6 = 1000 samples/s, 25 × the 40 the GPUs want. Caching the dataset
+    // (2,000 GB) in RAM can't make training faster: no "add RAM", and the finding says so.
+    let seed = presets::preset("seed-4k-medical").unwrap();
+    let file = 2_000_000_000_000f64 / 666_667.0;
+    let floor = 3e9 / file;
+    assert!((floor - 1000.0).abs() < 1.0);
+    let r = simulate(&seed, &machine(32));
+    let storage = r.pipeline.rate(StageId::StorageRead).unwrap();
+    assert!(storage >= floor, "{storage}");
+    let f = ramvram::advisor::workload::findings(&r, &ram_of(32));
+    let streams = f
+        .iter()
+        .find(|f| f.id == FindingId::DatasetStreamsFromStorage)
+        .expect("the dataset streams fast enough");
+    assert_eq!(streams.severity, Severity::Info);
+    assert!(streams.recommendations.is_empty());
+    assert_eq!(streams.values["demand"], Quantity::Rate(40.0));
+    assert!(f.iter().all(|f| f.id != FindingId::DatasetNotCached));
+    assert!(
+        f.iter()
+            .all(|f| !f.recommendations.contains(&RecId::AddRam))
+    );
+    // The whole assessment of the tryout's machine: nothing asks for RAM, and procurement says
+    // nothing is to be bought for the workload (its working set, 8.7 GiB, fits in 32).
+    let a = assess_with(
+        &fixture("seed-4090-32g"),
+        &Inputs {
+            workload: Some(seed),
+            ..Inputs::default()
+        },
+    );
+    assert!(
+        a.findings
+            .iter()
+            .all(|f| !f.recommendations.contains(&RecId::AddRam))
+    );
+    assert!(a.recommendations.iter().all(|r| r.id != R::AddRam));
+    assert_eq!(
+        a.procurement.basis,
+        ramvram::advisor::procurement::Basis::WorkFits
+    );
+    assert_eq!(a.procurement.recommended_ram_bytes, None);
+    assert_eq!(a.procurement.work[0].page_cache_bytes, None);
+    let text =
+        ramvram::cli::text::assessment(ramvram::i18n::Lang::En, &a, None).replace('\u{a0}', " ");
+    assert!(
+        text.contains("The dataset (1863 GiB) streams from storage fast enough"),
+        "{text}"
+    );
+    assert!(!text.contains("Add RAM to at least 2048"), "{text}");
+}
+
+#[test]
+fn ram_for_the_page_cache_is_advice_only_when_storage_is_too_slow() {
+    use ramvram::advisor::workload::{StageId, typical_storage};
+    // ImageNet from a hard disk: one request at a time, each 8 ms of seek plus the file at
+    // 180 MB/s (the typical HDD). 1,281,167 files in the preset's dataset: about 110 KB each,
+    // 8 ms + 0.6 ms = 8.6 ms, so the disk gives about 116 files/s, far below the 1200 the GPUs
+    // want even with the page cache's share: storage limits them, and RAM to hold the dataset
+    // is advice (a warning, after shards and a local NVMe copy).
+    let (read, latency) = typical_storage(DiskKind::Hdd);
+    assert_eq!((read, latency), (0.18e9, 8e-3));
+    let inet = presets::preset("imagenet-resnet50").unwrap();
+    let file = inet.dataset_bytes as f64 / inet.samples as f64;
+    let disk = 1.0 / (latency + file / read);
+    assert!(disk > 100.0 && disk < 130.0, "{disk}");
+    let hdd = MachineRates {
+        storage_kind: DiskKind::Hdd,
+        storage_read: read,
+        storage_latency: latency,
+        ..machine(32)
+    };
+    let r = simulate(&inet, &hdd);
+    assert_eq!(r.pipeline.bottleneck, Some(StageId::StorageRead));
+    let f = ramvram::advisor::workload::findings(&r, &ram_of(32));
+    let not_cached = f
+        .iter()
+        .find(|f| f.id == FindingId::DatasetNotCached)
+        .unwrap();
+    assert_eq!(not_cached.severity, Severity::Warning);
+    assert_eq!(
+        not_cached.recommendations,
+        [RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam]
+    );
+    assert!(
+        f.iter()
+            .all(|f| f.id != FindingId::DatasetStreamsFromStorage)
+    );
+    // The seed's 4K job on a slow disk (20 ms a request): 20 ms + 3.0 MB ÷ 180 MB/s = 36.7 ms,
+    // 27 files/s, below the 40 the GPUs want; decoding (22 samples/s with 8 workers) is
+    // narrower still, so storage would limit the GPUs once decoding is fixed: information,
+    // with the same advice.
+    let slow = MachineRates {
+        storage_latency: 0.02,
+        ..hdd
+    };
+    let seed = presets::preset("seed-4k-medical").unwrap();
+    let disk = 1.0 / (0.02 + (2_000_000_000_000f64 / 666_667.0) / read);
+    assert!(disk > 27.0 && disk < 28.0, "{disk}");
+    let r = simulate(&seed, &slow);
+    assert_eq!(r.pipeline.bottleneck, Some(StageId::Decode));
+    assert!(r.pipeline.rate(StageId::StorageRead).unwrap() < 40.0);
+    let f = ramvram::advisor::workload::findings(&r, &ram_of(32));
+    let not_cached = f
+        .iter()
+        .find(|f| f.id == FindingId::DatasetNotCached)
+        .unwrap();
+    assert_eq!(not_cached.severity, Severity::Info);
+    assert!(not_cached.recommendations.contains(&RecId::AddRam));
+}
+
+#[test]
+fn the_ram_lever_is_the_simulator_rerun_on_the_larger_machine() {
+    // The seed's 4K job on 5 GiB doesn't fit. The lever's RAM is the installed size whose usable
+    // part holds the working set, rounded up to a common size; its result is the simulator run
+    // on a machine with that much: it fits, and the page cache it gains can only help.
+    let seed = presets::preset("seed-4k-medical").unwrap();
+    let tiny = machine(5);
+    let before = simulate(&seed, &tiny);
+    let recs = levers::recommendations(&before, &tiny, None);
+    let add = recs.iter().find(|x| x.id == R::AddRam).unwrap();
+    let Quantity::Bytes(ram) = add.changes["ram_bytes"] else {
+        panic!("{:?}", add.changes)
+    };
+    // Working set: the OS 2 GiB, the training process 3 GiB, and the workers' share (see the
+    // test above): more than 8 GiB, less than 12 — 12 GiB is the next common size.
+    let ws = before.memory_budget.working_set_bytes;
+    assert!(ws > 8 * GIB && ws <= 12 * GIB, "{ws}");
+    assert_eq!(ram, 12 * GIB);
+    let after = simulate(
+        &seed,
+        &MachineRates {
+            effective_ram_bytes: Some(ram),
+            ..tiny.clone()
+        },
+    );
+    assert_eq!(add.result.fits, Some(true));
+    assert_eq!(
+        add.result.predicted_gpu_utilization,
+        after.pipeline.predicted_gpu_utilization
+    );
+    assert!(levers::improves(&levers::outcome(&before), &add.result));
+    // Under a cgroup limit more RAM gives the job nothing: no RAM lever (raise the limit).
+    let capped = MachineRates {
+        ram_capped: true,
+        ..tiny
+    };
+    let recs = levers::recommendations(&before, &capped, None);
+    assert!(recs.iter().all(|x| x.id != R::AddRam));
+}
+
+#[test]
+fn no_ranked_purchase_without_a_gain_on_any_fixture() {
+    // Every fixture with every workload preset: each item that buys RAM (modules, a larger
+    // instance, a new machine, a VM's allocation) makes its subject fit where it didn't, or
+    // feeds the GPUs better.
+    use ramvram::advisor::recommend::Subject;
+    let buys = [
+        R::AddRam,
+        R::LargerInstance,
+        R::OtherInstance,
+        R::NewMachine,
+        R::RaiseVmMemory,
+    ];
+    for name in common::all_fixtures() {
+        let profile = fixture(&name);
+        for id in [
+            "imagenet-resnet50",
+            "seed-4k-medical",
+            "t2i-1024-multiscale",
+            "llm-token-shards",
+        ] {
+            let a = assess_with(
+                &profile,
+                &Inputs {
+                    workload: presets::preset(id),
+                    ..Inputs::default()
+                },
+            );
+            let w = a.workload.as_ref().unwrap();
+            let before = levers::outcome(w);
+            for r in a.recommendations.iter().filter(|r| buys.contains(&r.id)) {
+                assert_eq!(r.subject, Subject::Workload, "{name} {id}");
+                assert!(
+                    levers::improves(&before, &r.result),
+                    "{name} {id}: {r:?} against {before:?}"
+                );
+            }
+        }
+    }
+}

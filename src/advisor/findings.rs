@@ -62,8 +62,13 @@ pub enum FindingId {
     WorkloadRamExceeded,
     /// The workload leaves under 10 % of RAM free.
     WorkloadSwapRisk,
-    /// The dataset doesn't fit in the page cache: every epoch reads (part of) it from storage.
+    /// The dataset doesn't fit in the page cache: every epoch reads (part of) it from storage,
+    /// and storage delivers fewer samples/s than the GPUs want (it limits them, or would once
+    /// the narrower stage is fixed).
     DatasetNotCached,
+    /// The dataset doesn't fit in the page cache, but storage delivers at least what the GPUs
+    /// want: it streams fast enough, and more RAM to cache it wouldn't speed training.
+    DatasetStreamsFromStorage,
     /// GPUs wait for storage.
     StarvedByStorage,
     /// GPUs wait for memory bandwidth.

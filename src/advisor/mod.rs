@@ -205,6 +205,24 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
             None => Verdict::CannotJudge,
         }
     };
+    let recommendations = recommend::rank(
+        recommendations
+            .into_iter()
+            .map(|r| recommend::machine::complete_add_ram(profile, &memory, r))
+            .collect(),
+    );
+    let mut procurement = procurement::procurement(
+        profile,
+        &memory,
+        &vram,
+        &findings,
+        &procurement::SetUp {
+            training: training_memory.as_ref(),
+            inference: inference_memory.as_ref(),
+            workload: workload.as_ref(),
+        },
+    );
+    procurement.cheaper_fixes = procurement::cheaper_fixes(&procurement.work, &recommendations);
     Assessment {
         schema_version: ASSESSMENT_SCHEMA_VERSION,
         profile: profile.clone(),
@@ -213,25 +231,14 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio,
         verdict,
         rules: rules::judge(&memory, &vram),
-        procurement: procurement::procurement(
-            profile,
-            &memory,
-            &vram,
-            &findings,
-            training_memory.as_ref(),
-        ),
+        procurement,
         findings,
         training_memory,
         training_error,
         inference_memory,
         inference_error,
         workload,
-        recommendations: recommend::rank(
-            recommendations
-                .into_iter()
-                .map(|r| recommend::machine::complete_add_ram(profile, &memory, r))
-                .collect(),
-        ),
+        recommendations,
         bandwidth,
     }
 }

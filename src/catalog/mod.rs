@@ -104,8 +104,18 @@ pub struct Platform {
     pub max_sockets: u32,
     /// "DDR4" or "DDR5".
     pub memory: String,
+    /// The modules its boards take: UDIMM on desktops, RDIMM on workstations and servers.
+    pub form_factor: modules::FormFactor,
     /// Where it comes from.
     pub source: String,
+}
+
+impl Platform {
+    /// Module sizes, bytes, sold for this platform's memory type and form factor
+    /// (`modules.csv`), smallest first.
+    pub fn module_sizes(&self, modules: &[modules::ModuleSize]) -> Vec<u64> {
+        modules::sizes(modules, &self.memory, self.form_factor)
+    }
 }
 
 /// The whole catalogue.
@@ -243,6 +253,16 @@ mod tests {
                 "{}",
                 p.platform
             );
+            // Every platform takes modules the catalogue sells: desktops unbuffered, the rest
+            // registered (AMD, Intel platform specifications).
+            assert!(!p.module_sizes(&c.modules).is_empty(), "{}", p.platform);
+            let desktop = p.platform.starts_with("Desktop");
+            let expected = if desktop {
+                modules::FormFactor::Udimm
+            } else {
+                modules::FormFactor::Rdimm
+            };
+            assert_eq!(p.form_factor, expected, "{}", p.platform);
         }
     }
 
@@ -342,7 +362,7 @@ mod tests {
         );
         assert_eq!(
             gb(sizes(&c.modules, "DDR5", FormFactor::Rdimm)),
-            [32, 64, 128]
+            [16, 32, 64, 128, 256]
         );
         assert!(!sizes(&c.modules, "DDR4", FormFactor::Udimm).contains(&(24 << 30)));
         assert!(soldered(&c.modules, "LPDDR5"));

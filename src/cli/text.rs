@@ -182,9 +182,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         }
         out.push('\n');
     }
-    if let Some((purchase, needed)) = present::purchase::of(a) {
+    let purchase = present::purchase::section_lines(lang, a);
+    if !purchase.is_empty() {
         section(&mut out, tr(lang, Msg::PurchaseSection));
-        for line in present::purchase::lines(lang, purchase, needed) {
+        for line in purchase {
             wrap_hanging(&mut out, "  ", "    ", &line);
         }
     }

@@ -151,6 +151,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetNotCachedTitle,
             Msg::FindingDatasetNotCachedExplain,
         ),
+        F::DatasetStreamsFromStorage => (
+            Msg::FindingDatasetStreamsFromStorageTitle,
+            Msg::FindingDatasetStreamsFromStorageExplain,
+        ),
         F::StarvedByStorage => (
             Msg::FindingStarvedByStorageTitle,
             Msg::FindingStarvedByStorageExplain,

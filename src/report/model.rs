@@ -1,7 +1,7 @@
 //! The report model: an [`Assessment`] laid out as blocks of localised text, tables and charts.
 //! Builds words through [`crate::present`]; computes no advice of its own.
 
-use crate::advisor::procurement::RamReason;
+use crate::advisor::procurement::{Basis, RamReason};
 use crate::advisor::{Assessment, RuleStatus, Severity};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -673,13 +673,40 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         tr(lang, Msg::ProcCurrent).to_string(),
         format::gib_or_unknown(lang, p.current_ram_bytes),
     )];
-    match p.recommended_ram_bytes {
-        Some(r) => kv.push((tr(lang, Msg::ProcRecommended).to_string(), format::gib(r))),
-        None => kv.push((
+    // What was set up comes first; the published rules are what they ask for, not a need.
+    match p.basis {
+        Basis::Rules => {}
+        Basis::Work => kv.push((
             tr(lang, Msg::ProcRecommended).to_string(),
-            tr(lang, Msg::ProcNoneNeeded).to_string(),
+            format::gib_or_unknown(
+                lang,
+                p.recommended_ram_bytes
+                    .or_else(|| present::purchase::work_need(a)),
+            ),
         )),
+        Basis::WorkFits => {
+            let need = p.work.iter().map(|w| w.needed_bytes).max().unwrap_or(0);
+            kv.push((
+                tr(lang, Msg::ProcWorkFits).to_string(),
+                trf(
+                    lang,
+                    Msg::ProcWorkFitsValue,
+                    &[
+                        ("need", &format::gib(need)),
+                        (
+                            "usable",
+                            &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                        ),
+                    ],
+                ),
+            ))
+        }
     }
+    kv.push((
+        tr(lang, Msg::ProcRules).to_string(),
+        p.rules_ram_bytes
+            .map_or_else(|| tr(lang, Msg::ProcRulesMet).to_string(), format::gib),
+    ));
     b.push(Block::KeyValues(kv));
     if !p.targets.is_empty() {
         let header = vec![
@@ -695,6 +722,8 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
                     RamReason::TwiceVram => trf(lang, Msg::ProcReasonTwiceVram, &[("vram", &vram)]),
                     RamReason::LargestGpu => tr(lang, Msg::ProcReasonLargestGpu).to_string(),
                     RamReason::TrainingPlan => tr(lang, Msg::ProcReasonTrainingPlan).to_string(),
+                    RamReason::InferencePlan => tr(lang, Msg::ProcReasonInferencePlan).to_string(),
+                    RamReason::Workload => tr(lang, Msg::ProcReasonWorkload).to_string(),
                 };
                 vec![reason, format::gib(t.required_bytes)]
             })
@@ -705,30 +734,16 @@ fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
             widths: vec![5.0, 1.4],
         });
     }
-    // What to buy for this kind of machine (a larger instance, modules that exist, …).
-    if let Some((purchase, needed)) = present::purchase::of(a) {
+    // What to buy for this kind of machine (a larger instance, modules that exist, …), or
+    // that what was set up needs none.
+    if let Some(s) = present::purchase::section(lang, a) {
         b.push(Block::Subheading(
             tr(lang, Msg::PurchaseSection).to_string(),
         ));
-        b.push(Block::Paragraph(present::purchase::paragraph(
-            lang, purchase, needed,
-        )));
-        let sets = present::purchase::alternative(purchase);
-        if !sets.is_empty() {
-            b.push(Block::Bullets(
-                sets.iter()
-                    .map(|s| present::purchase::dimm_set(lang, s))
-                    .collect(),
-            ));
+        b.extend(s.paragraphs.into_iter().map(Block::Paragraph));
+        if !s.sets.is_empty() {
+            b.push(Block::Bullets(s.sets));
         }
-    } else if !p.dimm_sets.is_empty() {
-        b.push(Block::Paragraph(tr(lang, Msg::ProcDimmIntro).to_string()));
-        b.push(Block::Bullets(
-            p.dimm_sets
-                .iter()
-                .map(|s| present::purchase::dimm_set(lang, s))
-                .collect(),
-        ));
     }
     if !p.other.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::ProcOther).to_string()));
@@ -771,9 +786,8 @@ fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         None => tr(lang, Msg::ReportAssumptionShm).to_string(),
     });
     // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
-    let purchase = a.procurement.purchase.as_ref();
-    let sets_shown = !a.procurement.dimm_sets.is_empty()
-        || purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
+    let purchase = present::purchase::shown(a).map(|(p, _)| p);
+    let sets_shown = purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
     if sets_shown {
         sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
     }

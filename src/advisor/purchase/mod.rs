@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::capacity::EffectiveRam;
 use super::findings::{Quantity, RecId};
-use super::procurement::{DimmSet, dimm_sets};
+use super::procurement::{DimmSet, dimm_sets, largest_dimm_set};
 use super::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
 use super::wsl;
 use crate::catalog::catalog;
@@ -117,6 +117,9 @@ pub enum Purchase {
         max_bytes: u64,
         /// Channel-filling sets for a planned machine.
         alternative: Vec<DimmSet>,
+        /// When no set reaches the need: the largest set any platform holds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        largest_set: Option<DimmSet>,
     },
     /// The smallest instance of the same family (same GPU model and count) with enough RAM.
     LargerInstance {
@@ -147,17 +150,24 @@ pub enum Purchase {
         memory_type: Option<String>,
         /// Channel-filling sets for a planned machine.
         alternative: Vec<DimmSet>,
+        /// When no set reaches the need: the largest set any platform holds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        largest_set: Option<DimmSet>,
     },
     /// A virtual machine outside a known cloud: its host sets its memory.
     VirtualMachine,
     /// WSL2: `.wslconfig` first.
     Wsl(WslPlan),
-    /// Not enough is known about the machine: generic channel-filling sets.
+    /// Not enough is known about the machine: generic channel-filling sets, of the installed
+    /// memory type when the catalogue has platforms for it.
     Generic {
         /// Why.
         reason: GenericReason,
         /// The sets, smallest platform first.
         dimm_sets: Vec<DimmSet>,
+        /// When no set reaches the need: the largest set any platform holds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        largest_set: Option<DimmSet>,
     },
 }
 
@@ -216,12 +226,20 @@ pub fn purchase_to_reach(
             },
             memory_type: soldered_type
                 .or_else(|| dimms.first().and_then(|d| d.memory_type.clone())),
-            alternative: dimm_sets(needed),
+            // Another machine: today's platforms.
+            alternative: dimm_sets(needed, None),
+            largest_set: largest_if_none(needed, None),
         };
     }
+    // This machine's own memory type, when every module has the same one.
+    let installed_type = dimms
+        .first()
+        .and_then(|d| d.memory_type.as_deref())
+        .filter(|t| dimms.iter().all(|d| d.memory_type.as_deref() == Some(*t)));
     let generic = |reason| Purchase::Generic {
         reason,
-        dimm_sets: dimm_sets(needed),
+        dimm_sets: dimm_sets(needed, installed_type),
+        largest_set: largest_if_none(needed, installed_type),
     };
     if dimms.is_empty() {
         return generic(if kind.is_none() {
@@ -251,10 +269,17 @@ pub fn purchase_to_reach(
             module,
             slots,
             max_bytes,
-            alternative: dimm_sets(needed),
+            // A machine with more channels: today's platforms.
+            alternative: dimm_sets(needed, None),
+            largest_set: largest_if_none(needed, None),
         },
         modules::ModuleOutcome::Unknown => generic(GenericReason::ModulesUnknown),
     }
+}
+
+/// The largest set of `memory_type` ([`largest_dimm_set`]) when no set reaches `needed`.
+fn largest_if_none(needed: u64, memory_type: Option<&str>) -> Option<DimmSet> {
+    largest_dimm_set(memory_type).filter(|l| l.total_bytes < needed)
 }
 
 fn cloud_purchase(profile: &MachineProfile, ram: &EffectiveRam, needed: u64) -> Purchase {

@@ -123,6 +123,7 @@ fn soldered_lpddr5_cant_be_upgraded() {
         reason,
         memory_type,
         alternative,
+        largest_set,
     } = buy(&p, need)
     else {
         panic!("{:?}", buy(&p, need));
@@ -130,7 +131,8 @@ fn soldered_lpddr5_cant_be_upgraded() {
     assert_eq!(reason, SolderedReason::Soldered);
     assert_eq!(memory_type.as_deref(), Some("LPDDR5"));
     // The planned-machine alternative: the same channel-filling sets as the generic advice.
-    assert_eq!(alternative, dimm_sets(need));
+    assert_eq!(alternative, dimm_sets(need, None));
+    assert_eq!(largest_set, None);
     // The ranked list's item: a new machine with the smallest common size ≥ 32 752 MiB: 32 GiB.
     let r = hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).unwrap();
     assert_eq!(
@@ -299,7 +301,8 @@ fn other_machines() {
         buy(&unknown, 64 * GIB),
         Purchase::Generic {
             reason: GenericReason::PlatformUnknown,
-            dimm_sets: dimm_sets(64 * GIB),
+            dimm_sets: dimm_sets(64 * GIB, None),
+            largest_set: None,
         }
     );
     // Modules known, slots not (a hand-written profile): generic, with the reason.
@@ -333,10 +336,10 @@ fn other_machines() {
 }
 
 #[test]
-fn no_common_platform_holds_three_tebibytes() {
-    // 12 channels × 256 GB = 3072 GiB is the largest one-module-per-channel set.
-    let largest = crate::advisor::procurement::largest_dimm_set();
-    assert_eq!((largest.channels, largest.total_bytes), (12, 3072 * GIB));
-    assert!(dimm_sets(3073 * GIB).is_empty());
-    assert_eq!(dimm_sets(3072 * GIB).len(), 1);
+fn no_platform_in_the_catalogue_holds_more_than_six_tebibytes() {
+    // 12 channels × 2 per channel × 256 GB = 6144 GiB is the largest set of one socket.
+    let largest = crate::advisor::procurement::largest_dimm_set(None).unwrap();
+    assert_eq!((largest.channels, largest.total_bytes), (12, 6144 * GIB));
+    assert!(dimm_sets(6145 * GIB, None).is_empty());
+    assert_eq!(dimm_sets(6144 * GIB, None).len(), 1);
 }

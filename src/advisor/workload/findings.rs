@@ -126,29 +126,62 @@ fn memory(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
         );
     }
     if b.dataset_cached_fraction < 1.0 {
-        let storage_limits = w.pipeline.bottleneck == Some(StageId::StorageRead);
-        out.push(
-            Finding::new(
-                FindingId::DatasetNotCached,
-                if storage_limits {
-                    Severity::Warning
-                } else {
-                    Severity::Info
-                },
-                &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
-            )
-            .with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
+        page_cache(w, ram_info, out);
+    }
+}
+
+/// The dataset doesn't fit in the page cache, so every epoch reads the rest from storage. RAM
+/// to cache it is advice only when storage delivers fewer samples/s than the GPUs want (a
+/// warning when storage is what limits them now, information when a narrower stage does and
+/// storage would limit them once that is fixed); when storage keeps up, the dataset streams
+/// fast enough and more RAM wouldn't speed training: said with the two rates. Nothing when the
+/// dataset isn't read from storage each epoch (a RAM cache holds it).
+fn page_cache(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
+    let b = &w.memory_budget;
+    let Some(storage) = w.pipeline.rate(StageId::StorageRead) else {
+        return;
+    };
+    let demand = w.workload.gpu_demand_samples_per_s;
+    let with_rates = |f: Finding| {
+        f.with("dataset", Quantity::Bytes(w.workload.dataset_bytes))
             .with("cache", Quantity::Bytes(b.item(BudgetItemId::PageCache)))
             .with("cached", Quantity::Share(b.dataset_cached_fraction))
+            .with("storage", Quantity::Rate(storage))
+            .with("demand", Quantity::Rate(demand))
+    };
+    if storage >= demand {
+        out.push(
+            with_rates(Finding::new(
+                FindingId::DatasetStreamsFromStorage,
+                Severity::Info,
+                &[],
+            ))
             .with(
-                "target",
-                Quantity::Bytes(installed_for(
-                    w.ram_to_cache_dataset_bytes,
-                    ram_info.usable_share(),
-                )),
+                "margin",
+                Quantity::Ratio(storage / demand.max(f64::MIN_POSITIVE)),
             ),
         );
+        return;
     }
+    let storage_limits = w.pipeline.bottleneck == Some(StageId::StorageRead);
+    out.push(
+        with_rates(Finding::new(
+            FindingId::DatasetNotCached,
+            if storage_limits {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
+        ))
+        .with(
+            "target",
+            Quantity::Bytes(installed_for(
+                w.ram_to_cache_dataset_bytes,
+                ram_info.usable_share(),
+            )),
+        ),
+    );
 }
 
 fn consistency(w: &WorkloadResult, out: &mut Vec<Finding>) {

@@ -169,21 +169,52 @@ pub fn recommendations(
             );
         }
     }
-    if !fits_now {
-        // RAM: the installed size whose usable part holds the working set.
-        let usable = r.memory_budget.working_set_bytes;
-        let after = Outcome {
-            fits: Some(true),
-            ..outcome(r)
-        };
-        out.push(
-            Recommendation::new(R::AddRam, RecKind::Hardware, Subject::Workload, after).with(
-                "ram_bytes",
-                Quantity::Bytes(installed_for(usable, m.usable_share)),
-            ),
-        );
+    if !fits_now && !m.ram_capped {
+        // RAM: the installed size whose usable part holds the working set, judged by running
+        // the simulator on the machine with that RAM; kept only when that run does better.
+        // (Under a cgroup limit more RAM gives the job nothing: raising the limit is the fix.)
+        let installed = installed_for(r.memory_budget.working_set_bytes, m.usable_share);
+        let after = with_ram(w, m, installed);
+        if improves(&outcome(r), &outcome(&after)) {
+            out.push(
+                Recommendation::new(
+                    R::AddRam,
+                    RecKind::Hardware,
+                    Subject::Workload,
+                    outcome(&after),
+                )
+                .with("ram_bytes", Quantity::Bytes(installed)),
+            );
+        }
     }
     out
+}
+
+/// `w` simulated on machine `m` with `installed` bytes of RAM installed: usable RAM is
+/// `installed` × the machine's usable share (the firmware and kernel keep the same share of a
+/// larger installation).
+pub fn with_ram(w: &Workload, m: &MachineRates, installed: u64) -> WorkloadResult {
+    let usable = crate::units::saturating_bytes(installed as f64 * m.usable_share);
+    let more = MachineRates {
+        effective_ram_bytes: Some(usable),
+        ..m.clone()
+    };
+    simulate_only(w, &more)
+}
+
+/// True when `after` does better than `before`: it fits where `before` didn't (or couldn't be
+/// told), or it feeds the GPUs better.
+pub fn improves(before: &Outcome, after: &Outcome) -> bool {
+    let fits = after.fits == Some(true) && before.fits != Some(true);
+    let busier = match (
+        before.predicted_gpu_utilization,
+        after.predicted_gpu_utilization,
+    ) {
+        (Some(b), Some(a)) => a > b + 1e-9,
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    fits || busier
 }
 
 /// Tries `start`, `start − 1`, … 1 and returns the first value whose run fits, else 1's.

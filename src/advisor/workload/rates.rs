@@ -49,6 +49,8 @@ pub struct MachineRates {
     /// Usable ÷ installed RAM on this machine (1 when unknown): a RAM need in usable bytes
     /// divided by it is the installed RAM to buy.
     pub usable_share: f64,
+    /// A cgroup limit caps usable RAM below what is installed: buying RAM gives the job none.
+    pub ram_capped: bool,
     /// Physical cores.
     pub physical_cores: Option<u32>,
     /// Memory bandwidth (measured, else theoretical), bytes/s.
@@ -77,6 +79,7 @@ impl Default for MachineRates {
         MachineRates {
             effective_ram_bytes: None,
             usable_share: 1.0,
+            ram_capped: false,
             physical_cores: None,
             memory_bandwidth: None,
             storage_kind: DiskKind::Unknown,
@@ -200,6 +203,7 @@ impl MachineRates {
         MachineRates {
             effective_ram_bytes: ram.effective_bytes,
             usable_share: ram.usable_share(),
+            ram_capped: ram.limited_by_cgroup,
             // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
             // container's quota): fewer than the machine's cores there.
             physical_cores: match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {

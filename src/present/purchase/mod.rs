@@ -3,10 +3,11 @@
 //! comes from the advisor.
 
 use crate::advisor::Assessment;
-use crate::advisor::procurement::DimmSet;
+use crate::advisor::procurement::{Basis, DimmSet, RamReason, WorkNeed};
 use crate::advisor::purchase::{
     GenericReason, ModulePlan, Purchase, ReplaceReason, SolderedReason, modules_text,
 };
+use crate::advisor::recommend::Subject;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{CloudProvider, Platform, PlatformKind, WslConfigState};
@@ -190,17 +191,18 @@ fn fill(lang: Lang, msg: Msg, args: &[(&'static str, String)]) -> String {
 /// channel-filling sets follows ([`alternative`]), the paragraph ends by introducing it.
 pub fn paragraph(lang: Lang, p: &Purchase, needed: u64) -> String {
     let mut text = situation(lang, p, needed);
-    let introduces_sets = matches!(
-        p,
-        Purchase::Generic { .. } | Purchase::Soldered { .. } | Purchase::BoardLimit { .. }
-    );
-    if introduces_sets && alternative(p).is_empty() {
-        let largest = crate::advisor::procurement::largest_dimm_set();
+    let largest = match p {
+        Purchase::Generic { largest_set, .. }
+        | Purchase::Soldered { largest_set, .. }
+        | Purchase::BoardLimit { largest_set, .. } => largest_set.as_ref(),
+        _ => None,
+    };
+    if let Some(largest) = largest.filter(|_| alternative(p).is_empty()) {
         text.push_str(&trf(
             lang,
             Msg::PurchaseNoSet,
             &[
-                ("channels", &largest.channels.to_string()),
+                ("count", &largest.modules().to_string()),
                 ("size", &(largest.dimm_bytes >> 30).to_string()),
                 ("total", &format::gib(largest.total_bytes)),
             ],
@@ -373,13 +375,27 @@ pub fn alternative(p: &Purchase) -> &[DimmSet] {
     }
 }
 
-/// One channel-filling set: "2-channel platform: 2 × 32 GB = 64.0 GiB".
+/// One channel-filling set: "2-channel desktop, DDR5 UDIMM: 2 × 32 GB = 64.0 GiB", or with
+/// two modules per channel "… 4 × 48 GB, two per channel = 192 GiB".
 pub fn dimm_set(lang: Lang, s: &DimmSet) -> String {
+    use crate::catalog::modules::FormFactor;
+    let (kind, form) = match s.form_factor {
+        FormFactor::Udimm => (Msg::ProcKindUdimm, "UDIMM"),
+        FormFactor::Sodimm => (Msg::ProcKindUdimm, "SODIMM"),
+        FormFactor::Rdimm | FormFactor::Soldered => (Msg::ProcKindRdimm, "RDIMM"),
+    };
     trf(
         lang,
-        Msg::ProcDimmSet,
+        if s.dimms_per_channel > 1 {
+            Msg::ProcDimmSetTwo
+        } else {
+            Msg::ProcDimmSet
+        },
         &[
             ("channels", &s.channels.to_string()),
+            ("kind", tr(lang, kind)),
+            ("module", &format!("{} {form}", s.memory_type)),
+            ("count", &s.modules().to_string()),
             ("size", &(s.dimm_bytes >> 30).to_string()),
             ("total", &format::gib(s.total_bytes)),
         ],
@@ -397,10 +413,176 @@ pub fn lines(lang: Lang, p: &Purchase, needed: u64) -> Vec<String> {
     out
 }
 
-/// The assessment's purchase and the RAM it reaches for, when more RAM is needed.
-pub fn of(a: &Assessment) -> Option<(&Purchase, u64)> {
+/// The purchase the section shows and the RAM it reaches for: what to buy, or, when what was set
+/// up fits, what the rules' target would take; `None` when there is neither.
+pub fn shown(a: &Assessment) -> Option<(&Purchase, u64)> {
     let p = &a.procurement;
-    Some((p.purchase.as_ref()?, p.recommended_ram_bytes?))
+    match (&p.purchase, p.recommended_ram_bytes) {
+        (Some(buy), Some(r)) => Some((buy, r)),
+        _ => Some((p.rules_purchase.as_ref()?, p.rules_ram_bytes?)),
+    }
+}
+
+/// "the training plan and the data-loading workload".
+pub fn work_names(lang: Lang, work: &[WorkNeed]) -> String {
+    let names: Vec<&str> = work
+        .iter()
+        .map(|w| {
+            tr(
+                lang,
+                match w.subject {
+                    Subject::Inference => Msg::PurchaseWorkInference,
+                    Subject::Workload => Msg::PurchaseWorkWorkload,
+                    Subject::Training | Subject::Machine => Msg::PurchaseWorkTraining,
+                },
+            )
+        })
+        .collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!(
+            "{}{}{last}",
+            rest.join(tr(lang, Msg::PurchaseWorkComma)),
+            tr(lang, Msg::PurchaseWorkAnd)
+        ),
+    }
+}
+
+/// What the largest published rule not met is for: "room for CPU offload and large models (…)".
+fn rules_purpose(lang: Lang, a: &Assessment) -> &'static str {
+    let p = &a.procurement;
+    let reason = p
+        .targets
+        .iter()
+        .filter(|t| t.reason.is_rule() && Some(t.required_bytes) == p.rules_ram_bytes)
+        .map(|t| t.reason)
+        .next();
+    tr(
+        lang,
+        match reason {
+            Some(RamReason::LargestGpu) => Msg::PurchasePurposeLargestGpu,
+            _ => Msg::PurchasePurposeTwiceVram,
+        },
+    )
+}
+
+/// The largest need of what was set up, installed bytes (`None` when nothing was).
+pub fn work_need(a: &Assessment) -> Option<u64> {
+    a.procurement.work.iter().map(|w| w.installed_bytes).max()
+}
+
+/// The "What to buy" part of the procurement section, the same in every view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Paragraphs, in order.
+    pub paragraphs: Vec<String>,
+    /// Channel-filling sets listed after the last paragraph ([`dimm_set`]).
+    pub sets: Vec<String>,
+}
+
+/// What to buy, in words: when what was set up fits, that no RAM is to be bought for it, then
+/// (only as room for more) what the published rules would take; when it doesn't, any cheaper
+/// change that makes it fit before what to buy; when nothing was set up, that the rules size
+/// it. `None` when there is nothing to say (nothing set up, and installed RAM meets the rules).
+pub fn section(lang: Lang, a: &Assessment) -> Option<Section> {
+    let p = &a.procurement;
+    let mut paragraphs = Vec::new();
+    let rules = p.rules_ram_bytes.map(format::gib);
+    let purpose = rules_purpose(lang, a);
+    match p.basis {
+        Basis::Rules => {
+            p.recommended_ram_bytes?;
+            paragraphs.push(trf(
+                lang,
+                Msg::PurchaseLeadRules,
+                &[
+                    ("rules", &rules.clone().unwrap_or_default()),
+                    ("purpose", purpose),
+                ],
+            ));
+        }
+        Basis::Work => {
+            p.recommended_ram_bytes?;
+            if !p.cheaper_fixes.is_empty() {
+                let fixes: Vec<String> = p
+                    .cheaper_fixes
+                    .iter()
+                    .map(|r| super::recommend::title(lang, r))
+                    .collect();
+                paragraphs.push(trf(
+                    lang,
+                    Msg::PurchaseLeadCheaper,
+                    &[("fixes", &fixes.join(tr(lang, Msg::PurchaseWorkComma)))],
+                ));
+            }
+        }
+        Basis::WorkFits => {
+            let need = p.work.iter().map(|w| w.needed_bytes).max().unwrap_or(0);
+            paragraphs.push(trf(
+                lang,
+                Msg::PurchaseLeadFits,
+                &[
+                    ("work", &work_names(lang, &p.work)),
+                    ("need", &format::gib(need)),
+                    (
+                        "usable",
+                        &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                    ),
+                ],
+            ));
+            if let (Some(rules), Some(_)) = (&rules, &p.rules_purchase) {
+                paragraphs.push(trf(
+                    lang,
+                    Msg::PurchaseLeadRulesMore,
+                    &[("rules", rules), ("purpose", purpose)],
+                ));
+            }
+        }
+    }
+    // A workload that runs but waits for storage: RAM for the page cache is one way to speed
+    // it up, after cheaper ones.
+    if let (Some(target), Some(w)) = (
+        p.work.iter().find_map(|w| w.page_cache_bytes),
+        a.workload.as_ref(),
+    ) {
+        use crate::advisor::workload::StageId;
+        let storage = w.pipeline.rate(StageId::StorageRead);
+        paragraphs.push(trf(
+            lang,
+            Msg::PurchaseLeadStorage,
+            &[
+                (
+                    "storage",
+                    &storage.map_or_else(|| format::unknown(lang), |r| format::rate(lang, r)),
+                ),
+                (
+                    "demand",
+                    &format::rate(lang, w.workload.gpu_demand_samples_per_s),
+                ),
+                ("target", &format::gib(target)),
+            ],
+        ));
+    }
+    let mut sets = Vec::new();
+    if let Some((purchase, needed)) = shown(a) {
+        paragraphs.push(paragraph(lang, purchase, needed));
+        sets = alternative(purchase)
+            .iter()
+            .map(|s| dimm_set(lang, s))
+            .collect();
+    }
+    Some(Section { paragraphs, sets })
+}
+
+/// [`section`] as lines (terminal, window): the paragraphs, then "· " and each set.
+pub fn section_lines(lang: Lang, a: &Assessment) -> Vec<String> {
+    let Some(s) = section(lang, a) else {
+        return Vec::new();
+    };
+    let mut out = s.paragraphs;
+    out.extend(s.sets.into_iter().map(|set| format!("· {set}")));
+    out
 }
 
 #[cfg(test)]

@@ -63,7 +63,11 @@ fn soldered_wsl_and_generic_read_right() {
         "{en}"
     );
     assert!(
-        en.contains("· 2-channel platform: 2 × 16 GB = 32.0 GiB"),
+        en.contains("· 2-channel desktop, DDR5 UDIMM: 2 × 16 GB = 32.0 GiB"),
+        "{en}"
+    );
+    assert!(
+        en.contains("· 12-channel workstation or server, DDR5 RDIMM: 12 × 16 GB = 192 GiB"),
         "{en}"
     );
     let wsl = fixture("wsl2-4090-32g");
@@ -96,6 +100,26 @@ fn soldered_wsl_and_generic_read_right() {
             && en.contains("at least 128 GiB installed"),
         "{en}"
     );
+}
+
+#[test]
+fn a_set_with_two_modules_per_channel_says_so_in_both_languages() {
+    // 192 GiB on an unknown machine: a desktop takes 4 × 48 GB UDIMMs (no 96 GB UDIMM).
+    let unknown = MachineProfile::unknown();
+    let en = say(Lang::En, &unknown, 192 * GIB);
+    assert!(
+        en.contains("· 2-channel desktop, DDR5 UDIMM: 4 × 48 GB, two per channel = 192 GiB"),
+        "{en}"
+    );
+    assert!(!en.contains("96 GB"), "{en}");
+    let zh = say(Lang::Zh, &unknown, 192 * GIB);
+    assert!(
+        zh.contains("· 2 通道台式机，DDR5 UDIMM：4 × 48 GB，每通道两根 = 192 GiB"),
+        "{zh}"
+    );
+    // Beyond every platform: none, with the largest (24 × 256 GB on one 12-channel socket).
+    let en = say(Lang::En, &unknown, 8192 * GIB);
+    assert!(en.contains("at most 24 × 256 GB = 6144 GiB"), "{en}");
 }
 
 #[test]

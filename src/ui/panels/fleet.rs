@@ -270,7 +270,8 @@ fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Comma
             egui::ComboBox::from_id_salt("planner-dimm")
                 .selected_text(format!("{} GB", p.dimm_gib))
                 .show_ui(ui, |ui| {
-                    for g in crate::advisor::procurement::DIMM_SIZES_GIB {
+                    // The sizes sold for the platform's memory type and form factor.
+                    for g in dimm_sizes_gib(&p.platform) {
                         ui.selectable_value(&mut p.dimm_gib, g, format!("{g} GB"));
                     }
                 })
@@ -319,4 +320,25 @@ fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Comma
         command = Some(Command::AddPlanned(p.clone()));
     }
     command
+}
+
+/// Module sizes, GB, sold for the planned platform (its memory type and form factor, from the
+/// catalogue); every UDIMM and RDIMM size when the platform isn't in it.
+fn dimm_sizes_gib(platform: &str) -> Vec<u64> {
+    let c = crate::catalog::catalog();
+    let mut sizes: Vec<u64> = match c.platform(platform) {
+        Some(pf) => pf.module_sizes(&c.modules),
+        None => c
+            .modules
+            .iter()
+            .filter(|m| {
+                use crate::catalog::modules::FormFactor;
+                matches!(m.form_factor, FormFactor::Udimm | FormFactor::Rdimm)
+            })
+            .filter_map(|m| m.size_gb.map(|g| g << 30))
+            .collect(),
+    };
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes.into_iter().map(|b| b >> 30).collect()
 }

@@ -1,5 +1,5 @@
 //! What to buy for this kind of machine: a larger instance, modules that exist for it, or why
-//! nothing can be added. Shown on the Machine page when more RAM is needed.
+//! nothing can be added; or that what was set up needs none. Shown on the Machine page.
 
 use egui::Ui;
 
@@ -7,13 +7,14 @@ use crate::advisor::Assessment;
 use crate::i18n::{Lang, Msg, tr};
 use crate::present::purchase as words;
 
-/// Draws the purchase advice; nothing when no more RAM is needed.
+/// Draws the purchase advice ([`words::section`]); nothing when there is nothing to say.
 pub fn purchase(ui: &mut Ui, lang: Lang, a: &Assessment) {
-    let Some((p, needed)) = words::of(a) else {
+    let lines = words::section_lines(lang, a);
+    if lines.is_empty() {
         return;
-    };
+    }
     super::heading(ui, tr(lang, Msg::PurchaseSection));
-    for line in words::lines(lang, p, needed) {
+    for line in lines {
         ui.add(crate::ui::paragraph::Paragraph::new(line));
     }
     ui.add_space(4.0);

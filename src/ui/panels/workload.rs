@@ -16,13 +16,14 @@ use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
-const WORKLOAD_FINDINGS: [FindingId; 11] = [
+const WORKLOAD_FINDINGS: [FindingId; 12] = [
     FindingId::CacheDoesNotFit,
     FindingId::DatasetSizeInconsistent,
     FindingId::DatasetIndexCopied,
     FindingId::WorkloadRamExceeded,
     FindingId::WorkloadSwapRisk,
     FindingId::DatasetNotCached,
+    FindingId::DatasetStreamsFromStorage,
     FindingId::StarvedByStorage,
     FindingId::StarvedByRamBandwidth,
     FindingId::StarvedByDecode,
