@@ -141,7 +141,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
         },
         None => Box::new(gpu::NvmlMeter),
     };
-    let profile = crate::probe::detect();
+    let profile = crate::probe::live::profile_for_target(crate::probe::detect(), args.pid);
     let header = TraceHeader::new(Some(profile), args.interval.as_secs_f64());
     let mut writer = match args.record.as_deref() {
         Some(path) => match TraceWriter::create(path, &header) {

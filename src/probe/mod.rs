@@ -57,22 +57,35 @@ pub fn detect_available_memory() -> Option<u64> {
     .ok()
     .map(|s| s.available_memory())
     .filter(|v| *v > 0);
-    match (available, cgroup_limit()) {
+    match (available, cgroup_memory_limit(None)) {
         (Some(a), Some(l)) => Some(a.min(l)),
         (a, l) => a.or(l),
     }
 }
 
+/// `/proc/PID/cgroup` for `pid`, `/proc/self/cgroup` without one.
+pub fn proc_cgroup_path(pid: Option<u32>) -> std::path::PathBuf {
+    match pid {
+        Some(pid) => std::path::PathBuf::from(format!("/proc/{pid}/cgroup")),
+        None => std::path::PathBuf::from("/proc/self/cgroup"),
+    }
+}
+
+/// The memory limit, bytes, of the cgroup of process `pid` (this process without one): the
+/// smallest `memory.max` (v2) or `memory.limit_in_bytes` (v1) on its path, as in the profile's
+/// `memory.limit_bytes`. `None` without a limit, or when the process's cgroup can't be read
+/// (it ended, or belongs to another user under `hidepid`): unknown, not this process's limit.
 #[cfg(target_os = "linux")]
-fn cgroup_limit() -> Option<u64> {
+pub fn cgroup_memory_limit(pid: Option<u32>) -> Option<u64> {
     let read = |p: &std::path::Path| std::fs::read_to_string(p).ok();
     let mountinfo = read(std::path::Path::new("/proc/self/mountinfo")).unwrap_or_default();
-    let cg = read(std::path::Path::new("/proc/self/cgroup"))?;
+    let cg = read(&proc_cgroup_path(pid))?;
     cgroup::memory_limit(&cg, &mounts::parse_mountinfo(&mountinfo), &read)
 }
 
+/// Elsewhere than Linux there are no cgroups: always `None`.
 #[cfg(not(target_os = "linux"))]
-fn cgroup_limit() -> Option<u64> {
+pub fn cgroup_memory_limit(_pid: Option<u32>) -> Option<u64> {
     None
 }
 

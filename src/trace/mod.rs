@@ -149,12 +149,13 @@ pub struct HostSample {
     /// Processes the kernel's OOM killer has killed since boot (`/proc/vmstat` `oom_kill`).
     #[serde(default)]
     pub oom_kills_total: Option<u64>,
-    /// OOM kills in this process's cgroup (`memory.events` `oom_kill`, cgroup v2); `null`
-    /// outside a cgroup v2 memory controller.
+    /// OOM kills in the watched process's cgroup (ramvram's own when watching the machine):
+    /// `memory.events` `oom_kill` (v2) or `memory.oom_control` (v1); `null` when unreadable.
     #[serde(default)]
     pub cgroup_oom_kills_total: Option<u64>,
-    /// Memory charged to this process's cgroup (`memory.current` or
-    /// `memory.usage_in_bytes`), bytes; compared with the profile's `memory.limit_bytes`.
+    /// Memory charged to the watched process's cgroup (ramvram's own when watching the
+    /// machine): `memory.current` or `memory.usage_in_bytes`, bytes; compared with the
+    /// header profile's `memory.limit_bytes`, which `watch --pid` sets to that cgroup's limit.
     #[serde(default)]
     pub cgroup_mem_used_bytes: Option<u64>,
     /// `/dev/shm` in use, bytes.

@@ -52,6 +52,19 @@ struct Target {
     ended: bool,
 }
 
+/// The profile a trace of `target` starts with: `profile` with `memory.limit_bytes` set to
+/// the limit of the watched process's cgroup (see [`crate::probe::cgroup_memory_limit`]), which
+/// the cgroup counters of the samples are compared with. Without a target, `profile` as is.
+pub fn profile_for_target(
+    mut profile: crate::profile::MachineProfile,
+    target: Option<u32>,
+) -> crate::profile::MachineProfile {
+    if let Some(pid) = target {
+        profile.memory.limit_bytes = crate::probe::cgroup_memory_limit(Some(pid));
+    }
+    profile
+}
+
 /// Reads this machine into samples. Create it once, call [`Sampler::sample`] every interval.
 pub struct Sampler {
     start: Instant,
@@ -83,7 +96,7 @@ impl Sampler {
             .collect();
         let mountinfo = read(Path::new("/proc/self/mountinfo")).unwrap_or_default();
         let mounts = crate::probe::mounts::parse_mountinfo(&mountinfo);
-        let (cgroup_usage, cgroup_oom) = cgroup_files(&mounts);
+        let (cgroup_usage, cgroup_oom) = cgroup_files(&mounts, target);
         let mut s = Sampler {
             start: Instant::now(),
             previous: Counters {
@@ -371,11 +384,17 @@ fn physical_disks(sys_block: &Path) -> Vec<String> {
     .collect()
 }
 
-/// This process's cgroup files: memory in use (`memory.current`, v1 `memory.usage_in_bytes`)
-/// and the OOM-kill counter (`memory.events`, v1 `memory.oom_control`).
-fn cgroup_files(mounts: &[crate::probe::mounts::MountEntry]) -> (Option<PathBuf>, Option<PathBuf>) {
+/// The cgroup files of the watched process (`target`), else of this one: memory in use
+/// (`memory.current`, v1 `memory.usage_in_bytes`) and the OOM-kill counter (`memory.events`,
+/// v1 `memory.oom_control`). A job watched from outside it (`watch --pid` from a login shell
+/// beside a Slurm job or a container) is in another cgroup than ramvram; when its
+/// `/proc/PID/cgroup` can't be read, both are `None` (unknown), never ramvram's own.
+fn cgroup_files(
+    mounts: &[crate::probe::mounts::MountEntry],
+    target: Option<u32>,
+) -> (Option<PathBuf>, Option<PathBuf>) {
     use crate::probe::cgroup;
-    let Some(text) = read(Path::new("/proc/self/cgroup")) else {
+    let Some(text) = read(&crate::probe::proc_cgroup_path(target)) else {
         return (None, None);
     };
     let entries = cgroup::parse_proc_cgroup(&text);
@@ -493,5 +512,29 @@ mod tests {
         let mut gone = Sampler::new(Some(u32::MAX - 1), Box::new(gpu::NoGpus));
         assert!(gone.target_ended());
         assert_eq!(gone.sample().process, None);
+        // ...and its cgroup is unknown, never ramvram's own.
+        assert_eq!(gone.sample().host.cgroup_mem_used_bytes, None);
+        assert_eq!(gone.sample().host.cgroup_oom_kills_total, None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_limit_is_the_watched_process_cgroups() {
+        let mut planted = crate::profile::MachineProfile::unknown();
+        planted.memory.limit_bytes = Some(12345);
+        // A process that doesn't exist: its limit is unknown, not the detected one.
+        let gone = profile_for_target(planted.clone(), Some(u32::MAX - 1));
+        assert_eq!(gone.memory.limit_bytes, None);
+        // This process: the same cgroup as ramvram's, read from /proc/PID/cgroup.
+        let me = profile_for_target(planted.clone(), Some(std::process::id()));
+        assert_eq!(
+            me.memory.limit_bytes,
+            crate::probe::cgroup_memory_limit(None)
+        );
+        // Watching the machine keeps the profile as detected.
+        assert_eq!(
+            profile_for_target(planted, None).memory.limit_bytes,
+            Some(12345)
+        );
     }
 }

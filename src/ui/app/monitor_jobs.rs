@@ -152,7 +152,10 @@ impl RamvramApp {
                         Some(series) => Box::new(gpu::FakeGpuSeries::new(series)),
                         None => Box::new(gpu::NvmlMeter),
                     };
-                    let profile = profile.unwrap_or_else(crate::probe::detect);
+                    let profile = crate::probe::live::profile_for_target(
+                        profile.unwrap_or_else(crate::probe::detect),
+                        pid,
+                    );
                     let header = TraceHeader::new(Some(profile), interval.as_secs_f64());
                     if tx.send(WatchEvent::Header(Box::new(header))).is_err() {
                         return;
