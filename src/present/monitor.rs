@@ -232,6 +232,11 @@ pub fn summary_line(lang: Lang, s: &Summary) -> String {
 /// known).
 pub fn peak_lines(lang: Lang, p: &Peaks) -> Vec<String> {
     let gib = |b: Option<u64>| format::gib_or_unknown(lang, b);
+    // A phrase around a value ("most swap in use …") is worded whole when the value is unknown.
+    let phrase = |b: Option<u64>, known: Msg, unknown: Msg| match b {
+        Some(b) => trf(lang, known, &[("v", &format::gib(b))]),
+        None => tr(lang, unknown).to_string(),
+    };
     let mut lines = Vec::new();
     if p.process_rss_bytes.is_some() || p.process_pss_bytes.is_some() {
         lines.push(trf(
@@ -247,7 +252,14 @@ pub fn peak_lines(lang: Lang, p: &Peaks) -> Vec<String> {
                 ),
                 (
                     "workers",
-                    &format::count_or_unknown(lang, p.process_workers),
+                    &match p.process_workers {
+                        Some(n) => trf(
+                            lang,
+                            Msg::MonitorPeakWorkers,
+                            &[("workers", &n.to_string())],
+                        ),
+                        None => tr(lang, Msg::MonitorPeakWorkersUnknown).to_string(),
+                    },
                 ),
             ],
         ));
@@ -256,9 +268,30 @@ pub fn peak_lines(lang: Lang, p: &Peaks) -> Vec<String> {
         lang,
         Msg::MonitorPeakMemory,
         &[
-            ("available", &gib(p.mem_available_min_bytes)),
-            ("swap", &gib(p.swap_used_bytes)),
-            ("shm", &gib(p.shm_used_bytes)),
+            (
+                "available",
+                &phrase(
+                    p.mem_available_min_bytes,
+                    Msg::MonitorPeakAvailable,
+                    Msg::MonitorPeakAvailableUnknown,
+                ),
+            ),
+            (
+                "swap",
+                &phrase(
+                    p.swap_used_bytes,
+                    Msg::MonitorPeakSwap,
+                    Msg::MonitorPeakSwapUnknown,
+                ),
+            ),
+            (
+                "shm",
+                &phrase(
+                    p.shm_used_bytes,
+                    Msg::MonitorPeakShm,
+                    Msg::MonitorPeakShmUnknown,
+                ),
+            ),
         ],
     ));
     if let Some(g) = p.gpu_mem_used_bytes {
@@ -504,6 +537,34 @@ mod tests {
     use super::*;
     use crate::advisor::diagnose::diagnose;
     use crate::trace::synthetic;
+
+    #[test]
+    fn unknown_peaks_read_whole() {
+        let p = Peaks {
+            process_rss_bytes: Some(3 << 30),
+            process_workers: Some(1),
+            mem_available_min_bytes: Some(5 << 30),
+            ..Peaks::default()
+        };
+        let en = peak_lines(Lang::En, &p).join("\n");
+        assert!(en.contains("up to 1 worker\n"), "{en}");
+        assert!(
+            en.contains("most swap in use") == false && en.contains("swap use: unknown"),
+            "{en}"
+        );
+        assert!(en.contains("/dev/shm use: unknown"), "{en}");
+        let zh = peak_lines(Lang::Zh, &p).join("\n");
+        assert!(
+            zh.contains("/dev/shm 用量：未知") && zh.contains("swap 用量：未知"),
+            "{zh}"
+        );
+        assert!(
+            !zh.contains("了 未知") && zh.contains("可用内存最低 5.0"),
+            "{zh}"
+        );
+        let none = peak_lines(Lang::En, &Peaks::default()).join("\n");
+        assert!(none.starts_with("Available memory: unknown"), "{none}");
+    }
 
     #[test]
     fn durations_read_naturally() {
