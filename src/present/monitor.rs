@@ -549,7 +549,7 @@ mod tests {
         let en = peak_lines(Lang::En, &p).join("\n");
         assert!(en.contains("up to 1 worker\n"), "{en}");
         assert!(
-            en.contains("most swap in use") == false && en.contains("swap use: unknown"),
+            !en.contains("most swap in use") && en.contains("swap use: unknown"),
             "{en}"
         );
         assert!(en.contains("/dev/shm use: unknown"), "{en}");
