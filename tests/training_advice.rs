@@ -317,6 +317,42 @@ fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     assert!(!last.changes.contains_key("modules"));
 }
 
+/// "RAM that would fit it" is the installed size, the same figure as the add-RAM item: a
+/// 5.05B-parameter model under the same plan needs 5.05e9 × 16 × 1.5 B = 112.9 GiB + 14 GiB
+/// runtime = 126.9 GiB usable. 128 GiB installed leaves only 128 × 65,745,012 kB / 64 GiB =
+/// 125.4 GiB to Linux here, so the installed size to reach is 129.5 GiB → 144 GiB, not 128.
+#[test]
+fn ram_that_would_fit_is_installed_ram_as_the_add_ram_item_says() {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        gpus_per_node: 4,
+        params: 5_050_000_000,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("live-4x4080-64g", plan);
+    let t = a.training_memory.as_ref().unwrap();
+    let need = (5_050_000_000f64 * 16.0 * 1.5) as u64 + runtime(4);
+    assert!(
+        t.cpu.needed_bytes.abs_diff(need) <= 1,
+        "{}",
+        t.cpu.needed_bytes
+    );
+    // What Linux gets of 128 GiB installed here: 128 × MemTotal / 64 GiB.
+    let usable_of_128 = 128 * 65_745_012 * 1024 / 64;
+    assert!(need > usable_of_128, "{need} vs {usable_of_128}");
+    assert_eq!(t.ram_to_fit_bytes, Some(144 * GIB));
+    let add = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::AddRam)
+        .unwrap();
+    assert_eq!(
+        add.changes["ram_bytes"],
+        ramvram::advisor::Quantity::Bytes(144 * GIB)
+    );
+}
+
 /// Llama 2 70B, full fine-tune with ZeRO-3 and no offload on a DGX H100 (8 × 80 GB, 2 TiB): each
 /// GPU would need 18 × p / 8 = 145 GiB, and without zero.Init every rank loads an fp32 copy
 /// (4 × p × 8 × 1.5 = 3083 GiB). Buying RAM isn't the answer: DeepSpeed's own settings are.
@@ -412,4 +448,46 @@ fn the_headline_puts_a_plan_that_does_not_fit_first() {
     let fix_title = ramvram::present::recommend::title(Lang::En, fix);
     assert!(h.detail.contains(&fix_title), "{}", h.detail);
     assert!(h.detail.contains("Enough RAM for training without offload"));
+}
+
+/// Among techniques, those that keep training the same model come before those that change
+/// it, and a change of method says what it replaces: from a full fine-tune, QLoRA (sharded or
+/// not) is "instead of all parameters"; from LoRA it quantises the base, nothing more.
+#[test]
+fn method_changes_come_last_and_say_what_they_replace() {
+    use ramvram::i18n::Lang;
+    use ramvram::present::recommend::title;
+    let full = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        gpus_per_node: 4,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("live-4x4080-64g", full);
+    let ids: Vec<R> = a.recommendations.iter().map(|r| r.id).collect();
+    let at = |id| ids.iter().position(|r| *r == id).unwrap();
+    assert!(
+        at(R::Lora) < at(R::Qlora) && at(R::Qlora) < at(R::ShardedQlora),
+        "{ids:?}"
+    );
+    let sharded = &a.recommendations[at(R::ShardedQlora)];
+    assert!(title(Lang::En, sharded).contains("instead of all parameters"));
+    assert!(title(Lang::Zh, sharded).contains("不训练全部参数"));
+
+    let lora = TrainingPlan {
+        finetune: FineTune::Lora,
+        gpus_per_node: 4,
+        ..TrainingPlan::from_preset(presets::preset("llama2-13b").unwrap())
+    };
+    let a = assess("live-4x4080-64g", lora);
+    for r in a
+        .recommendations
+        .iter()
+        .filter(|r| matches!(r.id, R::Qlora | R::ShardedQlora))
+    {
+        let en = title(Lang::En, r);
+        assert!(en.starts_with("Quantise the LoRA base to 4 bits"), "{en}");
+        assert!(!en.contains("all parameters"), "{en}");
+    }
+    assert!(a.recommendations.iter().any(|r| r.id == R::Qlora));
 }

@@ -117,6 +117,19 @@ pub fn round_up_installed(bytes: u64) -> u64 {
         .unwrap_or(bytes)
 }
 
+/// Installed RAM that leaves `usable` bytes to Linux on a machine whose usable share is
+/// `usable_share` ([`EffectiveRam::usable_share`]): `usable / usable_share`, exact (not rounded).
+/// E.g. 164.6 GiB of need where 64 GiB installed shows as 62.7 GiB: 168 GiB installed.
+pub fn installed_needed(usable: u64, usable_share: f64) -> u64 {
+    crate::units::saturating_bytes(usable as f64 / usable_share.max(1e-3))
+}
+
+/// [`installed_needed`] rounded up to a common capacity ([`round_up_installed`]): the installed
+/// size to reach, as every "RAM that would fit" and add-RAM target states it.
+pub fn installed_for(usable: u64, usable_share: f64) -> u64 {
+    round_up_installed(installed_needed(usable, usable_share))
+}
+
 /// `MemTotal` is at least this share of the installed size when the estimate is accepted: the
 /// firmware, the kernel image, `crashkernel` and integrated graphics reserve 1–5 % (e.g. 64 GiB
 /// installed shows as 62.7 GiB). Assumption; a `MemTotal` further below every common size

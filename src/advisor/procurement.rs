@@ -7,11 +7,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{installed_for, installed_needed};
 use super::findings::{Finding, FindingId, RecId};
 use super::inference::InferenceMemory;
 use super::recommend::{RecKind, Recommendation, Subject};
 use super::training::TrainingMemory;
-use super::workload::{StageId, WorkloadResult, installed_for};
+use super::workload::{StageId, WorkloadResult};
 use crate::catalog::Platform;
 use crate::catalog::modules::{FormFactor, ModuleSize};
 
@@ -301,7 +302,7 @@ impl SetUp<'_> {
         let need = |subject, needed: u64, fits| WorkNeed {
             subject,
             needed_bytes: needed,
-            installed_bytes: crate::units::saturating_bytes(needed as f64 / usable_share),
+            installed_bytes: installed_needed(needed, usable_share),
             fits,
             page_cache_bytes: None,
         };

@@ -65,8 +65,17 @@ pub fn kind(lang: Lang, k: RecKind) -> &'static str {
 pub fn title(lang: Lang, r: &Recommendation) -> String {
     use RecommendationId as R;
     // Add RAM where the modules can't be named: the size to reach.
+    // QLoRA from a full fine-tune replaces training all parameters; from LoRA it quantises the
+    // base (`advisor::training::advice` records which).
+    let (from_full, from_lora) = (
+        r.changes.contains_key("finetune"),
+        r.changes.contains_key("base"),
+    );
     let msg = match r.id {
         R::AddRam if !r.changes.contains_key("modules") => Msg::RecommendationAddRamSize,
+        R::ShardedQlora if from_full => Msg::RecommendationShardedQloraFromFull,
+        R::ShardedQlora if from_lora => Msg::RecommendationShardedQloraFromLora,
+        R::Qlora if from_lora => Msg::RecommendationQloraFromLora,
         id => title_msg(id),
     };
     let mut t = super::fill_values(lang, msg, &r.changes);

@@ -83,15 +83,7 @@ pub fn recommendations(
         }
     }
     // Hardware: the installed size whose usable share covers the peak.
-    let share = match (
-        ram.installed_bytes,
-        ram.physical_bytes,
-        ram.limited_by_cgroup,
-    ) {
-        (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
-        _ => 1.0,
-    };
-    let installed = crate::units::saturating_bytes(need.peak as f64 / share);
+    let installed = crate::advisor::capacity::installed_needed(need.peak, ram.usable_share());
     if !ram.limited_by_cgroup {
         if let Some(mut r) = crate::advisor::purchase::hardware_recommendation(
             profile,

@@ -82,7 +82,9 @@ fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> 
 }
 
 /// The candidate changes of `plan`, each judged on `machine`, in the order they are preferred
-/// within their kind (a setting before a technique, before the OS).
+/// within their kind (a setting before a technique, before the OS). Among techniques, those
+/// that train the same model come first (ZeRO-3, NVMe offload, checkpointing), then those that
+/// change what is trained, the smallest change first (LoRA, QLoRA, then QLoRA sharded by FSDP).
 pub(super) fn advice(
     plan: &TrainingPlan,
     current: &Judged,
@@ -229,33 +231,6 @@ pub(super) fn advice(
             &[("strategy", text("zero3"))],
         );
     }
-    if plan.gpus_per_node > 1
-        && !(plan.finetune == FineTune::Qlora && plan.strategy == Strategy::FsdpFullShard)
-    {
-        let sharded = with(&|p| {
-            p.finetune = FineTune::Qlora;
-            p.strategy = Strategy::FsdpFullShard;
-            p.offload_optimizer = OffloadTarget::None;
-            p.offload_param = OffloadTarget::None;
-        });
-        let fits_gpu = judge(&sharded, machine).is_ok_and(|j| j.gpu.fits != Some(false));
-        let sharded = if fits_gpu {
-            sharded
-        } else {
-            TrainingPlan {
-                offload_optimizer: OffloadTarget::Cpu,
-                offload_param: OffloadTarget::Cpu,
-                ..sharded
-            }
-        };
-        let offload = sharded.offload_param == OffloadTarget::Cpu;
-        consider(
-            R::ShardedQlora,
-            RecKind::Software,
-            sharded,
-            &[("cpu_offload", text(if offload { "true" } else { "false" }))],
-        );
-    }
     if plan.finetune == FineTune::Full && machine.nvme.is_some() && deepspeed {
         consider(
             R::OffloadToNvme,
@@ -292,11 +267,48 @@ pub(super) fn advice(
             R::Qlora,
             RecKind::Software,
             with(&|p| p.finetune = FineTune::Qlora),
-            &[("finetune", text("qlora"))],
+            &to_qlora(plan),
         );
+    }
+    if plan.gpus_per_node > 1
+        && !(plan.finetune == FineTune::Qlora && plan.strategy == Strategy::FsdpFullShard)
+    {
+        let sharded = with(&|p| {
+            p.finetune = FineTune::Qlora;
+            p.strategy = Strategy::FsdpFullShard;
+            p.offload_optimizer = OffloadTarget::None;
+            p.offload_param = OffloadTarget::None;
+        });
+        let fits_gpu = judge(&sharded, machine).is_ok_and(|j| j.gpu.fits != Some(false));
+        let sharded = if fits_gpu {
+            sharded
+        } else {
+            TrainingPlan {
+                offload_optimizer: OffloadTarget::Cpu,
+                offload_param: OffloadTarget::Cpu,
+                ..sharded
+            }
+        };
+        let offload = sharded.offload_param == OffloadTarget::Cpu;
+        let mut changes = vec![("cpu_offload", text(if offload { "true" } else { "false" }))];
+        changes.extend(to_qlora(plan));
+        if plan.strategy != Strategy::FsdpFullShard {
+            changes.push(("strategy", text("fsdp")));
+        }
+        consider(R::ShardedQlora, RecKind::Software, sharded, &changes);
     }
     out.extend(machine::recommendations(profile, ram, &ram_need(current)));
     out
+}
+
+/// What moving `plan` to QLoRA sets: `finetune: qlora` from a full fine-tune, `base: 4-bit`
+/// from LoRA (the adapters stay; the base is quantised); nothing when it is QLoRA already.
+fn to_qlora(plan: &TrainingPlan) -> Vec<(&'static str, Quantity)> {
+    match plan.finetune {
+        FineTune::Full => vec![("finetune", text("qlora"))],
+        FineTune::Lora => vec![("base", text("4-bit"))],
+        FineTune::Qlora => Vec::new(),
+    }
 }
 
 /// What the plan asks of the machine's RAM: its peak, the training phase when loading is the

@@ -55,7 +55,8 @@ pub struct TrainingMemory {
     pub nvme: Option<CapacityCheck>,
     /// Everything fits (`None`: something can't be checked).
     pub fits: Option<bool>,
-    /// RAM that would fit the CPU need, rounded up to a common capacity (when CPU doesn't fit).
+    /// Installed RAM that would fit the CPU need (`capacity::installed_for`: the need over the
+    /// machine's usable share, rounded up to a common capacity), when CPU doesn't fit.
     pub ram_to_fit_bytes: Option<u64>,
 }
 
@@ -198,8 +199,10 @@ pub fn plan_against(
     } else {
         Vec::new()
     };
+    // The installed size to reach, as the add-RAM item states it: the need over the share of
+    // installed RAM Linux gets here, rounded up to a common capacity.
     let ram_to_fit_bytes = (j.cpu.fits == Some(false))
-        .then(|| crate::advisor::capacity::round_up_installed(j.cpu.needed_bytes));
+        .then(|| crate::advisor::capacity::installed_for(j.cpu.needed_bytes, ram.usable_share()));
     let memory = TrainingMemory {
         plan: plan.clone(),
         estimate: j.estimate,

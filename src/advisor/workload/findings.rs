@@ -3,6 +3,7 @@
 //! the GPUs wait for. Data only: ids, severities and numbers.
 
 use crate::advisor::EffectiveRam;
+use crate::advisor::capacity::installed_for;
 use crate::advisor::findings::{Finding, FindingId, Quantity, RecId, Severity};
 
 use super::{BudgetItemId, CacheMode, ShmNeed, StageId, WorkloadResult};
@@ -39,20 +40,12 @@ pub fn shm_finding(shm: u64, need: &ShmNeed) -> Finding {
         .with("shm_flag", Quantity::Text(shm_flag(need.recommended_bytes)))
 }
 
-/// Installed RAM that gives `usable` bytes of usable RAM on a machine whose usable share is
-/// `usable_share` ([`EffectiveRam::usable_share`]), rounded up to a common capacity.
-pub fn installed_for(usable: u64, usable_share: f64) -> u64 {
-    crate::advisor::capacity::round_up_installed(crate::units::saturating_bytes(
-        usable as f64 / usable_share.max(1e-3),
-    ))
-}
-
 /// The findings about workload `w` on a machine with `ram`.
 pub fn findings(w: &WorkloadResult, ram: &EffectiveRam) -> Vec<Finding> {
     let mut out = Vec::new();
     memory(w, ram, &mut out);
     consistency(w, &mut out);
-    starvation(w, &mut out);
+    starvation(w, ram, &mut out);
     out
 }
 
@@ -208,7 +201,7 @@ fn consistency(w: &WorkloadResult, out: &mut Vec<Finding>) {
     );
 }
 
-fn starvation(w: &WorkloadResult, out: &mut Vec<Finding>) {
+fn starvation(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
     let (Some(bottleneck), Some(util)) =
         (w.pipeline.bottleneck, w.pipeline.predicted_gpu_utilization)
     else {
@@ -265,7 +258,13 @@ fn starvation(w: &WorkloadResult, out: &mut Vec<Finding>) {
                 "workers",
                 Quantity::Count(u64::from(more.unwrap_or(w.workload.num_workers))),
             )
-            .with("target", Quantity::Bytes(w.ram_to_cache_dataset_bytes))
+            .with(
+                "target",
+                Quantity::Bytes(installed_for(
+                    w.ram_to_cache_dataset_bytes,
+                    ram_info.usable_share(),
+                )),
+            )
             .with("gpu", Quantity::Count(0)),
     );
 }

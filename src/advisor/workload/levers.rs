@@ -5,11 +5,12 @@
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
 
-use super::findings::{INDEX_NOTICEABLE_SHARE, SWAP_RISK_SHARE, installed_for, shm_flag};
+use super::findings::{INDEX_NOTICEABLE_SHARE, SWAP_RISK_SHARE, shm_flag};
 use super::{
     BudgetItemId, CacheMode, DecodeOn, MachineRates, StoredFormat, Workload, WorkloadResult,
     simulate_only,
 };
+use crate::advisor::capacity::installed_for;
 
 /// Largest `num_workers` tried when the core count is unknown: 32 (assumption: a workstation).
 pub const MAX_WORKERS_UNKNOWN_CORES: u32 = 32;

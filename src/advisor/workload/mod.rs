@@ -22,7 +22,7 @@ use crate::profile::Problem;
 pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed};
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
-pub use findings::{SWAP_RISK_SHARE, findings, installed_for, shm_finding, shm_flag};
+pub use findings::{SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
 pub use rates::{FigureSource, MachineRates, typical_storage};
@@ -347,8 +347,8 @@ pub struct WorkloadResult {
     /// How the /dev/shm need is made up, with the size to give it.
     #[serde(default)]
     pub shm: Option<ShmNeed>,
-    /// RAM that would hold the working set and the whole dataset in the page cache, rounded
-    /// up to a common capacity.
+    /// Usable RAM that would hold the working set and the whole dataset in the page cache,
+    /// bytes, exact; the installed size to buy for it is `capacity::installed_for` of it.
     pub ram_to_cache_dataset_bytes: u64,
     /// The stored bytes per sample the dataset size implies, against what the format and
     /// image size usually take (`None` for non-image samples).
@@ -375,8 +375,7 @@ pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
     } else {
         0
     };
-    let ram_to_cache_dataset_bytes =
-        super::capacity::round_up_installed(working.saturating_add(cached_dataset));
+    let ram_to_cache_dataset_bytes = working.saturating_add(cached_dataset);
     let shm = budget::shm_need(&w);
     WorkloadResult {
         shm_needed_bytes: shm.bytes,
