@@ -3,10 +3,13 @@
 //! lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
 
 pub mod clean;
+mod fleet_model;
+mod machine_sections;
 pub mod markdown;
 pub mod model;
 pub mod monitor;
 pub mod pdf;
+mod plan_sections;
 
 use std::path::Path;
 

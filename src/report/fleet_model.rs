@@ -1,0 +1,97 @@
+//! The lab comparison report's blocks: the table of machines, the RAM:VRAM chart, and each
+//! machine's verdict with its plan's problems, in each language.
+
+use super::model::{Block, Chart, FleetPoint, ReportLang, ReportMeta};
+use crate::format::GIB;
+use crate::i18n::{Msg, tr, trf};
+use crate::present;
+
+/// Builds the fleet comparison report: the table, the chart, and each planned machine's
+/// problems, in each language.
+pub fn build_fleet(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, Option<crate::profile::dir::Skip>)],
+    meta: &ReportMeta,
+    langs: ReportLang,
+) -> Vec<Block> {
+    use crate::present::fleet::{header, plan_issue, row};
+    // Machines by host name (then by where they came from), as a reader looks them up.
+    let mut machines: Vec<&crate::advisor::fleet::FleetMachine> = machines.iter().collect();
+    machines.sort_by_cached_key(|m| {
+        (
+            m.label.to_lowercase(),
+            m.label.clone(),
+            format!("{:?}", m.origin),
+        )
+    });
+    let mut b = Vec::new();
+    for lang in langs.langs() {
+        b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
+        b.push(Block::Meta(trf(
+            lang,
+            Msg::ReportMeta,
+            &[("date", &meta.date), ("generator", &meta.generator)],
+        )));
+        if meta.redacted {
+            b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
+        }
+        let rows = machines.iter().map(|m| row(lang, m).to_vec()).collect();
+        b.push(Block::Table {
+            header: header(lang).iter().map(|h| h.to_string()).collect(),
+            rows,
+            widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
+        });
+        let points: Vec<FleetPoint> = machines
+            .iter()
+            .filter_map(|m| {
+                Some(FleetPoint {
+                    label: m.label.clone(),
+                    vram_gib: m.assessment.vram.nominal_total_bytes? as f64 / GIB,
+                    ram_gib: m.assessment.memory.sizing_bytes? as f64 / GIB,
+                    tier: m.assessment.ratio.tier,
+                })
+            })
+            .collect();
+        let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
+        let log = crate::chart::fleet_axes(&data).0.log;
+        let axis = |msg: Msg| {
+            let title = tr(lang, msg);
+            if log {
+                trf(lang, Msg::FleetChartLogAxis, &[("axis", title)])
+            } else {
+                title.to_string()
+            }
+        };
+        let line = |factor: &str| trf(lang, Msg::FleetRuleLine, &[("factor", factor)]);
+        b.push(Block::Chart(Chart::FleetScatter {
+            points,
+            x_label: axis(Msg::FleetVramAxis),
+            y_label: axis(Msg::FleetRamAxis),
+            line_labels: [line("1×"), line("1.5×"), line("2×")],
+        }));
+        if !skipped.is_empty() {
+            let skipped_lines = skipped
+                .iter()
+                .map(|(f, r)| {
+                    present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref()))
+                })
+                .collect();
+            b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
+            b.push(Block::Bullets(skipped_lines));
+        }
+        for m in &machines {
+            let (title, body) = present::verdict(lang, &m.assessment);
+            b.push(Block::Callout {
+                severity: m.assessment.verdict.severity(),
+                title: present::names::host_line(lang, &m.label, &title),
+                body,
+            });
+            if !m.plan_issues.is_empty() {
+                b.push(Block::Bullets(
+                    m.plan_issues.iter().map(|i| plan_issue(lang, i)).collect(),
+                ));
+            }
+        }
+    }
+    b
+}

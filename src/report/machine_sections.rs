@@ -1,0 +1,220 @@
+//! The report's sections about the machine itself: hardware, the RAM:VRAM ratio and the published
+//! rules, bandwidth, findings, the ranked recommendations and the appendix of sources. Words come
+//! from [`crate::present`]; nothing here computes advice.
+
+use super::model::{Block, Chart, ReportMeta};
+use crate::advisor::{Assessment, RuleStatus};
+use crate::format::{self, GIB};
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present;
+
+pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
+    b.push(Block::KeyValues(present::hardware_rows(lang, a)));
+    if !a.profile.notes.is_empty() {
+        b.push(Block::Bullets(
+            a.profile
+                .notes
+                .iter()
+                .map(|n| present::note(lang, n))
+                .collect(),
+        ));
+    }
+}
+
+pub(super) fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::RatioSection).to_string()));
+    if let Some(r) = a.ratio.ram_to_vram_total {
+        let labels = crate::advisor::Tier::ALL.map(|t| present::tier(lang, t).to_string());
+        b.push(Block::Chart(Chart::RatioGauge {
+            ratio: r,
+            tier_labels: labels,
+        }));
+    }
+    b.push(Block::KeyValues(vec![
+        (
+            tr(lang, Msg::RatioTotal).to_string(),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
+        ),
+        (
+            tr(lang, Msg::RatioLargest).to_string(),
+            format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu),
+        ),
+        (
+            tr(lang, Msg::RatioTier).to_string(),
+            a.ratio.tier.map_or_else(
+                || format::unknown(lang),
+                |t| present::tier(lang, t).to_string(),
+            ),
+        ),
+    ]));
+}
+
+pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::RulesSection).to_string()));
+    let header = present::rule_header(lang).map(str::to_string).to_vec();
+    let rows = a
+        .rules
+        .iter()
+        .map(|r| present::rule_row(lang, r).to_vec())
+        .collect();
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![3.0, 3.2, 1.4, 1.4, 1.2],
+    });
+    let bars: Vec<(String, f64)> = a
+        .rules
+        .iter()
+        .filter(|r| r.status != RuleStatus::NotApplicable)
+        .filter_map(|r| {
+            r.required_bytes
+                .map(|req| (present::rule_name(lang, r.id).to_string(), req as f64 / GIB))
+        })
+        .collect();
+    if let (false, Some(actual)) = (bars.is_empty(), a.memory.sizing_bytes) {
+        b.push(Block::Chart(Chart::RulesBars {
+            rules: bars,
+            actual_gib: actual as f64 / GIB,
+            actual_label: trf(
+                lang,
+                Msg::ReportThisMachineRam,
+                &[("ram", &format::gib(actual))],
+            ),
+            axis_label: tr(lang, Msg::ReportRamAxis).to_string(),
+        }));
+    }
+}
+
+/// Memory bandwidth (theoretical and measured, with where each number came from), the seed's
+/// bandwidth rule with its arithmetic, the pipeline's stages and its narrowest one, PCIe per GPU
+/// and measured storage: what the window's Bandwidth page and `advise` show.
+pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::bandwidth as words;
+    let Some(bw) = &a.bandwidth else { return };
+    b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
+    b.push(Block::Paragraph(words::pipeline_sentence(
+        lang,
+        a.workload.as_ref(),
+    )));
+    let p = &bw.pipeline;
+    let rows = p
+        .stages
+        .iter()
+        .map(|s| {
+            let mark = if p.narrowest == Some(s.id) {
+                "●".to_string()
+            } else {
+                String::new()
+            };
+            let workload = match s.samples_per_s {
+                Some(n) => format::rate(lang, n),
+                None if p.with_workload => crate::present::workload::stage_not_limiting(lang, s.id),
+                None => String::new(),
+            };
+            vec![
+                words::stage_name(lang, s.id).to_string(),
+                words::capacity_with_source(lang, p, s),
+                workload,
+                mark,
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![
+            tr(lang, Msg::BwColStage).to_string(),
+            tr(lang, Msg::Work2ColCapacity).to_string(),
+            tr(lang, Msg::Work2ColWorkload).to_string(),
+            tr(lang, Msg::BwColNarrowest).to_string(),
+        ],
+        rows,
+        widths: vec![2.0, 3.4, 1.6, 0.8],
+    });
+    b.push(Block::KeyValues(
+        words::memory_rows(lang, bw)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    ));
+    b.push(Block::Paragraph(words::seed_rule_text(lang, bw)));
+    let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
+    lines.extend(
+        bw.storage
+            .iter()
+            .filter_map(|s| words::storage_location(lang, s)),
+    );
+    if !lines.is_empty() {
+        b.push(Block::Bullets(lines));
+    }
+}
+
+pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    b.push(Block::Heading(tr(lang, Msg::FindingsSection).to_string()));
+    if a.findings.is_empty() {
+        b.push(Block::Paragraph(tr(lang, Msg::FindingsNone).to_string()));
+    }
+    for f in &a.findings {
+        b.push(Block::Finding {
+            severity: f.severity,
+            label: present::severity(lang, f.severity).to_string(),
+            title: present::finding_title(lang, f),
+            explanation: present::finding_explanation(lang, f),
+            recommendations: present::finding_recommendations(lang, f),
+        });
+    }
+}
+
+/// The ranked list of changes, the same list the window and `advise` show.
+pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    if a.recommendations.is_empty() {
+        return;
+    }
+    b.push(Block::Heading(
+        tr(lang, Msg::RecommendationSection).to_string(),
+    ));
+    b.push(Block::Numbered(
+        a.recommendations
+            .iter()
+            .map(|r| present::recommend::line(lang, r))
+            .collect(),
+    ));
+}
+
+pub(super) fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
+    b.push(Block::Heading(tr(lang, Msg::ReportAppendix).to_string()));
+    b.push(Block::Paragraph(tr(lang, Msg::ReportUnits).to_string()));
+    let mut sources: Vec<String> = present::names::rule_sources(lang, &a.rules)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    // The /dev/shm need the findings used: the workload's own, else the default assumption.
+    sources.push(match &a.workload {
+        Some(r) => {
+            let w = &r.workload;
+            trf(
+                lang,
+                Msg::ReportShmWorkload,
+                &[
+                    ("workers", &w.num_workers.to_string()),
+                    ("prefetch", &w.prefetch_factor.to_string()),
+                    ("batch", &w.batch_size.to_string()),
+                    ("sample", &format::size(w.tensor_bytes())),
+                    ("experiments", &w.concurrent_experiments.to_string()),
+                    ("total", &format::gib(r.shm_needed_bytes)),
+                ],
+            )
+        }
+        None => tr(lang, Msg::ReportAssumptionShm).to_string(),
+    });
+    // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
+    let purchase = present::purchase::shown(a).map(|(p, _)| p);
+    let sets_shown = purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());
+    if sets_shown {
+        sources.push(tr(lang, Msg::ReportAssumptionDimms).to_string());
+    }
+    if purchase.is_some() {
+        sources.push(tr(lang, Msg::PurchaseAssumption).to_string());
+    }
+    sources.push(tr(lang, Msg::ReportModelDoc).to_string());
+    b.push(Block::Bullets(sources));
+}

@@ -1,0 +1,333 @@
+//! The report's sections about what the user set up: the training plan, the data-loading workload,
+//! the served model, and what to buy for them. Words come from [`crate::present`].
+
+use super::model::{Block, ReportMeta};
+use crate::advisor::Assessment;
+use crate::advisor::procurement::{Basis, RamReason};
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::{self, training as tw};
+
+pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let Some(t) = &a.training_memory else { return };
+    b.push(Block::Heading(tr(lang, Msg::TrainSection).to_string()));
+    let (model, plan) = tw::plan_summary(lang, t);
+    b.push(Block::KeyValues(vec![
+        (tr(lang, Msg::TrainPreset).to_string(), model),
+        (tr(lang, Msg::TrainStrategy).to_string(), plan),
+    ]));
+    let mut rows = vec![
+        check_row(lang, Msg::TrainNeedGpu, &t.gpu),
+        check_row(lang, Msg::TrainNeedCpu, &t.cpu),
+    ];
+    if let Some(n) = &t.nvme {
+        rows.push(check_row(lang, Msg::TrainNeedNvme, n));
+    }
+    let header = vec![
+        String::new(),
+        tr(lang, Msg::TrainNeeded).into(),
+        tr(lang, Msg::TrainAvailable).into(),
+        String::new(),
+    ];
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![2.5, 1.5, 1.5, 1.5],
+    });
+    // Next to the VRAM figure: what it includes of activations.
+    b.push(Block::Paragraph(tw::activations_line(lang, t)));
+    let (header, rows) = tw::phase_table(lang, t);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Paragraph(tw::loading_line(lang, t)));
+    b.push(Block::Note(tw::runtime_note(lang, t)));
+    if let Some(d) = tw::deepspeed_line(lang, t) {
+        b.push(Block::Note(d));
+    }
+    let verdict = match t.fits {
+        Some(true) => Msg::TrainVerdictFits,
+        Some(false) => Msg::TrainVerdictDoesNotFit,
+        None => Msg::TrainVerdictUnknown,
+    };
+    let mut text = tr(lang, verdict).to_string();
+    if let Some(r) = t.ram_to_fit_bytes {
+        text.push(' ');
+        text.push_str(&trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
+    }
+    b.push(Block::Paragraph(text));
+    b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));
+    let header = [
+        Msg::TrainColState,
+        Msg::TrainColWhere,
+        Msg::TrainColBytes,
+        Msg::TrainColPerParam,
+    ]
+    .map(|m| tr(lang, m).to_string())
+    .to_vec();
+    let rows = t
+        .estimate
+        .breakdown
+        .iter()
+        .map(|i| {
+            vec![
+                tw::state_kind(lang, &t.plan, i.kind).to_string(),
+                tw::location(lang, i.location).to_string(),
+                format::gib(i.bytes),
+                format!("{:.2}", i.bytes_per_param),
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header,
+        rows,
+        widths: vec![3.0, 2.0, 1.4, 1.2],
+    });
+    b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
+    b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
+}
+
+pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::workload as ww;
+    let Some(r) = &a.workload else { return };
+    let w = &r.workload;
+    b.push(Block::Heading(tr(lang, Msg::WorkTitle).to_string()));
+    let mut kv = vec![
+        (
+            tr(lang, Msg::WorkDataset).to_string(),
+            format::gb(w.dataset_bytes),
+        ),
+        (
+            tr(lang, Msg::WorkSamples).to_string(),
+            w.samples.to_string(),
+        ),
+    ];
+    if w.width > 0 {
+        kv.push((
+            tr(lang, Msg::WorkImageSize).to_string(),
+            format!("{} × {} px", w.width, w.height),
+        ));
+        kv.push((
+            tr(lang, Msg::WorkCrop).to_string(),
+            format!("{} px", w.crop),
+        ));
+    }
+    let loader = format!(
+        "{} · {} · {}",
+        w.batch_size, w.num_workers, w.prefetch_factor
+    );
+    kv.push((
+        "batch_size · num_workers · prefetch_factor".to_string(),
+        loader,
+    ));
+    kv.push((
+        tr(lang, Msg::WorkAugmentation).to_string(),
+        ww::augmentation(lang, w.augmentation).to_string(),
+    ));
+    kv.push((
+        tr(lang, Msg::WorkFormat).to_string(),
+        ww::data_format(lang, w.format).to_string(),
+    ));
+    kv.push((
+        tr(lang, Msg::WorkDemand).to_string(),
+        format::rate(lang, w.gpu_demand_samples_per_s),
+    ));
+    b.push(Block::KeyValues(kv));
+    b.push(Block::Subheading(tr(lang, Msg::WorkRamBudget).to_string()));
+    let rows = r
+        .memory_budget
+        .items
+        .iter()
+        .map(|i| {
+            vec![
+                ww::budget_item(lang, i.id).to_string(),
+                format::gib(i.bytes),
+            ]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![String::new(), String::new()],
+        rows,
+        widths: vec![3.0, 1.2],
+    });
+    let budget = &r.memory_budget;
+    b.push(Block::Paragraph(trf(
+        lang,
+        Msg::WorkRamBarLabel,
+        &[
+            ("working", &format::gib(budget.working_set_bytes)),
+            (
+                "ram",
+                &format::gib_or_unknown(lang, budget.effective_ram_bytes),
+            ),
+        ],
+    )));
+    b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
+    let rows = r
+        .pipeline
+        .stages
+        .iter()
+        .map(|s| {
+            let rate = s.samples_per_s.map_or_else(
+                || ww::stage_not_limiting(lang, s.id),
+                |v| format::rate(lang, v),
+            );
+            vec![ww::stage(lang, s.id).to_string(), rate]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![String::new(), String::new()],
+        rows,
+        widths: vec![3.0, 1.6],
+    });
+    let mut sentence = ww::bottleneck_sentence(lang, r);
+    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+        sentence.push_str(&trf(
+            lang,
+            Msg::JoinUtilizationSentence,
+            &[("value", &format::percent(u))],
+        ));
+    }
+    b.push(Block::Paragraph(sentence));
+    if let Some(note) = ww::decode_assumption(lang, r) {
+        b.push(Block::Paragraph(note));
+    }
+}
+
+/// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
+/// holds.
+pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    use crate::present::inference as iw;
+    let Some(m) = &a.inference_memory else { return };
+    b.push(Block::Heading(tr(lang, Msg::InferenceSection).to_string()));
+    b.push(Block::Paragraph(iw::summary(lang, m)));
+    b.push(Block::Paragraph(iw::weights_and_cache(lang, m)));
+    b.push(Block::Table {
+        header: vec![
+            String::new(),
+            tr(lang, Msg::TrainNeeded).into(),
+            tr(lang, Msg::TrainAvailable).into(),
+            String::new(),
+        ],
+        rows: vec![
+            check_row(lang, Msg::TrainNeedGpu, &m.gpu),
+            check_row(lang, Msg::TrainNeedCpu, &m.cpu),
+        ],
+        widths: vec![2.5, 1.5, 1.5, 1.5],
+    });
+    let (header, rows) = iw::phase_table(lang, m);
+    b.push(Block::Table {
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
+        widths: vec![2.5, 1.8, 1.8],
+    });
+    b.push(Block::Bullets(iw::host_lines(lang, m)));
+}
+
+pub(super) fn check_row(
+    lang: Lang,
+    label: Msg,
+    c: &crate::advisor::training::CapacityCheck,
+) -> Vec<String> {
+    vec![
+        tr(lang, label).to_string(),
+        format::gib(c.needed_bytes),
+        format::gib_or_unknown(lang, c.available_bytes),
+        tw::fits_word(lang, c.fits).to_string(),
+    ]
+}
+
+pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let p = &a.procurement;
+    b.push(Block::Heading(tr(lang, Msg::ProcSection).to_string()));
+    let mut kv = vec![(
+        tr(lang, Msg::ProcCurrent).to_string(),
+        format::gib_or_unknown(lang, p.current_ram_bytes),
+    )];
+    // What was set up comes first; the published rules are what they ask for, not a need.
+    match p.basis {
+        Basis::Rules => {}
+        Basis::Work => kv.push((
+            tr(lang, Msg::ProcRecommended).to_string(),
+            format::gib_or_unknown(
+                lang,
+                p.recommended_ram_bytes
+                    .or_else(|| present::purchase::work_need(a)),
+            ),
+        )),
+        Basis::WorkFits => {
+            let need = p.work.iter().map(|w| w.needed_bytes).max().unwrap_or(0);
+            kv.push((
+                tr(lang, Msg::ProcWorkFits).to_string(),
+                trf(
+                    lang,
+                    Msg::ProcWorkFitsValue,
+                    &[
+                        ("need", &format::gib(need)),
+                        (
+                            "usable",
+                            &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                        ),
+                    ],
+                ),
+            ))
+        }
+    }
+    kv.push((
+        tr(lang, Msg::ProcRules).to_string(),
+        p.rules_ram_bytes
+            .map_or_else(|| tr(lang, Msg::ProcRulesMet).to_string(), format::gib),
+    ));
+    b.push(Block::KeyValues(kv));
+    if !p.targets.is_empty() {
+        let header = vec![
+            tr(lang, Msg::ProcColReason).into(),
+            tr(lang, Msg::ColRequired).into(),
+        ];
+        let vram = format::gib_or_unknown(lang, p.vram_bytes);
+        let rows = p
+            .targets
+            .iter()
+            .map(|t| {
+                let reason = match t.reason {
+                    RamReason::TwiceVram => trf(lang, Msg::ProcReasonTwiceVram, &[("vram", &vram)]),
+                    RamReason::LargestGpu => tr(lang, Msg::ProcReasonLargestGpu).to_string(),
+                    RamReason::TrainingPlan => tr(lang, Msg::ProcReasonTrainingPlan).to_string(),
+                    RamReason::InferencePlan => tr(lang, Msg::ProcReasonInferencePlan).to_string(),
+                    RamReason::Workload => tr(lang, Msg::ProcReasonWorkload).to_string(),
+                };
+                vec![reason, format::gib(t.required_bytes)]
+            })
+            .collect();
+        b.push(Block::Table {
+            header,
+            rows,
+            widths: vec![5.0, 1.4],
+        });
+    }
+    // What to buy for this kind of machine (a larger instance, modules that exist, …), or
+    // that what was set up needs none.
+    if let Some(s) = present::purchase::section(lang, a) {
+        b.push(Block::Subheading(
+            tr(lang, Msg::PurchaseSection).to_string(),
+        ));
+        b.extend(s.paragraphs.into_iter().map(Block::Paragraph));
+        if !s.sets.is_empty() {
+            b.push(Block::Bullets(s.sets));
+        }
+    }
+    if !p.other.is_empty() {
+        b.push(Block::Paragraph(tr(lang, Msg::ProcOther).to_string()));
+        let advice = p
+            .other
+            .iter()
+            .filter_map(|r| {
+                let f = a.findings.iter().find(|f| f.recommendations.contains(r))?;
+                Some(present::recommendation(lang, f, *r))
+            })
+            .collect();
+        b.push(Block::Bullets(advice));
+    }
+}
