@@ -1,6 +1,6 @@
 //! Application state and the frame: draws the panels, then applies their commands.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Receiver};
 
@@ -13,7 +13,7 @@ use super::panels::training::TrainingForm;
 use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
 use super::theme;
-use crate::advisor::fleet::{FleetInput, FleetMachine, Origin, assess_fleet};
+use crate::advisor::fleet::{FleetInput, FleetMachine};
 use crate::advisor::{self, Assessment, Inputs, Severity};
 use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
@@ -55,6 +55,8 @@ pub enum Message {
 mod bench_jobs;
 mod commands;
 mod file_dialogs;
+mod files;
+mod fleet_files;
 mod monitor_jobs;
 mod prometheus_jobs;
 mod worker;
@@ -198,72 +200,6 @@ impl RamvramApp {
         self.reassess();
     }
 
-    /// Reads `dmidecode -t memory` output from `path` and uses its modules.
-    pub fn load_dmidecode(&mut self, path: &Path) {
-        let file = path.display().to_string();
-        let (dimms, slots) =
-            match crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES) {
-                Ok(text) => (
-                    probe::dimm::parse_dmidecode(&text),
-                    probe::dimm::dmidecode_slots(&text),
-                ),
-                Err(e) => {
-                    self.bench_view.message = Some(trf(
-                        self.lang,
-                        Msg::UiLoadFailed,
-                        &[("error", &format!("{file}: {e}"))],
-                    ));
-                    return;
-                }
-            };
-        if dimms.is_empty() {
-            self.bench_view.message =
-                Some(trf(self.lang, Msg::CliDmidecodeEmpty, &[("file", &file)]));
-            return;
-        }
-        if let Some(p) = &mut self.profile {
-            let before = p.memory.clone();
-            // Modules read from the machine replace a typed configuration.
-            p.memory.memory_type = None;
-            p.memory.speed_mts = None;
-            p.memory.theoretical_bandwidth_source = None;
-            p.memory.channels_populated = None;
-            p.memory.channels_source = None;
-            probe::dimm::apply_dimms(&mut p.memory, dimms);
-            probe::dimm::apply_slots(&mut p.memory, slots);
-            if let Err((field, problem)) = profile::limits::check(p) {
-                p.memory = before;
-                let e = profile::ProfileError::Invalid {
-                    path: path.to_path_buf(),
-                    field,
-                    problem: Box::new(problem),
-                };
-                self.bench_view.message = Some(trf(
-                    self.lang,
-                    Msg::UiLoadFailed,
-                    &[("error", &profile_error(self.lang, &e))],
-                ));
-                return;
-            }
-        }
-        self.bench_view.message = None;
-        self.reassess();
-    }
-
-    /// Saves the shown profile, measurements included, to `path` (atomically).
-    pub fn save_profile(&mut self, path: &Path) {
-        let Some(p) = &self.profile else { return };
-        let lang = self.lang;
-        self.bench_view.message = Some(match profile::save_profile(p, path) {
-            Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
-            Err(e) => trf(
-                lang,
-                Msg::BwSaveFailed,
-                &[("error", &profile_error(lang, &e))],
-            ),
-        });
-    }
-
     /// An app showing `profile` (tests and previews).
     pub fn with_profile(lang: Lang, profile: &MachineProfile, source: Source) -> RamvramApp {
         let mut app = RamvramApp::new(lang, Settings::default());
@@ -352,18 +288,6 @@ impl RamvramApp {
         self.reassess();
     }
 
-    /// Loads a profile file and shows it; on error keeps what was shown and says why.
-    pub fn load_profile(&mut self, path: &Path) {
-        match profile::load_profile(path) {
-            Ok(loaded) => {
-                self.show_profile(&loaded.profile, Source::File(path.to_path_buf()));
-                self.message = (!loaded.ignored_fields.is_empty())
-                    .then_some(Message::IgnoredFields(loaded.ignored_fields));
-            }
-            Err(e) => self.message = Some(Message::LoadFailed(e)),
-        }
-    }
-
     /// Detects this machine on a background thread; the result is shown when it arrives.
     pub fn start_detection(&mut self, ctx: &egui::Context) {
         let (tx, rx) = mpsc::channel();
@@ -402,176 +326,6 @@ impl RamvramApp {
             }
             Err(mpsc::TryRecvError::Empty) => {}
         }
-    }
-    fn choose_export_file(&mut self) {
-        let Some(form) = self.export else { return };
-        let host = self
-            .assessment
-            .as_ref()
-            .and_then(|a| a.profile.host.hostname.clone());
-        let stem = match (&host, form.redact) {
-            (Some(h), false) => format!("ramvram-{h}"),
-            _ => "ramvram-report".to_string(),
-        };
-        let mut request = self.request(Purpose::ExportReport);
-        request.title = tr(self.lang, Msg::ExportOpen)
-            .trim_end_matches('…')
-            .to_string();
-        request.file_name = Some(format!("{stem}.{}", form.extension()));
-        let ext = form.extension();
-        request.filters = vec![(ext.to_uppercase(), vec![ext.to_string()])];
-        self.ask_file(Purpose::ExportReport, request);
-    }
-
-    /// Writes the report for the machine on screen to `path` with the export dialog's choices
-    /// (PDF in the window's language when the dialog was never opened), and says how it went.
-    pub fn export_to(&mut self, path: &Path) {
-        let Some(a) = &self.assessment else { return };
-        let form = self.export.unwrap_or_else(|| ExportForm::new(self.lang));
-        // A name that asks for another format (a PDF named report.md) is refused, as the
-        // command line refuses `--format pdf --out report.md`.
-        if crate::report::Format::from_path(path).is_some_and(|n| n != form.format) {
-            let ext = path
-                .extension()
-                .map(|e| e.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            self.message = Some(Message::ExportFailed(trf(
-                self.lang,
-                Msg::ExportFormatMismatch,
-                &[
-                    ("file", &path.display().to_string()),
-                    ("ext", &ext),
-                    ("format_ext", form.extension()),
-                ],
-            )));
-            return;
-        }
-        let options = crate::report::ReportOptions {
-            format: form.format,
-            lang: form.lang,
-            redact: form.redact,
-            date: crate::report::today(),
-            source_file: match &self.source {
-                Source::File(p) => Some(p.display().to_string()),
-                Source::Detected => None,
-            },
-        };
-        let live = self.monitor_report();
-        self.message = Some(
-            match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
-                Ok(()) => Message::Exported(path.to_path_buf()),
-                Err(e) => Message::ExportFailed(e.text(self.lang)),
-            },
-        );
-        self.export = None;
-    }
-
-    /// Loads a scenario file's workload and training plan.
-    pub fn open_scenario(&mut self, path: &Path) {
-        match crate::inputs::scenario::load_scenario(path) {
-            Ok((s, _)) => {
-                if let Some(w) = s.workload {
-                    self.workload = w;
-                    self.workload_active = true;
-                }
-                if let Some(t) = s.training {
-                    self.training = TrainingForm::new(t);
-                    self.training_active = true;
-                }
-                if s.inference.is_some() {
-                    self.inference = s.inference;
-                }
-                self.reassess();
-            }
-            Err(e) => self.message = Some(Message::ScenarioFailed(e)),
-        }
-    }
-
-    /// Saves the workload and training plan on screen as a scenario file.
-    pub fn save_scenario(&mut self, path: &Path) {
-        let s = crate::inputs::scenario::Scenario {
-            schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
-            training: Some(self.training.plan.clone()),
-            workload: Some(self.workload.clone()),
-            inference: self.inference.clone(),
-        };
-        self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
-            Ok(()) => Message::Exported(path.to_path_buf()),
-            Err(e) => Message::ExportFailed(profile_error(self.lang, &e)),
-        });
-    }
-
-    /// Adds profile files to the fleet (unreadable ones are listed as skipped).
-    pub fn add_fleet_files(&mut self, paths: &[PathBuf]) {
-        let (inputs, skipped) = crate::inputs::fleet::from_files(paths);
-        self.extend_fleet(inputs, skipped);
-    }
-
-    /// Adds every profile in a folder to the fleet.
-    pub fn add_fleet_dir(&mut self, dir: &Path) {
-        match crate::inputs::fleet::from_dir(dir) {
-            Ok((inputs, skipped)) => self.extend_fleet(inputs, skipped),
-            Err(e) => self.message = Some(Message::LoadFailed(e)),
-        }
-    }
-
-    /// Adds every node of a Slurm inventory to the fleet.
-    pub fn import_slurm(&mut self, file: &Path) {
-        match crate::inputs::fleet::from_slurm(file) {
-            Ok(inputs) => self.extend_fleet(inputs, Vec::new()),
-            Err(e) => self.message = Some(Message::LoadFailed(e)),
-        }
-    }
-
-    /// Adds a planned machine to the fleet.
-    pub fn add_planned(&mut self, plan: PlannedMachine) {
-        let (profile, issues) = crate::catalog::planner::build(&plan);
-        self.extend_fleet(
-            vec![(plan.name.clone(), Origin::Planned, profile, issues)],
-            Vec::new(),
-        );
-    }
-
-    fn extend_fleet(
-        &mut self,
-        inputs: Vec<FleetInput>,
-        skipped: crate::inputs::fleet::SkippedFiles,
-    ) {
-        self.fleet_inputs.extend(inputs);
-        self.fleet_skipped.extend(skipped);
-        self.fleet = assess_fleet(self.fleet_inputs.clone());
-        self.tab = Tab::Fleet;
-    }
-
-    /// The machines in the fleet view.
-    pub fn fleet(&self) -> &[FleetMachine] {
-        &self.fleet
-    }
-
-    fn choose_fleet_export_file(&mut self) {
-        self.ask_file(Purpose::ExportFleet, self.request(Purpose::ExportFleet));
-    }
-
-    /// Writes the fleet comparison to `path`; the format follows the extension (pdf, md, json).
-    pub fn export_fleet_to(&mut self, path: &Path) {
-        // PDF when the name says nothing (the dialog adds `.pdf` to a bare name).
-        let format = crate::report::Format::from_path(path).unwrap_or(crate::report::Format::Pdf);
-        let options = crate::report::ReportOptions {
-            format,
-            lang: crate::report::ReportLang::One(self.lang),
-            redact: false,
-            date: crate::report::today(),
-            source_file: None,
-        };
-        let result = crate::report::render_fleet(&self.fleet, &self.fleet_skipped, &options)
-            .and_then(|bytes| {
-                crate::fsutil::write_atomic(path, &bytes)
-                    .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
-            });
-        self.message = Some(match result {
-            Ok(()) => Message::Exported(path.to_path_buf()),
-            Err(e) => Message::ExportFailed(e),
-        });
     }
 
     /// The export dialog's choices, while it is open (tests set them).

@@ -1,0 +1,190 @@
+//! The window's files: profiles and dmidecode text read, the profile saved, reports exported and
+//! scenarios opened and saved, each with its error shown in the window.
+
+use std::path::Path;
+
+use super::{Message, Purpose, RamvramApp, Source};
+use crate::i18n::{Msg, tr, trf};
+use crate::present::errors::profile_error;
+use crate::probe;
+use crate::profile;
+use crate::ui::panels::export::ExportForm;
+use crate::ui::panels::training::TrainingForm;
+
+impl RamvramApp {
+    /// Reads `dmidecode -t memory` output from `path` and uses its modules.
+    pub fn load_dmidecode(&mut self, path: &Path) {
+        let file = path.display().to_string();
+        let (dimms, slots) =
+            match crate::fsutil::read_input_string(path, crate::fsutil::MAX_INPUT_BYTES) {
+                Ok(text) => (
+                    probe::dimm::parse_dmidecode(&text),
+                    probe::dimm::dmidecode_slots(&text),
+                ),
+                Err(e) => {
+                    self.bench_view.message = Some(trf(
+                        self.lang,
+                        Msg::UiLoadFailed,
+                        &[("error", &format!("{file}: {e}"))],
+                    ));
+                    return;
+                }
+            };
+        if dimms.is_empty() {
+            self.bench_view.message =
+                Some(trf(self.lang, Msg::CliDmidecodeEmpty, &[("file", &file)]));
+            return;
+        }
+        if let Some(p) = &mut self.profile {
+            let before = p.memory.clone();
+            // Modules read from the machine replace a typed configuration.
+            p.memory.memory_type = None;
+            p.memory.speed_mts = None;
+            p.memory.theoretical_bandwidth_source = None;
+            p.memory.channels_populated = None;
+            p.memory.channels_source = None;
+            probe::dimm::apply_dimms(&mut p.memory, dimms);
+            probe::dimm::apply_slots(&mut p.memory, slots);
+            if let Err((field, problem)) = profile::limits::check(p) {
+                p.memory = before;
+                let e = profile::ProfileError::Invalid {
+                    path: path.to_path_buf(),
+                    field,
+                    problem: Box::new(problem),
+                };
+                self.bench_view.message = Some(trf(
+                    self.lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &profile_error(self.lang, &e))],
+                ));
+                return;
+            }
+        }
+        self.bench_view.message = None;
+        self.reassess();
+    }
+
+    /// Saves the shown profile, measurements included, to `path` (atomically).
+    pub fn save_profile(&mut self, path: &Path) {
+        let Some(p) = &self.profile else { return };
+        let lang = self.lang;
+        self.bench_view.message = Some(match profile::save_profile(p, path) {
+            Ok(()) => trf(lang, Msg::BwSaved, &[("file", &path.display().to_string())]),
+            Err(e) => trf(
+                lang,
+                Msg::BwSaveFailed,
+                &[("error", &profile_error(lang, &e))],
+            ),
+        });
+    }
+
+    /// Loads a profile file and shows it; on error keeps what was shown and says why.
+    pub fn load_profile(&mut self, path: &Path) {
+        match profile::load_profile(path) {
+            Ok(loaded) => {
+                self.show_profile(&loaded.profile, Source::File(path.to_path_buf()));
+                self.message = (!loaded.ignored_fields.is_empty())
+                    .then_some(Message::IgnoredFields(loaded.ignored_fields));
+            }
+            Err(e) => self.message = Some(Message::LoadFailed(e)),
+        }
+    }
+
+    pub(super) fn choose_export_file(&mut self) {
+        let Some(form) = self.export else { return };
+        let host = self
+            .assessment
+            .as_ref()
+            .and_then(|a| a.profile.host.hostname.clone());
+        let stem = match (&host, form.redact) {
+            (Some(h), false) => format!("ramvram-{h}"),
+            _ => "ramvram-report".to_string(),
+        };
+        let mut request = self.request(Purpose::ExportReport);
+        request.title = tr(self.lang, Msg::ExportOpen)
+            .trim_end_matches('…')
+            .to_string();
+        request.file_name = Some(format!("{stem}.{}", form.extension()));
+        let ext = form.extension();
+        request.filters = vec![(ext.to_uppercase(), vec![ext.to_string()])];
+        self.ask_file(Purpose::ExportReport, request);
+    }
+
+    /// Writes the report for the machine on screen to `path` with the export dialog's choices
+    /// (PDF in the window's language when the dialog was never opened), and says how it went.
+    pub fn export_to(&mut self, path: &Path) {
+        let Some(a) = &self.assessment else { return };
+        let form = self.export.unwrap_or_else(|| ExportForm::new(self.lang));
+        // A name that asks for another format (a PDF named report.md) is refused, as the
+        // command line refuses `--format pdf --out report.md`.
+        if crate::report::Format::from_path(path).is_some_and(|n| n != form.format) {
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            self.message = Some(Message::ExportFailed(trf(
+                self.lang,
+                Msg::ExportFormatMismatch,
+                &[
+                    ("file", &path.display().to_string()),
+                    ("ext", &ext),
+                    ("format_ext", form.extension()),
+                ],
+            )));
+            return;
+        }
+        let options = crate::report::ReportOptions {
+            format: form.format,
+            lang: form.lang,
+            redact: form.redact,
+            date: crate::report::today(),
+            source_file: match &self.source {
+                Source::File(p) => Some(p.display().to_string()),
+                Source::Detected => None,
+            },
+        };
+        let live = self.monitor_report();
+        self.message = Some(
+            match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
+                Ok(()) => Message::Exported(path.to_path_buf()),
+                Err(e) => Message::ExportFailed(e.text(self.lang)),
+            },
+        );
+        self.export = None;
+    }
+
+    /// Loads a scenario file's workload and training plan.
+    pub fn open_scenario(&mut self, path: &Path) {
+        match crate::inputs::scenario::load_scenario(path) {
+            Ok((s, _)) => {
+                if let Some(w) = s.workload {
+                    self.workload = w;
+                    self.workload_active = true;
+                }
+                if let Some(t) = s.training {
+                    self.training = TrainingForm::new(t);
+                    self.training_active = true;
+                }
+                if s.inference.is_some() {
+                    self.inference = s.inference;
+                }
+                self.reassess();
+            }
+            Err(e) => self.message = Some(Message::ScenarioFailed(e)),
+        }
+    }
+
+    /// Saves the workload and training plan on screen as a scenario file.
+    pub fn save_scenario(&mut self, path: &Path) {
+        let s = crate::inputs::scenario::Scenario {
+            schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
+            training: Some(self.training.plan.clone()),
+            workload: Some(self.workload.clone()),
+            inference: self.inference.clone(),
+        };
+        self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
+            Ok(()) => Message::Exported(path.to_path_buf()),
+            Err(e) => Message::ExportFailed(profile_error(self.lang, &e)),
+        });
+    }
+}
