@@ -16,3 +16,11 @@ pub const LATIN_FONT: &[u8] = include_bytes!("../assets/fonts/ramvram-sans.ttf")
 
 /// The family name inside [`LATIN_FONT`] (set by `tools/subset_latin_font.py`).
 pub const LATIN_FONT_FAMILY: &str = "ramvram Sans";
+
+/// "ramvram Mono": Noto Sans Mono Regular subset to ASCII, Latin-1 and General Punctuation
+/// (`tools/subset_mono_font.py`; SIL OFL 1.1, `assets/fonts/OFL-ramvram-mono.txt`). PDF reports
+/// set code spans (commands, flags, file names) in it.
+pub const MONO_FONT: &[u8] = include_bytes!("../assets/fonts/ramvram-mono.ttf");
+
+/// The family name inside [`MONO_FONT`] (set by `tools/subset_mono_font.py`).
+pub const MONO_FONT_FAMILY: &str = "ramvram Mono";

@@ -237,3 +237,25 @@ fn the_lab_table_is_sorted_by_host_name_and_never_breaks_one() {
         }
     }
 }
+
+/// Commands are set in the monospace font, as in the window: the g5 report's "Measure memory
+/// bandwidth (… `ramvram bench memory`)" puts "ramvram bench memory" on a page whose fonts
+/// include ramvram Mono, in both languages; the command reads whole in the text layer.
+#[test]
+fn commands_are_set_in_the_monospace_font() {
+    let dir = tempfile::tempdir().unwrap();
+    for lang in ["en", "zh"] {
+        let pdf = g5(dir.path(), lang);
+        let pages: Vec<usize> = (1..=page_count(&pdf))
+            .filter(|p| text_on(&pdf, *p).contains("ramvram bench memory"))
+            .collect();
+        assert!(!pages.is_empty(), "{lang}: no page names the command");
+        for page in pages {
+            let fonts = fonts_on(&pdf, page);
+            assert!(
+                fonts.iter().any(|f| f == "ramvramMono-Regular"),
+                "{lang} page {page}: {fonts:?}"
+            );
+        }
+    }
+}

@@ -34,6 +34,16 @@ pub use hardware::{hardware_rows, installed, modules_summary, sizing, thp};
 /// are drawn at the end.
 pub const GAUGE_MAX_RATIO: f64 = 3.5;
 
+/// Two sentences as one paragraph: a space between them in English, none in Chinese (a
+/// Chinese sentence ends in "。", which carries its own space).
+pub fn sentences(lang: Lang, first: &str, second: &str) -> String {
+    let gap = match lang {
+        Lang::En => " ",
+        Lang::Zh => "",
+    };
+    format!("{first}{gap}{second}")
+}
+
 /// Severity label: "Critical" / "严重".
 pub fn severity(lang: Lang, s: Severity) -> &'static str {
     tr(

@@ -54,8 +54,8 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     };
     let mut text = tr(lang, verdict).to_string();
     if let Some(r) = t.ram_to_fit_bytes {
-        text.push(' ');
-        text.push_str(&trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
+        let to_fit = trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]);
+        text = present::sentences(lang, &text, &to_fit);
     }
     b.push(Block::Paragraph(text));
     b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));

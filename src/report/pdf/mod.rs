@@ -21,10 +21,10 @@ use krilla::{Data, Document};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
 use super::model::Block;
-use crate::assets::{CJK_FONT, LATIN_FONT};
+use crate::assets::{CJK_FONT, LATIN_FONT, MONO_FONT};
 use crate::i18n::Lang;
 use crate::palette::Rgb;
-use layout::Face;
+use layout::{Face, Line};
 use page::Layout;
 
 /// A4 in points.
@@ -51,12 +51,12 @@ const BASELINE: f32 = 1.1;
 /// One drawing operation, in page coordinates (points, origin top left).
 #[derive(Clone, Debug)]
 enum Op {
-    /// One line of text; [`layout::Measure::runs`] picks the font of each run when drawn.
+    /// One line of text; [`layout::Measure::runs_in`] picks the font of each run when drawn.
     Text {
         x: f32,
         y: f32,
         size: f32,
-        text: String,
+        line: layout::Line,
         color: Rgb,
     },
     Rect {
@@ -107,9 +107,12 @@ pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, 
     let latin =
         Font::new(Data::from(LATIN_FONT), 0).ok_or("the bundled Latin font could not be read")?;
     let cjk = Font::new(Data::from(CJK_FONT), 0).ok_or("the bundled CJK font could not be read")?;
+    let mono = Font::new(Data::from(MONO_FONT), 0)
+        .ok_or("the bundled monospace font could not be read")?;
     let font = |face: Face| match face {
         Face::Latin => latin.clone(),
         Face::Cjk => cjk.clone(),
+        Face::Mono => mono.clone(),
     };
     let mut doc = Document::new();
     let code = match langs.first() {
@@ -125,9 +128,9 @@ pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, 
     let total = l.pages.len();
     let size = Size::from_wh(PAGE_W, PAGE_H).expect("A4 is a valid size");
     // Draws one line of text, each run in its own font.
-    let text = |s: &mut krilla::surface::Surface, x: f32, y: f32, size: f32, text: &str| {
+    let text = |s: &mut krilla::surface::Surface, x: f32, y: f32, size: f32, line: &Line| {
         let mut x = x;
-        for (face, run) in l.m.runs(text) {
+        for (face, run) in l.m.runs_in(&line.text, &line.code) {
             s.draw_text(
                 Point::from_xy(x, y),
                 font(face),
@@ -148,7 +151,7 @@ pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, 
                     x,
                     y,
                     size,
-                    text: t,
+                    line: t,
                     color,
                 } => {
                     s.set_fill(Some(fill(*color)));
@@ -200,7 +203,13 @@ pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, 
         let label = footer(langs, i + 1, total);
         let width = l.m.width(&label, 8.0);
         s.set_fill(Some(fill(GREY)));
-        text(&mut s, (PAGE_W - width) / 2.0, PAGE_H - 30.0, 8.0, &label);
+        text(
+            &mut s,
+            (PAGE_W - width) / 2.0,
+            PAGE_H - 30.0,
+            8.0,
+            &Line::plain(label),
+        );
         s.finish();
         page.finish();
     }

@@ -1,7 +1,7 @@
 //! Page layout: the report's blocks placed on A4 pages as drawing operations (text lines,
 //! rectangles, rules and SVG charts), breaking lines and pages. [`super::render`] draws them.
 
-use super::layout::Measure;
+use super::layout::{Line, Measure};
 use super::table;
 use super::{
     BASELINE, BOTTOM, CELL_PAD, CONTENT_W, GREY, INK, LEADING, MARGIN, Op, RULE, SHADE, TOP,
@@ -58,7 +58,7 @@ impl Layout {
                 x,
                 y,
                 size,
-                text: line,
+                line,
                 color,
             });
             self.y += Self::line_height(size);
@@ -105,7 +105,7 @@ impl Layout {
                     x: x + CELL_PAD,
                     y,
                     size,
-                    text: line,
+                    line,
                     color: INK,
                 });
                 self.y += Self::line_height(size);
@@ -133,7 +133,7 @@ impl Layout {
                 x: MARGIN + 2.0,
                 y,
                 size: 9.0,
-                text: marker(n),
+                line: Line::plain(marker(n)),
                 color: GREY,
             });
             self.text(i, MARGIN + 14.0, CONTENT_W - 14.0, 9.0, INK);

@@ -65,11 +65,10 @@ pub fn column_widths(
 }
 
 /// The widest line of `text` set without wrapping (its newlines kept; code spans without
-/// their backticks, as drawn).
+/// their backticks, in the monospace font, as drawn).
 fn widest_line(m: &Measure, text: &str, size: f32) -> f32 {
-    crate::codespan::plain(text)
-        .split('\n')
-        .map(|l| m.width(l, size))
+    text.split('\n')
+        .map(|l| m.marked_width(l, size))
         .fold(0.0, f32::max)
 }
 
