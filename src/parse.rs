@@ -201,4 +201,33 @@ mod tests {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
     }
+
+    /// The English reasons are the texts clap printed before they moved to the locales; the
+    /// Chinese ones name the same value.
+    #[test]
+    fn reasons_in_both_languages() {
+        let e = parse_count("abc").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`abc` is not a number (examples: 7B, 350M, 2851000000)"
+        );
+        assert_eq!(
+            e.text(Lang::Zh),
+            "`abc` 不是数字（可以写 7B、350M 或 2851000000）"
+        );
+        let e = parse_size("2XB").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`2XB`: unknown unit `xb` (use KB, MB, GB, TB or KiB … TiB)"
+        );
+        assert!(e.text(Lang::Zh).contains("`2XB` 的单位 `xb` 认不出来"));
+        assert_eq!(
+            parse_resolution("0x10").unwrap_err().to_string(),
+            "`0x10`: width and height must be 1–65536 pixels"
+        );
+        let list = ValueError::new(Msg::ValueUnknownPreset, "x")
+            .with_list("ids", vec!["a".into(), "b".into()]);
+        assert_eq!(list.to_string(), "unknown preset `x`; one of: a, b");
+        assert_eq!(list.text(Lang::Zh), "没有叫 `x` 的模型预设，可选：a、b");
+    }
 }

@@ -412,3 +412,37 @@ fn command_path(cmd: &Command, args: &[OsString]) -> Vec<String> {
     }
     path
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_reasons_are_worded_in_chinese() {
+        let zh = |source: &(dyn std::error::Error + 'static), value: &str| {
+            reason(Lang::Zh, source, value)
+        };
+        let digit = "abc".parse::<i64>().unwrap_err();
+        assert_eq!(zh(&digit, "abc").as_deref(), Some("`abc` 不是整数"));
+        let big = "99999999999999999999".parse::<i64>().unwrap_err();
+        assert_eq!(
+            zh(&big, "99999999999999999999").as_deref(),
+            Some("`99999999999999999999` 太大了")
+        );
+        let range: Box<dyn std::error::Error> = "300 is not in 1..=60".into();
+        assert_eq!(
+            zh(range.as_ref(), "300").as_deref(),
+            Some("300 超出了范围，要在 1 到 60 之间")
+        );
+        let below: Box<dyn std::error::Error> = "-1 is not in 0..=4294967295".into();
+        assert_eq!(zh(below.as_ref(), "-1").as_deref(), Some("-1 不能是负数"));
+        let other: Box<dyn std::error::Error> = "something else".into();
+        assert_eq!(zh(other.as_ref(), "x"), None);
+    }
+
+    #[test]
+    fn options_are_named_as_typed() {
+        assert_eq!(flag("--num-workers <NUM_WORKERS>"), "--num-workers");
+        assert_eq!(flag("<FOLDER>"), "<FOLDER>");
+    }
+}
