@@ -124,10 +124,17 @@ pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
             }
             ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
             ParseProblem::Syntax(words) => trf(lang, Msg::ErrorSyntax, &[("error", words)]),
-            ParseProblem::Data(words) if field == "." || field.is_empty() => words.clone(),
-            ParseProblem::Data(words) => {
-                trf(lang, Msg::ErrorParse, &[("field", field), ("error", words)])
+            ParseProblem::Data(words) if field == "." || field.is_empty() => {
+                super::serde_words::data_words(lang, words)
             }
+            ParseProblem::Data(words) => trf(
+                lang,
+                Msg::ErrorParse,
+                &[
+                    ("field", field),
+                    ("error", &super::serde_words::data_words(lang, words)),
+                ],
+            ),
         },
         ProfileError::Invalid {
             field, problem: p, ..
@@ -238,6 +245,12 @@ mod tests {
             profile_error(Lang::En, &e).starts_with("p.json: field `schema_version`: invalid type"),
             "{}",
             profile_error(Lang::En, &e)
+        );
+        // In Chinese, serde's words are Chinese too; field and file named as in English.
+        assert_eq!(
+            profile_error(Lang::Zh, &e),
+            "p.json：字段 `schema_version`：类型不对：这里要非负整数，写的却是字符串 `\"one\"`\
+             （第 1 行第 24 列）"
         );
         // A list that names the file already gets the reason alone.
         let skip = Skip::Error(parse_error("{}"));
