@@ -1,20 +1,86 @@
 //! Parsing quantities typed by a user: parameter counts (`7B`), sizes (`2TB`, `64GiB`),
-//! resolutions (`3840x2160`).
+//! resolutions (`3840x2160`). A value that can't be read gives a [`ValueError`]: English when
+//! displayed (what clap prints after "invalid value"), any language through [`ValueError::text`].
+
+use std::fmt;
+
+use crate::i18n::{Lang, Msg, trf};
+
+/// Why a typed value was refused: a message from `locales/*/usage.toml` (`value.*`) and its
+/// placeholders, worded when shown. `Display` gives the English text; the command line's
+/// Chinese usage errors find it behind clap's error (`source()`) and word it in Chinese.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueError {
+    msg: Msg,
+    args: Vec<(&'static str, String)>,
+    /// A placeholder filled with a list, joined as the language joins lists.
+    list: Option<(&'static str, Vec<String>)>,
+}
+
+impl ValueError {
+    /// `msg` with its `{value}` placeholder set to `value` (the text as typed).
+    pub fn new(msg: Msg, value: &str) -> Self {
+        Self {
+            msg,
+            args: vec![("value", value.to_string())],
+            list: None,
+        }
+    }
+
+    /// Also fills the placeholder `name` with `value`.
+    pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// Also fills the placeholder `name` with `items`, joined by ", " in English and "、" in
+    /// Chinese.
+    pub fn with_list(mut self, name: &'static str, items: Vec<String>) -> Self {
+        self.list = Some((name, items));
+        self
+    }
+
+    /// The message in `lang`, code spans still marked with backticks.
+    pub fn text(&self, lang: Lang) -> String {
+        let list = self.list.as_ref().map(|(name, items)| {
+            let sep = match lang {
+                Lang::En => ", ",
+                Lang::Zh => "、",
+            };
+            (*name, items.join(sep))
+        });
+        let args: Vec<(&str, &str)> = self
+            .args
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .chain(list.as_ref().map(|(k, v)| (*k, v.as_str())))
+            .collect();
+        trf(lang, self.msg, &args)
+    }
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Lang::En))
+    }
+}
+
+impl std::error::Error for ValueError {}
 
 /// Parses a count with an optional SI suffix: `K` = 10^3, `M` = 10^6, `B` or `G` = 10^9,
 /// `T` = 10^12 (case-insensitive; `7B`, `6.74b`, `350M`, `131M`, `2851000000`). Underscores and
 /// commas between digits are ignored.
 ///
 /// # Errors
-/// A message saying what is wrong: empty, not a number, negative, zero, or too large for u64.
-pub fn parse_count(text: &str) -> Result<u64, String> {
+/// What is wrong: empty, not a number, negative, zero, or too large for u64.
+pub fn parse_count(text: &str) -> Result<u64, ValueError> {
     let cleaned: String = text
         .trim()
         .chars()
         .filter(|c| *c != '_' && *c != ',')
         .collect();
     if cleaned.is_empty() {
-        return Err("empty".into());
+        return Err(ValueError::new(Msg::ValueEmpty, text));
     }
     let (number, scale) = match cleaned.chars().last().map(|c| c.to_ascii_uppercase()) {
         Some('K') => (&cleaned[..cleaned.len() - 1], 1e3),
@@ -26,16 +92,16 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a number (examples: 7B, 350M, 2851000000)"))?;
+        .map_err(|_| ValueError::new(Msg::ValueCountNotNumber, text))?;
     if !value.is_finite() || value < 0.0 {
-        return Err(format!("`{text}` must be a positive count"));
+        return Err(ValueError::new(Msg::ValueCountNotPositive, text));
     }
     let total = (value * scale).round();
     if total < 1.0 {
-        return Err(format!("`{text}` must be at least 1"));
+        return Err(ValueError::new(Msg::ValueCountBelowOne, text));
     }
     if total >= u64::MAX as f64 {
-        return Err(format!("`{text}` is too large"));
+        return Err(ValueError::new(Msg::ValueTooLarge, text));
     }
     Ok(total as u64)
 }
@@ -45,15 +111,15 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 /// is. Case-insensitive; a bare number is bytes.
 ///
 /// # Errors
-/// A message saying what is wrong.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+/// What is wrong: not a number, an unknown unit, under one byte, or too large for u64.
+pub fn parse_size(text: &str) -> Result<u64, ValueError> {
     let t = text.trim();
     let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
     let value: f64 = number
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a size (examples: 2TB, 500GB, 64GiB)"))?;
+        .map_err(|_| ValueError::new(Msg::ValueSizeNotSize, text))?;
     let scale = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "kb" | "k" => 1e3,
@@ -67,17 +133,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "tib" => 1024f64.powi(4),
         "pib" => 1024f64.powi(5),
         other => {
-            return Err(format!(
-                "`{text}`: unknown unit `{other}` (use KB, MB, GB, TB or KiB … TiB)"
-            ));
+            return Err(ValueError::new(Msg::ValueSizeUnknownUnit, text).with("unit", other));
         }
     };
     let bytes = value * scale;
     if !bytes.is_finite() || bytes < 1.0 {
-        return Err(format!("`{text}` must be at least 1 byte"));
+        return Err(ValueError::new(Msg::ValueSizeBelowOneByte, text));
     }
     if bytes >= u64::MAX as f64 {
-        return Err(format!("`{text}` is too large"));
+        return Err(ValueError::new(Msg::ValueTooLarge, text));
     }
     Ok(bytes.round() as u64)
 }
@@ -85,12 +149,12 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 /// Parses `WIDTHxHEIGHT` (`3840x2160`, `224×224`).
 ///
 /// # Errors
-/// A message saying what is wrong.
-pub fn parse_resolution(text: &str) -> Result<(u32, u32), String> {
+/// What is wrong: not `WIDTHxHEIGHT`, or a side outside 1–65536.
+pub fn parse_resolution(text: &str) -> Result<(u32, u32), ValueError> {
     let t = text.trim().replace('×', "x");
     let (w, h) = t
         .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{text}`: expected WIDTHxHEIGHT, e.g. 3840x2160"))?;
+        .ok_or_else(|| ValueError::new(Msg::ValueResolutionShape, text))?;
     let parse = |s: &str| {
         s.trim()
             .parse::<u32>()
@@ -99,7 +163,7 @@ pub fn parse_resolution(text: &str) -> Result<(u32, u32), String> {
     };
     match (parse(w), parse(h)) {
         (Some(w), Some(h)) => Ok((w, h)),
-        _ => Err(format!("`{text}`: width and height must be 1–65536 pixels")),
+        _ => Err(ValueError::new(Msg::ValueResolutionRange, text)),
     }
 }
 
@@ -136,5 +200,34 @@ mod tests {
         for bad in ["", "abc", "-7B", "0", "0.0001", "1e30T", "NaN", "7X"] {
             assert!(parse_count(bad).is_err(), "{bad}");
         }
+    }
+
+    /// The English reasons are the texts clap printed before they moved to the locales; the
+    /// Chinese ones name the same value.
+    #[test]
+    fn reasons_in_both_languages() {
+        let e = parse_count("abc").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`abc` is not a number (examples: 7B, 350M, 2851000000)"
+        );
+        assert_eq!(
+            e.text(Lang::Zh),
+            "`abc` 不是数字（可以写 7B、350M 或 2851000000）"
+        );
+        let e = parse_size("2XB").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`2XB`: unknown unit `xb` (use KB, MB, GB, TB or KiB … TiB)"
+        );
+        assert!(e.text(Lang::Zh).contains("`2XB` 的单位 `xb` 认不出来"));
+        assert_eq!(
+            parse_resolution("0x10").unwrap_err().to_string(),
+            "`0x10`: width and height must be 1–65536 pixels"
+        );
+        let list = ValueError::new(Msg::ValueUnknownPreset, "x")
+            .with_list("ids", vec!["a".into(), "b".into()]);
+        assert_eq!(list.to_string(), "unknown preset `x`; one of: a, b");
+        assert_eq!(list.text(Lang::Zh), "没有叫 `x` 的模型预设，可选：a、b");
     }
 }

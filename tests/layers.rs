@@ -11,13 +11,15 @@ use std::path::Path;
 const RANKS: &[(&str, u32)] = &[
     ("units", 0),
     ("i18n", 0),
-    ("parse", 0),
     ("fsutil", 0),
     ("assets", 0),
     ("linebreak", 0),
     ("codespan", 0),
     ("sanitize", 0),
     ("format", 1),
+    // Typed quantities; a value it refuses carries a message id (`i18n`) to be worded in any
+    // language.
+    ("parse", 1),
     ("profile", 2),
     // A watched run's samples: filled by the probe's sampler, a file or a metrics server; read
     // by the advisor's recognisers.

@@ -5,6 +5,7 @@
 //! system's ([`help_language`]).
 
 use std::ffi::OsString;
+use std::io::Write as _;
 
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, Command, CommandFactory, FromArgMatches};
@@ -12,7 +13,7 @@ use clap::{Arg, ArgAction, Command, CommandFactory, FromArgMatches};
 use crate::i18n::{Lang, Msg, tr};
 use crate::present::names::labelled;
 
-use super::{Args, LangArg, primary_language};
+use super::{Args, LangArg, primary_language, usage_error};
 
 /// The text under `key` in `lang`, code spans without their backticks (help goes to a
 /// terminal); `None` when the locale files have no such key.
@@ -43,8 +44,9 @@ pub fn help_language(args: &[OsString]) -> Lang {
 }
 
 /// Parses the process's command line with help in the user's language ([`help_language`]).
-/// `--help` and `-h` print the help and exit 0; a usage error prints clap's message and exits
-/// 2, as `Args::parse` does.
+/// `--help` and `-h` print the help and exit 0; a usage error prints its message to standard
+/// error and exits 2, as `Args::parse` does: clap's message in English, ours in Chinese
+/// ([`usage_error::message`]).
 pub fn parse() -> Args {
     let raw: Vec<OsString> = std::env::args_os().collect();
     let lang = help_language(&raw);
@@ -55,9 +57,29 @@ pub fn parse() -> Args {
             print!("{}", rendered(&e, lang));
             std::process::exit(0);
         }
-        Err(e) => e.exit(),
+        Err(e) => exit_with(&e, lang, &cmd, &raw),
     };
-    Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    Args::from_arg_matches(&matches).unwrap_or_else(|e| exit_with(&e, lang, &cmd, &raw))
+}
+
+/// Ends the process for a usage error `e` (or help shown for a missing command) in `lang`:
+/// the message on standard error, exit status 2. Without a message of ours, clap's own.
+fn exit_with(e: &clap::Error, lang: Lang, cmd: &Command, raw: &[OsString]) -> ! {
+    let text = match e.kind() {
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand if lang == Lang::Zh => {
+            Some(rendered(e, lang))
+        }
+        _ => usage_error::message(e, lang, cmd, raw),
+    };
+    match text {
+        Some(text) => {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(super::printable(&text).as_bytes());
+            let _ = err.flush();
+            std::process::exit(i32::from(super::EXIT_BAD_INPUT));
+        }
+        None => e.exit(),
+    }
 }
 
 /// The help clap rendered into `e`, as plain text; in Chinese its headings end in a full-width

@@ -14,6 +14,7 @@ pub mod text_inference;
 pub mod text_training;
 pub mod text_workload;
 pub mod training_args;
+pub mod usage_error;
 pub mod watch;
 pub mod workload_args;
 

@@ -8,7 +8,7 @@ use crate::advisor::training::{
     Optimizer, Precision, Strategy, TrainingPlan, TransformerShape, presets,
 };
 use crate::i18n::{Lang, Msg, trf};
-use crate::parse::parse_count;
+use crate::parse::{ValueError, parse_count};
 use crate::profile::MachineProfile;
 
 /// Flags describing a training plan. A plan is built when `--params` or `--preset` is given.
@@ -135,27 +135,27 @@ pub enum CheckpointArg {
     Int4,
 }
 
-fn parse_preset(s: &str) -> Result<String, String> {
+fn parse_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(p) => Ok(p.id.to_string()),
         None => {
-            let ids: Vec<&str> = presets::PRESETS.iter().map(|p| p.id).collect();
-            Err(format!("unknown preset `{s}`; one of: {}", ids.join(", ")))
+            let ids = presets::PRESETS.iter().map(|p| p.id.to_string()).collect();
+            Err(ValueError::new(Msg::ValueUnknownPreset, s).with_list("ids", ids))
         }
     }
 }
 
-fn parse_share(s: &str) -> Result<f64, String> {
+fn parse_share(s: &str) -> Result<f64, ValueError> {
     let t = s.trim();
     let v = match t.strip_suffix('%') {
         Some(pct) => pct.trim().parse::<f64>().map(|v| v / 100.0),
         None => t.parse::<f64>(),
     }
-    .map_err(|_| format!("`{s}` is not a share (examples: 0.01, 1%)"))?;
+    .map_err(|_| ValueError::new(Msg::ValueShareNotShare, s))?;
     if v.is_finite() && v > 0.0 && v <= 1.0 {
         Ok(v)
     } else {
-        Err(format!("`{s}` must be above 0 and at most 100%"))
+        Err(ValueError::new(Msg::ValueShareRange, s))
     }
 }
 

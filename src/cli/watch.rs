@@ -15,6 +15,7 @@ use super::layout::section;
 use super::{EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, print};
 use crate::advisor::diagnose::{self, Summary};
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::parse::ValueError;
 use crate::present::{self, monitor as words};
 use crate::probe::live::{self, Sampler, gpu, watch::Step};
 use crate::trace::jsonl::{self, TraceNote, TraceWriter};
@@ -59,7 +60,7 @@ pub struct WatchArgs {
 ///
 /// # Errors
 /// A message naming the text.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration, ValueError> {
     let t = text.trim();
     let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
         (n, 0.001)
@@ -72,7 +73,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     } else {
         (t, 1.0)
     };
-    let bad = || trf(Lang::En, Msg::MonitorCliBadDuration, &[("value", text)]);
+    let bad = || ValueError::new(Msg::MonitorCliBadDuration, text);
     let v: f64 = number.trim().parse().map_err(|_| bad())?;
     let secs = v * scale;
     if !(secs.is_finite() && secs > 0.0 && secs <= 366.0 * 86_400.0) {
@@ -81,10 +82,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-fn parse_interval(text: &str) -> Result<Duration, String> {
+fn parse_interval(text: &str) -> Result<Duration, ValueError> {
     let d = parse_duration(text)?;
     if d < Duration::from_millis(100) || d > Duration::from_secs(3600) {
-        return Err(format!("{text}: the interval must be between 100ms and 1h"));
+        return Err(ValueError::new(Msg::ValueIntervalRange, text));
     }
     Ok(d)
 }

@@ -7,7 +7,7 @@ use crate::advisor::workload::{
     Workload, inert_inputs, presets,
 };
 use crate::i18n::{Lang, Msg, trf};
-use crate::parse::{parse_count, parse_resolution, parse_size};
+use crate::parse::{ValueError, parse_count, parse_resolution, parse_size};
 use crate::present::errors;
 use crate::profile::{DiskKind, Problem};
 
@@ -108,15 +108,15 @@ pub struct FromFlags {
     pub note: String,
 }
 
-fn parse_workload_preset(s: &str) -> Result<String, String> {
+fn parse_workload_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(_) => Ok(s.to_string()),
         None => {
-            let ids: Vec<&str> = presets::presets().iter().map(|(id, _)| *id).collect();
-            Err(format!(
-                "unknown workload `{s}`; one of: {}",
-                ids.join(", ")
-            ))
+            let ids = presets::presets()
+                .iter()
+                .map(|(id, _)| id.to_string())
+                .collect();
+            Err(ValueError::new(Msg::ValueUnknownWorkload, s).with_list("ids", ids))
         }
     }
 }

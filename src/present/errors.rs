@@ -124,10 +124,17 @@ pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
             }
             ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
             ParseProblem::Syntax(words) => trf(lang, Msg::ErrorSyntax, &[("error", words)]),
-            ParseProblem::Data(words) if field == "." || field.is_empty() => words.clone(),
-            ParseProblem::Data(words) => {
-                trf(lang, Msg::ErrorParse, &[("field", field), ("error", words)])
+            ParseProblem::Data(words) if field == "." || field.is_empty() => {
+                super::serde_words::data_words(lang, words)
             }
+            ParseProblem::Data(words) => trf(
+                lang,
+                Msg::ErrorParse,
+                &[
+                    ("field", field),
+                    ("error", &super::serde_words::data_words(lang, words)),
+                ],
+            ),
         },
         ProfileError::Invalid {
             field, problem: p, ..
@@ -239,6 +246,12 @@ mod tests {
             "{}",
             profile_error(Lang::En, &e)
         );
+        // In Chinese, serde's words are Chinese too; field and file named as in English.
+        assert_eq!(
+            profile_error(Lang::Zh, &e),
+            "p.json：字段 `schema_version`：类型不对：这里要非负整数，写的却是字符串 `\"one\"`\
+             （第 1 行第 24 列）"
+        );
         // A list that names the file already gets the reason alone.
         let skip = Skip::Error(parse_error("{}"));
         assert_eq!(
@@ -304,5 +317,30 @@ mod tests {
             profile_error(Lang::Zh, &e),
             "server.json：字段 `memory.swappiness`：300 超出了允许的范围 0–200"
         );
+    }
+
+    #[test]
+    fn a_scenario_value_of_the_wrong_kind_reads_in_both_languages() {
+        let cases = [
+            (
+                r#"{"workload": {"dataset_bytes": "big"}}"#,
+                "s.json: field `workload.dataset_bytes`: invalid type: string \"big\", expected u64 \
+                 at line 1 column 36",
+                "s.json：字段 `workload.dataset_bytes`：类型不对：这里要非负整数，写的却是字符串 \
+                 `\"big\"`（第 1 行第 36 列）",
+            ),
+            (
+                r#"{"workload": {"stored": "tiff"}}"#,
+                "s.json: field `workload.stored`: unknown variant `tiff`, expected one of `jpeg`, \
+                 `png`, `raw` at line 1 column 30",
+                "s.json：字段 `workload.stored`：不认识 `tiff` 这个值，可选：`jpeg`、`png`、`raw`\
+                 （第 1 行第 30 列）",
+            ),
+        ];
+        for (text, en, zh) in cases {
+            let e = crate::inputs::scenario::parse_scenario(text, Path::new("s.json")).unwrap_err();
+            assert_eq!(scenario_error(Lang::En, &e), en);
+            assert_eq!(scenario_error(Lang::Zh, &e), zh);
+        }
     }
 }

@@ -23,6 +23,7 @@ pub mod monitor;
 pub mod names;
 pub mod purchase;
 pub mod recommend;
+pub mod serde_words;
 pub mod timeline;
 pub mod training;
 pub mod workload;

@@ -77,6 +77,7 @@ fn every_report_in_chinese_is_chinese() {
 fn the_terminal_in_chinese_is_chinese() {
     assert_chinese(&outputs::terminal(Lang::Zh));
     assert_chinese(&outputs::help(Lang::Zh));
+    assert_chinese(&outputs::usage_errors(Lang::Zh));
 }
 
 /// Hints that give a command: every `ramvram` command shown has its options as ASCII `--`,
@@ -88,6 +89,10 @@ fn commands_in_hints_show_ascii_options_everywhere() {
         all.extend(outputs::pdf(lang));
         all.extend(outputs::terminal(lang));
         all.extend(outputs::help(lang));
+        // In English these are clap's messages, whose reasons keep their code spans.
+        if lang == Lang::Zh {
+            all.extend(outputs::usage_errors(lang));
+        }
         let mut commands = 0;
         for o in &all {
             // An en dash or a minus sign where `--` was meant ("–out").

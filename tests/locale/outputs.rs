@@ -569,6 +569,44 @@ pub fn help(lang: Lang) -> Vec<Output> {
     out
 }
 
+/// Usage errors: an unknown option and command, a missing, bad or out-of-range value, a
+/// value not among the choices, a conflict; what was typed is the user's data.
+pub fn usage_errors(lang: Lang) -> Vec<Output> {
+    let cases: [&[&str]; 12] = [
+        &["advise", "--bogus"],
+        &["advize"],
+        &["advise", "--gpus-per-nod", "8"],
+        &["advise", "--params"],
+        &["advise", "--num-workers", "abc"],
+        &["bench", "decode", "--seconds", "300"],
+        &["advise", "--params", "7Q"],
+        &["advise", "--dataset-size", "2XB"],
+        &["advise", "--strategy", "zero9"],
+        &["advise", "--profile", "a.json", "--profile-dir", "lab"],
+        &["watch", "--interval", "abc"],
+        &["bench", "storage"],
+    ];
+    cases
+        .iter()
+        .map(|args| {
+            let o = common::ramvram()
+                .args(["--lang", lang.code()])
+                .args(*args)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let mut data = help_identifiers();
+            data.extend(args.iter().map(|a| a.to_string()));
+            data.push("xb".into());
+            Output {
+                name: format!("usage error ramvram {}", args.join(" ")),
+                text: String::from_utf8(o.stderr).unwrap(),
+                data,
+            }
+        })
+        .collect()
+}
+
 /// What `--help` names as it is typed: commands, flags, their values and value names, and
 /// the product's English name beside the Chinese one.
 fn help_identifiers() -> Vec<String> {

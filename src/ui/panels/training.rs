@@ -165,7 +165,8 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             if let Err(e) = parse_count(&form.params_text) {
                 ui.label("");
                 ui.label(
-                    RichText::new(e).color(theme::severity(crate::advisor::Severity::Critical)),
+                    RichText::new(crate::codespan::plain(&e.text(lang)))
+                        .color(theme::severity(crate::advisor::Severity::Critical)),
                 );
                 ui.end_row();
             }

@@ -1,0 +1,230 @@
+//! serde's words for a JSON value that doesn't fit its field ("invalid type: string \"abc\",
+//! expected u64 at line 1 column 25"), in the user's language. English shows serde's message
+//! as it is; Chinese rewords the kinds serde and serde_json write (invalid type or value,
+//! invalid length, unknown variant or field, duplicate field) from their stable wording
+//! (`serde_core::de::Error`'s provided methods, serde_json's `at line L column C`), and keeps
+//! any other message as it is.
+
+use crate::i18n::{Lang, Msg, tr, trf};
+
+/// `words`, a serde_json data error's message, in `lang`.
+pub fn data_words(lang: Lang, words: &str) -> String {
+    if lang == Lang::En {
+        return words.to_string();
+    }
+    reworded(lang, words).unwrap_or_else(|| words.to_string())
+}
+
+fn reworded(lang: Lang, words: &str) -> Option<String> {
+    let (body, at) = match words.rfind(" at line ") {
+        Some(i) => {
+            let (line, column) = words[i + " at line ".len()..].split_once(" column ")?;
+            let at = trf(
+                lang,
+                Msg::ErrorSerdeAt,
+                &[("line", line), ("column", column)],
+            );
+            (&words[..i], at)
+        }
+        None => (words, String::new()),
+    };
+    let at = at.as_str();
+    for (prefix, msg) in [
+        ("invalid type: ", Msg::ErrorSerdeInvalidType),
+        ("invalid value: ", Msg::ErrorSerdeInvalidValue),
+    ] {
+        if let Some(rest) = body.strip_prefix(prefix) {
+            let (found, expected) = rest.rsplit_once(", expected ")?;
+            return Some(trf(
+                lang,
+                msg,
+                &[
+                    ("found", &found_words(lang, found)),
+                    ("expected", &expected_words(lang, expected)),
+                    ("at", at),
+                ],
+            ));
+        }
+    }
+    if let Some(rest) = body.strip_prefix("invalid length ") {
+        let (length, expected) = rest.split_once(", expected ")?;
+        return Some(trf(
+            lang,
+            Msg::ErrorSerdeInvalidLength,
+            &[
+                ("length", length),
+                ("expected", &expected_words(lang, expected)),
+                ("at", at),
+            ],
+        ));
+    }
+    for (prefix, with_list, without) in [
+        (
+            "unknown variant `",
+            Msg::ErrorSerdeUnknownVariant,
+            Msg::ErrorSerdeNoVariants,
+        ),
+        (
+            "unknown field `",
+            Msg::ErrorSerdeUnknownField,
+            Msg::ErrorSerdeNoFields,
+        ),
+    ] {
+        if let Some(rest) = body.strip_prefix(prefix) {
+            let (name, tail) = rest.split_once("`, ")?;
+            if tail.starts_with("there are no") {
+                return Some(trf(lang, without, &[("name", name), ("at", at)]));
+            }
+            let expected = expected_words(lang, tail.strip_prefix("expected ")?);
+            return Some(trf(
+                lang,
+                with_list,
+                &[("name", name), ("expected", &expected), ("at", at)],
+            ));
+        }
+    }
+    let name = body.strip_prefix("duplicate field `")?.strip_suffix('`')?;
+    Some(trf(
+        lang,
+        Msg::ErrorSerdeDuplicateField,
+        &[("name", name), ("at", at)],
+    ))
+}
+
+/// What was found ("string \"abc\"", "integer `5`", "map"), with the value as a code span.
+fn found_words(lang: Lang, found: &str) -> String {
+    let ticked = |s: &str| {
+        s.strip_prefix('`')
+            .and_then(|v| v.strip_suffix('`'))
+            .map(|v| format!("`{v}`"))
+    };
+    let valued = [
+        ("string ", Msg::ErrorSerdeFoundString),
+        ("integer ", Msg::ErrorSerdeFoundInteger),
+        ("floating point ", Msg::ErrorSerdeFoundFloat),
+        ("boolean ", Msg::ErrorSerdeFoundBoolean),
+    ];
+    for (prefix, msg) in valued {
+        if let Some(value) = found.strip_prefix(prefix) {
+            let value = ticked(value).unwrap_or_else(|| format!("`{value}`"));
+            return trf(lang, msg, &[("value", &value)]);
+        }
+    }
+    match found {
+        "null" => "`null`".to_string(),
+        "number" => tr(lang, Msg::ErrorSerdeFoundNumber).to_string(),
+        "map" => tr(lang, Msg::ErrorSerdeFoundMap).to_string(),
+        "sequence" => tr(lang, Msg::ErrorSerdeFoundSequence).to_string(),
+        other => format!("`{other}`"),
+    }
+}
+
+/// What was expected: a type serde names ("u64", "a string", "struct Cpu"), or the names a
+/// variant or field could have ("one of `a`, `b`", "`a` or `b`").
+fn expected_words(lang: Lang, expected: &str) -> String {
+    let msg = match expected {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => Some(Msg::ErrorSerdeUnsigned),
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => Some(Msg::ErrorSerdeInteger),
+        "f32" | "f64" => Some(Msg::ErrorSerdeNumber),
+        "a string" | "a borrowed string" | "a character" | "path string" => {
+            Some(Msg::ErrorSerdeString)
+        }
+        "a boolean" => Some(Msg::ErrorSerdeBoolean),
+        "a sequence" => Some(Msg::ErrorSerdeSequence),
+        "a map" => Some(Msg::ErrorSerdeObject),
+        "fewer elements in array" | "fewer elements in map" => Some(Msg::ErrorSerdeFewerElements),
+        e if e.starts_with("struct ") => Some(Msg::ErrorSerdeObject),
+        e if e.starts_with("a nonzero ") => Some(Msg::ErrorSerdeNonzero),
+        _ => None,
+    };
+    if let Some(msg) = msg {
+        return tr(lang, msg).to_string();
+    }
+    let count = ["a tuple of size ", "an array of length ", "tuple struct "]
+        .iter()
+        .find_map(|p| expected.strip_prefix(p))
+        .filter(|n| n.chars().all(|c| c.is_ascii_digit()));
+    if let Some(count) = count {
+        return trf(lang, Msg::ErrorSerdeElements, &[("count", count)]);
+    }
+    // A list of names: each between backticks.
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    if !names.is_empty() {
+        let sep = match lang {
+            Lang::En => ", ",
+            Lang::Zh => "、",
+        };
+        return names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(sep);
+    }
+    format!("`{expected}`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message serde_json gives for `json` read as `T`.
+    fn words<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+        serde_json::from_str::<T>(json).unwrap_err().to_string()
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Cpu {
+        cores: u32,
+        kind: Kind,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Kind {
+        Desktop,
+        Server,
+        Laptop,
+    }
+
+    #[test]
+    fn serde_words_in_chinese() {
+        let cases = [
+            (
+                words::<Cpu>(r#"{"cores": "abc", "kind": "server"}"#),
+                "类型不对：这里要非负整数，写的却是字符串 `\"abc\"`（第 1 行第 15 列）",
+            ),
+            (
+                words::<Cpu>(r#"{"cores": -1, "kind": "server"}"#),
+                "取值不对：这里要非负整数，写的却是整数 `-1`（第 1 行第 12 列）",
+            ),
+            (
+                words::<Cpu>(r#"{"cores": 8, "kind": "tower"}"#),
+                "不认识 `tower` 这个值，可选：`desktop`、`server`、`laptop`（第 1 行第 28 列）",
+            ),
+            (
+                words::<Cpu>(r#"{"cores": 8, "kind": "server", "ram": 1}"#),
+                "没有 `ram` 这个字段，可用的字段：`cores`、`kind`（第 1 行第 36 列）",
+            ),
+            (
+                words::<Cpu>(r#"{"cores": 8, "cores": 8}"#),
+                "字段 `cores` 写了不止一次（第 1 行第 20 列）",
+            ),
+            (
+                words::<(u8, u8)>("[1]"),
+                "元素个数不对：这里要有 2 个元素的数组，写了 1 个（第 1 行第 3 列）",
+            ),
+            (
+                words::<Vec<u8>>(r#"{"a": 1}"#),
+                "类型不对：这里要数组，写的却是对象（第 1 行第 0 列）",
+            ),
+        ];
+        for (english, chinese) in cases {
+            assert_eq!(data_words(Lang::Zh, &english), chinese, "{english}");
+            assert_eq!(data_words(Lang::En, &english), english);
+        }
+        // Words it doesn't know stay as they are.
+        assert_eq!(data_words(Lang::Zh, "something else"), "something else");
+    }
+}
