@@ -253,6 +253,7 @@ pub fn peak_lines(lang: Lang, p: &Peaks) -> Vec<String> {
                 (
                     "workers",
                     &match p.process_workers {
+                        Some(0) => tr(lang, Msg::MonitorPeakWorkersNone).to_string(),
                         Some(n) => trf(
                             lang,
                             Msg::MonitorPeakWorkers,
@@ -562,6 +563,13 @@ mod tests {
             !zh.contains("了 未知") && zh.contains("可用内存最低 5.0"),
             "{zh}"
         );
+        let single = Peaks {
+            process_rss_bytes: Some(1 << 30),
+            process_workers: Some(0),
+            ..Peaks::default()
+        };
+        let single = peak_lines(Lang::En, &single).join("\n");
+        assert!(single.contains(", no worker processes\n"), "{single}");
         let none = peak_lines(Lang::En, &Peaks::default()).join("\n");
         assert!(none.starts_with("Available memory: unknown"), "{none}");
     }
