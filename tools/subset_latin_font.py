@@ -58,7 +58,6 @@ DEFAULT_OUTPUT = REPO_ROOT / "assets" / "fonts" / "ramvram-sans.ttf"
 
 NEW_FAMILY = "ramvram Sans"
 NEW_SUBFAMILY = "Regular"
-NEW_FULL_NAME = "ramvram Sans Regular"
 NEW_PS_NAME = "ramvramSans-Regular"
 
 MAIN_RANGES = [
@@ -112,19 +111,28 @@ def subset_to(font: TTFont, codepoints: set[int]) -> list[int]:
     return present
 
 
-def rename(font: TTFont, version: str) -> None:
+def rename(
+    font: TTFont,
+    version: str,
+    family: str = NEW_FAMILY,
+    ps_name: str = NEW_PS_NAME,
+    note: str | None = None,
+) -> None:
+    """Renames `font` to `family` (PostScript name `ps_name`), Regular, with `note` as its
+    description (name ID 10); the defaults are ramvram Sans's."""
     name = font["name"]
-    note = (
-        f"Subset of Noto Sans {version} with symbols from Noto Sans Math and Noto Sans "
-        f"Symbols 2, made by tools/subset_latin_font.py for ramvram; renamed to "
-        f"\"{NEW_FAMILY}\" as a Modified Version under the SIL Open Font License 1.1."
-    )
+    if note is None:
+        note = (
+            f"Subset of Noto Sans {version} with symbols from Noto Sans Math and Noto Sans "
+            f"Symbols 2, made by tools/subset_latin_font.py for ramvram; renamed to "
+            f"\"{family}\" as a Modified Version under the SIL Open Font License 1.1."
+        )
     replacements = {
-        1: NEW_FAMILY,
+        1: family,
         2: NEW_SUBFAMILY,
-        3: f"{version};ramvram;{NEW_PS_NAME}",
-        4: NEW_FULL_NAME,
-        6: NEW_PS_NAME,
+        3: f"{version};ramvram;{ps_name}",
+        4: f"{family} {NEW_SUBFAMILY}",
+        6: ps_name,
         10: note,
     }
     for nid in (1, 2, 3, 4, 6, 10, 16, 17, 21, 22):

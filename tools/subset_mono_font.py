@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from subset_font import REPO_ROOT, die, source_version, write_atomically  # noqa: E402
-from subset_latin_font import load, subset_to  # noqa: E402
+from subset_latin_font import check_names, load, rename, subset_to  # noqa: E402
 
 SOURCE = Path("/usr/share/fonts/truetype/noto/NotoSansMono-Regular.ttf")
 DEFAULT_OUTPUT = REPO_ROOT / "assets" / "fonts" / "ramvram-mono.ttf"
@@ -42,30 +42,6 @@ RANGES = [
     (0x00A0, 0x00FF),  # Latin-1 Supplement
     (0x2000, 0x206F),  # General Punctuation
 ]
-
-
-def rename(font, version: str) -> None:
-    name = font["name"]
-    note = (
-        f"Subset of Noto Sans Mono {version}, made by tools/subset_mono_font.py for ramvram; "
-        f"renamed to \"{NEW_FAMILY}\" as a Modified Version under the SIL Open Font License 1.1."
-    )
-    replacements = {
-        1: NEW_FAMILY,
-        2: "Regular",
-        3: f"{version};ramvram;{NEW_PS_NAME}",
-        4: f"{NEW_FAMILY} Regular",
-        6: NEW_PS_NAME,
-        10: note,
-    }
-    for nid in (1, 2, 3, 4, 6, 10, 16, 17, 21, 22):
-        name.removeNames(nameID=nid)
-    for nid, text in replacements.items():
-        name.setName(text, nid, 3, 1, 0x409)
-        name.setName(text, nid, 1, 0, 0)
-    for rec in name.names:
-        if rec.nameID in (1, 3, 4, 6, 16, 17, 21, 22) and "Noto" in rec.toUnicode():
-            die(f"name ID {rec.nameID} still says {rec.toUnicode()!r}")
 
 
 def main() -> None:
@@ -80,7 +56,12 @@ def main() -> None:
         wanted.update(range(lo, hi + 1))
     present = subset_to(font, wanted)
     font.recalcTimestamp = False
-    rename(font, version)
+    note = (
+        f"Subset of Noto Sans Mono {version}, made by tools/subset_mono_font.py for ramvram; "
+        f"renamed to \"{NEW_FAMILY}\" as a Modified Version under the SIL Open Font License 1.1."
+    )
+    rename(font, version, NEW_FAMILY, NEW_PS_NAME, note)
+    check_names(font)
     out = args.output.resolve()
     write_atomically(font, out)
     print(f"wrote {out} ({out.stat().st_size} bytes, {len(present)} characters, Noto Sans Mono {version})")
