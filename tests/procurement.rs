@@ -176,3 +176,44 @@ fn a_workload_waiting_for_storage_hears_of_cheaper_fixes_before_page_cache_ram()
         "{paras:?}"
     );
 }
+
+/// Llama 2 7B, FSDP without offload, on four 16 GB RTX 4080s with 64 GiB (the tryout): each GPU
+/// would hold 16 × 6.74e9 / 4 B = 25.1 GiB of sharded states plus the unsharded largest layer,
+/// more than 16 GiB, so no amount of RAM makes the plan fit. Procurement buys nothing for it and
+/// says why; the training section names what falls short instead of a RAM size.
+#[test]
+fn ram_that_cannot_make_a_plan_fit_is_not_bought_for_it() {
+    let args = ["--preset", "llama2-7b", "--strategy", "fsdp"];
+    let v = advise("live-4x4080-64g", &args);
+    let t = &v["training_memory"];
+    assert_eq!(t["gpu"]["fits"], false);
+    assert_eq!(t["cpu"]["fits"], false);
+    assert!(t["ram_to_fit_bytes"].is_null(), "{t}");
+    let p = &v["procurement"];
+    assert_eq!(p["basis"], "ram-wont-fix");
+    assert!(p["recommended_ram_bytes"].is_null());
+    assert_eq!(p["work"][0]["others_fit"], false);
+    // Only the rules' targets remain, and the training plan's isn't among them.
+    for target in p["targets"].as_array().unwrap() {
+        assert_ne!(target["reason"], "training-plan", "{target}");
+    }
+    assert!(
+        v["recommendations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["id"] != "add-ram")
+    );
+    let md = report("live-4x4080-64g", &args, "en");
+    assert!(md.contains("More RAM alone wouldn't make it fit: each GPU's memory falls short."));
+    let buy = what_to_buy(&md, "### What to buy for this machine");
+    assert!(
+        buy[0].starts_with("No RAM to buy for what you set up (the training plan)"),
+        "{buy:?}"
+    );
+    let zh = report("live-4x4080-64g", &args, "zh");
+    assert!(
+        zh.contains("光加内存放不下它：卡在每块 GPU 的显存上。"),
+        "{zh}"
+    );
+}

@@ -59,6 +59,18 @@ pub struct WorkNeed {
     /// way to speed it up after the cheaper ones (shards, a local NVMe copy). `None` otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_cache_bytes: Option<u64>,
+    /// Whether everything but host RAM fits (each GPU's memory, the NVMe space): when it
+    /// doesn't, more RAM can't make this part fit and it sets no RAM target. `None`: can't
+    /// tell.
+    #[serde(default)]
+    pub others_fit: Option<bool>,
+}
+
+impl WorkNeed {
+    /// Doesn't fit, and more RAM would change that (nothing else falls short).
+    pub fn ram_would_fix(&self) -> bool {
+        self.fits != Some(true) && self.others_fit != Some(false)
+    }
 }
 
 /// What the section's advice rests on.
@@ -71,6 +83,9 @@ pub enum Basis {
     Work,
     /// What was set up fits: no RAM to buy for it; the rules' target is only room for more.
     WorkFits,
+    /// What was set up doesn't fit, but for a reason more RAM can't fix (the GPUs' memory, the
+    /// NVMe space): no RAM to buy for it; the rules' target is only room for more.
+    RamWontFix,
 }
 
 /// One reason with the RAM it asks for.
@@ -299,19 +314,34 @@ pub struct SetUp<'a> {
 impl SetUp<'_> {
     /// Each part's need; `usable_share` turns usable bytes into installed ones.
     pub fn needs(&self, usable_share: f64) -> Vec<WorkNeed> {
-        let need = |subject, needed: u64, fits| WorkNeed {
+        let need = |subject, needed: u64, fits, others_fit| WorkNeed {
             subject,
             needed_bytes: needed,
             installed_bytes: installed_needed(needed, usable_share),
             fits,
             page_cache_bytes: None,
+            others_fit,
         };
         let mut out = Vec::new();
         if let Some(t) = self.training {
-            out.push(need(Subject::Training, t.cpu.needed_bytes, t.cpu.fits));
+            let others = crate::advisor::recommend::machine::all_fit(&[
+                Some(t.gpu.fits),
+                t.nvme.map(|n| n.fits),
+            ]);
+            out.push(need(
+                Subject::Training,
+                t.cpu.needed_bytes,
+                t.cpu.fits,
+                others,
+            ));
         }
         if let Some(m) = self.inference {
-            out.push(need(Subject::Inference, m.cpu.needed_bytes, m.cpu.fits));
+            out.push(need(
+                Subject::Inference,
+                m.cpu.needed_bytes,
+                m.cpu.fits,
+                m.gpu.fits,
+            ));
         }
         if let Some(w) = self.workload {
             let b = &w.memory_budget;
@@ -324,6 +354,7 @@ impl SetUp<'_> {
                     Subject::Workload,
                     b.working_set_bytes,
                     b.headroom_bytes.map(|h| h >= 0),
+                    Some(true),
                 )
             });
         }
@@ -332,14 +363,17 @@ impl SetUp<'_> {
 }
 
 /// What the advice rests on for `work`: nothing set up, something that doesn't fit (or can't
-/// be checked), or everything fitting.
+/// be checked) that more RAM would fix, something that doesn't fit only for a reason RAM can't
+/// fix, or everything fitting.
 pub fn basis(work: &[WorkNeed]) -> Basis {
     if work.is_empty() {
         Basis::Rules
     } else if work.iter().all(|w| w.fits == Some(true)) {
         Basis::WorkFits
-    } else {
+    } else if work.iter().any(WorkNeed::ram_would_fix) {
         Basis::Work
+    } else {
+        Basis::RamWontFix
     }
 }
 
@@ -393,7 +427,7 @@ pub fn procurement(
         }
     }
     let work = set_up.needs(usable_share);
-    for w in work.iter().filter(|w| w.fits != Some(true)) {
+    for w in work.iter().filter(|w| w.ram_would_fix()) {
         let reason = match w.subject {
             Subject::Inference => RamReason::InferencePlan,
             Subject::Workload => RamReason::Workload,
@@ -413,7 +447,7 @@ pub fn procurement(
     let recommended = match basis {
         Basis::Rules => rules_ram,
         Basis::Work => largest(false),
-        Basis::WorkFits => None,
+        Basis::WorkFits | Basis::RamWontFix => None,
     };
     let mut other = Vec::new();
     for f in findings {
@@ -428,7 +462,7 @@ pub fn procurement(
     }
     let purchase = recommended.map(|r| super::purchase::purchase_to_reach(profile, ram, r));
     let rules_purchase = rules_ram
-        .filter(|_| basis == Basis::WorkFits)
+        .filter(|_| matches!(basis, Basis::WorkFits | Basis::RamWontFix))
         .map(|r| super::purchase::purchase_to_reach(profile, ram, r));
     // The generic channel-filling sets only where nothing better can be said: never for a cloud
     // instance, a machine whose modules can be planned, or soldered memory.
@@ -600,6 +634,7 @@ mod tests {
             installed_bytes: 10 * GIB,
             fits,
             page_cache_bytes: None,
+            others_fit: Some(true),
         };
         assert_eq!(basis(&[]), Basis::Rules);
         assert_eq!(

@@ -64,12 +64,8 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
         None => Msg::TrainVerdictUnknown,
     };
     let _ = writeln!(out, "\n  {}", tr(lang, verdict));
-    if let Some(r) = t.ram_to_fit_bytes {
-        let _ = writeln!(
-            out,
-            "  {}",
-            trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))])
-        );
+    if let Some(line) = crate::present::training::ram_line(lang, t) {
+        let _ = writeln!(out, "  {line}");
     }
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::TrainBreakdown));
     // What each row is, where it lives, its size and bytes per parameter, under a header.

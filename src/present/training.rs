@@ -352,3 +352,31 @@ pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
         )
     })
 }
+
+/// The line under a plan that doesn't fit about RAM: the installed RAM that would fit it (the
+/// common size, and the minimum it rounds up from), or that more RAM alone wouldn't, when the
+/// GPUs or the NVMe space fall short too. `None` when host RAM isn't what falls short. The
+/// window, the terminal and the reports show this line.
+pub fn ram_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
+    if let (Some(ram), Some(min)) = (t.ram_to_fit_bytes, t.ram_needed_installed_bytes) {
+        return Some(trf(
+            lang,
+            Msg::TrainRamToFit,
+            &[("ram", &format::gib(ram)), ("min", &format::gib(min))],
+        ));
+    }
+    (t.cpu.fits == Some(false)).then(|| {
+        trf(
+            lang,
+            Msg::TrainRamWontFix,
+            &[(
+                "short",
+                &crate::present::purchase::short_words(
+                    lang,
+                    t.gpu.fits == Some(false),
+                    t.nvme.as_ref().is_some_and(|n| n.fits == Some(false)),
+                ),
+            )],
+        )
+    })
+}

@@ -53,9 +53,8 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         None => Msg::TrainVerdictUnknown,
     };
     let mut text = tr(lang, verdict).to_string();
-    if let Some(r) = t.ram_to_fit_bytes {
-        let to_fit = trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]);
-        text = present::sentences(lang, &text, &to_fit);
+    if let Some(line) = tw::ram_line(lang, t) {
+        text = present::sentences(lang, &text, &line);
     }
     b.push(Block::Paragraph(text));
     b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));
@@ -255,6 +254,14 @@ pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Re
                 lang,
                 p.recommended_ram_bytes
                     .or_else(|| present::purchase::work_need(a)),
+            ),
+        )),
+        Basis::RamWontFix => kv.push((
+            tr(lang, Msg::ProcRecommended).to_string(),
+            trf(
+                lang,
+                Msg::ProcRamWontFixValue,
+                &[("short", &present::purchase::short_of(lang, a))],
             ),
         )),
         Basis::WorkFits => {

@@ -25,6 +25,19 @@ pub struct RamNeed {
     pub outcome: Outcome,
 }
 
+/// Whether every check in `checks` fits: `Some(false)` when one doesn't, `None` when one can't
+/// be told and none fails; a check that doesn't apply is `None` in the list's outer option.
+pub fn all_fit(checks: &[Option<Option<bool>>]) -> Option<bool> {
+    let applying = checks.iter().flatten();
+    if applying.clone().any(|f| *f == Some(false)) {
+        Some(false)
+    } else if applying.clone().all(|f| *f == Some(true)) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// Swap added for a loading peak: the overflow plus 10 %, in whole GiB. Assumption: a little
 /// room for the page cache and the kernel while the peak passes.
 pub const SWAP_MARGIN: f64 = 1.1;

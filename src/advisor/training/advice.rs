@@ -317,14 +317,7 @@ fn ram_need(j: &Judged) -> RamNeed {
     use super::breakdown::{PhaseId, phase_cpu};
     let cpu = |id| phase_cpu(&j.estimate.phases, id);
     let training = cpu(PhaseId::Training);
-    let others = [Some(j.gpu.fits), j.nvme.map(|n| n.fits)];
-    let others_fit = if others.iter().flatten().any(|f| *f == Some(false)) {
-        Some(false)
-    } else if others.iter().flatten().all(|f| *f == Some(true)) {
-        Some(true)
-    } else {
-        None
-    };
+    let others_fit = machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     RamNeed {
         subject: Subject::Training,
         peak: j.cpu.needed_bytes,

@@ -56,8 +56,14 @@ pub struct TrainingMemory {
     /// Everything fits (`None`: something can't be checked).
     pub fits: Option<bool>,
     /// Installed RAM that would fit the CPU need (`capacity::installed_for`: the need over the
-    /// machine's usable share, rounded up to a common capacity), when CPU doesn't fit.
+    /// machine's usable share, rounded up to a common capacity), when CPU doesn't fit and
+    /// nothing else does (`None` when the GPUs or the NVMe space fall short too: RAM alone
+    /// won't make the plan fit).
     pub ram_to_fit_bytes: Option<u64>,
+    /// The installed RAM the CPU need asks for before rounding (`capacity::installed_needed`),
+    /// when [`Self::ram_to_fit_bytes`] is given: what procurement calls "at least".
+    #[serde(default)]
+    pub ram_needed_installed_bytes: Option<u64>,
 }
 
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
@@ -201,8 +207,15 @@ pub fn plan_against(
     };
     // The installed size to reach, as the add-RAM item states it: the need over the share of
     // installed RAM Linux gets here, rounded up to a common capacity.
-    let ram_to_fit_bytes = (j.cpu.fits == Some(false))
-        .then(|| crate::advisor::capacity::installed_for(j.cpu.needed_bytes, ram.usable_share()));
+    // Only when RAM is what falls short: with GPUs too small, no amount of RAM fits the plan.
+    let others_fit =
+        crate::advisor::recommend::machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
+    let ram_needed_installed_bytes =
+        (j.cpu.fits == Some(false) && others_fit != Some(false)).then(|| {
+            crate::advisor::capacity::installed_needed(j.cpu.needed_bytes, ram.usable_share())
+        });
+    let ram_to_fit_bytes =
+        ram_needed_installed_bytes.map(crate::advisor::capacity::round_up_installed);
     let memory = TrainingMemory {
         plan: plan.clone(),
         estimate: j.estimate,
@@ -211,6 +224,7 @@ pub fn plan_against(
         nvme: j.nvme,
         fits: j.fits,
         ram_to_fit_bytes,
+        ram_needed_installed_bytes,
     };
     Ok((memory, recommendations))
 }

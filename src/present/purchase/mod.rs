@@ -467,6 +467,36 @@ fn rules_purpose(lang: Lang, a: &Assessment) -> &'static str {
     )
 }
 
+/// What falls short, other than RAM, for what was set up: "each GPU's memory", "the NVMe
+/// space" (both joined when both do), for [`Basis::RamWontFix`].
+pub fn short_of(lang: Lang, a: &Assessment) -> String {
+    let gpu = a
+        .training_memory
+        .as_ref()
+        .is_some_and(|t| t.gpu.fits == Some(false))
+        || a.inference_memory
+            .as_ref()
+            .is_some_and(|m| m.gpu.fits == Some(false));
+    let nvme = a
+        .training_memory
+        .as_ref()
+        .and_then(|t| t.nvme.as_ref())
+        .is_some_and(|n| n.fits == Some(false));
+    short_words(lang, gpu, nvme)
+}
+
+/// "each GPU's memory", "the NVMe space", or both joined; the GPUs when neither is flagged.
+pub fn short_words(lang: Lang, gpu: bool, nvme: bool) -> String {
+    let mut parts = Vec::new();
+    if gpu || !nvme {
+        parts.push(tr(lang, Msg::PurchaseShortGpu));
+    }
+    if nvme {
+        parts.push(tr(lang, Msg::PurchaseShortNvme));
+    }
+    parts.join(tr(lang, Msg::PurchaseWorkAnd))
+}
+
 /// The largest need of what was set up, installed bytes (`None` when nothing was).
 pub fn work_need(a: &Assessment) -> Option<u64> {
     a.procurement.work.iter().map(|w| w.installed_bytes).max()
@@ -514,6 +544,23 @@ pub fn section(lang: Lang, a: &Assessment) -> Option<Section> {
                     lang,
                     Msg::PurchaseLeadCheaper,
                     &[("fixes", &fixes.join(tr(lang, Msg::PurchaseWorkComma)))],
+                ));
+            }
+        }
+        Basis::RamWontFix => {
+            paragraphs.push(trf(
+                lang,
+                Msg::PurchaseLeadRamWontFix,
+                &[
+                    ("work", &work_names(lang, &p.work)),
+                    ("short", &short_of(lang, a)),
+                ],
+            ));
+            if let (Some(rules), Some(_)) = (&rules, &p.rules_purchase) {
+                paragraphs.push(trf(
+                    lang,
+                    Msg::PurchaseLeadRulesMore,
+                    &[("rules", rules), ("purpose", purpose)],
                 ));
             }
         }

@@ -461,8 +461,8 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
     ui.add(Paragraph::new(
         RichText::new(words::activations_line(lang, t)).italics(),
     ));
-    if let Some(r) = t.ram_to_fit_bytes {
-        ui.label(trf(lang, Msg::TrainRamToFit, &[("ram", &format::gib(r))]));
+    if let Some(line) = words::ram_line(lang, t) {
+        ui.label(line);
     }
     phases(ui, lang, t);
     super::heading(ui, tr(lang, Msg::TrainBreakdown));
