@@ -2,7 +2,7 @@
 //! a value the user didn't give the same way. A default that only one view uses stays there.
 
 use super::capacity::vram_totals;
-use super::training::{Preset, TrainingPlan};
+use super::training::{FineTune, Preset, Strategy, TrainingPlan};
 use crate::profile::MachineProfile;
 
 /// GPUs per node of a training plan the user gave no count for: the machine's discrete GPUs;
@@ -19,8 +19,19 @@ pub fn gpus_per_node(profile: &MachineProfile) -> u32 {
     gpus.max(1)
 }
 
+/// The parallel strategy of a plan the user named none for: ZeRO-2 for a full fine-tune (the
+/// seed article's setting, and DeepSpeed's usual start), plain data parallel (DDP) for LoRA
+/// and QLoRA, which is what PEFT and TRL run when launched without a DeepSpeed or FSDP
+/// configuration (every rank keeps the frozen base; only the adapters train).
+pub fn strategy(finetune: FineTune) -> Strategy {
+    match finetune {
+        FineTune::Full => Strategy::Zero2,
+        FineTune::Lora | FineTune::Qlora => Strategy::Ddp,
+    }
+}
+
 /// The plan for a model preset on `profile` with every other input at its default: mixed
-/// precision Adam, ZeRO-2 without offload, full training, [`gpus_per_node`] GPUs on one node.
+/// precision Adam, ZeRO-2 without offload ([`strategy`] of a full fine-tune), full training, [`gpus_per_node`] GPUs on one node.
 pub fn plan_for_preset(preset: &Preset, profile: &MachineProfile) -> TrainingPlan {
     TrainingPlan {
         gpus_per_node: gpus_per_node(profile),

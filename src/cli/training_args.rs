@@ -181,6 +181,15 @@ pub enum OptimizerArg {
     Adafactor,
 }
 
+/// The fine-tuning method `--finetune` names (full without it).
+fn finetune_of(arg: Option<FineTuneArg>) -> FineTune {
+    match arg {
+        None | Some(FineTuneArg::Full) => FineTune::Full,
+        Some(FineTuneArg::Lora) => FineTune::Lora,
+        Some(FineTuneArg::Qlora) => FineTune::Qlora,
+    }
+}
+
 /// `--strategy` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StrategyArg {
@@ -355,7 +364,8 @@ impl TrainingArgs {
             (Some(StrategyArg::Zero1), _) | (None, Some(1)) => Strategy::Zero1,
             (Some(StrategyArg::Zero3), _) | (None, Some(3)) => Strategy::Zero3,
             (Some(StrategyArg::Fsdp), _) => Strategy::FsdpFullShard,
-            _ => Strategy::Zero2,
+            (Some(StrategyArg::Zero2), _) | (None, Some(2)) => Strategy::Zero2,
+            (None, _) => crate::advisor::defaults::strategy(finetune_of(self.finetune)),
         };
         plan.offload_optimizer = offload(self.offload_optimizer);
         plan.offload_param = offload(self.offload_param);
@@ -364,11 +374,7 @@ impl TrainingArgs {
             plan.gpus_per_node = g;
         }
         plan.nodes = self.nodes.unwrap_or(1);
-        plan.finetune = match self.finetune {
-            None | Some(FineTuneArg::Full) => FineTune::Full,
-            Some(FineTuneArg::Lora) => FineTune::Lora,
-            Some(FineTuneArg::Qlora) => FineTune::Qlora,
-        };
+        plan.finetune = finetune_of(self.finetune);
         if let Some(s) = self.lora_share {
             plan.lora_trainable_share = s;
         }

@@ -7,7 +7,7 @@ use crate::advisor::findings::FindingId;
 use crate::advisor::recommend::Subject;
 use crate::advisor::{Assessment, Severity};
 use crate::format;
-use crate::i18n::{Lang, Msg, trf};
+use crate::i18n::{Lang, Msg, tr, trf};
 
 /// The headline: how severe, its title and one paragraph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +74,15 @@ pub fn headline(lang: Lang, a: &Assessment) -> Headline {
                 ("kind", super::recommend::kind(lang, r.kind)),
             ],
         ),
-        None => trf(lang, Msg::HeadlineNoFix, &[]),
+        // Something that comes closer is listed: say so; nothing is: don't promise a list.
+        None if a
+            .recommendations
+            .iter()
+            .any(|r| r.subject == subject || r.subject == Subject::Machine) =>
+        {
+            trf(lang, Msg::HeadlineNoFix, &[])
+        }
+        None => tr(lang, Msg::HeadlineNothingHelps).to_string(),
     };
     Headline {
         severity: Severity::Critical,
