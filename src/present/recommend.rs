@@ -84,6 +84,22 @@ pub fn title(lang: Lang, r: &Recommendation) -> String {
     {
         t.push_str(&trf(lang, Msg::RecommendationWithLoading, &[("method", m)]));
     }
+    // A change that fits once a swap file takes its loading peak's last GiB says so.
+    if r.id != R::AddSwap {
+        let bytes = |key| match r.changes.get(key) {
+            Some(crate::advisor::Quantity::Bytes(b)) => Some(format::gib(*b)),
+            _ => None,
+        };
+        if let Some(swap) = bytes("swap") {
+            t.push_str(&trf(lang, Msg::RecommendationWithSwap, &[("swap", &swap)]));
+        } else if let Some(used) = bytes("swap_used") {
+            t.push_str(&trf(
+                lang,
+                Msg::RecommendationWithConfiguredSwap,
+                &[("swap_used", &used)],
+            ));
+        }
+    }
     t
 }
 

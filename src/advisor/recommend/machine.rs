@@ -42,8 +42,29 @@ pub fn all_fit(checks: &[Option<Option<bool>>]) -> Option<bool> {
 /// room for the page cache and the kernel while the peak passes.
 pub const SWAP_MARGIN: f64 = 1.1;
 
+/// The largest overflow a swap file is offered for: as much as usable RAM. Assumption: a
+/// loading peak that spills more than the RAM it spills from is written to and read back from
+/// storage for minutes while every rank waits, and often ends with the OOM killer anyway; what
+/// fixed real loading peaks was a swap file of a fraction of RAM (a 10 GB file on a 32 GB
+/// machine, issue 11). Beyond it, a loading setting or more RAM is the answer.
+pub const MAX_SWAP_SHARE: f64 = 1.0;
+
 fn ceil_gib(bytes: u64) -> u64 {
     bytes.div_ceil(GIB)
+}
+
+/// Swap for a one-time peak of `peak` usable bytes on a machine with `usable` bytes of RAM:
+/// the overflow + [`SWAP_MARGIN`], in whole GiB, less the swap already configured (0 when
+/// that covers it). `None` when the peak fits without swap, or when its overflow is beyond
+/// [`MAX_SWAP_SHARE`] of usable RAM.
+pub fn swap_for_peak(profile: &MachineProfile, usable: u64, peak: u64) -> Option<u64> {
+    let overflow = peak.checked_sub(usable).filter(|o| *o > 0)?;
+    if overflow as f64 > MAX_SWAP_SHARE * usable as f64 {
+        return None;
+    }
+    let wanted = ceil_gib((overflow as f64 * SWAP_MARGIN) as u64).max(1);
+    let have = profile.memory.swap_total_bytes.unwrap_or(0) / GIB;
+    Some(wanted.saturating_sub(have) * GIB)
 }
 
 /// The machine-level changes for `need`, in the order they are preferred within their kind
@@ -81,14 +102,11 @@ pub fn recommendations(
             );
         }
     }
-    // A one-time loading peak: swap on fast storage absorbs it when the steady state fits.
+    // A one-time loading peak: swap on fast storage absorbs it when the steady state fits and
+    // the overflow is not larger than RAM. Swap already configured that covers the overflow
+    // absorbs the peak as it is.
     if need.steady.is_some_and(|s| s <= usable) {
-        let overflow = (need.peak - usable) as f64 * SWAP_MARGIN;
-        let wanted = ceil_gib(overflow as u64).max(1);
-        // Swap already configured that covers the overflow absorbs the peak as it is.
-        let have = profile.memory.swap_total_bytes.unwrap_or(0) / GIB;
-        let add = wanted.saturating_sub(have) * GIB;
-        if add > 0 {
+        if let Some(add) = swap_for_peak(profile, usable, need.peak).filter(|a| *a > 0) {
             out.push(
                 Recommendation::new(R::AddSwap, RecKind::Os, need.subject, with_fit(Some(true)))
                     .with("swap", Quantity::Bytes(add)),

@@ -108,27 +108,45 @@ pub(super) fn advice(
             if next.fits == Some(false) && loading_is_the_peak(&next) {
                 if let Some((lighter, name)) = lighter_loading(&changed) {
                     if let Ok(j) = judge(&lighter, machine) {
-                        if j.fits == Some(true) {
+                        if j.fits == Some(true) || swap_to_finish(&j, profile, ram).is_some() {
                             next = j;
                             extra = Some(name);
                         }
                     }
                 }
             }
-            let result = outcome(&next);
+            // Still short only while loading, by no more than a swap file absorbs: the change
+            // with that swap file (the setting that nearly fits, not 500 GiB of swap alone).
+            let mut swap = None;
+            if next.fits == Some(false) && loading_is_the_peak(&next) {
+                swap = swap_to_finish(&next, profile, ram);
+            }
+            let mut result = outcome(&next);
+            if swap.is_some() {
+                result.fits = Some(true);
+            }
             // Two techniques with the same figures read as one: the first (preferred) stays.
             // Settings stay side by side (rank 0 or the meta device: whichever the code uses).
             let same = kind == RecKind::Software
                 && out
                     .iter()
                     .any(|r: &Recommendation| r.kind == kind && r.result == result);
-            if helps(current, &next) && !same {
+            if (helps(current, &next) || swap.is_some()) && !same {
+                let kind = match swap {
+                    Some(_) if kind.cost() < RecKind::Os.cost() => RecKind::Os,
+                    _ => kind,
+                };
                 let mut r = Recommendation::new(id, kind, Subject::Training, result);
                 for (name, q) in changes {
                     r = r.with(name, q.clone());
                 }
                 if let Some(m) = extra {
                     r = r.with("loading", text(m));
+                }
+                match swap {
+                    Some((0, overflow)) => r = r.with("swap_used", Quantity::Bytes(overflow)),
+                    Some((add, _)) => r = r.with("swap", Quantity::Bytes(add)),
+                    None => {}
                 }
                 out.push(r);
             }
@@ -299,6 +317,21 @@ pub(super) fn advice(
     }
     out.extend(machine::recommendations(profile, ram, &ram_need(current)));
     out
+}
+
+/// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
+/// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
+/// when the swap already configured covers it ([`machine::swap_for_peak`]). `None` otherwise.
+fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &EffectiveRam) -> Option<(u64, u64)> {
+    use super::breakdown::{PhaseId, phase_cpu};
+    let usable = ram.effective_bytes?;
+    let others = machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
+    if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
+        return None;
+    }
+    let peak = j.cpu.needed_bytes;
+    let add = machine::swap_for_peak(profile, usable, peak)?;
+    Some((add, peak - usable))
 }
 
 /// What moving `plan` to QLoRA sets: `finetune: qlora` from a full fine-tune, `base: 4-bit`

@@ -32,12 +32,17 @@ pub struct Loading {
 
 /// What the framework does when the plan names no method (the user didn't change it): QLoRA
 /// that isn't sharded loads shard by shard (transformers turns on `low_cpu_mem_usage` whenever a
-/// bitsandbytes `quantization_config` is given); everything else loads the whole checkpoint in
-/// every rank — PyTorch DDP scripts, FSDP (whose `sync_module_states` defaults to `False`), and
-/// DeepSpeed without `zero.Init` (the copy its estimator counts).
+/// bitsandbytes `quantization_config` is given); ZeRO-3 with `zero.Init` builds the model
+/// partitioned and fills it shard by shard, like the meta device; everything else loads the
+/// whole checkpoint in every rank — PyTorch DDP scripts, FSDP (whose `sync_module_states`
+/// defaults to `False`), and DeepSpeed without `zero.Init` (the copy its estimator counts).
+/// DeepSpeed's own loading term, where its estimator applies, is kept over any of these
+/// ([`loading`]).
 pub fn default_method(plan: &TrainingPlan) -> LoadingMethod {
     let sharded = matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard);
-    if plan.finetune == FineTune::Qlora && !sharded {
+    if plan.strategy == Strategy::Zero3 && plan.zero_init {
+        LoadingMethod::MetaDevice
+    } else if plan.finetune == FineTune::Qlora && !sharded {
         LoadingMethod::LowCpuMemUsage
     } else {
         LoadingMethod::EveryRank
