@@ -553,3 +553,37 @@ fn the_headline_promises_no_list_when_there_is_none() {
         h.detail
     );
 }
+
+/// A plan for 8 ranks per node judged on a 4-GPU machine is a warning of its own, not a
+/// footnote: its per-node figures describe another machine.
+#[test]
+fn more_ranks_than_gpus_is_a_warning() {
+    use ramvram::advisor::findings::{FindingId, Severity};
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero3,
+        gpus_per_node: 8,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess("live-4x4080-64g", plan.clone());
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::TrainingMoreGpusThanMachine)
+        .expect("a warning");
+    assert_eq!(f.severity, Severity::Warning);
+    let text = ramvram::present::finding_title(ramvram::i18n::Lang::En, f);
+    assert_eq!(text, "The plan runs 8 GPUs per node; this machine has 4");
+    let fits_here = assess(
+        "live-4x4080-64g",
+        TrainingPlan {
+            gpus_per_node: 4,
+            ..plan
+        },
+    );
+    assert!(
+        fits_here
+            .findings
+            .iter()
+            .all(|f| f.id != FindingId::TrainingMoreGpusThanMachine)
+    );
+}

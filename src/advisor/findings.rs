@@ -58,6 +58,9 @@ pub enum FindingId {
     PcieLinkIdle,
     /// The training plan's model states don't fit this machine's RAM or VRAM.
     TrainingDoesNotFit,
+    /// The training plan runs more ranks per node than this machine has GPUs: its figures are
+    /// for another machine.
+    TrainingMoreGpusThanMachine,
     /// The workload's working set exceeds effective RAM: swapping, then the OOM killer.
     WorkloadRamExceeded,
     /// The workload leaves under 10 % of RAM free.
@@ -466,6 +469,21 @@ fn pcie(cx: &Context<'_>, out: &mut Vec<Finding>) {
 
 fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(t) = cx.training else { return };
+    let gpus = cx.vram.discrete_gpus;
+    if gpus > 0 && t.plan.gpus_per_node > gpus {
+        out.push(
+            Finding::new(
+                FindingId::TrainingMoreGpusThanMachine,
+                Severity::Warning,
+                &[],
+            )
+            .with(
+                "plan_gpus",
+                Quantity::Count(u64::from(t.plan.gpus_per_node)),
+            )
+            .with("gpus", Quantity::Count(u64::from(gpus))),
+        );
+    }
     if t.fits != Some(false) {
         return;
     }

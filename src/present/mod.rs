@@ -150,6 +150,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingTrainingDoesNotFitTitle,
             Msg::FindingTrainingDoesNotFitExplain,
         ),
+        F::TrainingMoreGpusThanMachine => (
+            Msg::FindingTrainingMoreGpusThanMachineTitle,
+            Msg::FindingTrainingMoreGpusThanMachineExplain,
+        ),
         F::WorkloadRamExceeded => (
             Msg::FindingWorkloadRamExceededTitle,
             Msg::FindingWorkloadRamExceededExplain,
