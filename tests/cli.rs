@@ -361,7 +361,7 @@ fn file_errors_name_the_users_path_once() {
         ),
         (
             "zh",
-            "ramvram: 错误: /nonexistent/dir/x.pdf：文件夹 /nonexistent/dir 不存在\n",
+            "ramvram：错误：/nonexistent/dir/x.pdf：文件夹 /nonexistent/dir 不存在\n",
         ),
     ] {
         let out = ramvram()
@@ -426,7 +426,7 @@ fn the_output_name_and_the_format_agree() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "ramvram: 错误: --out r.PDF 以 .PDF 结尾，和 --format json 写出的格式不符：\
+        "ramvram：错误：--out r.PDF 以 .PDF 结尾，和 --format json 写出的格式不符：\
          请改用 --out r.json，或者改用 --format pdf。\n"
     );
     // No --format: the extension says; none that names a format is an error.

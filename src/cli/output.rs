@@ -41,9 +41,9 @@ pub(crate) fn print(text: &str) -> ExitCode {
         // A closed pipe (`ramvram advise | head`) is not an error worth a message.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            say(&format!(
-                "ramvram: {}: stdout: {e}",
-                tr(Lang::from_environment(), Msg::CliError)
+            say(&error_line(
+                Lang::from_environment(),
+                &format!("stdout: {e}"),
             ));
             ExitCode::from(EXIT_OUTPUT_FAILED)
         }
@@ -67,6 +67,16 @@ pub fn warn_unknown_language() {
 }
 
 pub(crate) fn fail(lang: Lang, code: u8, message: &str) -> ExitCode {
-    say(&format!("ramvram: {}: {message}", tr(lang, Msg::CliError)));
+    say(&error_line(lang, message));
     ExitCode::from(code)
+}
+
+/// "ramvram: error: MESSAGE" / "ramvram：错误：MESSAGE", with the language's colons.
+pub(crate) fn error_line(lang: Lang, message: &str) -> String {
+    use crate::present::names::labelled;
+    labelled(
+        lang,
+        &labelled(lang, "ramvram", tr(lang, Msg::CliError)),
+        message,
+    )
 }

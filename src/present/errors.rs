@@ -69,8 +69,30 @@ pub fn io_problem(lang: Lang, p: &IoProblem) -> String {
         IoProblem::PermissionDenied => tr(lang, Msg::ErrorIoPermissionDenied).to_string(),
         IoProblem::ReadOnly => tr(lang, Msg::ErrorIoReadOnly).to_string(),
         IoProblem::NoSpace => tr(lang, Msg::ErrorIoNoSpace).to_string(),
-        IoProblem::Input(_) | IoProblem::Refused(_) | IoProblem::Other(_) => p.to_string(),
+        IoProblem::Input(i) => input_problem(lang, *i),
+        IoProblem::Refused(_) | IoProblem::Other(_) => p.to_string(),
     }
+}
+
+/// Why a named input was refused before it was read (a folder, a FIFO, too large, not text).
+fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
+    use crate::fsutil::InputProblem as P;
+    let msg = match p {
+        P::Directory => Msg::ErrorInputDirectory,
+        P::Fifo => Msg::ErrorInputFifo,
+        P::CharDevice => Msg::ErrorInputCharDevice,
+        P::BlockDevice => Msg::ErrorInputBlockDevice,
+        P::Socket => Msg::ErrorInputSocket,
+        P::TooLarge(cap) => {
+            return trf(
+                lang,
+                Msg::ErrorInputTooLarge,
+                &[("mib", &(cap >> 20).to_string())],
+            );
+        }
+        P::NotText => Msg::ErrorInputNotText,
+    };
+    tr(lang, msg).to_string()
 }
 
 /// "FILE: REASON" / "FILE：REASON".
@@ -123,7 +145,11 @@ pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
                 trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])
             }
             ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
-            ParseProblem::Syntax(words) => trf(lang, Msg::ErrorSyntax, &[("error", words)]),
+            ParseProblem::Syntax(words) => trf(
+                lang,
+                Msg::ErrorSyntax,
+                &[("error", &super::serde_words::syntax_words(lang, words))],
+            ),
             ParseProblem::Data(words) if field == "." || field.is_empty() => {
                 super::serde_words::data_words(lang, words)
             }
@@ -257,6 +283,34 @@ mod tests {
         assert_eq!(
             super::skip(Lang::En, &skip),
             "field `schema_version` is missing"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_and_refused_inputs_read_in_chinese() {
+        let e = parse_error("{\"schema_version\": 1,}");
+        assert_eq!(
+            profile_error(Lang::Zh, &e),
+            "p.json：不是有效的 JSON：逗号后面什么都没有（第 1 行第 22 列）"
+        );
+        let e = parse_error("{\"schema_version\": 1 \"x\": 2}");
+        assert!(profile_error(Lang::Zh, &e).contains("这里少了 `,` 或 `}`"));
+        // A message serde_json may add later stays as it is rather than disappear.
+        assert_eq!(
+            crate::present::serde_words::syntax_words(Lang::Zh, "something new at line 2 column 3"),
+            "something new at line 2 column 3"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let err = crate::fsutil::read_input_string(dir.path(), 1 << 20).unwrap_err();
+        let zh = read_failed(Lang::Zh, Path::new("d"), &err);
+        assert_eq!(
+            zh,
+            "d：无法读取：是一个文件夹，不是文件（请给一个文件，或用 - 表示标准输入）"
+        );
+        let en = read_failed(Lang::En, Path::new("d"), &err);
+        assert_eq!(
+            en,
+            "d: cannot read: is a folder, not a regular file (give a file, or - for standard input)"
         );
     }
 

@@ -7,6 +7,52 @@
 
 use crate::i18n::{Lang, Msg, tr, trf};
 
+/// `words`, a serde_json syntax error's message ("trailing comma at line 1 column 22"), in
+/// `lang`: English as serde_json writes it; in Chinese the kinds serde_json's `ErrorCode`
+/// writes, with the place, and any other message as it is.
+pub fn syntax_words(lang: Lang, words: &str) -> String {
+    if lang == Lang::En {
+        return words.to_string();
+    }
+    let (body, at) = split_place(lang, words);
+    let msg = match body {
+        "trailing comma" => Msg::ErrorJsonTrailingComma,
+        "trailing characters" => Msg::ErrorJsonTrailingCharacters,
+        "expected value" => Msg::ErrorJsonExpectedValue,
+        "expected `,` or `}`" => Msg::ErrorJsonExpectedCommaObject,
+        "expected `,` or `]`" => Msg::ErrorJsonExpectedCommaArray,
+        "expected `:`" => Msg::ErrorJsonExpectedColon,
+        "key must be a string" => Msg::ErrorJsonKeyString,
+        "invalid number" => Msg::ErrorJsonInvalidNumber,
+        "number out of range" => Msg::ErrorJsonNumberRange,
+        "invalid escape" => Msg::ErrorJsonInvalidEscape,
+        "recursion limit exceeded" => Msg::ErrorJsonRecursion,
+        "expected ident" => Msg::ErrorJsonExpectedIdent,
+        b if b.starts_with("control character") => Msg::ErrorJsonControlCharacter,
+        _ => return words.to_string(),
+    };
+    format!("{}{at}", tr(lang, msg))
+}
+
+/// `words` without serde_json's " at line L column C", and that place in `lang`'s words
+/// (empty without one).
+fn split_place<'a>(lang: Lang, words: &'a str) -> (&'a str, String) {
+    match words.rfind(" at line ") {
+        Some(i) => match words[i + " at line ".len()..].split_once(" column ") {
+            Some((line, column)) => (
+                &words[..i],
+                trf(
+                    lang,
+                    Msg::ErrorSerdeAt,
+                    &[("line", line), ("column", column)],
+                ),
+            ),
+            None => (words, String::new()),
+        },
+        None => (words, String::new()),
+    }
+}
+
 /// `words`, a serde_json data error's message, in `lang`.
 pub fn data_words(lang: Lang, words: &str) -> String {
     if lang == Lang::En {
@@ -16,18 +62,7 @@ pub fn data_words(lang: Lang, words: &str) -> String {
 }
 
 fn reworded(lang: Lang, words: &str) -> Option<String> {
-    let (body, at) = match words.rfind(" at line ") {
-        Some(i) => {
-            let (line, column) = words[i + " at line ".len()..].split_once(" column ")?;
-            let at = trf(
-                lang,
-                Msg::ErrorSerdeAt,
-                &[("line", line), ("column", column)],
-            );
-            (&words[..i], at)
-        }
-        None => (words, String::new()),
-    };
+    let (body, at) = split_place(lang, words);
     let at = at.as_str();
     for (prefix, msg) in [
         ("invalid type: ", Msg::ErrorSerdeInvalidType),
