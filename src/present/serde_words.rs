@@ -36,7 +36,7 @@ pub fn syntax_words(lang: Lang, words: &str) -> String {
 
 /// `words` without serde_json's " at line L column C", and that place in `lang`'s words
 /// (empty without one).
-fn split_place<'a>(lang: Lang, words: &'a str) -> (&'a str, String) {
+fn split_place(lang: Lang, words: &str) -> (&str, String) {
     match words.rfind(" at line ") {
         Some(i) => match words[i + " at line ".len()..].split_once(" column ") {
             Some((line, column)) => (
