@@ -244,6 +244,17 @@ fn warn_ignored(lang: Lang, path: &Path, fields: &[String]) {
 pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode> {
     match profile::load_profile(path) {
         Ok(loaded) => {
+            if let Some(version) = loaded.newer_schema {
+                say(&trf(
+                    lang,
+                    Msg::CliNewerSchema,
+                    &[
+                        ("file", &path.display().to_string()),
+                        ("version", &version.to_string()),
+                        ("ours", &profile::SCHEMA_VERSION.to_string()),
+                    ],
+                ));
+            }
             warn_ignored(lang, path, &loaded.ignored_fields);
             Ok(loaded.profile)
         }

@@ -145,6 +145,7 @@ pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
                 trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])
             }
             ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
+            ParseProblem::NotObject => tr(lang, Msg::ErrorNotObject).to_string(),
             ParseProblem::Syntax(words) => trf(
                 lang,
                 Msg::ErrorSyntax,

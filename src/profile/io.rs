@@ -56,6 +56,9 @@ pub enum ParseProblem {
     },
     /// A field the format needs is not there.
     Missing,
+    /// The document is JSON but not an object (`[1, 2]`, `"text"`, `42`): no profile or
+    /// scenario.
+    NotObject,
     /// Not JSON at some place (a stray comma, text after the document): the parser's words,
     /// with line and column.
     Syntax(String),
@@ -134,6 +137,9 @@ pub struct LoadedProfile {
     pub profile: MachineProfile,
     /// JSON paths of fields that were ignored (written by a newer ramvram, or misspelt).
     pub ignored_fields: Vec<String>,
+    /// The file's `schema_version` when it is newer than this ramvram reads
+    /// ([`super::SCHEMA_VERSION`]): it loads, and the caller says that fields may be misread.
+    pub newer_schema: Option<u32>,
 }
 
 /// Reads and validates a profile file (`-` for standard input). Only a regular file of at most
@@ -161,9 +167,11 @@ pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileEr
             field,
             problem: Box::new(problem),
         })?;
+    let newer_schema = Some(profile.schema_version).filter(|v| *v > super::SCHEMA_VERSION);
     Ok(LoadedProfile {
         profile,
         ignored_fields,
+        newer_schema,
     })
 }
 
@@ -176,6 +184,19 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(
     text: &str,
     path: &Path,
 ) -> Result<(T, Vec<String>), ProfileError> {
+    // A profile and a scenario are JSON objects; serde would read a struct from an array too
+    // and report its second element as a field of the wrong type.
+    let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if !first.is_empty()
+        && !first.starts_with('{')
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    {
+        return Err(ProfileError::Parse {
+            path: path.to_path_buf(),
+            field: ".".into(),
+            problem: ParseProblem::NotObject,
+        });
+    }
     let mut ignored = Vec::new();
     let mut json = serde_json::Deserializer::from_str(text);
     let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
@@ -393,6 +414,35 @@ mod tests {
         let newer = MINIMAL.replace("\"schema_version\":1", "\"schema_version\":2,\"future\":1");
         let loaded = parse_profile(&newer, Path::new("n.json")).unwrap();
         assert_eq!(loaded.ignored_fields, vec!["future".to_string()]);
+        assert_eq!(loaded.newer_schema, Some(2));
+        let ours = parse_profile(MINIMAL, Path::new("o.json")).unwrap();
+        assert_eq!(ours.newer_schema, None);
+    }
+
+    #[test]
+    fn json_that_is_not_an_object_is_no_profile() {
+        for text in ["[1, 2]", "\"text\"", " 42", "null"] {
+            let e = parse_profile(text, Path::new("a.json")).unwrap_err();
+            assert!(
+                matches!(
+                    &e,
+                    ProfileError::Parse {
+                        problem: ParseProblem::NotObject,
+                        ..
+                    }
+                ),
+                "{text}: {e:?}"
+            );
+        }
+        // Broken JSON is still a syntax error, with its place.
+        let e = parse_profile("[1,", Path::new("a.json")).unwrap_err();
+        assert!(!matches!(
+            &e,
+            ProfileError::Parse {
+                problem: ParseProblem::NotObject,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub enum Message {
     ScenarioFailed(crate::inputs::scenario::ScenarioError),
     /// A profile had fields this version does not know.
     IgnoredFields(Vec<String>),
+    /// A profile was written by a newer ramvram (its `schema_version`).
+    NewerSchema(u32),
     /// Settings could not be read or saved.
     Settings(SettingsProblem),
     /// A report was written here.
@@ -370,6 +372,17 @@ impl RamvramApp {
             Message::IgnoredFields(f) => (
                 Severity::Warning,
                 trf(lang, Msg::UiIgnoredFields, &[("fields", &f.join(", "))]),
+            ),
+            Message::NewerSchema(v) => (
+                Severity::Warning,
+                trf(
+                    lang,
+                    Msg::UiNewerSchema,
+                    &[
+                        ("version", &v.to_string()),
+                        ("ours", &crate::profile::SCHEMA_VERSION.to_string()),
+                    ],
+                ),
             ),
             Message::Exported(path) => {
                 let text = trf(

@@ -83,8 +83,11 @@ impl RamvramApp {
         match profile::load_profile(path) {
             Ok(loaded) => {
                 self.show_profile(&loaded.profile, Source::File(path.to_path_buf()));
-                self.message = (!loaded.ignored_fields.is_empty())
-                    .then_some(Message::IgnoredFields(loaded.ignored_fields));
+                self.message = match loaded.newer_schema {
+                    Some(v) => Some(Message::NewerSchema(v)),
+                    None => (!loaded.ignored_fields.is_empty())
+                        .then_some(Message::IgnoredFields(loaded.ignored_fields)),
+                };
             }
             Err(e) => self.message = Some(Message::LoadFailed(e)),
         }
