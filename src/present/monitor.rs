@@ -650,7 +650,7 @@ mod tests {
         );
         assert_eq!(
             none_found(Lang::Zh, &s),
-            "没有发现问题：没有换页、页缓存抖动、I/O 等待、内存接近上限。"
+            "没有发现问题：换页、页缓存抖动、I/O 等待、内存接近上限都没有出现。"
         );
         assert_eq!(
             unchecked_lines(Lang::En, &s),
