@@ -21,8 +21,11 @@ use crate::probe::live::{self, Sampler, gpu, watch::Step};
 use crate::trace::jsonl::{self, TraceNote, TraceWriter};
 use crate::trace::{Trace, TraceHeader};
 
-/// Seconds between two status lines on standard error, at least: 1 s less a millisecond.
-const LIVE_LINE_EVERY_S: f64 = 0.999;
+/// Seconds between two status lines on standard error, at least: three quarters of a second,
+/// so that a 1 s interval whose samples come a few milliseconds early (the sampler's own read
+/// time, a busy machine) still prints every sample, and a 100 ms interval prints about one line
+/// a second rather than ten.
+const LIVE_LINE_EVERY_S: f64 = 0.75;
 
 /// Exit status when the command to watch can't be started (as shells report "not found").
 pub const EXIT_CANNOT_START: u8 = 127;
@@ -246,7 +249,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
             }
         }
         let ended = s.process.is_none() && watching_pid;
-        // At most one line a second, however short the interval: a status, not a flood.
+        // About one line a second, however short the interval: a status, not a flood.
         if ended || last_line.is_none_or(|t| s.t - t >= LIVE_LINE_EVERY_S) {
             let mut line = super::printable(&words::live_line(lang, &s));
             if ended {
