@@ -98,6 +98,9 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
         a.workload.as_ref(),
     )));
     let p = &bw.pipeline;
+    // Without a workload there is no per-workload rate and no narrowest stage: two columns of
+    // capacities only.
+    let with_workload = p.with_workload || p.narrowest.is_some();
     let rows = p
         .stages
         .iter()
@@ -112,23 +115,32 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
                 None if p.with_workload => crate::present::workload::stage_not_limiting(lang, s.id),
                 None => String::new(),
             };
-            vec![
+            let mut row = vec![
                 words::stage_name(lang, s.id).to_string(),
                 words::capacity_with_source(lang, p, s),
-                workload,
-                mark,
-            ]
+            ];
+            if with_workload {
+                row.extend([workload, mark]);
+            }
+            row
         })
         .collect();
-    b.push(Block::Table {
-        header: vec![
-            tr(lang, Msg::BwColStage).to_string(),
-            tr(lang, Msg::Work2ColCapacity).to_string(),
+    let mut header = vec![
+        tr(lang, Msg::BwColStage).to_string(),
+        tr(lang, Msg::Work2ColCapacity).to_string(),
+    ];
+    let mut widths = vec![2.0, 3.4];
+    if with_workload {
+        header.extend([
             tr(lang, Msg::Work2ColWorkload).to_string(),
             tr(lang, Msg::BwColNarrowest).to_string(),
-        ],
+        ]);
+        widths.extend([1.6, 0.8]);
+    }
+    b.push(Block::Table {
+        header,
         rows,
-        widths: vec![2.0, 3.4, 1.6, 0.8],
+        widths,
     });
     b.push(Block::KeyValues(
         words::memory_rows(lang, bw)
