@@ -21,35 +21,43 @@ pub struct FleetSort {
     pub ascending: bool,
 }
 
-/// Sort key of a machine for a column: numbers for the numeric columns, else text.
-fn key(lang: Lang, m: &FleetMachine, column: usize) -> (f64, String) {
+/// Sort key of a machine for a column: numbers for the numeric columns (`None` when unknown),
+/// else text.
+fn key(lang: Lang, m: &FleetMachine, column: usize) -> (Option<f64>, String) {
     let a = &m.assessment;
-    let num = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
     match column {
-        2 => (
-            num(a.vram.nominal_total_bytes.map(|b| b as f64)),
-            String::new(),
-        ),
-        3 => (num(a.memory.sizing_bytes.map(|b| b as f64)), String::new()),
-        4 | 5 => (num(a.ratio.ram_to_vram_total), String::new()),
+        2 => (a.vram.nominal_total_bytes.map(|b| b as f64), String::new()),
+        3 => (a.memory.sizing_bytes.map(|b| b as f64), String::new()),
+        4 | 5 => (a.ratio.ram_to_vram_total, String::new()),
         6 => (
-            -(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64),
+            Some(-(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64)),
             String::new(),
         ),
-        c => (0.0, row(lang, m)[c].clone()),
+        c => (Some(0.0), row(lang, m)[c].clone()),
     }
 }
 
-/// The display order of `machines` under `sort`.
+/// The display order of `machines` under `sort`; machines whose value is unknown come last
+/// in either direction.
 pub fn order(lang: Lang, machines: &[FleetMachine], sort: FleetSort) -> Vec<usize> {
+    use std::cmp::Ordering;
     let mut idx: Vec<usize> = (0..machines.len()).collect();
     idx.sort_by(|&a, &b| {
         let (ka, kb) = (
             key(lang, &machines[a], sort.column),
             key(lang, &machines[b], sort.column),
         );
-        let o = ka.0.total_cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1));
-        if sort.ascending { o } else { o.reverse() }
+        match (ka.0, kb.0) {
+            (None, Some(_)) => Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            (x, y) => {
+                let o = x
+                    .unwrap_or(0.0)
+                    .total_cmp(&y.unwrap_or(0.0))
+                    .then_with(|| ka.1.cmp(&kb.1));
+                if sort.ascending { o } else { o.reverse() }
+            }
+        }
     });
     idx
 }
@@ -341,4 +349,60 @@ fn dimm_sizes_gib(platform: &str) -> Vec<u64> {
     sizes.sort_unstable();
     sizes.dedup();
     sizes.into_iter().map(|b| b >> 30).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The MacBook (unified memory: no RAM:VRAM ratio) sorts after every machine with a ratio,
+    /// ascending and descending; the others by their ratio.
+    #[test]
+    fn unknown_ratios_sort_last_both_ways() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/profiles");
+        let paths: Vec<_> = [
+            "macbook-pro-m4max-128g",
+            "aws-g5.xlarge",
+            "dgx-h100",
+            "live-4x4080-64g",
+        ]
+        .iter()
+        .map(|n| dir.join(format!("{n}.json")))
+        .collect();
+        let (inputs, skipped) = crate::inputs::fleet::from_files(&paths);
+        assert!(skipped.is_empty());
+        let machines = crate::advisor::fleet::assess_fleet(inputs);
+        let labels = |ascending| -> Vec<String> {
+            order(
+                Lang::En,
+                &machines,
+                FleetSort {
+                    column: 4,
+                    ascending,
+                },
+            )
+            .into_iter()
+            .map(|i| machines[i].label.clone())
+            .collect()
+        };
+        // Ratios: g5 0.67×, 4080 box 1.00×, DGX H100 3.20×; the Mac has none.
+        assert_eq!(
+            labels(true),
+            [
+                "aws-g5.xlarge",
+                "live-4x4080-64g",
+                "dgx-h100",
+                "macbook-pro-m4max-128g"
+            ]
+        );
+        assert_eq!(
+            labels(false),
+            [
+                "dgx-h100",
+                "live-4x4080-64g",
+                "aws-g5.xlarge",
+                "macbook-pro-m4max-128g"
+            ]
+        );
+    }
 }
