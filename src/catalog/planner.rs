@@ -156,7 +156,7 @@ impl PlannedMachine {
     pub fn desktop(gpu_model: &str, gpus: u32, ram_gib: u64) -> PlannedMachine {
         let dimm_count = if ram_gib >= 128 { 4 } else { 2 };
         PlannedMachine {
-            name: format!("{gpus}× {gpu_model}, {ram_gib} GiB"),
+            name: format!("{gpus}× {gpu_model} · {ram_gib} GiB"),
             gpu_model: gpu_model.into(),
             gpu_count: gpus,
             platform: "Desktop (AM5 / LGA1700 / LGA1851)".into(),
