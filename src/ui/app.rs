@@ -338,6 +338,30 @@ impl RamvramApp {
     /// What the toolbar says about the machine shown: "This machine (detected)", or "Profile:"
     /// and the file's name; with the full path for the hover text.
     fn source_text(&self) -> (String, Option<String>) {
+        // The Monitor page shows a trace, which may not be this machine's: name where it is from.
+        if self.tab == Tab::Monitor {
+            use monitor_jobs::TraceOrigin;
+            match &self.monitor.origin {
+                Some(TraceOrigin::File(p)) => {
+                    let name = p
+                        .file_name()
+                        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into());
+                    let text =
+                        |file: &str| trf(self.lang, Msg::MonitorUiSourceTrace, &[("file", file)]);
+                    return (text(&name), Some(text(&p.display().to_string())));
+                }
+                Some(TraceOrigin::Prometheus { node, .. }) => {
+                    let node = crate::sanitize::clean(node);
+                    let text = trf(
+                        self.lang,
+                        Msg::MonitorUiSourcePrometheus,
+                        &[("node", &node)],
+                    );
+                    return (text, None);
+                }
+                _ => {}
+            }
+        }
         match &self.source {
             Source::Detected => (tr(self.lang, Msg::SourceDetected).to_string(), None),
             Source::File(p) => {
