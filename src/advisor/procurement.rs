@@ -219,11 +219,20 @@ pub fn dimm_sets(target: u64, memory_type: Option<&str>) -> Vec<DimmSet> {
 /// the largest module sold for it); `None` when the catalogue has none.
 pub fn largest_dimm_set(memory_type: Option<&str>) -> Option<DimmSet> {
     let c = crate::catalog::catalog();
-    let memory = set_memory_type(memory_type, &c.platforms);
-    platform_kinds(memory, &c.platforms)
+    largest_dimm_set_from(memory_type, &c.platforms, &c.modules)
+}
+
+/// [`largest_dimm_set`] among `platforms`, with module sizes from `modules`.
+pub fn largest_dimm_set_from(
+    memory_type: Option<&str>,
+    platforms: &[Platform],
+    modules: &[ModuleSize],
+) -> Option<DimmSet> {
+    let memory = set_memory_type(memory_type, platforms);
+    platform_kinds(memory, platforms)
         .into_iter()
         .filter_map(|(channels, form, dpc, kind)| {
-            let dimm = *crate::catalog::modules::sizes(&c.modules, memory, form).last()?;
+            let dimm = *crate::catalog::modules::sizes(modules, memory, form).last()?;
             Some(DimmSet {
                 channels,
                 dimms_per_channel: dpc,

@@ -118,6 +118,18 @@ impl Platform {
     }
 }
 
+/// A CPU model family and the platform it sits on: a CPU whose model name contains
+/// `cpu_contains` (case ignored) takes that platform's memory (`cpus.csv`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct CpuPlatform {
+    /// Text the CPU's model name contains ("Threadripper PRO 5", "EPYC 9").
+    pub cpu_contains: String,
+    /// The platform's name in `platforms.csv`.
+    pub platform: String,
+    /// Where it comes from.
+    pub source: String,
+}
+
 /// The whole catalogue.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Catalog {
@@ -131,6 +143,8 @@ pub struct Catalog {
     pub instances: Vec<instances::InstanceType>,
     /// Memory module sizes that exist.
     pub modules: Vec<modules::ModuleSize>,
+    /// CPU families and their platforms.
+    pub cpus: Vec<CpuPlatform>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
@@ -163,6 +177,7 @@ pub fn catalog() -> &'static Catalog {
             "modules.csv",
             include_str!("../../assets/catalog/modules.csv"),
         ),
+        cpus: parse("cpus.csv", include_str!("../../assets/catalog/cpus.csv")),
     })
 }
 
@@ -226,6 +241,17 @@ impl Catalog {
         self.platforms.iter().find(|p| p.platform == name)
     }
 
+    /// The platform a CPU of model name `model` sits on, from the first `cpus.csv` row whose
+    /// text it contains; `None` for a CPU the catalogue doesn't place (Intel Core 12th–14th
+    /// generation boards take DDR4 or DDR5, so the CPU alone can't tell).
+    pub fn platform_for_cpu(&self, model: &str) -> Option<&Platform> {
+        let model = model.to_lowercase();
+        self.cpus
+            .iter()
+            .find(|c| model.contains(&c.cpu_contains.to_lowercase()))
+            .and_then(|c| self.platform(&c.platform))
+    }
+
     /// A cloud instance type by name (case and Azure's `Standard_` prefix ignored).
     pub fn instance(&self, name: &str) -> Option<&instances::InstanceType> {
         instances::find(&self.instances, name)
@@ -264,6 +290,41 @@ mod tests {
             };
             assert_eq!(p.form_factor, expected, "{}", p.platform);
         }
+    }
+
+    #[test]
+    fn cpus_name_platforms_that_exist() {
+        let c = catalog();
+        for row in &c.cpus {
+            assert!(c.platform(&row.platform).is_some(), "{}", row.platform);
+            assert!(!row.source.is_empty(), "{}", row.cpu_contains);
+        }
+        let of = |m: &str| {
+            c.platform_for_cpu(m)
+                .map(|p| (p.channels_per_socket, p.memory.as_str()))
+        };
+        // /proc/cpuinfo model names as Linux prints them.
+        assert_eq!(
+            of("AMD Ryzen Threadripper PRO 5955WX 16-Cores"),
+            Some((8, "DDR4"))
+        );
+        assert_eq!(
+            of("AMD Ryzen Threadripper PRO 7985WX 64-Cores"),
+            Some((8, "DDR5"))
+        );
+        assert_eq!(
+            of("AMD Ryzen Threadripper 7960X 24-Cores"),
+            Some((4, "DDR5"))
+        );
+        assert_eq!(of("AMD EPYC 7742 64-Core Processor"), Some((8, "DDR4")));
+        assert_eq!(of("AMD EPYC 9654 96-Core Processor"), Some((12, "DDR5")));
+        assert_eq!(of("Intel(R) Xeon(R) Platinum 8480+"), Some((8, "DDR5")));
+        assert_eq!(of("Intel(R) Xeon(R) w7-3465X"), Some((8, "DDR5")));
+        assert_eq!(of("AMD Ryzen 9 7950X 16-Core Processor"), Some((2, "DDR5")));
+        assert_eq!(of("AMD Ryzen 9 5950X 16-Core Processor"), Some((2, "DDR4")));
+        // LGA1700 boards take DDR4 or DDR5: the CPU can't tell.
+        assert_eq!(of("12th Gen Intel(R) Core(TM) i9-12900K"), None);
+        assert_eq!(of("Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz"), None);
     }
 
     #[test]

@@ -168,7 +168,20 @@ pub enum Purchase {
         /// When no set reaches the need: the largest set any platform holds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         largest_set: Option<DimmSet>,
+        /// The platform the CPU's model places the machine on (`cpus.csv`), when it does: the
+        /// sets are for that platform alone (its channels, memory type and form factor).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cpu_platform: Option<CpuPlatform>,
     },
+}
+
+/// A machine placed on a platform by its CPU's model name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CpuPlatform {
+    /// The CPU's model name, as detected.
+    pub cpu: String,
+    /// The platform's name in the catalogue (`platforms.csv`).
+    pub platform: String,
 }
 
 /// What reaching `needed_installed_bytes` of installed RAM takes on this machine. `ram` is the
@@ -236,10 +249,44 @@ pub fn purchase_to_reach(
         .first()
         .and_then(|d| d.memory_type.as_deref())
         .filter(|t| dimms.iter().all(|d| d.memory_type.as_deref() == Some(*t)));
-    let generic = |reason| Purchase::Generic {
-        reason,
-        dimm_sets: dimm_sets(needed, installed_type),
-        largest_set: largest_if_none(needed, installed_type),
+    // A CPU the catalogue places (a Threadripper PRO 5000 WX takes 8 channels of DDR4
+    // RDIMMs) narrows the sets to its platform; a laptop's CPU says nothing about its slots.
+    let cpu_platform = profile
+        .cpu
+        .model
+        .as_deref()
+        .and_then(|m| Some((m, catalog().platform_for_cpu(m)?)))
+        .filter(|(_, p)| {
+            kind != Some(PlatformKind::Laptop) && installed_type.is_none_or(|t| t == p.memory)
+        });
+    let generic = |reason| match cpu_platform {
+        Some((cpu, p)) => {
+            let one = std::slice::from_ref(p);
+            let sets = super::procurement::dimm_sets_from(
+                needed,
+                Some(&p.memory),
+                one,
+                &catalog().modules,
+            );
+            let largest =
+                super::procurement::largest_dimm_set_from(Some(&p.memory), one, &catalog().modules)
+                    .filter(|l| l.total_bytes < needed);
+            Purchase::Generic {
+                reason,
+                dimm_sets: sets,
+                largest_set: largest,
+                cpu_platform: Some(CpuPlatform {
+                    cpu: cpu.to_string(),
+                    platform: p.platform.clone(),
+                }),
+            }
+        }
+        None => Purchase::Generic {
+            reason,
+            dimm_sets: dimm_sets(needed, installed_type),
+            largest_set: largest_if_none(needed, installed_type),
+            cpu_platform: None,
+        },
     };
     if dimms.is_empty() {
         return generic(if kind.is_none() {

@@ -303,7 +303,33 @@ fn other_machines() {
             reason: GenericReason::PlatformUnknown,
             dimm_sets: dimm_sets(64 * GIB, None),
             largest_set: None,
+            cpu_platform: None,
         }
+    );
+    // Modules unknown, but the CPU places the machine: a Threadripper PRO 5955WX takes 8
+    // channels of DDR4 RDIMMs, one per channel on WRX80 boards. 168 GiB needs 8 × 32 GB (8 ×
+    // 16 GB is 128 GiB); no DDR5 and no desktop UDIMMs offered.
+    let tr = fixture("live-4x4080-64g");
+    let Purchase::Generic {
+        dimm_sets: sets,
+        cpu_platform: Some(c),
+        ..
+    } = buy(&tr, 168 * GIB)
+    else {
+        panic!("generic with the CPU's platform: {:?}", buy(&tr, 168 * GIB));
+    };
+    assert_eq!(c.platform, "Threadripper PRO 3000/5000 WX (WRX80)");
+    assert_eq!(sets.len(), 1);
+    let s = &sets[0];
+    assert_eq!(
+        (
+            s.channels,
+            s.dimms_per_channel,
+            s.memory_type.as_str(),
+            s.dimm_bytes,
+            s.total_bytes
+        ),
+        (8, 1, "DDR4", 32 * GIB, 256 * GIB)
     );
     // Modules known, slots not (a hand-written profile): generic, with the reason.
     let old = fixture("student-4090-ddr4-single-channel");

@@ -351,6 +351,18 @@ fn situation(lang: Lang, p: &Purchase, needed: u64) -> String {
             };
             fill(lang, msg, &args)
         }
+        Purchase::Generic {
+            cpu_platform: Some(c),
+            ..
+        } => fill(
+            lang,
+            Msg::PurchaseGenericCpu,
+            &[
+                need,
+                ("cpu", crate::sanitize::clean(&c.cpu).into_owned()),
+                ("platform", super::names::platform_name(lang, &c.platform)),
+            ],
+        ),
         Purchase::Generic { reason, .. } => fill(
             lang,
             match reason {
