@@ -141,8 +141,9 @@ pub fn break_lines_keeping(
 /// Pieces of `text` that must not break: whitespace-separated runs of non-CJK characters that
 /// start with `-` followed by a letter or digit (an option: `--out`, `-o`), or contain `/`,
 /// `\\`, `_`, `=` or a `.` followed by a letter (a path, an identifier, a setting, a file
-/// name: `/dev/shm`, `pin_memory`, `vm.swappiness=10`, `libnvidia-ml.so.1`). UAX #14 allows a
-/// break after `/` and `-`, which would split "libnvidia-" from "ml.so.1".
+/// name: `/dev/shm`, `pin_memory`, `vm.swappiness=10`, `libnvidia-ml.so.1`), or are a number
+/// and a word joined by a hyphen (`4-bit`, `8-way`). UAX #14 allows a break after `/` and `-`,
+/// which would split "libnvidia-" from "ml.so.1" and "4-" from "bit".
 pub fn kept_tokens(text: &str) -> Vec<Range<usize>> {
     let splits = |c: char| c.is_whitespace() || is_wide(c);
     let mut out = Vec::new();
@@ -158,7 +159,13 @@ pub fn kept_tokens(text: &str) -> Vec<Range<usize>> {
             code_like |= matches!(c, '/' | '\\' | '_' | '=')
                 || (c == '.' && chars.peek().is_some_and(|n| n.is_ascii_alphabetic()));
         }
-        if option || code_like {
+        let numbered = t.split_once('-').is_some_and(|(n, w)| {
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_digit())
+                && !w.is_empty()
+                && w.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        if option || code_like || numbered {
             out.push(range);
         }
     };
@@ -410,5 +417,14 @@ mod tests {
         assert_eq!(min_content_width(t, |r| cells(&t[r])), 4.0);
         let t = "lab-4090-128g host";
         assert_eq!(min_content_width(t, |r| cells(&t[r])), 13.0);
+    }
+
+    #[test]
+    fn a_number_joined_to_a_word_stays_whole() {
+        let text = "改用 QLoRA（4-bit 底座）微调";
+        let kept: Vec<&str> = kept_tokens(text).into_iter().map(|r| &text[r]).collect();
+        assert!(kept.contains(&"4-bit"), "{kept:?}");
+        // A range of numbers and a word with a hyphen inside may still break.
+        assert!(kept_tokens("10-20 well-known").is_empty());
     }
 }

@@ -218,7 +218,7 @@ fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
     let fleet = h.state().fleet();
     assert_eq!(fleet.len(), files.len() + 2);
     h.get_by_label("2× GeForce RTX 3090 24GB · 64 GiB (planned)");
-    h.get_by_label("2× rtx3090, 128 GiB (planned)");
+    h.get_by_label("2× rtx3090 · 128 GiB (planned)");
     // Sorting by ratio puts g5.xlarge (0.67×) first; clicking a row opens the machine.
     h.get_by_role_and_label(egui::accesskit::Role::Link, "aws-g5.xlarge")
         .click();
