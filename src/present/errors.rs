@@ -379,8 +379,8 @@ mod tests {
         let cases = [
             (
                 r#"{"workload": {"dataset_bytes": "big"}}"#,
-                "s.json: field `workload.dataset_bytes`: invalid type: string \"big\", expected u64 \
-                 at line 1 column 36",
+                "s.json: field `workload.dataset_bytes`: invalid type: string `\"big\"`, expected an \
+                 unsigned integer at line 1 column 36",
                 "s.json：字段 `workload.dataset_bytes`：类型不对：这里要非负整数，写的却是字符串 \
                  `\"big\"`（第 1 行第 36 列）",
             ),

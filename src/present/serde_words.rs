@@ -53,11 +53,10 @@ fn split_place(lang: Lang, words: &str) -> (&str, String) {
     }
 }
 
-/// `words`, a serde_json data error's message, in `lang`.
+/// `words`, a serde_json data error's message, in `lang`: the kinds serde writes reworded with
+/// the expected type in plain words ("expected an unsigned integer", not "expected u64") in
+/// both languages; any other message as it is.
 pub fn data_words(lang: Lang, words: &str) -> String {
-    if lang == Lang::En {
-        return words.to_string();
-    }
     reworded(lang, words).unwrap_or_else(|| words.to_string())
 }
 
@@ -257,7 +256,13 @@ mod tests {
         ];
         for (english, chinese) in cases {
             assert_eq!(data_words(Lang::Zh, &english), chinese, "{english}");
-            assert_eq!(data_words(Lang::En, &english), english);
+            // English keeps serde's kind of message, with the expected type in plain words.
+            let en = data_words(Lang::En, &english);
+            let kind = |s: &str| s.split([':', ',']).next().map(str::to_string);
+            assert_eq!(kind(&en), kind(&english), "{en}");
+            for jargon in ["expected u", "expected i", "expected f", "struct "] {
+                assert!(!en.contains(jargon), "{en}");
+            }
         }
         // Words it doesn't know stay as they are.
         assert_eq!(data_words(Lang::Zh, "something else"), "something else");
