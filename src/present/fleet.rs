@@ -73,7 +73,7 @@ pub fn header(lang: Lang) -> [&'static str; 7] {
         Msg::FleetMachine,
         Msg::HwGpus,
         Msg::FleetVram,
-        Msg::HwEffective,
+        Msg::FleetRam,
         Msg::FleetRatio,
         Msg::RatioTier,
         Msg::FleetWorst,

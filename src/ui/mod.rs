@@ -122,6 +122,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         options,
         Box::new(move |cc| {
             fonts::install(&cc.egui_ctx);
+            theme::install_style(&cc.egui_ctx);
             let mut app = RamvramApp::new(lang, settings);
             app.remember_workload();
             if let Some(notice) = settings_notice {

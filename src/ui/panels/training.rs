@@ -482,7 +482,8 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 Msg::TrainColBytes,
                 Msg::TrainColPerParam,
             ] {
-                ui.label(RichText::new(tr(lang, m)).strong());
+                // Headers on one line ("Bytes/param" broken into three read as noise).
+                ui.add(egui::Label::new(RichText::new(tr(lang, m)).strong()).extend());
             }
             ui.end_row();
             for i in &t.estimate.breakdown {
