@@ -16,17 +16,10 @@ use crate::present;
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
     let mut out = String::new();
     section(&mut out, tr(lang, Msg::HwSection));
-    let rows = present::hardware_rows(lang, a);
+    let rows = present::names::labels_once(present::hardware_rows(lang, a));
     let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
-    let mut last = String::new();
     for (label, value) in rows {
-        let shown = if label == last {
-            String::new()
-        } else {
-            label.clone()
-        };
-        let _ = writeln!(out, "  {}{value}", pad(&shown, w));
-        last = label;
+        let _ = writeln!(out, "  {}{value}", pad(&label, w));
     }
     notes(&mut out, lang, a);
     out

@@ -67,6 +67,23 @@ pub fn platform_name(lang: Lang, name: &str) -> String {
     tr(lang, msg).to_string()
 }
 
+/// `rows` with a label that repeats the row above it left blank (every GPU under one "GPUs"),
+/// as the window, the terminal and the reports show the hardware.
+pub fn labels_once(rows: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut last: Option<String> = None;
+    rows.into_iter()
+        .map(|(label, value)| {
+            let shown = if last.as_deref() == Some(label.as_str()) {
+                String::new()
+            } else {
+                label.clone()
+            };
+            last = Some(label);
+            (shown, value)
+        })
+        .collect()
+}
+
 /// "label: value" / "标签：取值".
 pub fn labelled(lang: Lang, label: &str, value: &str) -> String {
     trf(
@@ -88,6 +105,32 @@ pub fn host_line(lang: Lang, host: &str, text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_repeated_label_shows_once() {
+        let rows = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            labels_once(rows(&[
+                ("CPU", "x"),
+                ("GPUs", "0"),
+                ("GPUs", "1"),
+                ("Disks", "d"),
+                ("GPUs", "2")
+            ])),
+            rows(&[
+                ("CPU", "x"),
+                ("GPUs", "0"),
+                ("", "1"),
+                ("Disks", "d"),
+                ("GPUs", "2")
+            ])
+        );
+    }
+
     use super::*;
     use crate::advisor::training::presets::PRESETS;
 

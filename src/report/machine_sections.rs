@@ -10,7 +10,9 @@ use crate::present;
 
 pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
-    b.push(Block::KeyValues(present::hardware_rows(lang, a)));
+    b.push(Block::KeyValues(present::names::labels_once(
+        present::hardware_rows(lang, a),
+    )));
     if !a.profile.notes.is_empty() {
         b.push(Block::Bullets(
             a.profile

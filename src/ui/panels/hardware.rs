@@ -15,16 +15,10 @@ pub fn hardware(ui: &mut Ui, lang: Lang, a: &Assessment) {
         .striped(true)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            let mut last = String::new();
-            for (label, value) in present::hardware_rows(lang, a) {
-                if label != last {
-                    ui.label(RichText::new(&label).strong());
-                } else {
-                    ui.label("");
-                }
+            for (label, value) in present::names::labels_once(present::hardware_rows(lang, a)) {
+                ui.label(RichText::new(&label).strong());
                 ui.add(Paragraph::new(value));
                 ui.end_row();
-                last = label;
             }
         });
     if !a.profile.notes.is_empty() {
