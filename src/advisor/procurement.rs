@@ -192,21 +192,34 @@ pub fn dimm_sets_from(
                 })
                 .filter(|(total, _, _)| *total >= target)
                 .min_by_key(|(total, dpc, _)| (*total, *dpc))?;
-            Some(DimmSet {
-                channels,
-                dimms_per_channel: dpc,
-                memory_type: memory.to_string(),
-                form_factor: form,
-                dimm_bytes: dimm,
-                total_bytes: total,
-                platforms: kind
-                    .iter()
-                    .filter(|p| p.dimms_per_channel >= dpc)
-                    .map(|p| p.platform.clone())
-                    .collect(),
-            })
+            Some(kind_set(channels, dpc, memory, form, dimm, &kind))
         })
         .collect()
+}
+
+/// The set of `channels × dpc` modules of `dimm` bytes on a kind of platform, naming the
+/// platforms of that kind whose boards have `dpc` slots per channel.
+fn kind_set(
+    channels: u32,
+    dpc: u32,
+    memory: &str,
+    form: FormFactor,
+    dimm: u64,
+    kind: &[&Platform],
+) -> DimmSet {
+    DimmSet {
+        channels,
+        dimms_per_channel: dpc,
+        memory_type: memory.to_string(),
+        form_factor: form,
+        dimm_bytes: dimm,
+        total_bytes: dimm.saturating_mul(u64::from(channels * dpc)),
+        platforms: kind
+            .iter()
+            .filter(|p| p.dimms_per_channel >= dpc)
+            .map(|p| p.platform.clone())
+            .collect(),
+    }
 }
 
 /// [`dimm_sets_from`] with the embedded catalogue.
@@ -233,19 +246,7 @@ pub fn largest_dimm_set_from(
         .into_iter()
         .filter_map(|(channels, form, dpc, kind)| {
             let dimm = *crate::catalog::modules::sizes(modules, memory, form).last()?;
-            Some(DimmSet {
-                channels,
-                dimms_per_channel: dpc,
-                memory_type: memory.to_string(),
-                form_factor: form,
-                dimm_bytes: dimm,
-                total_bytes: dimm.saturating_mul(u64::from(channels * dpc)),
-                platforms: kind
-                    .iter()
-                    .filter(|p| p.dimms_per_channel >= dpc)
-                    .map(|p| p.platform.clone())
-                    .collect(),
-            })
+            Some(kind_set(channels, dpc, memory, form, dimm, &kind))
         })
         .max_by_key(|s| s.total_bytes)
 }
