@@ -183,7 +183,7 @@ pub fn dimm_sets_from(
         .into_iter()
         .filter_map(|(channels, form, max_dpc, kind)| {
             let sizes = crate::catalog::modules::sizes(modules, memory, form);
-            let (total, dpc, dimm) = (1..=max_dpc)
+            let (_, dpc, dimm) = (1..=max_dpc)
                 .flat_map(|dpc| {
                     sizes.iter().map(move |&size| {
                         let count = u64::from(channels * dpc);
