@@ -136,6 +136,43 @@ fn llama_cpp_finds_the_layers_that_fit() {
     assert_eq!(rec["kind"], "setting");
 }
 
+/// transformers with a model a bit too big for the GPU: `device_map="auto"` with `max_memory`
+/// keeps the layers that fit on the GPU and the rest in CPU RAM. Llama 2 13B in bf16 on a g5.xlarge
+/// (one 24 GiB A10G): 13,015,864,320 × 2 B of weights in 40 layers of 650,793,216 B each, a
+/// 4,096-token cache of 819,200 B per token, and room for the largest tensor that crosses
+/// PCIe (the 32,000 × 5,120 embedding, 327,680,000 B). (24 GiB − cache − tensor) / layer = 33.9
+/// → 33 layers on the GPU, 7 in RAM.
+#[test]
+fn transformers_offloads_the_layers_that_dont_fit_with_device_map() {
+    let v = common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(common::fixture_path("aws-g5.xlarge"))
+            .args(["--preset", "llama2-13b", "--inference", "transformers"]),
+    );
+    assert_eq!(v["inference_memory"]["gpu"]["fits"], false);
+    let rec = v["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "device-map-offload")
+        .expect("a device-map offload")
+        .clone();
+    let weights = 13_015_864_320u64 * 2;
+    let layer = weights / 40;
+    let cache = 819_200u64 * 4096;
+    let fit = (24 * GIB - cache - 163_840_000 * 2) / layer;
+    assert_eq!(fit, 33);
+    assert_eq!(rec["changes"]["gpu_layers"]["value"], fit);
+    assert_eq!(rec["changes"]["cpu_layers"]["value"], 40 - fit);
+    assert_eq!(rec["kind"], "setting");
+    assert_eq!(rec["result"]["fits"], true);
+    // The 7 layers in RAM: 7/40 of the weights on top of the serving runtime (OS + one process).
+    let in_ram = weights - weights * fit / 40;
+    let peak = rec["result"]["cpu_peak_bytes_per_node"].as_u64().unwrap();
+    assert!(peak >= in_ram + 5 * GIB, "{peak} vs {in_ram}");
+}
+
 /// An inference flag without --inference, or a vLLM flag for llama.cpp, is an error naming it.
 #[test]
 fn inference_flags_that_cant_apply_are_named() {

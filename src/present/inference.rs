@@ -90,7 +90,8 @@ pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
     if m.weights_on_cpu_bytes > 0 {
         let msg = match m.plan.engine {
             Engine::LlamaCpp => Msg::InferenceCpuLayers,
-            _ => Msg::InferenceCpuOffload,
+            Engine::Transformers => Msg::InferenceCpuDeviceMap,
+            Engine::Vllm => Msg::InferenceCpuOffload,
         };
         out.push(trf(
             lang,

@@ -40,6 +40,7 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::KvCacheFp8 => Msg::RecommendationKvCacheFp8,
         R::CpuOffloadGb => Msg::RecommendationCpuOffloadGb,
         R::GpuLayers => Msg::RecommendationGpuLayers,
+        R::DeviceMapOffload => Msg::RecommendationDeviceMapOffload,
         R::QuantizeWeights => Msg::RecommendationQuantizeWeights,
         R::ReduceSwapSpace => Msg::RecommendationReduceSwapSpace,
         R::SmallerCacheImages => Msg::RecommendationSmallerCacheImages,

@@ -121,19 +121,26 @@ pub(super) fn advice(
                 vec![("cpu_offload_gb", Quantity::Count(gib as u64))],
             );
         }
-        if p.engine == Engine::LlamaCpp {
+        if matches!(p.engine, Engine::LlamaCpp | Engine::Transformers) {
             let with = |g: u64| InferencePlan {
                 gpu_layers: Some(g),
                 ..p.clone()
             };
             let top = now.gpu_layers.saturating_sub(1);
             if let Some(g) = largest_fitting(0, top, |g| gpu_fits(&with(g))) {
-                consider(
-                    R::GpuLayers,
-                    RecKind::Setting,
-                    with(g),
-                    vec![("n_gpu_layers", Quantity::Count(g))],
-                );
+                let (id, changes) = if p.engine == Engine::LlamaCpp {
+                    (R::GpuLayers, vec![("n_gpu_layers", Quantity::Count(g))])
+                } else {
+                    let cpu = p.shape.layers - g;
+                    (
+                        R::DeviceMapOffload,
+                        vec![
+                            ("gpu_layers", Quantity::Count(g)),
+                            ("cpu_layers", Quantity::Count(cpu)),
+                        ],
+                    )
+                };
+                consider(id, RecKind::Setting, with(g), changes);
             }
         }
         let four_bit = match p.engine {

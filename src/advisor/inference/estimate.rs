@@ -156,7 +156,10 @@ fn figures(p: &InferencePlan) -> Figures {
         Engine::Transformers => {
             // `device_map="auto"` splits the layers over the GPUs; loading from safetensors goes
             // shard by shard (the device map implies `low_cpu_mem_usage`), from a single pickle
-            // file `torch.load` reads it whole.
+            // file `torch.load` reads it whole. With `max_memory` capping the GPUs, Accelerate
+            // maps the remaining layers to "cpu": their weights stay in host RAM and are copied
+            // to the GPU for every forward pass, one layer at a time (the largest tensor's room),
+            // while the KV cache stays on the GPUs.
             let (loading, page_cache) = match p.files {
                 CheckpointFiles::Safetensors => (
                     saturating_bytes((weights as f64).min(CHECKPOINT_SHARD_BYTES)),
@@ -164,16 +167,22 @@ fn figures(p: &InferencePlan) -> Figures {
                 ),
                 CheckpointFiles::Pickle => (weights, 0),
             };
+            let g = p.gpu_layers.unwrap_or(layers).min(layers);
+            let w_gpu = saturating_bytes(weights as f64 * g as f64 / layers as f64);
+            let w_cpu = weights.saturating_sub(w_gpu);
+            let staging = if w_cpu > 0 { tensor } else { 0 };
             Figures {
                 weights,
                 kv_total,
                 kv_per_token,
-                gpu_per_gpu: (weights / t).saturating_add(kv_total / t),
-                host_serving: 0,
+                gpu_per_gpu: (w_gpu / t)
+                    .saturating_add(kv_total / t)
+                    .saturating_add(staging),
+                host_serving: w_cpu,
                 host_loading: loading,
                 swap_space: 0,
-                weights_on_cpu: 0,
-                gpu_layers: layers,
+                weights_on_cpu: w_cpu,
+                gpu_layers: g,
                 page_cache,
                 runtime: OS_BYTES + MAIN_PROCESS_BYTES,
             }

@@ -110,6 +110,9 @@ pub enum RecommendationId {
     CpuOffloadGb,
     /// llama.cpp `n_gpu_layers`: the layers that fit on the GPUs, the rest in RAM.
     GpuLayers,
+    /// transformers `device_map="auto"` with `max_memory`: the layers that fit on the GPUs,
+    /// the rest in CPU RAM, copied to the GPU for every forward pass.
+    DeviceMapOffload,
     /// Serve 4-bit weights (GPTQ/AWQ, GGUF Q4_K_M).
     QuantizeWeights,
     /// A smaller vLLM `swap_space`.
