@@ -10,13 +10,8 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::training as words;
 use crate::present::training::{fits_word, plan_summary};
 
-/// The planner section of `ramvram advise`.
-pub fn training(lang: Lang, t: &TrainingMemory) -> String {
-    let mut out = String::new();
-    section(&mut out, tr(lang, Msg::TrainSection));
-    let (model, plan) = plan_summary(lang, t);
-    let _ = writeln!(out, "  {}  {model}", pad(tr(lang, Msg::TrainPreset), 18));
-    let _ = writeln!(out, "  {}  {plan}\n", pad(tr(lang, Msg::TrainStrategy), 18));
+/// The "needed / this machine / fits" table of a plan's checks (training and inference).
+pub(super) fn capacity_table(out: &mut String, lang: Lang, checks: &[(Msg, &CapacityCheck)]) {
     let _ = writeln!(
         out,
         "  {}  {}  {}",
@@ -24,24 +19,21 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
         pad(tr(lang, Msg::TrainNeeded), 12),
         tr(lang, Msg::TrainAvailable)
     );
-    let row = |out: &mut String, label: Msg, c: &CapacityCheck| {
+    for (label, c) in checks {
         let _ = writeln!(
             out,
             "  {}  {}  {}  {}",
-            pad(tr(lang, label), 18),
+            pad(tr(lang, *label), 18),
             pad(&format::gib(c.needed_bytes), 12),
             pad(&format::gib_or_unknown(lang, c.available_bytes), 12),
             fits_word(lang, c.fits)
         );
-    };
-    row(&mut out, Msg::TrainNeedGpu, &t.gpu);
-    row(&mut out, Msg::TrainNeedCpu, &t.cpu);
-    if let Some(n) = &t.nvme {
-        row(&mut out, Msg::TrainNeedNvme, n);
     }
-    // Next to the VRAM figure: what it includes of activations.
-    wrap(&mut out, "  ", &words::activations_line(lang, t));
-    let (header, rows) = words::phase_table(lang, t);
+}
+
+/// A plan's phase table (loading, then training or serving, then the peak) under its header,
+/// after a blank line.
+pub(super) fn phase_rows(out: &mut String, (header, rows): ([String; 3], Vec<[String; 3]>)) {
     out.push('\n');
     let _ = writeln!(
         out,
@@ -53,6 +45,23 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     for r in rows {
         let _ = writeln!(out, "  {}  {}  {}", pad(&r[0], 22), pad(&r[1], 16), r[2]);
     }
+}
+
+/// The planner section of `ramvram advise`.
+pub fn training(lang: Lang, t: &TrainingMemory) -> String {
+    let mut out = String::new();
+    section(&mut out, tr(lang, Msg::TrainSection));
+    let (model, plan) = plan_summary(lang, t);
+    let _ = writeln!(out, "  {}  {model}", pad(tr(lang, Msg::TrainPreset), 18));
+    let _ = writeln!(out, "  {}  {plan}\n", pad(tr(lang, Msg::TrainStrategy), 18));
+    let mut checks = vec![(Msg::TrainNeedGpu, &t.gpu), (Msg::TrainNeedCpu, &t.cpu)];
+    if let Some(n) = &t.nvme {
+        checks.push((Msg::TrainNeedNvme, n));
+    }
+    capacity_table(&mut out, lang, &checks);
+    // Next to the VRAM figure: what it includes of activations.
+    wrap(&mut out, "  ", &words::activations_line(lang, t));
+    phase_rows(&mut out, words::phase_table(lang, t));
     wrap(&mut out, "  ", &words::loading_line(lang, t));
     wrap(&mut out, "  ", &words::runtime_note(lang, t));
     if let Some(d) = words::deepspeed_line(lang, t) {
