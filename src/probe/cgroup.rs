@@ -114,12 +114,28 @@ fn smallest_limit(
     file: &str,
     read: &dyn Fn(&Path) -> Option<String>,
 ) -> Option<u64> {
+    smallest_up(mount, cgroup_path, |dir| {
+        read(&dir.join(file)).as_deref().and_then(parse_limit)
+    })
+}
+
+/// The smallest of `value` over the folders from `cgroup_path`'s up to `mount`'s top: a
+/// parent's limit applies to every cgroup below it, so the tightest on the path is the one a
+/// process meets (memory limits, CPU quotas). `None` when no folder has one.
+pub(super) fn smallest_up<T: PartialOrd + Copy>(
+    mount: &MountEntry,
+    cgroup_path: &str,
+    value: impl Fn(&Path) -> Option<T>,
+) -> Option<T> {
     let top = mount_path(mount);
     let mut dir = cgroup_dir(mount, cgroup_path);
-    let mut smallest: Option<u64> = None;
+    let mut smallest: Option<T> = None;
     loop {
-        if let Some(limit) = read(&dir.join(file)).as_deref().and_then(parse_limit) {
-            smallest = Some(smallest.map_or(limit, |s| s.min(limit)));
+        if let Some(v) = value(&dir) {
+            smallest = Some(match smallest {
+                Some(s) if s < v => s,
+                _ => v,
+            });
         }
         if dir == top || !dir.pop() || !dir.starts_with(&top) {
             break;

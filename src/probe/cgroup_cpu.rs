@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use super::cgroup::{cgroup_dir, mount_path, parse_proc_cgroup};
+use super::cgroup::{parse_proc_cgroup, smallest_up};
 use super::mounts::MountEntry;
 
 /// Parses cgroup v2 `cpu.max`: `"400000 100000"` (quota and period, µs) → 4.0 CPUs; `"max …"`
@@ -57,11 +57,8 @@ pub fn cpu_quota(
             .find(|m| m.fs_type == "cgroup" && m.super_options.split(',').any(|o| o == "cpu"))?;
         (m, &e.path, false)
     };
-    let top = mount_path(mount);
-    let mut dir = cgroup_dir(mount, path);
-    let mut smallest: Option<f64> = None;
-    loop {
-        let quota = if v2 {
+    smallest_up(mount, path, |dir| {
+        if v2 {
             read(&dir.join("cpu.max"))
                 .as_deref()
                 .and_then(parse_cpu_max)
@@ -73,15 +70,8 @@ pub fn cpu_quota(
                 (Some(q), Some(p)) => parse_cfs(&q, &p),
                 _ => None,
             }
-        };
-        if let Some(q) = quota {
-            smallest = Some(smallest.map_or(q, |s| s.min(q)));
         }
-        if dir == top || !dir.pop() || !dir.starts_with(&top) {
-            break;
-        }
-    }
-    smallest
+    })
 }
 
 /// CPUs this process can keep busy: the affinity mask's count, capped by the quota rounded
