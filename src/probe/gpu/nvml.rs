@@ -75,6 +75,35 @@ fn read_state() -> NvmlState {
     }
 }
 
+/// The devices a live sampler may read every interval without waking a sleeping GPU: those
+/// sysfs lists awake, opened by PCI bus id (suspended and invisible ones skipped), else every
+/// device by index where there is no sysfs. Detection ([`read_state`]) walks the same list
+/// and also reports what it skipped.
+pub(crate) fn awake_devices(nvml: &Nvml) -> Vec<nvml_wrapper::Device<'_>> {
+    let listed = super::sysfs::nvidia_functions(std::path::Path::new("/sys"));
+    if listed.is_empty() {
+        let count = nvml.device_count().unwrap_or(0);
+        return (0..count)
+            .filter_map(|i| nvml.device_by_index(i).ok())
+            .collect();
+    }
+    listed
+        .into_iter()
+        .filter(|f| !f.suspended)
+        .filter_map(|f| nvml.device_by_pci_bus_id(f.bus_id.as_str()).ok())
+        .collect()
+}
+
+/// Memory in use on `d`, bytes: `nvmlDeviceGetMemoryInfo_v2`, else v1 on older drivers, as
+/// detection reads it.
+pub(crate) fn memory_used(nvml: &Nvml, d: &nvml_wrapper::Device<'_>) -> Option<u64> {
+    memory_v2_then_v1(reading(d.memory_info().map(|m| (m.total, m.used))), || {
+        memory_info_v1(nvml, d)
+    })
+    .ok()
+    .map(|(_, used)| used)
+}
+
 /// Every device by index (no sysfs: another OS, or a container without `/sys/bus/pci`).
 fn by_index(nvml: &Nvml) -> NvmlState {
     let count = match nvml.device_count() {

@@ -51,7 +51,9 @@ impl GpuMeter for NoGpus {
 }
 
 /// The NVIDIA GPUs of this machine through NVML (initialised once per process, shared with
-/// detection). Without NVML there are no GPU readings; detection's notes say why.
+/// detection), found as detection finds them: awake GPUs by PCI bus id, so a runtime-suspended
+/// laptop GPU is not woken every interval ([`crate::probe::gpu::nvml::awake_devices`]).
+/// Without NVML there are no GPU readings; detection's notes say why.
 pub struct NvmlMeter;
 
 impl GpuMeter for NvmlMeter {
@@ -60,18 +62,20 @@ impl GpuMeter for NvmlMeter {
         let Ok(nvml) = crate::probe::gpu::nvml::nvml() else {
             return Vec::new();
         };
-        let count = nvml.device_count().unwrap_or(0);
-        (0..count)
-            .filter_map(|i| {
-                let d = nvml.device_by_index(i).ok()?;
+        crate::probe::gpu::nvml::awake_devices(nvml)
+            .into_iter()
+            .enumerate()
+            .map(|(n, d)| {
+                // NVML's index, as detection and nvidia-smi number the GPUs.
+                let index = d.index().unwrap_or(n as u32);
                 let r = GpuReading {
                     utilization: d.utilization_rates().ok().map(|u| u.gpu),
-                    memory_used: d.memory_info().ok().map(|m| m.used),
+                    memory_used: crate::probe::gpu::nvml::memory_used(nvml, &d),
                     power_mw: d.power_usage().ok(),
                     pcie_rx_kb_per_s: d.pcie_throughput(PcieUtilCounter::Receive).ok(),
                     pcie_tx_kb_per_s: d.pcie_throughput(PcieUtilCounter::Send).ok(),
                 };
-                Some(gpu_sample(i, &r))
+                gpu_sample(index, &r)
             })
             .collect()
     }
