@@ -3,7 +3,7 @@
 
 use super::series::{self, Run};
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
-use crate::advisor::capacity::round_up_installed;
+use crate::advisor::capacity::installed_for;
 use crate::advisor::{RecId, Severity};
 use crate::trace::{Sample, Trace};
 
@@ -36,16 +36,22 @@ pub const RAM_NEAR_LIMIT_SHARE: f64 = 0.05;
 /// the workload simulator treats as a swap risk, [`crate::advisor::workload::SWAP_RISK_SHARE`]).
 pub const RAM_TARGET_HEADROOM: f64 = crate::advisor::workload::SWAP_RISK_SHARE;
 
-/// RAM that would have held the stretch: (RAM − least available + most swap in use) plus
-/// [`RAM_TARGET_HEADROOM`], rounded up to a common size. `None` when RAM is unknown, or when
-/// that is no more than the machine has (the samples did not catch what was missing).
+/// Installed RAM that would have held the stretch: (usable RAM − least available + most swap
+/// in use) plus [`RAM_TARGET_HEADROOM`], as installed RAM rounded up to a common size
+/// ([`installed_for`], the same sizing as every add-RAM target). `None` when RAM is unknown,
+/// or when that is no more than the machine has installed (the samples did not catch what was
+/// missing): a 64 GiB machine whose `MemTotal` is 62.7 GiB is never told to reach 64 GiB.
 fn ram_target(trace: &Trace, window: &[Sample]) -> Option<u64> {
-    let total = trace.header.profile.as_ref()?.memory.total_bytes?;
+    let profile = trace.header.profile.as_ref()?;
+    let total = profile.memory.total_bytes?;
+    let ram = crate::advisor::capacity::effective_ram(profile);
     let available = series::min_u64(window, |s| s.host.mem_available_bytes)?;
     let swapped = series::max_u64(window, |s| s.host.swap_used_bytes).unwrap_or(0);
     let used = total.saturating_sub(available).saturating_add(swapped);
-    let target = round_up_installed((used as f64 / (1.0 - RAM_TARGET_HEADROOM)).ceil() as u64);
-    (target > total).then_some(target)
+    let with_headroom = crate::units::saturating_bytes(used as f64 / (1.0 - RAM_TARGET_HEADROOM));
+    let target = installed_for(with_headroom, ram.usable_share());
+    let installed = ram.installed_bytes.unwrap_or(total);
+    (target > installed).then_some(target)
 }
 
 fn swap_in(s: &Sample) -> Option<f64> {
@@ -280,5 +286,35 @@ pub(super) fn near_limit(trace: &Trace, out: &mut Vec<Diagnosis>) {
                     .recs(&recs),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::synthetic;
+
+    /// A machine with 64 GiB installed shows `MemTotal` 65,745,012 kB (62.7 GiB). A stretch
+    /// that used 55 GiB asks for 55 / 0.9 = 61.1 GiB usable, 62.4 GiB installed: the 64 GiB it
+    /// has. No target; the earlier sizing compared 64 GiB with `MemTotal` and asked for the RAM
+    /// the machine already had. 60 GiB used asks for 66.7 / (62.7 / 64) = 68.0 → 96 GiB.
+    #[test]
+    fn the_target_is_installed_ram_and_never_what_the_machine_has() {
+        const GIB: u64 = 1 << 30;
+        let mem_total = 65_745_012u64 * 1024;
+        let trace = |used: u64| {
+            let mut t = synthetic::build(3, |_, s| {
+                s.host.mem_available_bytes = Some(mem_total - used);
+                s.host.swap_used_bytes = Some(0);
+            });
+            if let Some(p) = t.header.profile.as_mut() {
+                p.memory.total_bytes = Some(mem_total);
+            }
+            t
+        };
+        let t = trace(55 * GIB);
+        assert_eq!(ram_target(&t, &t.samples), None);
+        let t = trace(60 * GIB);
+        assert_eq!(ram_target(&t, &t.samples), Some(96 * GIB));
     }
 }
