@@ -90,13 +90,10 @@ pub(super) fn shm_exhausted(trace: &Trace, out: &mut Vec<Diagnosis>) {
         let peak = series::max(w, share).unwrap_or(0.0);
         let total = series::max_u64(w, |s| s.host.shm_total_bytes).unwrap_or(0);
         let used = series::max_u64(w, |s| s.host.shm_used_bytes).unwrap_or(0);
-        // It needed at least what it had; give it twice that in whole GiB (at least the
-        // advisor's default need), as the workload simulator's `grow-shm` does.
-        let recommended = total
-            .saturating_mul(2)
-            .max(SHM_NEEDED_DEFAULT_BYTES)
-            .div_ceil(1 << 30)
-            .saturating_mul(1 << 30);
+        // It needed at least what it had: the simulator's sizing (twice the need, whole GiB)
+        // of that, or of the advisor's default need when that is more.
+        let recommended =
+            crate::advisor::workload::recommended_shm(total.max(SHM_NEEDED_DEFAULT_BYTES / 2));
         let severity = if peak >= SHM_CRITICAL_SHARE {
             Severity::Critical
         } else {

@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::profile::Problem;
 
-pub use budget::{BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed};
+pub use budget::{
+    BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed, recommended_shm,
+};
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
 pub use findings::{SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
