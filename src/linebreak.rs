@@ -256,11 +256,13 @@ pub fn visible_lines<'a>(text: &'a str, lines: &[Line]) -> Vec<&'a str> {
 
 /// Width of the widest piece of `text` that UAX #14 allows no break inside: the narrowest a
 /// column can be without breaking inside a word.
+#[cfg(test)]
 pub fn min_content_width(text: &str, width: impl FnMut(Range<usize>) -> f32) -> f32 {
     min_content_width_keeping(text, &[], width)
 }
 
-/// [`min_content_width`] with no break inside the ranges `keep` (see [`break_lines_keeping`]).
+/// Width of the widest piece of `text` that UAX #14 allows no break inside, with no break
+/// inside the ranges `keep` either (see [`break_lines_keeping`]): the narrowest a column can be.
 pub fn min_content_width_keeping(
     text: &str,
     keep: &[Range<usize>],

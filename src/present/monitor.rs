@@ -162,6 +162,7 @@ fn messages(d: &Diagnosis) -> (Msg, Vec<Msg>) {
 }
 
 /// Every message a diagnosis uses, recommendations included (tests check their placeholders).
+#[cfg(test)]
 pub fn all_messages(d: &Diagnosis) -> Vec<Msg> {
     let (title, explain) = messages(d);
     let mut v = vec![title];

@@ -57,6 +57,7 @@ impl Metric {
     }
 
     /// True when no sample of `trace` knows this value (the chart leaves it out).
+    #[cfg(test)]
     pub fn absent_from(self, trace: &Trace) -> bool {
         trace.samples.iter().all(|s| self.value(s).is_none())
     }

@@ -224,8 +224,10 @@ pub fn diagnose(trace: &Trace) -> Summary {
     }
 }
 
-/// Diagnoses of the samples from `from_s` on (the window's "last minutes" view).
-pub fn diagnose_since(trace: &Trace, from_s: f64) -> Summary {
+/// Diagnoses of the samples from `from_s` on: the recognisers on part of a trace (tests check
+/// that a saw-tooth is still seen in its last stretch).
+#[cfg(test)]
+pub(crate) fn diagnose_since(trace: &Trace, from_s: f64) -> Summary {
     let window = Trace {
         header: trace.header.clone(),
         samples: trace

@@ -190,14 +190,6 @@ fn figures(p: &InferencePlan) -> Figures {
     }
 }
 
-/// The plan's phases and peaks, checked against no machine (capacities unknown).
-///
-/// # Errors
-/// An [`InferenceError`] for an input that can't be right.
-pub fn estimate(p: &InferencePlan) -> Result<InferenceMemory, InferenceError> {
-    judge(p, None, None)
-}
-
 /// The plan on a GPU of `gpu_total` bytes (the smallest one) with `usable` bytes of host RAM.
 pub(super) fn judge(
     p: &InferencePlan,

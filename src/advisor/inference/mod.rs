@@ -8,7 +8,7 @@ mod estimate;
 
 use serde::{Deserialize, Serialize};
 
-pub use estimate::{estimate, serve_against};
+pub use estimate::serve_against;
 
 use super::training::{CapacityCheck, Phase, TransformerShape};
 
