@@ -16,7 +16,7 @@ use crate::present;
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
     let mut out = String::new();
     section(&mut out, tr(lang, Msg::HwSection));
-    let rows = present::names::labels_once(present::hardware_rows(lang, a));
+    let rows = present::hardware_rows(lang, a);
     let w = label_width(rows.iter().map(|(l, _)| l.as_str()));
     for (label, value) in rows {
         let _ = writeln!(out, "  {}{value}", pad(&label, w));

@@ -157,17 +157,12 @@ pub fn capacity(lang: Lang, p: &PipelineView, s: &StageView) -> String {
                 Msg::Work2DecodeCapacity,
                 &[
                     ("cores", &cores.to_string()),
-                    ("rate", &mpix(lang, p.decode_mpix_per_core)),
+                    ("rate", &super::bench::mpix(p.decode_mpix_per_core)),
                 ],
             )
         ),
         _ => value,
     }
-}
-
-/// "250 MP/s".
-pub fn mpix(lang: Lang, v: f64) -> String {
-    trf(lang, Msg::Work2Mpix, &[("n", &format!("{v:.0}"))])
 }
 
 /// A stage's capacity with where it comes from: "3.00 GB/s (typical for NVMe SSD, an

@@ -291,8 +291,14 @@ fn disk(lang: Lang, d: &Disk) -> String {
     }
 }
 
-/// Label/value rows describing the hardware, shared by the terminal, the window and reports.
+/// Label/value rows describing the hardware, shared by the terminal, the window and reports;
+/// a label that repeats the row above (every GPU after the first) is blank
+/// ([`super::names::labels_once`]).
 pub fn hardware_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
+    super::names::labels_once(rows(lang, a))
+}
+
+fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
     let p: &MachineProfile = &a.profile;
     let h = &p.host;
     let mut rows = vec![

@@ -104,7 +104,7 @@ pub fn inert_reason(lang: Lang, i: Inert) -> &'static str {
 /// rate given. `None` when nothing is decoded on the CPU.
 pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
     let d = r.pipeline.decode?;
-    let rate = super::bandwidth::mpix(lang, d.mpix_per_core);
+    let rate = super::bench::mpix(d.mpix_per_core);
     let flat = |low: f64, high: f64| (high - low).abs() < 5e-4;
     Some(
         match (d.source, d.utilization_at_half, d.utilization_at_double) {

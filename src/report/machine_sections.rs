@@ -10,9 +10,7 @@ use crate::present;
 
 pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
-    b.push(Block::KeyValues(present::names::labels_once(
-        present::hardware_rows(lang, a),
-    )));
+    b.push(Block::KeyValues(present::hardware_rows(lang, a)));
     if !a.profile.notes.is_empty() {
         b.push(Block::Bullets(
             a.profile
@@ -102,7 +100,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
     let p = &bw.pipeline;
     // Without a workload there is no per-workload rate and no narrowest stage: two columns of
     // capacities only.
-    let with_workload = p.with_workload || p.narrowest.is_some();
+    let with_workload = p.with_workload;
     let rows = p
         .stages
         .iter()

@@ -3,9 +3,6 @@
 
 use super::{Sample, Trace};
 
-/// Bytes per GiB.
-const GIB: f64 = (1u64 << 30) as f64;
-
 /// One plottable quantity of a sample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Metric {
@@ -39,7 +36,7 @@ impl Metric {
     /// The value in `s`, or `None` when unknown there.
     pub fn value(self, s: &Sample) -> Option<f64> {
         let h = &s.host;
-        let gib = |b: Option<u64>| b.map(|b| b as f64 / GIB);
+        let gib = |b: Option<u64>| b.map(crate::units::to_gib);
         match self {
             Metric::GpuUtil(i) => s.gpus.iter().find(|g| g.index == i)?.util_percent,
             Metric::MemAvailableGib => gib(h.mem_available_bytes),

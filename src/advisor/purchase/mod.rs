@@ -362,7 +362,7 @@ fn cloud_purchase(profile: &MachineProfile, ram: &EffectiveRam, needed: u64) -> 
 fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan {
     let windows = wsl::windows_ram(profile);
     let cap_after = wsl::wsl_cap_after(profile);
-    const GIB: u64 = 1 << 30;
+    use crate::units::GIB;
     WslPlan {
         cap_bytes: cap,
         set_memory_bytes: needed.div_ceil(GIB).saturating_mul(GIB),

@@ -15,7 +15,7 @@ pub fn hardware(ui: &mut Ui, lang: Lang, a: &Assessment) {
         .striped(true)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
-            for (label, value) in present::names::labels_once(present::hardware_rows(lang, a)) {
+            for (label, value) in present::hardware_rows(lang, a) {
                 ui.label(RichText::new(&label).strong());
                 ui.add(Paragraph::new(value));
                 ui.end_row();

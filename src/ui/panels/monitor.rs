@@ -132,19 +132,6 @@ pub fn monitor(
     commands
 }
 
-/// 1, 2 or 5 × 10^n at or above `raw` (1 for a range that is empty or not a number).
-fn nice_step(raw: f64) -> f64 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
-    }
-    let p = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p)
-}
-
 /// A tick's label with as many decimals as its step needs: "2500", "0.5", "0.05" (0 to 3).
 fn tick_label(value: f64, step: f64) -> String {
     let decimals = if step.is_finite() && step > 0.0 && step < 1.0 {
@@ -197,7 +184,7 @@ fn timeline(ui: &mut Ui, lang: Lang, trace: &Trace, summary: &Summary) {
             // Three labelled lines whatever the range (egui_plot's powers of ten leave a
             // 0–6,000 chart 130 points tall with only "0").
             .y_grid_spacer(egui_plot::uniform_grid_spacer(|input| {
-                let large = nice_step((input.bounds.1 - input.bounds.0) / 3.0);
+                let large = crate::chart::nice_step((input.bounds.1 - input.bounds.0) / 3.0);
                 [large / 10.0, large / 2.0, large]
             }))
             .y_axis_formatter(|mark, _| tick_label(mark.value, mark.step_size))
