@@ -22,17 +22,10 @@ fn outcome(m: &InferenceMemory) -> Outcome {
     }
 }
 
-/// Fits, or lowers a failing need without breaking one that fit.
+/// Fits, or lowers a failing need without breaking one that fit (the training planner's rule,
+/// [`crate::advisor::training::helps`]).
 fn helps(now: &InferenceMemory, next: &InferenceMemory) -> bool {
-    if next.fits == Some(true) {
-        return true;
-    }
-    let broke = |a: Option<bool>, b: Option<bool>| a == Some(true) && b == Some(false);
-    if broke(now.gpu.fits, next.gpu.fits) || broke(now.cpu.fits, next.cpu.fits) {
-        return false;
-    }
-    (now.gpu.fits == Some(false) && next.gpu.needed_bytes < now.gpu.needed_bytes)
-        || (now.cpu.fits == Some(false) && next.cpu.needed_bytes < now.cpu.needed_bytes)
+    crate::advisor::training::helps(&[&now.gpu, &now.cpu], &[&next.gpu, &next.cpu], next.fits)
 }
 
 /// The largest value in `lo..=hi` for which `fits` holds, by bisection (`fits` grows false

@@ -224,13 +224,9 @@ pub(super) fn judge(
     let reserved = (p.engine == Engine::Vllm)
         .then(|| gpu_total.map(|g| saturating_bytes(g as f64 * p.gpu_memory_utilization)))
         .flatten();
-    let gpu = check(gpu_peak, reserved.or(gpu_total));
-    let cpu = check(cpu_peak, usable);
-    let fits = match (gpu.fits, cpu.fits) {
-        (Some(false), _) | (_, Some(false)) => Some(false),
-        (Some(true), Some(true)) => Some(true),
-        _ => None,
-    };
+    let gpu = CapacityCheck::new(gpu_peak, reserved.or(gpu_total));
+    let cpu = CapacityCheck::new(cpu_peak, usable);
+    let fits = crate::advisor::recommend::machine::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
     Ok(InferenceMemory {
         plan: p.clone(),
         weights_bytes: f.weights,
@@ -249,14 +245,6 @@ pub(super) fn judge(
         cpu,
         fits,
     })
-}
-
-fn check(needed: u64, available: Option<u64>) -> CapacityCheck {
-    CapacityCheck {
-        needed_bytes: needed,
-        available_bytes: available,
-        fits: available.map(|a| needed <= a),
-    }
 }
 
 /// Judges `p` on the machine (the smallest discrete GPU, usable RAM) and, when it doesn't fit,

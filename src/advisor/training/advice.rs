@@ -10,19 +10,13 @@ use crate::advisor::recommend::machine::{self, RamNeed};
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
 use crate::profile::MachineProfile;
 
-/// A change worth showing: it fits, or it lowers a failing need without breaking one that fit.
+/// A change worth showing ([`super::memory::helps`] on the GPU and CPU checks).
 fn helps(current: &Judged, next: &Judged) -> bool {
-    if next.fits == Some(true) {
-        return true;
-    }
-    let broke = |was: Option<bool>, now: Option<bool>| was == Some(true) && now == Some(false);
-    if broke(current.gpu.fits, next.gpu.fits) || broke(current.cpu.fits, next.cpu.fits) {
-        return false;
-    }
-    let lower = |was: &super::CapacityCheck, now: &super::CapacityCheck| {
-        was.fits == Some(false) && now.needed_bytes < was.needed_bytes
-    };
-    lower(&current.cpu, &next.cpu) || lower(&current.gpu, &next.gpu)
+    super::memory::helps(
+        &[&current.gpu, &current.cpu],
+        &[&next.gpu, &next.cpu],
+        next.fits,
+    )
 }
 
 fn outcome(j: &Judged) -> Outcome {

@@ -21,8 +21,26 @@ pub struct CapacityCheck {
     pub fits: Option<bool>,
 }
 
+/// A change worth showing: it fits (`next_fits`), or it lowers a need that didn't fit without
+/// breaking one that did. `now` and `next` are the same checks (GPU, CPU) before and after.
+pub(crate) fn helps(
+    now: &[&CapacityCheck],
+    next: &[&CapacityCheck],
+    next_fits: Option<bool>,
+) -> bool {
+    if next_fits == Some(true) {
+        return true;
+    }
+    let pairs = || now.iter().zip(next.iter());
+    if pairs().any(|(a, b)| a.fits == Some(true) && b.fits == Some(false)) {
+        return false;
+    }
+    pairs().any(|(a, b)| a.fits == Some(false) && b.needed_bytes < a.needed_bytes)
+}
+
 impl CapacityCheck {
-    fn new(needed: u64, available: Option<u64>) -> CapacityCheck {
+    /// `needed` bytes against `available` (unknown: `fits` is `None`).
+    pub(crate) fn new(needed: u64, available: Option<u64>) -> CapacityCheck {
         CapacityCheck {
             needed_bytes: needed,
             available_bytes: available,
@@ -172,14 +190,11 @@ fn checks(
         )
     };
     let nvme = (e.nvme_bytes > 0).then(|| CapacityCheck::new(e.nvme_bytes, m.nvme));
-    let all = [Some(gpu.fits), Some(cpu.fits), nvme.map(|n| n.fits)];
-    let fits = if all.iter().flatten().any(|f| *f == Some(false)) {
-        Some(false)
-    } else if all.iter().flatten().all(|f| *f == Some(true)) {
-        Some(true)
-    } else {
-        None
-    };
+    let fits = crate::advisor::recommend::machine::all_fit(&[
+        Some(gpu.fits),
+        Some(cpu.fits),
+        nvme.map(|n| n.fits),
+    ]);
     (gpu, cpu, nvme, fits)
 }
 
