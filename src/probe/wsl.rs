@@ -158,24 +158,12 @@ pub fn find_wslconfig(users: &Path) -> Lookup {
         0 => Lookup::Absent,
         1 => {
             let path = found.remove(0);
-            let text = read_capped(&path);
+            // A regular file of at most WSLCONFIG_CAP bytes of UTF-8, opened without blocking.
+            let text = crate::fsutil::read_input_string(&path, WSLCONFIG_CAP).ok();
             Lookup::Found(path, text)
         }
         _ => Lookup::Several,
     }
-}
-
-fn read_capped(path: &Path) -> Option<String> {
-    let file = std::fs::File::open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut buf = Vec::new();
-    file.take(WSLCONFIG_CAP + 1).read_to_end(&mut buf).ok()?;
-    if buf.len() as u64 > WSLCONFIG_CAP {
-        return None;
-    }
-    String::from_utf8(buf).ok()
 }
 
 /// The profile's `memory.wsl`, from the kernel release, `WSL_DISTRO_NAME`, `MemTotal` and what
