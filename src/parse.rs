@@ -15,6 +15,8 @@ pub struct ValueError {
     args: Vec<(&'static str, String)>,
     /// A placeholder filled with a list, joined as the language joins lists.
     list: Option<(&'static str, Vec<String>)>,
+    /// The `{reason}` placeholder, itself a message (why a file named as a value was refused).
+    reason: Option<Box<ValueError>>,
 }
 
 impl ValueError {
@@ -24,7 +26,14 @@ impl ValueError {
             msg,
             args: vec![("value", value.to_string())],
             list: None,
+            reason: None,
         }
+    }
+
+    /// Also fills the placeholder `reason` with `reason`'s text, in the same language.
+    pub fn with_reason(mut self, reason: ValueError) -> Self {
+        self.reason = Some(Box::new(reason));
+        self
     }
 
     /// Also fills the placeholder `name` with `value`.
@@ -49,11 +58,13 @@ impl ValueError {
             };
             (*name, items.join(sep))
         });
+        let reason = self.reason.as_ref().map(|r| r.text(lang));
         let args: Vec<(&str, &str)> = self
             .args
             .iter()
             .map(|(k, v)| (*k, v.as_str()))
             .chain(list.as_ref().map(|(k, v)| (*k, v.as_str())))
+            .chain(reason.as_deref().map(|r| ("reason", r)))
             .collect();
         trf(lang, self.msg, &args)
     }

@@ -3,6 +3,8 @@
 //! build planned machines.
 
 pub mod instances;
+pub mod model_shape;
+pub mod models;
 pub mod modules;
 pub mod planner;
 
@@ -145,6 +147,8 @@ pub struct Catalog {
     pub modules: Vec<modules::ModuleSize>,
     /// CPU families and their platforms.
     pub cpus: Vec<CpuPlatform>,
+    /// Models people train and serve (`models.csv`).
+    pub models: Vec<models::ModelEntry>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
@@ -178,6 +182,7 @@ pub fn catalog() -> &'static Catalog {
             include_str!("../../assets/catalog/modules.csv"),
         ),
         cpus: parse("cpus.csv", include_str!("../../assets/catalog/cpus.csv")),
+        models: models::parse(include_str!("../../assets/catalog/models.csv")),
     })
 }
 
@@ -250,6 +255,11 @@ impl Catalog {
             .iter()
             .find(|c| model.contains(&c.cpu_contains.to_lowercase()))
             .and_then(|c| self.platform(&c.platform))
+    }
+
+    /// A model by id, Hub id (its model part alone too) or alias, ignoring case.
+    pub fn model(&self, name: &str) -> Option<&models::ModelEntry> {
+        models::find(&self.models, name)
     }
 
     /// A cloud instance type by name (case and Azure's `Standard_` prefix ignored).

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use super::training_args::TrainingArgs;
 use crate::advisor::defaults;
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
-use crate::advisor::training::{TransformerShape, presets};
+use crate::advisor::training::TransformerShape;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::MachineProfile;
 
@@ -185,33 +185,44 @@ impl InferenceArgs {
         if let Some(flag) = training.training_only_flag() {
             return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
         }
-        let preset = training.preset.as_deref().and_then(presets::preset);
-        let params = training.params.or(preset.map(|p| p.params));
+        let preset = training.chosen_preset();
+        let read = training.model_files();
+        let params = training
+            .params
+            .or(preset.map(|p| p.params))
+            .or(read.and_then(|r| r.params()));
         let shape = match (training.layers, training.hidden_size) {
             (Some(layers), Some(hidden)) => Some(TransformerShape {
                 hidden,
                 layers,
                 heads: training.heads,
                 kv_heads: self.kv_heads,
+                ..TransformerShape::default()
             }),
-            _ => preset.and_then(|p| p.shape).map(|s| TransformerShape {
-                heads: training.heads.or(s.heads),
-                kv_heads: self.kv_heads.or(s.kv_heads),
-                ..s
-            }),
+            _ => preset
+                .and_then(|p| p.shape)
+                .or_else(|| read.and_then(|r| r.shape()))
+                .map(|s| TransformerShape {
+                    heads: training.heads.or(s.heads),
+                    kv_heads: self.kv_heads.or(s.kv_heads),
+                    // A head count typed over the model's: its head width follows from it.
+                    head_dim: s.head_dim.filter(|_| training.heads.is_none()),
+                    ..s
+                }),
         };
         let (Some(params), Some(shape)) = (params, shape) else {
             return Err(tr(lang, Msg::FlagInferenceNeedsShape).to_string());
         };
         let weights = match self.weights {
-            None | Some(WeightsArg::Bf16) => WeightFormat::Bf16,
+            None => read.and_then(gguf_format).unwrap_or(WeightFormat::Bf16),
+            Some(WeightsArg::Bf16) => WeightFormat::Bf16,
             Some(WeightsArg::Fp8) => WeightFormat::Fp8,
             Some(WeightsArg::Int8) => WeightFormat::Int8,
             Some(WeightsArg::Int4) => WeightFormat::Int4,
             Some(WeightsArg::Q4KM) => WeightFormat::Q4KM,
         };
         let mut plan = InferencePlan::new(engine, params, shape, weights);
-        plan.preset = preset.map(|p| p.id.to_string());
+        plan.preset = preset.map(|p| p.id.clone());
         plan.gpus = training
             .gpus_per_node
             .unwrap_or_else(|| defaults::gpus_per_node(profile));
@@ -234,9 +245,27 @@ impl InferenceArgs {
             plan.cpu_offload_gib = c;
         }
         plan.gpu_layers = self.n_gpu_layers;
-        if self.checkpoint_files == Some(FilesArg::Pickle) {
+        let pickles_only =
+            read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());
+        if self.checkpoint_files == Some(FilesArg::Pickle)
+            || (self.checkpoint_files.is_none() && pickles_only)
+        {
             plan.files = CheckpointFiles::Pickle;
         }
         Ok(Some(plan))
     }
+}
+
+/// The weight format a GGUF file holds most bytes in: `Q8_0` is INT8, `Q4_K` is `Q4_K_M`'s main
+/// type, F16/BF16 are 16-bit; `None` for a mix ramvram has no format for.
+fn gguf_format(r: &crate::inputs::model_files::ModelRead) -> Option<WeightFormat> {
+    r.gguf.as_ref()?;
+    let (name, _) = r.tensors.as_ref()?.by_dtype.first()?;
+    Some(match name.as_str() {
+        "F16" | "BF16" => WeightFormat::Bf16,
+        "Q8_0" => WeightFormat::Int8,
+        "Q4_K" => WeightFormat::Q4KM,
+        "Q4_0" | "IQ4_XS" | "IQ4_NL" => WeightFormat::Int4,
+        _ => return None,
+    })
 }

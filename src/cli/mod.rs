@@ -8,6 +8,7 @@ pub mod fleet;
 pub mod help;
 pub mod inference_args;
 mod layout;
+pub mod model_args;
 mod output;
 pub mod prometheus;
 pub mod text;
@@ -317,6 +318,10 @@ fn assessment(
         Ok(None) => from_file.workload,
         Err(e) => return Err(fail(lang, EXIT_BAD_INPUT, &e)),
     };
+    if let Some(m) = &training.model {
+        let overridden = training.model_overrides(inference.kv_heads.is_some());
+        say(&format!("ramvram: {}", m.note(lang, &overridden)));
+    }
     let a = advisor::assess_with(
         &machine,
         &advisor::Inputs {

@@ -2,6 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
+use super::model_args::{ModelChoice, parse_model};
 use crate::advisor::defaults;
 use crate::advisor::training::{
     ActivationInput, CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
@@ -19,6 +20,11 @@ pub struct TrainingArgs {
     /// llama2-70b.
     #[arg(long, value_parser = parse_preset)]
     pub preset: Option<String>,
+    /// A model by name (a catalogue id, Hugging Face id or alias, case ignored: qwen2.5-7b,
+    /// Qwen/Qwen2.5-7B-Instruct) or path (a Hugging Face folder, a .safetensors or .gguf file,
+    /// read by its headers). Flags given beside it override what it gives.
+    #[arg(long, value_parser = parse_model, conflicts_with = "preset")]
+    pub model: Option<ModelChoice>,
     /// Total parameters, with units: 7B, 350M, 2851000000.
     #[arg(long, value_parser = parse_count)]
     pub params: Option<u64>,
@@ -139,7 +145,7 @@ fn parse_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(p) => Ok(p.id.to_string()),
         None => {
-            let ids = presets::PRESETS.iter().map(|p| p.id.to_string()).collect();
+            let ids = presets::presets().iter().map(|p| p.id.clone()).collect();
             Err(ValueError::new(Msg::ValueUnknownPreset, s).with_list("ids", ids))
         }
     }
@@ -324,6 +330,41 @@ impl TrainingArgs {
         None
     }
 
+    /// The catalogue preset `--preset` or `--model` names.
+    pub fn chosen_preset(&self) -> Option<&'static presets::Preset> {
+        self.preset
+            .as_deref()
+            .and_then(presets::preset)
+            .or_else(|| self.model.as_ref().and_then(ModelChoice::preset))
+    }
+
+    /// The model files `--model PATH` read.
+    pub fn model_files(&self) -> Option<&crate::inputs::model_files::ModelRead> {
+        self.model.as_ref().and_then(ModelChoice::files)
+    }
+
+    /// The model flags given beside `--model` (as `--flag`), which replace what it gave.
+    pub fn model_overrides(&self, kv_heads: bool) -> Vec<&'static str> {
+        if self.model.is_none() {
+            return Vec::new();
+        }
+        [
+            (self.params.is_some(), "--params"),
+            (
+                self.largest_layer_params.is_some(),
+                "--largest-layer-params",
+            ),
+            (self.layers.is_some(), "--layers"),
+            (self.hidden_size.is_some(), "--hidden-size"),
+            (self.heads.is_some(), "--heads"),
+            (kv_heads, "--kv-heads"),
+            (self.checkpoint_dtype.is_some(), "--checkpoint-dtype"),
+        ]
+        .into_iter()
+        .filter_map(|(set, flag)| set.then_some(flag))
+        .collect()
+    }
+
     /// The plan these flags describe, `None` when no model was given.
     ///
     /// # Errors
@@ -333,20 +374,23 @@ impl TrainingArgs {
         lang: Lang,
         profile: &MachineProfile,
     ) -> Result<Option<TrainingPlan>, String> {
-        let mut plan = match (&self.preset, self.params) {
-            (Some(id), _) => {
-                defaults::plan_for_preset(presets::preset(id).expect("checked by clap"), profile)
-            }
+        let preset = self.chosen_preset();
+        let read = self.model_files();
+        let mut plan = match (preset, self.params.or(read.and_then(|r| r.params()))) {
+            (Some(p), _) => defaults::plan_for_preset(p, profile),
             (None, Some(p)) => defaults::plan_for_params(p, profile),
-            (None, None) if self.any() => {
+            (None, None) if self.any() || self.model.is_some() => {
                 return Err(crate::i18n::tr(lang, Msg::FlagNeedsModel).to_string());
             }
             (None, None) => return Ok(None),
         };
-        if let (Some(_), Some(p)) = (&self.preset, self.params) {
+        if let (Some(_), Some(p)) = (preset, self.params) {
             plan.params = p;
         }
-        if let Some(l) = self.largest_layer_params {
+        if let Some(l) = self.largest_layer_params.or(read
+            .and_then(|r| r.largest_tensor.as_ref())
+            .map(|t| t.elements))
+        {
             plan.largest_layer_params = Some(l);
         }
         plan.precision = match self.precision {
@@ -384,11 +428,12 @@ impl TrainingArgs {
                     hidden,
                     layers,
                     heads: self.heads,
-                    kv_heads: None,
+                    ..TransformerShape::default()
                 }),
                 _ => plan
                     .preset()
                     .and_then(|p| p.shape)
+                    .or_else(|| read.and_then(|r| r.shape()))
                     .map(|s| TransformerShape {
                         heads: self.heads.or(s.heads),
                         ..s
@@ -415,6 +460,8 @@ impl TrainingArgs {
                 CheckpointArg::Fp32 => CheckpointDtype::Fp32,
                 CheckpointArg::Int4 => CheckpointDtype::Int4,
             };
+        } else if let Some(d) = read.and_then(disk_dtype) {
+            plan.checkpoint_dtype = d;
         }
         if self.nvme_flag().is_some() {
             let d = NvmeConfig::default();
@@ -439,4 +486,15 @@ impl TrainingArgs {
         }
         Ok(Some(plan))
     }
+}
+
+/// The checkpoint's element type as its headers show it: the type holding most bytes (F32 is
+/// fp32; BF16, F16 and 8-bit types count as 16-bit for loading; 4-bit GGUF types as int4).
+fn disk_dtype(r: &crate::inputs::model_files::ModelRead) -> Option<CheckpointDtype> {
+    let (name, _) = r.tensors.as_ref()?.by_dtype.first()?;
+    Some(match name.as_str() {
+        "F32" => CheckpointDtype::Fp32,
+        n if n.starts_with("Q4") || n.starts_with("IQ4") || n == "MXFP4" => CheckpointDtype::Int4,
+        _ => CheckpointDtype::Bf16,
+    })
 }

@@ -14,7 +14,7 @@ use std::io;
 use std::path::PathBuf;
 
 pub use read::{
-    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, read_input,
+    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input, read_input,
     read_input_string,
 };
 pub use write::{TEMP_MARKER, write_atomic};

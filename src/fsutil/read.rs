@@ -92,6 +92,21 @@ pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     read_capped(file, cap, meta.len())
 }
 
+/// Opens a file a user named to read only part of it (a model file's header): regular files
+/// only, opened without blocking and checked with `fstat` on the opened descriptor, as
+/// [`read_input`] does. Returns the file and its size, bytes.
+///
+/// # Errors
+/// The OS error, or an error carrying an [`InputProblem`] for a folder, FIFO or device.
+pub fn open_input(path: &Path) -> io::Result<(std::fs::File, u64)> {
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if let Some(p) = special_kind(&meta) {
+        return Err(problem(p));
+    }
+    Ok((file, meta.len()))
+}
+
 /// [`read_input`] as UTF-8 text.
 ///
 /// # Errors

@@ -4,4 +4,5 @@
 //! hold, and below the views.
 
 pub mod fleet;
+pub mod model_files;
 pub mod scenario;

@@ -19,6 +19,7 @@ pub mod fleet;
 pub mod hardware;
 pub mod headline;
 pub mod inference;
+pub mod model;
 pub mod monitor;
 pub mod names;
 pub mod purchase;

@@ -39,8 +39,8 @@ pub fn rule_sources(lang: Lang, rules: &[RuleResult]) -> Vec<&'static str> {
 
 /// A model preset's name in `lang` ("7B decoder (Llama 2 7B)", "70 亿参数解码器（Llama 2 7B）");
 /// a preset this table doesn't know keeps its built-in name.
-pub fn preset_name(lang: Lang, p: &Preset) -> &'static str {
-    let msg = match p.id {
+pub fn preset_name(lang: Lang, p: &'static Preset) -> &'static str {
+    let msg = match p.id.as_str() {
         "resnet50" => Msg::PresetResnet50,
         "vit-l16" => Msg::PresetVitL16,
         "opt-1.3b" => Msg::PresetOpt13b,
@@ -49,7 +49,7 @@ pub fn preset_name(lang: Lang, p: &Preset) -> &'static str {
         "llama2-13b" => Msg::PresetLlama213b,
         "llama-65b" => Msg::PresetLlama65b,
         "llama2-70b" => Msg::PresetLlama270b,
-        _ => return p.name,
+        _ => return &p.name,
     };
     tr(lang, msg)
 }
@@ -132,12 +132,12 @@ mod tests {
     }
 
     use super::*;
-    use crate::advisor::training::presets::PRESETS;
+    use crate::advisor::training::presets::presets;
 
     #[test]
     fn every_preset_and_catalogue_platform_has_a_chinese_name() {
         // Model names stay as their authors write them; the decoders are described in words.
-        for p in PRESETS.iter().filter(|p| p.name.contains("decoder")) {
+        for p in presets().iter().filter(|p| p.name.contains("decoder")) {
             assert!(preset_name(Lang::Zh, p).contains("参数解码器"), "{}", p.id);
         }
         assert_eq!(

@@ -11,7 +11,7 @@ pub(crate) fn profile_bases() -> Vec<Value> {
 
 pub(crate) fn scenario_bases() -> Vec<Value> {
     let mut bases = Vec::new();
-    for p in advisor::training::presets::PRESETS.iter() {
+    for p in advisor::training::presets::presets().iter() {
         let plan = advisor::training::TrainingPlan::from_preset(p);
         bases.push(json!({"schema_version": 1, "training": plan}));
     }

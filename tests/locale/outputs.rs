@@ -77,7 +77,7 @@ fn all_data() -> Vec<String> {
 /// the CPU, as the seed's question) and every workload preset.
 fn scenarios(profile: &MachineProfile) -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
-    for p in &presets::PRESETS {
+    for p in presets::presets() {
         let plan = TrainingPlan {
             offload_optimizer: ramvram::advisor::training::OffloadTarget::Cpu,
             ..defaults::plan_for_preset(p, profile)

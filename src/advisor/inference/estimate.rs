@@ -60,12 +60,20 @@ fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
 }
 
 /// KV cache per token: 2 (keys and values) × layers × KV heads × head dimension × bytes per
-/// element, the head dimension being hidden ÷ heads (heads not given: hidden ÷ 128).
+/// element, the head dimension being the shape's own, else hidden ÷ heads (heads not given:
+/// hidden ÷ 128). Multi-head latent attention caches its latent instead: layers ×
+/// (`kv_lora_rank + qk_rope_head_dim`) × bytes (DeepSeek-V2 paper §2.1; vLLM's MLA cache).
 pub fn kv_bytes_per_token(p: &InferencePlan) -> u64 {
     let s = &p.shape;
+    if let Some(latent) = s.kv_latent {
+        return s
+            .layers
+            .saturating_mul(latent)
+            .saturating_mul(u64::from(p.kv_bytes));
+    }
     let heads = s.heads.unwrap_or((s.hidden / 128).max(1));
     let kv_heads = s.kv_heads.unwrap_or(heads);
-    let head_dim = s.hidden / heads.max(1);
+    let head_dim = s.head_dim.unwrap_or(s.hidden / heads.max(1));
     2u64.saturating_mul(s.layers)
         .saturating_mul(kv_heads)
         .saturating_mul(head_dim)
@@ -99,7 +107,8 @@ fn figures(p: &InferencePlan) -> Figures {
         .preset
         .as_deref()
         .and_then(crate::advisor::training::presets::preset)
-        .map_or_else(|| assumed_largest_layer(p.params), |x| x.largest_layer);
+        .and_then(|x| x.largest_layer)
+        .unwrap_or_else(|| assumed_largest_layer(p.params));
     let tensor = saturating_bytes(largest as f64 * p.weights.bytes());
     let layers = p.shape.layers;
     match p.engine {

@@ -211,7 +211,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
     let mut warnings = Vec::new();
     let largest = match plan
         .largest_layer_params
-        .or_else(|| plan.preset().map(|p| p.largest_layer))
+        .or_else(|| plan.preset().and_then(|p| p.largest_layer))
     {
         Some(l) => l,
         None => {

@@ -20,4 +20,4 @@ pub use breakdown::{
 pub use estimate::{QLORA_BASE_BYTES, estimate};
 pub use memory::*;
 pub use plan::*;
-pub use presets::{PRESETS, Preset, TransformerShape};
+pub use presets::{Preset, TransformerShape, presets};

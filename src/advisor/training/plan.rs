@@ -312,8 +312,8 @@ impl TrainingPlan {
     /// A plan from a preset (parameters, largest layer and shape from the model's publication).
     pub fn from_preset(p: &Preset) -> TrainingPlan {
         TrainingPlan {
-            preset: Some(p.id.to_string()),
-            largest_layer_params: Some(p.largest_layer),
+            preset: Some(p.id.clone()),
+            largest_layer_params: p.largest_layer,
             ..TrainingPlan::new(p.params)
         }
     }

@@ -1,9 +1,16 @@
-//! Model presets: parameter counts and shapes from the models' own publications.
+//! Model presets: the model catalogue's rows (parameter counts and shapes from the models' own
+//! publications and `config.json` files) as the planners take them.
+
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::catalog;
+use crate::catalog::model_shape::ModelShape;
+use crate::catalog::models::ModelEntry;
+
 /// Transformer shape, for the activation estimate and the KV cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransformerShape {
     /// Hidden size h.
     pub hidden: u64,
@@ -15,131 +22,85 @@ pub struct TransformerShape {
     /// Key/value heads (grouped-query attention); `None`: as many as `heads`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kv_heads: Option<u64>,
+    /// Width of one attention head; `None`: hidden ÷ heads (Gemma 2 and Qwen3 set their own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_dim: Option<u64>,
+    /// Multi-head latent attention: elements cached per token and layer (`kv_lora_rank +
+    /// qk_rope_head_dim`, 576 for DeepSeek-V3) instead of keys and values per KV head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_latent: Option<u64>,
 }
 
-/// A model preset.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A model preset: a row of the model catalogue (`assets/catalog/models.csv`), in the terms the
+/// planners use.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Preset {
     /// Stable id used on the command line (`--preset llama2-7b`).
-    pub id: &'static str,
+    pub id: String,
     /// Display name (a model name, not translated).
-    pub name: &'static str,
-    /// Total parameters.
+    pub name: String,
+    /// Hugging Face Hub id; empty when the model isn't on the Hub.
+    pub hub_id: String,
+    /// Total parameters, as published.
     pub params: u64,
-    /// Parameters of the largest single layer (tensor DeepSpeed must gather whole).
-    pub largest_layer: u64,
+    /// Parameters of the largest single tensor (the one DeepSpeed must gather whole): the
+    /// row's figure, else the largest tensor of its shape; `None` when neither is known.
+    pub largest_layer: Option<u64>,
     /// Transformer shape, when the model is one.
     pub shape: Option<TransformerShape>,
     /// Where the numbers come from.
-    pub source: &'static str,
+    pub source: String,
 }
 
-/// The presets, smallest first.
-pub const PRESETS: [Preset; 8] = [
-    Preset {
-        id: "resnet50",
-        name: "ResNet-50",
-        params: 25_557_032,
-        // layer4's 3×3 convolution, 512 × 512 × 3 × 3.
-        largest_layer: 2_359_296,
-        shape: None,
-        source: "torchvision ResNet50_Weights.IMAGENET1K_V2 (num_params 25,557,032); He et al. 2016",
-    },
-    Preset {
-        id: "vit-l16",
-        name: "ViT-L/16",
-        params: 304_326_632,
-        // An MLP projection, 1024 × 4096 weights + 4096 bias.
-        largest_layer: 4_198_400,
-        shape: Some(TransformerShape {
-            hidden: 1024,
-            layers: 24,
-            heads: Some(16),
-            kv_heads: None,
-        }),
-        source: "torchvision ViT_L_16_Weights.IMAGENET1K_V1 (num_params 304,326,632); Dosovitskiy et al. 2021",
-    },
-    Preset {
-        id: "opt-1.3b",
-        name: "1.3B decoder (OPT-1.3B)",
-        params: 1_315_758_080,
-        // Token embedding, 50272 × 2048.
-        largest_layer: 102_957_056,
-        shape: Some(TransformerShape {
-            hidden: 2048,
-            layers: 24,
-            heads: Some(32),
-            kv_heads: None,
-        }),
-        source: "Zhang et al. 2022, OPT: Open Pre-trained Transformer Language Models, Table 1; facebook/opt-1.3b config",
-    },
-    Preset {
-        id: "sdxl-unet",
-        name: "SDXL UNet",
-        params: 2_567_463_684,
-        // A 1280 × 1280 × 3 × 3 convolution (our reading of the architecture).
-        largest_layer: 14_745_600,
-        shape: None,
-        source: "Podell et al. 2023, SDXL (2.6B-parameter UNet); stabilityai/stable-diffusion-xl-base-1.0 unet",
-    },
-    Preset {
-        id: "llama2-7b",
-        name: "7B decoder (Llama 2 7B)",
-        params: 6_738_415_616,
-        // Token embedding, 32000 × 4096.
-        largest_layer: 131_072_000,
-        shape: Some(TransformerShape {
-            hidden: 4096,
-            layers: 32,
-            heads: Some(32),
-            kv_heads: None,
-        }),
-        source: "Touvron et al. 2023, Llama 2, Table 1; meta-llama/Llama-2-7b-hf config",
-    },
-    Preset {
-        id: "llama2-13b",
-        name: "13B decoder (Llama 2 13B)",
-        params: 13_015_864_320,
-        largest_layer: 163_840_000,
-        shape: Some(TransformerShape {
-            hidden: 5120,
-            layers: 40,
-            heads: Some(40),
-            kv_heads: None,
-        }),
-        source: "Touvron et al. 2023, Llama 2, Table 1; meta-llama/Llama-2-13b-hf config",
-    },
-    Preset {
-        id: "llama-65b",
-        name: "65B decoder (LLaMA 65B, the seed article's example)",
-        params: 65_200_000_000,
-        largest_layer: 262_144_000,
-        shape: Some(TransformerShape {
-            hidden: 8192,
-            layers: 80,
-            heads: Some(64),
-            kv_heads: None,
-        }),
-        source: "Touvron et al. 2023, LLaMA: Open and Efficient Foundation Language Models, Table 2 (65.2B)",
-    },
-    Preset {
-        id: "llama2-70b",
-        name: "70B decoder (Llama 2 70B)",
-        params: 68_976_648_192,
-        largest_layer: 262_144_000,
-        shape: Some(TransformerShape {
-            hidden: 8192,
-            layers: 80,
-            heads: Some(64),
-            kv_heads: Some(8),
-        }),
-        source: "Touvron et al. 2023, Llama 2, Table 1 (GQA for 70B, §2.2); meta-llama/Llama-2-70b-hf config (num_key_value_heads 8)",
-    },
-];
+impl Preset {
+    fn from_entry(m: &ModelEntry) -> Preset {
+        let shape = match (&m.shape, m.vision) {
+            (Some(s), _) => Some(TransformerShape::of_model(s)),
+            (None, Some((layers, hidden, heads))) => Some(TransformerShape {
+                hidden,
+                layers,
+                heads: Some(heads),
+                ..TransformerShape::default()
+            }),
+            (None, None) => None,
+        };
+        Preset {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            hub_id: m.hub_id.clone(),
+            params: m.params,
+            largest_layer: m.largest_tensor(),
+            shape,
+            source: m.source.clone(),
+        }
+    }
+}
 
-/// Finds a preset by id.
-pub fn preset(id: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id))
+impl TransformerShape {
+    /// The planners' view of a catalogue or `config.json` shape: layers, hidden size, heads,
+    /// KV heads, head dimension and, for MLA, the latent cached per token and layer.
+    pub fn of_model(s: &ModelShape) -> TransformerShape {
+        TransformerShape {
+            hidden: s.hidden,
+            layers: s.layers,
+            heads: Some(s.heads),
+            kv_heads: Some(s.kv_heads),
+            head_dim: Some(s.head_dim()),
+            kv_latent: s.mla.map(|_| s.kv_elements_per_layer()),
+        }
+    }
+}
+
+/// Every catalogue model as a preset, in catalogue order.
+pub fn presets() -> &'static [Preset] {
+    static PRESETS: OnceLock<Vec<Preset>> = OnceLock::new();
+    PRESETS.get_or_init(|| catalog().models.iter().map(Preset::from_entry).collect())
+}
+
+/// Finds a preset by id, Hub id or alias (case ignored).
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    let id = &catalog().model(name)?.id;
+    presets().iter().find(|p| &p.id == id)
 }
 
 /// The largest-layer assumption when neither the user nor a preset gives one: the token

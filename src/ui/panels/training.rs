@@ -6,8 +6,8 @@ use egui::{RichText, Ui};
 use super::Command;
 use crate::advisor::Assessment;
 use crate::advisor::training::{
-    ActivationInput, CapacityCheck, FineTune, OffloadTarget, Optimizer, PRESETS, Precision,
-    Strategy, TrainingMemory, TrainingPlan, presets,
+    ActivationInput, CapacityCheck, FineTune, OffloadTarget, Optimizer, Precision, Strategy,
+    TrainingMemory, TrainingPlan, presets,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -131,21 +131,22 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     .selected_text(current)
                     .truncate()
                     .show_ui(ui, |ui| {
-                        for p in &PRESETS {
+                        for p in presets::presets() {
                             if ui
                                 .selectable_label(
-                                    plan.preset.as_deref() == Some(p.id),
+                                    plan.preset.as_deref() == Some(p.id.as_str()),
                                     crate::present::names::preset_name(lang, p),
                                 )
                                 .clicked()
                             {
                                 // A preset is a model: strategy, offload, precision and the
                                 // rest stay as the user set them.
-                                plan.preset = Some(p.id.to_string());
+                                plan.preset = Some(p.id.clone());
                                 plan.params = p.params;
-                                plan.largest_layer_params = Some(p.largest_layer);
+                                plan.largest_layer_params = p.largest_layer;
                                 form.params_text = format::params(p.params);
-                                form.largest_text = format::params(p.largest_layer);
+                                form.largest_text =
+                                    p.largest_layer.map(format::params).unwrap_or_default();
                             }
                         }
                     })
@@ -355,8 +356,7 @@ fn shape_inputs(ui: &mut Ui, lang: Lang, act: &mut ActivationInput) {
         .get_or_insert(crate::advisor::training::TransformerShape {
             hidden: 4096,
             layers: 32,
-            heads: None,
-            kv_heads: None,
+            ..Default::default()
         });
     row(ui, tr(lang, Msg::TrainLayers), |ui| {
         ui.add(super::number(&mut shape.layers, 1..=1024))

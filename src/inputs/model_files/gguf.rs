@@ -1,0 +1,272 @@
+//! GGUF headers (ggml-org/ggml `docs/gguf.md`, versions 2 and 3): magic `GGUF`, version, tensor
+//! count, metadata count, the metadata key/value pairs, then each tensor's name, dimensions,
+//! type and offset. Read in order from a capped reader; tensor data is never read. Every count
+//! and string length is checked against its cap before it is used.
+
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use super::{
+    GgufRead, LargestTensor, MAX_GGUF_HEADER, MAX_GGUF_STRING, MAX_GGUF_TENSORS, ModelFileError,
+    ModelProblem, TensorTotals,
+};
+
+/// (elements per block, bytes per block) of a ggml type, and its name: gguf-py
+/// `constants.GGML_QUANT_SIZES` and `GGMLQuantizationType` (llama.cpp's `ggml.h`).
+fn ggml_type(t: u32) -> Option<(&'static str, u64, u64)> {
+    Some(match t {
+        0 => ("F32", 1, 4),
+        1 => ("F16", 1, 2),
+        2 => ("Q4_0", 32, 18),
+        3 => ("Q4_1", 32, 20),
+        6 => ("Q5_0", 32, 22),
+        7 => ("Q5_1", 32, 24),
+        8 => ("Q8_0", 32, 34),
+        9 => ("Q8_1", 32, 40),
+        10 => ("Q2_K", 256, 84),
+        11 => ("Q3_K", 256, 110),
+        12 => ("Q4_K", 256, 144),
+        13 => ("Q5_K", 256, 176),
+        14 => ("Q6_K", 256, 210),
+        15 => ("Q8_K", 256, 292),
+        16 => ("IQ2_XXS", 256, 66),
+        17 => ("IQ2_XS", 256, 74),
+        18 => ("IQ3_XXS", 256, 98),
+        19 => ("IQ1_S", 256, 50),
+        20 => ("IQ4_NL", 32, 18),
+        21 => ("IQ3_S", 256, 110),
+        22 => ("IQ2_S", 256, 82),
+        23 => ("IQ4_XS", 256, 136),
+        24 => ("I8", 1, 1),
+        25 => ("I16", 1, 2),
+        26 => ("I32", 1, 4),
+        27 => ("I64", 1, 8),
+        28 => ("F64", 1, 8),
+        29 => ("IQ1_M", 256, 56),
+        30 => ("BF16", 1, 2),
+        34 => ("TQ1_0", 256, 54),
+        35 => ("TQ2_0", 256, 66),
+        39 => ("MXFP4", 32, 17),
+        40 => ("NVFP4", 64, 36),
+        41 => ("Q1_0", 128, 18),
+        _ => return None,
+    })
+}
+
+/// A metadata value ramvram keeps: integers (the shape keys) and strings (the architecture).
+enum Value {
+    Int(u64),
+    Text(String),
+    Other,
+}
+
+struct Reader<'a, R> {
+    inner: R,
+    file: &'a Path,
+}
+
+impl<R: Read> Reader<'_, R> {
+    fn err(&self, p: ModelProblem) -> ModelFileError {
+        ModelFileError::new(self.file, p)
+    }
+
+    fn bytes<const N: usize>(&mut self) -> Result<[u8; N], ModelFileError> {
+        let mut b = [0u8; N];
+        self.inner
+            .read_exact(&mut b)
+            .map_err(|_| self.err(ModelProblem::Truncated))?;
+        Ok(b)
+    }
+
+    fn u32(&mut self) -> Result<u32, ModelFileError> {
+        Ok(u32::from_le_bytes(self.bytes()?))
+    }
+
+    fn u64(&mut self) -> Result<u64, ModelFileError> {
+        Ok(u64::from_le_bytes(self.bytes()?))
+    }
+
+    fn capped(&self, what: &str, value: u64, cap: u64) -> Result<u64, ModelFileError> {
+        if value > cap {
+            return Err(self.err(ModelProblem::TooLarge {
+                what: what.into(),
+                value,
+                cap,
+            }));
+        }
+        Ok(value)
+    }
+
+    /// A string: u64 length, then UTF-8 bytes (lossy), at most [`MAX_GGUF_STRING`].
+    fn string(&mut self) -> Result<String, ModelFileError> {
+        let n = self.u64()?;
+        let n = self.capped("string length", n, MAX_GGUF_STRING)?;
+        let mut buf = Vec::new();
+        (&mut self.inner)
+            .take(n)
+            .read_to_end(&mut buf)
+            .map_err(|_| self.err(ModelProblem::Truncated))?;
+        if buf.len() as u64 != n {
+            return Err(self.err(ModelProblem::Truncated));
+        }
+        Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    /// One value of type `t` (GGUF metadata value types 0–12); arrays are read and dropped.
+    fn value(&mut self, t: u32, depth: u32) -> Result<Value, ModelFileError> {
+        Ok(match t {
+            0 | 1 | 7 => Value::Int(u64::from(self.bytes::<1>()?[0])),
+            2 | 3 => Value::Int(u64::from(u16::from_le_bytes(self.bytes()?))),
+            4 | 5 => Value::Int(u64::from(self.u32()?)),
+            6 => {
+                self.u32()?;
+                Value::Other
+            }
+            8 => Value::Text(self.string()?),
+            10 | 11 => Value::Int(self.u64()?),
+            12 => {
+                self.u64()?;
+                Value::Other
+            }
+            9 if depth < 2 => {
+                let inner = self.u32()?;
+                let n = self.u64()?;
+                let n = self.capped("array length", n, MAX_GGUF_HEADER)?;
+                for _ in 0..n {
+                    self.value(inner, depth + 1)?;
+                }
+                Value::Other
+            }
+            _ => return Err(self.err(ModelProblem::Field(format!("metadata type {t}")))),
+        })
+    }
+}
+
+/// The tensors and header of a GGUF file.
+pub(super) struct Gguf {
+    pub header: GgufRead,
+    pub totals: TensorTotals,
+    pub largest: Option<LargestTensor>,
+}
+
+/// Reads the GGUF header of `path`.
+///
+/// # Errors
+/// Not a GGUF file, a count or string beyond its cap, a header that ends early or is larger
+/// than [`MAX_GGUF_HEADER`], an unknown tensor type, or a tensor whose size overflows.
+pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
+    let (file, len) = crate::fsutil::open_input(path).map_err(|e| {
+        ModelFileError::new(path, ModelProblem::Io(crate::fsutil::IoProblem::of(&e)))
+    })?;
+    let mut r = Reader {
+        inner: BufReader::new(file).take(MAX_GGUF_HEADER),
+        file: path,
+    };
+    if &r.bytes::<4>().map_err(|_| r.err(ModelProblem::NotGguf))? != b"GGUF" {
+        return Err(r.err(ModelProblem::NotGguf));
+    }
+    let version = r.u32()?;
+    if !(2..=3).contains(&version) {
+        return Err(r.err(ModelProblem::NotGguf));
+    }
+    let tensors = r.u64()?;
+    let tensors = r.capped("tensor count", tensors, MAX_GGUF_TENSORS)?;
+    let kvs = r.u64()?;
+    let kvs = r.capped("metadata count", kvs, 100_000)?;
+    let mut ints: Vec<(String, u64)> = Vec::new();
+    let mut architecture = None;
+    for _ in 0..kvs {
+        let key = r.string()?;
+        let t = r.u32()?;
+        match r.value(t, 0)? {
+            Value::Int(v) => ints.push((key, v)),
+            Value::Text(s) if key == "general.architecture" => architecture = Some(s),
+            _ => {}
+        }
+    }
+    let arch = architecture.clone().unwrap_or_default();
+    let int = |k: &str| {
+        let full = format!("{arch}.{k}");
+        ints.iter().find(|(key, _)| *key == full).map(|(_, v)| *v)
+    };
+    let mut header = GgufRead {
+        version,
+        architecture,
+        block_count: int("block_count"),
+        embedding_length: int("embedding_length"),
+        head_count: int("attention.head_count"),
+        head_count_kv: int("attention.head_count_kv"),
+        key_length: int("attention.key_length"),
+        context_length: int("context_length"),
+        expert_count: int("expert_count"),
+        expert_used_count: int("expert_used_count"),
+        bytes_per_layer: Vec::new(),
+        other_bytes: 0,
+    };
+    let mut totals = TensorTotals {
+        tensors,
+        params: 0,
+        weight_bytes: 0,
+        by_dtype: Vec::new(),
+    };
+    let mut largest: Option<LargestTensor> = None;
+    let overflow =
+        |name: &str| ModelFileError::new(path, ModelProblem::Field(format!("{name}.dims")));
+    for _ in 0..tensors {
+        let name = r.string()?;
+        let dims = r.u32()?;
+        let dims = r.capped("tensor dimensions", u64::from(dims), 8)?;
+        let mut elements = 1u64;
+        for _ in 0..dims {
+            elements = elements
+                .checked_mul(r.u64()?)
+                .ok_or_else(|| overflow(&name))?;
+        }
+        let t = r.u32()?;
+        let _offset = r.u64()?;
+        let (type_name, block, block_bytes) = ggml_type(t)
+            .ok_or_else(|| r.err(ModelProblem::Field(format!("{name}: tensor type {t}"))))?;
+        let bytes = (elements / block)
+            .checked_mul(block_bytes)
+            .filter(|_| elements % block == 0)
+            .ok_or_else(|| overflow(&name))?;
+        totals.params = totals
+            .params
+            .checked_add(elements)
+            .ok_or_else(|| overflow(&name))?;
+        totals.weight_bytes = totals.weight_bytes.saturating_add(bytes);
+        match totals.by_dtype.iter_mut().find(|(n, _)| n == type_name) {
+            Some((_, b)) => *b = b.saturating_add(bytes),
+            None => totals.by_dtype.push((type_name.to_string(), bytes)),
+        }
+        let layer = name
+            .strip_prefix("blk.")
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < 100_000);
+        match layer {
+            Some(n) => {
+                if header.bytes_per_layer.len() <= n {
+                    header.bytes_per_layer.resize(n + 1, 0);
+                }
+                header.bytes_per_layer[n] = header.bytes_per_layer[n].saturating_add(bytes);
+            }
+            None => header.other_bytes = header.other_bytes.saturating_add(bytes),
+        }
+        if largest.as_ref().is_none_or(|l| elements > l.elements) {
+            largest = Some(LargestTensor { name, elements });
+        }
+    }
+    totals.by_dtype.sort_by_key(|b| std::cmp::Reverse(b.1));
+    if totals.weight_bytes > len {
+        return Err(r.err(ModelProblem::OutOfFile("tensor data".into())));
+    }
+    Ok((
+        Gguf {
+            header,
+            totals,
+            largest,
+        },
+        len,
+    ))
+}

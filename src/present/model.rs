@@ -1,0 +1,166 @@
+//! Words for `--model`: where a model's figures came from (the catalogue, `config.json`, the
+//! safetensors or GGUF headers) and why a model file was refused, in one language.
+
+use crate::format;
+use crate::fsutil::IoProblem;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::inputs::model_files::{ModelFileError, ModelFormat, ModelProblem, ModelRead};
+use crate::parse::ValueError;
+
+/// A byte count with thousands separators: "15,231,233,024".
+fn count(n: u64) -> String {
+    format::thousands(n)
+}
+
+/// "BF16 15.2 GiB, F32 1.0 MiB": bytes per element type.
+fn mix(by_dtype: &[(String, u64)]) -> String {
+    by_dtype
+        .iter()
+        .take(6)
+        .map(|(t, b)| format!("{t} {}", format::gib(*b)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where each figure of a model read from disk came from: "model: from …/config.json
+/// (qwen2): 28 layers, hidden 3,584 …; 7,615,616,512 parameters and 15.2 GiB of weights from
+/// the headers of 4 safetensors files (BF16 15.2 GiB); largest tensor …".
+pub fn read_note(lang: Lang, r: &ModelRead) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let path = r.path.display().to_string();
+    parts.push(trf(lang, Msg::ModelFromPath, &[("path", &path)]));
+    if let Some(c) = &r.config {
+        let shape = c.shape.as_ref().map_or_else(
+            || tr(lang, Msg::ModelNoShape).to_string(),
+            |s| {
+                trf(
+                    lang,
+                    Msg::ModelShape,
+                    &[
+                        ("layers", &s.layers.to_string()),
+                        ("hidden", &count(s.hidden)),
+                        ("heads", &s.heads.to_string()),
+                        ("kv_heads", &s.kv_heads.to_string()),
+                        ("head_dim", &s.head_dim().to_string()),
+                    ],
+                )
+            },
+        );
+        parts.push(trf(
+            lang,
+            Msg::ModelConfig,
+            &[
+                ("file", &c.file.display().to_string()),
+                ("model_type", &c.model_type),
+                ("shape", &shape),
+            ],
+        ));
+    }
+    if let Some(t) = &r.tensors {
+        let kind = match r.format {
+            ModelFormat::Gguf => "GGUF",
+            _ => "safetensors",
+        };
+        parts.push(trf(
+            lang,
+            Msg::ModelTensors,
+            &[
+                ("params", &count(t.params)),
+                ("bytes", &format::gib(t.weight_bytes)),
+                ("files", &r.weight_files.len().to_string()),
+                ("kind", kind),
+                ("mix", &mix(&t.by_dtype)),
+            ],
+        ));
+    } else if let Some(p) = r.params() {
+        parts.push(trf(
+            lang,
+            Msg::ModelParamsFromShape,
+            &[("params", &count(p))],
+        ));
+    }
+    if let Some(l) = &r.largest_tensor {
+        parts.push(trf(
+            lang,
+            Msg::ModelLargest,
+            &[("name", &l.name), ("elements", &count(l.elements))],
+        ));
+    }
+    if let Some(g) = &r.gguf {
+        if let Some(max) = g.bytes_per_layer.iter().max() {
+            parts.push(trf(
+                lang,
+                Msg::ModelGgufLayers,
+                &[
+                    ("layers", &g.bytes_per_layer.len().to_string()),
+                    ("per_layer", &format::gib(*max)),
+                    ("other", &format::gib(g.other_bytes)),
+                ],
+            ));
+        }
+    }
+    if !r.pickle_files.is_empty() {
+        let bytes = r.pickle_files.iter().map(|f| f.bytes).sum::<u64>();
+        parts.push(trf(
+            lang,
+            Msg::ModelPickle,
+            &[
+                ("files", &r.pickle_files.len().to_string()),
+                ("bytes", &format::gib(bytes)),
+            ],
+        ));
+    }
+    let sep = match lang {
+        Lang::En => "; ",
+        Lang::Zh => "；",
+    };
+    parts.join(sep)
+}
+
+/// Why the OS or ramvram's input checks refused a file, as a message.
+fn io_reason(p: &IoProblem) -> ValueError {
+    use crate::fsutil::InputProblem as I;
+    let plain = |m| ValueError::new(m, "");
+    match p {
+        IoProblem::NotFound => plain(Msg::ErrorIoNotFound),
+        IoProblem::PermissionDenied => plain(Msg::ErrorIoPermissionDenied),
+        IoProblem::Input(I::Directory) => plain(Msg::ErrorInputDirectory),
+        IoProblem::Input(I::Fifo) => plain(Msg::ErrorInputFifo),
+        IoProblem::Input(I::CharDevice) => plain(Msg::ErrorInputCharDevice),
+        IoProblem::Input(I::BlockDevice) => plain(Msg::ErrorInputBlockDevice),
+        IoProblem::Input(I::Socket) => plain(Msg::ErrorInputSocket),
+        IoProblem::Input(I::NotText) => plain(Msg::ErrorInputNotText),
+        IoProblem::Input(I::TooLarge(cap)) => {
+            ValueError::new(Msg::ErrorInputTooLarge, "").with("mib", (cap >> 20).to_string())
+        }
+        other => ValueError::new(Msg::ModelErrorIo, "").with("text", other.to_string()),
+    }
+}
+
+/// A refused model file as a command-line value error: "`--model`: FILE: REASON".
+pub fn value_error(e: &ModelFileError) -> ValueError {
+    let file = e.file.display().to_string();
+    let reason = match &e.problem {
+        ModelProblem::Io(p) => io_reason(p),
+        ModelProblem::NoModel => ValueError::new(Msg::ModelErrorNoModel, ""),
+        ModelProblem::Json(why) => {
+            ValueError::new(Msg::ModelErrorJson, "").with("why", why.clone())
+        }
+        ModelProblem::Field(field) => {
+            ValueError::new(Msg::ModelErrorField, "").with("field", field.clone())
+        }
+        ModelProblem::TooLarge { what, value, cap } => ValueError::new(Msg::ModelErrorTooLarge, "")
+            .with("what", what.clone())
+            .with("found", count(*value))
+            .with("cap", count(*cap)),
+        ModelProblem::OutOfFile(name) => {
+            ValueError::new(Msg::ModelErrorOutOfFile, "").with("name", name.clone())
+        }
+        ModelProblem::OutsideFolder(name) => {
+            ValueError::new(Msg::ModelErrorOutsideFolder, "").with("name", name.clone())
+        }
+        ModelProblem::NotGguf => ValueError::new(Msg::ModelErrorNotGguf, ""),
+        ModelProblem::Truncated => ValueError::new(Msg::ModelErrorTruncated, ""),
+    };
+    ValueError::new(Msg::ModelErrorInFile, &file).with_reason(reason)
+}
