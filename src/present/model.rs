@@ -12,14 +12,18 @@ fn count(n: u64) -> String {
     format::thousands(n)
 }
 
-/// "BF16 15.2 GiB, F32 1.0 MiB": bytes per element type.
-fn mix(by_dtype: &[(String, u64)]) -> String {
+/// "BF16 15,231,233,024, F32 1,024": bytes per element type, as the language joins lists.
+fn mix(lang: Lang, by_dtype: &[(String, u64)]) -> String {
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "、",
+    };
     by_dtype
         .iter()
         .take(6)
-        .map(|(t, b)| format!("{t} {}", format::gib(*b)))
+        .map(|(t, b)| format!("{t} {}", count(*b)))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(sep)
 }
 
 /// Where each figure of a model read from disk came from: "model: from …/config.json
@@ -66,10 +70,11 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
             Msg::ModelTensors,
             &[
                 ("params", &count(t.params)),
-                ("bytes", &format::gib(t.weight_bytes)),
+                ("bytes", &count(t.weight_bytes)),
+                ("gib", &format::gib(t.weight_bytes)),
                 ("files", &r.weight_files.len().to_string()),
                 ("kind", kind),
-                ("mix", &mix(&t.by_dtype)),
+                ("mix", &mix(lang, &t.by_dtype)),
             ],
         ));
     } else if let Some(p) = r.params() {
@@ -93,8 +98,8 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
                 Msg::ModelGgufLayers,
                 &[
                     ("layers", &g.bytes_per_layer.len().to_string()),
-                    ("per_layer", &format::gib(*max)),
-                    ("other", &format::gib(g.other_bytes)),
+                    ("per_layer", &count(*max)),
+                    ("other", &count(g.other_bytes)),
                 ],
             ));
         }

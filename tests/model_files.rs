@@ -1,0 +1,312 @@
+//! `--model PATH`: a Hugging Face folder written here from the formats' specifications
+//! (`config.json`, `model.safetensors.index.json`, safetensors files built by hand: an 8-byte
+//! little-endian header length, the JSON header, zeroed data), a GGUF written by llama.cpp's own
+//! writer (PyPI `gguf`, gguf-py), and hostile files. Figures are summed by hand.
+//!
+//! The GGUF test needs `python3` with `gguf` and `numpy` (`pip install gguf`); without them it
+//! fails when `CI` is set and is skipped, with a note, otherwise.
+
+mod common;
+
+use std::path::Path;
+
+use common::ramvram;
+use ramvram::inputs::model_files::{ModelFormat, ModelProblem, read};
+
+/// A safetensors file of `tensors` (name, dtype, shape, bytes per element) with zeroed data.
+fn safetensors(path: &Path, tensors: &[(&str, &str, &[u64], u64)]) {
+    let mut header = serde_json::Map::new();
+    let mut offset = 0u64;
+    for (name, dtype, shape, size) in tensors {
+        let bytes = shape.iter().product::<u64>() * size;
+        header.insert(
+            (*name).to_string(),
+            serde_json::json!({"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + bytes]}),
+        );
+        offset += bytes;
+    }
+    let json = serde_json::Value::Object(header).to_string();
+    let mut out = (json.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(json.as_bytes());
+    out.resize(out.len() + offset as usize, 0);
+    std::fs::write(path, out).unwrap();
+}
+
+/// A two-layer Llama-shaped model: hidden 64, 4 heads of 16, 2 KV heads, MLP 128,
+/// vocabulary 100, untied, in two shards.
+fn tiny_llama(dir: &Path) {
+    std::fs::write(
+        dir.join("config.json"),
+        r#"{"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 64,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "intermediate_size": 128, "vocab_size": 100, "tie_word_embeddings": false,
+            "max_position_embeddings": 4096, "torch_dtype": "bfloat16"}"#,
+    )
+    .unwrap();
+    let mut first: Vec<(String, &str, Vec<u64>, u64)> =
+        vec![("model.embed_tokens.weight".into(), "BF16", vec![100, 64], 2)];
+    let mut second: Vec<(String, &str, Vec<u64>, u64)> = vec![
+        ("lm_head.weight".into(), "BF16", vec![100, 64], 2),
+        ("model.norm.weight".into(), "BF16", vec![64], 2),
+    ];
+    for layer in 0..2 {
+        let p = format!("model.layers.{layer}");
+        let into = if layer == 0 { &mut first } else { &mut second };
+        for (name, shape) in [
+            ("self_attn.q_proj.weight", vec![64, 64]),
+            ("self_attn.k_proj.weight", vec![32, 64]),
+            ("self_attn.v_proj.weight", vec![32, 64]),
+            ("self_attn.o_proj.weight", vec![64, 64]),
+            ("mlp.gate_proj.weight", vec![128, 64]),
+            ("mlp.up_proj.weight", vec![128, 64]),
+            ("mlp.down_proj.weight", vec![64, 128]),
+            ("input_layernorm.weight", vec![64]),
+            ("post_attention_layernorm.weight", vec![64]),
+        ] {
+            into.push((format!("{p}.{name}"), "BF16", shape, 2));
+        }
+    }
+    let mut weight_map = serde_json::Map::new();
+    for (file, tensors) in [
+        ("model-00001-of-00002.safetensors", &first),
+        ("model-00002-of-00002.safetensors", &second),
+    ] {
+        let list: Vec<(&str, &str, &[u64], u64)> = tensors
+            .iter()
+            .map(|(n, d, s, b)| (n.as_str(), *d, s.as_slice(), *b))
+            .collect();
+        safetensors(&dir.join(file), &list);
+        for (n, ..) in tensors {
+            weight_map.insert(n.clone(), file.into());
+        }
+    }
+    let index = serde_json::json!({"metadata": {"total_size": 173_696}, "weight_map": weight_map});
+    std::fs::write(dir.join("model.safetensors.index.json"), index.to_string()).unwrap();
+}
+
+/// By hand: embedding and head 2 × 100 × 64 = 12,800; per layer q and o 2 × 64 × 64 = 8,192,
+/// k and v 2 × 32 × 64 = 4,096, MLP 3 × 64 × 128 = 24,576, norms 2 × 64 = 128, so 36,992, times
+/// 2 layers = 73,984; final norm 64. Total 86,848 parameters, 173,696 bytes in BF16.
+const TINY_PARAMS: u64 = 86_848;
+
+#[test]
+fn a_hugging_face_folder_gives_its_exact_count_bytes_and_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_llama(dir.path());
+    let r = read(dir.path()).unwrap();
+    assert_eq!(r.format, ModelFormat::HfFolder);
+    let t = r.tensors.as_ref().unwrap();
+    assert_eq!(t.params, TINY_PARAMS);
+    assert_eq!(t.weight_bytes, 2 * TINY_PARAMS);
+    assert_eq!(t.tensors, 3 + 2 * 9);
+    assert_eq!(t.by_dtype, vec![("BF16".to_string(), 2 * TINY_PARAMS)]);
+    assert_eq!(r.weight_files.len(), 2);
+    // The config's shape sums to the same count as the headers.
+    let shape = r.config.as_ref().unwrap().shape.as_ref().unwrap();
+    assert_eq!(shape.params(), Some(TINY_PARAMS));
+    // The largest tensors are the MLP's, 128 × 64 = 8,192 (the embedding is 100 × 64).
+    assert_eq!(r.largest_tensor.as_ref().unwrap().elements, 8192);
+    // KV cache per token: 2 layers × 2 KV heads × 16 × 2 (K and V) × 2 bytes = 256.
+    let s = r.shape().unwrap();
+    assert_eq!((s.layers, s.kv_heads, s.head_dim), (2, Some(2), Some(16)));
+
+    // Through the command line: the figures and where they came from.
+    let out = ramvram()
+        .args(["advise", "--model"])
+        .arg(dir.path())
+        .args(["--inference", "vllm", "--gpus-per-node", "1"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("86,848 parameters"), "{stderr}");
+    assert!(stderr.contains("config.json (llama)"), "{stderr}");
+    assert!(stderr.contains("173,696 bytes of weights"), "{stderr}");
+    assert!(stderr.contains("2 files (safetensors"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("256 bytes per token"), "{stdout}");
+    // A typed figure replaces the one read, and says so.
+    let out = ramvram()
+        .args(["advise", "--model"])
+        .arg(dir.path())
+        .args(["--inference", "vllm", "--params", "1B"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--params"));
+}
+
+#[test]
+fn a_single_safetensors_file_and_pickles() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("one.safetensors");
+    safetensors(&p, &[("w", "F32", &[10, 3], 4), ("b", "F16", &[10], 2)]);
+    let r = read(&p).unwrap();
+    assert_eq!(r.format, ModelFormat::Safetensors);
+    let t = r.tensors.unwrap();
+    assert_eq!((t.params, t.weight_bytes), (40, 140));
+    // A folder of pickles: its shard sizes, for torch.load's whole-file reads.
+    let pk = dir.path().join("pk");
+    std::fs::create_dir(&pk).unwrap();
+    std::fs::write(pk.join("pytorch_model.bin"), [b'P', b'K', 3, 4, 0, 0, 0]).unwrap();
+    let r = read(&pk).unwrap();
+    assert_eq!(r.pickle_files.len(), 1);
+    assert_eq!(r.pickle_files[0].bytes, 7);
+}
+
+#[test]
+fn hostile_folders_are_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    tiny_llama(dir.path());
+    // A shard list pointing outside the folder.
+    let index = dir.path().join("model.safetensors.index.json");
+    std::fs::write(&index, r#"{"weight_map": {"a": "../../etc/passwd"}}"#).unwrap();
+    let e = read(dir.path()).unwrap_err();
+    assert_eq!(e.file, index);
+    assert!(matches!(e.problem, ModelProblem::OutsideFolder(_)));
+    // A 1 GiB config.json (sparse): refused by its size, before a byte is read.
+    let config = dir.path().join("config.json");
+    std::fs::File::create(&config)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let e = read(dir.path()).unwrap_err();
+    assert_eq!(e.file, config);
+    assert!(matches!(e.problem, ModelProblem::Io(_)), "{:?}", e.problem);
+    // Nested 100,000 deep.
+    std::fs::write(
+        &config,
+        format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)),
+    )
+    .unwrap();
+    assert!(matches!(
+        read(dir.path()).unwrap_err().problem,
+        ModelProblem::Json(_)
+    ));
+    // In Chinese, on the command line, naming the file.
+    let out = ramvram()
+        .args(["--lang", "zh", "advise", "--inference", "vllm", "--model"])
+        .arg(dir.path())
+        .assert()
+        .failure()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("config.json"), "{stderr}");
+    assert!(stderr.contains("JSON"), "{stderr}");
+    // An empty folder.
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(
+        read(empty.path()).unwrap_err().problem,
+        ModelProblem::NoModel
+    );
+}
+
+fn gguf_header(tensors: u64, kvs: u64) -> Vec<u8> {
+    let mut v = b"GGUF".to_vec();
+    v.extend_from_slice(&3u32.to_le_bytes());
+    v.extend_from_slice(&tensors.to_le_bytes());
+    v.extend_from_slice(&kvs.to_le_bytes());
+    v
+}
+
+#[test]
+fn hostile_gguf_headers_stop_at_their_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.gguf");
+    // 10^7 tensors claimed.
+    std::fs::write(&p, gguf_header(10_000_000, 0)).unwrap();
+    let e = read(&p).unwrap_err();
+    assert!(
+        matches!(
+            e.problem,
+            ModelProblem::TooLarge {
+                value: 10_000_000,
+                ..
+            }
+        ),
+        "{:?}",
+        e.problem
+    );
+    // A 4 GB string as the first key.
+    let mut v = gguf_header(0, 1);
+    v.extend_from_slice(&(4u64 << 30).to_le_bytes());
+    v.extend_from_slice(b"general");
+    std::fs::write(&p, v).unwrap();
+    assert!(matches!(
+        read(&p).unwrap_err().problem,
+        ModelProblem::TooLarge { value, .. } if value == 4 << 30
+    ));
+    // Not a GGUF at all.
+    std::fs::write(&p, b"not a gguf file").unwrap();
+    assert_eq!(read(&p).unwrap_err().problem, ModelProblem::NotGguf);
+}
+
+/// llama.cpp's gguf-py writes three tensors: an F32 token embedding (100 × 64), an F16 query
+/// projection in layer 0 (64 × 64) and a Q8_0 one in layer 1 (64 × 64, blocks of 32 values in
+/// 34 bytes).
+const GGUF_SCRIPT: &str = r#"
+import sys
+import numpy as np
+import gguf
+w = gguf.GGUFWriter(sys.argv[1], "llama")
+w.add_block_count(2)
+w.add_context_length(4096)
+w.add_embedding_length(64)
+w.add_head_count(4)
+w.add_head_count_kv(2)
+w.add_feed_forward_length(128)
+w.add_tensor("token_embd.weight", np.zeros((100, 64), dtype=np.float32))
+w.add_tensor("blk.0.attn_q.weight", np.zeros((64, 64), dtype=np.float16))
+q = gguf.quants.quantize(np.zeros((64, 64), dtype=np.float32), gguf.GGMLQuantizationType.Q8_0)
+w.add_tensor("blk.1.attn_q.weight", q, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+w.write_header_to_file()
+w.write_kv_data_to_file()
+w.write_tensors_to_file()
+w.close()
+"#;
+
+#[test]
+fn a_gguf_written_by_gguf_py_gives_its_exact_bytes_per_layer() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("tiny.gguf");
+    let ran = std::process::Command::new("python3")
+        .args(["-c", GGUF_SCRIPT])
+        .arg(&p)
+        .output();
+    let ok = ran.as_ref().is_ok_and(|o| o.status.success());
+    if !ok {
+        let why = match &ran {
+            Ok(o) => String::from_utf8_lossy(&o.stderr).into_owned(),
+            Err(e) => e.to_string(),
+        };
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+        assert!(!ci, "gguf-py is needed in CI (pip install gguf): {why}");
+        eprintln!("skipped: python3 with gguf (pip install gguf) is not available: {why}");
+        return;
+    }
+    let r = read(&p).unwrap();
+    assert_eq!(r.format, ModelFormat::Gguf);
+    let t = r.tensors.as_ref().unwrap();
+    // By hand: 6,400 + 4,096 + 4,096 elements; 6,400 × 4 + 4,096 × 2 + 4,096 / 32 × 34 bytes.
+    assert_eq!(t.params, 14_592);
+    assert_eq!(t.weight_bytes, 25_600 + 8_192 + 4_352);
+    let g = r.gguf.as_ref().unwrap();
+    assert_eq!(g.architecture.as_deref(), Some("llama"));
+    assert_eq!(
+        (
+            g.block_count,
+            g.embedding_length,
+            g.head_count,
+            g.head_count_kv,
+            g.context_length
+        ),
+        (Some(2), Some(64), Some(4), Some(2), Some(4096))
+    );
+    assert_eq!(g.bytes_per_layer, vec![8_192, 4_352]);
+    assert_eq!(g.other_bytes, 25_600);
+    let names: Vec<&str> = t.by_dtype.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["F32", "F16", "Q8_0"]);
+}
