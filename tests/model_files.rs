@@ -310,3 +310,53 @@ fn a_gguf_written_by_gguf_py_gives_its_exact_bytes_per_layer() {
     let names: Vec<&str> = t.by_dtype.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["F32", "F16", "Q8_0"]);
 }
+
+/// The issue's check: Qwen2.5-7B-Instruct by its Hub id gives 7.6 B parameters and 57,344 KV
+/// bytes per token (28 layers × 4 KV heads × 128 × 2 × 2 bytes), with its source; DeepSeek-V3's
+/// latent cache is 61 layers × (512 + 64) × 2 bytes = 70,272.
+#[test]
+fn catalogue_names_give_the_issue_figures() {
+    let out = ramvram()
+        .args([
+            "advise",
+            "--model",
+            "Qwen/Qwen2.5-7B-Instruct",
+            "--inference",
+            "vllm",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stdout.contains("7.62B parameters"), "{stdout}");
+    assert!(stdout.contains("57,344 bytes per token"), "{stdout}");
+    assert!(
+        stderr.contains("from the catalogue (Qwen/Qwen2.5-7B-Instruct; huggingface.co/Qwen/Qwen2.5-7B-Instruct/config.json"),
+        "{stderr}"
+    );
+    let out = ramvram()
+        .args(["advise", "--model", "deepseek-v3", "--inference", "vllm"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("70,272 bytes per token"), "{stdout}");
+    assert!(stdout.contains("kv_lora_rank"), "{stdout}");
+    // A near miss is refused with suggestions.
+    ramvram()
+        .args([
+            "advise",
+            "--model",
+            "Qwen2.5-7B-Instrct",
+            "--inference",
+            "vllm",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("did you mean: qwen2.5-7b"));
+}

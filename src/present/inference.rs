@@ -61,7 +61,11 @@ pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
 pub fn weights_and_cache(lang: Lang, m: &InferenceMemory) -> String {
     trf(
         lang,
-        Msg::InferenceWeightsAndCache,
+        if m.plan.shape.kv_latent.is_some() {
+            Msg::ModelKvMla
+        } else {
+            Msg::InferenceWeightsAndCache
+        },
         &[
             ("weights", &format::gib(m.weights_bytes)),
             ("cache", &format::gib(m.kv_cache_bytes)),

@@ -4,7 +4,7 @@
 use crate::format;
 use crate::fsutil::IoProblem;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::inputs::model_files::{ModelFileError, ModelFormat, ModelProblem, ModelRead};
+use crate::inputs::model_files::{Limit, ModelFileError, ModelFormat, ModelProblem, ModelRead};
 use crate::parse::ValueError;
 
 /// A byte count with thousands separators: "15,231,233,024".
@@ -122,6 +122,20 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
     parts.join(sep)
 }
 
+/// The name of a capped length or count, as a message.
+fn limit(l: Limit) -> ValueError {
+    let msg = match l {
+        Limit::HeaderLength => Msg::ModelLimitHeaderLength,
+        Limit::StringLength => Msg::ModelLimitStringLength,
+        Limit::ArrayLength => Msg::ModelLimitArrayLength,
+        Limit::TensorCount => Msg::ModelLimitTensorCount,
+        Limit::MetadataCount => Msg::ModelLimitMetadataCount,
+        Limit::TensorDimensions => Msg::ModelLimitTensorDimensions,
+        Limit::Shards => Msg::ModelLimitShards,
+    };
+    ValueError::new(msg, "")
+}
+
 /// Why the OS or ramvram's input checks refused a file, as a message.
 fn io_reason(p: &IoProblem) -> ValueError {
     use crate::fsutil::InputProblem as I;
@@ -155,7 +169,7 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
             ValueError::new(Msg::ModelErrorField, "").with("field", field.clone())
         }
         ModelProblem::TooLarge { what, value, cap } => ValueError::new(Msg::ModelErrorTooLarge, "")
-            .with("what", what.clone())
+            .with_reason(limit(*what))
             .with("found", count(*value))
             .with("cap", count(*cap)),
         ModelProblem::OutOfFile(name) => {

@@ -7,8 +7,8 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 
 use super::{
-    GgufRead, LargestTensor, MAX_GGUF_HEADER, MAX_GGUF_STRING, MAX_GGUF_TENSORS, ModelFileError,
-    ModelProblem, TensorTotals,
+    GgufRead, LargestTensor, Limit, MAX_GGUF_HEADER, MAX_GGUF_STRING, MAX_GGUF_TENSORS,
+    ModelFileError, ModelProblem, TensorTotals,
 };
 
 /// (elements per block, bytes per block) of a ggml type, and its name: gguf-py
@@ -86,13 +86,9 @@ impl<R: Read> Reader<'_, R> {
         Ok(u64::from_le_bytes(self.bytes()?))
     }
 
-    fn capped(&self, what: &str, value: u64, cap: u64) -> Result<u64, ModelFileError> {
+    fn capped(&self, what: Limit, value: u64, cap: u64) -> Result<u64, ModelFileError> {
         if value > cap {
-            return Err(self.err(ModelProblem::TooLarge {
-                what: what.into(),
-                value,
-                cap,
-            }));
+            return Err(self.err(ModelProblem::TooLarge { what, value, cap }));
         }
         Ok(value)
     }
@@ -100,7 +96,7 @@ impl<R: Read> Reader<'_, R> {
     /// A string: u64 length, then UTF-8 bytes (lossy), at most [`MAX_GGUF_STRING`].
     fn string(&mut self) -> Result<String, ModelFileError> {
         let n = self.u64()?;
-        let n = self.capped("string length", n, MAX_GGUF_STRING)?;
+        let n = self.capped(Limit::StringLength, n, MAX_GGUF_STRING)?;
         let mut buf = Vec::new();
         (&mut self.inner)
             .take(n)
@@ -131,7 +127,7 @@ impl<R: Read> Reader<'_, R> {
             9 if depth < 2 => {
                 let inner = self.u32()?;
                 let n = self.u64()?;
-                let n = self.capped("array length", n, MAX_GGUF_HEADER)?;
+                let n = self.capped(Limit::ArrayLength, n, MAX_GGUF_HEADER)?;
                 for _ in 0..n {
                     self.value(inner, depth + 1)?;
                 }
@@ -170,9 +166,9 @@ pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
         return Err(r.err(ModelProblem::NotGguf));
     }
     let tensors = r.u64()?;
-    let tensors = r.capped("tensor count", tensors, MAX_GGUF_TENSORS)?;
+    let tensors = r.capped(Limit::TensorCount, tensors, MAX_GGUF_TENSORS)?;
     let kvs = r.u64()?;
-    let kvs = r.capped("metadata count", kvs, 100_000)?;
+    let kvs = r.capped(Limit::MetadataCount, kvs, 100_000)?;
     let mut ints: Vec<(String, u64)> = Vec::new();
     let mut architecture = None;
     for _ in 0..kvs {
@@ -215,7 +211,7 @@ pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
     for _ in 0..tensors {
         let name = r.string()?;
         let dims = r.u32()?;
-        let dims = r.capped("tensor dimensions", u64::from(dims), 8)?;
+        let dims = r.capped(Limit::TensorDimensions, u64::from(dims), 8)?;
         let mut elements = 1u64;
         for _ in 0..dims {
             elements = elements

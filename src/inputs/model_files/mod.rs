@@ -181,6 +181,25 @@ impl ModelRead {
     }
 }
 
+/// A length or count read from a model file that has a cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A safetensors header's length.
+    HeaderLength,
+    /// A GGUF string's length.
+    StringLength,
+    /// A GGUF array's length.
+    ArrayLength,
+    /// A GGUF file's tensor count.
+    TensorCount,
+    /// A GGUF file's metadata count.
+    MetadataCount,
+    /// A GGUF tensor's dimensions.
+    TensorDimensions,
+    /// The shards an index lists.
+    Shards,
+}
+
 /// Why a model file was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ModelProblem {
@@ -194,8 +213,8 @@ pub enum ModelProblem {
     Field(String),
     /// A length or count read from the file beyond its cap or the file's size.
     TooLarge {
-        /// What was too large ("header length", "tensor count").
-        what: String,
+        /// What was too large.
+        what: Limit,
         /// The value read.
         value: u64,
         /// The most ramvram accepts.

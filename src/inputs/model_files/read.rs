@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::{
-    LargestTensor, MAX_JSON_BYTES, MAX_SHARDS, ModelFileError, ModelFormat, ModelProblem,
+    LargestTensor, Limit, MAX_JSON_BYTES, MAX_SHARDS, ModelFileError, ModelFormat, ModelProblem,
     ModelRead, TensorTotals, WeightFile, config, gguf, safetensors,
 };
 use crate::fsutil::IoProblem;
@@ -100,7 +100,7 @@ fn index_shards(index: &Path) -> Result<Vec<String>, ModelFileError> {
                 return Err(ModelFileError::new(
                     index,
                     ModelProblem::TooLarge {
-                        what: "shards".into(),
+                        what: Limit::Shards,
                         value: names.len() as u64 + 1,
                         cap: MAX_SHARDS as u64,
                     },

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{MAX_SAFETENSORS_HEADER, ModelFileError, ModelProblem};
+use super::{Limit, MAX_SAFETENSORS_HEADER, ModelFileError, ModelProblem};
 
 /// One tensor's entry in the header.
 #[derive(Debug, Deserialize)]
@@ -107,7 +107,7 @@ pub(super) fn read_file(path: &Path) -> Result<(Vec<Tensor>, u64), ModelFileErro
         return Err(ModelFileError::new(
             path,
             ModelProblem::TooLarge {
-                what: "header length".into(),
+                what: Limit::HeaderLength,
                 value: header_len,
                 cap: MAX_SAFETENSORS_HEADER,
             },
@@ -117,7 +117,7 @@ pub(super) fn read_file(path: &Path) -> Result<(Vec<Tensor>, u64), ModelFileErro
         return Err(ModelFileError::new(
             path,
             ModelProblem::TooLarge {
-                what: "header length".into(),
+                what: Limit::HeaderLength,
                 value: header_len,
                 cap: len.saturating_sub(8),
             },
