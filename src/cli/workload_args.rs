@@ -7,6 +7,7 @@ use crate::advisor::workload::{
     Workload, inert_inputs, presets,
 };
 use crate::i18n::{Lang, Msg, trf};
+use crate::inputs::dataset::{DatasetScan, FileKind};
 use crate::parse::{ValueError, parse_count, parse_resolution, parse_size};
 use crate::present::errors;
 use crate::profile::{DiskKind, Problem};
@@ -21,6 +22,11 @@ pub struct WorkloadArgs {
     /// llm-token-shards, generic (the default when other workload flags are given).
     #[arg(long = "workload", value_parser = parse_workload_preset)]
     pub workload_preset: Option<String>,
+    /// The dataset's folder, scanned by names, sizes and a sample of image headers (links not
+    /// followed): sets the dataset size, samples, image size, stored format and layout that
+    /// other flags don't.
+    #[arg(long, value_parser = parse_dataset)]
+    pub dataset: Option<DatasetScan>,
     /// Dataset size on storage, with units: 2TB, 138GB, 500GiB.
     #[arg(long, value_parser = parse_size)]
     pub dataset_size: Option<u64>,
@@ -108,6 +114,54 @@ pub struct FromFlags {
     pub note: String,
 }
 
+fn parse_dataset(s: &str) -> Result<DatasetScan, ValueError> {
+    crate::inputs::dataset::scan(std::path::Path::new(s)).map_err(|p| {
+        ValueError::new(Msg::ModelErrorInFile, s).with_reason(crate::present::model::io_reason(&p))
+    })
+}
+
+/// What a scan sets, by the flag that would: dataset size, samples (tar samples for shards,
+/// else image or array files), image size, stored format and layout.
+struct Scanned {
+    dataset_size: Option<u64>,
+    samples: Option<u64>,
+    image_size: Option<(u32, u32)>,
+    stored: Option<StoredFormat>,
+    format: Option<DataFormat>,
+}
+
+fn scanned(s: &DatasetScan) -> Scanned {
+    let images = s.count(FileKind::Jpeg) + s.count(FileKind::Png) + s.count(FileKind::Webp);
+    let format = match s.main_kind() {
+        Some(FileKind::Tar | FileKind::TfRecord) => Some(DataFormat::Shards),
+        Some(FileKind::Lmdb | FileKind::Hdf5 | FileKind::Arrow | FileKind::Parquet) => {
+            Some(DataFormat::Mmap)
+        }
+        Some(FileKind::Jpeg | FileKind::Png | FileKind::Webp | FileKind::Numpy) => {
+            Some(DataFormat::Files)
+        }
+        _ => None,
+    };
+    let samples = match format {
+        Some(DataFormat::Shards) => s.tar_samples,
+        _ if images > 0 => Some(images),
+        _ => Some(s.count(FileKind::Numpy)).filter(|&n| n > 0),
+    };
+    let stored = match (s.count(FileKind::Jpeg), s.count(FileKind::Png)) {
+        (j, p) if j > 0 && j >= p => Some(StoredFormat::Jpeg),
+        (_, p) if p > 0 => Some(StoredFormat::Png),
+        _ if s.main_kind() == Some(FileKind::Numpy) => Some(StoredFormat::Raw),
+        _ => None,
+    };
+    Scanned {
+        dataset_size: Some(s.bytes).filter(|&b| b > 0),
+        samples: samples.filter(|&n| n > 0),
+        image_size: s.image_size,
+        stored,
+        format,
+    }
+}
+
 fn parse_workload_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(_) => Ok(s.to_string()),
@@ -166,7 +220,7 @@ fn inert_flag(i: InertInput) -> &'static str {
 impl WorkloadArgs {
     /// The flags given (besides `--workload`), by name.
     fn given(&self) -> Vec<&'static str> {
-        let flags: [(&'static str, bool); 25] = [
+        let flags: [(&'static str, bool); 26] = [
             ("dataset-size", self.dataset_size.is_some()),
             ("samples", self.samples.is_some()),
             ("image-size", self.image_size.is_some()),
@@ -195,6 +249,7 @@ impl WorkloadArgs {
             ("cache-scope", self.cache_scope.is_some()),
             ("index-bytes", self.index_bytes.is_some()),
             ("workload", self.workload_preset.is_some()),
+            ("dataset", self.dataset.is_some()),
         ];
         flags
             .iter()
@@ -219,19 +274,30 @@ impl WorkloadArgs {
             .clone()
             .unwrap_or_else(|| presets::GENERIC.to_string());
         let mut w = presets::preset(&base_id).expect("checked by clap or built in");
-        if let Some(d) = self.dataset_size {
+        let scan = self.dataset.as_ref().map(scanned);
+        let dataset_size = self
+            .dataset_size
+            .or(scan.as_ref().and_then(|s| s.dataset_size));
+        if let Some(d) = dataset_size {
             w.set_dataset_size(d);
         }
-        if let Some(n) = self.samples {
+        if let Some(n) = self.samples.or(scan.as_ref().and_then(|s| s.samples)) {
             // Without --dataset-size the base's files keep their size.
             let file = w.file_bytes();
             w.samples = n;
-            if self.dataset_size.is_none() {
+            if dataset_size.is_none() {
                 w.dataset_bytes = file.saturating_mul(n).max(1);
             }
         }
-        if let Some((width, height)) = self.image_size {
-            if self.dataset_size.is_none() {
+        if let Some(s) = scan.as_ref().filter(|_| self.stored.is_none()) {
+            w.stored = s.stored.unwrap_or(w.stored);
+        }
+        if let Some(s) = scan.as_ref().filter(|_| self.data_format.is_none()) {
+            w.format = s.format.unwrap_or(w.format);
+        }
+        let image_size = self.image_size.or(scan.as_ref().and_then(|s| s.image_size));
+        if let Some((width, height)) = image_size {
+            if dataset_size.is_none() {
                 w.set_image_size(width, height);
             } else {
                 w.width = width;
@@ -334,9 +400,21 @@ impl WorkloadArgs {
                 ],
             ));
         }
+        let filled: Vec<&str> = scan.as_ref().map_or_else(Vec::new, |s| {
+            [
+                ("dataset-size", s.dataset_size.is_some()),
+                ("samples", s.samples.is_some()),
+                ("image-size", s.image_size.is_some()),
+                ("stored", s.stored.is_some()),
+                ("data-format", s.format.is_some()),
+            ]
+            .into_iter()
+            .filter_map(|(f, on)| on.then_some(f))
+            .collect()
+        });
         let taken: Vec<String> = base_values(&w)
             .into_iter()
-            .filter(|(flag, _)| !given.contains(flag))
+            .filter(|(flag, _)| !given.contains(flag) && !filled.contains(flag))
             .filter(|(flag, _)| !inert.iter().any(|(i, _)| inert_flag(*i) == *flag))
             .map(|(flag, value)| format!("`--{flag} {value}`"))
             .collect();
@@ -360,6 +438,21 @@ impl WorkloadArgs {
                     ),
                 ],
             )
+        };
+        let note = match &self.dataset {
+            Some(s) => {
+                let typed: Vec<&str> = filled
+                    .iter()
+                    .copied()
+                    .filter(|f| given.contains(f))
+                    .collect();
+                format!(
+                    "{}\nramvram: {}",
+                    crate::present::dataset::scan_note(lang, s, &typed),
+                    note
+                )
+            }
+            None => note,
         };
         Ok(Some(FromFlags { workload: w, note }))
     }

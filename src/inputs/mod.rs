@@ -3,6 +3,7 @@
 //! folder of them, a Slurm inventory). Sits above the advisor, whose input types these files
 //! hold, and below the views.
 
+pub mod dataset;
 pub mod fleet;
 pub mod model_files;
 pub mod scenario;

@@ -14,6 +14,7 @@ use crate::profile::{DiskKind, Note, NoteId};
 pub mod bandwidth;
 pub mod bench;
 pub mod cluster;
+pub mod dataset;
 pub mod errors;
 pub mod fleet;
 pub mod hardware;

@@ -137,7 +137,7 @@ fn limit(l: Limit) -> ValueError {
 }
 
 /// Why the OS or ramvram's input checks refused a file, as a message.
-fn io_reason(p: &IoProblem) -> ValueError {
+pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
     use crate::fsutil::InputProblem as I;
     let plain = |m| ValueError::new(m, "");
     match p {
