@@ -360,3 +360,58 @@ fn catalogue_names_give_the_issue_figures() {
         .failure()
         .stderr(predicates::str::contains("did you mean: qwen2.5-7b"));
 }
+
+/// llama.cpp `-ot exps=CPU` on Mixtral 8x7B (bf16): by hand, the routed experts are 8 experts
+/// × 3 × 4,096 × 14,336 × 32 layers = 45,097,156,608 parameters, 90,194,313,216 bytes kept in
+/// RAM; the GPU holds the other 1,605,636,096 parameters (3,211,272,192 bytes), the KV cache
+/// (32 layers × 8 KV heads × 128 × 2 × 2 bytes × 4,096 tokens = 536,870,912) and llama.cpp's
+/// 512 MiB compute buffer.
+#[test]
+fn experts_on_cpu_keep_every_routed_expert_in_host_ram() {
+    let out = ramvram()
+        .args([
+            "advise",
+            "--json",
+            "--model",
+            "mixtral-8x7b",
+            "--inference",
+            "llama.cpp",
+        ])
+        .arg("--experts-on-cpu")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["inference_memory"];
+    assert_eq!(m["plan"]["expert_params"].as_u64(), Some(45_097_156_608));
+    assert_eq!(m["weights_on_cpu_bytes"].as_u64(), Some(90_194_313_216));
+    assert_eq!(
+        m["gpu_peak_bytes_per_gpu"].as_u64(),
+        Some(3_211_272_192 + 536_870_912 + (512 << 20))
+    );
+    // A dense model has no experts to keep on the CPU.
+    ramvram()
+        .args([
+            "advise",
+            "--model",
+            "qwen2.5-7b",
+            "--inference",
+            "llama.cpp",
+            "--experts-on-cpu",
+        ])
+        .assert()
+        .failure();
+    // And the flag is llama.cpp's.
+    ramvram()
+        .args([
+            "advise",
+            "--model",
+            "mixtral-8x7b",
+            "--inference",
+            "vllm",
+            "--experts-on-cpu",
+        ])
+        .assert()
+        .failure();
+}

@@ -241,6 +241,13 @@ impl ModelShape {
         u64::try_from(total.saturating_sub(skipped)).ok()
     }
 
+    /// Parameters of the routed experts, all MoE layers together (what llama.cpp's
+    /// `-ot exps=CPU` keeps in host RAM); `None` for a dense model.
+    pub fn routed_expert_params(&self) -> Option<u64> {
+        let m = self.moe.as_ref()?;
+        u64::try_from(u128::from(m.experts) * self.expert_params(m) * self.moe_layers(m)).ok()
+    }
+
     /// Elements cached per token and layer: keys and values, 2 × KV heads × head dimension; for
     /// MLA the latent and the shared rotary key, `kv_lora_rank + qk_rope_head_dim` (vLLM's and
     /// SGLang's MLA cache, DeepSeek-V2 paper §2.1).

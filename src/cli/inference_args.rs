@@ -45,6 +45,9 @@ pub struct InferenceArgs {
     /// llama.cpp -ngl: layers on the GPUs (default: all).
     #[arg(long)]
     pub n_gpu_layers: Option<u64>,
+    /// llama.cpp -ot exps=CPU: keep a mixture-of-experts model's routed experts in host RAM.
+    #[arg(long)]
+    pub experts_on_cpu: bool,
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
     #[arg(long, value_enum)]
     pub checkpoint_files: Option<FilesArg>,
@@ -127,6 +130,11 @@ impl InferenceArgs {
                 "n-gpu-layers",
                 "--inference llama.cpp",
             ),
+            (
+                self.experts_on_cpu,
+                "experts-on-cpu",
+                "--inference llama.cpp",
+            ),
         ]
         .into_iter()
         .find_map(|(set, flag, needs)| set.then_some((flag, needs)))
@@ -149,6 +157,9 @@ impl InferenceArgs {
         }
         if engine != Engine::LlamaCpp && self.n_gpu_layers.is_some() {
             return Some(("n-gpu-layers", "--inference llama.cpp"));
+        }
+        if engine != Engine::LlamaCpp && self.experts_on_cpu {
+            return Some(("experts-on-cpu", "--inference llama.cpp"));
         }
         None
     }
@@ -245,6 +256,17 @@ impl InferenceArgs {
             plan.cpu_offload_gib = c;
         }
         plan.gpu_layers = self.n_gpu_layers;
+        let model_shape = preset
+            .and_then(|p| crate::catalog::catalog().model(&p.id))
+            .and_then(|m| m.shape.as_ref())
+            .or_else(|| {
+                read.and_then(|r| r.config.as_ref())
+                    .and_then(|c| c.shape.as_ref())
+            });
+        plan.expert_params = model_shape
+            .and_then(crate::catalog::model_shape::ModelShape::routed_expert_params)
+            .filter(|_| training.params.is_none());
+        plan.experts_on_cpu = self.experts_on_cpu;
         let pickles_only =
             read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());
         if self.checkpoint_files == Some(FilesArg::Pickle)

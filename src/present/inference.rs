@@ -15,6 +15,7 @@ pub fn error(lang: Lang, e: InferenceError) -> &'static str {
             InferenceError::GpuLayers => Msg::InferenceErrorGpuLayers,
             InferenceError::HostGib => Msg::InferenceErrorHostGib,
             InferenceError::KvBytes => Msg::InferenceErrorKvBytes,
+            InferenceError::Experts => Msg::ModelInferenceErrorExperts,
         },
     )
 }
@@ -93,6 +94,7 @@ pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
     }
     if m.weights_on_cpu_bytes > 0 {
         let msg = match m.plan.engine {
+            Engine::LlamaCpp if m.plan.experts_on_cpu => Msg::ModelExpertsOnCpu,
             Engine::LlamaCpp => Msg::InferenceCpuLayers,
             Engine::Transformers => Msg::InferenceCpuDeviceMap,
             Engine::Vllm => Msg::InferenceCpuOffload,

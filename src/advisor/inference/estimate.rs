@@ -56,6 +56,14 @@ fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
     if !matches!(p.kv_bytes, 1 | 2 | 4) {
         return Err(InferenceError::KvBytes);
     }
+    if p.expert_params.is_some_and(|e| e > p.params)
+        || (p.experts_on_cpu && p.expert_params.is_none())
+    {
+        return Err(InferenceError::Experts);
+    }
+    if s.head_dim == Some(0) || s.kv_latent == Some(0) {
+        return Err(InferenceError::Zero);
+    }
     Ok(())
 }
 
@@ -143,7 +151,13 @@ fn figures(p: &InferencePlan) -> Figures {
             // resident pages of the file).
             let g = p.gpu_layers.unwrap_or(layers).min(layers);
             let on_gpu = |bytes: u64| saturating_bytes(bytes as f64 * g as f64 / layers as f64);
-            let (w_gpu, kv_gpu) = (on_gpu(weights), on_gpu(kv_total));
+            // `-ot exps=CPU`: the routed experts stay in RAM whatever `-ngl` says.
+            let experts = match (p.experts_on_cpu, p.expert_params) {
+                (true, Some(e)) => saturating_bytes(e as f64 * p.weights.bytes()).min(weights),
+                _ => 0,
+            };
+            let dense = weights - experts;
+            let (w_gpu, kv_gpu) = (on_gpu(dense), on_gpu(kv_total));
             let (w_cpu, kv_cpu) = (
                 weights.saturating_sub(w_gpu),
                 kv_total.saturating_sub(kv_gpu),

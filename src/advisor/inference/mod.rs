@@ -103,6 +103,15 @@ pub struct InferencePlan {
     /// The checkpoint's files.
     #[serde(default)]
     pub files: CheckpointFiles,
+    /// Parameters of the routed experts of a mixture-of-experts model (all layers), when known:
+    /// memory holds every expert, each token reads only the ones it is routed to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expert_params: Option<u64>,
+    /// llama.cpp `--override-tensor exps=CPU` (`-ot`, `--cpu-moe`): the routed experts'
+    /// weights stay in host RAM for every layer; attention, norms and shared experts follow
+    /// `n_gpu_layers`.
+    #[serde(default)]
+    pub experts_on_cpu: bool,
 }
 
 fn two() -> u8 {
@@ -139,6 +148,8 @@ impl InferencePlan {
             cpu_offload_gib: 0.0,
             gpu_layers: None,
             files: CheckpointFiles::Safetensors,
+            expert_params: None,
+            experts_on_cpu: false,
         }
     }
 }
@@ -158,6 +169,9 @@ pub enum InferenceError {
     HostGib,
     /// KV bytes other than 1, 2 or 4.
     KvBytes,
+    /// Experts kept on the CPU for a model with no expert figure, or experts larger than the
+    /// model.
+    Experts,
 }
 
 /// The inference estimate on a machine (`inference_memory` in `advise --json`): the same shape
