@@ -15,7 +15,8 @@ use serde::Serialize;
 pub use scan::scan;
 
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
-/// times; each file costs a directory entry and a `lstat`, no open).
+/// times; each file costs a directory entry and a `lstat`, no open). The walk also stops after
+/// twice as many directory entries of any kind.
 pub const MAX_FILES: u64 = 5_000_000;
 
 /// Folder depth followed: 64 levels.

@@ -10,6 +10,9 @@ use super::{
 };
 use crate::fsutil::IoProblem;
 
+/// Class folders counted: 1,000,000 at most (ImageNet-21k has 21,841).
+const MAX_CLASSES: usize = 1_000_000;
+
 /// Tar shards whose headers are read for their samples.
 const TAR_SAMPLE: usize = 8;
 
@@ -94,12 +97,19 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     // (folder, depth, the top-level folder it is under)
     let mut stack: Vec<(PathBuf, usize, Option<std::ffi::OsString>)> =
         vec![(root.to_path_buf(), 0, None)];
+    // Every entry counts toward the cap (a folder of 10^7 empty folders stops too).
+    let mut entries_seen = 0u64;
     'walk: while let Some((dir, depth, top)) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             out.unreadable += 1;
             continue;
         };
         for entry in entries {
+            entries_seen += 1;
+            if entries_seen > MAX_FILES * 2 {
+                out.capped = true;
+                break 'walk;
+            }
             let Ok(entry) = entry else {
                 out.unreadable += 1;
                 continue;
@@ -134,7 +144,7 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
                 let k = kinds.entry(kind).or_default();
                 k.0 += 1;
                 k.1 = k.1.saturating_add(m.len());
-                if let Some(t) = &top {
+                if let Some(t) = top.as_ref().filter(|_| classes.len() < MAX_CLASSES) {
                     classes.insert(t.clone());
                 }
                 match kind {
@@ -155,7 +165,7 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     kinds.sort_by_key(|k| std::cmp::Reverse(k.bytes));
     out.kinds = kinds;
     let mut sizes: BTreeMap<(u32, u32), u64> = BTreeMap::new();
-    let step = (images.items.len() / SAMPLE_FILES).max(1);
+    let step = images.items.len().div_ceil(SAMPLE_FILES).max(1);
     for (path, kind) in images.items.iter().step_by(step) {
         let Some(h) = head(path, MAX_HEADER_BYTES) else {
             out.unreadable += 1;
