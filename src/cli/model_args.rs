@@ -76,6 +76,16 @@ impl ModelChoice {
         }
     }
 
+    /// Parameters active per token and in all, for a mixture of experts (the shape's sum).
+    pub fn active_params(&self) -> Option<(u64, u64)> {
+        let shape = match self {
+            ModelChoice::Catalogue(id) => catalog().model(id)?.shape.as_ref(),
+            ModelChoice::Files(r) => r.config.as_ref()?.shape.as_ref(),
+        }?;
+        shape.moe.as_ref()?;
+        Some((shape.active_params()?, shape.params()?))
+    }
+
     /// Largest single tensor, elements, when known.
     pub fn largest_layer(&self) -> Option<u64> {
         match self {
@@ -110,6 +120,17 @@ impl ModelChoice {
             },
             ModelChoice::Files(r) => crate::present::model::read_note(lang, r),
         };
+        if let Some((active, total)) = self.active_params() {
+            out.push(' ');
+            out.push_str(&trf(
+                lang,
+                Msg::ModelActive,
+                &[
+                    ("active", &crate::format::params(active)),
+                    ("total", &crate::format::params(total)),
+                ],
+            ));
+        }
         if !overridden.is_empty() {
             out.push(' ');
             out.push_str(&trf(
