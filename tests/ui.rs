@@ -619,3 +619,31 @@ fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
     h.get_by_label("这台机器该买什么");
     h.get_by_label_contains("在空闲插槽加装 1 × 32\u{a0}GB DDR4-3200");
 }
+
+/// The planner's model list is the catalogue, searchable: typing part of a Hub id leaves the
+/// models that match, and choosing one sets its published parameter count.
+#[test]
+fn the_model_list_finds_a_catalogue_model_by_its_hub_id() {
+    let profile = common::fixture("dgx-a100");
+    let mut h = on_page(&profile, Lang::En, "Training memory");
+    h.get_by_label("Model").click();
+    h.run();
+    h.get_by_label("Find a model").click();
+    h.run();
+    h.get_by_label("Find a model").type_text("qwen3-235b");
+    h.run();
+    assert!(h.query_by_label("Llama 3.1 8B").is_none());
+    h.get_by_label("Qwen3 235B-A22B").click();
+    h.run();
+    let plan = &h
+        .state()
+        .preview()
+        .unwrap()
+        .training_memory
+        .as_ref()
+        .unwrap()
+        .plan;
+    assert_eq!(plan.preset.as_deref(), Some("qwen3-235b-a22b"));
+    // The Hugging Face count (model.safetensors.index.json), not the shape's sum.
+    assert_eq!(plan.params, 235_093_634_560);
+}

@@ -25,6 +25,8 @@ pub struct TrainingForm {
     pub params_text: String,
     /// Largest layer as typed ("" = preset's or assumed).
     pub largest_text: String,
+    /// What the model list is filtered by, as typed (name, id or Hub id; case ignored).
+    pub model_filter: String,
 }
 
 impl TrainingForm {
@@ -36,6 +38,7 @@ impl TrainingForm {
                 .largest_layer_params
                 .map(format::params)
                 .unwrap_or_default(),
+            model_filter: String::new(),
             plan,
         }
     }
@@ -127,11 +130,26 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
             row(ui, tr(lang, Msg::TrainPreset), |ui| {
                 // A long preset name ends in "…" inside the column rather than running past
                 // it; the whole name is in the list and on hover.
+                // Typing in the search field must not close the list; choosing a model does.
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(current)
                     .truncate()
+                    .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
                     .show_ui(ui, |ui| {
-                        for p in presets::presets() {
+                        let label = ui.label(tr(lang, Msg::ModelSearchLabel));
+                        ui.add(
+                            egui::TextEdit::singleline(&mut form.model_filter)
+                                .hint_text(tr(lang, Msg::ModelSearchHint)),
+                        )
+                        .labelled_by(label.id);
+                        let filter = form.model_filter.trim().to_lowercase();
+                        let shown = presets::presets().iter().filter(|p| {
+                            filter.is_empty()
+                                || [p.id.as_str(), p.name.as_str(), p.hub_id.as_str()]
+                                    .iter()
+                                    .any(|n| n.to_lowercase().contains(&filter))
+                        });
+                        for p in shown {
                             if ui
                                 .selectable_label(
                                     plan.preset.as_deref() == Some(p.id.as_str()),
@@ -147,6 +165,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                                 form.params_text = format::params(p.params);
                                 form.largest_text =
                                     p.largest_layer.map(format::params).unwrap_or_default();
+                                ui.close();
                             }
                         }
                     })
