@@ -105,3 +105,36 @@ fn a_file_or_a_missing_folder_is_refused_naming_it() {
         .failure()
         .stderr(predicates::str::contains("missing"));
 }
+
+/// The dataset's file system is the mount with the longest matching path: a folder under
+/// `/tmp` on a machine with `/` on a disk and `/tmp` on NVMe is on the NVMe; `/tm` matches
+/// nothing (whole components only).
+#[test]
+fn the_dataset_folder_is_on_the_longest_matching_mount() {
+    use ramvram::profile::{Disk, DiskKind};
+    let root = tempfile::tempdir().unwrap();
+    let disk = |mount: &str, kind| Disk {
+        mount_point: mount.into(),
+        file_system: None,
+        kind,
+        device: None,
+        total_bytes: None,
+        available_bytes: None,
+    };
+    let canonical = std::fs::canonicalize(root.path()).unwrap();
+    let parent = canonical.parent().unwrap().display().to_string();
+    let partial = &parent[..parent.len() - 1];
+    let disks = [
+        disk("/", DiskKind::Hdd),
+        disk(&parent, DiskKind::Nvme),
+        disk(partial, DiskKind::Network),
+    ];
+    let d = ramvram::inputs::dataset::disk_of(root.path(), &disks).unwrap();
+    assert_eq!(d.kind, DiskKind::Nvme);
+    assert_eq!(
+        ramvram::inputs::dataset::disk_of(root.path(), &disks[..1])
+            .unwrap()
+            .kind,
+        DiskKind::Hdd
+    );
+}

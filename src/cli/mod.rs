@@ -311,8 +311,30 @@ fn assessment(
     };
     let serve = serve.or(from_file.inference);
     let work = match workload.workload(lang) {
-        Ok(Some(w)) => {
+        Ok(Some(mut w)) => {
             say(&format!("ramvram: {}", w.note));
+            // The dataset's own file system, when the machine is this one and --storage wasn't
+            // given.
+            let disk = match (&workload.dataset, workload.storage, profile) {
+                (Some(scan), None, None) => {
+                    crate::inputs::dataset::disk_of(&scan.root, &machine.disks)
+                }
+                _ => None,
+            };
+            if let Some(d) = disk.filter(|d| d.kind != crate::profile::DiskKind::Unknown) {
+                w.workload.storage = Some(d.kind);
+                say(&format!(
+                    "ramvram: {}",
+                    trf(
+                        lang,
+                        Msg::DatasetStorage,
+                        &[
+                            ("mount", &d.mount_point),
+                            ("kind", crate::present::disk_kind(lang, d.kind)),
+                        ],
+                    )
+                ));
+            }
             Some(w.workload)
         }
         Ok(None) => from_file.workload,

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use scan::scan;
+pub use scan::{disk_of, scan};
 
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
 /// times; each file costs a directory entry and a `lstat`, no open). The walk also stops after

@@ -193,3 +193,17 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     }
     Ok(out)
 }
+
+/// The mounted file system `root` lives on: the disk whose mount point is the longest
+/// leading part of `root`'s canonical path (components compared, so `/data2` is not under
+/// `/data`).
+pub fn disk_of<'a>(
+    root: &Path,
+    disks: &'a [crate::profile::Disk],
+) -> Option<&'a crate::profile::Disk> {
+    let root = std::fs::canonicalize(root).ok()?;
+    disks
+        .iter()
+        .filter(|d| root.starts_with(Path::new(&d.mount_point)))
+        .max_by_key(|d| Path::new(&d.mount_point).components().count())
+}
