@@ -647,3 +647,37 @@ fn the_model_list_finds_a_catalogue_model_by_its_hub_id() {
     // The Hugging Face count (model.safetensors.index.json), not the shape's sum.
     assert_eq!(plan.params, 235_093_634_560);
 }
+
+/// "Open model file…" reads a safetensors file by its header: the plan takes its exact count
+/// and largest tensor (a 1,000 × 1,000 F32 matrix and a 1,000-element vector: 1,001,000
+/// parameters), and the note under the buttons says where they came from.
+#[test]
+fn an_opened_model_file_sets_the_plan_and_names_its_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.safetensors");
+    let header = r#"{"w":{"dtype":"F32","shape":[1000,1000],"data_offsets":[0,4000000]},"b":{"dtype":"F32","shape":[1000],"data_offsets":[4000000,4004000]}}"#;
+    let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.resize(bytes.len() + 4_004_000, 0);
+    std::fs::write(&path, bytes).unwrap();
+    let profile = common::fixture("dgx-a100");
+    let mut h = on_page(&profile, Lang::En, "Training memory");
+    h.get_by_label("Open model file…");
+    h.get_by_label("Open model folder…");
+    h.state_mut().open_model(&path);
+    h.run();
+    let plan = &h
+        .state()
+        .preview()
+        .unwrap()
+        .training_memory
+        .as_ref()
+        .unwrap()
+        .plan;
+    assert_eq!(plan.params, 1_001_000);
+    assert_eq!(plan.largest_layer_params, Some(1_000_000));
+    assert_eq!(plan.preset, None);
+    h.get_by_label_contains(&format!("model: read from {}", path.display()));
+    h.get_by_label_contains("1,001,000 parameters and 4,004,000 bytes of weights");
+    h.get_by_label_contains("largest tensor w (1,000,000 elements)");
+}

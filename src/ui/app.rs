@@ -52,6 +52,8 @@ pub enum Message {
     ExportFailed(String),
     /// Detection stopped with an internal error (a panic on its thread): the error's text.
     DetectionFailed(String),
+    /// A model file or folder could not be read: the error names the file.
+    ModelFailed(crate::inputs::model_files::ModelFileError),
 }
 
 mod bench_jobs;
@@ -391,6 +393,14 @@ impl RamvramApp {
                     lang,
                     Msg::UiLoadFailed,
                     &[("error", &scenario_error(lang, e))],
+                ),
+            ),
+            Message::ModelFailed(e) => (
+                Severity::Critical,
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[("error", &crate::present::model::value_error(e).text(lang))],
                 ),
             ),
             Message::IgnoredFields(f) => (

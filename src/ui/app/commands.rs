@@ -81,6 +81,8 @@ impl RamvramApp {
                 self.reassess();
             }
             Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),
+            Command::OpenModelFileDialog => self.ask(Purpose::OpenModelFile),
+            Command::OpenModelFolderDialog => self.ask(Purpose::OpenModelFolder),
             Command::SaveScenarioDialog => self.ask(Purpose::SaveScenario),
             Command::RevealFile(path) => {
                 if let Err(e) = opener::reveal(&path) {

@@ -34,6 +34,10 @@ pub enum Purpose {
     SaveProfile,
     /// Open a recorded trace on the Monitor page.
     OpenTrace,
+    /// Read a model file for the training planner.
+    OpenModelFile,
+    /// Read a Hugging Face model folder for the training planner.
+    OpenModelFolder,
 }
 
 /// The dialogs' state: which backend (found on first use) and the path field, while open.
@@ -105,6 +109,13 @@ impl RamvramApp {
                 Some("profile.json"),
             ),
             Purpose::ExportReport => (Kind::Save, Msg::ExportSave, vec![], None),
+            Purpose::OpenModelFile => (
+                Kind::Open,
+                Msg::ModelOpenFile,
+                vec![filter("safetensors, GGUF", &["safetensors", "gguf"])],
+                None,
+            ),
+            Purpose::OpenModelFolder => (Kind::Folder, Msg::ModelOpenFolder, vec![], None),
             Purpose::OpenTrace => (
                 Kind::Open,
                 Msg::MonitorUiOpenTrace,
@@ -159,6 +170,7 @@ impl RamvramApp {
             Purpose::OpenDmidecode => self.load_dmidecode(&first),
             Purpose::SaveProfile => self.save_profile(&first),
             Purpose::OpenTrace => self.open_trace(&first),
+            Purpose::OpenModelFile | Purpose::OpenModelFolder => self.open_model(&first),
         }
     }
 

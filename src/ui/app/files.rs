@@ -177,6 +177,36 @@ impl RamvramApp {
         }
     }
 
+    /// Reads a model folder or file (headers only) and plans for it: its exact parameter
+    /// count, its largest tensor and, when activations are estimated, its shape; the user's
+    /// strategy and other choices stay. The figures' source shows under the buttons.
+    pub fn open_model(&mut self, path: &Path) {
+        match crate::inputs::model_files::read(path) {
+            Ok(r) => {
+                let Some(params) = r.params() else {
+                    let e = crate::inputs::model_files::ModelFileError {
+                        file: path.to_path_buf(),
+                        problem: crate::inputs::model_files::ModelProblem::NoModel,
+                    };
+                    self.message = Some(Message::ModelFailed(e));
+                    return;
+                };
+                let mut plan = self.training.plan.clone();
+                plan.preset = None;
+                plan.params = params;
+                plan.largest_layer_params = r.largest_tensor.as_ref().map(|t| t.elements);
+                if let Some(a) = plan.activations.as_mut() {
+                    a.shape = r.shape().or(a.shape);
+                }
+                self.training = TrainingForm::new(plan);
+                self.training.read = Some(Box::new(r));
+                self.training_active = true;
+                self.reassess();
+            }
+            Err(e) => self.message = Some(Message::ModelFailed(e)),
+        }
+    }
+
     /// Saves the workload and training plan on screen as a scenario file.
     pub fn save_scenario(&mut self, path: &Path) {
         let s = crate::inputs::scenario::Scenario {

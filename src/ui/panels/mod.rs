@@ -97,6 +97,10 @@ pub enum Command {
     SetWorkload(crate::advisor::workload::Workload),
     /// Pick a scenario file and load its workload and training plan.
     OpenScenarioDialog,
+    /// Pick a model file (`.safetensors`, `.gguf`) and plan for it.
+    OpenModelFileDialog,
+    /// Pick a Hugging Face model folder and plan for it.
+    OpenModelFolderDialog,
     /// Save the workload and training plan as a scenario file.
     SaveScenarioDialog,
     /// Run the memory bandwidth benchmark in the background.

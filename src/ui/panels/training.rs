@@ -27,6 +27,8 @@ pub struct TrainingForm {
     pub largest_text: String,
     /// What the model list is filtered by, as typed (name, id or Hub id; case ignored).
     pub model_filter: String,
+    /// The model files the plan's figures were read from ("Open model…"), while they stand.
+    pub read: Option<Box<crate::inputs::model_files::ModelRead>>,
 }
 
 impl TrainingForm {
@@ -39,6 +41,7 @@ impl TrainingForm {
                 .map(format::params)
                 .unwrap_or_default(),
             model_filter: String::new(),
+            read: None,
             plan,
         }
     }
@@ -105,6 +108,17 @@ pub fn training(
         ) {
             commands.push(Command::IncludeTraining(on));
         }
+        cols[0].horizontal_wrapped(|ui| {
+            if ui.button(tr(lang, Msg::ModelOpenFile)).clicked() {
+                commands.push(Command::OpenModelFileDialog);
+            }
+            if ui.button(tr(lang, Msg::ModelOpenFolder)).clicked() {
+                commands.push(Command::OpenModelFolderDialog);
+            }
+        });
+        if let Some(r) = &form.read {
+            cols[0].label(RichText::new(crate::present::model::read_note(lang, r)).small());
+        }
         inputs(&mut cols[0], lang, form);
         egui::ScrollArea::vertical()
             .id_salt("training-out")
@@ -160,6 +174,7 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                                 // A preset is a model: strategy, offload, precision and the
                                 // rest stay as the user set them.
                                 plan.preset = Some(p.id.clone());
+                                form.read = None;
                                 plan.params = p.params;
                                 plan.largest_layer_params = p.largest_layer;
                                 form.params_text = format::params(p.params);
