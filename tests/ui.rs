@@ -681,3 +681,36 @@ fn an_opened_model_file_sets_the_plan_and_names_its_source() {
     h.get_by_label_contains("1,001,000 parameters and 4,004,000 bytes of weights");
     h.get_by_label_contains("largest tensor w (1,000,000 elements)");
 }
+
+/// "Open dataset folder…" scans the folder: 20 PNGs of 300 × 200 written by the `image` crate
+/// set the workload's samples, bytes (the test's own sum) and image size, and the banner says
+/// what was found.
+#[test]
+fn an_opened_dataset_folder_sets_the_workload() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = 0u64;
+    for i in 0..20u32 {
+        let pixels: Vec<u8> = (0..300 * 200 * 3)
+            .map(|j| ((j * 7 + i * 13) % 251) as u8)
+            .collect();
+        let mut buf = std::io::Cursor::new(Vec::new());
+        image::RgbImage::from_raw(300, 200, pixels)
+            .unwrap()
+            .write_to(&mut buf, image::ImageFormat::Png)
+            .unwrap();
+        let buf = buf.into_inner();
+        bytes += buf.len() as u64;
+        std::fs::write(dir.path().join(format!("{i}.png")), buf).unwrap();
+    }
+    let profile = common::fixture("dgx-a100");
+    let mut h = on_page(&profile, Lang::En, "Data loading");
+    h.get_by_label("Open dataset folder…");
+    h.state_mut().open_dataset(dir.path());
+    h.run();
+    let w = h.state().workload();
+    assert_eq!(w.samples, 20);
+    assert_eq!(w.dataset_bytes, bytes);
+    assert_eq!((w.width, w.height), (300, 200));
+    assert_eq!(w.stored, ramvram::advisor::workload::StoredFormat::Png);
+    h.get_by_label_contains("20 files");
+}

@@ -7,7 +7,7 @@ use crate::advisor::workload::{
     Workload, inert_inputs, presets,
 };
 use crate::i18n::{Lang, Msg, trf};
-use crate::inputs::dataset::{DatasetScan, FileKind};
+use crate::inputs::dataset::DatasetScan;
 use crate::parse::{ValueError, parse_count, parse_resolution, parse_size};
 use crate::present::errors;
 use crate::profile::{DiskKind, Problem};
@@ -118,48 +118,6 @@ fn parse_dataset(s: &str) -> Result<DatasetScan, ValueError> {
     crate::inputs::dataset::scan(std::path::Path::new(s)).map_err(|p| {
         ValueError::new(Msg::ModelErrorInFile, s).with_reason(crate::present::model::io_reason(&p))
     })
-}
-
-/// What a scan sets, by the flag that would: dataset size, samples (tar samples for shards,
-/// else image or array files), image size, stored format and layout.
-struct Scanned {
-    dataset_size: Option<u64>,
-    samples: Option<u64>,
-    image_size: Option<(u32, u32)>,
-    stored: Option<StoredFormat>,
-    format: Option<DataFormat>,
-}
-
-fn scanned(s: &DatasetScan) -> Scanned {
-    let images = s.count(FileKind::Jpeg) + s.count(FileKind::Png) + s.count(FileKind::Webp);
-    let format = match s.main_kind() {
-        Some(FileKind::Tar | FileKind::TfRecord) => Some(DataFormat::Shards),
-        Some(FileKind::Lmdb | FileKind::Hdf5 | FileKind::Arrow | FileKind::Parquet) => {
-            Some(DataFormat::Mmap)
-        }
-        Some(FileKind::Jpeg | FileKind::Png | FileKind::Webp | FileKind::Numpy) => {
-            Some(DataFormat::Files)
-        }
-        _ => None,
-    };
-    let samples = match format {
-        Some(DataFormat::Shards) => s.tar_samples,
-        _ if images > 0 => Some(images),
-        _ => Some(s.count(FileKind::Numpy)).filter(|&n| n > 0),
-    };
-    let stored = match (s.count(FileKind::Jpeg), s.count(FileKind::Png)) {
-        (j, p) if j > 0 && j >= p => Some(StoredFormat::Jpeg),
-        (_, p) if p > 0 => Some(StoredFormat::Png),
-        _ if s.main_kind() == Some(FileKind::Numpy) => Some(StoredFormat::Raw),
-        _ => None,
-    };
-    Scanned {
-        dataset_size: Some(s.bytes).filter(|&b| b > 0),
-        samples: samples.filter(|&n| n > 0),
-        image_size: s.image_size,
-        stored,
-        format,
-    }
 }
 
 fn parse_workload_preset(s: &str) -> Result<String, ValueError> {
@@ -274,7 +232,7 @@ impl WorkloadArgs {
             .clone()
             .unwrap_or_else(|| presets::GENERIC.to_string());
         let mut w = presets::preset(&base_id).expect("checked by clap or built in");
-        let scan = self.dataset.as_ref().map(scanned);
+        let scan = self.dataset.as_ref().map(DatasetScan::workload_values);
         let dataset_size = self
             .dataset_size
             .or(scan.as_ref().and_then(|s| s.dataset_size));

@@ -52,6 +52,10 @@ pub enum Message {
     ExportFailed(String),
     /// Detection stopped with an internal error (a panic on its thread): the error's text.
     DetectionFailed(String),
+    /// A dataset folder was scanned: what it holds (shown as information).
+    DatasetScanned(Box<crate::inputs::dataset::DatasetScan>),
+    /// A dataset folder could not be scanned: the folder and why.
+    DatasetFailed(PathBuf, crate::fsutil::IoProblem),
     /// A model file or folder could not be read: the error names the file.
     ModelFailed(crate::inputs::model_files::ModelFileError),
 }
@@ -393,6 +397,27 @@ impl RamvramApp {
                     lang,
                     Msg::UiLoadFailed,
                     &[("error", &scenario_error(lang, e))],
+                ),
+            ),
+            Message::DatasetScanned(s) => (
+                Severity::Info,
+                crate::present::dataset::scan_note(lang, s, &[]),
+            ),
+            Message::DatasetFailed(path, p) => (
+                Severity::Critical,
+                trf(
+                    lang,
+                    Msg::UiLoadFailed,
+                    &[(
+                        "error",
+                        &crate::present::model::value_error(
+                            &crate::inputs::model_files::ModelFileError {
+                                file: path.clone(),
+                                problem: crate::inputs::model_files::ModelProblem::Io(p.clone()),
+                            },
+                        )
+                        .text(lang),
+                    )],
                 ),
             ),
             Message::ModelFailed(e) => (

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::advisor::workload::{DataFormat, StoredFormat};
+
 pub use scan::{disk_of, scan};
 
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
@@ -70,7 +72,7 @@ pub struct KindCount {
 }
 
 /// What the scan found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DatasetScan {
     /// The folder scanned.
     pub root: PathBuf,
@@ -101,7 +103,57 @@ pub struct DatasetScan {
     pub capped: bool,
 }
 
+/// What a scan sets in a workload: dataset size, samples (tar samples for shards, else image or
+/// array files), image size, stored format and layout; `None` where the scan can't tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkloadValues {
+    /// Bytes of the files.
+    pub dataset_size: Option<u64>,
+    /// Samples.
+    pub samples: Option<u64>,
+    /// The most common image size, (width, height).
+    pub image_size: Option<(u32, u32)>,
+    /// JPEG, PNG or raw arrays.
+    pub stored: Option<StoredFormat>,
+    /// One file per sample, shards or a memory-mapped store.
+    pub format: Option<DataFormat>,
+}
+
 impl DatasetScan {
+    /// The workload values this scan gives.
+    pub fn workload_values(&self) -> WorkloadValues {
+        let s = self;
+        let images = s.count(FileKind::Jpeg) + s.count(FileKind::Png) + s.count(FileKind::Webp);
+        let format = match s.main_kind() {
+            Some(FileKind::Tar | FileKind::TfRecord) => Some(DataFormat::Shards),
+            Some(FileKind::Lmdb | FileKind::Hdf5 | FileKind::Arrow | FileKind::Parquet) => {
+                Some(DataFormat::Mmap)
+            }
+            Some(FileKind::Jpeg | FileKind::Png | FileKind::Webp | FileKind::Numpy) => {
+                Some(DataFormat::Files)
+            }
+            _ => None,
+        };
+        let samples = match format {
+            Some(DataFormat::Shards) => s.tar_samples,
+            _ if images > 0 => Some(images),
+            _ => Some(s.count(FileKind::Numpy)).filter(|&n| n > 0),
+        };
+        let stored = match (s.count(FileKind::Jpeg), s.count(FileKind::Png)) {
+            (j, p) if j > 0 && j >= p => Some(StoredFormat::Jpeg),
+            (_, p) if p > 0 => Some(StoredFormat::Png),
+            _ if s.main_kind() == Some(FileKind::Numpy) => Some(StoredFormat::Raw),
+            _ => None,
+        };
+        WorkloadValues {
+            dataset_size: Some(s.bytes).filter(|&b| b > 0),
+            samples: samples.filter(|&n| n > 0),
+            image_size: s.image_size,
+            stored,
+            format,
+        }
+    }
+
     /// The kind holding the most bytes.
     pub fn main_kind(&self) -> Option<FileKind> {
         self.kinds.first().map(|k| k.kind)

@@ -82,6 +82,7 @@ impl RamvramApp {
             }
             Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),
             Command::OpenModelFileDialog => self.ask(Purpose::OpenModelFile),
+            Command::OpenDatasetDialog => self.ask(Purpose::OpenDataset),
             Command::OpenModelFolderDialog => self.ask(Purpose::OpenModelFolder),
             Command::SaveScenarioDialog => self.ask(Purpose::SaveScenario),
             Command::RevealFile(path) => {

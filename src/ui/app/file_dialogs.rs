@@ -34,6 +34,8 @@ pub enum Purpose {
     SaveProfile,
     /// Open a recorded trace on the Monitor page.
     OpenTrace,
+    /// Scan a dataset folder for the workload.
+    OpenDataset,
     /// Read a model file for the training planner.
     OpenModelFile,
     /// Read a Hugging Face model folder for the training planner.
@@ -116,6 +118,7 @@ impl RamvramApp {
                 None,
             ),
             Purpose::OpenModelFolder => (Kind::Folder, Msg::ModelOpenFolder, vec![], None),
+            Purpose::OpenDataset => (Kind::Folder, Msg::DatasetOpenFolder, vec![], None),
             Purpose::OpenTrace => (
                 Kind::Open,
                 Msg::MonitorUiOpenTrace,
@@ -171,6 +174,7 @@ impl RamvramApp {
             Purpose::SaveProfile => self.save_profile(&first),
             Purpose::OpenTrace => self.open_trace(&first),
             Purpose::OpenModelFile | Purpose::OpenModelFolder => self.open_model(&first),
+            Purpose::OpenDataset => self.open_dataset(&first),
         }
     }
 

@@ -207,6 +207,36 @@ impl RamvramApp {
         }
     }
 
+    /// Scans a dataset folder (names, sizes, a sample of image headers) and sets the workload's
+    /// dataset size, samples, image size, stored format and layout from it; the scan's summary
+    /// shows in the message banner.
+    pub fn open_dataset(&mut self, path: &Path) {
+        match crate::inputs::dataset::scan(path) {
+            Ok(scan) => {
+                let v = scan.workload_values();
+                let w = &mut self.workload;
+                if let Some(d) = v.dataset_size {
+                    w.set_dataset_size(d);
+                }
+                if let Some(n) = v.samples {
+                    w.samples = n;
+                }
+                if let Some((width, height)) = v.image_size {
+                    w.width = width;
+                    w.height = height;
+                }
+                w.stored = v.stored.unwrap_or(w.stored);
+                w.format = v.format.unwrap_or(w.format);
+                self.workload_active = true;
+                self.message = Some(Message::DatasetScanned(Box::new(scan)));
+                self.reassess();
+            }
+            Err(problem) => {
+                self.message = Some(Message::DatasetFailed(path.to_path_buf(), problem));
+            }
+        }
+    }
+
     /// Saves the workload and training plan on screen as a scenario file.
     pub fn save_scenario(&mut self, path: &Path) {
         let s = crate::inputs::scenario::Scenario {

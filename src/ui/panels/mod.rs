@@ -97,6 +97,8 @@ pub enum Command {
     SetWorkload(crate::advisor::workload::Workload),
     /// Pick a scenario file and load its workload and training plan.
     OpenScenarioDialog,
+    /// Pick a dataset folder and set the workload from its scan.
+    OpenDatasetDialog,
     /// Pick a model file (`.safetensors`, `.gguf`) and plan for it.
     OpenModelFileDialog,
     /// Pick a Hugging Face model folder and plan for it.

@@ -103,6 +103,9 @@ pub fn inputs(
         if ui.button(tr(lang, Msg::WorkSaveScenario)).clicked() {
             commands.push(Command::SaveScenarioDialog);
         }
+        if ui.button(tr(lang, Msg::DatasetOpenFolder)).clicked() {
+            commands.push(Command::OpenDatasetDialog);
+        }
     });
     egui::Grid::new("workload-grid")
         .num_columns(2)
