@@ -58,6 +58,9 @@ pub enum FindingId {
     PcieLinkIdle,
     /// The training plan's model states don't fit this machine's RAM or VRAM.
     TrainingDoesNotFit,
+    /// A plan (training or inference) fits its limits only inside the margin it must leave
+    /// (`advisor::headroom`): it would run out of memory in practice.
+    PlanTight,
     /// The training plan runs more ranks per node than this machine has GPUs: its figures are
     /// for another machine.
     TrainingMoreGpusThanMachine,
@@ -254,6 +257,8 @@ pub struct Context<'a> {
     pub training: Option<&'a super::training::TrainingMemory>,
     /// The workload simulator's result, if a workload was given.
     pub workload: Option<&'a super::workload::WorkloadResult>,
+    /// The inference estimate, if a model to serve was given.
+    pub inference: Option<&'a super::inference::InferenceMemory>,
     /// The recommendations computed so far (what the plans' re-runs found).
     pub recommendations: &'a [super::recommend::Recommendation],
 }
@@ -267,6 +272,7 @@ pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     shm(cx, &mut out);
     pcie(cx, &mut out);
     training(cx, &mut out);
+    inference(cx, &mut out);
     workload(cx, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
@@ -487,6 +493,14 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if t.fits != Some(false) {
         return;
     }
+    let mut checks = vec![("vram", &t.gpu), ("ram", &t.cpu)];
+    if let Some(n) = &t.nvme {
+        checks.push(("nvme", n));
+    }
+    if let Some(f) = plan_tight("training", &checks) {
+        out.push(f);
+        return;
+    }
     let mut recs = Vec::new();
     let mut f = Finding::new(FindingId::TrainingDoesNotFit, Severity::Critical, &[])
         .with("gpu_needed", Quantity::Bytes(t.gpu.needed_bytes))
@@ -515,6 +529,41 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
     f.recommendations = recs;
     out.push(f);
+}
+
+/// `plan-tight` for a plan (`"training"`, `"inference"`) whose failing checks all fit without
+/// their margin: the limit with the least headroom, its headroom and margin. `None` when a
+/// check falls short outright (or none fails).
+fn plan_tight(
+    plan: &str,
+    checks: &[(&str, &super::training::CapacityCheck)],
+) -> Option<Finding> {
+    let failing: Vec<_> = checks.iter().filter(|(_, c)| c.fits == Some(false)).collect();
+    if failing.is_empty() || !failing.iter().all(|(_, c)| c.tight()) {
+        return None;
+    }
+    let (limit, c) = failing
+        .iter()
+        .min_by_key(|(_, c)| c.headroom_bytes.unwrap_or(0))?;
+    Some(
+        Finding::new(FindingId::PlanTight, Severity::Warning, &[RecId::TryFittingPlan])
+            .with("plan", Quantity::Text(plan.to_string()))
+            .with("limit", Quantity::Text(limit.to_string()))
+            .with("needed", Quantity::Bytes(c.needed_bytes))
+            .with("available", Quantity::Bytes(c.available_bytes.unwrap_or(0)))
+            .with(
+                "headroom",
+                Quantity::Bytes(c.headroom_bytes.unwrap_or(0).max(0).unsigned_abs()),
+            )
+            .with("margin", Quantity::Bytes(c.margin_bytes)),
+    )
+}
+
+fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(m) = cx.inference else { return };
+    if m.fits == Some(false) {
+        out.extend(plan_tight("inference", &[("vram", &m.gpu), ("ram", &m.cpu)]));
+    }
 }
 
 fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {

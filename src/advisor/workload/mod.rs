@@ -11,6 +11,7 @@ mod findings;
 mod kinds;
 pub mod levers;
 mod pipeline;
+mod pipeline_levers;
 pub mod presets;
 mod rates;
 pub mod view;
