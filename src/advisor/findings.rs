@@ -534,11 +534,11 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
 /// `plan-tight` for a plan (`"training"`, `"inference"`) whose failing checks all fit without
 /// their margin: the limit with the least headroom, its headroom and margin. `None` when a
 /// check falls short outright (or none fails).
-fn plan_tight(
-    plan: &str,
-    checks: &[(&str, &super::training::CapacityCheck)],
-) -> Option<Finding> {
-    let failing: Vec<_> = checks.iter().filter(|(_, c)| c.fits == Some(false)).collect();
+fn plan_tight(plan: &str, checks: &[(&str, &super::training::CapacityCheck)]) -> Option<Finding> {
+    let failing: Vec<_> = checks
+        .iter()
+        .filter(|(_, c)| c.fits == Some(false))
+        .collect();
     if failing.is_empty() || !failing.iter().all(|(_, c)| c.tight()) {
         return None;
     }
@@ -546,23 +546,30 @@ fn plan_tight(
         .iter()
         .min_by_key(|(_, c)| c.headroom_bytes.unwrap_or(0))?;
     Some(
-        Finding::new(FindingId::PlanTight, Severity::Warning, &[RecId::TryFittingPlan])
-            .with("plan", Quantity::Text(plan.to_string()))
-            .with("limit", Quantity::Text(limit.to_string()))
-            .with("needed", Quantity::Bytes(c.needed_bytes))
-            .with("available", Quantity::Bytes(c.available_bytes.unwrap_or(0)))
-            .with(
-                "headroom",
-                Quantity::Bytes(c.headroom_bytes.unwrap_or(0).max(0).unsigned_abs()),
-            )
-            .with("margin", Quantity::Bytes(c.margin_bytes)),
+        Finding::new(
+            FindingId::PlanTight,
+            Severity::Warning,
+            &[RecId::TryFittingPlan],
+        )
+        .with("plan", Quantity::Text(plan.to_string()))
+        .with("limit", Quantity::Text(limit.to_string()))
+        .with("needed", Quantity::Bytes(c.needed_bytes))
+        .with("available", Quantity::Bytes(c.available_bytes.unwrap_or(0)))
+        .with(
+            "headroom",
+            Quantity::Bytes(c.headroom_bytes.unwrap_or(0).max(0).unsigned_abs()),
+        )
+        .with("margin", Quantity::Bytes(c.margin_bytes)),
     )
 }
 
 fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(m) = cx.inference else { return };
     if m.fits == Some(false) {
-        out.extend(plan_tight("inference", &[("vram", &m.gpu), ("ram", &m.cpu)]));
+        out.extend(plan_tight(
+            "inference",
+            &[("vram", &m.gpu), ("ram", &m.cpu)],
+        ));
     }
 }
 

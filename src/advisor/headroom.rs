@@ -52,7 +52,8 @@ pub fn margin(kind: LimitKind, available: u64) -> u64 {
 /// `needed + margin(Ram, a) ≤ a`, i.e. `max(needed ÷ (1 − 5 %), needed + 1 GiB)`. What every
 /// "RAM that would fit" and add-RAM target sizes before rounding to installed sizes.
 pub fn ram_to_hold(needed: u64) -> u64 {
-    let by_share = crate::units::saturating_bytes((needed as f64 / (1.0 - RAM_MARGIN_SHARE)).ceil());
+    let by_share =
+        crate::units::saturating_bytes((needed as f64 / (1.0 - RAM_MARGIN_SHARE)).ceil());
     by_share.max(needed.saturating_add(RAM_MARGIN_MIN_BYTES))
 }
 

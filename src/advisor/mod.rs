@@ -10,7 +10,6 @@ pub mod findings;
 pub mod fleet;
 pub mod headline;
 pub mod headroom;
-pub mod whatif;
 pub mod inference;
 pub mod procurement;
 pub mod purchase;
@@ -18,6 +17,7 @@ pub mod ratio;
 pub mod recommend;
 pub mod rules;
 pub mod training;
+pub mod whatif;
 pub mod workload;
 pub mod wsl;
 
@@ -207,11 +207,12 @@ fn assess_once(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
     if let Some(w) = &workload {
         // The machine's rates with the dataset on a kind of disk it has (a local copy).
-        let rates_on = |kind: crate::profile::DiskKind| {
-            profile.disks.iter().any(|d| d.kind == kind).then(|| {
-                workload::MachineRates::from_profile(profile, &memory, Some(kind), &bw)
-            })
-        };
+        let rates_on =
+            |kind: crate::profile::DiskKind| {
+                profile.disks.iter().any(|d| d.kind == kind).then(|| {
+                    workload::MachineRates::from_profile(profile, &memory, Some(kind), &bw)
+                })
+            };
         recommendations.extend(workload::levers::recommendations(
             w,
             &rates,

@@ -3,18 +3,24 @@
 //! changed profile (every limit at once), and the command line's `--shm-size`, `--wsl-memory`
 //! and `--ram` apply the same function, so a recommendation's `apply` arguments reproduce it.
 
+use serde::{Deserialize, Serialize};
+
 use crate::profile::MachineProfile;
 
-/// A change to the machine. Bytes; `None` leaves that part as it is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A change to the machine (`machine_change` of a recommendation in `advise --json`). Bytes;
+/// `None` leaves that part as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineChange {
     /// `/dev/shm` size (`docker run --shm-size`, or the tmpfs remounted larger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shm_bytes: Option<u64>,
     /// WSL2's `memory=` in `.wslconfig`: the RAM Linux sees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wsl_memory_bytes: Option<u64>,
     /// RAM installed. Usable RAM (`MemTotal`) keeps the machine's usable share of installed
     /// RAM ([`crate::advisor::EffectiveRam::usable_share`]); the modules listed are dropped,
     /// since which modules make up the size isn't known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_bytes: Option<u64>,
 }
 

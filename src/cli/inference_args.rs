@@ -48,6 +48,10 @@ pub struct InferenceArgs {
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
     #[arg(long, value_enum)]
     pub checkpoint_files: Option<FilesArg>,
+    /// The largest checkpoint file (shard) on disk, with units: 9.94GB (default: 5GB for
+    /// safetensors, one file for a pickle).
+    #[arg(long, value_parser = crate::parse::parse_size)]
+    pub checkpoint_shard_size: Option<u64>,
 }
 
 /// `--inference` values.
@@ -111,6 +115,11 @@ impl InferenceArgs {
             (self.kv_heads.is_some(), "kv-heads", all),
             (self.kv_cache_dtype.is_some(), "kv-cache-dtype", all),
             (self.checkpoint_files.is_some(), "checkpoint-files", all),
+            (
+                self.checkpoint_shard_size.is_some(),
+                "checkpoint-shard-size",
+                all,
+            ),
             (
                 self.gpu_memory_utilization.is_some(),
                 "gpu-memory-utilization",
@@ -182,7 +191,11 @@ impl InferenceArgs {
         if let Some(f) = self.wrong_engine(engine) {
             return Err(only(f));
         }
-        if let Some(flag) = training.training_only_flag() {
+        // The checkpoint's dtype on disk is what loading reads, for serving as for training.
+        if let Some(flag) = training
+            .training_only_flag()
+            .filter(|f| *f != "checkpoint-dtype")
+        {
             return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
         }
         let preset = training.preset.as_deref().and_then(presets::preset);
@@ -237,6 +250,8 @@ impl InferenceArgs {
         if self.checkpoint_files == Some(FilesArg::Pickle) {
             plan.files = CheckpointFiles::Pickle;
         }
+        plan.checkpoint_dtype = training.checkpoint_dtype_given();
+        plan.checkpoint_shard_bytes = self.checkpoint_shard_size;
         Ok(Some(plan))
     }
 }

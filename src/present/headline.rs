@@ -4,8 +4,8 @@
 //! window's banner, the terminal's first lines and the report's callout can't disagree.
 
 use crate::advisor::findings::FindingId;
-use crate::advisor::recommend::Subject;
 use crate::advisor::headline::SET_UP_FAILS;
+use crate::advisor::recommend::Subject;
 use crate::advisor::{Assessment, Severity};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};

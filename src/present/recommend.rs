@@ -1,7 +1,9 @@
 //! Words for the ranked recommendations: a title with the values the change sets, and the
 //! result of the model re-run with it. Shared by the window, the terminal and the reports.
 
-use crate::advisor::recommend::{GivesUp, Limit, Outcome, RecKind, Recommendation, RecommendationId};
+use crate::advisor::recommend::{
+    GivesUp, Limit, Outcome, RecKind, Recommendation, RecommendationId,
+};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -64,9 +66,7 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         R::DropOffload => Msg::AdviceCostDropOffload,
         R::UseSafetensors => Msg::AdviceCostUseSafetensors,
         R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
-        R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => {
-            Msg::AdviceCostLoad
-        }
+        R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
         R::WslMemoryLimit | R::ShmSize | R::MetalWiredLimit => Msg::AdviceCostOs,
         R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
             Msg::AdviceCostWorkers
@@ -135,7 +135,10 @@ pub fn headroom(lang: Lang, o: &Outcome) -> Option<String> {
         trf(
             lang,
             Msg::AdviceHeadroom,
-            &[("headroom", &format::size(h.unsigned_abs())), ("limit", limit)],
+            &[
+                ("headroom", &format::size(h.unsigned_abs())),
+                ("limit", limit),
+            ],
         )
     } else {
         trf(
@@ -274,7 +277,6 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
         fits.to_string()
     }
 }
-
 
 /// One line: "[setting] Set num_workers=4 — then: working set 20.1 GiB, … — fits".
 pub fn line(lang: Lang, r: &Recommendation) -> String {

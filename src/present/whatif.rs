@@ -18,5 +18,9 @@ pub fn note(lang: Lang, c: &MachineChange) -> String {
         }
     }
     let sep = tr(lang, Msg::MonitorListSep);
-    trf(lang, Msg::AdviceWhatifNote, &[("changes", &parts.join(sep))])
+    trf(
+        lang,
+        Msg::AdviceWhatifNote,
+        &[("changes", &parts.join(sep))],
+    )
 }

@@ -165,7 +165,8 @@ pub(super) fn advice(
     }
     if now.cpu.fits == Some(false) && p.engine == Engine::Vllm && p.swap_space_gib > 0.0 {
         // The largest whole GiB of swap space per GPU that fits the host.
-        let over = (now.cpu.needed_bytes + now.cpu.margin_bytes).saturating_sub(usable.unwrap_or(0));
+        let over =
+            (now.cpu.needed_bytes + now.cpu.margin_bytes).saturating_sub(usable.unwrap_or(0));
         let per_gpu = (over.div_ceil(u64::from(p.gpus)) as f64 / GIB as f64).ceil();
         let left = (p.swap_space_gib - per_gpu).max(0.0).floor();
         consider(

@@ -5,9 +5,7 @@
 //! (`docs/cli.md`), checked by the tests that re-run every first recommendation.
 
 use crate::advisor::inference::{CheckpointFiles, InferencePlan, WeightFormat};
-use crate::advisor::training::{
-    FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan,
-};
+use crate::advisor::training::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
 use crate::advisor::workload::{CacheMode, DataFormat, DecodeOn, StoredFormat, Workload};
 use crate::profile::DiskKind;
 
@@ -144,7 +142,10 @@ pub fn inference(from: &InferencePlan, to: &InferencePlan) -> Vec<String> {
         a.flag("concurrent-sequences", to.concurrent_sequences);
     }
     if from.kv_bytes != to.kv_bytes {
-        a.flag("kv-cache-dtype", if to.kv_bytes == 1 { "fp8" } else { "auto" });
+        a.flag(
+            "kv-cache-dtype",
+            if to.kv_bytes == 1 { "fp8" } else { "auto" },
+        );
     }
     if from.swap_space_gib != to.swap_space_gib {
         a.flag("swap-space", decimal(to.swap_space_gib));
@@ -241,7 +242,10 @@ pub fn workload(from: &Workload, to: &Workload) -> Vec<String> {
         );
     }
     if (from.cache_width, from.cache_height) != (to.cache_width, to.cache_height) {
-        a.flag("cache-size", format!("{}x{}", to.cache_width, to.cache_height));
+        a.flag(
+            "cache-size",
+            format!("{}x{}", to.cache_width, to.cache_height),
+        );
     }
     if from.index_bytes_per_sample != to.index_bytes_per_sample {
         if let Some(b) = to.index_bytes_per_sample {

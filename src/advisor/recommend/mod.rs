@@ -6,8 +6,8 @@
 //! `advice.cost.<id>`); this module holds data.
 
 pub mod apply;
-pub mod machine;
 mod gives_up;
+pub mod machine;
 
 pub use gives_up::gives_up;
 
@@ -265,9 +265,8 @@ pub struct Recommendation {
     #[serde(default)]
     pub apply: Vec<String>,
     /// The machine-level change this recommendation makes, which the assessment re-assesses on
-    /// the changed profile ([`crate::advisor::whatif`]); not part of the JSON (its `apply`
-    /// says the same).
-    #[serde(skip)]
+    /// the changed profile ([`crate::advisor::whatif`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_change: Option<crate::advisor::whatif::MachineChange>,
 }
 
@@ -307,23 +306,41 @@ impl Recommendation {
 }
 
 /// Orders recommendations: those that make every limit fit (with headroom) first, then those
-/// that only help; within each, by what the user gives up ([`GivesUp`]); within a class, the
-/// highest predicted GPU utilisation, then the most headroom (as a share of its limit), first.
-/// Ties keep the order given (each module lists its own in the order it prefers). Of two
-/// recommendations with one id and subject, the better ranked is kept.
+/// that only help; within each, by what the user gives up ([`GivesUp`]). Among changes that
+/// fit, the highest predicted GPU utilisation comes first (workloads), and among those that
+/// give up nothing, those that need no other files of the model come before those that do
+/// (safetensors files that may not be published, a checkpoint re-saved — which itself needs one
+/// load), then the most headroom (as a share of its limit): they cost the same, so the safest
+/// wins. Within the other classes the modules' own order stays, which puts the smaller
+/// sacrifice first (optimizer offload before parameter offload, LoRA before QLoRA, the smaller
+/// purchase first). Of two recommendations with one id and subject, the better ranked is kept.
 pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
     recs.sort_by(|a, b| {
         let key = |r: &Recommendation| (r.result.fits != Some(true), r.gives_up);
         key(a).cmp(&key(b)).then_with(|| {
-            let util = |r: &Recommendation| r.result.predicted_gpu_utilization.unwrap_or(-1.0);
-            let room = |r: &Recommendation| r.result.headroom_share.unwrap_or(f64::NEG_INFINITY);
-            // Only for changes that fit: among those that don't, the modules' own order stays.
             if a.result.fits != Some(true) {
                 return std::cmp::Ordering::Equal;
             }
+            let util = |r: &Recommendation| r.result.predicted_gpu_utilization.unwrap_or(-1.0);
+            let nothing = |r: &Recommendation| r.gives_up == GivesUp::Nothing;
+            let files = |r: &Recommendation| {
+                nothing(r)
+                    && matches!(
+                        r.id,
+                        RecommendationId::UseSafetensors | RecommendationId::ReshardCheckpoint
+                    )
+            };
+            let room = |r: &Recommendation| {
+                if nothing(r) {
+                    quantised(r.result.headroom_share.unwrap_or(f64::NEG_INFINITY))
+                } else {
+                    0.0
+                }
+            };
             util(b)
                 .total_cmp(&util(a))
-                .then_with(|| quantised(room(b)).total_cmp(&quantised(room(a))))
+                .then_with(|| files(a).cmp(&files(b)))
+                .then_with(|| room(b).total_cmp(&room(a)))
         })
     });
     let mut seen = std::collections::HashSet::new();

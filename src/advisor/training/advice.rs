@@ -185,8 +185,7 @@ pub(super) fn advice(
     // Settings: an offload the GPUs don't need. The same plan with the states on the GPUs is
     // faster (no optimizer step on the CPU, no transfers over PCIe) and uses less host RAM;
     // parameters first (keeping the optimizer's offload), then both.
-    if plan.offload_param != OffloadTarget::None && plan.offload_optimizer != OffloadTarget::None
-    {
+    if plan.offload_param != OffloadTarget::None && plan.offload_optimizer != OffloadTarget::None {
         consider(
             R::DropOffload,
             RecKind::Setting,
@@ -202,7 +201,10 @@ pub(super) fn advice(
                 p.offload_optimizer = OffloadTarget::None;
                 p.offload_param = OffloadTarget::None;
             }),
-            &[("offload_optimizer", text("none")), ("offload_param", text("none"))],
+            &[
+                ("offload_optimizer", text("none")),
+                ("offload_param", text("none")),
+            ],
         );
     }
     // Settings: how the checkpoint is loaded. Rank 0 loading and broadcasting is FSDP's

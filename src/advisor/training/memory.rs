@@ -207,8 +207,8 @@ fn checks(
             CapacityCheck::new(LimitKind::Ram, e.cpu_peak_bytes_per_node, m.cpu),
         )
     };
-    let nvme = (e.nvme_bytes > 0)
-        .then(|| CapacityCheck::new(LimitKind::Space, e.nvme_bytes, m.nvme));
+    let nvme =
+        (e.nvme_bytes > 0).then(|| CapacityCheck::new(LimitKind::Space, e.nvme_bytes, m.nvme));
     let fits = crate::advisor::recommend::machine::all_fit(&[
         Some(gpu.fits),
         Some(cpu.fits),

@@ -14,10 +14,10 @@ mod plan;
 pub mod presets;
 pub mod zero;
 
+pub use advice::outcome_of;
 pub use breakdown::{
     BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
 };
-pub use advice::outcome_of;
 pub use estimate::{QLORA_BASE_BYTES, estimate};
 pub use memory::*;
 pub use plan::*;

@@ -272,7 +272,9 @@ pub fn recommendations(
             );
         }
     }
-    out.extend(super::pipeline_levers::recommendations(r, &base, m, rates_on));
+    out.extend(super::pipeline_levers::recommendations(
+        r, &base, m, rates_on,
+    ));
     if !fits_now && !m.ram_capped {
         // RAM: the installed size whose usable part holds the working set, judged by running
         // the simulator on the machine with that RAM; kept only when that run does better.

@@ -145,6 +145,13 @@ mod tests {
         let share: f64 = 455.0 * 256.0 / (3840.0 * 2160.0);
         assert_eq!(r.dataset_bytes, (1e9 * share).round() as u64);
         // Already near the crop: nothing to do.
-        assert!(pre_resized(&Workload { width: 256, height: 256, ..w }).is_none());
+        assert!(
+            pre_resized(&Workload {
+                width: 256,
+                height: 256,
+                ..w
+            })
+            .is_none()
+        );
     }
 }
