@@ -137,11 +137,21 @@ pub fn assess(profile: &MachineProfile) -> Assessment {
 pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     let mut a = assess_once(profile, inputs);
     for r in &mut a.recommendations {
+        // Changes of the machine alone: those that change a plan too were judged with the
+        // machine change by their plan's own re-run.
         let Some(change) = r.machine_change.filter(|c| !c.is_empty()) else {
             continue;
         };
-        let changed = assess_once(&whatif::apply(profile, &change), inputs);
-        if let Some(o) = subject_outcome(&changed, r.subject) {
+        if r.apply != recommend::apply::machine(&change) {
+            continue;
+        }
+        let changed = assess_once(&whatif::apply(&a.profile, &change), inputs);
+        if let Some(mut o) = subject_outcome(&changed, r.subject) {
+            // A change the machine can't take (WSL's cap beyond what Windows has) stays "does
+            // not fit" whatever the re-run says.
+            if r.result.fits == Some(false) {
+                o.fits = Some(false);
+            }
             r.result = o;
         }
     }
@@ -167,7 +177,9 @@ fn subject_outcome(a: &Assessment, subject: recommend::Subject) -> Option<recomm
 }
 
 /// One assessment, recommendations as the plans' own re-runs computed them.
-fn assess_once(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
+fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
+    let recognised = wsl::recognised(given);
+    let profile = recognised.as_ref().unwrap_or(given);
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);

@@ -42,7 +42,8 @@ pub struct InferenceArgs {
     /// vLLM --cpu-offload-gb, GiB of each GPU's weights in host RAM (default 0).
     #[arg(long)]
     pub cpu_offload_gb: Option<f64>,
-    /// llama.cpp -ngl: layers on the GPUs (default: all).
+    /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
+    /// max_memory keeping the rest in CPU RAM.
     #[arg(long)]
     pub n_gpu_layers: Option<u64>,
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
@@ -134,7 +135,7 @@ impl InferenceArgs {
             (
                 self.n_gpu_layers.is_some(),
                 "n-gpu-layers",
-                "--inference llama.cpp",
+                "--inference llama.cpp / transformers",
             ),
         ]
         .into_iter()
@@ -156,8 +157,10 @@ impl InferenceArgs {
                 return Some((flag, "--inference vllm"));
             }
         }
-        if engine != Engine::LlamaCpp && self.n_gpu_layers.is_some() {
-            return Some(("n-gpu-layers", "--inference llama.cpp"));
+        // Layers on the GPUs: llama.cpp's `-ngl`, or transformers' `device_map` with
+        // `max_memory` keeping the rest in CPU RAM.
+        if engine == Engine::Vllm && self.n_gpu_layers.is_some() {
+            return Some(("n-gpu-layers", "--inference llama.cpp / transformers"));
         }
         None
     }

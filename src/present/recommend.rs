@@ -1,9 +1,7 @@
 //! Words for the ranked recommendations: a title with the values the change sets, and the
 //! result of the model re-run with it. Shared by the window, the terminal and the reports.
 
-use crate::advisor::recommend::{
-    GivesUp, Limit, Outcome, RecKind, Recommendation, RecommendationId,
-};
+use crate::advisor::recommend::{Limit, Outcome, RecKind, Recommendation, RecommendationId};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -58,8 +56,8 @@ pub fn title_msg(id: RecommendationId) -> Msg {
     }
 }
 
-/// What a change costs, in its own words ("slower: every step moves the optimizer states over
-/// PCIe"), after its class ([`GivesUp`]).
+/// What a change costs, in its own words, starting with its class ([`GivesUp`]): "slower:
+/// every step moves the optimizer states over PCIe".
 pub fn cost(lang: Lang, r: &Recommendation) -> String {
     use RecommendationId as R;
     let msg = match r.id {
@@ -94,23 +92,31 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         | R::RaiseVmMemory
         | R::LargerRuntime => Msg::AdviceCostMoney,
     };
-    let class = match r.gives_up {
-        GivesUp::Nothing => Msg::AdviceGivesUpNothing,
-        GivesUp::Speed => Msg::AdviceGivesUpSpeed,
-        GivesUp::Fidelity => Msg::AdviceGivesUpFidelity,
-        GivesUp::Money => Msg::AdviceGivesUpMoney,
-    };
-    trf(
-        lang,
-        Msg::AdviceCostLabel,
-        &[("gives_up", tr(lang, class)), ("cost", tr(lang, msg))],
-    )
+    tr(lang, msg).to_string()
 }
 
 /// The arguments that apply a change, as a copyable line (`apply: --num-workers 4 …`); `None`
 /// when no flag says it (buying modules, another instance).
 pub fn apply_line(lang: Lang, r: &Recommendation) -> Option<String> {
-    (!r.apply.is_empty()).then(|| trf(lang, Msg::AdviceApply, &[("args", &r.apply.join(" "))]))
+    (!r.apply.is_empty()).then(|| trf(lang, Msg::AdviceApply, &[("args", &apply_spans(r))]))
+}
+
+/// The arguments as code spans, one per flag with its value, so a line breaks between flags,
+/// never inside one: "`--num-workers 4` `--shm-size 1GiB`".
+fn apply_spans(r: &Recommendation) -> String {
+    let mut spans: Vec<String> = Vec::new();
+    for arg in &r.apply {
+        match spans.last_mut() {
+            Some(last) if !arg.starts_with("--") => {
+                last.pop();
+                last.push(' ');
+                last.push_str(arg);
+                last.push('`');
+            }
+            _ => spans.push(format!("`{arg}`")),
+        }
+    }
+    spans.join(" ")
 }
 
 /// A limit's name ("VRAM per GPU", "/dev/shm").
@@ -185,6 +191,13 @@ pub fn title(lang: Lang, r: &Recommendation) -> String {
         id => title_msg(id),
     };
     let mut t = super::fill_values(lang, msg, &r.changes);
+    if r.changes.contains_key("windows_ram_needed") {
+        t.push_str(&super::fill_values(
+            lang,
+            Msg::RecommendationWithWindowsRam,
+            &r.changes,
+        ));
+    }
     if r.changes.contains_key("samples_per_s") {
         t.push_str(&super::fill_values(
             lang,
@@ -289,6 +302,17 @@ pub fn line(lang: Lang, r: &Recommendation) -> String {
             ("result", &result(lang, &r.result)),
         ],
     )
+}
+
+/// The second line of a recommendation: what it costs and, when a flag says it, the arguments
+/// that apply it ("slower: every step moves … · apply: `--offload-optimizer cpu`"). Every view
+/// prints it under [`line`].
+pub fn detail(lang: Lang, r: &Recommendation) -> String {
+    let cost = cost(lang, r);
+    match apply_line(lang, r) {
+        Some(a) => trf(lang, Msg::AdviceDetail, &[("cost", &cost), ("apply", &a)]),
+        None => cost,
+    }
 }
 
 /// The kind as a tag before a title: "[setting]" / "【设置】".

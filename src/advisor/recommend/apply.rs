@@ -23,14 +23,21 @@ impl Args {
     }
 }
 
-/// A byte count as the size parsers read it: whole MiB where exact (`64MiB`), else bytes.
+/// A byte count as the size parser reads it, exactly: whole GiB or MiB (`64MiB`, memory), whole
+/// GB or MB (`2GB`, files and datasets), else bytes.
 pub fn size_arg(bytes: u64) -> String {
     const GIB: u64 = 1 << 30;
     const MIB: u64 = 1 << 20;
-    if bytes % GIB == 0 {
+    if bytes == 0 {
+        "0".to_string()
+    } else if bytes % GIB == 0 {
         format!("{}GiB", bytes / GIB)
+    } else if bytes % 1_000_000_000 == 0 {
+        format!("{}GB", bytes / 1_000_000_000)
     } else if bytes % MIB == 0 {
         format!("{}MiB", bytes / MIB)
+    } else if bytes % 1_000_000 == 0 {
+        format!("{}MB", bytes / 1_000_000)
     } else {
         bytes.to_string()
     }
@@ -75,7 +82,9 @@ fn finetune(f: FineTune) -> &'static str {
 /// The flags that turn training plan `from` into `to`.
 pub fn training(from: &TrainingPlan, to: &TrainingPlan) -> Vec<String> {
     let mut a = Args::default();
-    if from.strategy != to.strategy {
+    // The command line's default strategy depends on the fine-tuning method (DDP for LoRA and
+    // QLoRA, `advisor::defaults::strategy`): a change of method names its strategy too.
+    if from.strategy != to.strategy || from.finetune != to.finetune {
         a.flag("strategy", strategy(to.strategy));
     }
     if from.offload_optimizer != to.offload_optimizer {
@@ -280,6 +289,8 @@ mod tests {
         assert_eq!(size_arg(64 << 20), "64MiB");
         assert_eq!(size_arg(1 << 30), "1GiB");
         assert_eq!(size_arg(128 << 30), "128GiB");
+        assert_eq!(size_arg(2_000_000_000), "2GB");
+        assert_eq!(size_arg(586_806_000_000), "586806MB");
         assert_eq!(size_arg(1000), "1000");
     }
 

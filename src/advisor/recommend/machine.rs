@@ -98,9 +98,16 @@ pub fn recommendations(
         let set = cap_after.map_or(want, |c| want.min(c / GIB));
         if set * GIB > usable {
             let fits = cap_after.map(|c| hold <= c.min(set * GIB));
+            let mut r =
+                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits));
+            if cap_after.is_none() {
+                // Windows' RAM unknown: the setting works when Windows has it and its reserve.
+                let windows =
+                    (set * GIB).saturating_add(crate::advisor::wsl::WINDOWS_RESERVE_BYTES);
+                r = r.with("windows_ram_needed", Quantity::Bytes(windows));
+            }
             out.push(
-                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits))
-                    .with("memory", Quantity::Text(format!("{set}GB")))
+                r.with("memory", Quantity::Text(format!("{set}GB")))
                     .on_machine(crate::advisor::whatif::MachineChange {
                         wsl_memory_bytes: Some(set * GIB),
                         ..Default::default()
@@ -114,8 +121,13 @@ pub fn recommendations(
     if need.steady.is_some_and(|s| s <= usable) {
         if let Some(add) = swap_for_peak(profile, usable, hold).filter(|a| *a > 0) {
             out.push(
-                Recommendation::new(R::AddSwap, RecKind::Os, need.subject, with_fit(Some(true)))
-                    .with("swap", Quantity::Bytes(add)),
+                Recommendation::new(
+                    R::AddSwap,
+                    RecKind::Os,
+                    need.subject,
+                    without_headroom(with_fit(Some(true))),
+                )
+                .with("swap", Quantity::Bytes(add)),
             );
         }
     }
@@ -133,6 +145,17 @@ pub fn recommendations(
         }
     }
     out
+}
+
+/// `o` without its RAM headroom: a result that fits because swap takes a one-time peak has no
+/// RAM headroom to state (the peak is past RAM by design).
+pub fn without_headroom(o: Outcome) -> Outcome {
+    Outcome {
+        headroom_bytes: None,
+        headroom_share: None,
+        tightest: None,
+        ..o
+    }
 }
 
 /// Gives an `add-ram` recommendation that names only the RAM to reach (`ram_bytes`, as the

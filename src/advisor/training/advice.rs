@@ -141,6 +141,7 @@ pub(super) fn advice(
             }
             let mut result = outcome(&next);
             if swap.is_some() {
+                result = machine::without_headroom(result);
                 result.fits = Some(true);
             }
             // Two techniques with the same figures read as one: the first (preferred) stays.

@@ -124,14 +124,27 @@ pub(super) struct Base<'a> {
 }
 
 impl Base<'_> {
-    /// A recommendation for the changed workload `after` (the simulator's result of it).
+    /// A recommendation for the changed workload `after` (the simulator's result of it). When
+    /// the change puts more in `/dev/shm` than the machine has, the size that holds it comes
+    /// with the change (a pair: the change and `--shm-size`), so no change that "fits" makes a
+    /// Bus error worse.
     pub(super) fn rec(
         &self,
         id: RecommendationId,
         kind: RecKind,
         after: &WorkloadResult,
     ) -> Recommendation {
-        self.rec_with_shm(id, kind, after, self.shm)
+        match shm_to_give(after, self.shm) {
+            Some(give) => self
+                .rec_with_shm(id, kind, after, Some(give))
+                .with("shm", Quantity::Bytes(give))
+                .with("shm_flag", Quantity::Text(shm_flag(give)))
+                .on_machine(MachineChange {
+                    shm_bytes: Some(give),
+                    ..Default::default()
+                }),
+            None => self.rec_with_shm(id, kind, after, self.shm),
+        }
     }
 
     /// The same on a machine whose `/dev/shm` holds `shm` bytes.
@@ -195,22 +208,12 @@ pub fn recommendations(
             after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
         };
         if better {
-            // More workers put more batches in /dev/shm: the size that holds them comes with
-            // the change, so it never makes a Bus error worse.
-            let r = match shm_to_give(&after, shm) {
-                Some(give) => base
-                    .rec_with_shm(id, RecKind::Setting, &after, Some(give))
-                    .with("num_workers", Quantity::Count(u64::from(n)))
-                    .with("shm", Quantity::Bytes(give))
-                    .with("shm_flag", Quantity::Text(shm_flag(give)))
-                    .on_machine(MachineChange {
-                        shm_bytes: Some(give),
-                        ..Default::default()
-                    }),
-                None => rec(id, RecKind::Setting, &after)
+            // More workers put more batches in /dev/shm: `Base::rec` gives the size that holds
+            // them with the change.
+            out.push(
+                rec(id, RecKind::Setting, &after)
                     .with("num_workers", Quantity::Count(u64::from(n))),
-            };
-            out.push(r);
+            );
         }
     }
     if !fits_now {

@@ -121,7 +121,9 @@ fn pre_resized(w: &Workload) -> Option<Workload> {
     Some(Workload {
         width: nw,
         height: nh,
-        dataset_bytes: crate::units::saturating_bytes(w.dataset_bytes as f64 * share),
+        // Whole MB: the size a user types (`--dataset-size 586806MB`).
+        dataset_bytes: crate::units::saturating_bytes(w.dataset_bytes as f64 * share / 1e6)
+            * 1_000_000,
         ..w.clone()
     })
 }
@@ -143,7 +145,10 @@ mod tests {
         // Short side 256 (224 × 8 / 7), long side 3840 × 256 / 2160 = 455.1 → 455.
         assert_eq!((r.width, r.height), (455, 256));
         let share: f64 = 455.0 * 256.0 / (3840.0 * 2160.0);
-        assert_eq!(r.dataset_bytes, (1e9 * share).round() as u64);
+        assert_eq!(
+            r.dataset_bytes,
+            (1e9 * share / 1e6).round() as u64 * 1_000_000
+        );
         // Already near the crop: nothing to do.
         assert!(
             pre_resized(&Workload {
