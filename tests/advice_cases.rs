@@ -5,8 +5,21 @@
 
 mod common;
 
-use common::{GIB, fixture_path, json_of, ramvram};
+use common::{GIB, json_of, ramvram};
 use serde_json::Value;
+
+/// A case's machine: `tests/fixtures/cases/NAME.json` (apart from the lab folder other tests
+/// read whole), or a shared fixture profile.
+fn fixture_path(name: &str) -> std::path::PathBuf {
+    let case = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/cases")
+        .join(format!("{name}.json"));
+    if case.exists() {
+        case
+    } else {
+        common::fixture_path(name)
+    }
+}
 
 /// `advise --json --profile FIXTURE ARGS…`.
 fn advise(profile: &str, args: &[&str]) -> Value {

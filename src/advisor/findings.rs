@@ -172,6 +172,9 @@ pub enum RecId {
     MoreWorkers,
     /// Look at the data loader first: the GPU idles between batches (live diagnosis).
     CheckDataLoader,
+    /// The data-loading changes are in the ranked list, each with its predicted utilisation
+    /// (in place of canned advice the recommender computes).
+    SeeWorkloadChanges,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -573,8 +576,37 @@ fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Advice a workload finding would give that the recommender computes (a worker count, shards,
+/// a local copy, GPU decoding, pre-resized images, RAM): with a ranked workload item listed,
+/// the finding points to the list instead of repeating it without figures.
+const COMPUTED_BY_RECOMMENDER: [RecId; 6] = [
+    RecId::SetNumWorkers,
+    RecId::GpuDataLoading,
+    RecId::PreResize,
+    RecId::UseShards,
+    RecId::CopyToLocalNvme,
+    RecId::AddRam,
+];
+
 fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    if let Some(w) = cx.workload {
-        out.extend(super::workload::findings(w, cx.ram));
+    let Some(w) = cx.workload else { return };
+    let ranked = cx
+        .recommendations
+        .iter()
+        .any(|r| r.subject == super::recommend::Subject::Workload);
+    for mut f in super::workload::findings(w, cx.ram) {
+        let pipeline = matches!(
+            f.id,
+            FindingId::StarvedByStorage
+                | FindingId::StarvedByDecode
+                | FindingId::StarvedByRamBandwidth
+                | FindingId::DatasetNotCached
+        );
+        if ranked && pipeline {
+            f.recommendations
+                .retain(|r| !COMPUTED_BY_RECOMMENDER.contains(r));
+            f.recommendations.insert(0, RecId::SeeWorkloadChanges);
+        }
+        out.push(f);
     }
 }

@@ -240,6 +240,7 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::GrowShm => Msg::RecGrowShm,
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
         RecId::TryFittingPlan => Msg::RecTryFittingPlan,
+        RecId::SeeWorkloadChanges => Msg::RecSeeWorkloadChanges,
         RecId::SetNumWorkers => Msg::RecSetNumWorkers,
         RecId::PreResize => Msg::RecPreResize,
         RecId::UseShards => Msg::RecUseShards,
