@@ -226,8 +226,10 @@ fn dataloader_flags_alone_simulate_from_the_generic_base_and_say_what_they_took(
     }
 }
 
+/// Flags PyTorch itself refuses (`prefetch_factor` with `num_workers=0`) are errors; a flag
+/// that merely can't change the result is a note naming it, and the assessment runs.
 #[test]
-fn a_flag_that_cannot_change_the_result_is_an_error_naming_it() {
+fn a_flag_that_cannot_change_the_result_is_a_note_unless_pytorch_refuses_it() {
     common::ramvram()
         .args(["advise", "--profile"])
         .arg(fixture_path("seed-4090-32g"))
@@ -238,12 +240,14 @@ fn a_flag_that_cannot_change_the_result_is_an_error_naming_it() {
         .stderr(predicates::str::contains("num_workers is 0"));
     // A cache size without a decoded-image cache.
     common::ramvram()
-        .args(["advise", "--profile"])
+        .args(["advise", "--lang", "en", "--profile"])
         .arg(fixture_path("seed-4090-32g"))
         .args(["--cache-size", "640x480"])
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--cache-size"));
+        .success()
+        .stderr(predicates::str::contains(
+            "--cache-size doesn't change the result here",
+        ));
 }
 
 #[test]

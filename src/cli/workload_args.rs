@@ -321,10 +321,14 @@ impl WorkloadArgs {
         w.validate()
             .map_err(|(field, problem)| errors::flag(lang, flag_of(field), &problem))?;
         let inert = inert_inputs(&w);
-        if let Some((input, reason)) = inert.iter().find(|(i, _)| given.contains(&inert_flag(*i))) {
-            return Err(trf(
+        let given_inert: Vec<_> = inert
+            .iter()
+            .filter(|(i, _)| given.contains(&inert_flag(*i)))
+            .collect();
+        let words = |msg, (input, reason): &(InertInput, crate::advisor::workload::Inert)| {
+            trf(
                 lang,
-                Msg::Work2CliInert,
+                msg,
                 &[
                     ("flag", inert_flag(*input)),
                     (
@@ -332,8 +336,23 @@ impl WorkloadArgs {
                         crate::present::workload::inert_reason(lang, *reason),
                     ),
                 ],
-            ));
+            )
+        };
+        // PyTorch's DataLoader itself refuses `prefetch_factor` and `persistent_workers` with
+        // `num_workers=0` (ValueError): those stay errors. Any other flag that can't change the
+        // result is a note — users paste their real DataLoader settings.
+        if let Some(refused) = given_inert.iter().find(|(i, _)| {
+            matches!(
+                i,
+                InertInput::PrefetchFactor | InertInput::PersistentWorkers
+            ) && w.num_workers == 0
+        }) {
+            return Err(words(Msg::Work2CliInert, refused));
         }
+        let inert_notes: Vec<String> = given_inert
+            .iter()
+            .map(|x| words(Msg::AdviceInertNote, x))
+            .collect();
         let taken: Vec<String> = base_values(&w)
             .into_iter()
             .filter(|(flag, _)| !given.contains(flag))
@@ -361,6 +380,10 @@ impl WorkloadArgs {
                 ],
             )
         };
+        let note = std::iter::once(note)
+            .chain(inert_notes)
+            .collect::<Vec<_>>()
+            .join("\nramvram: ");
         Ok(Some(FromFlags { workload: w, note }))
     }
 }
