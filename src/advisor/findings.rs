@@ -436,7 +436,14 @@ fn shm(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .unwrap_or_else(super::workload::ShmNeed::default_assumption);
     if let Some(shm) = cx.profile.memory.shm_bytes {
         if shm < need.bytes {
-            out.push(super::workload::shm_finding(shm, &need));
+            let mut f = super::workload::shm_finding(shm, &need);
+            // The workload's own batches don't fit: its workers die with "Bus error" (PyTorch's
+            // DataLoader raises it once shared memory is full). Against the default assumption
+            // it stays a warning.
+            if cx.workload.and_then(|w| w.shm).is_some_and(|s| s.bytes > 0) {
+                f.severity = Severity::Critical;
+            }
+            out.push(f);
         }
     }
 }

@@ -310,7 +310,7 @@ impl Recommendation {
 /// fit, the highest predicted GPU utilisation comes first (workloads), and among those that
 /// give up nothing, those that need no other files of the model come before those that do
 /// (safetensors files that may not be published, a checkpoint re-saved — which itself needs one
-/// load), then a setting before a change of code or of the operating system, then the most
+/// load), then by effort (a setting, then an OS or container setting, then code), then the most
 /// headroom (as a share of its limit): they cost the same, so the safest wins. Within the other classes the modules' own order stays, which puts the smaller
 /// sacrifice first (optimizer offload before parameter offload, LoRA before QLoRA, the smaller
 /// purchase first). Of two recommendations with one id and subject, the better ranked is kept.
@@ -337,8 +337,13 @@ pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
                     0.0
                 }
             };
-            // Then a setting before a change of code or of the OS.
-            let kind = |r: &Recommendation| if nothing(r) { r.kind.cost() } else { 0 };
+            // Then by effort: a setting, then an OS or container setting, then a change of code.
+            let kind = |r: &Recommendation| match (nothing(r), r.kind) {
+                (false, _) => 0,
+                (true, RecKind::Setting) => 0,
+                (true, RecKind::Os) => 1,
+                (true, _) => 2,
+            };
             util(b)
                 .total_cmp(&util(a))
                 .then_with(|| files(a).cmp(&files(b)))
