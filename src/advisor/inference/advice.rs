@@ -184,29 +184,30 @@ pub(super) fn advice(
     // The checkpoint as read: a pickle read whole (or a shard at a time) while loading is the
     // peak. safetensors files are memory-mapped (the bytes in the page cache, one tensor held);
     // where only a pickle exists, re-saving it in small shards bounds what is held.
-    if now.cpu.fits == Some(false) && cpu(PhaseId::Loading) > serving {
-        if p.files == super::CheckpointFiles::Pickle {
+    if now.cpu.fits == Some(false)
+        && cpu(PhaseId::Loading) > serving
+        && p.files == super::CheckpointFiles::Pickle
+    {
+        consider(
+            R::UseSafetensors,
+            RecKind::Setting,
+            InferencePlan {
+                files: super::CheckpointFiles::Safetensors,
+                ..p.clone()
+            },
+            vec![],
+        );
+        let small = RESHARD_BYTES;
+        if p.checkpoint_shard_bytes.is_none_or(|b| b > small) {
             consider(
-                R::UseSafetensors,
+                R::ReshardCheckpoint,
                 RecKind::Setting,
                 InferencePlan {
-                    files: super::CheckpointFiles::Safetensors,
+                    checkpoint_shard_bytes: Some(small),
                     ..p.clone()
                 },
-                vec![],
+                vec![("shard", Quantity::Bytes(small))],
             );
-            let small = RESHARD_BYTES;
-            if p.checkpoint_shard_bytes.is_none_or(|b| b > small) {
-                consider(
-                    R::ReshardCheckpoint,
-                    RecKind::Setting,
-                    InferencePlan {
-                        checkpoint_shard_bytes: Some(small),
-                        ..p.clone()
-                    },
-                    vec![("shard", Quantity::Bytes(small))],
-                );
-            }
         }
     }
     out.extend(machine::recommendations(
