@@ -102,6 +102,20 @@ pub struct TrainingMemory {
     pub ram_needed_installed_bytes: Option<u64>,
 }
 
+impl TrainingMemory {
+    /// True when the plan fits every limit but not its margin (`plan-tight`): every check that
+    /// fails is [`CapacityCheck::tight`].
+    pub fn tight(&self) -> bool {
+        let checks = [Some(&self.gpu), Some(&self.cpu), self.nvme.as_ref()];
+        let failing: Vec<&CapacityCheck> = checks
+            .into_iter()
+            .flatten()
+            .filter(|c| c.fits == Some(false))
+            .collect();
+        !failing.is_empty() && failing.iter().all(|c| c.tight())
+    }
+}
+
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
 /// mount. Bytes; `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
