@@ -172,6 +172,8 @@ pub enum RecId {
     MoreWorkers,
     /// Look at the data loader first: the GPU idles between batches (live diagnosis).
     CheckDataLoader,
+    /// A hosted notebook: a runtime with more RAM.
+    LargerRuntime,
     /// The data-loading changes are in the ranked list, each with its predicted utilisation
     /// (in place of canned advice the recommender computes).
     SeeWorkloadChanges,

@@ -241,6 +241,7 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
         RecId::TryFittingPlan => Msg::RecTryFittingPlan,
         RecId::SeeWorkloadChanges => Msg::RecSeeWorkloadChanges,
+        RecId::LargerRuntime => Msg::RecLargerRuntime,
         RecId::SetNumWorkers => Msg::RecSetNumWorkers,
         RecId::PreResize => Msg::RecPreResize,
         RecId::UseShards => Msg::RecUseShards,

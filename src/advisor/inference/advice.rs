@@ -206,7 +206,11 @@ pub(super) fn advice(
                     checkpoint_shard_bytes: Some(small),
                     ..p.clone()
                 },
-                vec![("shard", Quantity::Bytes(small))],
+                // A file size, as `save_pretrained` writes it: decimal GB.
+                vec![(
+                    "shard",
+                    Quantity::Text(format!("{} GB", small / 1_000_000_000)),
+                )],
             );
         }
     }

@@ -156,6 +156,8 @@ pub enum Purchase {
     },
     /// A virtual machine outside a known cloud: its host sets its memory.
     VirtualMachine,
+    /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
+    HostedNotebook,
     /// WSL2: `.wslconfig` first.
     Wsl(WslPlan),
     /// Not enough is known about the machine: generic channel-filling sets, of the installed
@@ -215,6 +217,9 @@ pub fn purchase_to_reach(
     }
     if kind == Some(PlatformKind::VirtualMachine) {
         return Purchase::VirtualMachine;
+    }
+    if kind == Some(PlatformKind::HostedNotebook) {
+        return Purchase::HostedNotebook;
     }
     let dimms = &profile.memory.dimms;
     let apple = kind == Some(PlatformKind::Apple)
@@ -425,6 +430,10 @@ pub fn hardware_recommendation(
             rec(RecommendationId::NewMachine, RecKind::Hardware).with("ram_bytes", size),
             rounded,
         )),
+        Purchase::HostedNotebook => Some(with_ram(
+            rec(RecommendationId::LargerRuntime, RecKind::Cloud).with("ram_bytes", size.clone()),
+            rounded,
+        )),
         Purchase::VirtualMachine => Some(with_ram(
             rec(RecommendationId::RaiseVmMemory, RecKind::Os).with("ram_bytes", size),
             rounded,
@@ -469,6 +478,9 @@ pub fn add_ram_rec(profile: &MachineProfile) -> RecId {
     }
     if kind == Some(PlatformKind::VirtualMachine) {
         return RecId::RaiseVmMemory;
+    }
+    if kind == Some(PlatformKind::HostedNotebook) {
+        return RecId::LargerRuntime;
     }
     let soldered = profile.memory.dimms.iter().any(|d| {
         d.memory_type

@@ -118,7 +118,12 @@ pub fn recommendations(
     // A one-time loading peak: swap on fast storage absorbs it when the steady state fits and
     // the overflow is not larger than RAM. Swap already configured that covers the overflow
     // absorbs the peak as it is.
-    if need.steady.is_some_and(|s| s <= usable) {
+    let hosted = profile
+        .host
+        .platform
+        .as_ref()
+        .is_some_and(|p| p.kind == Some(crate::profile::PlatformKind::HostedNotebook));
+    if need.steady.is_some_and(|s| s <= usable) && !hosted {
         if let Some(add) = swap_for_peak(profile, usable, hold).filter(|a| *a > 0) {
             out.push(
                 Recommendation::new(
