@@ -292,6 +292,15 @@ fn imagenet_on_a_hard_disk_gets_a_storage_change_first() {
         "{}",
         v["headline"]
     );
+    // 10 workers on 6 cores: a note that they time-share them.
+    let over = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "workers-oversubscribed")
+        .expect("oversubscription note");
+    assert_eq!(over["values"]["workers"]["value"], 10);
+    assert_eq!(over["values"]["cores"]["value"], 6);
     let r = first(&v);
     let id = r["id"].as_str().unwrap();
     assert!(

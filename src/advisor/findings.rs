@@ -102,6 +102,9 @@ pub enum FindingId {
     /// Every DataLoader worker copies the dataset's index (Python objects touched by reference
     /// counting), and the copies are a noticeable part of RAM.
     DatasetIndexCopied,
+    /// More DataLoader workers than usable cores: they time-share the cores, adding memory
+    /// without adding decode speed.
+    WorkersOversubscribed,
     /// The dataset size, sample count, format and image size don't agree (the implied file size
     /// is far outside what the format takes at that size).
     DatasetSizeInconsistent,
@@ -617,5 +620,17 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
             f.recommendations.insert(0, RecId::SeeWorkloadChanges);
         }
         out.push(f);
+    }
+    if let Some(cores) = super::workload::usable_cores(cx.profile) {
+        if w.workload.num_workers > cores {
+            out.push(
+                Finding::new(FindingId::WorkersOversubscribed, Severity::Info, &[])
+                    .with(
+                        "workers",
+                        Quantity::Count(u64::from(w.workload.num_workers)),
+                    )
+                    .with("cores", Quantity::Count(u64::from(cores))),
+            );
+        }
     }
 }

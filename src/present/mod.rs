@@ -220,6 +220,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetIndexCopiedTitle,
             Msg::FindingDatasetIndexCopiedExplain,
         ),
+        F::WorkersOversubscribed => (
+            Msg::FindingWorkersOversubscribedTitle,
+            Msg::FindingWorkersOversubscribedExplain,
+        ),
         F::DatasetSizeInconsistent => (
             Msg::FindingDatasetSizeInconsistentTitle,
             Msg::FindingDatasetSizeInconsistentExplain,
