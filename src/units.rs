@@ -34,6 +34,15 @@ pub fn from_gb(gb: f64) -> u64 {
     saturating_bytes(gb * GB)
 }
 
+/// `a − b` as a signed byte count, saturating at `i64`'s bounds (headroom: negative when short).
+pub fn signed_diff(a: u64, b: u64) -> i64 {
+    if a >= b {
+        i64::try_from(a - b).unwrap_or(i64::MAX)
+    } else {
+        i64::try_from(b - a).map_or(i64::MIN, |d| -d)
+    }
+}
+
 /// A float number of bytes as `u64`: rounded, 0 for negative or NaN, `u64::MAX` above it.
 pub fn saturating_bytes(v: f64) -> u64 {
     if v.is_nan() || v <= 0.0 {

@@ -84,8 +84,10 @@ fn wsl2_with_a_30b_4bit_model_raises_the_wsl_cap_first() {
     assert_eq!(first["id"], "wsl-memory-limit");
     assert_eq!(first["kind"], "os");
     assert_eq!(first["result"]["fits"], true);
-    // Enough for the peak, whole GiB, as .wslconfig writes it.
-    let need_gib = (weights + 5 * GIB).div_ceil(GIB);
+    // Enough for the peak with its margin (5 % of the cap, at least 1 GiB: the peak ÷ 0.95),
+    // whole GiB, as .wslconfig writes it.
+    let peak = weights + 5 * GIB;
+    let need_gib = ((peak as f64 / 0.95).ceil() as u64).div_ceil(GIB);
     assert_eq!(first["changes"]["memory"]["value"], format!("{need_gib}GB"));
     assert!(
         v["recommendations"]
@@ -126,12 +128,17 @@ fn llama_cpp_finds_the_layers_that_fit() {
         .clone();
     let layers = rec["changes"]["n_gpu_layers"]["value"].as_u64().unwrap();
     // By hand: each layer is 1/80 of the weights and of the 4,096-token cache; 512 MiB of compute
-    // buffer; the GPU holds 24 GiB (fixture).
+    // buffer; the GPU holds 24 GiB (fixture), less the 5 % VRAM margin a plan must leave
+    // (docs/model.md § Headroom).
     let weights = 68_976_648_192f64 * 4.85 / 8.0;
     let kv = 327_680f64 * 4096.0;
     let per_layer = (weights + kv) / 80.0;
     let gpu = m["gpu"]["available_bytes"].as_f64().unwrap();
-    let fit = ((gpu - 512.0 * 1048576.0) / per_layer).floor() as u64;
+    assert_eq!(
+        m["gpu"]["margin_bytes"].as_f64().unwrap(),
+        (gpu * 0.05).round()
+    );
+    let fit = ((gpu * 0.95 - 512.0 * 1048576.0) / per_layer).floor() as u64;
     assert!(layers.abs_diff(fit) <= 1, "{layers} vs {fit}");
     assert_eq!(rec["kind"], "setting");
 }
@@ -140,8 +147,8 @@ fn llama_cpp_finds_the_layers_that_fit() {
 /// keeps the layers that fit on the GPU and the rest in CPU RAM. Llama 2 13B in bf16 on a g5.xlarge
 /// (one 24 GiB A10G): 13,015,864,320 × 2 B of weights in 40 layers of 650,793,216 B each, a
 /// 4,096-token cache of 819,200 B per token, and room for the largest tensor that crosses
-/// PCIe (the 32,000 × 5,120 embedding, 327,680,000 B). (24 GiB − cache − tensor) / layer = 33.9
-/// → 33 layers on the GPU, 7 in RAM.
+/// PCIe (the 32,000 × 5,120 embedding, 327,680,000 B), leaving the 5 % VRAM margin (1.2 GiB):
+/// (24 GiB × 0.95 − cache − tensor) / layer = 31.9 → 31 layers on the GPU, 9 in RAM.
 #[test]
 fn transformers_offloads_the_layers_that_dont_fit_with_device_map() {
     let v = common::json_of(
@@ -161,13 +168,14 @@ fn transformers_offloads_the_layers_that_dont_fit_with_device_map() {
     let weights = 13_015_864_320u64 * 2;
     let layer = weights / 40;
     let cache = 819_200u64 * 4096;
-    let fit = (24 * GIB - cache - 163_840_000 * 2) / layer;
-    assert_eq!(fit, 33);
+    let margin = (24.0 * 0.05 * GIB as f64).round() as u64;
+    let fit = (24 * GIB - margin - cache - 163_840_000 * 2) / layer;
+    assert_eq!(fit, 31);
     assert_eq!(rec["changes"]["gpu_layers"]["value"], fit);
     assert_eq!(rec["changes"]["cpu_layers"]["value"], 40 - fit);
     assert_eq!(rec["kind"], "setting");
     assert_eq!(rec["result"]["fits"], true);
-    // The 7 layers in RAM: 7/40 of the weights on top of the serving runtime (OS + one process).
+    // The 9 layers in RAM: 9/40 of the weights on top of the serving runtime (OS + one process).
     let in_ram = weights - weights * fit / 40;
     let peak = rec["result"]["cpu_peak_bytes_per_node"].as_u64().unwrap();
     assert!(peak >= in_ram + 5 * GIB, "{peak} vs {in_ram}");

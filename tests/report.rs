@@ -160,10 +160,12 @@ fn json_report_is_the_assessment_and_round_trips() {
         assert!(!v[key].is_null(), "{key}");
     }
     // Procurement: 2 × 24 GiB VRAM, and the plan's 24 × 6,738,415,616 bytes of model states
-    // plus the OS (2 GiB) and one training process (3 GiB); the larger wins.
+    // plus the OS (2 GiB) and one training process (3 GiB), with the 5 % margin a plan must
+    // leave (÷ 0.95); the larger wins.
+    let need = 24 * 6_738_415_616u64 + (5 << 30);
     assert_eq!(
         v["procurement"]["recommended_ram_bytes"].as_u64(),
-        Some(24 * 6_738_415_616 + (5 << 30))
+        Some((need as f64 / 0.95).ceil() as u64)
     );
 }
 

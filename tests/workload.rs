@@ -69,7 +69,9 @@ fn the_seeds_4k_example_by_hand() {
     let batch = 8 * 12_582_912;
     assert_eq!(r.memory_budget.queued_batches, 0);
     assert_eq!(item(&r, BudgetItemId::PrefetchedBatches), batch);
-    assert_eq!(item(&r, BudgetItemId::PinnedStaging), batch);
+    // Pinned through PyTorch's caching host allocator: a power-of-two block, 2^27 bytes.
+    let pinned = 134_217_728;
+    assert_eq!(item(&r, BudgetItemId::PinnedStaging), pinned);
     // Decode buffers per decoding process: the decoded 4K image and a resampling intermediate
     // (2 × 3840 × 2160 × 3) and two batches (collating, collated); 8 workers.
     let per_worker = 2 * 24_883_200 + 2 * batch;
@@ -91,7 +93,7 @@ fn the_seeds_4k_example_by_hand() {
     .iter()
     .map(|id| item(&r, *id))
     .sum();
-    let by_hand = 40 * MIB + 8 * 90 * MIB + 8 * 666_667 * 190 + 8 * per_worker + 2 * batch;
+    let by_hand = 40 * MIB + 8 * 90 * MIB + 8 * 666_667 * 190 + 8 * per_worker + batch + pinned;
     assert_eq!(extra, by_hand);
     assert!((3.9e9..4.1e9).contains(&(extra as f64)), "{extra}");
     // /dev/shm is sized for the full queue all the same: 8 × 2 batches.
@@ -175,7 +177,12 @@ fn the_queue_fills_when_the_gpu_is_slower_and_pinned_memory_grows_with_prefetch(
         assert_eq!(r.pipeline.bottleneck, None);
         let queued = 8 * u64::from(prefetch);
         assert_eq!(r.memory_budget.queued_batches, queued);
-        assert_eq!(item(&r, BudgetItemId::PinnedStaging), (queued + 1) * batch);
+        // Each pinned batch takes a power-of-two block of PyTorch's caching host allocator:
+        // 2^28 = 268,435,456 bytes for 154,140,672.
+        assert_eq!(
+            item(&r, BudgetItemId::PinnedStaging),
+            (queued + 1) * 268_435_456
+        );
         // Only the batch in transit from a worker to the pin thread stays in /dev/shm.
         assert_eq!(item(&r, BudgetItemId::PrefetchedBatches), batch);
         // Without pin_memory the same batches wait in /dev/shm.

@@ -226,8 +226,10 @@ fn dataloader_flags_alone_simulate_from_the_generic_base_and_say_what_they_took(
     }
 }
 
+/// Flags PyTorch itself refuses (`prefetch_factor` with `num_workers=0`) are errors; a flag
+/// that merely can't change the result is a note naming it, and the assessment runs.
 #[test]
-fn a_flag_that_cannot_change_the_result_is_an_error_naming_it() {
+fn a_flag_that_cannot_change_the_result_is_a_note_unless_pytorch_refuses_it() {
     common::ramvram()
         .args(["advise", "--profile"])
         .arg(fixture_path("seed-4090-32g"))
@@ -238,12 +240,14 @@ fn a_flag_that_cannot_change_the_result_is_an_error_naming_it() {
         .stderr(predicates::str::contains("num_workers is 0"));
     // A cache size without a decoded-image cache.
     common::ramvram()
-        .args(["advise", "--profile"])
+        .args(["advise", "--lang", "en", "--profile"])
         .arg(fixture_path("seed-4090-32g"))
         .args(["--cache-size", "640x480"])
         .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--cache-size"));
+        .success()
+        .stderr(predicates::str::contains(
+            "--cache-size doesn't change the result here",
+        ));
 }
 
 #[test]
@@ -307,19 +311,22 @@ fn machine(ram_gib: u64) -> MachineRates {
 fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_are_ranked() {
     // The seed's 4K job on 8 GiB: 8 workers don't fit. Per worker: 90 MiB + the index
     // (666,667 × 190 bytes) + decode buffers (2 × 24,883,200 + 2 × 100,663,296 bytes); the
-    // rest is 5 GiB + 40 MiB + the batch in /dev/shm and the pinned one.
+    // rest is 5 GiB + 40 MiB + the batch in /dev/shm and the pinned one (a 2^27-byte block of
+    // PyTorch's caching host allocator).
     let seed = presets::preset("seed-4k-medical").unwrap();
     let m = machine(8);
     let r = simulate(&seed, &m);
     assert!(r.memory_budget.headroom_bytes.unwrap() < 0);
     let per_worker = (90u64 << 20) + 666_667 * 190 + 2 * 24_883_200 + 2 * 100_663_296;
-    let fixed = (5u64 << 30) + (40 << 20) + 2 * 100_663_296;
-    let most = (8 * GIB - fixed) / per_worker;
-    assert_eq!(most, 6);
-    assert_eq!(r.pipeline.recommended_num_workers, Some(6));
-    let recs = levers::recommendations(&r, &m, None);
+    let fixed = (5u64 << 30) + (40 << 20) + 100_663_296 + (1 << 27);
+    // A count fits when it leaves the RAM margin free: 1 GiB here (5 % of 8 GiB is less).
+    let most = (8 * GIB - GIB - fixed) / per_worker;
+    assert_eq!(most, 3);
+    assert_eq!(r.pipeline.recommended_num_workers, Some(3));
+    let recs = levers::recommendations(&r, &m, None, &|_| None);
     let fewer = recs.iter().find(|x| x.id == R::ReduceNumWorkers).unwrap();
-    assert_eq!(fewer.changes["num_workers"], Quantity::Count(6));
+    assert_eq!(fewer.changes["num_workers"], Quantity::Count(3));
+    assert_eq!(fewer.apply, ["--num-workers", "3"]);
     assert_eq!(fewer.result.fits, Some(true));
     // On 5 GiB not even 0 workers fit (the OS and the training process take 5 GiB): no count
     // is recommended, the finding says so, and batch, prefetch, the index and RAM are listed
@@ -327,7 +334,7 @@ fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_a
     let tiny = machine(5);
     let r = simulate(&seed, &tiny);
     assert_eq!(r.pipeline.recommended_num_workers, None);
-    let recs = levers::recommendations(&r, &tiny, None);
+    let recs = levers::recommendations(&r, &tiny, None, &|_| None);
     let ids: Vec<R> = recs.iter().map(|x| x.id).collect();
     for id in [R::ReducePrefetchFactor, R::ReduceBatchSize, R::AddRam] {
         assert!(ids.contains(&id), "{id:?} in {ids:?}");
@@ -528,7 +535,7 @@ fn the_ram_lever_is_the_simulator_rerun_on_the_larger_machine() {
     let seed = presets::preset("seed-4k-medical").unwrap();
     let tiny = machine(5);
     let before = simulate(&seed, &tiny);
-    let recs = levers::recommendations(&before, &tiny, None);
+    let recs = levers::recommendations(&before, &tiny, None, &|_| None);
     let add = recs.iter().find(|x| x.id == R::AddRam).unwrap();
     let Quantity::Bytes(ram) = add.changes["ram_bytes"] else {
         panic!("{:?}", add.changes)
@@ -550,13 +557,16 @@ fn the_ram_lever_is_the_simulator_rerun_on_the_larger_machine() {
         add.result.predicted_gpu_utilization,
         after.pipeline.predicted_gpu_utilization
     );
-    assert!(levers::improves(&levers::outcome(&before), &add.result));
+    assert!(levers::improves(
+        &levers::outcome(&before, None),
+        &add.result
+    ));
     // Under a cgroup limit more RAM gives the job nothing: no RAM lever (raise the limit).
     let capped = MachineRates {
         ram_capped: true,
         ..tiny
     };
-    let recs = levers::recommendations(&before, &capped, None);
+    let recs = levers::recommendations(&before, &capped, None, &|_| None);
     assert!(recs.iter().all(|x| x.id != R::AddRam));
 }
 
@@ -589,7 +599,7 @@ fn no_ranked_purchase_without_a_gain_on_any_fixture() {
                 },
             );
             let w = a.workload.as_ref().unwrap();
-            let before = levers::outcome(w);
+            let before = levers::outcome(w, None);
             for r in a.recommendations.iter().filter(|r| buys.contains(&r.id)) {
                 assert_eq!(r.subject, Subject::Workload, "{name} {id}");
                 assert!(

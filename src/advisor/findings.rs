@@ -58,6 +58,9 @@ pub enum FindingId {
     PcieLinkIdle,
     /// The training plan's model states don't fit this machine's RAM or VRAM.
     TrainingDoesNotFit,
+    /// A plan (training or inference) fits its limits only inside the margin it must leave
+    /// (`advisor::headroom`): it would run out of memory in practice.
+    PlanTight,
     /// The training plan runs more ranks per node than this machine has GPUs: its figures are
     /// for another machine.
     TrainingMoreGpusThanMachine,
@@ -99,6 +102,9 @@ pub enum FindingId {
     /// Every DataLoader worker copies the dataset's index (Python objects touched by reference
     /// counting), and the copies are a noticeable part of RAM.
     DatasetIndexCopied,
+    /// More DataLoader workers than usable cores: they time-share the cores, adding memory
+    /// without adding decode speed.
+    WorkersOversubscribed,
     /// The dataset size, sample count, format and image size don't agree (the implied file size
     /// is far outside what the format takes at that size).
     DatasetSizeInconsistent,
@@ -169,6 +175,11 @@ pub enum RecId {
     MoreWorkers,
     /// Look at the data loader first: the GPU idles between batches (live diagnosis).
     CheckDataLoader,
+    /// A hosted notebook: a runtime with more RAM.
+    LargerRuntime,
+    /// The data-loading changes are in the ranked list, each with its predicted utilisation
+    /// (in place of canned advice the recommender computes).
+    SeeWorkloadChanges,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
@@ -254,6 +265,8 @@ pub struct Context<'a> {
     pub training: Option<&'a super::training::TrainingMemory>,
     /// The workload simulator's result, if a workload was given.
     pub workload: Option<&'a super::workload::WorkloadResult>,
+    /// The inference estimate, if a model to serve was given.
+    pub inference: Option<&'a super::inference::InferenceMemory>,
     /// The recommendations computed so far (what the plans' re-runs found).
     pub recommendations: &'a [super::recommend::Recommendation],
 }
@@ -267,6 +280,7 @@ pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     shm(cx, &mut out);
     pcie(cx, &mut out);
     training(cx, &mut out);
+    inference(cx, &mut out);
     workload(cx, &mut out);
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
@@ -427,7 +441,14 @@ fn shm(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .unwrap_or_else(super::workload::ShmNeed::default_assumption);
     if let Some(shm) = cx.profile.memory.shm_bytes {
         if shm < need.bytes {
-            out.push(super::workload::shm_finding(shm, &need));
+            let mut f = super::workload::shm_finding(shm, &need);
+            // The workload's own batches don't fit: its workers die with "Bus error" (PyTorch's
+            // DataLoader raises it once shared memory is full). Against the default assumption
+            // it stays a warning.
+            if cx.workload.and_then(|w| w.shm).is_some_and(|s| s.bytes > 0) {
+                f.severity = Severity::Critical;
+            }
+            out.push(f);
         }
     }
 }
@@ -487,6 +508,14 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if t.fits != Some(false) {
         return;
     }
+    let mut checks = vec![("vram", &t.gpu), ("ram", &t.cpu)];
+    if let Some(n) = &t.nvme {
+        checks.push(("nvme", n));
+    }
+    if let Some(f) = plan_tight("training", &checks) {
+        out.push(f);
+        return;
+    }
     let mut recs = Vec::new();
     let mut f = Finding::new(FindingId::TrainingDoesNotFit, Severity::Critical, &[])
         .with("gpu_needed", Quantity::Bytes(t.gpu.needed_bytes))
@@ -517,8 +546,91 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     out.push(f);
 }
 
+/// `plan-tight` for a plan (`"training"`, `"inference"`) whose failing checks all fit without
+/// their margin: the limit with the least headroom, its headroom and margin. `None` when a
+/// check falls short outright (or none fails).
+fn plan_tight(plan: &str, checks: &[(&str, &super::training::CapacityCheck)]) -> Option<Finding> {
+    let failing: Vec<_> = checks
+        .iter()
+        .filter(|(_, c)| c.fits == Some(false))
+        .collect();
+    if failing.is_empty() || !failing.iter().all(|(_, c)| c.tight()) {
+        return None;
+    }
+    let (limit, c) = failing
+        .iter()
+        .min_by_key(|(_, c)| c.headroom_bytes.unwrap_or(0))?;
+    Some(
+        Finding::new(
+            FindingId::PlanTight,
+            Severity::Warning,
+            &[RecId::TryFittingPlan],
+        )
+        .with("plan", Quantity::Text(plan.to_string()))
+        .with("limit", Quantity::Text(limit.to_string()))
+        .with("needed", Quantity::Bytes(c.needed_bytes))
+        .with("available", Quantity::Bytes(c.available_bytes.unwrap_or(0)))
+        .with(
+            "headroom",
+            Quantity::Bytes(c.headroom_bytes.unwrap_or(0).max(0).unsigned_abs()),
+        )
+        .with("margin", Quantity::Bytes(c.margin_bytes)),
+    )
+}
+
+fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
+    let Some(m) = cx.inference else { return };
+    if m.fits == Some(false) {
+        out.extend(plan_tight(
+            "inference",
+            &[("vram", &m.gpu), ("ram", &m.cpu)],
+        ));
+    }
+}
+
+/// Advice a workload finding would give that the recommender computes (a worker count, shards,
+/// a local copy, GPU decoding, pre-resized images, RAM): with a ranked workload item listed,
+/// the finding points to the list instead of repeating it without figures.
+const COMPUTED_BY_RECOMMENDER: [RecId; 6] = [
+    RecId::SetNumWorkers,
+    RecId::GpuDataLoading,
+    RecId::PreResize,
+    RecId::UseShards,
+    RecId::CopyToLocalNvme,
+    RecId::AddRam,
+];
+
 fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
-    if let Some(w) = cx.workload {
-        out.extend(super::workload::findings(w, cx.ram));
+    let Some(w) = cx.workload else { return };
+    let ranked = cx
+        .recommendations
+        .iter()
+        .any(|r| r.subject == super::recommend::Subject::Workload);
+    for mut f in super::workload::findings(w, cx.ram) {
+        let pipeline = matches!(
+            f.id,
+            FindingId::StarvedByStorage
+                | FindingId::StarvedByDecode
+                | FindingId::StarvedByRamBandwidth
+                | FindingId::DatasetNotCached
+        );
+        if ranked && pipeline {
+            f.recommendations
+                .retain(|r| !COMPUTED_BY_RECOMMENDER.contains(r));
+            f.recommendations.insert(0, RecId::SeeWorkloadChanges);
+        }
+        out.push(f);
+    }
+    if let Some(cores) = super::workload::usable_cores(cx.profile) {
+        if w.workload.num_workers > cores {
+            out.push(
+                Finding::new(FindingId::WorkersOversubscribed, Severity::Info, &[])
+                    .with(
+                        "workers",
+                        Quantity::Count(u64::from(w.workload.num_workers)),
+                    )
+                    .with("cores", Quantity::Count(u64::from(cores))),
+            );
+        }
     }
 }

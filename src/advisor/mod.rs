@@ -8,6 +8,8 @@ pub mod defaults;
 pub mod diagnose;
 pub mod findings;
 pub mod fleet;
+pub mod headline;
+pub mod headroom;
 pub mod inference;
 pub mod procurement;
 pub mod purchase;
@@ -15,6 +17,7 @@ pub mod ratio;
 pub mod recommend;
 pub mod rules;
 pub mod training;
+pub mod whatif;
 pub mod workload;
 pub mod wsl;
 
@@ -102,6 +105,9 @@ pub struct Assessment {
     /// after the change.
     #[serde(default)]
     pub recommendations: Vec<recommend::Recommendation>,
+    /// The worst thing found ([`headline::headline`]): the same in every view.
+    #[serde(default)]
+    pub headline: headline::Headline,
     /// Memory bandwidth, the seed's bandwidth rule, PCIe and the pipeline (always present in
     /// assessments by this build; `None` in files written before the pipeline had stated
     /// defaults for every stage).
@@ -125,8 +131,55 @@ pub fn assess(profile: &MachineProfile) -> Assessment {
     assess_with(profile, &Inputs::default())
 }
 
-/// Assesses one machine with the user's inputs (a training plan, …).
+/// Assesses one machine with the user's inputs (a training plan, …). Each recommendation that
+/// changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the changed machine, every
+/// limit at once, and carries that result.
 pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
+    let mut a = assess_once(profile, inputs);
+    for r in &mut a.recommendations {
+        // Changes of the machine alone: those that change a plan too were judged with the
+        // machine change by their plan's own re-run.
+        let Some(change) = r.machine_change.filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        if r.apply != recommend::apply::machine(&change) {
+            continue;
+        }
+        let changed = assess_once(&whatif::apply(&a.profile, &change), inputs);
+        if let Some(mut o) = subject_outcome(&changed, r.subject) {
+            // A change the machine can't take (WSL's cap beyond what Windows has) stays "does
+            // not fit" whatever the re-run says.
+            if r.result.fits == Some(false) {
+                o.fits = Some(false);
+            }
+            r.result = o;
+        }
+    }
+    a.recommendations = recommend::rank(std::mem::take(&mut a.recommendations));
+    a.procurement.cheaper_fixes =
+        procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
+    a
+}
+
+/// What `a` says about `subject`, as a recommendation's result: every limit of that plan with
+/// its headroom. `None` for the machine itself (its own items keep their result).
+fn subject_outcome(a: &Assessment, subject: recommend::Subject) -> Option<recommend::Outcome> {
+    use recommend::Subject as S;
+    match subject {
+        S::Training => a.training_memory.as_ref().map(training::outcome_of),
+        S::Inference => a.inference_memory.as_ref().map(inference::outcome_of),
+        S::Workload => a
+            .workload
+            .as_ref()
+            .map(|w| workload::levers::outcome(w, a.profile.memory.shm_bytes)),
+        S::Machine => None,
+    }
+}
+
+/// One assessment, recommendations as the plans' own re-runs computed them.
+fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
+    let recognised = wsl::recognised(given);
+    let profile = recognised.as_ref().unwrap_or(given);
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
@@ -165,10 +218,18 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
     bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
     if let Some(w) = &workload {
+        // The machine's rates with the dataset on a kind of disk it has (a local copy).
+        let rates_on =
+            |kind: crate::profile::DiskKind| {
+                profile.disks.iter().any(|d| d.kind == kind).then(|| {
+                    workload::MachineRates::from_profile(profile, &memory, Some(kind), &bw)
+                })
+            };
         recommendations.extend(workload::levers::recommendations(
             w,
             &rates,
             profile.memory.shm_bytes,
+            &rates_on,
         ));
     }
     let bandwidth = Some(bw);
@@ -179,6 +240,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         ratio: &ratio,
         training: training_memory.as_ref(),
         workload: workload.as_ref(),
+        inference: inference_memory.as_ref(),
         recommendations: &recommendations,
     };
     let mut findings = findings::findings(&cx);
@@ -223,7 +285,13 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         },
     );
     procurement.cheaper_fixes = procurement::cheaper_fixes(&procurement.work, &recommendations);
+    let headline = headline::headline(
+        verdict,
+        &findings,
+        inference_memory.as_ref().and_then(|m| m.fits),
+    );
     Assessment {
+        headline,
         schema_version: ASSESSMENT_SCHEMA_VERSION,
         profile: profile.clone(),
         memory,

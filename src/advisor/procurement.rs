@@ -327,7 +327,7 @@ impl SetUp<'_> {
         let need = |subject, needed: u64, fits, others_fit| WorkNeed {
             subject,
             needed_bytes: needed,
-            installed_bytes: installed_needed(needed, usable_share),
+            installed_bytes: installed_needed(super::headroom::ram_to_hold(needed), usable_share),
             fits,
             page_cache_bytes: None,
             others_fit,
@@ -358,8 +358,12 @@ impl SetUp<'_> {
             let storage_bound = w.pipeline.bottleneck == Some(StageId::StorageRead)
                 && b.dataset_cached_fraction < 1.0;
             out.push(WorkNeed {
-                page_cache_bytes: storage_bound
-                    .then(|| installed_for(w.ram_to_cache_dataset_bytes, usable_share)),
+                page_cache_bytes: storage_bound.then(|| {
+                    installed_for(
+                        super::headroom::ram_to_hold(w.ram_to_cache_dataset_bytes),
+                        usable_share,
+                    )
+                }),
                 ..need(
                     Subject::Workload,
                     b.working_set_bytes,

@@ -57,6 +57,31 @@ pub fn wsl_cap_after(profile: &MachineProfile) -> Option<u64> {
         .filter(|b| *b > 0)
 }
 
+/// True when the kernel release is WSL2's (`…-microsoft-standard-WSL2`, Microsoft's kernel
+/// naming for WSL2; WSL1 reports `…-Microsoft`).
+pub fn kernel_is_wsl2(kernel: &str) -> bool {
+    kernel
+        .to_ascii_lowercase()
+        .contains("microsoft-standard-wsl2")
+}
+
+/// `profile` with WSL2 recognised from its kernel release alone when the profile says nothing
+/// of WSL (a profile written by hand, or by a tool that only records `uname -r`): the cap is the
+/// RAM Linux sees; `.wslconfig` was not read, so Windows' RAM stays unknown. `None` when nothing
+/// changes.
+pub fn recognised(profile: &MachineProfile) -> Option<MachineProfile> {
+    if profile.memory.wsl.is_some() || !profile.host.kernel.as_deref().is_some_and(kernel_is_wsl2) {
+        return None;
+    }
+    let mut p = profile.clone();
+    p.memory.wsl = Some(crate::profile::Wsl {
+        version: Some(2),
+        memory_cap_bytes: profile.memory.total_bytes,
+        ..Default::default()
+    });
+    Some(p)
+}
+
 /// `wsl-memory-capped`, under WSL2 with a known cap and room to raise it (or room unknown):
 /// a warning when the cap leaves RAM below the GPUs' memory, info otherwise. Values: `cap`,
 /// and `windows_ram` and `cap_after` when known. Its first recommendation raises `memory=`.

@@ -56,6 +56,7 @@ pub enum Command {
         dmidecode: Option<PathBuf>,
     },
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
+    #[command(args_override_self = true)]
     Advise {
         /// Which machine or machines.
         #[command(flatten)]
@@ -74,6 +75,7 @@ pub enum Command {
         inference: inference_args::InferenceArgs,
     },
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
+    #[command(args_override_self = true)]
     Report {
         /// Which machine or machines.
         #[command(flatten)]
@@ -213,9 +215,27 @@ pub struct MachineArgs {
     /// Memory modules from this file: the output of `sudo dmidecode -t memory`.
     #[arg(long, value_name = "FILE")]
     pub dmidecode: Option<PathBuf>,
+    /// What if /dev/shm held SIZE (`docker run --shm-size`): 1GiB, 16GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub shm_size: Option<u64>,
+    /// What if WSL2's `memory=` in .wslconfig were SIZE: 24GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub wsl_memory: Option<u64>,
+    /// What if SIZE of RAM were installed (usable RAM keeps this machine's share): 128GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub ram: Option<u64>,
 }
 
 impl MachineArgs {
+    /// The machine change the what-if flags ask for.
+    pub(crate) fn what_if(&self) -> crate::advisor::whatif::MachineChange {
+        crate::advisor::whatif::MachineChange {
+            shm_bytes: self.shm_size,
+            wsl_memory_bytes: self.wsl_memory,
+            ram_bytes: self.ram,
+        }
+    }
+
     pub(crate) fn is_fleet(&self) -> bool {
         self.profile_dir.is_some() || self.slurm.is_some() || self.prometheus.is_some()
     }

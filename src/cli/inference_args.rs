@@ -42,7 +42,8 @@ pub struct InferenceArgs {
     /// vLLM --cpu-offload-gb, GiB of each GPU's weights in host RAM (default 0).
     #[arg(long)]
     pub cpu_offload_gb: Option<f64>,
-    /// llama.cpp -ngl: layers on the GPUs (default: all).
+    /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
+    /// max_memory keeping the rest in CPU RAM.
     #[arg(long)]
     pub n_gpu_layers: Option<u64>,
     /// llama.cpp -ot exps=CPU: keep a mixture-of-experts model's routed experts in host RAM.
@@ -51,6 +52,10 @@ pub struct InferenceArgs {
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
     #[arg(long, value_enum)]
     pub checkpoint_files: Option<FilesArg>,
+    /// The largest checkpoint file (shard) on disk, with units: 9.94GB (default: 5GB for
+    /// safetensors, one file for a pickle).
+    #[arg(long, value_parser = crate::parse::parse_size)]
+    pub checkpoint_shard_size: Option<u64>,
 }
 
 /// `--inference` values.
@@ -115,6 +120,11 @@ impl InferenceArgs {
             (self.kv_cache_dtype.is_some(), "kv-cache-dtype", all),
             (self.checkpoint_files.is_some(), "checkpoint-files", all),
             (
+                self.checkpoint_shard_size.is_some(),
+                "checkpoint-shard-size",
+                all,
+            ),
+            (
                 self.gpu_memory_utilization.is_some(),
                 "gpu-memory-utilization",
                 "--inference vllm",
@@ -128,7 +138,7 @@ impl InferenceArgs {
             (
                 self.n_gpu_layers.is_some(),
                 "n-gpu-layers",
-                "--inference llama.cpp",
+                "--inference llama.cpp / transformers",
             ),
             (
                 self.experts_on_cpu,
@@ -155,8 +165,10 @@ impl InferenceArgs {
                 return Some((flag, "--inference vllm"));
             }
         }
-        if engine != Engine::LlamaCpp && self.n_gpu_layers.is_some() {
-            return Some(("n-gpu-layers", "--inference llama.cpp"));
+        // Layers on the GPUs: llama.cpp's `-ngl`, or transformers' `device_map` with
+        // `max_memory` keeping the rest in CPU RAM.
+        if engine == Engine::Vllm && self.n_gpu_layers.is_some() {
+            return Some(("n-gpu-layers", "--inference llama.cpp / transformers"));
         }
         if engine != Engine::LlamaCpp && self.experts_on_cpu {
             return Some(("experts-on-cpu", "--inference llama.cpp"));
@@ -193,7 +205,11 @@ impl InferenceArgs {
         if let Some(f) = self.wrong_engine(engine) {
             return Err(only(f));
         }
-        if let Some(flag) = training.training_only_flag() {
+        // The checkpoint's dtype on disk is what loading reads, for serving as for training.
+        if let Some(flag) = training
+            .training_only_flag()
+            .filter(|f| *f != "checkpoint-dtype")
+        {
             return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
         }
         let preset = training.chosen_preset();
@@ -274,6 +290,8 @@ impl InferenceArgs {
         {
             plan.files = CheckpointFiles::Pickle;
         }
+        plan.checkpoint_dtype = training.checkpoint_dtype_given();
+        plan.checkpoint_shard_bytes = self.checkpoint_shard_size;
         Ok(Some(plan))
     }
 }

@@ -280,6 +280,11 @@ fn assessment(
     if let Some(file) = machines.dmidecode.as_deref() {
         apply_dmidecode(lang, &mut machine, file)?;
     }
+    let what_if = machines.what_if();
+    if !what_if.is_empty() {
+        machine = advisor::whatif::apply(&machine, &what_if);
+        say(&crate::present::whatif::note(lang, &what_if));
+    }
     let from_file = match scenario {
         Some(path) => match crate::inputs::scenario::load_scenario(path) {
             Ok((s, ignored)) => {
@@ -393,6 +398,9 @@ pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
         mapping: None,
         scenario: None,
         dmidecode: None,
+        shm_size: None,
+        wsl_memory: None,
+        ram: None,
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference) {

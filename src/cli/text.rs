@@ -200,6 +200,12 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
                 "     ",
                 &present::recommend::line(lang, r),
             );
+            wrap_hanging(
+                &mut out,
+                "     ",
+                "     ",
+                &present::recommend::detail(lang, r),
+            );
         }
     }
     out

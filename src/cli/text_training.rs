@@ -67,11 +67,7 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     if let Some(d) = words::deepspeed_line(lang, t) {
         wrap(&mut out, "  ", &d);
     }
-    let verdict = match t.fits {
-        Some(true) => Msg::TrainVerdictFits,
-        Some(false) => Msg::TrainVerdictDoesNotFit,
-        None => Msg::TrainVerdictUnknown,
-    };
+    let verdict = crate::present::training::verdict_msg(t);
     let _ = writeln!(out, "\n  {}", tr(lang, verdict));
     if let Some(line) = crate::present::training::ram_line(lang, t) {
         let _ = writeln!(out, "  {line}");

@@ -242,6 +242,15 @@ fn offload(o: Option<OffloadArg>) -> OffloadTarget {
 }
 
 impl TrainingArgs {
+    /// `--checkpoint-dtype` as the planners read it (training and inference).
+    pub fn checkpoint_dtype_given(&self) -> Option<CheckpointDtype> {
+        self.checkpoint_dtype.map(|c| match c {
+            CheckpointArg::Bf16 => CheckpointDtype::Bf16,
+            CheckpointArg::Fp32 => CheckpointDtype::Fp32,
+            CheckpointArg::Int4 => CheckpointDtype::Int4,
+        })
+    }
+
     /// True when any planner flag is set.
     fn any(&self) -> bool {
         self.largest_layer_params.is_some()
@@ -454,12 +463,8 @@ impl TrainingArgs {
             LoadingArg::LowCpuMemUsage => LoadingMethod::LowCpuMemUsage,
             LoadingArg::Mmap => LoadingMethod::Mmap,
         });
-        if let Some(c) = self.checkpoint_dtype {
-            plan.checkpoint_dtype = match c {
-                CheckpointArg::Bf16 => CheckpointDtype::Bf16,
-                CheckpointArg::Fp32 => CheckpointDtype::Fp32,
-                CheckpointArg::Int4 => CheckpointDtype::Int4,
-            };
+        if let Some(c) = self.checkpoint_dtype_given() {
+            plan.checkpoint_dtype = c;
         } else if let Some(d) = read.and_then(disk_dtype) {
             plan.checkpoint_dtype = d;
         }

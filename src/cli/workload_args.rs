@@ -345,10 +345,14 @@ impl WorkloadArgs {
         w.validate()
             .map_err(|(field, problem)| errors::flag(lang, flag_of(field), &problem))?;
         let inert = inert_inputs(&w);
-        if let Some((input, reason)) = inert.iter().find(|(i, _)| given.contains(&inert_flag(*i))) {
-            return Err(trf(
+        let given_inert: Vec<_> = inert
+            .iter()
+            .filter(|(i, _)| given.contains(&inert_flag(*i)))
+            .collect();
+        let words = |msg, (input, reason): &(InertInput, crate::advisor::workload::Inert)| {
+            trf(
                 lang,
-                Msg::Work2CliInert,
+                msg,
                 &[
                     ("flag", inert_flag(*input)),
                     (
@@ -356,7 +360,18 @@ impl WorkloadArgs {
                         crate::present::workload::inert_reason(lang, *reason),
                     ),
                 ],
-            ));
+            )
+        };
+        // PyTorch's DataLoader itself refuses `prefetch_factor` and `persistent_workers` with
+        // `num_workers=0` (ValueError): those stay errors. Any other flag that can't change the
+        // result is a note — users paste their real DataLoader settings.
+        if let Some(refused) = given_inert.iter().find(|(i, _)| {
+            matches!(
+                i,
+                InertInput::PrefetchFactor | InertInput::PersistentWorkers
+            ) && w.num_workers == 0
+        }) {
+            return Err(words(Msg::Work2CliInert, refused));
         }
         let filled: Vec<&str> = scan.as_ref().map_or_else(Vec::new, |s| {
             [
@@ -370,6 +385,10 @@ impl WorkloadArgs {
             .filter_map(|(f, on)| on.then_some(f))
             .collect()
         });
+        let inert_notes: Vec<String> = given_inert
+            .iter()
+            .map(|x| words(Msg::AdviceInertNote, x))
+            .collect();
         let taken: Vec<String> = base_values(&w)
             .into_iter()
             .filter(|(flag, _)| !given.contains(flag) && !filled.contains(flag))
@@ -397,6 +416,10 @@ impl WorkloadArgs {
                 ],
             )
         };
+        let note = std::iter::once(note)
+            .chain(inert_notes)
+            .collect::<Vec<_>>()
+            .join("\nramvram: ");
         let note = match &self.dataset {
             Some(s) => {
                 let typed: Vec<&str> = filled

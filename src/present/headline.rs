@@ -4,6 +4,7 @@
 //! window's banner, the terminal's first lines and the report's callout can't disagree.
 
 use crate::advisor::findings::FindingId;
+use crate::advisor::headline::SET_UP_FAILS;
 use crate::advisor::recommend::Subject;
 use crate::advisor::{Assessment, Severity};
 use crate::format;
@@ -20,45 +21,71 @@ pub struct Headline {
     pub detail: String,
 }
 
-/// Findings that say what the user set up doesn't fit.
-const SET_UP_FAILS: [FindingId; 3] = [
-    FindingId::TrainingDoesNotFit,
-    FindingId::WorkloadRamExceeded,
-    FindingId::CacheDoesNotFit,
-];
-
-/// The headline of `a` in `lang`.
+/// The headline of `a` in `lang`: words for the advisor's [`crate::advisor::headline`] — the
+/// machine's verdict, what the user set up failing (with the cheapest change that fits), a plan
+/// inside its margin, or the worst finding, with the verdict after it.
 pub fn headline(lang: Lang, a: &Assessment) -> Headline {
+    use crate::advisor::headline::{HeadlineId, PlanOutcome};
     let (verdict_title, verdict_detail) = super::verdict(lang, a);
     let machine = Headline {
         severity: a.verdict.severity(),
         title: verdict_title.clone(),
         detail: verdict_detail.clone(),
     };
-    let failing = a
-        .findings
-        .iter()
-        .find(|f| f.severity == Severity::Critical && SET_UP_FAILS.contains(&f.id));
-    let (title, subject) = match (failing, &a.inference_memory) {
-        (Some(f), _) => (
-            super::finding_title(lang, f),
-            match f.id {
-                FindingId::TrainingDoesNotFit => Subject::Training,
-                _ => Subject::Workload,
-            },
-        ),
-        (None, Some(m)) if m.fits == Some(false) => (
-            trf(
-                lang,
-                Msg::HeadlineInferenceDoesNotFit,
-                &[
-                    ("cpu", &format::gib(m.cpu_peak_bytes_per_node)),
-                    ("gpu", &format::gib(m.gpu_peak_bytes_per_gpu)),
-                ],
+    let h = a.headline;
+    let finding = |id| a.findings.iter().find(|f| f.id == id);
+    let (title, subject) = match h.id {
+        HeadlineId::Verdict(_) => return machine,
+        HeadlineId::Plan(PlanOutcome::InferenceDoesNotFit) => match &a.inference_memory {
+            Some(m) => (
+                trf(
+                    lang,
+                    Msg::HeadlineInferenceDoesNotFit,
+                    &[
+                        ("cpu", &format::gib(m.cpu_peak_bytes_per_node)),
+                        ("gpu", &format::gib(m.gpu_peak_bytes_per_gpu)),
+                    ],
+                ),
+                Subject::Inference,
             ),
-            Subject::Inference,
-        ),
-        _ => return machine,
+            None => return machine,
+        },
+        HeadlineId::Finding(id) if SET_UP_FAILS.contains(&id) => match finding(id) {
+            Some(f) => (
+                super::finding_title(lang, f),
+                match f.id {
+                    FindingId::TrainingDoesNotFit => Subject::Training,
+                    _ => Subject::Workload,
+                },
+            ),
+            None => return machine,
+        },
+        HeadlineId::Finding(id) => {
+            let Some(f) = finding(id) else { return machine };
+            let subject = match f.values.get("plan") {
+                Some(crate::advisor::Quantity::Text(p)) if p == "inference" => Subject::Inference,
+                _ => Subject::Training,
+            };
+            if id == FindingId::PlanTight {
+                (super::finding_title(lang, f), subject)
+            } else {
+                // The worst finding is about the machine or the pipeline: it heads, the verdict
+                // follows.
+                return Headline {
+                    severity: h.severity,
+                    title: super::finding_title(lang, f),
+                    detail: trf(
+                        lang,
+                        Msg::HeadlineFindingDetail,
+                        &[
+                            ("finding", &super::finding_explanation(lang, f)),
+                            ("machine", &verdict_title),
+                            ("machine_detail", &verdict_detail),
+                        ],
+                    ),
+                };
+            }
+        }
     };
     // The cheapest change that makes it fit: the ranked list's first fitting item for this
     // subject or for the machine (more RAM fits every subject that only lacks RAM).
@@ -85,7 +112,7 @@ pub fn headline(lang: Lang, a: &Assessment) -> Headline {
         None => tr(lang, Msg::HeadlineNothingHelps).to_string(),
     };
     Headline {
-        severity: Severity::Critical,
+        severity: h.severity,
         title,
         detail: trf(
             lang,

@@ -28,6 +28,7 @@ pub mod recommend;
 pub mod serde_words;
 pub mod timeline;
 pub mod training;
+pub mod whatif;
 pub mod workload;
 
 pub use hardware::{hardware_rows, installed, modules_summary, sizing, thp};
@@ -148,6 +149,7 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingPcieLinkIdleTitle,
             Msg::FindingPcieLinkIdleExplain,
         ),
+        F::PlanTight => (Msg::FindingPlanTightTitle, Msg::FindingPlanTightExplain),
         F::TrainingDoesNotFit => (
             Msg::FindingTrainingDoesNotFitTitle,
             Msg::FindingTrainingDoesNotFitExplain,
@@ -220,6 +222,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetIndexCopiedTitle,
             Msg::FindingDatasetIndexCopiedExplain,
         ),
+        F::WorkersOversubscribed => (
+            Msg::FindingWorkersOversubscribedTitle,
+            Msg::FindingWorkersOversubscribedExplain,
+        ),
         F::DatasetSizeInconsistent => (
             Msg::FindingDatasetSizeInconsistentTitle,
             Msg::FindingDatasetSizeInconsistentExplain,
@@ -240,6 +246,8 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::GrowShm => Msg::RecGrowShm,
         RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
         RecId::TryFittingPlan => Msg::RecTryFittingPlan,
+        RecId::SeeWorkloadChanges => Msg::RecSeeWorkloadChanges,
+        RecId::LargerRuntime => Msg::RecLargerRuntime,
         RecId::SetNumWorkers => Msg::RecSetNumWorkers,
         RecId::PreResize => Msg::RecPreResize,
         RecId::UseShards => Msg::RecUseShards,
@@ -264,7 +272,27 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
 
 /// Fills `msg` from a finding's values (see [`fill_values`]).
 fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
-    fill_values(lang, msg, &f.values)
+    if f.id != FindingId::PlanTight {
+        return fill_values(lang, msg, &f.values);
+    }
+    // `plan-tight` names its plan and limit as ids: worded here.
+    let mut values = f.values.clone();
+    let word = |id: &str| match id {
+        "training" => Some(Msg::AdvicePlanTraining),
+        "inference" => Some(Msg::AdvicePlanInference),
+        "vram" => Some(Msg::AdviceLimitVram),
+        "ram" => Some(Msg::AdviceLimitRam),
+        "nvme" => Some(Msg::AdviceLimitNvme),
+        _ => None,
+    };
+    for key in ["plan", "limit"] {
+        if let Some(Quantity::Text(id)) = values.get(key) {
+            if let Some(m) = word(id) {
+                values.insert(key.to_string(), Quantity::Text(tr(lang, m).to_string()));
+            }
+        }
+    }
+    fill_values(lang, msg, &values)
 }
 
 /// Fills `msg` from named values: bytes as GiB (KiB below 1 MiB: a sample's size), ratios as "0.67×", counts as integers, text as

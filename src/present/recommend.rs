@@ -1,7 +1,7 @@
 //! Words for the ranked recommendations: a title with the values the change sets, and the
 //! result of the model re-run with it. Shared by the window, the terminal and the reports.
 
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId};
+use crate::advisor::recommend::{Limit, Outcome, RecKind, Recommendation, RecommendationId};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -44,7 +44,115 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::QuantizeWeights => Msg::RecommendationQuantizeWeights,
         R::ReduceSwapSpace => Msg::RecommendationReduceSwapSpace,
         R::SmallerCacheImages => Msg::RecommendationSmallerCacheImages,
+        R::DropOffload => Msg::RecommendationDropOffload,
+        R::UseSafetensors => Msg::RecommendationUseSafetensors,
+        R::ReshardCheckpoint => Msg::RecommendationReshardCheckpoint,
+        R::StorageLocalCopy => Msg::RecommendationStorageLocalCopy,
+        R::PackShards => Msg::RecommendationPackShards,
+        R::PreResize => Msg::RecommendationPreResize,
+        R::GpuDecode => Msg::RecommendationGpuDecode,
+        R::MetalWiredLimit => Msg::RecommendationMetalWiredLimit,
+        R::LargerRuntime => Msg::RecommendationLargerRuntime,
     }
+}
+
+/// What a change costs, in its own words, starting with its class ([`GivesUp`]): "slower:
+/// every step moves the optimizer states over PCIe".
+pub fn cost(lang: Lang, r: &Recommendation) -> String {
+    use RecommendationId as R;
+    let msg = match r.id {
+        R::DropOffload => Msg::AdviceCostDropOffload,
+        R::UseSafetensors => Msg::AdviceCostUseSafetensors,
+        R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
+        R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
+        R::WslMemoryLimit | R::ShmSize | R::MetalWiredLimit => Msg::AdviceCostOs,
+        R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
+            Msg::AdviceCostWorkers
+        }
+        R::IndexAsArrays => Msg::AdviceCostIndex,
+        R::StorageLocalCopy | R::PackShards => Msg::AdviceCostStorage,
+        R::GpuDecode => Msg::AdviceCostGpuDecode,
+        R::OffloadOptimizerToCpu | R::OffloadParamsToCpu | R::OffloadToNvme => {
+            Msg::AdviceCostOffload
+        }
+        R::Zero3InsteadOfZero2 => Msg::AdviceCostZero3,
+        R::GradientCheckpointing => Msg::AdviceCostCheckpointing,
+        R::AddSwap => Msg::AdviceCostSwap,
+        R::ReduceNumWorkers | R::ReduceBatchSize => Msg::AdviceCostFewer,
+        R::CacheOnDisk | R::NoCache => Msg::AdviceCostRecompute,
+        R::CpuOffloadGb | R::GpuLayers | R::DeviceMapOffload => Msg::AdviceCostLayersInRam,
+        R::Lora | R::Qlora | R::ShardedQlora => Msg::AdviceCostPeft,
+        R::QuantizeWeights | R::KvCacheFp8 => Msg::AdviceCostQuantised,
+        R::ReduceContext => Msg::AdviceCostContext,
+        R::SmallerCacheImages | R::PreResize => Msg::AdviceCostSmallerImages,
+        R::AddRam
+        | R::LargerInstance
+        | R::OtherInstance
+        | R::NewMachine
+        | R::RaiseVmMemory
+        | R::LargerRuntime => Msg::AdviceCostMoney,
+    };
+    tr(lang, msg).to_string()
+}
+
+/// The arguments that apply a change, as a copyable line (`apply: --num-workers 4 …`); `None`
+/// when no flag says it (buying modules, another instance).
+pub fn apply_line(lang: Lang, r: &Recommendation) -> Option<String> {
+    (!r.apply.is_empty()).then(|| trf(lang, Msg::AdviceApply, &[("args", &apply_spans(r))]))
+}
+
+/// The arguments as code spans, one per flag with its value, so a line breaks between flags,
+/// never inside one: "`--num-workers 4` `--shm-size 1GiB`".
+fn apply_spans(r: &Recommendation) -> String {
+    let mut spans: Vec<String> = Vec::new();
+    for arg in &r.apply {
+        match spans.last_mut() {
+            Some(last) if !arg.starts_with("--") => {
+                last.pop();
+                last.push(' ');
+                last.push_str(arg);
+                last.push('`');
+            }
+            _ => spans.push(format!("`{arg}`")),
+        }
+    }
+    spans.join(" ")
+}
+
+/// A limit's name ("VRAM per GPU", "/dev/shm").
+pub fn limit_name(lang: Lang, l: Limit) -> &'static str {
+    tr(
+        lang,
+        match l {
+            Limit::Vram => Msg::AdviceLimitVram,
+            Limit::Ram => Msg::AdviceLimitRam,
+            Limit::Shm => Msg::AdviceLimitShm,
+            Limit::Nvme => Msg::AdviceLimitNvme,
+        },
+    )
+}
+
+/// "headroom 3.1 GiB (RAM)" or "short by 1.2 GiB (VRAM per GPU)"; `None` when no limit was
+/// checked.
+pub fn headroom(lang: Lang, o: &Outcome) -> Option<String> {
+    let (h, l) = (o.headroom_bytes?, o.tightest?);
+    let limit = limit_name(lang, l);
+    Some(if h >= 0 {
+        trf(
+            lang,
+            Msg::AdviceHeadroom,
+            &[
+                ("headroom", &format::size(h.unsigned_abs())),
+                ("limit", limit),
+            ],
+        )
+    } else {
+        trf(
+            lang,
+            Msg::AdviceShortBy,
+            &[("short", &format::size(h.unsigned_abs())), ("limit", limit)],
+        )
+    })
 }
 
 /// "setting" / "改设置".
@@ -77,9 +185,26 @@ pub fn title(lang: Lang, r: &Recommendation) -> String {
         R::ShardedQlora if from_full => Msg::RecommendationShardedQloraFromFull,
         R::ShardedQlora if from_lora => Msg::RecommendationShardedQloraFromLora,
         R::Qlora if from_lora => Msg::RecommendationQloraFromLora,
+        R::DropOffload if !r.changes.contains_key("offload_optimizer") => {
+            Msg::RecommendationDropOffloadParam
+        }
         id => title_msg(id),
     };
     let mut t = super::fill_values(lang, msg, &r.changes);
+    if r.changes.contains_key("windows_ram_needed") {
+        t.push_str(&super::fill_values(
+            lang,
+            Msg::RecommendationWithWindowsRam,
+            &r.changes,
+        ));
+    }
+    if r.changes.contains_key("samples_per_s") {
+        t.push_str(&super::fill_values(
+            lang,
+            Msg::RecommendationWithSamples,
+            &r.changes,
+        ));
+    }
     let loading_id = matches!(r.id, R::LoadOnRank0 | R::MetaDeviceInit | R::LowCpuMemUsage);
     if let (false, Some(crate::advisor::Quantity::Text(m))) = (loading_id, r.changes.get("loading"))
     {
@@ -119,7 +244,15 @@ pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
 /// What the model says after the change: peaks for a plan, the working set and utilisation for
 /// a workload, or only whether it fits.
 pub fn result(lang: Lang, o: &Outcome) -> String {
-    let fits = fits_word(lang, o.fits);
+    let mut fits = fits_word(lang, o.fits).to_string();
+    if let Some(h) = headroom(lang, o) {
+        fits = trf(
+            lang,
+            Msg::AdviceFitsWithHeadroom,
+            &[("fits", &fits), ("headroom", &h)],
+        );
+    }
+    let fits = fits.as_str();
     if o.cpu_peak_bytes_per_node.is_some() || o.gpu_peak_bytes_per_gpu.is_some() {
         trf(
             lang,
@@ -169,6 +302,17 @@ pub fn line(lang: Lang, r: &Recommendation) -> String {
             ("result", &result(lang, &r.result)),
         ],
     )
+}
+
+/// The second line of a recommendation: what it costs and, when a flag says it, the arguments
+/// that apply it ("slower: every step moves … · apply: `--offload-optimizer cpu`"). Every view
+/// prints it under [`line`].
+pub fn detail(lang: Lang, r: &Recommendation) -> String {
+    let cost = cost(lang, r);
+    match apply_line(lang, r) {
+        Some(a) => trf(lang, Msg::AdviceDetail, &[("cost", &cost), ("apply", &a)]),
+        None => cost,
+    }
 }
 
 /// The kind as a tag before a title: "[setting]" / "【设置】".

@@ -380,3 +380,14 @@ pub fn ram_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
         )
     })
 }
+
+/// The plan's one-line verdict: fits, fits only without headroom (`plan-tight`), doesn't fit,
+/// or can't tell. The window, the terminal and the reports say the same.
+pub fn verdict_msg(t: &crate::advisor::training::TrainingMemory) -> Msg {
+    match t.fits {
+        Some(true) => Msg::TrainVerdictFits,
+        Some(false) if t.tight() => Msg::AdviceVerdictTight,
+        Some(false) => Msg::TrainVerdictDoesNotFit,
+        None => Msg::TrainVerdictUnknown,
+    }
+}

@@ -40,6 +40,14 @@ pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
     profile.host = host();
     profile.cpu = cpu();
     profile.host.platform = platform::detect(profile.cpu.model.as_deref());
+    // A hosted notebook (Colab, Kaggle) runs on a cloud VM, but what its user can change is the
+    // runtime, not the instance: its environment says which.
+    if crate::profile::hosted_notebook(|name| std::env::var(name).ok()) {
+        let p = profile.host.platform.get_or_insert_with(Default::default);
+        p.kind = Some(crate::profile::PlatformKind::HostedNotebook);
+        p.provider = None;
+        p.instance_type = None;
+    }
     platform(&mut profile);
     let found = gpus.probe();
     profile.gpus = found.gpus;

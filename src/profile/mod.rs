@@ -23,6 +23,7 @@ pub use io::{
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 pub use platform::{
     CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
+    hosted_notebook,
 };
 pub use problem::Problem;
 

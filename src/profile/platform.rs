@@ -45,6 +45,18 @@ pub enum PlatformKind {
     Laptop,
     /// An Apple Mac (macOS, or Apple hardware under Linux).
     Apple,
+    /// A hosted notebook runtime (Google Colab, Kaggle): its RAM comes with the runtime chosen;
+    /// no modules, no swap file of one's own.
+    HostedNotebook,
+}
+
+/// True when the environment is a hosted notebook's: Google Colab sets `COLAB_RELEASE_TAG`
+/// (and `COLAB_GPU` on GPU runtimes) in every kernel, Kaggle sets `KAGGLE_KERNEL_RUN_TYPE`.
+/// `var` reads one environment variable.
+pub fn hosted_notebook(var: impl Fn(&str) -> Option<String>) -> bool {
+    ["COLAB_RELEASE_TAG", "COLAB_GPU", "KAGGLE_KERNEL_RUN_TYPE"]
+        .iter()
+        .any(|name| var(name).is_some_and(|v| !v.is_empty()))
 }
 
 /// Cloud providers recognised from DMI.
@@ -109,6 +121,32 @@ impl Wsl {
     /// True under WSL2 (the VM with a memory cap).
     pub fn is_wsl2(&self) -> bool {
         self.version == Some(2)
+    }
+}
+
+#[cfg(test)]
+mod notebook_tests {
+    use super::hosted_notebook;
+
+    #[test]
+    fn colab_and_kaggle_are_told_by_their_environment() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(hosted_notebook(env(&[(
+            "COLAB_RELEASE_TAG",
+            "release-colab_20240920-060127_RC00"
+        )])));
+        assert!(hosted_notebook(env(&[(
+            "KAGGLE_KERNEL_RUN_TYPE",
+            "Interactive"
+        )])));
+        assert!(!hosted_notebook(env(&[("COLAB_RELEASE_TAG", "")])));
+        assert!(!hosted_notebook(env(&[("HOME", "/root")])));
     }
 }
 

@@ -187,7 +187,16 @@ pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _:
     b.push(Block::Numbered(
         a.recommendations
             .iter()
-            .map(|r| present::recommend::line(lang, r))
+            .map(|r| {
+                trf(
+                    lang,
+                    Msg::AdviceLineWithDetail,
+                    &[
+                        ("line", &present::recommend::line(lang, r)),
+                        ("detail", &present::recommend::detail(lang, r)),
+                    ],
+                )
+            })
             .collect(),
     ));
 }

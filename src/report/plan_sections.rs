@@ -47,11 +47,7 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     if let Some(d) = tw::deepspeed_line(lang, t) {
         b.push(Block::Note(d));
     }
-    let verdict = match t.fits {
-        Some(true) => Msg::TrainVerdictFits,
-        Some(false) => Msg::TrainVerdictDoesNotFit,
-        None => Msg::TrainVerdictUnknown,
-    };
+    let verdict = tw::verdict_msg(t);
     let mut text = tr(lang, verdict).to_string();
     if let Some(line) = tw::ram_line(lang, t) {
         text = present::sentences(lang, &text, &line);

@@ -7,7 +7,8 @@
 //!   passes every string of the profile, and they are taken out first;
 //! - commands, flags, file names and code identifiers: what the locale files mark as code
 //!   spans (`` `ramvram bench memory` ``), and any token with a `/`, `_`, `=`, `.` or digit in it
-//!   or starting with `-` (`/dev/shm`, `pin_memory`, `vm.swappiness=10`, `--lang`, `A100`);
+//!   or starting with `-` (`/dev/shm`, `pin_memory`, `vm.swappiness=10`, `--lang`, `A100`),
+//!   and the value right after an option (`--finetune lora`: a recommendation's arguments);
 //! - titles of cited works, inside 《》, which stay in the language they were published in;
 //! - a one-word gloss in full-width parentheses right after the Chinese term it explains
 //!   ("锁页（pinned）"), the way Chinese technical writing introduces a term;
@@ -185,11 +186,27 @@ pub const ALLOWED: &[&str] = &[
 pub fn stray_english(text: &str, data: &[String]) -> Vec<String> {
     // One space between words, as the code spans are written (PDF text extraction and
     // terminal padding put in more).
-    let mut text = text
+    let words: Vec<&str> = text
         .split([' ', '\u{a0}', '\t'])
         .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+        .collect();
+    // Options' values (`--finetune lora`: a recommendation's arguments) are command text.
+    let all_words: Vec<&str> = words
+        .iter()
+        .flat_map(|w| w.split(['\n', '\r']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let option_values: BTreeSet<String> = all_words
+        .windows(2)
+        .filter(|p| {
+            // "参数：--offload-optimizer": the option may follow Chinese punctuation directly.
+            let option = p[0].trim_start_matches(|c: char| !c.is_ascii());
+            option.starts_with("--") && option.len() > 2 && !p[1].starts_with('-')
+        })
+        .filter(|p| p[1].chars().all(|c| c.is_ascii_graphic()))
+        .map(|p| p[1].to_string())
+        .collect();
+    let mut text = words.join(" ");
     let mut longest_first: Vec<&String> = data.iter().filter(|d| d.chars().count() >= 2).collect();
     longest_first.sort_by_key(|d| std::cmp::Reverse(d.len()));
     // Commands first: a host name may share a word with one ("docker-4090…", `docker run`).
@@ -234,7 +251,11 @@ pub fn stray_english(text: &str, data: &[String]) -> Vec<String> {
             && after == Some('）')
             && text[..start].chars().rev().nth(1).is_some_and(is_cjk)
             && !token.contains(' ');
-        if !(gloss || acceptable(token, &allowed) || run_together(token, &data_words)) {
+        if !(gloss
+            || option_values.contains(token)
+            || acceptable(token, &allowed)
+            || run_together(token, &data_words))
+        {
             let from = text[..start]
                 .char_indices()
                 .rev()

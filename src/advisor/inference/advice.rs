@@ -7,19 +7,22 @@ use super::{Engine, InferenceMemory, InferencePlan, WeightFormat};
 use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::machine::{self, RamNeed};
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::advisor::recommend::{
+    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject, apply,
+};
 use crate::advisor::training::PhaseId;
 use crate::profile::MachineProfile;
 use crate::units::GIB;
 
-fn outcome(m: &InferenceMemory) -> Outcome {
+/// What serving `m` gives, with the headroom of its VRAM and RAM checks.
+pub fn outcome(m: &InferenceMemory) -> Outcome {
     Outcome {
         cpu_peak_bytes_per_node: Some(m.cpu_peak_bytes_per_node),
         gpu_peak_bytes_per_gpu: Some(m.gpu_peak_bytes_per_gpu),
-        working_set_bytes: None,
-        predicted_gpu_utilization: None,
         fits: m.fits,
+        ..Outcome::default()
     }
+    .with_headroom(&[(Limit::Vram, &m.gpu), (Limit::Ram, &m.cpu)])
 }
 
 /// Fits, or lowers a failing need without breaking one that fit (the training planner's rule,
@@ -46,6 +49,11 @@ fn largest_fitting(lo: u64, hi: u64, fits: impl Fn(u64) -> bool) -> Option<u64> 
     Some(a)
 }
 
+/// The shard size [`R::ReshardCheckpoint`] re-saves a pickle checkpoint in: 2 GB
+/// (`save_pretrained(max_shard_size="2GB")`, transformers' default before 4.35 and a size the
+/// free Colab tier's 12.7 GB holds beside the runtime). Assumption.
+pub const RESHARD_BYTES: u64 = 2_000_000_000;
+
 /// The candidate changes of a serving plan that doesn't fit.
 pub(super) fn advice(
     now: &InferenceMemory,
@@ -62,7 +70,8 @@ pub(super) fn advice(
                 return;
             };
             if changed != *p && helps(now, &next) {
-                let mut r = Recommendation::new(id, kind, Subject::Inference, outcome(&next));
+                let mut r = Recommendation::new(id, kind, Subject::Inference, outcome(&next))
+                    .applied_by(apply::inference(p, &changed));
                 for (name, q) in changes {
                     r = r.with(name, q);
                 }
@@ -99,9 +108,7 @@ pub(super) fn advice(
             );
         }
         if p.engine == Engine::Vllm {
-            let excess = now
-                .gpu
-                .needed_bytes
+            let excess = (now.gpu.needed_bytes + now.gpu.margin_bytes)
                 .saturating_sub(now.gpu.available_bytes.unwrap_or(0));
             let gib = excess.div_ceil(GIB) as f64 + p.cpu_offload_gib;
             consider(
@@ -158,7 +165,8 @@ pub(super) fn advice(
     }
     if now.cpu.fits == Some(false) && p.engine == Engine::Vllm && p.swap_space_gib > 0.0 {
         // The largest whole GiB of swap space per GPU that fits the host.
-        let over = now.cpu.needed_bytes.saturating_sub(usable.unwrap_or(0));
+        let over =
+            (now.cpu.needed_bytes + now.cpu.margin_bytes).saturating_sub(usable.unwrap_or(0));
         let per_gpu = (over.div_ceil(u64::from(p.gpus)) as f64 / GIB as f64).ceil();
         let left = (p.swap_space_gib - per_gpu).max(0.0).floor();
         consider(
@@ -173,6 +181,39 @@ pub(super) fn advice(
     }
     let cpu = |id| crate::advisor::training::phase_cpu(&now.phases, id);
     let serving = cpu(PhaseId::Serving);
+    // The checkpoint as read: a pickle read whole (or a shard at a time) while loading is the
+    // peak. safetensors files are memory-mapped (the bytes in the page cache, one tensor held);
+    // where only a pickle exists, re-saving it in small shards bounds what is held.
+    if now.cpu.fits == Some(false)
+        && cpu(PhaseId::Loading) > serving
+        && p.files == super::CheckpointFiles::Pickle
+    {
+        consider(
+            R::UseSafetensors,
+            RecKind::Setting,
+            InferencePlan {
+                files: super::CheckpointFiles::Safetensors,
+                ..p.clone()
+            },
+            vec![],
+        );
+        let small = RESHARD_BYTES;
+        if p.checkpoint_shard_bytes.is_none_or(|b| b > small) {
+            consider(
+                R::ReshardCheckpoint,
+                RecKind::Setting,
+                InferencePlan {
+                    checkpoint_shard_bytes: Some(small),
+                    ..p.clone()
+                },
+                // A file size, as `save_pretrained` writes it: decimal GB.
+                vec![(
+                    "shard",
+                    Quantity::Text(format!("{} GB", small / 1_000_000_000)),
+                )],
+            );
+        }
+    }
     out.extend(machine::recommendations(
         profile,
         ram,

@@ -3,8 +3,8 @@
 
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
 use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::headroom::LimitKind;
 use crate::advisor::recommend::Recommendation;
-use crate::advisor::training::loading::CHECKPOINT_SHARD_BYTES;
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId, presets::assumed_largest_layer};
 use crate::advisor::workload::{MAIN_PROCESS_BYTES, OS_BYTES};
 use crate::profile::MachineProfile;
@@ -119,6 +119,21 @@ fn figures(p: &InferencePlan) -> Figures {
         .unwrap_or_else(|| assumed_largest_layer(p.params));
     let tensor = saturating_bytes(largest as f64 * p.weights.bytes());
     let layers = p.shape.layers;
+    // What loading reads: the checkpoint as stored, one shard at a time from a sharded
+    // checkpoint (transformers' `from_pretrained` loops over the shard files; a pickle shard is
+    // read whole by `torch.load`), memory-mapped from safetensors (the bytes in the page cache).
+    let stored = p.checkpoint_dtype.map_or(p.weights.bytes(), |d| d.bytes());
+    let checkpoint = saturating_bytes(p.params as f64 * stored);
+    // From safetensors only the tensor being copied is the process's own memory; from a pickle,
+    // the shard `torch.load` reads (a single `.bin` holds everything).
+    let stored_tensor = saturating_bytes(largest as f64 * stored);
+    let read_at_once = match p.files {
+        CheckpointFiles::Safetensors => stored_tensor.min(checkpoint),
+        CheckpointFiles::Pickle => p
+            .checkpoint_shard_bytes
+            .unwrap_or(checkpoint)
+            .min(checkpoint),
+    };
     match p.engine {
         Engine::Vllm => {
             // Tensor parallel: each GPU holds 1/T of the weights and of the KV cache;
@@ -127,9 +142,10 @@ fn figures(p: &InferencePlan) -> Figures {
             let per_gpu_weights = (weights / t).saturating_sub(offload);
             let swap = saturating_bytes(p.swap_space_gib * GIB as f64).saturating_mul(t);
             let runtime = OS_BYTES.saturating_add(MAIN_PROCESS_BYTES.saturating_mul(t));
+            // Every tensor-parallel worker reads the files itself.
             let (loading, page_cache) = match p.files {
-                CheckpointFiles::Safetensors => (tensor.saturating_mul(t), weights),
-                CheckpointFiles::Pickle => (weights.saturating_mul(t), 0),
+                CheckpointFiles::Safetensors => (read_at_once.saturating_mul(t), checkpoint),
+                CheckpointFiles::Pickle => (read_at_once.saturating_mul(t), 0),
             };
             Figures {
                 weights,
@@ -184,11 +200,8 @@ fn figures(p: &InferencePlan) -> Figures {
             // to the GPU for every forward pass, one layer at a time (the largest tensor's room),
             // while the KV cache stays on the GPUs.
             let (loading, page_cache) = match p.files {
-                CheckpointFiles::Safetensors => (
-                    saturating_bytes((weights as f64).min(CHECKPOINT_SHARD_BYTES)),
-                    weights,
-                ),
-                CheckpointFiles::Pickle => (weights, 0),
+                CheckpointFiles::Safetensors => (read_at_once, checkpoint),
+                CheckpointFiles::Pickle => (read_at_once, 0),
             };
             let g = p.gpu_layers.unwrap_or(layers).min(layers);
             let w_gpu = saturating_bytes(weights as f64 * g as f64 / layers as f64);
@@ -247,8 +260,13 @@ pub(super) fn judge(
     let reserved = (p.engine == Engine::Vllm)
         .then(|| gpu_total.map(|g| saturating_bytes(g as f64 * p.gpu_memory_utilization)))
         .flatten();
-    let gpu = CapacityCheck::new(gpu_peak, reserved.or(gpu_total));
-    let cpu = CapacityCheck::new(cpu_peak, usable);
+    // vLLM's reservation already leaves `1 − gpu_memory_utilization` of the GPU free, its own
+    // margin: the need is checked against the reservation without another.
+    let gpu = match reserved {
+        Some(r) => CapacityCheck::new(LimitKind::Space, gpu_peak, Some(r)),
+        None => CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total),
+    };
+    let cpu = CapacityCheck::new(LimitKind::Ram, cpu_peak, usable);
     let fits = crate::advisor::recommend::machine::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
     Ok(InferenceMemory {
         plan: p.clone(),

@@ -8,6 +8,7 @@ mod estimate;
 
 use serde::{Deserialize, Serialize};
 
+pub use advice::outcome as outcome_of;
 pub use estimate::serve_against;
 
 use super::training::{CapacityCheck, Phase, TransformerShape};
@@ -103,6 +104,15 @@ pub struct InferencePlan {
     /// The checkpoint's files.
     #[serde(default)]
     pub files: CheckpointFiles,
+    /// The checkpoint's element type on disk, what loading reads (a 16-bit checkpoint
+    /// quantised to 4 bits while loading reads 2 bytes per parameter); `None`: the served
+    /// format (a pre-quantised checkpoint).
+    #[serde(default)]
+    pub checkpoint_dtype: Option<super::training::CheckpointDtype>,
+    /// The largest checkpoint file (shard), bytes; `None`: Hugging Face's default
+    /// `max_shard_size` of 5 GB for safetensors, one file holding everything for a pickle.
+    #[serde(default)]
+    pub checkpoint_shard_bytes: Option<u64>,
     /// Parameters of the routed experts of a mixture-of-experts model (all layers), when known:
     /// memory holds every expert, each token reads only the ones it is routed to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,6 +158,8 @@ impl InferencePlan {
             cpu_offload_gib: 0.0,
             gpu_layers: None,
             files: CheckpointFiles::Safetensors,
+            checkpoint_dtype: None,
+            checkpoint_shard_bytes: None,
             expert_params: None,
             experts_on_cpu: false,
         }

@@ -156,6 +156,8 @@ pub enum Purchase {
     },
     /// A virtual machine outside a known cloud: its host sets its memory.
     VirtualMachine,
+    /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
+    HostedNotebook,
     /// WSL2: `.wslconfig` first.
     Wsl(WslPlan),
     /// Not enough is known about the machine: generic channel-filling sets, of the installed
@@ -215,6 +217,9 @@ pub fn purchase_to_reach(
     }
     if kind == Some(PlatformKind::VirtualMachine) {
         return Purchase::VirtualMachine;
+    }
+    if kind == Some(PlatformKind::HostedNotebook) {
+        return Purchase::HostedNotebook;
     }
     let dimms = &profile.memory.dimms;
     let apple = kind == Some(PlatformKind::Apple)
@@ -395,29 +400,49 @@ pub fn hardware_recommendation(
     let rec = |id, kind| Recommendation::new(id, kind, Subject::Machine, result);
     // Where the machine can't say which modules or instance, the size to reach is still the
     // advice: the smallest common capacity that covers the need.
-    let size = Quantity::Bytes(super::capacity::round_up_installed(needed_installed_bytes));
+    let rounded = super::capacity::round_up_installed(needed_installed_bytes);
+    let size = Quantity::Bytes(rounded);
+    // The same plan re-assessed with that much RAM installed ([`super::whatif`]).
+    let with_ram = |r: Recommendation, bytes: u64| {
+        r.on_machine(super::whatif::MachineChange {
+            ram_bytes: Some(bytes),
+            ..Default::default()
+        })
+    };
     match purchase_to_reach(profile, ram, needed_installed_bytes) {
-        Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(
+        Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(with_ram(
             rec(RecommendationId::AddRam, RecKind::Hardware)
                 .with("modules", Quantity::Text(modules_text(&p)))
                 .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
-        ),
-        Purchase::LargerInstance { target, .. } => Some(
+            p.installed_after_bytes,
+        )),
+        Purchase::LargerInstance { target, .. } => Some(with_ram(
             rec(RecommendationId::LargerInstance, RecKind::Cloud)
                 .with("instance_type", Quantity::Text(target.instance_type))
                 .with("ram", Quantity::Bytes(target.ram_bytes)),
-        ),
-        Purchase::Generic { .. } => {
-            Some(rec(RecommendationId::AddRam, RecKind::Hardware).with("ram_bytes", size))
-        }
-        Purchase::Soldered { .. } | Purchase::BoardLimit { .. } => {
-            Some(rec(RecommendationId::NewMachine, RecKind::Hardware).with("ram_bytes", size))
-        }
-        Purchase::VirtualMachine => {
-            Some(rec(RecommendationId::RaiseVmMemory, RecKind::Os).with("ram_bytes", size))
-        }
+            target.ram_bytes,
+        )),
+        Purchase::Generic { .. } => Some(with_ram(
+            rec(RecommendationId::AddRam, RecKind::Hardware).with("ram_bytes", size),
+            rounded,
+        )),
+        Purchase::Soldered { .. } | Purchase::BoardLimit { .. } => Some(with_ram(
+            rec(RecommendationId::NewMachine, RecKind::Hardware).with("ram_bytes", size),
+            rounded,
+        )),
+        Purchase::HostedNotebook => Some(with_ram(
+            rec(RecommendationId::LargerRuntime, RecKind::Cloud).with("ram_bytes", size.clone()),
+            rounded,
+        )),
+        Purchase::VirtualMachine => Some(with_ram(
+            rec(RecommendationId::RaiseVmMemory, RecKind::Os).with("ram_bytes", size),
+            rounded,
+        )),
         Purchase::NoLargerInstance { .. } | Purchase::InstanceNotInCatalogue { .. } => {
-            Some(rec(RecommendationId::OtherInstance, RecKind::Cloud).with("ram_bytes", size))
+            Some(with_ram(
+                rec(RecommendationId::OtherInstance, RecKind::Cloud).with("ram_bytes", size),
+                rounded,
+            ))
         }
         Purchase::NotNeeded { .. } | Purchase::Wsl(_) => None,
     }
@@ -453,6 +478,9 @@ pub fn add_ram_rec(profile: &MachineProfile) -> RecId {
     }
     if kind == Some(PlatformKind::VirtualMachine) {
         return RecId::RaiseVmMemory;
+    }
+    if kind == Some(PlatformKind::HostedNotebook) {
+        return RecId::LargerRuntime;
     }
     let soldered = profile.memory.dimms.iter().any(|d| {
         d.memory_type

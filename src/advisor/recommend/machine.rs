@@ -78,7 +78,9 @@ pub fn recommendations(
     let Some(usable) = ram.effective_bytes else {
         return out;
     };
-    if need.peak <= usable || need.others_fit == Some(false) {
+    // The usable RAM that holds the peak with its margin (`advisor::headroom`).
+    let hold = crate::advisor::headroom::ram_to_hold(need.peak);
+    if hold <= usable || need.others_fit == Some(false) {
         return out;
     }
     let with_fit = |fits: Option<bool>| Outcome {
@@ -92,29 +94,50 @@ pub fn recommendations(
     // WSL2: Linux sees WSL's cap; raising `memory=` in .wslconfig comes before buying RAM.
     if profile.memory.wsl.as_ref().is_some_and(|w| w.is_wsl2()) {
         let cap_after = crate::advisor::wsl::wsl_cap_after(profile);
-        let want = ceil_gib(need.peak);
+        let want = ceil_gib(hold);
         let set = cap_after.map_or(want, |c| want.min(c / GIB));
         if set * GIB > usable {
-            let fits = cap_after.map(|c| need.peak <= c.min(set * GIB));
+            let fits = cap_after.map(|c| hold <= c.min(set * GIB));
+            let mut r =
+                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits));
+            if cap_after.is_none() {
+                // Windows' RAM unknown: the setting works when Windows has it and its reserve.
+                let windows =
+                    (set * GIB).saturating_add(crate::advisor::wsl::WINDOWS_RESERVE_BYTES);
+                r = r.with("windows_ram_needed", Quantity::Bytes(windows));
+            }
             out.push(
-                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits))
-                    .with("memory", Quantity::Text(format!("{set}GB"))),
+                r.with("memory", Quantity::Text(format!("{set}GB")))
+                    .on_machine(crate::advisor::whatif::MachineChange {
+                        wsl_memory_bytes: Some(set * GIB),
+                        ..Default::default()
+                    }),
             );
         }
     }
     // A one-time loading peak: swap on fast storage absorbs it when the steady state fits and
     // the overflow is not larger than RAM. Swap already configured that covers the overflow
     // absorbs the peak as it is.
-    if need.steady.is_some_and(|s| s <= usable) {
-        if let Some(add) = swap_for_peak(profile, usable, need.peak).filter(|a| *a > 0) {
+    let hosted = profile
+        .host
+        .platform
+        .as_ref()
+        .is_some_and(|p| p.kind == Some(crate::profile::PlatformKind::HostedNotebook));
+    if need.steady.is_some_and(|s| s <= usable) && !hosted {
+        if let Some(add) = swap_for_peak(profile, usable, hold).filter(|a| *a > 0) {
             out.push(
-                Recommendation::new(R::AddSwap, RecKind::Os, need.subject, with_fit(Some(true)))
-                    .with("swap", Quantity::Bytes(add)),
+                Recommendation::new(
+                    R::AddSwap,
+                    RecKind::Os,
+                    need.subject,
+                    without_headroom(with_fit(Some(true))),
+                )
+                .with("swap", Quantity::Bytes(add)),
             );
         }
     }
     // Hardware: the installed size whose usable share covers the peak.
-    let installed = crate::advisor::capacity::installed_needed(need.peak, ram.usable_share());
+    let installed = crate::advisor::capacity::installed_needed(hold, ram.usable_share());
     if !ram.limited_by_cgroup {
         if let Some(mut r) = crate::advisor::purchase::hardware_recommendation(
             profile,
@@ -127,6 +150,17 @@ pub fn recommendations(
         }
     }
     out
+}
+
+/// `o` without its RAM headroom: a result that fits because swap takes a one-time peak has no
+/// RAM headroom to state (the peak is past RAM by design).
+pub fn without_headroom(o: Outcome) -> Outcome {
+    Outcome {
+        headroom_bytes: None,
+        headroom_share: None,
+        tightest: None,
+        ..o
+    }
 }
 
 /// Gives an `add-ram` recommendation that names only the RAM to reach (`ram_bytes`, as the

@@ -1,10 +1,15 @@
 //! Recommendations: what to change when a plan, a workload or the machine falls short, each one
-//! computed by re-running the advisor's own model with that change applied, and ranked cheapest
-//! first: a setting, then a software technique, then the operating system, then hardware a
-//! user can buy for that kind of machine. A hardware item comes first only when nothing cheaper
-//! fits. The words are in the locale files (`recommendation.<id>`); this module holds data.
+//! computed by re-running the advisor's own model with that change applied (every limit at
+//! once, with headroom), and ranked by what the user gives up ([`GivesUp`]): nothing, then
+//! speed, then fidelity, then money. Each carries the command-line arguments that apply it
+//! ([`Recommendation::apply`]). The words are in the locale files (`recommendation.<id>`,
+//! `advice.cost.<id>`); this module holds data.
 
+pub mod apply;
+mod gives_up;
 pub mod machine;
+
+pub use gives_up::gives_up;
 
 use std::collections::BTreeMap;
 
@@ -117,6 +122,56 @@ pub enum RecommendationId {
     QuantizeWeights,
     /// A smaller vLLM `swap_space`.
     ReduceSwapSpace,
+    /// Remove an offload the plan sets where the GPUs hold the states themselves: same model,
+    /// faster (no optimizer step over PCIe), less host RAM.
+    DropOffload,
+    /// Load the safetensors files (memory-mapped) instead of the pickle (`.bin`) checkpoint.
+    UseSafetensors,
+    /// Re-save the checkpoint in smaller shards (`save_pretrained(max_shard_size=…)`), so a
+    /// pickle load holds one small shard at a time.
+    ReshardCheckpoint,
+    /// Copy the dataset to local NVMe (or read it from there) instead of a slow disk or network.
+    StorageLocalCopy,
+    /// Pack many small files into large shards (WebDataset tar, TFRecord, Arrow).
+    PackShards,
+    /// Store the images pre-resized to near the training resolution.
+    PreResize,
+    /// Decode and augment on the GPU (NVIDIA DALI, torchvision.io.decode_jpeg on CUDA).
+    GpuDecode,
+    /// Apple Silicon: raise the GPU's wired-memory limit (`sudo sysctl iogpu.wired_limit_mb=…`).
+    MetalWiredLimit,
+    /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
+    LargerRuntime,
+}
+
+/// What a change costs the user, the ranking's first key: a change that gives up nothing comes
+/// before one that makes training slower, before one that changes what is trained or served,
+/// before one that costs money.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GivesUp {
+    /// Same result at the same or better speed: a setting, a file format, an OS setting.
+    Nothing,
+    /// The same model and data, trained or served more slowly.
+    Speed,
+    /// A different model or data: LoRA/QLoRA, quantisation, a shorter context, smaller images.
+    Fidelity,
+    /// Hardware or a larger instance.
+    Money,
+}
+
+/// A limit a plan is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// One GPU's memory.
+    Vram,
+    /// Host RAM (or the cgroup / WSL cap, or the unified pool).
+    Ram,
+    /// `/dev/shm`.
+    Shm,
+    /// NVMe space for offload.
+    Nvme,
 }
 
 /// What the model says once a change is applied. Each field is `None` when it doesn't apply
@@ -135,8 +190,43 @@ pub struct Outcome {
     /// Predicted GPU utilisation, 0–1 (workloads).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted_gpu_utilization: Option<f64>,
-    /// Everything fits after the change (`None`: can't tell).
+    /// `/dev/shm` the DataLoader needs, bytes (workloads with worker processes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shm_needed_bytes: Option<u64>,
+    /// The smallest headroom over every limit checked (available − needed, bytes; negative when
+    /// short), `None` when no limit could be checked.
+    #[serde(default)]
+    pub headroom_bytes: Option<i64>,
+    /// The limit with that smallest headroom.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tightest: Option<Limit>,
+    /// That headroom as a share of the limit (for ranking: the most headroom first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headroom_share: Option<f64>,
+    /// Every limit holds with its margin after the change (`None`: can't tell).
     pub fits: Option<bool>,
+}
+
+impl Outcome {
+    /// Records the headroom of the checks given, keeping the one with the smallest share of its
+    /// limit.
+    pub fn with_headroom(
+        mut self,
+        checks: &[(Limit, &crate::advisor::training::CapacityCheck)],
+    ) -> Self {
+        for (limit, c) in checks {
+            let (Some(h), Some(a)) = (c.headroom_bytes, c.available_bytes) else {
+                continue;
+            };
+            let share = h as f64 / a.max(1) as f64;
+            if self.headroom_share.is_none_or(|s| share < s) {
+                self.headroom_bytes = Some(h);
+                self.headroom_share = Some(share);
+                self.tightest = Some(*limit);
+            }
+        }
+        self
+    }
 }
 
 /// What a recommendation is about.
@@ -167,6 +257,17 @@ pub struct Recommendation {
     pub changes: BTreeMap<String, Quantity>,
     /// The model re-run with the change.
     pub result: Outcome,
+    /// What the change costs the user ([`gives_up`]).
+    pub gives_up: GivesUp,
+    /// The command-line arguments that, added to the same `advise` command, give the plan with
+    /// this change (`["--num-workers", "4", "--shm-size", "1g"]`); empty when the change is
+    /// outside what a flag can say (buy modules, move to another instance).
+    #[serde(default)]
+    pub apply: Vec<String>,
+    /// The machine-level change this recommendation makes, which the assessment re-assesses on
+    /// the changed profile ([`crate::advisor::whatif`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_change: Option<crate::advisor::whatif::MachineChange>,
 }
 
 impl Recommendation {
@@ -178,7 +279,23 @@ impl Recommendation {
             subject,
             changes: BTreeMap::new(),
             result,
+            gives_up: gives_up(id),
+            apply: Vec::new(),
+            machine_change: None,
         }
+    }
+
+    /// Records a machine-level change and the arguments that apply it.
+    pub fn on_machine(mut self, c: crate::advisor::whatif::MachineChange) -> Self {
+        self.apply.extend(apply::machine(&c));
+        self.machine_change = Some(c);
+        self
+    }
+
+    /// Records the arguments that apply the change.
+    pub fn applied_by(mut self, args: Vec<String>) -> Self {
+        self.apply = args;
+        self
     }
 
     /// Records one changed value.
@@ -188,15 +305,61 @@ impl Recommendation {
     }
 }
 
-/// Orders recommendations: those that make everything fit first, cheapest kind first; then
-/// those that only help, cheapest first. Within a group the order given is kept (each module
-/// lists its own in the order it prefers). A second recommendation with an id and subject
-/// already listed is dropped.
+/// Orders recommendations: those that make every limit fit (with headroom) first, then those
+/// that only help; within each, by what the user gives up ([`GivesUp`]). Among changes that
+/// fit, the highest predicted GPU utilisation comes first (workloads), and among those that
+/// give up nothing, those that need no other files of the model come before those that do
+/// (safetensors files that may not be published, a checkpoint re-saved — which itself needs one
+/// load), then by effort (a setting, then an OS or container setting, then code), then the most
+/// headroom (as a share of its limit): they cost the same, so the safest wins. Within the other classes the modules' own order stays, which puts the smaller
+/// sacrifice first (optimizer offload before parameter offload, LoRA before QLoRA, the smaller
+/// purchase first). Of two recommendations with one id and subject, the better ranked is kept.
 pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
+    recs.sort_by(|a, b| {
+        let key = |r: &Recommendation| (r.result.fits != Some(true), r.gives_up);
+        key(a).cmp(&key(b)).then_with(|| {
+            if a.result.fits != Some(true) {
+                return std::cmp::Ordering::Equal;
+            }
+            let util = |r: &Recommendation| r.result.predicted_gpu_utilization.unwrap_or(-1.0);
+            let nothing = |r: &Recommendation| r.gives_up == GivesUp::Nothing;
+            let files = |r: &Recommendation| {
+                nothing(r)
+                    && matches!(
+                        r.id,
+                        RecommendationId::UseSafetensors | RecommendationId::ReshardCheckpoint
+                    )
+            };
+            let room = |r: &Recommendation| {
+                if nothing(r) {
+                    quantised(r.result.headroom_share.unwrap_or(f64::NEG_INFINITY))
+                } else {
+                    0.0
+                }
+            };
+            // Then by effort: a setting, then an OS or container setting, then a change of code.
+            let kind = |r: &Recommendation| match (nothing(r), r.kind) {
+                (false, _) => 0,
+                (true, RecKind::Setting) => 0,
+                (true, RecKind::Os) => 1,
+                (true, _) => 2,
+            };
+            util(b)
+                .total_cmp(&util(a))
+                .then_with(|| files(a).cmp(&files(b)))
+                .then_with(|| kind(a).cmp(&kind(b)))
+                .then_with(|| room(b).total_cmp(&room(a)))
+        })
+    });
     let mut seen = std::collections::HashSet::new();
     recs.retain(|r| seen.insert((r.id, r.subject)));
-    recs.sort_by_key(|r| (r.result.fits != Some(true), r.kind.cost()));
     recs
+}
+
+/// A headroom share rounded to whole per cent: two changes within a per cent of each other keep
+/// their modules' order.
+fn quantised(share: f64) -> f64 {
+    (share * 100.0).floor()
 }
 
 #[cfg(test)]
@@ -216,26 +379,45 @@ mod tests {
     }
 
     #[test]
-    fn fitting_changes_come_first_cheapest_first_and_hardware_last_among_them() {
+    fn fitting_changes_come_first_by_what_they_give_up_and_money_last_among_them() {
         use RecommendationId as R;
         let ranked = rank(vec![
             rec(R::AddRam, RecKind::Hardware, Some(true)),
             rec(R::Zero3InsteadOfZero2, RecKind::Software, Some(false)),
+            rec(R::Lora, RecKind::Software, Some(true)),
             rec(R::AddSwap, RecKind::Os, Some(true)),
             rec(R::LoadOnRank0, RecKind::Setting, Some(true)),
             rec(R::LoadOnRank0, RecKind::Setting, Some(true)),
             rec(R::Qlora, RecKind::Software, None),
         ]);
         let ids: Vec<R> = ranked.iter().map(|r| r.id).collect();
+        // Nothing (rank 0 loading), speed (a swap file), fidelity (LoRA), money (RAM); then
+        // what doesn't fit: speed (ZeRO-3) before fidelity (QLoRA).
         assert_eq!(
             ids,
             [
                 R::LoadOnRank0,
                 R::AddSwap,
+                R::Lora,
                 R::AddRam,
                 R::Zero3InsteadOfZero2,
                 R::Qlora
             ]
         );
+    }
+
+    #[test]
+    fn within_a_class_the_most_headroom_comes_first() {
+        use RecommendationId as R;
+        let with_room = |id, share: f64| {
+            let mut r = rec(id, RecKind::Setting, Some(true));
+            r.result.headroom_share = Some(share);
+            r
+        };
+        let ranked = rank(vec![
+            with_room(R::LoadOnRank0, 0.06),
+            with_room(R::MetaDeviceInit, 0.30),
+        ]);
+        assert_eq!(ranked[0].id, R::MetaDeviceInit);
     }
 }

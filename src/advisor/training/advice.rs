@@ -7,7 +7,9 @@ use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan
 use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::machine::{self, RamNeed};
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::advisor::recommend::{
+    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject, apply,
+};
 use crate::profile::MachineProfile;
 
 /// A change worth showing ([`super::memory::helps`] on the GPU and CPU checks).
@@ -19,14 +21,34 @@ fn helps(current: &Judged, next: &Judged) -> bool {
     )
 }
 
-fn outcome(j: &Judged) -> Outcome {
-    Outcome {
-        cpu_peak_bytes_per_node: Some(j.estimate.cpu_peak_bytes_per_node),
-        gpu_peak_bytes_per_gpu: Some(j.estimate.gpu_peak_bytes_per_gpu),
-        working_set_bytes: None,
-        predicted_gpu_utilization: None,
-        fits: j.fits,
+/// What the plan judged as `j` gives, with the headroom of every limit it was checked against.
+pub(crate) fn outcome(j: &Judged) -> Outcome {
+    outcome_parts(&j.estimate, &j.gpu, &j.cpu, j.nvme.as_ref(), j.fits)
+}
+
+/// The same for a planner's result (a plan re-assessed on a changed machine).
+pub fn outcome_of(t: &super::TrainingMemory) -> Outcome {
+    outcome_parts(&t.estimate, &t.gpu, &t.cpu, t.nvme.as_ref(), t.fits)
+}
+
+fn outcome_parts(
+    e: &super::breakdown::Estimate,
+    gpu: &super::CapacityCheck,
+    cpu: &super::CapacityCheck,
+    nvme: Option<&super::CapacityCheck>,
+    fits: Option<bool>,
+) -> Outcome {
+    let mut checks = vec![(Limit::Vram, gpu), (Limit::Ram, cpu)];
+    if let Some(n) = nvme {
+        checks.push((Limit::Nvme, n));
     }
+    Outcome {
+        cpu_peak_bytes_per_node: Some(e.cpu_peak_bytes_per_node),
+        gpu_peak_bytes_per_gpu: Some(e.gpu_peak_bytes_per_gpu),
+        fits,
+        ..Outcome::default()
+    }
+    .with_headroom(&checks)
 }
 
 fn text(s: &str) -> Quantity {
@@ -95,6 +117,7 @@ pub(super) fn advice(
             let Ok(mut next) = judge(&changed, machine) else {
                 return;
             };
+            let mut applied = changed.clone();
             let mut extra = None;
             // A change that fails only on its loading peak is shown with the loading setting
             // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start;
@@ -105,6 +128,7 @@ pub(super) fn advice(
                         if j.fits == Some(true) || swap_to_finish(&j, profile, ram).is_some() {
                             next = j;
                             extra = Some(name);
+                            applied = lighter;
                         }
                     }
                 }
@@ -117,6 +141,7 @@ pub(super) fn advice(
             }
             let mut result = outcome(&next);
             if swap.is_some() {
+                result = machine::without_headroom(result);
                 result.fits = Some(true);
             }
             // Two techniques with the same figures read as one: the first (preferred) stays.
@@ -130,7 +155,8 @@ pub(super) fn advice(
                     Some(_) if kind.cost() < RecKind::Os.cost() => RecKind::Os,
                     _ => kind,
                 };
-                let mut r = Recommendation::new(id, kind, Subject::Training, result);
+                let mut r = Recommendation::new(id, kind, Subject::Training, result)
+                    .applied_by(apply::training(plan, &applied));
                 for (name, q) in changes {
                     r = r.with(name, q.clone());
                 }
@@ -157,6 +183,31 @@ pub(super) fn advice(
         plan.strategy,
         Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3
     );
+    // Settings: an offload the GPUs don't need. The same plan with the states on the GPUs is
+    // faster (no optimizer step on the CPU, no transfers over PCIe) and uses less host RAM;
+    // parameters first (keeping the optimizer's offload), then both.
+    if plan.offload_param != OffloadTarget::None && plan.offload_optimizer != OffloadTarget::None {
+        consider(
+            R::DropOffload,
+            RecKind::Setting,
+            with(&|p| p.offload_param = OffloadTarget::None),
+            &[("offload_param", text("none"))],
+        );
+    }
+    if plan.offload_optimizer != OffloadTarget::None || plan.offload_param != OffloadTarget::None {
+        consider(
+            R::DropOffload,
+            RecKind::Setting,
+            with(&|p| {
+                p.offload_optimizer = OffloadTarget::None;
+                p.offload_param = OffloadTarget::None;
+            }),
+            &[
+                ("offload_optimizer", text("none")),
+                ("offload_param", text("none")),
+            ],
+        );
+    }
     // Settings: how the checkpoint is loaded. Rank 0 loading and broadcasting is FSDP's
     // `sync_module_states`; DeepSpeed's counterparts are `zero.Init` (ZeRO-3) and loading shard
     // by shard, considered below.

@@ -7,17 +7,26 @@ use super::breakdown::Estimate;
 use super::estimate;
 use super::plan::{PlanError, PlanWarning, TrainingPlan};
 use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::headroom::{self, LimitKind};
 use crate::advisor::recommend::Recommendation;
 use crate::profile::{DiskKind, MachineProfile};
 
-/// One capacity compared with the machine.
+/// One capacity compared with the machine, with the margin a need must leave
+/// ([`crate::advisor::headroom`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CapacityCheck {
     /// Bytes needed.
     pub needed_bytes: u64,
     /// Bytes the machine has (`None`: unknown).
     pub available_bytes: Option<u64>,
-    /// `needed ≤ available`, or `None` when unknown.
+    /// Bytes the need must leave free to count as fitting ([`headroom::margin`]); 0 when the
+    /// capacity is unknown.
+    #[serde(default)]
+    pub margin_bytes: u64,
+    /// `available − needed`, bytes (negative when it doesn't fit at all; `None`: unknown).
+    #[serde(default)]
+    pub headroom_bytes: Option<i64>,
+    /// `needed + margin ≤ available`, or `None` when unknown.
     pub fits: Option<bool>,
 }
 
@@ -39,13 +48,22 @@ pub(crate) fn helps(
 }
 
 impl CapacityCheck {
-    /// `needed` bytes against `available` (unknown: `fits` is `None`).
-    pub(crate) fn new(needed: u64, available: Option<u64>) -> CapacityCheck {
+    /// `needed` bytes against `available` of a limit of `kind`, with that kind's margin
+    /// (unknown: `fits` is `None`).
+    pub(crate) fn new(kind: LimitKind, needed: u64, available: Option<u64>) -> CapacityCheck {
+        let margin = available.map_or(0, |a| headroom::margin(kind, a));
         CapacityCheck {
             needed_bytes: needed,
             available_bytes: available,
-            fits: available.map(|a| needed <= a),
+            margin_bytes: margin,
+            headroom_bytes: available.map(|a| crate::units::signed_diff(a, needed)),
+            fits: available.map(|a| needed.saturating_add(margin) <= a),
         }
+    }
+
+    /// True when the need fits the capacity but not its margin: `plan-tight`.
+    pub fn tight(&self) -> bool {
+        self.fits == Some(false) && self.available_bytes.is_some_and(|a| self.needed_bytes <= a)
     }
 
     /// Bytes missing (0 when it fits or is unknown).
@@ -82,6 +100,20 @@ pub struct TrainingMemory {
     /// when [`Self::ram_to_fit_bytes`] is given: what procurement calls "at least".
     #[serde(default)]
     pub ram_needed_installed_bytes: Option<u64>,
+}
+
+impl TrainingMemory {
+    /// True when the plan fits every limit but not its margin (`plan-tight`): every check that
+    /// fails is [`CapacityCheck::tight`].
+    pub fn tight(&self) -> bool {
+        let checks = [Some(&self.gpu), Some(&self.cpu), self.nvme.as_ref()];
+        let failing: Vec<&CapacityCheck> = checks
+            .into_iter()
+            .flatten()
+            .filter(|c| c.fits == Some(false))
+            .collect();
+        !failing.is_empty() && failing.iter().all(|c| c.tight())
+    }
 }
 
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
@@ -180,16 +212,17 @@ fn checks(
             .saturating_mul(u64::from(m.gpus.max(1)))
             .saturating_add(e.cpu_peak_bytes_per_node);
         (
-            CapacityCheck::new(gpu_need, m.cpu),
-            CapacityCheck::new(together, m.cpu),
+            CapacityCheck::new(LimitKind::Ram, gpu_need, m.cpu),
+            CapacityCheck::new(LimitKind::Ram, together, m.cpu),
         )
     } else {
         (
-            CapacityCheck::new(gpu_need, m.gpu),
-            CapacityCheck::new(e.cpu_peak_bytes_per_node, m.cpu),
+            CapacityCheck::new(LimitKind::Vram, gpu_need, m.gpu),
+            CapacityCheck::new(LimitKind::Ram, e.cpu_peak_bytes_per_node, m.cpu),
         )
     };
-    let nvme = (e.nvme_bytes > 0).then(|| CapacityCheck::new(e.nvme_bytes, m.nvme));
+    let nvme =
+        (e.nvme_bytes > 0).then(|| CapacityCheck::new(LimitKind::Space, e.nvme_bytes, m.nvme));
     let fits = crate::advisor::recommend::machine::all_fit(&[
         Some(gpu.fits),
         Some(cpu.fits),
@@ -227,7 +260,10 @@ pub fn plan_against(
         crate::advisor::recommend::machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     let ram_needed_installed_bytes =
         (j.cpu.fits == Some(false) && others_fit != Some(false)).then(|| {
-            crate::advisor::capacity::installed_needed(j.cpu.needed_bytes, ram.usable_share())
+            crate::advisor::capacity::installed_needed(
+                headroom::ram_to_hold(j.cpu.needed_bytes),
+                ram.usable_share(),
+            )
         });
     let ram_to_fit_bytes =
         ram_needed_installed_bytes.map(crate::advisor::capacity::round_up_installed);

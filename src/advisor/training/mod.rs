@@ -14,6 +14,7 @@ mod plan;
 pub mod presets;
 pub mod zero;
 
+pub use advice::outcome_of;
 pub use breakdown::{
     BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
 };

@@ -169,6 +169,14 @@ pub fn shm_need(w: &Workload) -> ShmNeed {
     }
 }
 
+/// Host memory one pinned batch takes: PyTorch's caching host allocator, which `pin_memory`
+/// allocates through, rounds every block up to a power of two (`CachingHostAllocator`:
+/// `c10::llvm::PowerOf2Ceil(size)` in `aten/src/ATen/core/CachingHostAllocator.h`), so a
+/// 154 MB batch holds 256 MiB of page-locked RAM.
+pub fn pinned_block(bytes: u64) -> u64 {
+    bytes.checked_next_power_of_two().unwrap_or(bytes)
+}
+
 /// Builds the budget of `w` against `effective_ram` when `queued` batches wait for the
 /// training process (workers × prefetch when the loader keeps up, none when the training loop
 /// waits for data: see `pipeline::simulate`), with `gpus` DDP ranks for a per-rank cache.
@@ -237,7 +245,7 @@ pub fn budget(w: &Workload, effective_ram: Option<u64>, queued: u64, gpus: u32) 
     if w.pin_memory {
         items.push(BudgetItem {
             id: BudgetItemId::PinnedStaging,
-            bytes: scaled(batch.saturating_mul(pinned_batches)),
+            bytes: scaled(pinned_block(batch).saturating_mul(pinned_batches)),
         });
     }
     let cache = w

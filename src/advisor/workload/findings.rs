@@ -62,7 +62,10 @@ fn memory(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
     let cache = b.item(BudgetItemId::DecodedCache) + b.item(BudgetItemId::DatasetInRam);
     if headroom < 0 {
         let over = headroom.unsigned_abs();
-        let target = installed_for(b.working_set_bytes, ram_info.usable_share());
+        let target = installed_for(
+            crate::advisor::headroom::ram_to_hold(b.working_set_bytes),
+            ram_info.usable_share(),
+        );
         if cache > 0 && b.working_set_bytes - cache <= ram {
             // The cache alone pushes the working set over: say so, with its size.
             out.push(
@@ -170,7 +173,7 @@ fn page_cache(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding
         .with(
             "target",
             Quantity::Bytes(installed_for(
-                w.ram_to_cache_dataset_bytes,
+                crate::advisor::headroom::ram_to_hold(w.ram_to_cache_dataset_bytes),
                 ram_info.usable_share(),
             )),
         ),
@@ -261,7 +264,7 @@ fn starvation(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding
             .with(
                 "target",
                 Quantity::Bytes(installed_for(
-                    w.ram_to_cache_dataset_bytes,
+                    crate::advisor::headroom::ram_to_hold(w.ram_to_cache_dataset_bytes),
                     ram_info.usable_share(),
                 )),
             )

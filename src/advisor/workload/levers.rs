@@ -3,7 +3,12 @@
 //! batch size, the RAM cache, the index, /dev/shm and, last, RAM itself.
 
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
+use crate::advisor::headroom::{LimitKind, margin};
+use crate::advisor::recommend::{
+    Limit, Outcome, RecKind, Recommendation, RecommendationId, Subject, apply,
+};
+use crate::advisor::whatif::MachineChange;
+use crate::profile::DiskKind;
 
 use super::findings::{INDEX_NOTICEABLE_SHARE, SWAP_RISK_SHARE, shm_flag};
 use super::{
@@ -19,20 +24,59 @@ pub const MAX_WORKERS_UNKNOWN_CORES: u32 = 32;
 /// detection models that cache images, e.g. YOLO's).
 pub const CACHE_SIDE_STEP: u32 = 32;
 
-/// What the simulator says about `r`: working set, utilisation, and whether the working set
-/// fits in usable RAM (`None` when RAM is unknown).
-pub fn outcome(r: &WorkloadResult) -> Outcome {
+/// What the simulator says about `r` on a machine with `shm` bytes of `/dev/shm` (`None`:
+/// unknown): working set, utilisation, the `/dev/shm` need, and whether every limit holds
+/// with its margin — the working set in usable RAM ([`ram_fits`]) and the shared-memory
+/// batches in `/dev/shm` (`None` when RAM is unknown).
+pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
     let b = &r.memory_budget;
-    Outcome {
+    let shm_need = r.shm.map(|s| s.bytes).filter(|b| *b > 0);
+    let shm_fits = match (shm, shm_need) {
+        (Some(have), Some(need)) => Some(need <= have),
+        _ => Some(true),
+    };
+    let ram_fits = b.effective_ram_bytes.map(|_| ram_fits(r));
+    let mut o = Outcome {
         working_set_bytes: Some(b.working_set_bytes),
         predicted_gpu_utilization: r.pipeline.predicted_gpu_utilization,
-        fits: b.headroom_bytes.map(|h| h >= 0),
+        shm_needed_bytes: shm_need,
+        fits: crate::advisor::recommend::machine::all_fit(&[Some(ram_fits), Some(shm_fits)]),
         ..Outcome::default()
+    };
+    let ram_check = b.effective_ram_bytes.map(|ram| {
+        crate::advisor::training::CapacityCheck::new(LimitKind::Ram, b.working_set_bytes, Some(ram))
+    });
+    let shm_check = match (shm, shm_need) {
+        (Some(have), Some(need)) => Some(crate::advisor::training::CapacityCheck::new(
+            LimitKind::Space,
+            need,
+            Some(have),
+        )),
+        _ => None,
+    };
+    let mut checks = Vec::new();
+    if let Some(c) = &ram_check {
+        checks.push((Limit::Ram, c));
+    }
+    if let Some(c) = &shm_check {
+        checks.push((Limit::Shm, c));
+    }
+    o = o.with_headroom(&checks);
+    o
+}
+
+/// The working set fits usable RAM with its margin ([`crate::advisor::headroom`]); true when
+/// RAM is unknown (nothing to check against).
+pub fn ram_fits(r: &WorkloadResult) -> bool {
+    let b = &r.memory_budget;
+    match (b.effective_ram_bytes, b.headroom_bytes) {
+        (Some(ram), Some(h)) => h >= 0 && h.unsigned_abs() >= margin(LimitKind::Ram, ram),
+        _ => true,
     }
 }
 
 fn fits(r: &WorkloadResult) -> bool {
-    r.memory_budget.headroom_bytes.is_none_or(|h| h >= 0)
+    ram_fits(r)
 }
 
 /// The `num_workers` to recommend: among the counts from 1 to the physical cores whose working
@@ -70,20 +114,74 @@ pub fn recommended_workers(w: &Workload, m: &MachineRates) -> Option<u32> {
     best.map(|(n, _)| n).or_else(|| fits(&run(0)).then_some(0))
 }
 
-fn rec(id: RecommendationId, kind: RecKind, r: &WorkloadResult) -> Recommendation {
-    Recommendation::new(id, kind, Subject::Workload, outcome(r))
+/// The workload as the user gave it and the machine's `/dev/shm`, for every lever's result
+/// and `apply` arguments.
+pub(super) struct Base<'a> {
+    /// The workload as given.
+    pub given: &'a Workload,
+    /// `/dev/shm`, bytes (`None`: unknown).
+    pub shm: Option<u64>,
+}
+
+impl Base<'_> {
+    /// A recommendation for the changed workload `after` (the simulator's result of it). When
+    /// the change puts more in `/dev/shm` than the machine has, the size that holds it comes
+    /// with the change (a pair: the change and `--shm-size`), so no change that "fits" makes a
+    /// Bus error worse.
+    pub(super) fn rec(
+        &self,
+        id: RecommendationId,
+        kind: RecKind,
+        after: &WorkloadResult,
+    ) -> Recommendation {
+        match shm_to_give(after, self.shm) {
+            Some(give) => self
+                .rec_with_shm(id, kind, after, Some(give))
+                .with("shm", Quantity::Bytes(give))
+                .with("shm_flag", Quantity::Text(shm_flag(give)))
+                .on_machine(MachineChange {
+                    shm_bytes: Some(give),
+                    ..Default::default()
+                }),
+            None => self.rec_with_shm(id, kind, after, self.shm),
+        }
+    }
+
+    /// The same on a machine whose `/dev/shm` holds `shm` bytes.
+    fn rec_with_shm(
+        &self,
+        id: RecommendationId,
+        kind: RecKind,
+        after: &WorkloadResult,
+        shm: Option<u64>,
+    ) -> Recommendation {
+        Recommendation::new(id, kind, Subject::Workload, outcome(after, shm))
+            .applied_by(apply::workload(self.given, &after.workload))
+    }
+}
+
+/// The `/dev/shm` size to give a workload whose loader needs `r`'s, when the machine's
+/// (`shm`) is known and smaller: the recommended size ([`super::ShmNeed::recommended_bytes`]).
+fn shm_to_give(r: &WorkloadResult, shm: Option<u64>) -> Option<u64> {
+    let need = r.shm.filter(|s| s.bytes > 0)?;
+    (shm? < need.bytes).then_some(need.recommended_bytes)
 }
 
 /// The recommendations for workload `r` on machine `m` with `shm` bytes of /dev/shm (`None`:
-/// unknown), each with the simulator's result after the change; unranked (see
-/// [`crate::advisor::recommend::rank`]).
+/// unknown), each with the simulator's result after the change and every limit re-checked
+/// (RAM with its margin, `/dev/shm`); unranked (see [`crate::advisor::recommend::rank`]).
+/// `rates_on` gives the machine's rates with the dataset on another kind of storage (the
+/// local-copy lever).
 pub fn recommendations(
     r: &WorkloadResult,
     m: &MachineRates,
     shm: Option<u64>,
+    rates_on: &dyn Fn(DiskKind) -> Option<MachineRates>,
 ) -> Vec<Recommendation> {
     use RecommendationId as R;
     let w = &r.workload;
+    let base = Base { given: w, shm };
+    let rec = |id, kind, after: &WorkloadResult| base.rec(id, kind, after);
     let run = |changed: Workload| simulate_only(&changed, m);
     let mut out = Vec::new();
     let fits_now = fits(r);
@@ -110,6 +208,8 @@ pub fn recommendations(
             after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
         };
         if better {
+            // More workers put more batches in /dev/shm: `Base::rec` gives the size that holds
+            // them with the change.
             out.push(
                 rec(id, RecKind::Setting, &after)
                     .with("num_workers", Quantity::Count(u64::from(n))),
@@ -150,7 +250,7 @@ pub fn recommendations(
             );
         }
     }
-    cache_levers(r, m, fits_now, &mut out);
+    cache_levers(r, &base, m, fits_now, &mut out);
     let index = r.memory_budget.item(BudgetItemId::WorkerIndexCopies);
     let ram = r.memory_budget.effective_ram_bytes;
     let noticeable = ram.is_some_and(|ram| index as f64 >= ram as f64 * INDEX_NOTICEABLE_SHARE);
@@ -163,28 +263,43 @@ pub fn recommendations(
     }
     if let (Some(shm), Some(need)) = (shm, r.shm.filter(|s| s.bytes > 0)) {
         if shm < need.bytes {
+            let give = need.recommended_bytes;
             out.push(
-                rec(R::ShmSize, RecKind::Os, r)
-                    .with("shm", Quantity::Bytes(need.recommended_bytes))
-                    .with("shm_flag", Quantity::Text(shm_flag(need.recommended_bytes))),
+                base.rec_with_shm(R::ShmSize, RecKind::Os, r, Some(give))
+                    .with("shm", Quantity::Bytes(give))
+                    .with("shm_flag", Quantity::Text(shm_flag(give)))
+                    .on_machine(MachineChange {
+                        shm_bytes: Some(give),
+                        ..Default::default()
+                    }),
             );
         }
     }
+    out.extend(super::pipeline_levers::recommendations(
+        r, &base, m, rates_on,
+    ));
     if !fits_now && !m.ram_capped {
         // RAM: the installed size whose usable part holds the working set, judged by running
         // the simulator on the machine with that RAM; kept only when that run does better.
         // (Under a cgroup limit more RAM gives the job nothing: raising the limit is the fix.)
-        let installed = installed_for(r.memory_budget.working_set_bytes, m.usable_share);
+        let installed = installed_for(
+            crate::advisor::headroom::ram_to_hold(r.memory_budget.working_set_bytes),
+            m.usable_share,
+        );
         let after = with_ram(w, m, installed);
-        if improves(&outcome(r), &outcome(&after)) {
+        if improves(&outcome(r, shm), &outcome(&after, shm)) {
             out.push(
                 Recommendation::new(
                     R::AddRam,
                     RecKind::Hardware,
                     Subject::Workload,
-                    outcome(&after),
+                    outcome(&after, shm),
                 )
-                .with("ram_bytes", Quantity::Bytes(installed)),
+                .with("ram_bytes", Quantity::Bytes(installed))
+                .on_machine(MachineChange {
+                    ram_bytes: Some(installed),
+                    ..Default::default()
+                }),
             );
         }
     }
@@ -235,11 +350,13 @@ fn largest_fitting(start: u32, run: impl Fn(u32) -> WorkloadResult) -> (u32, Wor
 /// [`CACHE_SIDE_STEP`] with the same aspect ratio that leaves [`SWAP_RISK_SHARE`] of RAM free).
 fn cache_levers(
     r: &WorkloadResult,
+    base: &Base<'_>,
     m: &MachineRates,
     fits_now: bool,
     out: &mut Vec<Recommendation>,
 ) {
     use RecommendationId as R;
+    let rec = |id, kind, after: &WorkloadResult| base.rec(id, kind, after);
     let w = &r.workload;
     if w.cache == CacheMode::None || fits_now {
         return;

@@ -187,6 +187,15 @@ pub fn storage_figure(
     }
 }
 
+/// The cores DataLoader workers can use: the physical cores, or fewer when this process may use
+/// fewer CPUs (a Slurm job's cpuset, a container's quota: `logical_cpus` is what it may use).
+pub fn usable_cores(profile: &MachineProfile) -> Option<u32> {
+    match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {
+        (Some(p), Some(l)) => Some(p.min(l)),
+        (p, l) => p.or(l),
+    }
+}
+
 impl MachineRates {
     /// The simulator's view of a profiled machine: usable RAM, physical cores, and the figures
     /// of [`memory_figure`], [`storage_figure`] (for the workload's `storage`) and
@@ -206,10 +215,7 @@ impl MachineRates {
             ram_capped: ram.limited_by_cgroup,
             // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
             // container's quota): fewer than the machine's cores there.
-            physical_cores: match (profile.cpu.physical_cores, profile.cpu.logical_cpus) {
-                (Some(p), Some(l)) => Some(p.min(l)),
-                (p, l) => p.or(l),
-            },
+            physical_cores: usable_cores(profile),
             memory_bandwidth,
             storage_kind: disk.kind,
             storage_read: disk.read_bytes_per_s,

@@ -24,6 +24,7 @@ pub fn kind(lang: Lang, k: PlatformKind) -> &'static str {
             PlatformKind::Server => Msg::PlatformKindServer,
             PlatformKind::Laptop => Msg::PlatformKindLaptop,
             PlatformKind::Apple => Msg::PlatformKindApple,
+            PlatformKind::HostedNotebook => Msg::PlatformKindHostedNotebook,
         },
     )
 }
@@ -332,6 +333,7 @@ fn situation(lang: Lang, p: &Purchase, needed: u64) -> String {
             ),
         },
         Purchase::VirtualMachine => fill(lang, Msg::PurchaseVirtualMachine, &[need]),
+        Purchase::HostedNotebook => fill(lang, Msg::PurchaseHostedNotebook, &[need]),
         Purchase::Wsl(w) => {
             let mut args = vec![
                 ("memory", format!("{}GB", w.set_memory_bytes >> 30)),

@@ -38,6 +38,20 @@ pub fn recommendations(ui: &mut Ui, lang: Lang, recs: &[Recommendation], subject
         ui.add(crate::ui::paragraph::Paragraph::new(
             RichText::new(words::result(lang, &r.result)).color(colour),
         ));
+        ui.add(crate::ui::paragraph::Paragraph::new(
+            RichText::new(words::cost(lang, r)).weak(),
+        ));
+        // The arguments that apply it, copyable: added to the same `advise` command.
+        if !r.apply.is_empty() {
+            let args = r.apply.join(" ");
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(tr(lang, Msg::AdviceApplyLabel)).weak());
+                ui.add(egui::Label::new(RichText::new(&args).monospace()).selectable(true));
+                if ui.small_button(tr(lang, Msg::AdviceCopy)).clicked() {
+                    ui.ctx().copy_text(args.clone());
+                }
+            });
+        }
         ui.add_space(4.0);
     }
 }

@@ -149,6 +149,8 @@ fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                     .selected_text(current)
                     .truncate()
                     .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+                    // Room for the search field and the eight classic presets at once.
+                    .height(420.0)
                     .show_ui(ui, |ui| {
                         let label = ui.label(tr(lang, Msg::ModelSearchLabel));
                         ui.add(
@@ -556,19 +558,12 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
 }
 
 fn verdict(ui: &mut Ui, lang: Lang, t: &TrainingMemory) {
-    let (msg, colour) = match t.fits {
-        Some(true) => (
-            Msg::TrainVerdictFits,
-            theme::tier(crate::advisor::Tier::LargeModel),
-        ),
-        Some(false) => (
-            Msg::TrainVerdictDoesNotFit,
-            theme::severity(crate::advisor::Severity::Critical),
-        ),
-        None => (
-            Msg::TrainVerdictUnknown,
-            theme::severity(crate::advisor::Severity::Warning),
-        ),
+    let msg = crate::present::training::verdict_msg(t);
+    let colour = match t.fits {
+        Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
+        Some(false) if t.tight() => theme::severity(crate::advisor::Severity::Warning),
+        Some(false) => theme::severity(crate::advisor::Severity::Critical),
+        None => theme::severity(crate::advisor::Severity::Warning),
     };
     egui::Frame::group(ui.style())
         .stroke(egui::Stroke::new(2.0, colour))
