@@ -126,6 +126,23 @@ fn a_hugging_face_folder_gives_its_exact_count_bytes_and_shape() {
     assert!(stderr.contains("2 files (safetensors"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("256 bytes per token"), "{stdout}");
+    // The loading phase takes the largest shard and the dtype on disk from the files.
+    let largest_shard = [
+        "model-00001-of-00002.safetensors",
+        "model-00002-of-00002.safetensors",
+    ]
+    .iter()
+    .map(|f| std::fs::metadata(dir.path().join(f)).unwrap().len())
+    .max();
+    let v = common::json_of(
+        ramvram()
+            .args(["advise", "--json", "--model"])
+            .arg(dir.path())
+            .args(["--inference", "transformers"]),
+    );
+    let plan = &v["inference_memory"]["plan"];
+    assert_eq!(plan["checkpoint_shard_bytes"].as_u64(), largest_shard);
+    assert_eq!(plan["checkpoint_dtype"], "bf16");
     // A typed figure replaces the one read, and says so.
     let out = ramvram()
         .args(["advise", "--model"])

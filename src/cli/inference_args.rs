@@ -290,8 +290,19 @@ impl InferenceArgs {
         {
             plan.files = CheckpointFiles::Pickle;
         }
-        plan.checkpoint_dtype = training.checkpoint_dtype_given();
-        plan.checkpoint_shard_bytes = self.checkpoint_shard_size;
+        // What --model PATH read stands in for the flags not given: the dtype on disk and the
+        // largest shard (safetensors or pickle) of a Hugging Face folder.
+        let hf = read.filter(|r| r.gguf.is_none());
+        plan.checkpoint_dtype = training
+            .checkpoint_dtype_given()
+            .or(hf.and_then(super::training_args::disk_dtype));
+        plan.checkpoint_shard_bytes = self.checkpoint_shard_size.or(hf.and_then(|r| {
+            r.weight_files
+                .iter()
+                .chain(&r.pickle_files)
+                .map(|f| f.bytes)
+                .max()
+        }));
         Ok(Some(plan))
     }
 }

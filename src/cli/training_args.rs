@@ -495,7 +495,7 @@ impl TrainingArgs {
 
 /// The checkpoint's element type as its headers show it: the type holding most bytes (F32 is
 /// fp32; BF16, F16 and 8-bit types count as 16-bit for loading; 4-bit GGUF types as int4).
-fn disk_dtype(r: &crate::inputs::model_files::ModelRead) -> Option<CheckpointDtype> {
+pub(super) fn disk_dtype(r: &crate::inputs::model_files::ModelRead) -> Option<CheckpointDtype> {
     let (name, _) = r.tensors.as_ref()?.by_dtype.first()?;
     Some(match name.as_str() {
         "F32" => CheckpointDtype::Fp32,
