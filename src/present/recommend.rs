@@ -170,8 +170,32 @@ pub fn kind(lang: Lang, k: RecKind) -> &'static str {
 }
 
 /// The title with the values the change sets: "Set num_workers=4". A technique that needs a
-/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)".
+/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)"; a pair
+/// names its second change: "…; together with: Turn on activation checkpointing".
 pub fn title(lang: Lang, r: &Recommendation) -> String {
+    let mut t = one_title(lang, r);
+    for other in &r.also {
+        let changes = r
+            .changes
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("also.")?.to_string(), v.clone())))
+            .collect();
+        let part = Recommendation {
+            id: *other,
+            changes,
+            also: Vec::new(),
+            ..r.clone()
+        };
+        t = trf(
+            lang,
+            Msg::AdviceTogetherWith,
+            &[("first", &t), ("second", &one_title(lang, &part))],
+        );
+    }
+    t
+}
+
+fn one_title(lang: Lang, r: &Recommendation) -> String {
     use RecommendationId as R;
     // Add RAM where the modules can't be named: the size to reach.
     // QLoRA from a full fine-tune replaces training all parameters; from LoRA it quantises the

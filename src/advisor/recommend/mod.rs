@@ -268,6 +268,10 @@ pub struct Recommendation {
     /// the changed profile ([`crate::advisor::whatif`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_change: Option<crate::advisor::whatif::MachineChange>,
+    /// Further changes this one is paired with (none changes enough alone): their values are
+    /// under `also.<name>` in `changes`, and `apply` sets them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<RecommendationId>,
 }
 
 impl Recommendation {
@@ -282,6 +286,7 @@ impl Recommendation {
             gives_up: gives_up(id),
             apply: Vec::new(),
             machine_change: None,
+            also: Vec::new(),
         }
     }
 
