@@ -51,7 +51,6 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::PackShards => Msg::RecommendationPackShards,
         R::PreResize => Msg::RecommendationPreResize,
         R::GpuDecode => Msg::RecommendationGpuDecode,
-        R::MetalWiredLimit => Msg::RecommendationMetalWiredLimit,
         R::LargerRuntime => Msg::RecommendationLargerRuntime,
     }
 }
@@ -65,7 +64,7 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         R::UseSafetensors => Msg::AdviceCostUseSafetensors,
         R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
         R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
-        R::WslMemoryLimit | R::ShmSize | R::MetalWiredLimit => Msg::AdviceCostOs,
+        R::WslMemoryLimit | R::ShmSize => Msg::AdviceCostOs,
         R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
             Msg::AdviceCostWorkers
         }

@@ -138,8 +138,6 @@ pub enum RecommendationId {
     PreResize,
     /// Decode and augment on the GPU (NVIDIA DALI, torchvision.io.decode_jpeg on CUDA).
     GpuDecode,
-    /// Apple Silicon: raise the GPU's wired-memory limit (`sudo sysctl iogpu.wired_limit_mb=…`).
-    MetalWiredLimit,
     /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
     LargerRuntime,
 }
