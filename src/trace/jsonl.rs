@@ -319,42 +319,18 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
-    /// Creates (or empties) `path` and writes the header line. A symbolic link, a folder or a
-    /// device at `path` is refused rather than followed or written through: ramvram may run as
-    /// root in a shared folder.
+    /// Creates `path` as a new file and writes the header line, through the one write path's
+    /// rules ([`crate::fsutil::create_new_file`]): no link another user owns is followed, a
+    /// folder or a device is refused, and a file already there is replaced by a fresh one,
+    /// never truncated or written through (another user may have created it, or linked it to
+    /// someone else's file). ramvram may run as root in a shared folder.
     ///
     /// # Errors
-    /// The OS error; a folder that doesn't exist as [`crate::fsutil::MissingFolder`]; a path
-    /// that is not a regular file as a refusal (`InvalidInput`). Worded with the path by
+    /// The OS error; a folder that doesn't exist as [`crate::fsutil::MissingFolder`]; a
+    /// refusal (`InvalidInput` / `PermissionDenied`) with its sentence. Worded with the path by
     /// `present::errors::write_failed`.
     pub fn create(path: &Path, header: &TraceHeader) -> std::io::Result<TraceWriter> {
-        use std::io::{Error, ErrorKind};
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            if !meta.file_type().is_file() {
-                return Err(Error::new(
-                    ErrorKind::InvalidInput,
-                    "exists and is not a regular file; refusing to write to it",
-                ));
-            }
-        }
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if std::fs::metadata(dir).is_err_and(|e| e.kind() == ErrorKind::NotFound) {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                crate::fsutil::MissingFolder(dir.to_path_buf()),
-            ));
-        }
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.custom_flags(libc::O_NOFOLLOW);
-        }
-        let file = options.open(path)?;
+        let file = crate::fsutil::create_new_file(path)?;
         let mut w = TraceWriter { file };
         let line = serde_json::to_string(header).expect("header serialises");
         w.write_line(&line)?;
@@ -493,7 +469,7 @@ mod tests {
     }
 
     #[test]
-    fn written_trace_reads_back_and_refuses_symlinks_and_folders() {
+    fn written_trace_reads_back_and_refuses_folders_and_links_to_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
         let header = TraceHeader::new(None, 0.5);
@@ -518,9 +494,19 @@ mod tests {
         assert_eq!(back.trace.samples, vec![s]);
         #[cfg(unix)]
         {
+            // A link of this user's own is followed as write_atomic follows it: the file it
+            // names is replaced by a fresh recording (header only), the link stays a link.
             let link = dir.path().join("link.jsonl");
             std::os::unix::fs::symlink(&path, &link).unwrap();
-            assert!(TraceWriter::create(&link, &header).is_err());
+            drop(TraceWriter::create(&link, &header).unwrap());
+            assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+            assert!(read_trace(&path).unwrap().trace.samples.is_empty());
+            // A link to nothing is refused: nothing is created where it points.
+            let nothing = dir.path().join("nothing.jsonl");
+            let dangling = dir.path().join("dangling.jsonl");
+            std::os::unix::fs::symlink(&nothing, &dangling).unwrap();
+            assert!(TraceWriter::create(&dangling, &header).is_err());
+            assert!(!nothing.exists());
         }
         assert!(TraceWriter::create(dir.path(), &header).is_err());
         let e = read_trace(dir.path()).unwrap_err().to_string();
