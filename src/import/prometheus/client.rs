@@ -192,6 +192,29 @@ impl Client {
         out
     }
 
+    /// `body` with the token also replaced in every string (and object key) as JSON decodes
+    /// it: a server can echo the token escaped (`\/`, `\uXXXX`, `\"`), which the raw bytes
+    /// don't show. Only a JSON body with a backslash in it can hide the token this way; it is
+    /// written again when a string changed.
+    fn redact_decoded(&self, body: Vec<u8>) -> Vec<u8> {
+        let Some(Token(t)) = &self.token else {
+            return body;
+        };
+        if !body.contains(&b'\\') {
+            return body;
+        }
+        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&body) else {
+            return body;
+        };
+        if !redact_value(&mut value, t) {
+            return body;
+        }
+        match serde_json::to_vec(&value) {
+            Ok(bytes) => bytes,
+            Err(_) => body,
+        }
+    }
+
     /// An instant query (`/api/v1/query`) at Unix time `time` (the server's now when `None`).
     ///
     /// # Errors
@@ -262,7 +285,7 @@ impl Client {
                 },
                 e => PromError::Transport(self.redact(&e.to_string())),
             })?;
-        let body = self.redact_bytes(body);
+        let body = self.redact_decoded(self.redact_bytes(body));
         if status == 401 || status == 403 {
             return Err(PromError::Unauthorized { status });
         }
@@ -277,6 +300,36 @@ impl Client {
             }));
         }
         Ok(body)
+    }
+}
+
+/// Replaces `token` by `***` in every string and key of `value`; true when one changed.
+fn redact_value(value: &mut serde_json::Value, token: &str) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if s.contains(token) => {
+            *s = s.replace(token, "***");
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| redact_value(v, token) | changed),
+        Value::Object(map) => {
+            let mut changed = false;
+            let entries = std::mem::take(map);
+            for (k, mut v) in entries {
+                changed |= redact_value(&mut v, token);
+                let k = if k.contains(token) {
+                    changed = true;
+                    k.replace(token, "***")
+                } else {
+                    k
+                };
+                map.insert(k, v);
+            }
+            changed
+        }
+        _ => false,
     }
 }
 
@@ -322,6 +375,12 @@ mod tests {
             c.redact_bytes(b"{\"a\":\"s3cr3t-t0ken\"}".to_vec()),
             b"{\"a\":\"***\"}".to_vec()
         );
+        // Escaped as JSON allows: `\/`, `\uXXXX` (here for `s`, `3` and `-`), in a key too.
+        let escaped =
+            br#"{"a":"\u0073\u0033cr3t\u002dt0ken","s3cr3t-t\u0030ken":["x\/s3cr3t-t0ken"]}"#;
+        let v: serde_json::Value =
+            serde_json::from_slice(&c.redact_decoded(escaped.to_vec())).unwrap();
+        assert_eq!(v, serde_json::json!({"a": "***", "***": ["x/***"]}));
         let bad = Client::new("http://127.0.0.1:1", Some("two words".into())).unwrap_err();
         assert_eq!(bad, PromError::BadToken);
         assert!(
