@@ -17,8 +17,8 @@ use std::io;
 use std::path::PathBuf;
 
 pub use read::{
-    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, read_input,
-    read_input_string,
+    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, read_folder_entry,
+    read_input, read_input_string,
 };
 pub use write::{TEMP_MARKER, create_new_file, write_atomic};
 

@@ -154,6 +154,17 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
     parse_profile(&text, path)
 }
 
+/// [`load_profile`] for a file found by listing a folder (`--profile-dir`): a symbolic link is
+/// refused, never followed out of the folder ([`crate::fsutil::read_folder_entry`]).
+///
+/// # Errors
+/// As [`load_profile`]; a link as [`ProfileError::Read`].
+pub fn load_profile_in_folder(path: &Path) -> Result<LoadedProfile, ProfileError> {
+    let text = crate::fsutil::read_folder_entry(path, crate::fsutil::MAX_INPUT_BYTES)
+        .map_err(|e| ProfileError::read(path, &e))?;
+    parse_profile(&text, path)
+}
+
 /// Parses and validates profile JSON; `path` is used only in error messages.
 ///
 /// # Errors
