@@ -7,6 +7,7 @@ mod channels;
 pub mod dir;
 mod gpu_status;
 mod io;
+pub mod json;
 pub mod limits;
 mod measurements;
 mod platform;

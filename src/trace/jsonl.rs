@@ -190,18 +190,13 @@ fn merge_ignored(into: &mut Vec<String>, new: Vec<String>) {
     }
 }
 
-/// One line as `T`: (field path, message) on error; the paths of unknown fields on success.
+/// One line as `T`: (field path, message) on error; the paths of unknown fields on success. A
+/// byte-order mark before the first line is skipped, and an integral float (`536870912.0`)
+/// fills a count or byte field ([`crate::profile::json::from_json`]).
 fn parse_line<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<(T, Vec<String>), (String, String)> {
-    let mut ignored = Vec::new();
-    let mut json = serde_json::Deserializer::from_str(text);
-    let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
-    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
-    let value: T = serde_path_to_error::deserialize(ignoring)
-        .map_err(|e| (e.path().to_string(), e.inner().to_string()))?;
-    json.end().map_err(|e| (".".to_string(), e.to_string()))?;
-    Ok((value, ignored))
+    crate::profile::json::from_json::<T>(text).map_err(|(at, e)| (at, e.to_string()))
 }
 
 fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
@@ -383,6 +378,27 @@ mod tests {
         assert_eq!(t.trace.samples[1].gpus[0].util_percent, Some(97.5));
         // Two samples 1 s apart, each standing for 1 s: 2 s.
         assert_eq!(t.trace.duration_s(), 2.0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_integral_floats_are_read_and_fractions_named() {
+        // Python's json.dumps(float(2**29)) writes 536870912.0: the integer 2^29 = 536,870,912.
+        let text = format!(
+            "\u{feff}{HEADER}\n{}\n",
+            r#"{"t":0,"host":{"mem_available_bytes":536870912.0},"gpus":[{"index":1.0}]}"#
+        );
+        let t = parse_trace(text.as_bytes(), p()).unwrap().trace;
+        assert_eq!(t.samples[0].host.mem_available_bytes, Some(536_870_912));
+        assert_eq!(t.samples[0].gpus[0].index, 1);
+        let text = format!(
+            "{HEADER}\n{}\n",
+            r#"{"t":0,"host":{"mem_available_bytes":0.5}}"#
+        );
+        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2: field `host.mem_available_bytes`"),
+            "{e}"
+        );
     }
 
     #[test]
