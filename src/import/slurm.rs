@@ -176,6 +176,8 @@ fn node_profile(
                 .push(GpuModel::profile_gpu(model, index, g.kind.clone()));
         }
     }
+    // An inventory's names are hostile text: one line each.
+    crate::profile::strings::make_one_line(&mut p);
     p
 }
 

@@ -98,10 +98,12 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
 
 /// "FILE: REASON" / "FILE：REASON".
 fn in_file(lang: Lang, file: &str, reason: &str) -> String {
+    // A file name is hostile text: on one line, escaped.
+    let file = crate::sanitize::one_line(file);
     trf(
         lang,
         Msg::ErrorInFile,
-        &[("file", file), ("reason", reason)],
+        &[("file", &file), ("reason", reason)],
     )
 }
 

@@ -132,7 +132,7 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
             continue;
         }
         if header.is_none() {
-            let (h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
+            let (mut h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
                 let message = if last_unterminated {
                     format!("the header line is cut off: {message}")
                 } else {
@@ -141,6 +141,9 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                 line_err(n, &field, message)
             })?;
             check_header(&h).map_err(|(f, m)| line_err(n, &f, m))?;
+            if let Some(p) = h.profile.as_mut() {
+                crate::profile::strings::make_one_line(p);
+            }
             merge_ignored(&mut ignored, ign);
             header = Some(h);
             continue;

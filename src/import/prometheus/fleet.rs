@@ -237,7 +237,14 @@ pub fn build_profiles(
             status: GpuStatus::default(),
         });
     }
-    nodes.into_iter().collect()
+    nodes
+        .into_iter()
+        .map(|(node, mut p)| {
+            // A server's labels are hostile text: one line each.
+            crate::profile::strings::make_one_line(&mut p);
+            (node, p)
+        })
+        .collect()
 }
 
 #[cfg(test)]
