@@ -176,3 +176,30 @@ fn a_profile_dir_does_not_follow_links_out_and_errors_quote_no_strings() {
     assert!(err.contains("schema_version"), "{err}");
     assert!(err.contains("a string"), "{err}");
 }
+
+/// Issue 25: help and the version are output like any other: when standard output can't take
+/// them (`--help > /dev/full`) the exit status says so (1), with the reason on stderr.
+#[test]
+fn help_and_version_into_a_full_stdout_fail() {
+    for args in [
+        vec!["--help"],
+        vec!["--version"],
+        vec!["advise", "--help"],
+        vec!["--lang", "zh", "--help"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ramvram"))
+            .args(&args)
+            .env_remove("RAMVRAM_LANG")
+            .env("LANG", "C.UTF-8")
+            .stdout(Stdio::from(full))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("stdout"), "{args:?}: {err}");
+    }
+}
