@@ -13,6 +13,7 @@ mod measurements;
 mod platform;
 mod problem;
 pub mod redact;
+mod redact_shapes;
 pub mod strings;
 
 pub use channels::{ChannelLayout, infer_channels};
