@@ -149,8 +149,11 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
             continue;
         }
         match parse_line::<Sample>(text) {
-            Ok((s, ign)) => {
+            Ok((mut s, ign)) => {
                 check_sample(&s).map_err(|(f, m)| line_err(n, &f, m))?;
+                // Index order, for [`Sample::gpu`]'s binary search (field names in errors
+                // above keep the file's order).
+                s.gpus.sort_by_key(|g| g.index);
                 if let Some(prev) = samples.last() {
                     if s.t < prev.t {
                         return Err(line_err(
@@ -230,13 +233,27 @@ fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
     Ok(())
 }
 
+/// Most GPUs one sample may hold: as many as a profile may list
+/// ([`crate::profile::limits::MAX_GPUS`], 1,024; the largest single systems have 256).
+pub const MAX_GPUS_PER_SAMPLE: usize = crate::profile::limits::MAX_GPUS;
+
+/// Largest rate, time or power a trace may hold: 10^15 (a petabyte a second, 31 million
+/// years, a gigawatt). Assumption: no machine comes near; a larger value is a broken exporter
+/// or a hostile file, and would print as a 309-digit number or "inf".
+pub const MAX_TRACE_VALUE: f64 = 1e15;
+
 /// Values that parse but cannot be right: percentages outside 0–100, negative rates, a time
-/// that is not a finite number of seconds.
+/// that is not a finite number of seconds, a value above [`MAX_TRACE_VALUE`], more GPUs than
+/// [`MAX_GPUS_PER_SAMPLE`].
 fn check_sample(s: &Sample) -> Result<(), (String, String)> {
     let finite_nonneg = |field: &str, v: Option<f64>| match v {
         Some(x) if !(x.is_finite() && x >= 0.0) => {
             Err((field.to_string(), format!("{x} must be 0 or more")))
         }
+        Some(x) if x > MAX_TRACE_VALUE => Err((
+            field.to_string(),
+            format!("{x:e} is more than any machine reaches (at most {MAX_TRACE_VALUE:e})"),
+        )),
         _ => Ok(()),
     };
     let percent = |field: &str, v: Option<f64>| match v {
@@ -273,6 +290,17 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
             ));
         }
     }
+    if s.gpus.len() > MAX_GPUS_PER_SAMPLE {
+        return Err((
+            "gpus".into(),
+            format!(
+                "{} GPUs in one sample; a trace holds at most {MAX_GPUS_PER_SAMPLE}",
+                s.gpus.len()
+            ),
+        ));
+    }
+    // Indices seen: a duplicate is found in linear time.
+    let mut seen = std::collections::HashSet::with_capacity(s.gpus.len());
     for (i, g) in s.gpus.iter().enumerate() {
         percent(&format!("gpus[{i}].util_percent"), g.util_percent)?;
         finite_nonneg(&format!("gpus[{i}].power_w"), g.power_w)?;
@@ -284,7 +312,7 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
             &format!("gpus[{i}].pcie_tx_bytes_per_s"),
             g.pcie_tx_bytes_per_s,
         )?;
-        if s.gpus[..i].iter().any(|o| o.index == g.index) {
+        if !seen.insert(g.index) {
             return Err((
                 format!("gpus[{i}].index"),
                 format!("GPU {} appears twice", g.index),
@@ -400,6 +428,39 @@ mod tests {
         let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
         assert!(
             e.contains("line 2: field `host.mem_available_bytes`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn many_gpus_are_capped_and_read_in_linear_time_and_absurd_values_named() {
+        // 1,024 GPUs (the cap) in reverse order, twice: read, and sorted by index.
+        let gpus: Vec<String> = (0..1024u32)
+            .rev()
+            .map(|i| format!(r#"{{"index":{i},"util_percent":50}}"#))
+            .collect();
+        let line = format!(r#"{{"t":0,"gpus":[{}]}}"#, gpus.join(","));
+        let text = format!(
+            "{HEADER}\n{line}\n{}\n",
+            line.replace(r#""t":0"#, r#""t":1"#)
+        );
+        let t = parse_trace(text.as_bytes(), p()).unwrap().trace;
+        assert_eq!(t.samples[1].gpus.len(), 1024);
+        assert_eq!(t.samples[1].gpus[0].index, 0);
+        assert_eq!(t.samples[1].gpu(700).map(|g| g.index), Some(700));
+        // 1,025: refused, the field named.
+        let over = format!(r#"{{"t":0,"gpus":[{},{{"index":5000}}]}}"#, gpus.join(","));
+        let e = parse_trace(format!("{HEADER}\n{over}\n").as_bytes(), p())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2: field `gpus`: 1025 GPUs"), "{e}");
+        // 1e308 pages a second: refused rather than printed as a 309-digit number.
+        let absurd = r#"{"t":0,"host":{"swap_in_pages_per_s":1e308}}"#;
+        let e = parse_trace(format!("{HEADER}\n{absurd}\n").as_bytes(), p())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("field `host.swap_in_pages_per_s`: 1e308 is more"),
             "{e}"
         );
     }

@@ -422,3 +422,28 @@ fn checks_without_their_data_are_unchecked_not_passed() {
         [(DiagnosisId::PageCacheThrashing, M::DiskReads)]
     );
 }
+
+/// Issue 25: the recognisers look each GPU up in each sample by index; with a linear search
+/// that is quadratic in the GPUs (8,000 GPU series from Prometheus took 97 s). 16,000 GPUs × 20
+/// samples are 320,000 lookups; by binary search (14 steps each) this takes about a second in
+/// a debug build, where the linear search makes 16,000 × 16,000 / 2 × 20 = 2.6 billion
+/// comparisons per pass (about 30 s here). The bound is loose for a busy machine.
+#[test]
+fn many_gpus_are_diagnosed_in_time_linear_in_the_gpus() {
+    let trace = build(20, |i, s| {
+        let g = s.gpus[0].clone();
+        s.gpus = (0..16_000u32)
+            .map(|k| crate::trace::GpuSample {
+                index: k,
+                util_percent: Some(if i % 4 == 0 { 98.0 } else { 2.0 }),
+                ..g.clone()
+            })
+            .collect();
+    });
+    let started = std::time::Instant::now();
+    let summary = diagnose(&trace);
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < 10.0, "{took:.1} s for 16,000 GPUs");
+    // Every GPU was looked at: its utilisation peak is the busy one.
+    assert_eq!(summary.samples, 20);
+}
