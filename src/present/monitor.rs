@@ -615,6 +615,16 @@ mod tests {
             s.host.cpu_busy_percent = Some(95.0);
         });
         coarse.header.interval_s = 15.0;
+        // Worded with what was seen: the share busy over the span, not a saw-tooth's period.
+        let d = diagnose(&coarse).diagnoses.remove(0);
+        assert_eq!(d.id, DiagnosisId::GpuStarved);
+        let title = super::title(Lang::En, &d);
+        assert!(
+            title.starts_with("GPU 0 waits for data: busy 40"),
+            "{title}"
+        );
+        assert!(title.contains(" over 20"), "{title}");
+        assert!(!super::title(Lang::Zh, &d).contains("周期"));
         traces.push(coarse);
         traces.push(synthetic::build(60, |_, s| {
             s.host.disk_read_bytes_per_s = Some(600e6);

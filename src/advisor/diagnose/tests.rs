@@ -486,12 +486,6 @@ fn a_gpu_underfed_at_15_s_resolution_is_starved() {
     assert_eq!(num(d, "host_cpu"), 95.0);
     assert!(!d.evidence.contains_key("period"), "no saw-tooth seen");
     assert!(d.recommendations.contains(&RecId::MoreWorkers));
-    let title = crate::present::monitor::title(crate::i18n::Lang::En, d);
-    assert!(
-        title.starts_with("GPU 0 waits for data: busy 40"),
-        "{title}"
-    );
-    assert!(title.contains(" over 20"), "{title}");
 }
 
 /// The same at 60 s: busy one sample in three (60 s of every 180) for 30 minutes, the loader's
