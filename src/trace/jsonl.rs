@@ -117,6 +117,9 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
     let mut ignored: Vec<String> = Vec::new();
     let mut header: Option<TraceHeader> = None;
     let mut samples: Vec<Sample> = Vec::new();
+    // What the samples will hold in memory, against what the file may make it hold.
+    let budget = (2 * bytes.len()).max(MIN_MEMORY_BUDGET);
+    let mut held = lines.len() * std::mem::size_of::<&[u8]>();
     for (i, raw) in lines.iter().take(count).enumerate() {
         let n = i + 1;
         let last_unterminated = !complete && i + 1 == count;
@@ -164,6 +167,22 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                     }
                 }
                 merge_ignored(&mut ignored, ign);
+                held += std::mem::size_of::<Sample>()
+                    + s.gpus.len() * std::mem::size_of::<super::GpuSample>();
+                if held > budget {
+                    return Err(line_err(
+                        n,
+                        ".",
+                        format!(
+                            "{} samples so far would take more than twice the file's size in \
+                             memory ({} bytes each, with {} a GPU, however short their lines): \
+                             not a trace ramvram wrote",
+                            samples.len() + 1,
+                            std::mem::size_of::<Sample>(),
+                            std::mem::size_of::<super::GpuSample>()
+                        ),
+                    ));
+                }
                 samples.push(s);
             }
             Err(_) if last_unterminated => {
@@ -232,6 +251,12 @@ fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
     }
     Ok(())
 }
+
+/// The samples of a trace may take twice its file's size in memory (the file itself, read
+/// whole, is the third), or this much for a small file: 16 MiB. A line ramvram writes holds
+/// every field (about 700 bytes of text for the 384 bytes of a sample); a file of bare
+/// `{"t":1}` lines (8 bytes for 384) would otherwise take 48 times its size.
+pub const MIN_MEMORY_BUDGET: usize = 16 << 20;
 
 /// Most GPUs one sample may hold: as many as a profile may list
 /// ([`crate::profile::limits::MAX_GPUS`], 1,024; the largest single systems have 256).
@@ -463,6 +488,34 @@ mod tests {
             e.contains("field `host.swap_in_pages_per_s`: 1e308 is more"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn sparse_lines_that_would_take_many_times_the_file_in_memory_are_refused() {
+        // 2,000,000 lines of `{"t":N}`: about 20 MB, each a 384-byte sample (768 MB).
+        let mut text = String::from(HEADER);
+        text.push('\n');
+        for t in 0..2_000_000u32 {
+            text.push_str(&format!("{{\"t\":{t}}}\n"));
+        }
+        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        assert!(
+            e.contains("more than twice the file's size in memory"),
+            "{e}"
+        );
+        // By hand: the file is L bytes; its 2,000,002 pieces (the header, the samples and the
+        // empty piece after the last newline) cost a slice each up front (16 bytes on 64-bit);
+        // each sample a `Sample` more (384 bytes). The k-th sample passes 2L when
+        // 2,000,002 × 16 + k × 384 > 2L, on line k + 1.
+        let (piece, sample) = (std::mem::size_of::<&[u8]>(), std::mem::size_of::<Sample>());
+        let k = (2 * text.len() - 2_000_002 * piece) / sample + 1;
+        let line: usize = e
+            .split("line ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert_eq!(line, k + 1, "{e}");
     }
 
     #[test]
