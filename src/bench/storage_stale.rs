@@ -16,6 +16,7 @@ use std::path::Path;
 pub(super) const TEMP_PREFIX: &str = ".ramvram-bench-";
 
 /// The file inside a work folder its run holds locked.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(super) const LOCK_NAME: &str = ".lock";
 
 /// This process's PID namespace: the inode number of `/proc/self/ns/pid` (0 where there is
