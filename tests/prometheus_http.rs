@@ -373,4 +373,12 @@ fn the_token_echoed_json_escaped_never_shows() {
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(text.contains("bad token ***"), "{text}");
     leaks("the API's error", &text);
+    // A proxy's text (not JSON) error page with the token written with `\/`.
+    let [slashes, _, _] = escaped_forms();
+    let server = serve(move |_| Reply::status(502, format!("bad gateway for {slashes}")));
+    let out = ramvram(&strs(&diagnose_args(&server.url)), Some(SLASHED));
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("HTTP 502"), "{text}");
+    leaks("a text error page", &text);
 }
