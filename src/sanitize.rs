@@ -51,6 +51,29 @@ pub fn clean_line(text: &str) -> Cow<'_, str> {
     )
 }
 
+/// `text` on one line with every [`is_unsafe`] character, newline, carriage return and tab
+/// shown escaped (`\n`, `\r`, `\t`, else `\u{202e}`), so that a hostile string (a host name,
+/// a GPU name, a server's label, a file name) can't start a new line of output, move the
+/// cursor or reorder text, and the reader still sees that something was there. Borrows when
+/// nothing had to be escaped.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    let bad = |c: char| is_unsafe(c) || c == '\n' || c == '\t';
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// JSON text with every [`is_unsafe`] character written as a `\uXXXX` escape (UTF-16, so a
 /// plane-1 noncharacter becomes a surrogate pair). The data is unchanged for a JSON reader; a
 /// terminal showing the file sees no raw control or override characters. serde_json already
@@ -117,6 +140,15 @@ mod tests {
         assert_eq!(clean("line 1\nline\t2"), "line 1\nline\t2");
         assert!(matches!(clean("节点-01 ✓"), Cow::Borrowed(_)));
         assert_eq!(clean_line("a\nb\r\nc\td"), "a b c d");
+    }
+
+    #[test]
+    fn one_line_shows_line_breaks_controls_and_overrides_escaped() {
+        assert_eq!(
+            one_line("evil\nFORGED\r\tx\u{202e}y\u{1b}[2J"),
+            r"evil\nFORGED\r\tx\u{202e}y\u{1b}[2J"
+        );
+        assert!(matches!(one_line("节点-01 ✓"), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -403,3 +403,41 @@ fn every_apply_is_accepted_by_the_command_line() {
         }
     }
 }
+
+/// No single change is enough: Llama 2 7B with ZeRO-2, 4,096-token sequences and micro-batch
+/// 16 on 8 × A100 40 GB. Activation checkpointing alone leaves ZeRO-2's 2P + 2P + 12P ÷ 8 bytes
+/// of states (37.06 × 10^9 B, 34.5 GiB) plus the checkpoints — over the 38 GiB a 40 GiB GPU
+/// holds with its margin; ZeRO-3 alone leaves the full activations. Together they fit: the pair is listed, and re-running its `apply` fits.
+#[test]
+fn a_pair_is_listed_when_no_single_change_fits() {
+    let args = [
+        "--preset",
+        "llama2-7b",
+        "--strategy",
+        "zero2",
+        "--seq-len",
+        "4096",
+        "--micro-batch",
+        "16",
+    ];
+    let v = advise("server-8xa100-40g-94g", &args);
+    let recs = v["recommendations"].as_array().unwrap();
+    assert!(
+        recs.iter()
+            .filter(|r| r["also"].as_array().is_none_or(|a| a.is_empty()))
+            .filter(|r| r["kind"] != "hardware" && r["kind"] != "cloud")
+            .all(|r| r["result"]["fits"] != true),
+        "a single change fits: {:?}",
+        ids(&v)
+    );
+    let p = 6_738_415_616u64;
+    let zero2_states = 2 * p + 2 * p + 12 * p / 8;
+    assert_eq!(zero2_states, 26_953_662_464 + 10_107_623_424);
+    let r = first(&v);
+    assert_eq!(r["id"], "gradient-checkpointing");
+    assert_eq!(r["also"], serde_json::json!(["zero3-instead-of-zero2"]));
+    assert_eq!(r["result"]["fits"], true);
+    let after = rerun("server-8xa100-40g-94g", &args, r);
+    assert_eq!(after["training_memory"]["fits"], true);
+    assert_eq!(after["training_memory"]["plan"]["strategy"], "zero3");
+}

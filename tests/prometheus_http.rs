@@ -265,3 +265,120 @@ fn bad_times_urls_and_mappings_are_named_before_anything_is_asked() {
     assert!(all_text(&out).contains("empty or reversed"));
     assert!(server.seen.lock().unwrap().is_empty());
 }
+
+/// A token with `/` in it, and the three ways a server's JSON can carry it without its bytes
+/// appearing: `\/` for each slash, `\uXXXX` for every character, and one letter escaped.
+const SLASHED: &str = "tok/3f9a/SECRET/7c21";
+
+fn escaped_forms() -> [String; 3] {
+    let slashes = SLASHED.replace('/', "\\/");
+    let all_u: String = SLASHED
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    let one = SLASHED.replace('S', "\\u0053");
+    [slashes, all_u, one]
+}
+
+#[test]
+fn the_token_echoed_json_escaped_never_shows() {
+    let [slashes, all_u, one] = escaped_forms();
+    // The hand-written forms decode to the token (checked by a JSON parser, not by ramvram),
+    // and none holds the token's bytes, which is all that redacting the raw body can see.
+    for form in escaped_forms() {
+        let decoded: String = serde_json::from_str(&format!("\"{form}\"")).unwrap();
+        assert_eq!(decoded, SLASHED);
+        assert!(!form.contains(SLASHED), "{form}");
+    }
+    let server = serve(move |r: &Request| {
+        let q = r.field("query").unwrap_or("");
+        let node = format!(r#""instance":"gpu07:9100","nodename":"{slashes}""#);
+        let gpu = format!(
+            r#""instance":"gpu07:9400","gpu":"0","modelName":"GPU {all_u}","Hostname":"h-{one}""#
+        );
+        if r.path.ends_with("/query_range") {
+            let start: f64 = r.field("start").unwrap().parse().unwrap();
+            let values = (0..5)
+                .map(|k| (start + 15.0 * k as f64, "50".to_string()))
+                .collect();
+            return Reply::json(fake_http::matrix(&[(format!("{{{gpu}}}"), values)]));
+        }
+        let body = if q.contains("MemTotal") {
+            fake_http::vector(&[(format!("{{{node}}}"), "68719476736".into())])
+        } else if q.contains("FB_USED") || q.contains("FB_FREE") {
+            fake_http::vector(&[(format!("{{{gpu}}}"), "40960".into())])
+        } else if q.contains("uname") {
+            fake_http::vector(&[(format!("{{{node}}}"), "1".into())])
+        } else {
+            fake_http::vector(&[])
+        };
+        Reply::json(body)
+    });
+    let leaks = |what: &str, text: &str| {
+        assert!(!text.contains(SLASHED), "{what} leaked the token: {text}");
+        assert!(!text.contains("SECRET"), "{what} leaked the token: {text}");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("run.jsonl");
+    let mut args = diagnose_args(&server.url);
+    args.extend(["--record".into(), record.display().to_string()]);
+    let out = ramvram(&strs(&args), Some(SLASHED));
+    assert!(out.status.success(), "{}", all_text(&out));
+    leaks("diagnose", &all_text(&out));
+    let trace = std::fs::read_to_string(&record).unwrap();
+    leaks("the trace", &trace);
+    assert!(trace.contains(r#""hostname":"***""#), "{trace}");
+    // The fleet table and its JSON.
+    for json in [false, true] {
+        let mut args = vec!["advise", "--prometheus", &server.url, "--fleet"];
+        if json {
+            args.push("--json");
+        }
+        let out = ramvram(&args, Some(SLASHED));
+        let text = all_text(&out);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("gpu07"), "{text}");
+        leaks("advise --fleet", &text);
+    }
+    for format in ["md", "json"] {
+        let file = dir.path().join(format!("lab.{format}"));
+        let out = ramvram(
+            &[
+                "report",
+                "--prometheus",
+                &server.url,
+                "--fleet",
+                "--format",
+                format,
+                "--out",
+                file.to_str().unwrap(),
+            ],
+            Some(SLASHED),
+        );
+        assert!(out.status.success(), "{}", all_text(&out));
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert!(written.contains("gpu07"), "{written}");
+        leaks("the report", &written);
+    }
+    // An API error that quotes the query's token, escaped.
+    let [_, all_u, _] = escaped_forms();
+    let server = serve(move |_| {
+        Reply::status(
+            400,
+            format!(r#"{{"status":"error","errorType":"bad_data","error":"bad token {all_u}"}}"#),
+        )
+    });
+    let out = ramvram(&strs(&diagnose_args(&server.url)), Some(SLASHED));
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("bad token ***"), "{text}");
+    leaks("the API's error", &text);
+    // A proxy's text (not JSON) error page with the token written with `\/`.
+    let [slashes, _, _] = escaped_forms();
+    let server = serve(move |_| Reply::status(502, format!("bad gateway for {slashes}")));
+    let out = ramvram(&strs(&diagnose_args(&server.url)), Some(SLASHED));
+    let text = all_text(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.contains("HTTP 502"), "{text}");
+    leaks("a text error page", &text);
+}

@@ -351,3 +351,140 @@ fn watching_without_gpus_does_not_claim_the_gpus_are_fine() {
         "{text}"
     );
 }
+
+/// The process's state letter from /proc (`Z` for a zombie), `None` once it is gone.
+#[cfg(target_os = "linux")]
+fn proc_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) S ...": the state follows the last ')'.
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
+#[cfg(target_os = "linux")]
+fn wait_for_file(path: &Path) -> String {
+    for _ in 0..200 {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if text.ends_with('\n') {
+                return text;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("{} never appeared", path.display());
+}
+
+/// Issue 25: SIGTERM, SIGINT and SIGHUP sent to `ramvram watch -- CMD` reach the command's
+/// whole process group (the shell, whose trap leaves a mark, and the `sleep` it started),
+/// ramvram waits for it, and exits 128 + the signal as a shell would report it: 143, 130, 129.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_to_watch_reaches_the_commands_group_and_sets_the_exit_status() {
+    for (sig, expected) in [
+        (libc::SIGTERM, 143),
+        (libc::SIGINT, 130),
+        (libc::SIGHUP, 129),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let marker = dir.path().join("trapped");
+        let script = format!(
+            "trap 'echo $$ > {m}; exit 0' TERM INT HUP; sleep 60 & echo $! > {p}; wait",
+            m = marker.display(),
+            p = pids.display()
+        );
+        let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_ramvram"))
+            .args(["watch", "--interval", "100ms", "--", "sh", "-c", &script])
+            .env("LANG", "C.UTF-8")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let sleep_pid: u32 = wait_for_file(&pids).trim().parse().unwrap();
+        // SAFETY: kill has no memory preconditions.
+        assert_eq!(unsafe { libc::kill(watch.id() as libc::pid_t, sig) }, 0);
+        let mut status = None;
+        for _ in 0..300 {
+            if let Some(s) = watch.try_wait().unwrap() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let Some(status) = status else {
+            let _ = watch.kill();
+            panic!("watch still runs 15 s after signal {sig}");
+        };
+        assert_eq!(status.code(), Some(expected), "signal {sig}");
+        assert!(
+            marker.exists(),
+            "the command's shell never got signal {sig}"
+        );
+        // The shell's own child got it too: gone, or a zombie nobody reaped yet. (Not for
+        // SIGINT: a non-interactive shell starts `cmd &` with SIGINT ignored, as POSIX says.)
+        if sig == libc::SIGINT {
+            continue;
+        }
+        let mut state = proc_state(sleep_pid);
+        for _ in 0..40 {
+            if state.is_none_or(|s| s == 'Z') {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            state = proc_state(sleep_pid);
+        }
+        assert!(
+            state.is_none_or(|s| s == 'Z'),
+            "sleep {sleep_pid} still {state:?}"
+        );
+    }
+}
+
+/// Issue 25: a recording that stops part-way (the file can't grow: here a file size limit,
+/// as a full disk would) makes `watch` fail, and says how far into the run it stopped.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_recording_that_stops_part_way_is_an_error() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("run.jsonl");
+    let run = |limit: Option<u64>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_ramvram"));
+        cmd.args(["watch", "--interval", "100ms", "--duration", "1s"])
+            .args(["--fake-gpu-series", "50", "--record"])
+            .arg(&record)
+            .env("LANG", "C.UTF-8");
+        if let Some(limit) = limit {
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    // EFBIG instead of death by SIGXFSZ, as a full disk gives ENOSPC.
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    let rl = libc::rlimit {
+                        rlim_cur: limit,
+                        rlim_max: limit,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &rl) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        cmd.output().unwrap()
+    };
+    let full = run(None);
+    assert!(full.status.success());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 4, "{}", lines.len());
+    // Room for the header and the first two samples, and half of the third.
+    let room = (lines[0].len() + lines[1].len() + lines[2].len() + 3 + lines[3].len() / 2) as u64;
+    let cut = run(Some(room));
+    let err = String::from_utf8_lossy(&cut.stderr);
+    assert_eq!(cut.status.code(), Some(1), "{err}");
+    assert!(err.contains("recording stopped"), "{err}");
+    assert!(err.contains("into the run"), "{err}");
+    // The samples before the cut are all there.
+    let t = ramvram::trace::jsonl::read_trace(&record).unwrap().trace;
+    assert_eq!(t.samples.len(), 2);
+}

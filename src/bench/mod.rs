@@ -7,6 +7,7 @@ pub mod decode;
 pub mod memory;
 pub mod storage;
 mod storage_fs;
+mod storage_stale;
 
 use std::fmt;
 

@@ -1,7 +1,8 @@
 //! Storage read benchmark on the folder a dataset lives in.
 //!
-//! In a temporary folder it creates inside the target folder (`.ramvram-bench-<host>-<pid>-<n>`,
-//! handled through its open descriptor, see `storage_fs`), it writes one large file and a set of
+//! In a temporary folder it creates inside the target folder
+//! (`.ramvram-bench-<host>-<pid namespace>-<pid>-<n>`, held locked and handled through its open
+//! descriptor, see `storage_fs` and `storage_stale`), it writes one large file and a set of
 //! 4 KiB files, then measures:
 //!
 //! - **sequential read**: the large file in 1 MiB blocks, one request at a time, with
@@ -156,12 +157,7 @@ pub fn run(
     check_folder(dir, config.bytes_needed())?;
     remove_stale(dir);
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = format!(
-        "{TEMP_PREFIX}{}-{}-{}",
-        crate::fsutil::host_tag(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
+    let name = super::storage_stale::work_name(COUNTER.fetch_add(1, Ordering::Relaxed));
     let work = WorkDir::create(dir, &name).map_err(|e| {
         let kind = match e.kind() {
             std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
@@ -354,37 +350,7 @@ pub fn run(
     })
 }
 
-/// Prefix of the temporary folders: `.ramvram-bench-<host>-<pid>-<n>`.
-const TEMP_PREFIX: &str = ".ramvram-bench-";
-
-/// Removes temporary folders left in `dir` by benchmarks of this host whose process no longer
-/// exists (a `kill -9` or a power cut skips every cleanup). Folders of running processes, of
-/// other hosts (on a shared file system, a process id means something only on its own host) and
-/// of older versions (no host in the name) are kept. Removal never follows a link.
-pub fn remove_stale(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let host = crate::fsutil::host_tag();
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(TEMP_PREFIX) else {
-            continue;
-        };
-        let mut parts = rest.rsplitn(3, '-');
-        let (Some(_n), Some(pid), Some(their_host)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-        if their_host == host && is_dir && !crate::fsutil::process_alive(pid) {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-    }
-}
+pub use super::storage_stale::remove_stale;
 
 fn small_file(i: u32) -> String {
     format!("{i:06}.bin")
@@ -504,31 +470,52 @@ mod tests {
     }
 
     #[test]
-    fn folders_left_by_dead_processes_are_removed() {
+    fn a_run_holds_its_folder_locked_and_removes_a_dead_runs() {
         let dir = tempfile::tempdir().unwrap();
         let host = crate::fsutil::host_tag();
-        // pid_max is at most 4,194,304 on Linux: this process can't exist.
+        let ns = super::super::storage_stale::pid_namespace();
+        // A run of this namespace killed with -9 (pid_max is at most 4,194,304: 999999999
+        // can't exist), its lock file left unlocked.
         let dead = dir
             .path()
-            .join(format!(".ramvram-bench-{host}-999999999-0"));
+            .join(format!(".ramvram-bench-{host}-{ns}-999999999-0"));
         std::fs::create_dir(&dead).unwrap();
-        std::fs::write(dead.join("sequential.bin"), b"left over").unwrap();
-        // This process is alive: its folder may belong to a run under way.
-        let alive = dir.path().join(format!(
-            ".ramvram-bench-{host}-{}-424242",
-            std::process::id()
-        ));
-        std::fs::create_dir(&alive).unwrap();
-        // Another node's folder on a shared file system: its pid means nothing here.
-        let other_node = dir.path().join(".ramvram-bench-other-node-7-999999999-0");
-        std::fs::create_dir(&other_node).unwrap();
+        std::fs::write(dead.join(".lock"), b"").unwrap();
         let unrelated = dir.path().join("dataset");
         std::fs::create_dir(&unrelated).unwrap();
-        run(dir.path(), &tiny(), &AtomicBool::new(false), &|_| {}).unwrap();
+        // While a run is under way, its own folder is locked: seen from outside, not stale.
+        let seen_locked = std::cell::Cell::new(None);
+        let probe = |f: f32| {
+            if f > 0.5 && seen_locked.get().is_none() {
+                let mine = std::fs::read_dir(dir.path())
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| {
+                        p.file_name().is_some_and(|n| {
+                            n.to_string_lossy()
+                                .contains(&format!("-{ns}-{}-", std::process::id()))
+                        })
+                    });
+                seen_locked.set(mine.map(|m| {
+                    let lock = std::fs::OpenOptions::new()
+                        .read(true)
+                        .write(true)
+                        .open(m.join(".lock"))
+                        .unwrap();
+                    !super::super::storage_stale::try_lock(&lock)
+                }));
+            }
+        };
+        run(dir.path(), &tiny(), &AtomicBool::new(false), &probe).unwrap();
+        assert_eq!(
+            seen_locked.get(),
+            Some(true),
+            "the run's folder was not locked"
+        );
         assert!(!dead.exists());
-        assert!(alive.exists());
-        assert!(other_node.exists());
         assert!(unrelated.exists());
+        assert_eq!(entries(dir.path()), 1, "only the dataset folder is left");
     }
 
     #[test]

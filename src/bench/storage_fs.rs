@@ -26,6 +26,10 @@ pub(super) struct WorkDir {
     path: PathBuf,
     /// Remove it when dropped (sub-folders are emptied by their top folder).
     remove: bool,
+    /// The top folder's `.lock`, held with an exclusive `flock` while the run lives, so that
+    /// no other run takes the folder for a dead one's (`storage_stale`). Closed after the
+    /// folder is removed (fields drop after `Drop::drop`).
+    _lock: Option<File>,
 }
 
 #[cfg(unix)]
@@ -67,21 +71,31 @@ impl WorkDir {
         if unsafe { libc::mkdirat(parent_dir.as_raw_fd(), c.as_ptr(), 0o700) } != 0 {
             return Err(io::Error::last_os_error());
         }
-        let dir = match open_dir_at(&parent_dir, name) {
-            Ok(d) => d,
+        let mut work = match open_dir_at(&parent_dir, name) {
+            Ok(dir) => WorkDir {
+                parent: parent_dir,
+                name: name.to_string(),
+                dir,
+                path: parent.join(name),
+                remove: true,
+                _lock: None,
+            },
             Err(e) => {
                 // SAFETY: as above; removes the empty folder just made.
                 unsafe { libc::unlinkat(parent_dir.as_raw_fd(), c.as_ptr(), libc::AT_REMOVEDIR) };
                 return Err(e);
             }
         };
-        Ok(WorkDir {
-            parent: parent_dir,
-            name: name.to_string(),
-            dir,
-            path: parent.join(name),
-            remove: true,
-        })
+        // On error from here, dropping `work` removes the folder.
+        let lock = work.open_at(
+            super::storage_stale::LOCK_NAME,
+            libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW,
+        )?;
+        if !super::storage_stale::try_lock(&lock) {
+            return Err(io::Error::last_os_error());
+        }
+        work._lock = Some(lock);
+        Ok(work)
     }
 
     /// Creates a sub-folder; it is emptied and removed with this folder.
@@ -98,6 +112,7 @@ impl WorkDir {
             dir: open_dir_at(&self.dir, name)?,
             path: self.path.join(name),
             remove: false,
+            _lock: None,
         })
     }
 

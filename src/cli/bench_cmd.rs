@@ -24,6 +24,11 @@ extern "C" fn on_interrupt(signal: libc::c_int) {
     INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The signal that interrupted this run (SIGINT, SIGTERM or SIGHUP), once one did.
+pub(super) fn interrupting_signal() -> Option<i32> {
+    Some(SIGNAL.load(std::sync::atomic::Ordering::Relaxed)).filter(|s| (1..64).contains(s))
+}
+
 /// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP (an SSH session that drops) cancel the benchmark
 /// instead of killing the process, so the storage benchmark can delete its temporary folder.
 pub(super) fn catch_interrupts() {

@@ -258,9 +258,11 @@ fn nodes(lang: Lang, args: &CollectArgs) -> Result<Vec<String>, String> {
         }
     };
     let mut valid = Vec::new();
+    // Names seen, for a de-duplication linear in the number of nodes.
+    let mut seen = std::collections::HashSet::new();
     for name in names.into_iter().filter(|n| !n.is_empty()) {
         if valid_node_name(&name) {
-            if !valid.contains(&name) {
+            if seen.insert(name.clone()) {
                 valid.push(name);
             }
         } else {

@@ -1,9 +1,10 @@
 //! `advise --profile-dir DIR`, `advise --slurm FILE` and `advise --prometheus URL --fleet`: many
 //! machines at once.
 //!
-//! The text table is built one machine at a time (profile, assessment, row, then dropped), so a
-//! 100,000-node Slurm inventory is printed in about a second and a few hundred MB
-//! (docs/benchmarks.md); JSON and reports need every assessment at once and use [`load`].
+//! The text table and the JSON (`--json`, [`super::fleet_json`]) are built one machine at a
+//! time (profile, assessment, row or JSON object, then dropped), so a 100,000-node Slurm
+//! inventory is printed without holding every assessment (docs/benchmarks.md); reports need
+//! every assessment at once and use [`load`].
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -32,14 +33,14 @@ pub struct PrometheusSource<'a> {
 
 /// The machines of a folder of profiles, a Slurm inventory and a Prometheus server, not yet
 /// assessed.
-struct Sources {
+pub(super) struct Sources {
     files: Vec<FleetInput>,
-    skipped: SkippedFiles,
+    pub(super) skipped: SkippedFiles,
     inventory: Option<(slurm::Inventory, String)>,
 }
 
 /// Reads the folder, the inventory and the server; `Err` is the error text in `lang`.
-fn sources(
+pub(super) fn sources(
     lang: Lang,
     dir: Option<&Path>,
     slurm_file: Option<&Path>,
@@ -73,6 +74,26 @@ fn sources(
 }
 
 impl Sources {
+    /// Every machine assessed, in order (folder first), each built and assessed as it is
+    /// taken; a host name seen more than once is marked on each machine that has it.
+    pub(super) fn assessed(self) -> impl Iterator<Item = FleetMachine> {
+        let names = self
+            .files
+            .iter()
+            .filter_map(|i| i.2.host.hostname.as_deref())
+            .chain(self.inventory.iter().flat_map(|(i, _)| i.hostnames()));
+        let duplicates = duplicate_names(names);
+        self.inputs().map(move |input| {
+            let dup = input
+                .2
+                .host
+                .hostname
+                .as_deref()
+                .is_some_and(|n| duplicates.contains(n));
+            assess_machine(input, dup)
+        })
+    }
+
     /// Every machine to assess, in order (folder first), built as it is taken.
     fn inputs(self) -> impl Iterator<Item = FleetInput> {
         let slurm = self.inventory.into_iter().flat_map(|(inventory, file)| {
@@ -112,24 +133,7 @@ pub fn print_table(
         Err(e) => return super::fail(lang, super::EXIT_BAD_INPUT, &e),
     };
     let skipped = std::mem::take(&mut sources.skipped);
-    let names = sources
-        .files
-        .iter()
-        .filter_map(|i| i.2.host.hostname.as_deref())
-        .chain(sources.inventory.iter().flat_map(|(i, _)| i.hostnames()));
-    let duplicates = duplicate_names(names);
-    let rows: Vec<[String; 7]> = sources
-        .inputs()
-        .map(|input| {
-            let dup = input
-                .2
-                .host
-                .hostname
-                .as_deref()
-                .is_some_and(|n| duplicates.contains(n));
-            row(lang, &assess_machine(input, dup))
-        })
-        .collect();
+    let rows: Vec<[String; 7]> = sources.assessed().map(|m| row(lang, &m)).collect();
     super::print_text(&table(lang, &rows, &skipped))
 }
 

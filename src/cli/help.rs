@@ -44,22 +44,40 @@ pub fn help_language(args: &[OsString]) -> Lang {
 }
 
 /// Parses the process's command line with help in the user's language ([`help_language`]).
-/// `--help` and `-h` print the help and exit 0; a usage error prints its message to standard
-/// error and exits 2, as `Args::parse` does: clap's message in English, ours in Chinese
-/// ([`usage_error::message`]).
+/// `--help` and `-h` print the help and exit 0 (1 when standard output can't take it:
+/// `--help > /dev/full`); a usage error prints its message to standard error and exits 2, as
+/// `Args::parse` does: clap's message in English, ours in Chinese ([`usage_error::message`]).
 pub fn parse() -> Args {
     let raw: Vec<OsString> = std::env::args_os().collect();
     let lang = help_language(&raw);
     let mut cmd = command(lang);
     let matches = match cmd.try_get_matches_from_mut(&raw) {
         Ok(m) => m,
-        Err(e) if lang == Lang::Zh && e.kind() == ErrorKind::DisplayHelp => {
-            print!("{}", rendered(&e, lang));
-            std::process::exit(0);
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let text = if lang == Lang::Zh {
+                rendered(&e, lang)
+            } else {
+                e.render().to_string()
+            };
+            std::process::exit(print_or_fail(lang, &text));
         }
         Err(e) => exit_with(&e, lang, &cmd, &raw),
     };
     Args::from_arg_matches(&matches).unwrap_or_else(|e| exit_with(&e, lang, &cmd, &raw))
+}
+
+/// Writes the help (or version) to standard output: exit status 0, or 1 with a message when it
+/// can't be written (a full disk, `/dev/full`); a closed pipe (`--help | head`) is not an error.
+fn print_or_fail(lang: Lang, text: &str) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            super::say(&super::output::error_line(lang, &format!("stdout: {e}")));
+            i32::from(super::EXIT_OUTPUT_FAILED)
+        }
+    }
 }
 
 /// Ends the process for a usage error `e` (or help shown for a missing command) in `lang`:

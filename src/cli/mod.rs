@@ -5,6 +5,7 @@ mod args;
 mod bench_cmd;
 pub mod collect;
 pub mod fleet;
+mod fleet_json;
 pub mod help;
 pub mod inference_args;
 mod layout;
@@ -71,10 +72,12 @@ pub fn run(args: &Args) -> Option<ExitCode> {
         Command::Collect(c) => collect::collect(lang, c),
         Command::Advise { machines, json, .. } if machines.is_fleet() => {
             if *json {
-                match machines.load_fleet(lang) {
-                    Ok((machines, skipped)) => fleet::print(lang, &machines, &skipped, true),
-                    Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
-                }
+                fleet_json::print(
+                    lang,
+                    machines.profile_dir.as_deref(),
+                    machines.slurm.as_deref(),
+                    machines.prometheus_source(),
+                )
             } else {
                 fleet::print_table(
                     lang,

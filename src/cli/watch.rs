@@ -165,10 +165,13 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
         .map(|c| super::printable(&c.to_string_lossy()));
     let target = if let Some(program) = args.command.first() {
         let name = command_name.clone().unwrap_or_default();
-        match std::process::Command::new(program)
-            .args(&args.command[1..])
-            .spawn()
-        {
+        let mut command = std::process::Command::new(program);
+        command.args(&args.command[1..]);
+        // Its own process group, so that a signal ramvram gets is passed to the command and
+        // every process it started, and to nothing else of the caller's (a pipeline's `tee`).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        match command.spawn() {
             Ok(c) => {
                 let pid = c.id();
                 super::say(&trf(
@@ -234,6 +237,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
         false
     };
     let mut trace = Trace::new(header);
+    let mut record_failed = false;
     let watching_pid = args.pid.is_some();
     let mut last_line: Option<f64> = None;
     let mut on_sample = |s: crate::trace::Sample| {
@@ -241,11 +245,17 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
             if let Err(e) = w.append(&s) {
                 let file = args.record.as_deref().unwrap_or(Path::new("-"));
                 let error = crate::present::errors::write_failed(lang, file, &e);
+                let at = words::duration(lang, s.t);
                 super::say(&format!(
                     "ramvram: {}",
-                    trf(lang, Msg::MonitorCliRecordFailed, &[("error", &error)])
+                    trf(
+                        lang,
+                        Msg::MonitorCliRecordFailed,
+                        &[("error", &error), ("t", &at)]
+                    )
                 ));
                 writer = None;
+                record_failed = true;
             }
         }
         let ended = s.process.is_none() && watching_pid;
@@ -273,17 +283,13 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     if was_interrupted {
         super::say(tr(lang, Msg::MonitorCliInterrupted));
     }
-    // The command got Ctrl-C too (same terminal); give it a moment to end. A command still
-    // running after --duration is left running: it is the user's.
+    // The signal that stopped ramvram goes to the command's process group, which then has
+    // a while to end before it is killed. A command still running after --duration is left
+    // running: it is the user's.
+    let signal = super::bench_cmd::interrupting_signal().filter(|_| was_interrupted);
     if let Some(c) = child.borrow_mut().as_mut() {
         if status.get().is_none() && (was_interrupted || args.duration.is_none()) {
-            for _ in 0..100 {
-                if let Ok(Some(s)) = c.try_wait() {
-                    status.set(Some(s));
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            status.set(end_child(c, signal));
         }
     }
     let exit_code = status.get().map(shell_status);
@@ -303,11 +309,47 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     if printed != ExitCode::SUCCESS {
         return printed;
     }
-    match exit_code {
-        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        None if was_interrupted => ExitCode::from(super::EXIT_INTERRUPTED),
-        None => ExitCode::SUCCESS,
+    if was_interrupted {
+        // 128 + the signal, as a shell reports a run it stopped (whatever the command did).
+        let code = signal.map_or(super::EXIT_INTERRUPTED, |s| 128 + s as u8);
+        return ExitCode::from(code);
     }
+    match exit_code {
+        Some(code) if code != 0 => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        // The run went well but its recording stopped part-way: an error.
+        _ if record_failed => ExitCode::from(EXIT_OUTPUT_FAILED),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// Passes `signal` (when ramvram was stopped by one) to the command's process group, waits up
+/// to 10 s for the command to end, then kills the group (`SIGKILL`) and waits for it. Without a
+/// signal, waits up to 5 s. Returns how the command ended, when it did.
+fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::process::ExitStatus> {
+    #[cfg(unix)]
+    let group = libc::pid_t::try_from(c.id()).ok().filter(|p| *p > 1);
+    #[cfg(unix)]
+    if let (Some(sig), Some(group)) = (signal, group) {
+        // SAFETY: kill has no memory preconditions; -group names the command's group only.
+        unsafe { libc::kill(-group, sig) };
+    }
+    let waits = if signal.is_some() { 200 } else { 100 };
+    for _ in 0..waits {
+        if let Ok(Some(s)) = c.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Without a signal the command is the user's: left running.
+    signal?;
+    #[cfg(unix)]
+    if let Some(group) = group {
+        // SAFETY: as above.
+        unsafe { libc::kill(-group, libc::SIGKILL) };
+    }
+    #[cfg(not(unix))]
+    let _ = c.kill();
+    c.wait().ok()
 }
 
 pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode {

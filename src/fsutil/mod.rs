@@ -3,10 +3,13 @@
 //!
 //! ramvram often runs as root on shared servers, where other users can write to the folders it
 //! writes into and can name any file as input. So writes never go through a predictable name,
-//! never resolve symbolic links in user space, and keep the replaced file's mode and owner; reads
+//! never follow a link another user owns (the path is walked one folder at a time), never write
+//! through a file they replace, and keep the replaced file's mode and owner; reads
 //! accept only regular files (or `-` for standard input) and stop at a stated size.
 
 mod read;
+#[cfg(unix)]
+mod walk;
 mod write;
 
 use std::fmt;
@@ -14,10 +17,10 @@ use std::io;
 use std::path::PathBuf;
 
 pub use read::{
-    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input, read_input,
-    read_input_string,
+    InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input,
+    read_folder_entry, read_input, read_input_string,
 };
-pub use write::{TEMP_MARKER, write_atomic};
+pub use write::{TEMP_MARKER, create_new_file, write_atomic};
 
 /// The folder a file was to be written into doesn't exist. Carried inside the `io::Error`
 /// (kind `NotFound`) that [`write_atomic`] returns, so that a message names the user's folder

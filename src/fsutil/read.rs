@@ -33,6 +33,9 @@ pub enum InputProblem {
     TooLarge(u64),
     /// Not UTF-8 text.
     NotText,
+    /// A symbolic link in a folder of inputs, which is not followed: it could lead out of the
+    /// folder the user named ([`read_folder_entry`]).
+    Link,
 }
 
 impl fmt::Display for InputProblem {
@@ -51,6 +54,12 @@ impl fmt::Display for InputProblem {
                 );
             }
             InputProblem::NotText => return write!(f, "is not UTF-8 text"),
+            InputProblem::Link => {
+                return write!(
+                    f,
+                    "is a symbolic link; links in a folder of inputs are not followed"
+                );
+            }
         };
         write!(
             f,
@@ -81,7 +90,30 @@ pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
         return read_capped(io::stdin().lock(), cap, 0);
     }
-    let file = open_nonblocking(path)?;
+    let file = open_nonblocking(path, true)?;
+    read_opened(file, cap)
+}
+
+/// [`read_input_string`] for a file found by listing a folder the user named (`--profile-dir`):
+/// a symbolic link is refused ([`InputProblem::Link`]), never followed, even when the folder's
+/// entry was swapped for one after it was listed. A link could lead out of the folder, to a file
+/// only root can read, and ramvram may run as root.
+///
+/// # Errors
+/// As [`read_input_string`]; [`InputProblem::Link`] for a link.
+pub fn read_folder_entry(path: &Path, cap: u64) -> io::Result<String> {
+    let file = match open_nonblocking(path, false) {
+        Ok(f) => f,
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(problem(InputProblem::Link));
+        }
+        Err(e) => return Err(e),
+    };
+    String::from_utf8(read_opened(file, cap)?).map_err(|_| problem(InputProblem::NotText))
+}
+
+fn read_opened(file: std::fs::File, cap: u64) -> io::Result<Vec<u8>> {
     let meta = file.metadata()?;
     if let Some(p) = special_kind(&meta) {
         return Err(problem(p));
@@ -99,7 +131,7 @@ pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
 /// # Errors
 /// The OS error, or an error carrying an [`InputProblem`] for a folder, FIFO or device.
 pub fn open_input(path: &Path) -> io::Result<(std::fs::File, u64)> {
-    let file = open_nonblocking(path)?;
+    let file = open_nonblocking(path, true)?;
     let meta = file.metadata()?;
     if let Some(p) = special_kind(&meta) {
         return Err(problem(p));
@@ -126,17 +158,23 @@ fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// Opens `path` for reading without blocking; with `follow` false, a link at its last
+/// component fails with `ELOOP` (`O_NOFOLLOW`).
 #[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+fn open_nonblocking(path: &Path, follow: bool) -> io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
+    let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
     std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | nofollow)
         .open(path)
 }
 
 #[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<std::fs::File> {
+fn open_nonblocking(path: &Path, follow: bool) -> io::Result<std::fs::File> {
+    if !follow && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(problem(InputProblem::Link));
+    }
     std::fs::File::open(path)
 }
 
@@ -203,6 +241,21 @@ mod tests {
         // No writer ever opens it: a blocking open would wait forever.
         let e = read_input(&fifo, MAX_INPUT_BYTES).unwrap_err();
         assert_eq!(kind_of(&e), Some(InputProblem::Fifo));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_in_a_folder_of_inputs_is_refused_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret.json");
+        std::fs::write(&secret, b"{}").unwrap();
+        let link = dir.path().join("x.json");
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        let e = read_folder_entry(&link, 100).unwrap_err();
+        assert_eq!(kind_of(&e), Some(InputProblem::Link));
+        // The file itself reads; a named input (not a folder's entry) still follows links.
+        assert_eq!(read_folder_entry(&secret, 100).unwrap(), "{}");
+        assert_eq!(read_input(&link, 100).unwrap(), b"{}");
     }
 
     #[test]

@@ -1,8 +1,7 @@
-//! The one write path: [`write_atomic`].
+//! The one write path: [`write_atomic`], and [`create_new_file`] for a file written as it grows.
 
-use std::fs::Metadata;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Marks ramvram's temporary files: `.NAME.ramvram-HOST-PID-RANDOM.tmp` in the target folder.
 pub const TEMP_MARKER: &str = ".ramvram-";
@@ -12,103 +11,45 @@ pub const TEMP_MARKER: &str = ".ramvram-";
 const NAME_BYTES_IN_TEMP: usize = 96;
 
 /// Writes `bytes` to `path` so that `path` holds either its old content or all of the new, never
-/// a part, and so that nobody else who can write to the folder can redirect the write:
+/// a part, and so that nobody else who can write to a folder on the way can redirect the write:
 ///
-/// 1. The data goes to a temporary file created exclusively (`O_CREAT | O_EXCL`, which never
-///    follows a symbolic link) under a random name in the target's folder
-///    (`.NAME.ramvram-HOST-PID-RANDOM.tmp`, from `tempfile`), is written and `fsync`ed.
-/// 2. An existing target keeps its permission bits (`0o777` part), and, when ramvram runs as
+/// 1. The path is walked one component at a time from a folder descriptor without the kernel
+///    following any link (`openat` with `O_NOFOLLOW`). A symbolic link on the way, or at the
+///    end, is followed only when this user or root owns it (the rule of
+///    `fs.protected_symlinks`, in every folder, whatever that setting is); a link to a file
+///    that does not exist, a loop (more than 40 links), and a path that exists but is not a
+///    regular file (a folder, `/dev/null`, a FIFO) are refused. An existing file owned by
+///    another user is refused when it has other hard links, or when it lies in a sticky folder
+///    others can write to and the folder's owner doesn't own it either (the rules of
+///    `fs.protected_regular`).
+/// 2. The data goes to a temporary file created exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`)
+///    under a random name inside the folder found (`.NAME.ramvram-HOST-PID-RANDOM.tmp`), is
+///    written and `fsync`ed.
+/// 3. An existing target keeps its permission bits (`0o777` part), and, when ramvram runs as
 ///    root, its owner and group.
-/// 3. The temporary file is renamed over the target and the folder is `fsync`ed.
+/// 4. The temporary file is renamed over the target within that folder (`renameat`), and the
+///    folder is `fsync`ed. The file replaced is never written through.
 ///
-/// A symbolic link at `path` is followed only as the kernel's `open` follows it (at most 40
-/// links; a loop is refused with a clear error), never resolved in user space, and only when
-/// the rule of `fs.protected_symlinks` allows it (a link in a sticky, world-writable folder such
-/// as `/tmp` is followed only when its owner is this user or the folder's owner), whatever that
-/// setting is. A link to a file that does not exist is refused, so a planted link can't make
-/// ramvram create a file elsewhere. A path that exists but is not a regular file (a folder, a
-/// device such as `/dev/null`, a FIFO) is refused rather than replaced. Temporary files left in
-/// the folder by a ramvram process of this host that no longer runs (`kill -9`, a power cut) are
-/// removed first.
+/// Temporary files left in the folder by a ramvram process of this host that no longer runs
+/// (`kill -9`, a power cut) are removed first.
 ///
 /// # Errors
-/// The OS error (permission denied, disk full, missing folder), or `InvalidInput` /
-/// `PermissionDenied` with a sentence for the refusals above. Nothing is left behind on error.
+/// The OS error (permission denied, disk full), [`super::MissingFolder`] for a folder that
+/// doesn't exist, or `InvalidInput` / `PermissionDenied` with a sentence for the refusals
+/// above. Nothing is left behind on error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let (target, existing) = resolve_target(path)?;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| refusal(io::ErrorKind::InvalidInput, "is not a file path"))?
-        .to_string_lossy()
-        .into_owned();
-    // A missing folder is named as the user gave it, not through the temporary file's error.
-    match std::fs::metadata(&dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                super::MissingFolder(dir.clone()),
-            ));
-        }
-        _ => {}
-    }
-    let prefix = temp_prefix(&name);
-    remove_stale_temps(&dir, &prefix);
-    let own_prefix = format!("{prefix}{}-", std::process::id());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&own_prefix).suffix(".tmp").rand_bytes(10);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // A new file gets 0o666 less the umask, as `File::create` would give it; a replaced one
-        // starts private and gets the old mode once its owner is set.
-        let mode = if existing.is_some() { 0o600 } else { 0o666 };
-        builder.permissions(std::fs::Permissions::from_mode(mode));
-    }
-    let mut tmp = builder.tempfile_in(&dir).map_err(without_temp_name)?;
-    tmp.as_file_mut().write_all(bytes)?;
-    if let Some(old) = &existing {
-        keep_owner_and_mode(tmp.as_file(), old)?;
-    }
-    tmp.as_file().sync_all()?;
-    tmp.persist(&target).map_err(|e| e.error)?;
-    sync_dir(&dir)
+    imp::write_atomic(path, bytes)
 }
 
-/// `tempfile`'s error without the temporary file's name it appends ("… at path
-/// \"/dir/.x.pdf.ramvram-…tmp\""): a name the user never gave and that no longer exists. The
-/// common kinds become the OS error again (so that they are worded like any other), the rest
-/// keep the OS's words.
-fn without_temp_name(e: io::Error) -> io::Error {
-    if e.get_ref().is_none() {
-        return e;
-    }
-    #[cfg(unix)]
-    {
-        let code = match e.kind() {
-            io::ErrorKind::NotFound => Some(libc::ENOENT),
-            io::ErrorKind::PermissionDenied => Some(libc::EACCES),
-            io::ErrorKind::ReadOnlyFilesystem => Some(libc::EROFS),
-            io::ErrorKind::StorageFull => Some(libc::ENOSPC),
-            io::ErrorKind::QuotaExceeded => Some(libc::EDQUOT),
-            _ => None,
-        };
-        if let Some(code) = code {
-            return io::Error::from_raw_os_error(code);
-        }
-    }
-    let text = e.to_string();
-    let words = text
-        .rfind(" at path ")
-        .map_or(text.as_str(), |i| &text[..i]);
-    io::Error::new(e.kind(), words.to_string())
-}
-
-fn refusal(kind: io::ErrorKind, text: &str) -> io::Error {
-    io::Error::new(kind, text.to_string())
+/// Creates a new, empty file at `path` by the rules of [`write_atomic`] (the same walk and
+/// refusals; a replaced file keeps its mode and owner but is never written through or
+/// truncated: a fresh file is renamed over it at once) and returns it open for writing, for a
+/// file that grows as it is written (`watch --record`).
+///
+/// # Errors
+/// As [`write_atomic`].
+pub fn create_new_file(path: &Path) -> io::Result<std::fs::File> {
+    imp::create_new_file(path)
 }
 
 /// `.NAME.ramvram-HOST-`: the part of a temporary file's name shared by every ramvram process of
@@ -121,187 +62,296 @@ fn temp_prefix(name: &str) -> String {
     format!(".{}{TEMP_MARKER}{}-", &name[..end], super::host_tag())
 }
 
-/// The file to replace and its metadata (`None` when it does not exist yet).
-fn resolve_target(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
-    let lstat = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((path.to_path_buf(), None)),
-        Err(e) => return Err(explain_loop(e)),
-    };
-    if lstat.file_type().is_symlink() {
-        check_link_rule(path, &lstat)?;
-        return follow_link(path);
-    }
-    if !lstat.is_file() {
-        return Err(not_regular());
-    }
-    Ok((path.to_path_buf(), Some(lstat)))
+#[cfg_attr(not(unix), allow(dead_code))]
+/// Ten random letters and digits (from the standard library's randomly keyed hasher).
+fn random_tag() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    let mut bits = h.finish();
+    (0..10)
+        .map(|_| {
+            let c = ALPHABET[(bits % ALPHABET.len() as u64) as usize];
+            bits /= ALPHABET.len() as u64;
+            char::from(c)
+        })
+        .collect()
 }
 
-fn not_regular() -> io::Error {
-    refusal(
-        io::ErrorKind::InvalidInput,
-        "exists and is not a regular file; refusing to replace it",
-    )
+#[cfg_attr(not(unix), allow(dead_code))]
+/// The pid in a temporary file name `PREFIX<pid>-RANDOM.tmp`, when it is one of ours.
+fn temp_pid(name: &str, prefix: &str) -> Option<u32> {
+    name.strip_prefix(prefix)
+        .filter(|rest| rest.ends_with(".tmp"))
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|p| p.parse::<u32>().ok())
 }
 
-/// ELOOP in words: the kernel stops after 40 links.
-fn explain_loop(e: io::Error) -> io::Error {
-    #[cfg(unix)]
-    if e.raw_os_error() == Some(libc::ELOOP) {
-        return refusal(
-            io::ErrorKind::InvalidInput,
-            "too many levels of symbolic links (a loop, or more than the kernel follows); \
-             nothing was written",
-        );
-    }
-    e
-}
-
-/// `fs.protected_symlinks`' rule, applied whatever the setting: in a sticky, world-writable
-/// folder, a link is followed only when this user or the folder's owner owns it.
 #[cfg(unix)]
-fn check_link_rule(path: &Path, link: &Metadata) -> io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let dir = std::fs::metadata(parent)?;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    let shared = dir.mode() & 0o1002 == 0o1002;
-    if shared && link.uid() != me && link.uid() != dir.uid() {
-        return Err(refusal(
-            io::ErrorKind::PermissionDenied,
-            "is a symbolic link owned by another user in a shared folder; refusing to follow it \
-             (the rule of fs.protected_symlinks)",
-        ));
-    }
-    Ok(())
-}
+mod imp {
+    use super::super::walk::{self, Target};
+    use super::*;
+    use std::ffi::{CStr, CString};
+    use std::fs::File;
+    use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd};
 
-#[cfg(not(unix))]
-fn check_link_rule(_path: &Path, _link: &Metadata) -> io::Result<()> {
-    Ok(())
-}
-
-/// Follows a link the way `open` does (the kernel walks it, with its loop limit and
-/// protections) and returns the file it reaches, which must exist and be a regular file.
-#[cfg(target_os = "linux")]
-fn follow_link(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
-    // O_PATH: no read or write access is asked for, so opening a device has no side effect.
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_PATH | libc::O_CLOEXEC)
-        .open(path);
-    let file = match opened {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(refusal(
-                io::ErrorKind::InvalidInput,
-                "is a symbolic link to a file that does not exist; refusing to create a file \
-                 through it",
-            ));
+    pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let target = walk::resolve(path)?;
+        let (mut file, tmp) = create_temp(&target)?;
+        let done = file
+            .write_all(bytes)
+            .and_then(|()| keep_owner_and_mode(&file, target.existing.as_ref()))
+            .and_then(|()| file.sync_all())
+            .and_then(|()| rename(&target, &tmp));
+        if let Err(e) = done {
+            unlink(target.dir.as_fd(), &tmp);
+            return Err(e);
         }
-        Err(e) => return Err(explain_loop(e)),
-    };
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular());
+        sync_dir(target.dir.as_fd())
     }
-    // The kernel's own name for what it opened (no user-space walk of the link).
-    let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
-    Ok((real, Some(meta)))
-}
 
-/// Elsewhere the C library resolves the link (`realpath`).
-#[cfg(not(target_os = "linux"))]
-fn follow_link(path: &Path) -> io::Result<(PathBuf, Option<Metadata>)> {
-    let real = std::fs::canonicalize(path).map_err(explain_loop)?;
-    let meta = std::fs::metadata(&real)?;
-    if !meta.is_file() {
-        return Err(not_regular());
+    pub(super) fn create_new_file(path: &Path) -> io::Result<File> {
+        let target = walk::resolve(path)?;
+        let (file, tmp) = create_temp(&target)?;
+        let done = keep_owner_and_mode(&file, target.existing.as_ref())
+            .and_then(|()| rename(&target, &tmp));
+        if let Err(e) = done {
+            unlink(target.dir.as_fd(), &tmp);
+            return Err(e);
+        }
+        sync_dir(target.dir.as_fd())?;
+        Ok(file)
     }
-    Ok((real, Some(meta)))
-}
 
-/// Gives the new file the replaced file's permission bits and, as root, its owner and group
-/// (ownership first: `chown` clears set-id bits, which are not kept anyway).
-#[cfg(unix)]
-fn keep_owner_and_mode(file: &std::fs::File, old: &Metadata) -> io::Result<()> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()))?;
+    /// Creates `.NAME.ramvram-HOST-PID-RANDOM.tmp` exclusively in the target's folder, after
+    /// removing stale ones. A new file gets 0o666 less the umask, as `File::create` would give
+    /// it; a replacement starts private and gets the old mode once its owner is set.
+    fn create_temp(target: &Target) -> io::Result<(File, CString)> {
+        let name = String::from_utf8_lossy(target.name.as_bytes()).into_owned();
+        let prefix = temp_prefix(&name);
+        remove_stale_temps(target.dir.as_fd(), &prefix);
+        let mode: libc::c_uint = if target.existing.is_some() {
+            0o600
+        } else {
+            0o666
+        };
+        let mut last = io::Error::from_raw_os_error(libc::EEXIST);
+        for _ in 0..64 {
+            let tmp = walk::cstring(
+                format!("{prefix}{}-{}.tmp", std::process::id(), random_tag()).as_ref(),
+            )?;
+            // SAFETY: a valid descriptor and a NUL-terminated name; the descriptor is owned
+            // below.
+            let fd = unsafe {
+                libc::openat(
+                    target.dir.as_raw_fd(),
+                    tmp.as_ptr(),
+                    libc::O_WRONLY
+                        | libc::O_CREAT
+                        | libc::O_EXCL
+                        | libc::O_NOFOLLOW
+                        | libc::O_CLOEXEC,
+                    mode,
+                )
+            };
+            if fd >= 0 {
+                // SAFETY: a fresh descriptor nobody else owns.
+                return Ok((unsafe { File::from_raw_fd(fd) }, tmp));
+            }
+            last = io::Error::last_os_error();
+            if last.raw_os_error() != Some(libc::EEXIST) {
+                return Err(last);
+            }
+        }
+        Err(last)
     }
-    file.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o777))
-}
 
-#[cfg(not(unix))]
-fn keep_owner_and_mode(file: &std::fs::File, old: &Metadata) -> io::Result<()> {
-    file.set_permissions(old.permissions())
-}
+    fn rename(target: &Target, tmp: &CStr) -> io::Result<()> {
+        let dir = target.dir.as_raw_fd();
+        // SAFETY: a valid descriptor and NUL-terminated names.
+        if unsafe { libc::renameat(dir, tmp.as_ptr(), dir, target.name.as_ptr()) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
 
-/// Makes the rename durable. File systems that can't sync a folder (`EINVAL`) are left as
-/// they are.
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        let d = std::fs::File::open(dir)?;
+    fn unlink(dir: BorrowedFd<'_>, name: &CStr) {
+        // SAFETY: a valid descriptor and a NUL-terminated name; unlinkat never follows a link.
+        unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), 0) };
+    }
+
+    /// Gives the new file the replaced file's permission bits and, as root, its owner and group
+    /// (ownership first: `chown` clears set-id bits, which are not kept anyway).
+    fn keep_owner_and_mode(file: &File, old: Option<&libc::stat>) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(old) = old else { return Ok(()) };
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::fchown(file, Some(old.st_uid), Some(old.st_gid))?;
+        }
+        // `mode_t` is u32 on Linux and u16 on macOS.
+        #[allow(clippy::useless_conversion)]
+        let mode = u32::from(old.st_mode) & 0o777;
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
+    }
+
+    /// Makes the rename durable. File systems that can't sync a folder (`EINVAL`) are left as
+    /// they are.
+    fn sync_dir(dir: BorrowedFd<'_>) -> io::Result<()> {
+        // SAFETY: a valid descriptor and a NUL-terminated name; the descriptor is owned below.
+        let fd = unsafe {
+            libc::openat(
+                dir.as_raw_fd(),
+                c".".as_ptr(),
+                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: a fresh descriptor nobody else owns.
+        let d = unsafe { File::from_raw_fd(fd) };
         match d.sync_all() {
             Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
             r => r,
         }
     }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
+
+    /// Removes `PREFIX<pid>-*.tmp` files of ramvram processes of this host that no longer run.
+    /// Only regular files owned by this user are removed (`unlinkat` never follows a link).
+    fn remove_stale_temps(dir: BorrowedFd<'_>, prefix: &str) {
+        let Ok(listed) = list(dir) else { return };
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        for name in listed {
+            let Some(text) = name.to_str() else { continue };
+            let Some(pid) = temp_pid(text, prefix) else {
+                continue;
+            };
+            if super::super::process_alive(pid) {
+                continue;
+            }
+            let Ok(c) = walk::cstring(&name) else {
+                continue;
+            };
+            // SAFETY: stat is plain data; a valid descriptor, name and pointer.
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            let rc = unsafe {
+                libc::fstatat(
+                    dir.as_raw_fd(),
+                    c.as_ptr(),
+                    &mut st,
+                    libc::AT_SYMLINK_NOFOLLOW,
+                )
+            };
+            if rc == 0 && st.st_mode & libc::S_IFMT == libc::S_IFREG && st.st_uid == me {
+                unlink(dir, &c);
+            }
+        }
+    }
+
+    /// The names in the folder `dir` (read through a descriptor of its own).
+    fn list(dir: BorrowedFd<'_>) -> io::Result<Vec<std::ffi::OsString>> {
+        use std::os::unix::ffi::OsStrExt;
+        // SAFETY: a valid descriptor and a NUL-terminated name; the descriptor is owned by the
+        // stream below.
+        let fd = unsafe {
+            libc::openat(
+                dir.as_raw_fd(),
+                c".".as_ptr(),
+                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: fd is ours; on success the stream owns it and closedir closes it.
+        let stream = unsafe { libc::fdopendir(fd) };
+        if stream.is_null() {
+            let e = io::Error::last_os_error();
+            // SAFETY: fd is still ours when fdopendir failed.
+            unsafe { libc::close(fd) };
+            return Err(e);
+        }
+        let mut names = Vec::new();
+        loop {
+            // SAFETY: a valid stream; the entry is read before the next call.
+            let entry = unsafe { libc::readdir(stream) };
+            if entry.is_null() {
+                break;
+            }
+            // SAFETY: d_name is a NUL-terminated name inside the entry.
+            let name = unsafe { CStr::from_ptr((*entry).d_name.as_ptr()) };
+            names.push(std::ffi::OsStr::from_bytes(name.to_bytes()).to_os_string());
+        }
+        // SAFETY: a valid stream, closed once.
+        unsafe { libc::closedir(stream) };
+        Ok(names)
     }
 }
 
-/// Removes `PREFIX<pid>-*.tmp` files of ramvram processes of this host that no longer run. Only
-/// regular files owned by this user are removed (`unlink` never follows a link).
-fn remove_stale_temps(dir: &Path, prefix: &str) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Some(pid) = name
-            .strip_prefix(prefix)
-            .filter(|rest| rest.ends_with(".tmp"))
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if super::process_alive(pid) {
-            continue;
-        }
-        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-            continue;
-        };
-        if meta.is_file() && owned_by_me(&meta) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-#[cfg(unix)]
-fn owned_by_me(meta: &Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no preconditions.
-    meta.uid() == unsafe { libc::geteuid() }
-}
-
+/// Elsewhere (Windows): a temporary file from `tempfile` in the target's folder, renamed over it.
 #[cfg(not(unix))]
-fn owned_by_me(_meta: &Metadata) -> bool {
-    true
+mod imp {
+    use super::*;
+
+    fn folder(path: &Path) -> io::Result<std::path::PathBuf> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            if !meta.is_file() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "exists and is not a regular file; refusing to replace it",
+                ));
+            }
+        }
+        if std::fs::metadata(&dir).is_err_and(|e| e.kind() == io::ErrorKind::NotFound) {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                super::super::MissingFolder(dir),
+            ));
+        }
+        Ok(dir)
+    }
+
+    pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let dir = folder(path)?;
+        let old = std::fs::metadata(path).ok();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let prefix = format!(
+            "{}{}-",
+            temp_prefix(name.as_deref().unwrap_or("file")),
+            std::process::id()
+        );
+        let mut tmp = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| io::Error::new(e.kind(), "could not create a file in the folder"))?;
+        tmp.as_file_mut().write_all(bytes)?;
+        if let Some(old) = old {
+            tmp.as_file().set_permissions(old.permissions())?;
+        }
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map(|_| ()).map_err(|e| e.error)
+    }
+
+    pub(super) fn create_new_file(path: &Path) -> io::Result<std::fs::File> {
+        folder(path)?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+    }
 }
 
 #[cfg(test)]

@@ -94,6 +94,12 @@ pub fn parse_gres(gres: &str) -> Vec<GresGpu> {
 /// tens of thousands of nodes; the cap bounds memory (a few KB per node) and time.
 pub const MAX_NODES: usize = 200_000;
 
+/// Most GPUs read from one inventory, all nodes together: 500,000. Assumption: the largest
+/// clusters have a few hundred thousand; the cap bounds the profiles built from it (a few hundred
+/// bytes a GPU), which a per-node cap alone does not: 20,000 nodes of 1,024 GPUs each are 20
+/// million GPUs from a 1.3 MB file.
+pub const MAX_INVENTORY_GPUS: u64 = 500_000;
+
 /// Checks one node against the profile caps (string lengths, GPUs per node). Returns the field
 /// under `nodes[i]` and what is wrong.
 fn check_node(node: &SlurmNode, gpus: &[GresGpu]) -> Result<(), (String, Problem)> {
@@ -176,6 +182,8 @@ fn node_profile(
                 .push(GpuModel::profile_gpu(model, index, g.kind.clone()));
         }
     }
+    // An inventory's names are hostile text: one line each.
+    crate::profile::strings::make_one_line(&mut p);
     p
 }
 
@@ -252,9 +260,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileErro
 ///
 /// # Errors
 /// [`ProfileError::Parse`] for bad JSON; [`ProfileError::Invalid`] naming `nodes[i].FIELD` for
-/// a node past a cap (more than [`MAX_NODES`] nodes, a string over 4 KiB, more than 1,024 GPUs).
+/// a node past a cap (more than [`MAX_NODES`] nodes, a string over 4 KiB, more than 1,024 GPUs,
+/// or the node whose GPUs take the inventory past [`MAX_INVENTORY_GPUS`]). A leading
+/// byte-order mark is skipped.
 pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileError> {
     // Slurm writes dozens of fields ramvram does not use: no list of ignored fields is kept.
+    let text = crate::profile::json::without_bom(text);
     let mut json = serde_json::Deserializer::from_str(text);
     let doc: ScontrolNodes = serde_path_to_error::deserialize(&mut json)
         .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
@@ -274,10 +285,22 @@ pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileErro
         ));
     }
     let mut nodes = Vec::with_capacity(doc.nodes.len());
+    let mut gpus_so_far: u64 = 0;
     for (i, node) in doc.nodes.into_iter().enumerate() {
         let gres = parse_gres(node.gres.as_deref().unwrap_or(""));
         check_node(&node, &gres)
             .map_err(|(field, problem)| invalid(format!("nodes[{i}].{field}"), problem))?;
+        // Within the per-node cap (checked above), so the sum can't overflow.
+        gpus_so_far += gres.iter().map(|g| u64::from(g.count)).sum::<u64>();
+        if gpus_so_far > MAX_INVENTORY_GPUS {
+            return Err(invalid(
+                format!("nodes[{i}].gres"),
+                Problem::TooMany {
+                    count: usize::try_from(gpus_so_far).unwrap_or(usize::MAX),
+                    max: MAX_INVENTORY_GPUS as usize,
+                },
+            ));
+        }
         nodes.push((node, gres));
     }
     Ok(Inventory { nodes })
@@ -286,6 +309,38 @@ pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gpus_are_capped_per_inventory_and_a_bom_is_skipped() {
+        // 600 nodes of 1,000 GPUs: after 500 nodes, 500,000 (the cap); node 500 (the 501st)
+        // takes it to 501,000.
+        let nodes: Vec<String> = (0..600)
+            .map(|i| format!(r#"{{"name":"n{i}","gres":"gpu:h100:1000"}}"#))
+            .collect();
+        let text = format!("\u{feff}{{\"nodes\":[{}]}}", nodes.join(","));
+        let Err(e) = parse_inventory(&text, Path::new("nodes.json")) else {
+            panic!("600,000 GPUs were read");
+        };
+        assert_eq!(
+            e,
+            ProfileError::Invalid {
+                path: "nodes.json".into(),
+                field: "nodes[500].gres".into(),
+                problem: Box::new(Problem::TooMany {
+                    count: 501_000,
+                    max: 500_000
+                }),
+            }
+        );
+        // 500 nodes: exactly the cap, read (through the byte-order mark).
+        let text = format!("\u{feff}{{\"nodes\":[{}]}}", nodes[..500].join(","));
+        assert_eq!(
+            parse_inventory(&text, Path::new("nodes.json"))
+                .unwrap()
+                .len(),
+            500
+        );
+    }
 
     #[test]
     fn gres_strings() {

@@ -10,11 +10,19 @@ use crate::profile::{MachineProfile, ProfileError, load_profile};
 /// Files that were not profiles: (file as shown, why). Worded by `present::errors::skip`.
 pub type SkippedFiles = Vec<(String, Skip)>;
 
+/// A file's name as every view shows it: on one line, line breaks and control characters
+/// escaped ([`crate::sanitize::one_line`]); a file name is hostile text too.
+pub fn shown(path: &Path) -> String {
+    crate::sanitize::one_line(&path.display().to_string()).into_owned()
+}
+
 fn from_loaded(path: &Path, profile: MachineProfile) -> FleetInput {
-    let file = path.display().to_string();
+    let file = shown(path);
     let label = profile.host.hostname.clone().unwrap_or_else(|| {
-        path.file_stem()
-            .map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned())
+        path.file_stem().map_or_else(
+            || file.clone(),
+            |s| crate::sanitize::one_line(&s.to_string_lossy()).into_owned(),
+        )
     });
     (label, Origin::File(file), profile, Vec::new())
 }
@@ -26,7 +34,7 @@ pub fn from_files(paths: &[PathBuf]) -> (Vec<FleetInput>, SkippedFiles) {
     for path in paths {
         match load_profile(path) {
             Ok(p) => inputs.push(from_loaded(path, p.profile)),
-            Err(e) => skipped.push((path.display().to_string(), Skip::Error(e))),
+            Err(e) => skipped.push((shown(path), Skip::Error(e))),
         }
     }
     (inputs, skipped)
@@ -46,7 +54,7 @@ pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), ProfileEr
     let skipped = loaded
         .skipped
         .into_iter()
-        .map(|(p, r)| (p.display().to_string(), r))
+        .map(|(p, r)| (shown(&p), r))
         .collect();
     Ok((inputs, skipped))
 }
@@ -56,7 +64,7 @@ pub fn from_dir(dir: &Path) -> Result<(Vec<FleetInput>, SkippedFiles), ProfileEr
 /// # Errors
 /// The file and field of a read or parse error.
 pub fn from_slurm(file: &Path) -> Result<Vec<FleetInput>, ProfileError> {
-    let origin = Origin::Slurm(file.display().to_string());
+    let origin = Origin::Slurm(shown(file));
     Ok(slurm::import(file)?
         .into_iter()
         .map(|p| {

@@ -91,16 +91,19 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
             );
         }
         P::NotText => Msg::ErrorInputNotText,
+        P::Link => Msg::ErrorInputLink,
     };
     tr(lang, msg).to_string()
 }
 
 /// "FILE: REASON" / "FILE：REASON".
 fn in_file(lang: Lang, file: &str, reason: &str) -> String {
+    // A file name is hostile text: on one line, escaped.
+    let file = crate::sanitize::one_line(file);
     trf(
         lang,
         Msg::ErrorInFile,
-        &[("file", file), ("reason", reason)],
+        &[("file", &file), ("reason", reason)],
     )
 }
 
@@ -276,8 +279,7 @@ mod tests {
         // In Chinese, serde's words are Chinese too; field and file named as in English.
         assert_eq!(
             profile_error(Lang::Zh, &e),
-            "p.json：字段 `schema_version`：类型不对：这里要非负整数，写的却是字符串 `\"one\"`\
-             （第 1 行第 24 列）"
+            "p.json：字段 `schema_version`：类型不对：这里要非负整数，写的却是字符串（第 1 行第 24 列）"
         );
         // A list that names the file already gets the reason alone.
         let skip = Skip::Error(parse_error("{}"));
@@ -379,16 +381,16 @@ mod tests {
         let cases = [
             (
                 r#"{"workload": {"dataset_bytes": "big"}}"#,
-                "s.json: field `workload.dataset_bytes`: invalid type: string `\"big\"`, expected an \
+                "s.json: field `workload.dataset_bytes`: invalid type: a string, expected an \
                  unsigned integer at line 1 column 36",
-                "s.json：字段 `workload.dataset_bytes`：类型不对：这里要非负整数，写的却是字符串 \
-                 `\"big\"`（第 1 行第 36 列）",
+                "s.json：字段 `workload.dataset_bytes`：类型不对：这里要非负整数，写的却是字符串\
+                 （第 1 行第 36 列）",
             ),
             (
                 r#"{"workload": {"stored": "tiff"}}"#,
-                "s.json: field `workload.stored`: unknown variant `tiff`, expected one of `jpeg`, \
+                "s.json: field `workload.stored`: unknown variant, expected one of `jpeg`, \
                  `png`, `raw` at line 1 column 30",
-                "s.json：字段 `workload.stored`：不认识 `tiff` 这个值，可选：`jpeg`、`png`、`raw`\
+                "s.json：字段 `workload.stored`：不认识写的这个值，可选：`jpeg`、`png`、`raw`\
                  （第 1 行第 30 列）",
             ),
         ];

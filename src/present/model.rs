@@ -149,6 +149,7 @@ pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
         IoProblem::Input(I::BlockDevice) => plain(Msg::ErrorInputBlockDevice),
         IoProblem::Input(I::Socket) => plain(Msg::ErrorInputSocket),
         IoProblem::Input(I::NotText) => plain(Msg::ErrorInputNotText),
+        IoProblem::Input(I::Link) => plain(Msg::ErrorInputLink),
         IoProblem::Input(I::TooLarge(cap)) => {
             ValueError::new(Msg::ErrorInputTooLarge, "").with("mib", (cap >> 20).to_string())
         }

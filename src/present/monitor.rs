@@ -104,7 +104,14 @@ fn messages(d: &Diagnosis) -> (Msg, Vec<Msg>) {
     use DiagnosisId as D;
     match d.id {
         D::GpuStarved => {
-            let mut explain = vec![Msg::DiagnosisGpuStarvedExplain];
+            // Seen as a saw-tooth (with its period), or as a low duty cycle over minutes at
+            // coarse resolution (with the span and the sampling interval).
+            let coarse = !has("period");
+            let mut explain = vec![if coarse {
+                Msg::DiagnosisGpuStarvedExplainCoarse
+            } else {
+                Msg::DiagnosisGpuStarvedExplain
+            }];
             if has("loader_cpu") {
                 explain.push(Msg::DiagnosisGpuStarvedCauseLoader);
             }
@@ -114,7 +121,12 @@ fn messages(d: &Diagnosis) -> (Msg, Vec<Msg>) {
             if has("iowait") {
                 explain.push(Msg::DiagnosisGpuStarvedCauseIo);
             }
-            (Msg::DiagnosisGpuStarvedTitle, explain)
+            let title = if coarse {
+                Msg::DiagnosisGpuStarvedTitleCoarse
+            } else {
+                Msg::DiagnosisGpuStarvedTitle
+            };
+            (title, explain)
         }
         D::SwapThrashing => (
             Msg::DiagnosisSwapThrashingTitle,
@@ -596,6 +608,24 @@ mod tests {
             synthetic::oom_kill(),
             synthetic::shm_filling(),
         ];
+        // A GPU underfed at a 15 s scrape interval: gpu-starved without a saw-tooth.
+        let mut coarse = synthetic::build(80, |i, s| {
+            s.t = i as f64 * 15.0;
+            s.gpus[0].util_percent = Some(if i % 5 < 2 { 98.0 } else { 2.0 });
+            s.host.cpu_busy_percent = Some(95.0);
+        });
+        coarse.header.interval_s = 15.0;
+        // Worded with what was seen: the share busy over the span, not a saw-tooth's period.
+        let d = diagnose(&coarse).diagnoses.remove(0);
+        assert_eq!(d.id, DiagnosisId::GpuStarved);
+        let title = super::title(Lang::En, &d);
+        assert!(
+            title.starts_with("GPU 0 waits for data: busy 40"),
+            "{title}"
+        );
+        assert!(title.contains(" over 20"), "{title}");
+        assert!(!super::title(Lang::Zh, &d).contains("周期"));
+        traces.push(coarse);
         traces.push(synthetic::build(60, |_, s| {
             s.host.disk_read_bytes_per_s = Some(600e6);
             s.host.iowait_percent = Some(40.0);

@@ -51,7 +51,6 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::PackShards => Msg::RecommendationPackShards,
         R::PreResize => Msg::RecommendationPreResize,
         R::GpuDecode => Msg::RecommendationGpuDecode,
-        R::MetalWiredLimit => Msg::RecommendationMetalWiredLimit,
         R::LargerRuntime => Msg::RecommendationLargerRuntime,
     }
 }
@@ -65,7 +64,7 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         R::UseSafetensors => Msg::AdviceCostUseSafetensors,
         R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
         R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
-        R::WslMemoryLimit | R::ShmSize | R::MetalWiredLimit => Msg::AdviceCostOs,
+        R::WslMemoryLimit | R::ShmSize => Msg::AdviceCostOs,
         R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
             Msg::AdviceCostWorkers
         }
@@ -170,8 +169,32 @@ pub fn kind(lang: Lang, k: RecKind) -> &'static str {
 }
 
 /// The title with the values the change sets: "Set num_workers=4". A technique that needs a
-/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)".
+/// loading setting too says so: "Fine-tune with QLoRA … (loading: low_cpu_mem_usage)"; a pair
+/// names its second change: "…; together with: Turn on activation checkpointing".
 pub fn title(lang: Lang, r: &Recommendation) -> String {
+    let mut t = one_title(lang, r);
+    for other in &r.also {
+        let changes = r
+            .changes
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("also.")?.to_string(), v.clone())))
+            .collect();
+        let part = Recommendation {
+            id: *other,
+            changes,
+            also: Vec::new(),
+            ..r.clone()
+        };
+        t = trf(
+            lang,
+            Msg::AdviceTogetherWith,
+            &[("first", &t), ("second", &one_title(lang, &part))],
+        );
+    }
+    t
+}
+
+fn one_title(lang: Lang, r: &Recommendation) -> String {
     use RecommendationId as R;
     // Add RAM where the modules can't be named: the size to reach.
     // QLoRA from a full fine-tune replaces training all parameters; from LoRA it quantises the

@@ -3,7 +3,9 @@
 //! as it is; Chinese rewords the kinds serde and serde_json write (invalid type or value,
 //! invalid length, unknown variant or field, duplicate field) from their stable wording
 //! (`serde_core::de::Error`'s provided methods, serde_json's `at line L column C`), and keeps
-//! any other message as it is.
+//! any other message as it is. A string found in the file, and the name of an unknown
+//! variant, are never quoted: the file may be one the user could not read (a link to a
+//! root-only file, read by ramvram running as root), and its strings are not theirs to see.
 
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -125,15 +127,18 @@ fn reworded(lang: Lang, words: &str) -> Option<String> {
     ))
 }
 
-/// What was found ("string \"abc\"", "integer `5`", "map"), with the value as a code span.
+/// What was found ("a string", "integer `5`", "map"), with a number's or boolean's value as a
+/// code span; a string's value is never shown.
 fn found_words(lang: Lang, found: &str) -> String {
+    if found.starts_with("string ") {
+        return tr(lang, Msg::ErrorSerdeFoundString).to_string();
+    }
     let ticked = |s: &str| {
         s.strip_prefix('`')
             .and_then(|v| v.strip_suffix('`'))
             .map(|v| format!("`{v}`"))
     };
     let valued = [
-        ("string ", Msg::ErrorSerdeFoundString),
         ("integer ", Msg::ErrorSerdeFoundInteger),
         ("floating point ", Msg::ErrorSerdeFoundFloat),
         ("boolean ", Msg::ErrorSerdeFoundBoolean),
@@ -227,7 +232,7 @@ mod tests {
         let cases = [
             (
                 words::<Cpu>(r#"{"cores": "abc", "kind": "server"}"#),
-                "类型不对：这里要非负整数，写的却是字符串 `\"abc\"`（第 1 行第 15 列）",
+                "类型不对：这里要非负整数，写的却是字符串（第 1 行第 15 列）",
             ),
             (
                 words::<Cpu>(r#"{"cores": -1, "kind": "server"}"#),
@@ -235,7 +240,7 @@ mod tests {
             ),
             (
                 words::<Cpu>(r#"{"cores": 8, "kind": "tower"}"#),
-                "不认识 `tower` 这个值，可选：`desktop`、`server`、`laptop`（第 1 行第 28 列）",
+                "不认识写的这个值，可选：`desktop`、`server`、`laptop`（第 1 行第 28 列）",
             ),
             (
                 words::<Cpu>(r#"{"cores": 8, "kind": "server", "ram": 1}"#),
@@ -258,10 +263,24 @@ mod tests {
             assert_eq!(data_words(Lang::Zh, &english), chinese, "{english}");
             // English keeps serde's kind of message, with the expected type in plain words.
             let en = data_words(Lang::En, &english);
-            let kind = |s: &str| s.split([':', ',']).next().map(str::to_string);
+            let kind = |s: &str| {
+                s.split([':', ',', '`'])
+                    .next()
+                    .map(|k| k.trim().to_string())
+            };
             assert_eq!(kind(&en), kind(&english), "{en}");
             for jargon in ["expected u", "expected i", "expected f", "struct "] {
                 assert!(!en.contains(jargon), "{en}");
+            }
+        }
+        // The string values written in the file ("abc", "tower") are shown in neither language.
+        for english in [
+            words::<Cpu>(r#"{"cores": "abc", "kind": "server"}"#),
+            words::<Cpu>(r#"{"cores": 8, "kind": "tower"}"#),
+        ] {
+            for lang in [Lang::En, Lang::Zh] {
+                let text = data_words(lang, &english);
+                assert!(!text.contains("abc") && !text.contains("tower"), "{text}");
             }
         }
         // Words it doesn't know stay as they are.

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{LoadedProfile, ProfileError, load_profile};
+use super::{LoadedProfile, ProfileError};
 
 /// Profiles read from a folder, and the files that were not profiles.
 #[derive(Debug, Default)]
@@ -23,15 +23,19 @@ pub enum Skip {
 }
 
 /// Reads every `*.json` file in `dir` (not recursing); other files are skipped with a reason.
+/// A symbolic link is skipped, never followed: it could lead out of the folder (to a file only
+/// root can read, when ramvram runs as root); a link to a profile inside the folder would only
+/// repeat it.
 ///
 /// # Errors
 /// [`ProfileError::Read`] when the folder itself can't be listed.
 pub fn load_dir(dir: &Path) -> Result<ProfileDir, ProfileError> {
     let entries = std::fs::read_dir(dir).map_err(|e| ProfileError::read(dir, &e))?;
+    // The entry's own type (a link is not followed to see what it names).
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
         .map(|e| e.path())
-        .filter(|p| p.is_file())
         .collect();
     paths.sort();
     let mut out = ProfileDir::default();
@@ -40,7 +44,7 @@ pub fn load_dir(dir: &Path) -> Result<ProfileDir, ProfileError> {
             out.skipped.push((path, Skip::NotJson));
             continue;
         }
-        match load_profile(&path) {
+        match super::io::load_profile_in_folder(&path) {
             Ok(p) => out.profiles.push((path, p)),
             Err(e) => out.skipped.push((path, Skip::Error(e))),
         }

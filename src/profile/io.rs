@@ -154,6 +154,17 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, ProfileError> {
     parse_profile(&text, path)
 }
 
+/// [`load_profile`] for a file found by listing a folder (`--profile-dir`): a symbolic link is
+/// refused, never followed out of the folder ([`crate::fsutil::read_folder_entry`]).
+///
+/// # Errors
+/// As [`load_profile`]; a link as [`ProfileError::Read`].
+pub fn load_profile_in_folder(path: &Path) -> Result<LoadedProfile, ProfileError> {
+    let text = crate::fsutil::read_folder_entry(path, crate::fsutil::MAX_INPUT_BYTES)
+        .map_err(|e| ProfileError::read(path, &e))?;
+    parse_profile(&text, path)
+}
+
 /// Parses and validates profile JSON; `path` is used only in error messages.
 ///
 /// # Errors
@@ -176,7 +187,8 @@ pub fn parse_profile(text: &str, path: &Path) -> Result<LoadedProfile, ProfileEr
 }
 
 /// Parses a JSON document into `T`, naming the field of a type error and collecting the paths
-/// of fields `T` does not know (a newer version's, or misspelt).
+/// of fields `T` does not know (a newer version's, or misspelt). A leading byte-order mark is
+/// skipped and an integral float fills an integer field ([`super::json::from_json`]).
 ///
 /// # Errors
 /// [`ProfileError::Parse`] with the field's JSON path.
@@ -197,14 +209,7 @@ pub fn parse_document<T: serde::de::DeserializeOwned>(
             problem: ParseProblem::NotObject,
         });
     }
-    let mut ignored = Vec::new();
-    let mut json = serde_json::Deserializer::from_str(text);
-    let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
-    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
-    let value: T = serde_path_to_error::deserialize(ignoring)
-        .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
-    json.end().map_err(|e| ProfileError::parse(path, ".", &e))?;
-    Ok((value, ignored))
+    super::json::from_json::<T>(text).map_err(|(at, e)| ProfileError::parse(path, &at, &e))
 }
 
 /// Writes `profile` as pretty JSON, atomically (see [`crate::fsutil::write_atomic`]).
@@ -381,6 +386,23 @@ mod tests {
         assert!(
             matches!(&err, ProfileError::Parse { path, field, .. }
                 if path == Path::new("bad.json") && field == "memory.total_bytes"),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_an_integral_float_are_read_and_a_fraction_named() {
+        // 17179869184.0 is 16 × 2^30 written as a float.
+        let text = format!(
+            "\u{feff}{}",
+            MINIMAL.replace("17179869184", "17179869184.0")
+        );
+        let p = parse_profile(&text, Path::new("bom.json")).unwrap().profile;
+        assert_eq!(p.memory.total_bytes, Some(16 << 30));
+        let bad = MINIMAL.replace("17179869184", "17179869184.5");
+        let err = parse_profile(&bad, Path::new("half.json")).unwrap_err();
+        assert!(
+            matches!(&err, ProfileError::Parse { field, .. } if field == "memory.total_bytes"),
             "{err:?}"
         );
     }

@@ -63,7 +63,8 @@ fn list(field: &str, len: usize, max: usize) -> Result<(), Bad> {
 }
 
 /// Checks the caps above. Returns the field's JSON path and what is wrong for the first value
-/// past a cap.
+/// past a cap. A profile within them has its strings made one line
+/// ([`super::strings::make_one_line`]).
 ///
 /// # Errors
 /// The field and the [`Problem`].
@@ -91,6 +92,8 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Bad> {
             },
         ));
     }
+    // Within the caps: every string on one line, escaped where it had to be.
+    super::strings::make_one_line(p);
     if let Some(bw) = p.memory.theoretical_bandwidth_bytes_per_s {
         rate(
             "memory.theoretical_bandwidth_bytes_per_s",

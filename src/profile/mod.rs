@@ -7,11 +7,13 @@ mod channels;
 pub mod dir;
 mod gpu_status;
 mod io;
+pub mod json;
 pub mod limits;
 mod measurements;
 mod platform;
 mod problem;
 pub mod redact;
+mod redact_shapes;
 pub mod strings;
 
 pub use channels::{ChannelLayout, infer_channels};

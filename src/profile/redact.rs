@@ -2,8 +2,9 @@
 //!
 //! By rule, not by field: one [`Scrubber`] learns the identifiers a set of profiles carries
 //! (host names, GPU UUIDs, PCI addresses, network-share sources) and knows the shapes
-//! identifiers take in any text (a user name in a home or removable-media path, a share source,
-//! a UUID, a MAC address, a device path by id or label); every string of a profile passes
+//! identifiers take in any text (a user name in a home, scratch or removable-media path or after
+//! `~`, a mount point named after a host, a share source, a UUID, an IPv4 or IPv6 address, a MAC
+//! address in any notation, a device path by id or label); every string of a profile passes
 //! through it ([`super::strings::for_each_string`]).
 
 use super::MachineProfile;
@@ -11,13 +12,22 @@ use super::MachineProfile;
 /// Text put where something was removed.
 pub const REDACTED: &str = "[redacted]";
 
-/// Folders whose next path component is a user name (Linux, macOS, Fedora Atomic), and how
-/// many components after it to remove. `/media/USER/LABEL` and `/run/media/USER/LABEL` (udisks
-/// mount points) also carry a volume label, which often names a person or project.
-const USER_FOLDERS: [(&str, usize); 5] = [
+/// Folders whose next path component is a user name (Linux, macOS, Fedora Atomic, and the
+/// scratch, second-home, Lustre and work areas of HPC clusters), and how many components after
+/// it to remove. `/media/USER/LABEL` and `/run/media/USER/LABEL` (udisks mount points) also
+/// carry a volume label, which often names a person or project. Under `/data/` the next name is
+/// as often a data set as a person: removed all the same, as a redacted report must not carry a
+/// name.
+const USER_FOLDERS: [(&str, usize); 11] = [
     ("/home/", 1),
+    ("/home2/", 1),
     ("/Users/", 1),
+    ("/users/", 1),
     ("/var/home/", 1),
+    ("/scratch/", 1),
+    ("/lustre/", 1),
+    ("/work/", 1),
+    ("/data/", 1),
     ("/media/", 2),
     ("\\Users\\", 1),
 ];
@@ -47,13 +57,17 @@ impl Scrubber {
     }
 
     /// Learns `p`'s identifiers: its host name (and the name's first label, `node7` of
-    /// `node7.cluster.example`), GPU UUIDs and PCI addresses, and the server of every network
-    /// share it mounts.
+    /// `node7.cluster.example`, and its DNS domain, `cluster.example`, when that has two labels
+    /// or more: a lone `local` names nobody), GPU UUIDs and PCI addresses, and the server of
+    /// every network share it mounts.
     pub fn learn(&mut self, p: &MachineProfile) {
         if let Some(h) = &p.host.hostname {
             self.add(h);
-            if let Some((short, _)) = h.split_once('.') {
+            if let Some((short, domain)) = h.split_once('.') {
                 self.add(short);
+                if domain.contains('.') {
+                    self.add(domain);
+                }
             }
         }
         for g in &p.gpus {
@@ -92,12 +106,17 @@ impl Scrubber {
             out = replace_word(&out, l);
         }
         out = scrub_user_paths(&out);
+        out = super::redact_shapes::scrub_tilde_users(&out);
+        out = super::redact_shapes::scrub_host_mounts(&out);
         out = scrub_device_paths(&out);
         map_words(&out, |w| {
             if is_share_source(w) {
                 return Some(REDACTED.to_string());
             }
-            scrub_hex_ids(w)
+            match scrub_hex_ids(w) {
+                Some(ids) => Some(super::redact_shapes::scrub_addresses(&ids).unwrap_or(ids)),
+                None => super::redact_shapes::scrub_addresses(w),
+            }
         })
     }
 
@@ -353,7 +372,13 @@ mod tests {
             "/home/[redacted]/data"
         );
         assert_eq!(scrub_user_paths("/Users/bob"), "/Users/[redacted]");
-        assert_eq!(scrub_user_paths("/data/imagenet"), "/data/imagenet");
+        assert_eq!(scrub_user_paths("/data/imagenet"), "/data/[redacted]");
+        for root in ["/scratch", "/home2", "/lustre", "/users", "/work"] {
+            assert_eq!(
+                scrub_user_paths(&format!("{root}/alice/x")),
+                format!("{root}/[redacted]/x")
+            );
+        }
         assert_eq!(
             scrub_user_paths("a /home/x/y and /home/z"),
             "a /home/[redacted]/y and /home/[redacted]"

@@ -4,6 +4,18 @@
 
 use super::{FieldStatus, MachineProfile};
 
+/// Writes every string of `p` on one line ([`crate::sanitize::one_line`]): line breaks,
+/// control characters and bidirectional overrides shown escaped. Done to every profile
+/// ramvram reads or imports (a file, a trace's header, Slurm, Prometheus), so that no view can
+/// print a host or GPU name that forges a line of output.
+pub fn make_one_line(p: &mut MachineProfile) {
+    for_each_string(p, &mut |s, _| {
+        if let std::borrow::Cow::Owned(clean) = crate::sanitize::one_line(s) {
+            *s = clean;
+        }
+    });
+}
+
 /// Calls `f` on every string in `p`, with a function that gives the field's JSON path
 /// (`gpus[1].name`) when it is wanted (building paths for every string would cost more than the
 /// visit).

@@ -117,6 +117,9 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
     let mut ignored: Vec<String> = Vec::new();
     let mut header: Option<TraceHeader> = None;
     let mut samples: Vec<Sample> = Vec::new();
+    // What the samples will hold in memory, against what the file may make it hold.
+    let budget = (2 * bytes.len()).max(MIN_MEMORY_BUDGET);
+    let mut held = lines.len() * std::mem::size_of::<&[u8]>();
     for (i, raw) in lines.iter().take(count).enumerate() {
         let n = i + 1;
         let last_unterminated = !complete && i + 1 == count;
@@ -132,7 +135,7 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
             continue;
         }
         if header.is_none() {
-            let (h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
+            let (mut h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
                 let message = if last_unterminated {
                     format!("the header line is cut off: {message}")
                 } else {
@@ -141,13 +144,19 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                 line_err(n, &field, message)
             })?;
             check_header(&h).map_err(|(f, m)| line_err(n, &f, m))?;
+            if let Some(p) = h.profile.as_mut() {
+                crate::profile::strings::make_one_line(p);
+            }
             merge_ignored(&mut ignored, ign);
             header = Some(h);
             continue;
         }
         match parse_line::<Sample>(text) {
-            Ok((s, ign)) => {
+            Ok((mut s, ign)) => {
                 check_sample(&s).map_err(|(f, m)| line_err(n, &f, m))?;
+                // Index order, for [`Sample::gpu`]'s binary search (field names in errors
+                // above keep the file's order).
+                s.gpus.sort_by_key(|g| g.index);
                 if let Some(prev) = samples.last() {
                     if s.t < prev.t {
                         return Err(line_err(
@@ -158,6 +167,22 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                     }
                 }
                 merge_ignored(&mut ignored, ign);
+                held += std::mem::size_of::<Sample>()
+                    + s.gpus.len() * std::mem::size_of::<super::GpuSample>();
+                if held > budget {
+                    return Err(line_err(
+                        n,
+                        ".",
+                        format!(
+                            "{} samples so far would take more than twice the file's size in \
+                             memory ({} bytes each, with {} a GPU, however short their lines): \
+                             not a trace ramvram wrote",
+                            samples.len() + 1,
+                            std::mem::size_of::<Sample>(),
+                            std::mem::size_of::<super::GpuSample>()
+                        ),
+                    ));
+                }
                 samples.push(s);
             }
             Err(_) if last_unterminated => {
@@ -190,18 +215,13 @@ fn merge_ignored(into: &mut Vec<String>, new: Vec<String>) {
     }
 }
 
-/// One line as `T`: (field path, message) on error; the paths of unknown fields on success.
+/// One line as `T`: (field path, message) on error; the paths of unknown fields on success. A
+/// byte-order mark before the first line is skipped, and an integral float (`536870912.0`)
+/// fills a count or byte field ([`crate::profile::json::from_json`]).
 fn parse_line<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<(T, Vec<String>), (String, String)> {
-    let mut ignored = Vec::new();
-    let mut json = serde_json::Deserializer::from_str(text);
-    let mut record = |p: serde_ignored::Path<'_>| ignored.push(p.to_string());
-    let ignoring = serde_ignored::Deserializer::new(&mut json, &mut record);
-    let value: T = serde_path_to_error::deserialize(ignoring)
-        .map_err(|e| (e.path().to_string(), e.inner().to_string()))?;
-    json.end().map_err(|e| (".".to_string(), e.to_string()))?;
-    Ok((value, ignored))
+    crate::profile::json::from_json::<T>(text).map_err(|(at, e)| (at, e.to_string()))
 }
 
 fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
@@ -232,13 +252,33 @@ fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
     Ok(())
 }
 
+/// The samples of a trace may take twice its file's size in memory (the file itself, read
+/// whole, is the third), or this much for a small file: 16 MiB. A line ramvram writes holds
+/// every field (about 700 bytes of text for the 384 bytes of a sample); a file of bare
+/// `{"t":1}` lines (8 bytes for 384) would otherwise take 48 times its size.
+pub const MIN_MEMORY_BUDGET: usize = 16 << 20;
+
+/// Most GPUs one sample may hold: as many as a profile may list
+/// ([`crate::profile::limits::MAX_GPUS`], 1,024; the largest single systems have 256).
+pub const MAX_GPUS_PER_SAMPLE: usize = crate::profile::limits::MAX_GPUS;
+
+/// Largest rate, time or power a trace may hold: 10^15 (a petabyte a second, 31 million
+/// years, a gigawatt). Assumption: no machine comes near; a larger value is a broken exporter
+/// or a hostile file, and would print as a 309-digit number or "inf".
+pub const MAX_TRACE_VALUE: f64 = 1e15;
+
 /// Values that parse but cannot be right: percentages outside 0–100, negative rates, a time
-/// that is not a finite number of seconds.
+/// that is not a finite number of seconds, a value above [`MAX_TRACE_VALUE`], more GPUs than
+/// [`MAX_GPUS_PER_SAMPLE`].
 fn check_sample(s: &Sample) -> Result<(), (String, String)> {
     let finite_nonneg = |field: &str, v: Option<f64>| match v {
         Some(x) if !(x.is_finite() && x >= 0.0) => {
             Err((field.to_string(), format!("{x} must be 0 or more")))
         }
+        Some(x) if x > MAX_TRACE_VALUE => Err((
+            field.to_string(),
+            format!("{x:e} is more than any machine reaches (at most {MAX_TRACE_VALUE:e})"),
+        )),
         _ => Ok(()),
     };
     let percent = |field: &str, v: Option<f64>| match v {
@@ -275,6 +315,17 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
             ));
         }
     }
+    if s.gpus.len() > MAX_GPUS_PER_SAMPLE {
+        return Err((
+            "gpus".into(),
+            format!(
+                "{} GPUs in one sample; a trace holds at most {MAX_GPUS_PER_SAMPLE}",
+                s.gpus.len()
+            ),
+        ));
+    }
+    // Indices seen: a duplicate is found in linear time.
+    let mut seen = std::collections::HashSet::with_capacity(s.gpus.len());
     for (i, g) in s.gpus.iter().enumerate() {
         percent(&format!("gpus[{i}].util_percent"), g.util_percent)?;
         finite_nonneg(&format!("gpus[{i}].power_w"), g.power_w)?;
@@ -286,7 +337,7 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
             &format!("gpus[{i}].pcie_tx_bytes_per_s"),
             g.pcie_tx_bytes_per_s,
         )?;
-        if s.gpus[..i].iter().any(|o| o.index == g.index) {
+        if !seen.insert(g.index) {
             return Err((
                 format!("gpus[{i}].index"),
                 format!("GPU {} appears twice", g.index),
@@ -319,42 +370,18 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
-    /// Creates (or empties) `path` and writes the header line. A symbolic link, a folder or a
-    /// device at `path` is refused rather than followed or written through: ramvram may run as
-    /// root in a shared folder.
+    /// Creates `path` as a new file and writes the header line, through the one write path's
+    /// rules ([`crate::fsutil::create_new_file`]): no link another user owns is followed, a
+    /// folder or a device is refused, and a file already there is replaced by a fresh one,
+    /// never truncated or written through (another user may have created it, or linked it to
+    /// someone else's file). ramvram may run as root in a shared folder.
     ///
     /// # Errors
-    /// The OS error; a folder that doesn't exist as [`crate::fsutil::MissingFolder`]; a path
-    /// that is not a regular file as a refusal (`InvalidInput`). Worded with the path by
+    /// The OS error; a folder that doesn't exist as [`crate::fsutil::MissingFolder`]; a
+    /// refusal (`InvalidInput` / `PermissionDenied`) with its sentence. Worded with the path by
     /// `present::errors::write_failed`.
     pub fn create(path: &Path, header: &TraceHeader) -> std::io::Result<TraceWriter> {
-        use std::io::{Error, ErrorKind};
-        if let Ok(meta) = std::fs::symlink_metadata(path) {
-            if !meta.file_type().is_file() {
-                return Err(Error::new(
-                    ErrorKind::InvalidInput,
-                    "exists and is not a regular file; refusing to write to it",
-                ));
-            }
-        }
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if std::fs::metadata(dir).is_err_and(|e| e.kind() == ErrorKind::NotFound) {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                crate::fsutil::MissingFolder(dir.to_path_buf()),
-            ));
-        }
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.custom_flags(libc::O_NOFOLLOW);
-        }
-        let file = options.open(path)?;
+        let file = crate::fsutil::create_new_file(path)?;
         let mut w = TraceWriter { file };
         let line = serde_json::to_string(header).expect("header serialises");
         w.write_line(&line)?;
@@ -407,6 +434,88 @@ mod tests {
         assert_eq!(t.trace.samples[1].gpus[0].util_percent, Some(97.5));
         // Two samples 1 s apart, each standing for 1 s: 2 s.
         assert_eq!(t.trace.duration_s(), 2.0);
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_integral_floats_are_read_and_fractions_named() {
+        // Python's json.dumps(float(2**29)) writes 536870912.0: the integer 2^29 = 536,870,912.
+        let text = format!(
+            "\u{feff}{HEADER}\n{}\n",
+            r#"{"t":0,"host":{"mem_available_bytes":536870912.0},"gpus":[{"index":1.0}]}"#
+        );
+        let t = parse_trace(text.as_bytes(), p()).unwrap().trace;
+        assert_eq!(t.samples[0].host.mem_available_bytes, Some(536_870_912));
+        assert_eq!(t.samples[0].gpus[0].index, 1);
+        let text = format!(
+            "{HEADER}\n{}\n",
+            r#"{"t":0,"host":{"mem_available_bytes":0.5}}"#
+        );
+        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2: field `host.mem_available_bytes`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn many_gpus_are_capped_and_read_in_linear_time_and_absurd_values_named() {
+        // 1,024 GPUs (the cap) in reverse order, twice: read, and sorted by index.
+        let gpus: Vec<String> = (0..1024u32)
+            .rev()
+            .map(|i| format!(r#"{{"index":{i},"util_percent":50}}"#))
+            .collect();
+        let line = format!(r#"{{"t":0,"gpus":[{}]}}"#, gpus.join(","));
+        let text = format!(
+            "{HEADER}\n{line}\n{}\n",
+            line.replace(r#""t":0"#, r#""t":1"#)
+        );
+        let t = parse_trace(text.as_bytes(), p()).unwrap().trace;
+        assert_eq!(t.samples[1].gpus.len(), 1024);
+        assert_eq!(t.samples[1].gpus[0].index, 0);
+        assert_eq!(t.samples[1].gpu(700).map(|g| g.index), Some(700));
+        // 1,025: refused, the field named.
+        let over = format!(r#"{{"t":0,"gpus":[{},{{"index":5000}}]}}"#, gpus.join(","));
+        let e = parse_trace(format!("{HEADER}\n{over}\n").as_bytes(), p())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 2: field `gpus`: 1025 GPUs"), "{e}");
+        // 1e308 pages a second: refused rather than printed as a 309-digit number.
+        let absurd = r#"{"t":0,"host":{"swap_in_pages_per_s":1e308}}"#;
+        let e = parse_trace(format!("{HEADER}\n{absurd}\n").as_bytes(), p())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("field `host.swap_in_pages_per_s`: 1e308 is more"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn sparse_lines_that_would_take_many_times_the_file_in_memory_are_refused() {
+        // 2,000,000 lines of `{"t":N}`: about 20 MB, each a 384-byte sample (768 MB).
+        let mut text = String::from(HEADER);
+        text.push('\n');
+        for t in 0..2_000_000u32 {
+            text.push_str(&format!("{{\"t\":{t}}}\n"));
+        }
+        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        assert!(
+            e.contains("more than twice the file's size in memory"),
+            "{e}"
+        );
+        // By hand: the file is L bytes; its 2,000,002 pieces (the header, the samples and the
+        // empty piece after the last newline) cost a slice each up front (16 bytes on 64-bit);
+        // each sample a `Sample` more (384 bytes). The k-th sample passes 2L when
+        // 2,000,002 × 16 + k × 384 > 2L, on line k + 1.
+        let (piece, sample) = (std::mem::size_of::<&[u8]>(), std::mem::size_of::<Sample>());
+        let k = (2 * text.len() - 2_000_002 * piece) / sample + 1;
+        let line: usize = e
+            .split("line ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert_eq!(line, k + 1, "{e}");
     }
 
     #[test]
@@ -493,7 +602,7 @@ mod tests {
     }
 
     #[test]
-    fn written_trace_reads_back_and_refuses_symlinks_and_folders() {
+    fn written_trace_reads_back_and_refuses_folders_and_links_to_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
         let header = TraceHeader::new(None, 0.5);
@@ -518,9 +627,19 @@ mod tests {
         assert_eq!(back.trace.samples, vec![s]);
         #[cfg(unix)]
         {
+            // A link of this user's own is followed as write_atomic follows it: the file it
+            // names is replaced by a fresh recording (header only), the link stays a link.
             let link = dir.path().join("link.jsonl");
             std::os::unix::fs::symlink(&path, &link).unwrap();
-            assert!(TraceWriter::create(&link, &header).is_err());
+            drop(TraceWriter::create(&link, &header).unwrap());
+            assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+            assert!(read_trace(&path).unwrap().trace.samples.is_empty());
+            // A link to nothing is refused: nothing is created where it points.
+            let nothing = dir.path().join("nothing.jsonl");
+            let dangling = dir.path().join("dangling.jsonl");
+            std::os::unix::fs::symlink(&nothing, &dangling).unwrap();
+            assert!(TraceWriter::create(&dangling, &header).is_err());
+            assert!(!nothing.exists());
         }
         assert!(TraceWriter::create(dir.path(), &header).is_err());
         let e = read_trace(dir.path()).unwrap_err().to_string();

@@ -38,7 +38,7 @@ impl Metric {
         let h = &s.host;
         let gib = |b: Option<u64>| b.map(crate::units::to_gib);
         match self {
-            Metric::GpuUtil(i) => s.gpus.iter().find(|g| g.index == i)?.util_percent,
+            Metric::GpuUtil(i) => s.gpu(i)?.util_percent,
             Metric::MemAvailableGib => gib(h.mem_available_bytes),
             Metric::PageCacheGib => gib(h.page_cache_bytes),
             Metric::SwapUsedGib => gib(h.swap_used_bytes),

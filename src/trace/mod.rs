@@ -105,6 +105,20 @@ pub struct Sample {
     pub process: Option<ProcessSample>,
 }
 
+impl Sample {
+    /// The GPU with this index. GPUs are kept in index order (the sampler and the importers
+    /// write them so, and the trace reader sorts them), so this is a binary search; an
+    /// out-of-order list still finds every GPU, by a linear search after the binary one missed.
+    /// Recognisers look up every GPU in every sample: a linear search each time would make a
+    /// trace of many GPUs quadratic.
+    pub fn gpu(&self, index: u32) -> Option<&GpuSample> {
+        match self.gpus.binary_search_by_key(&index, |g| g.index) {
+            Ok(i) => Some(&self.gpus[i]),
+            Err(_) => self.gpus.iter().find(|g| g.index == index),
+        }
+    }
+}
+
 /// The machine at one moment. Rates are averages over the interval that ends at the sample
 /// (unknown in the first sample, which has no interval before it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -178,6 +178,16 @@ fn all_formats(per_format: u64, pdf_every: u64) -> Vec<(Kind, Figures)> {
             Kind::Trace,
             fuzz(Kind::Trace, trace_mutant(), per_format, pdf_every),
         ),
+        (
+            Kind::TraceManyGpus,
+            // A tenth as many: each input is up to 5,000 GPUs.
+            fuzz(
+                Kind::TraceManyGpus,
+                many_gpus_trace(),
+                (per_format / 10).max(20),
+                0,
+            ),
+        ),
     ]
 }
 

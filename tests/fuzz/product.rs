@@ -36,6 +36,8 @@ pub(crate) enum Kind {
     Dmidecode,
     Settings,
     Trace,
+    /// Traces with many GPUs per sample, around the cap, out of order (issue 25).
+    TraceManyGpus,
 }
 
 /// The machine that scenarios, modules and settings are tried on (read once).
@@ -102,7 +104,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                 render_all(&advisor::assess(&p), pdf);
             }
         }
-        Kind::Trace => return run_trace(text, pdf),
+        Kind::Trace | Kind::TraceManyGpus => return run_trace(text, pdf),
         Kind::Settings => {
             let Ok(s) = serde_json::from_str::<ramvram::ui::settings::Settings>(text) else {
                 return false;

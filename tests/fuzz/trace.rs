@@ -68,6 +68,44 @@ pub(crate) fn trace_mutant() -> impl Strategy<Value = String> {
     })
 }
 
+/// A trace whose samples hold many GPUs (1 to 1,100, around the 1,024 cap, or 5,000 over it),
+/// in shuffled order, sometimes with an index twice or a value mutated: the reader must stay
+/// linear in the GPUs and the recognisers must stay fast.
+pub(crate) fn many_gpus_trace() -> impl Strategy<Value = String> {
+    let header = serde_json::to_value(&synthetic::sawtooth(4, 2).header).unwrap();
+    (
+        prop::sample::select(vec![1usize, 8, 100, 1023, 1024, 1025, 5000]),
+        1usize..4,
+    )
+        .prop_perturb(move |(n, samples), mut rng| {
+            let mut lines = vec![serde_json::to_string(&header).unwrap()];
+            for t in 0..samples {
+                let mut idx: Vec<u64> = (0..n as u64).collect();
+                for i in (1..idx.len()).rev() {
+                    let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                    idx.swap(i, j);
+                }
+                if n > 1 && chance(&mut rng, 5) {
+                    idx[0] = idx[1];
+                }
+                let gpus: Vec<Value> = idx
+                    .iter()
+                    .map(|&i| {
+                        let busy = rng.next_u64() % 2 == 0;
+                        json!({"index": i, "util_percent": if busy { 98 } else { 2 },
+                               "power_w": 300.0, "mem_used_bytes": 1u64 << 30})
+                    })
+                    .collect();
+                let mut s = json!({"t": t, "host": {"cpu_busy_percent": 95.0}, "gpus": gpus});
+                if chance(&mut rng, 4) {
+                    mutate(&mut s, &mut rng, 10);
+                }
+                lines.push(serde_json::to_string(&s).unwrap());
+            }
+            lines.join("\n") + "\n"
+        })
+}
+
 /// The product path of a trace: parse, diagnose, the terminal's text in both languages, every
 /// diagnosis in words, and the live-diagnosis section of a Markdown (now and then PDF) report.
 pub(crate) fn run_trace(text: &str, pdf: bool) -> bool {

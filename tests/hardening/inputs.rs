@@ -122,3 +122,84 @@ fn a_full_stderr_never_panics_and_keeps_the_exit_code() {
     );
     assert!(out.exists());
 }
+
+/// Issue 25: `--profile-dir` does not follow a link out of the folder (to a root-only file a
+/// user links into a shared folder), and a field of the wrong type is named with the type it
+/// should have, never with the string written there.
+#[test]
+fn a_profile_dir_does_not_follow_links_out_and_errors_quote_no_strings() {
+    let root = tempfile::tempdir().unwrap();
+    let secret = root.path().join("shadow.json");
+    std::fs::write(
+        &secret,
+        r#"{"schema_version": "root-only TOPSECRET words", "memory": {"total_bytes": 1}}"#,
+    )
+    .unwrap();
+    chmod(&secret, 0o600);
+    let shared = root.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::copy(common::fixture_path("dgx-a100"), shared.join("a100.json")).unwrap();
+    std::os::unix::fs::symlink(&secret, shared.join("x.json")).unwrap();
+    for lang in ["en", "zh"] {
+        let out = common::ramvram()
+            .args(["advise", "--lang", lang, "--profile-dir"])
+            .arg(&shared)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!text.contains("TOPSECRET"), "{text}");
+        let line = text
+            .lines()
+            .find(|l| l.contains("x.json"))
+            .unwrap_or_else(|| panic!("x.json not named: {text}"));
+        let words = if lang == "en" {
+            "symbolic link"
+        } else {
+            "符号链接"
+        };
+        assert!(line.contains(words), "{line}");
+    }
+    // The same file named directly (root's own choice) is read, and its bad field is named
+    // with the type it needs, without the string.
+    let out = common::ramvram()
+        .args(["advise", "--profile"])
+        .arg(&secret)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("TOPSECRET"), "{err}");
+    assert!(err.contains("schema_version"), "{err}");
+    assert!(err.contains("a string"), "{err}");
+}
+
+/// Issue 25: help and the version are output like any other: when standard output can't take
+/// them (`--help > /dev/full`) the exit status says so (1), with the reason on stderr.
+#[test]
+fn help_and_version_into_a_full_stdout_fail() {
+    for args in [
+        vec!["--help"],
+        vec!["--version"],
+        vec!["advise", "--help"],
+        vec!["--lang", "zh", "--help"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("ramvram"))
+            .args(&args)
+            .env_remove("RAMVRAM_LANG")
+            .env("LANG", "C.UTF-8")
+            .stdout(Stdio::from(full))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("stdout"), "{args:?}: {err}");
+    }
+}

@@ -8,6 +8,8 @@ mod common;
 
 mod bench_and_settings;
 mod inputs;
+mod redact_categories;
+mod redirects;
 mod reports;
 mod writes;
 

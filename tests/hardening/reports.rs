@@ -264,3 +264,42 @@ fn redaction_sweep_leaves_no_planted_identifier_in_any_format() {
         .success();
     assert_no_plant("report --redact", &std::fs::read_to_string(&out).unwrap());
 }
+
+/// Issue 25: a newline, carriage return or bidirectional override in a host name, a GPU name or
+/// a file name can't start a line of `advise` output (forging a finding, splitting the lab
+/// table): each is shown escaped, on its line.
+#[test]
+fn hostile_names_are_shown_escaped_on_one_line_in_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = profile_named("evil\nFORGED HOST\r\u{202e}X");
+    p.gpus[0].name = Some("A100\nFORGED GPU".into());
+    let file = dir.path().join("evil.json");
+    ramvram::profile::save_profile(&p, &file).unwrap();
+    std::fs::copy(common::fixture_path("dgx-a100"), dir.path().join("ok.json")).unwrap();
+    std::fs::write(dir.path().join("bad\nFORGED FILE.json"), b"{").unwrap();
+    for args in [
+        vec!["advise", "--profile", file.to_str().unwrap()],
+        vec!["advise", "--profile-dir", dir.path().to_str().unwrap()],
+    ] {
+        let out = common::ramvram().args(&args).output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in text.lines() {
+            assert!(!line.trim_start().starts_with("FORGED"), "{args:?}: {text}");
+        }
+        assert!(!text.contains('\r') && !text.contains('\u{202e}'), "{text}");
+        // What was there is still visible, escaped.
+        assert!(
+            text.contains(r"evil\nFORGED HOST\r\u{202e}X"),
+            "{args:?}: {text}"
+        );
+        if args[1] == "--profile-dir" {
+            assert!(text.contains(r"bad\nFORGED FILE.json"), "{text}");
+        } else {
+            assert!(text.contains(r"A100\nFORGED GPU"), "{text}");
+        }
+    }
+}

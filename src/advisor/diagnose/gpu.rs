@@ -66,7 +66,7 @@ pub const POWER_JUMP_GAP_S: f64 = 10.0;
 pub const POWER_MIN_JUMPS: usize = 4;
 
 fn gpu(s: &Sample, index: u32) -> Option<&GpuSample> {
-    s.gpus.iter().find(|g| g.index == index)
+    s.gpu(index)
 }
 
 fn util(s: &Sample, index: u32) -> Option<f64> {

@@ -15,6 +15,7 @@ mod io;
 mod memory;
 mod peaks;
 mod series;
+mod underfed;
 
 #[cfg(test)]
 mod tests;
@@ -201,6 +202,8 @@ pub const RUN_MERGE_GAP_S: f64 = 3.0;
 pub fn diagnose(trace: &Trace) -> Summary {
     let mut diagnoses = Vec::new();
     gpu::starved(trace, &mut diagnoses);
+    // After the saw-tooth: only GPUs it did not report.
+    underfed::underfed(trace, &mut diagnoses);
     memory::swap_thrashing(trace, &mut diagnoses);
     memory::page_cache_thrashing(trace, &mut diagnoses);
     io::io_bound(trace, &mut diagnoses);

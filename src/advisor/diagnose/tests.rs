@@ -422,3 +422,123 @@ fn checks_without_their_data_are_unchecked_not_passed() {
         [(DiagnosisId::PageCacheThrashing, M::DiskReads)]
     );
 }
+
+/// Issue 25: the recognisers look each GPU up in each sample by index; with a linear search
+/// that is quadratic in the GPUs (8,000 GPU series from Prometheus took 97 s). 16,000 GPUs × 20
+/// samples are 320,000 lookups; by binary search (14 steps each) this takes about a second in
+/// a debug build, where the linear search makes 16,000 × 16,000 / 2 × 20 = 2.6 billion
+/// comparisons per pass (about 30 s here). The bound is loose for a busy machine.
+#[test]
+fn many_gpus_are_diagnosed_in_time_linear_in_the_gpus() {
+    let trace = build(20, |i, s| {
+        let g = s.gpus[0].clone();
+        s.gpus = (0..16_000u32)
+            .map(|k| crate::trace::GpuSample {
+                index: k,
+                util_percent: Some(if i % 4 == 0 { 98.0 } else { 2.0 }),
+                ..g.clone()
+            })
+            .collect();
+    });
+    let started = std::time::Instant::now();
+    let summary = diagnose(&trace);
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < 10.0, "{took:.1} s for 16,000 GPUs");
+    // Every GPU was looked at: its utilisation peak is the busy one.
+    assert_eq!(summary.samples, 20);
+}
+
+/// A trace at a scrape interval of `interval_s`: `n` samples, `busy(i)` saying whether the GPU
+/// is busy (98 %) or idle (2 %) in sample i, and `edit` for the rest.
+fn coarse(
+    n: usize,
+    interval_s: f64,
+    busy: impl Fn(usize) -> bool,
+    edit: impl Fn(&mut crate::trace::Sample),
+) -> Trace {
+    let mut t = build(n, |i, s| {
+        s.t = i as f64 * interval_s;
+        s.gpus[0].util_percent = Some(if busy(i) { 98.0 } else { 2.0 });
+        edit(s);
+    });
+    t.header.interval_s = interval_s;
+    t
+}
+
+/// Issue 25: at a 15 s scrape interval, a GPU that idles 45 s of every 75 (2 samples busy, 3
+/// idle) for 20 minutes while the host's CPUs are 95 % busy. Each half lasts 30–45 s, so the
+/// saw-tooth recogniser calls them phases; the low duty cycle over minutes is still starvation.
+#[test]
+fn a_gpu_underfed_at_15_s_resolution_is_starved() {
+    let trace = coarse(
+        80,
+        15.0,
+        |i| i % 5 < 2,
+        |s| s.host.cpu_busy_percent = Some(95.0),
+    );
+    let s = diagnose(&trace);
+    let d = only(&s, DiagnosisId::GpuStarved);
+    // 80 samples, 2 of every 5 busy: 32 / 80 = 0.4, under 0.5: critical.
+    assert_eq!(num(d, "duty_cycle"), 0.4);
+    assert_eq!(d.severity, Severity::Critical);
+    // All 80 samples of 15 s: 79 × 15 + 15 = 1,200 s.
+    assert_eq!(num(d, "span"), 1200.0);
+    assert_eq!(num(d, "host_cpu"), 95.0);
+    assert!(!d.evidence.contains_key("period"), "no saw-tooth seen");
+    assert!(d.recommendations.contains(&RecId::MoreWorkers));
+}
+
+/// The same at 60 s: busy one sample in three (60 s of every 180) for 30 minutes, the loader's
+/// five processes at 100 % of a core each (500 % in all).
+#[test]
+fn a_gpu_underfed_at_60_s_resolution_is_starved() {
+    let trace = coarse(
+        30,
+        60.0,
+        |i| i % 3 == 0,
+        |s| s.process.as_mut().unwrap().cpu_percent = Some(500.0),
+    );
+    let s = diagnose(&trace);
+    let d = only(&s, DiagnosisId::GpuStarved);
+    // 10 busy of 30: 1/3.
+    assert!((num(d, "duty_cycle") - 1.0 / 3.0).abs() < 1e-12);
+    // 500 % over 4 workers and the main process: 100 % each.
+    assert_eq!(num(d, "loader_cpu"), 100.0);
+    assert_eq!(num(d, "span"), 1800.0);
+}
+
+/// No cause in sight, a GPU never idle, a GPU never busy (not in use), or too short a trace:
+/// nothing.
+#[test]
+fn a_low_duty_cycle_alone_or_briefly_is_not_starvation() {
+    let cases = [
+        // CPUs 40 % busy, the loader at 70 % per process: the GPU's pace is its own.
+        coarse(
+            80,
+            15.0,
+            |i| i % 5 < 2,
+            |s| s.host.cpu_busy_percent = Some(40.0),
+        ),
+        coarse(80, 15.0, |_| true, |s| s.host.cpu_busy_percent = Some(95.0)),
+        coarse(
+            80,
+            15.0,
+            |_| false,
+            |s| s.host.cpu_busy_percent = Some(95.0),
+        ),
+        // 2 minutes at 15 s: 8 samples, under the 3 minutes needed.
+        coarse(
+            8,
+            15.0,
+            |i| i % 5 < 2,
+            |s| s.host.cpu_busy_percent = Some(95.0),
+        ),
+    ];
+    for (k, t) in cases.iter().enumerate() {
+        assert!(
+            !ids(&diagnose(t)).contains(&"gpu-starved"),
+            "case {k}: {:?}",
+            diagnose(t).diagnoses
+        );
+    }
+}

@@ -26,7 +26,6 @@ pub fn gives_up(id: RecommendationId) -> GivesUp {
         | R::ReshardCheckpoint
         | R::WslMemoryLimit
         | R::ShmSize
-        | R::MetalWiredLimit
         | R::IncreaseNumWorkers
         | R::ReducePrefetchFactor
         | R::IndexAsArrays

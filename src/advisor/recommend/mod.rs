@@ -138,8 +138,6 @@ pub enum RecommendationId {
     PreResize,
     /// Decode and augment on the GPU (NVIDIA DALI, torchvision.io.decode_jpeg on CUDA).
     GpuDecode,
-    /// Apple Silicon: raise the GPU's wired-memory limit (`sudo sysctl iogpu.wired_limit_mb=…`).
-    MetalWiredLimit,
     /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
     LargerRuntime,
 }
@@ -268,6 +266,10 @@ pub struct Recommendation {
     /// the changed profile ([`crate::advisor::whatif`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_change: Option<crate::advisor::whatif::MachineChange>,
+    /// Further changes this one is paired with (none changes enough alone): their values are
+    /// under `also.<name>` in `changes`, and `apply` sets them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<RecommendationId>,
 }
 
 impl Recommendation {
@@ -282,6 +284,7 @@ impl Recommendation {
             gives_up: gives_up(id),
             apply: Vec::new(),
             machine_change: None,
+            also: Vec::new(),
         }
     }
 

@@ -26,6 +26,11 @@ pub(crate) fn outcome(j: &Judged) -> Outcome {
     outcome_parts(&j.estimate, &j.gpu, &j.cpu, j.nvme.as_ref(), j.fits)
 }
 
+/// The same for a judged plan (a pair re-run).
+pub(super) fn outcome_of_judged(j: &Judged) -> Outcome {
+    outcome(j)
+}
+
 /// The same for a planner's result (a plan re-assessed on a changed machine).
 pub fn outcome_of(t: &super::TrainingMemory) -> Outcome {
     outcome_parts(&t.estimate, &t.gpu, &t.cpu, t.nvme.as_ref(), t.fits)
@@ -67,7 +72,7 @@ fn method_name(m: LoadingMethod) -> &'static str {
 }
 
 /// True when the loading phase needs more CPU RAM than the training phase.
-fn loading_is_the_peak(j: &Judged) -> bool {
+pub(super) fn loading_is_the_peak(j: &Judged) -> bool {
     use super::breakdown::{PhaseId, phase_cpu};
     let cpu = |id| phase_cpu(&j.estimate.phases, id);
     j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
@@ -76,7 +81,7 @@ fn loading_is_the_peak(j: &Judged) -> bool {
 /// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's
 /// `zero.Init` under ZeRO-3, the meta device under FSDP, `low_cpu_mem_usage` otherwise. `None`
 /// when the plan already loads that way.
-fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
+pub(super) fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
     if plan.strategy == Strategy::Zero3 {
         return (!plan.zero_init).then(|| {
             let mut p = plan.clone();
@@ -109,6 +114,8 @@ pub(super) fn advice(
     ram: &EffectiveRam,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
+    // Each listed change with the plan it re-ran, for pairs.
+    let mut tried: Vec<(usize, TrainingPlan)> = Vec::new();
     let mut consider =
         |id: R, kind: RecKind, changed: TrainingPlan, changes: &[(&str, Quantity)]| {
             if changed == *plan {
@@ -168,6 +175,7 @@ pub(super) fn advice(
                     Some((add, _)) => r = r.with("swap", Quantity::Bytes(add)),
                     None => {}
                 }
+                tried.push((out.len(), applied.clone()));
                 out.push(r);
             }
         };
@@ -359,6 +367,13 @@ pub(super) fn advice(
             changes.push(("strategy", text("fsdp")));
         }
         consider(R::ShardedQlora, RecKind::Software, sharded, &changes);
+    }
+    // No single change fits: pairs of those that helped, each re-run (`pairs`).
+    if !out.iter().any(|r| r.result.fits == Some(true)) {
+        let singles: Vec<(&Recommendation, &TrainingPlan)> =
+            tried.iter().map(|(i, p)| (&out[*i], p)).collect();
+        let found = super::pairs::pairs(plan, &singles, machine);
+        out.extend(found);
     }
     out.extend(machine::recommendations(profile, ram, &ram_need(current)));
     out

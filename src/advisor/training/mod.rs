@@ -9,12 +9,14 @@ mod breakdown;
 mod estimate;
 pub mod loading;
 mod memory;
+mod pairs;
 mod peft;
 mod plan;
 pub mod presets;
 pub mod zero;
 
 pub use advice::outcome_of;
+use advice::outcome_of_judged;
 pub use breakdown::{
     BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
 };

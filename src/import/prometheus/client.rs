@@ -192,6 +192,46 @@ impl Client {
         out
     }
 
+    /// `body` with the token also replaced in every string (and object key) as JSON decodes
+    /// it: a server can echo the token escaped (`\/`, `\uXXXX`, `\"`), which the raw bytes
+    /// don't show. Only a JSON body with a backslash in it can hide the token this way; it is
+    /// written again when a string changed.
+    fn redact_decoded(&self, body: Vec<u8>) -> Vec<u8> {
+        let Some(Token(t)) = &self.token else {
+            return body;
+        };
+        if !body.contains(&b'\\') {
+            return body;
+        }
+        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&body) else {
+            return body;
+        };
+        if !redact_value(&mut value, t) {
+            return body;
+        }
+        match serde_json::to_vec(&value) {
+            Ok(bytes) => bytes,
+            Err(_) => body,
+        }
+    }
+
+    /// `text` (not JSON: a proxy's error page) with JSON-style escapes read (`\/`, `\uXXXX`,
+    /// `\"`, `\\`) and the token replaced, when the token hides behind them; else as it is.
+    fn redact_escaped(&self, text: &str) -> String {
+        let Some(Token(t)) = &self.token else {
+            return text.to_string();
+        };
+        if !text.contains('\\') {
+            return text.to_string();
+        }
+        let decoded = unescape(text);
+        if decoded.contains(t.as_str()) {
+            decoded.replace(t.as_str(), "***")
+        } else {
+            text.to_string()
+        }
+    }
+
     /// An instant query (`/api/v1/query`) at Unix time `time` (the server's now when `None`).
     ///
     /// # Errors
@@ -262,7 +302,7 @@ impl Client {
                 },
                 e => PromError::Transport(self.redact(&e.to_string())),
             })?;
-        let body = self.redact_bytes(body);
+        let body = self.redact_decoded(self.redact_bytes(body));
         if status == 401 || status == 403 {
             return Err(PromError::Unauthorized { status });
         }
@@ -272,11 +312,84 @@ impl Client {
                 let first = text.lines().next().unwrap_or("").trim();
                 PromError::Http {
                     status,
-                    detail: first.chars().take(200).collect(),
+                    detail: self.redact_escaped(first).chars().take(200).collect(),
                 }
             }));
         }
         Ok(body)
+    }
+}
+
+/// `text` with the escapes a JSON string may hold read: `\uXXXX` (a surrogate pair as one
+/// character; a lone surrogate as U+FFFD) and `\/ \" \\ \b \f \n \r \t`; anything else kept.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let hex4 = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| -> Option<u32> {
+        let digits: String = (0..4).filter_map(|_| chars.next()).collect();
+        (digits.len() == 4).then(|| u32::from_str_radix(&digits, 16).ok())?
+    };
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('u') => {
+                let Some(u) = hex4(&mut chars) else { continue };
+                let code = if (0xd800..0xdc00).contains(&u) && chars.peek() == Some(&'\\') {
+                    chars.next();
+                    chars.next();
+                    match hex4(&mut chars) {
+                        Some(low) if (0xdc00..0xe000).contains(&low) => {
+                            0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00)
+                        }
+                        _ => 0xfffd,
+                    }
+                } else {
+                    u
+                };
+                out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
+            }
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Replaces `token` by `***` in every string and key of `value`; true when one changed.
+fn redact_value(value: &mut serde_json::Value, token: &str) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) if s.contains(token) => {
+            *s = s.replace(token, "***");
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| redact_value(v, token) | changed),
+        Value::Object(map) => {
+            let mut changed = false;
+            let entries = std::mem::take(map);
+            for (k, mut v) in entries {
+                changed |= redact_value(&mut v, token);
+                let k = if k.contains(token) {
+                    changed = true;
+                    k.replace(token, "***")
+                } else {
+                    k
+                };
+                map.insert(k, v);
+            }
+            changed
+        }
+        _ => false,
     }
 }
 
@@ -322,6 +435,18 @@ mod tests {
             c.redact_bytes(b"{\"a\":\"s3cr3t-t0ken\"}".to_vec()),
             b"{\"a\":\"***\"}".to_vec()
         );
+        // Escaped as JSON allows: `\/`, `\uXXXX` (here for `s`, `3` and `-`), in a key too.
+        let escaped =
+            br#"{"a":"\u0073\u0033cr3t\u002dt0ken","s3cr3t-t\u0030ken":["x\/s3cr3t-t0ken"]}"#;
+        let v: serde_json::Value =
+            serde_json::from_slice(&c.redact_decoded(escaped.to_vec())).unwrap();
+        assert_eq!(v, serde_json::json!({"a": "***", "***": ["x/***"]}));
+        // A text (not JSON) error body with the token escaped: read and redacted.
+        assert_eq!(
+            c.redact_escaped(r"denied: \u0073\u0033cr3t-t0ken\/x"),
+            "denied: ***/x"
+        );
+        assert_eq!(c.redact_escaped(r"a\/b"), r"a\/b", "no token: as it was");
         let bad = Client::new("http://127.0.0.1:1", Some("two words".into())).unwrap_err();
         assert_eq!(bad, PromError::BadToken);
         assert!(

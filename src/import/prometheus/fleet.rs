@@ -131,6 +131,8 @@ pub fn build_profiles(
 ) -> Vec<(String, MachineProfile)> {
     let mut nodes: BTreeMap<String, MachineProfile> = BTreeMap::new();
     let mut gpus: BTreeMap<(String, u32), GpuFacts> = BTreeMap::new();
+    // GPUs per node so far: the cap is checked in constant time, not by counting every key.
+    let mut per_node: BTreeMap<String, usize> = BTreeMap::new();
     for (field, series) in results {
         let factor = mapping.query(*field).map_or(1.0, |q| q.unit.factor());
         let mut sorted: Vec<&Series> = series.iter().collect();
@@ -181,10 +183,12 @@ pub fn build_profiles(
                         continue;
                     };
                     let key = (node.clone(), index);
-                    if !gpus.contains_key(&key)
-                        && gpus.keys().filter(|(n, _)| *n == node).count() >= MAX_GPUS
-                    {
-                        continue;
+                    if !gpus.contains_key(&key) {
+                        let count = per_node.entry(node.clone()).or_default();
+                        if *count >= MAX_GPUS {
+                            continue;
+                        }
+                        *count += 1;
                     }
                     let g = gpus.entry(key).or_default();
                     if g.labels.is_empty() {
@@ -237,7 +241,14 @@ pub fn build_profiles(
             status: GpuStatus::default(),
         });
     }
-    nodes.into_iter().collect()
+    nodes
+        .into_iter()
+        .map(|(node, mut p)| {
+            // A server's labels are hostile text: one line each.
+            crate::profile::strings::make_one_line(&mut p);
+            (node, p)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -278,13 +278,35 @@ impl Mapping {
     }
 
     /// A query with its placeholders filled: `$node` (the matcher), `$label` (the node label)
-    /// and `$window` (`window_s` as whole seconds, `60s`).
+    /// and `$window` (`window_s` as whole seconds, `60s`). One pass over the template: a
+    /// placeholder's value is never searched again, so `$window` or `$label` inside a node
+    /// name (`--instance`) stays text.
     pub fn render(&self, template: &str, scope: Scope<'_>, window_s: f64) -> String {
         let window = format!("{}s", window_s.max(1.0).ceil() as u64);
-        template
-            .replace("$node", &self.matcher(scope))
-            .replace("$label", &self.node_label)
-            .replace("$window", &window)
+        let matcher = self.matcher(scope);
+        let values: [(&str, &str); 3] = [
+            ("$node", &matcher),
+            ("$label", &self.node_label),
+            ("$window", &window),
+        ];
+        let mut out = String::with_capacity(template.len() + matcher.len());
+        let mut rest = template;
+        while let Some(i) = rest.find('$') {
+            out.push_str(&rest[..i]);
+            let tail = &rest[i..];
+            match values.iter().find(|(name, _)| tail.starts_with(name)) {
+                Some((name, value)) => {
+                    out.push_str(value);
+                    rest = &tail[name.len()..];
+                }
+                None => {
+                    out.push('$');
+                    rest = &tail[1..];
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 
     /// A node name as given (`--instance`, the window's field) as series are grouped: without
@@ -447,6 +469,15 @@ mod tests {
         assert_eq!(
             m.render("rate(x{$node}[$window]) by ($label)", Scope::All, 15.0),
             r#"rate(x{instance!=""}[15s]) by (instance)"#
+        );
+        // `$window` and `$label` in a node name are text, not placeholders.
+        assert_eq!(
+            m.render(
+                "rate(x{$node}[$window])",
+                Scope::Node("n$window$label"),
+                15.0
+            ),
+            r#"rate(x{instance=~"n\\$window\\$label(:[0-9]+)?"}[15s])"#
         );
     }
 

@@ -200,7 +200,12 @@ fn convert(field: Field, raw: f64, factor: f64) -> Result<f64, bool> {
         Kind::Percent => Err(true),
         Kind::Bytes | Kind::Count if (0.0..=(1u64 << 62) as f64).contains(&v) => Ok(v.round()),
         Kind::Bytes | Kind::Count => Err(true),
-        Kind::BytesPerSecond | Kind::PerSecond | Kind::Watts if v >= 0.0 => Ok(v),
+        // Up to what the trace format takes (a larger rate is a broken exporter).
+        Kind::BytesPerSecond | Kind::PerSecond | Kind::Watts
+            if (0.0..=crate::trace::jsonl::MAX_TRACE_VALUE).contains(&v) =>
+        {
+            Ok(v)
+        }
         Kind::BytesPerSecond | Kind::PerSecond | Kind::Watts => Err(true),
         Kind::Labels => Err(false),
     }

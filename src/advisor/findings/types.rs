@@ -1,0 +1,228 @@
+//! The findings vocabulary: severities, finding and recommendation ids, the quantities behind a
+//! finding, and the finding itself. Data only; `super` builds them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing.
+    Info,
+    /// Will slow training or break some setups.
+    Warning,
+    /// Will starve the GPUs or kill jobs.
+    Critical,
+}
+
+/// Stable finding ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FindingId {
+    /// Effective RAM < total discrete VRAM.
+    RamBelowVram,
+    /// Effective RAM < the largest single GPU's VRAM (multi-GPU machines; with one GPU this is
+    /// the same as `ram-below-vram` and only that one is raised).
+    RamBelowLargestGpu,
+    /// 1.0 ≤ ratio < 1.5: enough without offload, not for CPU offload.
+    RamBelowOffloadTier,
+    /// A cgroup limit caps memory below physical RAM.
+    ContainerLimitBelowRam,
+    /// The GPU shares system RAM; the ratio does not apply.
+    UnifiedMemory,
+    /// No GPU found.
+    NoGpu,
+    /// A discrete GPU's VRAM is unknown, so the ratio can't be computed.
+    VramUnknown,
+    /// Physical RAM unknown.
+    RamUnknown,
+    /// No swap configured.
+    SwapAbsent,
+    /// Swap in use at detection time.
+    SwapInUse,
+    /// `vm.swappiness` above 20.
+    SwappinessHigh,
+    /// `/dev/shm` smaller than DataLoader workers need.
+    ShmSmall,
+    /// A GPU's PCIe link runs narrower or slower than it can.
+    PcieLinkDegraded,
+    /// A GPU's link runs below its maximum generation while idle (power saving, normal).
+    PcieLinkIdle,
+    /// The training plan's model states don't fit this machine's RAM or VRAM.
+    TrainingDoesNotFit,
+    /// A plan (training or inference) fits its limits only inside the margin it must leave
+    /// (`advisor::headroom`): it would run out of memory in practice.
+    PlanTight,
+    /// The training plan runs more ranks per node than this machine has GPUs: its figures are
+    /// for another machine.
+    TrainingMoreGpusThanMachine,
+    /// The workload's working set exceeds effective RAM: swapping, then the OOM killer.
+    WorkloadRamExceeded,
+    /// The workload leaves under 10 % of RAM free.
+    WorkloadSwapRisk,
+    /// The dataset doesn't fit in the page cache: every epoch reads (part of) it from storage,
+    /// and storage delivers fewer samples/s than the GPUs want (it limits them, or would once
+    /// the narrower stage is fixed).
+    DatasetNotCached,
+    /// The dataset doesn't fit in the page cache, but storage delivers at least what the GPUs
+    /// want: it streams fast enough, and more RAM to cache it wouldn't speed training.
+    DatasetStreamsFromStorage,
+    /// GPUs wait for storage.
+    StarvedByStorage,
+    /// GPUs wait for memory bandwidth.
+    StarvedByRamBandwidth,
+    /// GPUs wait for decoding and augmentation.
+    StarvedByDecode,
+    /// GPUs wait for host-to-device copies.
+    StarvedByPcie,
+    /// Only one memory channel is populated.
+    SingleChannelMemory,
+    /// Memory channels hold different amounts or numbers of modules.
+    UnevenChannels,
+    /// Memory bandwidth is below the seed's 2 GB/s per GiB of VRAM: the data path, not the
+    /// GPU, sets the pace.
+    MemoryBandwidthBound,
+    /// A measured dataset folder is on a network file system.
+    DatasetOnNetworkStorage,
+    /// A measured dataset folder is on a rotating disk.
+    DatasetOnHdd,
+    /// WSL2 caps the RAM Linux sees below what Windows has (`advisor::wsl`).
+    WslMemoryCapped,
+    /// The workload's RAM cache (decoded images, or the stored files) is what pushes its
+    /// working set past RAM.
+    CacheDoesNotFit,
+    /// Every DataLoader worker copies the dataset's index (Python objects touched by reference
+    /// counting), and the copies are a noticeable part of RAM.
+    DatasetIndexCopied,
+    /// More DataLoader workers than usable cores: they time-share the cores, adding memory
+    /// without adding decode speed.
+    WorkersOversubscribed,
+    /// The dataset size, sample count, format and image size don't agree (the implied file size
+    /// is far outside what the format takes at that size).
+    DatasetSizeInconsistent,
+}
+
+/// Stable recommendation ids; text in `rec.<id>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecId {
+    /// Add RAM up to the target.
+    AddRam,
+    /// Stream or memory-map the dataset instead of holding it in RAM.
+    StreamDataset,
+    /// Fine-tune with LoRA/QLoRA instead of full-parameter CPU offload.
+    PreferLora,
+    /// Raise the container / job memory limit.
+    RaiseLimit,
+    /// Plan model, data and OS against one shared pool.
+    BudgetUnifiedPool,
+    /// Install or repair the NVIDIA driver so NVML can report VRAM.
+    InstallDriver,
+    /// Add swap on fast NVMe as a safety net.
+    AddSwap,
+    /// Set `vm.swappiness` to 10–20.
+    LowerSwappiness,
+    /// Grow `/dev/shm` (Docker `--shm-size` or `--ipc=host`).
+    GrowShm,
+    /// Reseat the GPU / check the slot, riser and BIOS link settings.
+    CheckPcieSlot,
+    /// Switch to a training plan that fits (the planner lists them).
+    TryFittingPlan,
+    /// Set `num_workers` to the recommended value.
+    SetNumWorkers,
+    /// Store images pre-resized near the training resolution.
+    PreResize,
+    /// Shard the dataset (WebDataset, TFRecord) or memory-map it.
+    UseShards,
+    /// Turn on `pin_memory`.
+    PinMemory,
+    /// Install modules so every memory channel is populated.
+    PopulateChannels,
+    /// Use identical modules in every channel.
+    MatchModules,
+    /// Decode and augment on the GPU (NVIDIA DALI) to take work off CPU and RAM.
+    GpuDataLoading,
+    /// Copy the dataset to local NVMe, or pack small files into shards.
+    CopyToLocalNvme,
+    /// A cloud instance: move to a larger instance of the same family (`advisor::purchase`).
+    LargerInstance,
+    /// Soldered memory: it can't be upgraded; plan a new machine.
+    PlanNewMachine,
+    /// A virtual machine: ask its host for more memory.
+    RaiseVmMemory,
+    /// WSL2: raise `memory=` in `.wslconfig` (Windows' RAM entered).
+    WslRaiseMemory,
+    /// WSL2: raise `memory=` (Windows' RAM estimated from the default cap).
+    WslRaiseMemoryEstimated,
+    /// WSL2: raise `memory=` (Windows' RAM unknown).
+    WslRaiseMemoryUnknown,
+    /// Hold the dataset index in NumPy arrays or Arrow, or memory-mapped files.
+    IndexAsArrays,
+    /// No `num_workers` value fits: the other levers (listed with their numbers) or RAM.
+    NoWorkerCountFits,
+    /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
+    /// diagnosis).
+    ReduceWorkers,
+    /// More DataLoader workers, to decode faster or keep more reads in flight (live diagnosis).
+    MoreWorkers,
+    /// Look at the data loader first: the GPU idles between batches (live diagnosis).
+    CheckDataLoader,
+    /// A hosted notebook: a runtime with more RAM.
+    LargerRuntime,
+    /// The data-loading changes are in the ranked list, each with its predicted utilisation
+    /// (in place of canned advice the recommender computes).
+    SeeWorkloadChanges,
+}
+
+/// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "unit", content = "value", rename_all = "lowercase")]
+pub enum Quantity {
+    /// Bytes.
+    Bytes(u64),
+    /// A dimensionless ratio (RAM/VRAM).
+    Ratio(f64),
+    /// A count (GPU index, lanes, a kernel setting).
+    Count(u64),
+    /// A rate in samples per second.
+    Rate(f64),
+    /// A share, 0–1, shown as a percentage.
+    Share(f64),
+    /// Bandwidth in bytes per second (shown as GB/s, 10^9 bytes/s).
+    #[serde(rename = "bytes_per_s")]
+    BytesPerSecond(f64),
+    /// A setting's value as written in a configuration (`"rank0"`, `"g5.2xlarge"`): shown as
+    /// it is, untranslated.
+    Text(String),
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Stable id.
+    pub id: FindingId,
+    /// Severity.
+    pub severity: Severity,
+    /// The numbers behind it, by name; the locale texts use the same names as placeholders.
+    pub values: BTreeMap<String, Quantity>,
+    /// What to do, most useful first.
+    pub recommendations: Vec<RecId>,
+}
+
+impl Finding {
+    pub(crate) fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
+        Finding {
+            id,
+            severity,
+            values: BTreeMap::new(),
+            recommendations: recs.to_vec(),
+        }
+    }
+
+    pub(crate) fn with(mut self, name: &str, q: Quantity) -> Finding {
+        self.values.insert(name.to_string(), q);
+        self
+    }
+}

@@ -1,0 +1,95 @@
+//! `advise --profile-dir/--slurm/--prometheus --fleet --json`, written as it is built: each
+//! machine is assessed, written and dropped before the next, so a 100,000-node inventory never
+//! holds 100,000 assessments. The text is the same as [`crate::report::FleetDocument`] written
+//! with `serde_json::to_string_pretty`.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde::Serialize;
+use serde::ser::{SerializeSeq, Serializer};
+
+use super::fleet::{PrometheusSource, sources};
+use crate::advisor::fleet::FleetMachine;
+use crate::i18n::Lang;
+use crate::report::SkippedFile;
+
+/// A sequence serialised from an iterator, taken once.
+struct Streamed<I>(RefCell<Option<I>>);
+
+impl<I: Iterator<Item = FleetMachine>> Serialize for Streamed<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        if let Some(machines) = self.0.borrow_mut().take() {
+            for m in machines {
+                seq.serialize_element(&m)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// The fleet document's fields, in its order, with the machines streamed.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct Document<'a, I: Iterator<Item = FleetMachine>> {
+    machines: Streamed<I>,
+    skipped: &'a [SkippedFile],
+}
+
+/// Standard output with terminal control characters removed as it passes
+/// ([`crate::sanitize::clean`], as every output of the command line). serde_json writes a
+/// string in pieces cut at escapes, which are ASCII, so each piece is whole UTF-8.
+struct Clean<W: Write>(W);
+
+impl<W: Write> Write for Clean<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => self.0.write_all(crate::sanitize::clean(text).as_bytes())?,
+            Err(_) => self.0.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Prints the fleet as JSON, one machine at a time.
+pub fn print(
+    lang: Lang,
+    dir: Option<&Path>,
+    slurm_file: Option<&Path>,
+    prometheus: Option<PrometheusSource<'_>>,
+) -> ExitCode {
+    let mut sources = match sources(lang, dir, slurm_file, prometheus) {
+        Ok(s) => s,
+        Err(e) => return super::fail(lang, super::EXIT_BAD_INPUT, &e),
+    };
+    let skipped: Vec<SkippedFile> = std::mem::take(&mut sources.skipped)
+        .into_iter()
+        .map(|(file, why)| SkippedFile {
+            file,
+            reason: crate::report::skip_reason(lang, Some(&why)),
+        })
+        .collect();
+    let doc = Document {
+        machines: Streamed(RefCell::new(Some(sources.assessed()))),
+        skipped: &skipped,
+    };
+    let stdout = std::io::stdout().lock();
+    let mut out = Clean(std::io::BufWriter::new(stdout));
+    let written = serde_json::to_writer_pretty(&mut out, &doc)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe (`… --json | head`) is not an error worth a message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => super::fail(lang, super::EXIT_OUTPUT_FAILED, &format!("stdout: {e}")),
+    }
+}
