@@ -200,10 +200,10 @@ mod imp {
         file.set_permissions(std::fs::Permissions::from_mode(mode))
     }
 
-    /// Makes the rename durable. File systems that can't sync a folder (`EINVAL`) are left as
-    /// they are.
-    fn sync_dir(dir: BorrowedFd<'_>) -> io::Result<()> {
-        // SAFETY: a valid descriptor and a NUL-terminated name; the descriptor is owned below.
+    /// A new read-only descriptor of the folder `dir` (its `.`), owned by the caller, who must
+    /// close it.
+    fn reopen_dir(dir: BorrowedFd<'_>) -> io::Result<std::os::fd::RawFd> {
+        // SAFETY: a valid descriptor and a NUL-terminated name.
         let fd = unsafe {
             libc::openat(
                 dir.as_raw_fd(),
@@ -212,8 +212,16 @@ mod imp {
             )
         };
         if fd < 0 {
-            return Err(io::Error::last_os_error());
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(fd)
         }
+    }
+
+    /// Makes the rename durable. File systems that can't sync a folder (`EINVAL`) are left as
+    /// they are.
+    fn sync_dir(dir: BorrowedFd<'_>) -> io::Result<()> {
+        let fd = reopen_dir(dir)?;
         // SAFETY: a fresh descriptor nobody else owns.
         let d = unsafe { File::from_raw_fd(fd) };
         match d.sync_all() {
@@ -258,18 +266,7 @@ mod imp {
     /// The names in the folder `dir` (read through a descriptor of its own).
     fn list(dir: BorrowedFd<'_>) -> io::Result<Vec<std::ffi::OsString>> {
         use std::os::unix::ffi::OsStrExt;
-        // SAFETY: a valid descriptor and a NUL-terminated name; the descriptor is owned by the
-        // stream below.
-        let fd = unsafe {
-            libc::openat(
-                dir.as_raw_fd(),
-                c".".as_ptr(),
-                libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-            )
-        };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
+        let fd = reopen_dir(dir)?;
         // SAFETY: fd is ours; on success the stream owns it and closedir closes it.
         let stream = unsafe { libc::fdopendir(fd) };
         if stream.is_null() {
