@@ -275,21 +275,20 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
     if f.id != FindingId::PlanTight {
         return fill_values(lang, msg, &f.values);
     }
-    // `plan-tight` names its plan and limit as ids: worded here.
+    // `plan-tight` names its plan and limit as ids: worded here, the limit as every view
+    // names it (`recommend::limit_name`).
     let mut values = f.values.clone();
-    let word = |id: &str| match id {
-        "training" => Some(Msg::AdvicePlanTraining),
-        "inference" => Some(Msg::AdvicePlanInference),
-        "vram" => Some(Msg::AdviceLimitVram),
-        "ram" => Some(Msg::AdviceLimitRam),
-        "nvme" => Some(Msg::AdviceLimitNvme),
-        _ => None,
-    };
-    for key in ["plan", "limit"] {
-        if let Some(Quantity::Text(id)) = values.get(key) {
-            if let Some(m) = word(id) {
-                values.insert(key.to_string(), Quantity::Text(tr(lang, m).to_string()));
-            }
+    if let Some(Quantity::Text(id)) = values.get("plan") {
+        let m = match id.as_str() {
+            "inference" => Msg::AdvicePlanInference,
+            _ => Msg::AdvicePlanTraining,
+        };
+        values.insert("plan".into(), Quantity::Text(tr(lang, m).to_string()));
+    }
+    if let Some(Quantity::Text(id)) = values.get("limit") {
+        if let Some(l) = crate::advisor::recommend::Limit::from_id(id) {
+            let word = recommend::limit_name(lang, l).to_string();
+            values.insert("limit".into(), Quantity::Text(word));
         }
     }
     fill_values(lang, msg, &values)

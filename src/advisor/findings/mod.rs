@@ -286,9 +286,10 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if t.fits != Some(false) {
         return;
     }
-    let mut checks = vec![("vram", &t.gpu), ("ram", &t.cpu)];
+    use super::recommend::Limit;
+    let mut checks = vec![(Limit::Vram, &t.gpu), (Limit::Ram, &t.cpu)];
     if let Some(n) = &t.nvme {
-        checks.push(("nvme", n));
+        checks.push((Limit::Nvme, n));
     }
     if let Some(f) = plan_tight("training", &checks) {
         out.push(f);
@@ -327,7 +328,10 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
 /// `plan-tight` for a plan (`"training"`, `"inference"`) whose failing checks all fit without
 /// their margin: the limit with the least headroom, its headroom and margin. `None` when a
 /// check falls short outright (or none fails).
-fn plan_tight(plan: &str, checks: &[(&str, &super::training::CapacityCheck)]) -> Option<Finding> {
+fn plan_tight(
+    plan: &str,
+    checks: &[(super::recommend::Limit, &super::training::CapacityCheck)],
+) -> Option<Finding> {
     let failing: Vec<_> = checks
         .iter()
         .filter(|(_, c)| c.fits == Some(false))
@@ -345,7 +349,7 @@ fn plan_tight(plan: &str, checks: &[(&str, &super::training::CapacityCheck)]) ->
             &[RecId::TryFittingPlan],
         )
         .with("plan", Quantity::Text(plan.to_string()))
-        .with("limit", Quantity::Text(limit.to_string()))
+        .with("limit", Quantity::Text(limit.id().to_string()))
         .with("needed", Quantity::Bytes(c.needed_bytes))
         .with("available", Quantity::Bytes(c.available_bytes.unwrap_or(0)))
         .with(
@@ -361,7 +365,10 @@ fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if m.fits == Some(false) {
         out.extend(plan_tight(
             "inference",
-            &[("vram", &m.gpu), ("ram", &m.cpu)],
+            &[
+                (super::recommend::Limit::Vram, &m.gpu),
+                (super::recommend::Limit::Ram, &m.cpu),
+            ],
         ));
     }
 }

@@ -178,13 +178,14 @@ pub fn inference(from: &InferencePlan, to: &InferencePlan) -> Vec<String> {
     a.0
 }
 
-fn storage(k: DiskKind) -> &'static str {
+/// `--storage`'s value; `None` for a kind the flag can't name (unknown storage).
+fn storage(k: DiskKind) -> Option<&'static str> {
     match k {
-        DiskKind::Nvme => "nvme",
-        DiskKind::Ssd => "ssd",
-        DiskKind::Hdd => "hdd",
-        DiskKind::Network => "network",
-        _ => "nvme",
+        DiskKind::Nvme => Some("nvme"),
+        DiskKind::Ssd => Some("ssd"),
+        DiskKind::Hdd => Some("hdd"),
+        DiskKind::Network => Some("network"),
+        DiskKind::Unknown => None,
     }
 }
 
@@ -236,8 +237,8 @@ pub fn workload(from: &Workload, to: &Workload) -> Vec<String> {
         );
     }
     if from.storage != to.storage {
-        if let Some(k) = to.storage {
-            a.flag("storage", storage(k));
+        if let Some(k) = to.storage.and_then(storage) {
+            a.flag("storage", k);
         }
     }
     if from.cache != to.cache {

@@ -172,6 +172,25 @@ pub enum Limit {
     Nvme,
 }
 
+impl Limit {
+    /// The limit's id as the JSON writes it (`"vram"`, `"shm"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Limit::Vram => "vram",
+            Limit::Ram => "ram",
+            Limit::Shm => "shm",
+            Limit::Nvme => "nvme",
+        }
+    }
+
+    /// The limit an id names ([`Limit::id`]).
+    pub fn from_id(id: &str) -> Option<Limit> {
+        [Limit::Vram, Limit::Ram, Limit::Shm, Limit::Nvme]
+            .into_iter()
+            .find(|l| l.id() == id)
+    }
+}
+
 /// What the model says once a change is applied. Each field is `None` when it doesn't apply
 /// to the change's subject (a workload has no per-GPU peak).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
