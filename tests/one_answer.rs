@@ -134,7 +134,7 @@ fn window_and_command_line_assess_the_same_inputs_alike() {
             common::ramvram()
                 .args(["advise", "--json", "--profile"])
                 .arg(common::fixture_path(fixture))
-                .args(["--preset", preset, "--offload-optimizer", "cpu"])
+                .args(["--preset", preset])
                 .args(["--workload", workload]),
         );
         let mut diff = Vec::new();

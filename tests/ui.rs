@@ -98,7 +98,14 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     let profile = common::fixture("aws-g5.xlarge");
     let mut h = on_page(&profile, Lang::En, "Training memory");
     assert_eq!(h.state().tab(), ramvram::ui::panels::Tab::Training);
-    // Default plan: Llama 2 7B, ZeRO-2, optimizer offloaded to the CPU, one GPU.
+    // The first plan is the command line's `--preset llama2-7b`: ZeRO-2 without offload, on
+    // the machine's one GPU. The optimizer states then go to the CPU (ZeRO-Offload).
+    h.get_by_label("Optimizer offload").click();
+    h.run();
+    // The open list's "CPU" (the Machine column has a "CPU" row too).
+    let cpu = h.get_all_by_label("CPU").last().unwrap();
+    cpu.click();
+    h.run();
     h.get_by_label("This plan does not fit this machine.");
     let does_not_fit = |a: &ramvram::advisor::Assessment| {
         a.findings
@@ -575,6 +582,7 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
     let text = serde_json::to_string(&Settings {
         lang: None,
         workload: Some(mine.clone()),
+        ..Default::default()
     })
     .unwrap();
     let settings: Settings = serde_json::from_str(&text).unwrap();
@@ -587,6 +595,7 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
             dataset_bytes: 0,
             ..mine
         }),
+        ..Default::default()
     };
     let app = RamvramApp::new(Lang::En, broken);
     assert_eq!(app.workload().preset.as_deref(), Some("seed-4k-medical"));
@@ -597,6 +606,74 @@ fn the_workload_left_last_time_comes_back_and_a_broken_one_is_ignored() {
     let other: Settings =
         serde_json::from_str(r#"{"lang":"zh","workload":{"num_workers":"eight"}}"#).unwrap();
     assert_eq!((other.lang, other.workload), (Some(Lang::Zh), None));
+}
+
+/// "Include" is the user's choice, kept between sessions like the inputs; an input changed
+/// since a preset makes the chip go dark and says what it is based on; restored inputs say so;
+/// the export dialog lists what the report will contain.
+#[test]
+fn inputs_say_what_they_are_and_include_is_an_explicit_kept_choice() {
+    use ramvram::advisor::training::presets as models;
+    use ramvram::advisor::workload::presets;
+    use ramvram::ui::settings::Settings;
+    let plan = ramvram::advisor::training::TrainingPlan::from_preset(
+        models::preset("llama2-13b").unwrap(),
+    );
+    let workload = ramvram::advisor::workload::Workload {
+        num_workers: 38,
+        ..presets::preset("seed-4k-medical").unwrap()
+    };
+    // Through the settings file's JSON, as the window saves and reads it.
+    let text = serde_json::to_string(&Settings {
+        workload: Some(workload.clone()),
+        training: Some(plan.clone()),
+        include_training: true,
+        include_workload: false,
+        ..Default::default()
+    })
+    .unwrap();
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut app = RamvramApp::new(Lang::En, serde_json::from_str(&text).unwrap());
+    app.show_profile(&profile, Source::Detected);
+    let mut h = harness(app);
+    h.run();
+    assert_eq!(h.state().included_inputs(), (true, false));
+    let a = h.state().assessment().unwrap();
+    assert_eq!(a.training_memory.as_ref().unwrap().plan.params, plan.params);
+    assert!(a.workload.is_none());
+    h.get_by_label("Training memory").click();
+    h.run();
+    h.get_by_label("Restored from your last session: the inputs as you left them.");
+    // Changing an input neither includes nor leaves out: the choice stands.
+    h.get_by_label("QLoRA").click();
+    h.run();
+    assert_eq!(h.state().included_inputs(), (true, false));
+    assert!(
+        h.query_by_label("Restored from your last session: the inputs as you left them.")
+            .is_none(),
+        "a changed plan is no longer the restored one"
+    );
+    h.get_by_label("Data loading").click();
+    h.run();
+    h.get_by_label_contains(
+        "based on 4K medical images, 8 workers (the seed's example), changed: num_workers",
+    );
+    h.get_by_label("Export report…").click();
+    h.run();
+    h.get_by_label("This report will contain:");
+    h.get_by_label_contains("• Training plan: ");
+    h.get_by_label(
+        "• Not included: the workload on the Data loading page (tick “Include” on its page to add it).",
+    );
+    h.get_by_label("Cancel").click();
+    h.run();
+    // Choosing the preset again lights its chip and drops the "based on" line.
+    h.get_by_label("4K medical images, 8 workers (the seed's example)")
+        .click();
+    h.run();
+    assert_eq!(h.state().workload().num_workers, 8);
+    assert!(h.query_by_label_contains("based on").is_none());
+    assert_eq!(h.state().included_inputs(), (true, false));
 }
 
 #[test]

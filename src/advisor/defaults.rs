@@ -39,6 +39,20 @@ pub fn plan_for_preset(preset: &Preset, profile: &MachineProfile) -> TrainingPla
     }
 }
 
+/// The model a plan starts from when nobody chose one (the window's first plan): Llama 2 7B,
+/// the seed article's question. Its plan is [`plan_for_preset`]'s, as `--preset llama2-7b`
+/// gives on the command line.
+pub const FIRST_PRESET: &str = "llama2-7b";
+
+/// The plan the window shows before the user changes anything: [`FIRST_PRESET`] with the
+/// defaults of [`plan_for_preset`] (ZeRO-2 without offload) on one GPU; the window sets the
+/// GPU count to [`gpus_per_node`] once it knows the machine.
+pub fn first_plan() -> TrainingPlan {
+    let preset =
+        super::training::presets::preset(FIRST_PRESET).expect("the first preset is in the table");
+    TrainingPlan::from_preset(preset)
+}
+
 /// A plan for `params` parameters on `profile`, with the defaults of [`plan_for_preset`].
 pub fn plan_for_params(params: u64, profile: &MachineProfile) -> TrainingPlan {
     TrainingPlan {

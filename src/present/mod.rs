@@ -20,6 +20,7 @@ pub mod fleet;
 pub mod hardware;
 pub mod headline;
 pub mod inference;
+pub mod inputs;
 pub mod model;
 pub mod monitor;
 pub mod names;
@@ -37,6 +38,16 @@ pub use hardware::{hardware_rows, installed, modules_summary, sizing, thp};
 /// 2× tier and Cisco's 3× rule, so every published rule's line is on the scale. Ratios above it
 /// are drawn at the end.
 pub const GAUGE_MAX_RATIO: f64 = 3.5;
+
+/// Items in a run of text: "a, b, c" / "a、b、c" (the locale's list separator).
+pub fn join<S: AsRef<str>>(lang: Lang, items: &[S]) -> String {
+    let sep = tr(lang, Msg::MonitorListSep);
+    items
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
 
 /// Two sentences as one paragraph: a space between them in English, none in Chinese (a
 /// Chinese sentence ends in "。", which carries its own space).

@@ -21,6 +21,24 @@ pub fn preset_name(lang: Lang, id: &str) -> &'static str {
     )
 }
 
+/// The preset a workload names, as it stands: its name while untouched, "based on 4K medical
+/// images, changed: num_workers" once an input differs
+/// ([`crate::advisor::workload::presets::basis`]). `None` when it names no preset this version
+/// knows. The window's preset chips, the terminal and the report use it.
+pub fn preset_basis(lang: Lang, w: &crate::advisor::workload::Workload) -> Option<String> {
+    let b = crate::advisor::workload::presets::basis(w)?;
+    let name = preset_name(lang, &b.id);
+    Some(if b.changed.is_empty() {
+        name.to_string()
+    } else {
+        trf(
+            lang,
+            Msg::PresetBasedOn,
+            &[("name", name), ("fields", &super::join(lang, &b.changed))],
+        )
+    })
+}
+
 /// Augmentation level.
 pub fn augmentation(lang: Lang, a: Augmentation) -> &'static str {
     tr(
@@ -206,8 +224,8 @@ pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
 /// report's "What this report assesses" use it.
 pub fn summary(lang: Lang, w: &crate::advisor::workload::Workload) -> String {
     let mut parts = Vec::new();
-    if let Some(p) = w.preset.as_deref() {
-        parts.push(preset_name(lang, p).to_string());
+    if let Some(p) = preset_basis(lang, w) {
+        parts.push(p);
     }
     parts.push(format::gb(w.dataset_bytes));
     parts.push(if w.width > 0 {

@@ -9,7 +9,7 @@ use super::plan_sections::{inference, procurement, training, workload};
 use crate::advisor::{Assessment, Severity};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::present::{self, training as tw};
+use crate::present;
 
 /// A chart, drawn as vectors by the PDF writer (and omitted from Markdown).
 #[derive(Clone, Debug, PartialEq)]
@@ -250,16 +250,7 @@ fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
 /// alone. Built from the assessment, so it can't disagree with the sections below.
 fn inputs(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Subheading(tr(lang, Msg::InputsSection).to_string()));
-    let mut lines = Vec::new();
-    if let Some(t) = &a.training_memory {
-        let (model, plan) = tw::plan_summary(lang, t);
-        let text = format!("{model} · {plan}");
-        lines.push(trf(lang, Msg::InputsTraining, &[("plan", &text)]));
-    }
-    if let Some(w) = &a.workload {
-        let text = present::workload::summary(lang, &w.workload);
-        lines.push(trf(lang, Msg::InputsWorkload, &[("workload", &text)]));
-    }
+    let lines = present::inputs::included(lang, a);
     if lines.is_empty() {
         b.push(Block::Paragraph(
             tr(lang, Msg::InputsMachineOnly).to_string(),

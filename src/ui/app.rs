@@ -67,6 +67,7 @@ mod files;
 mod fleet_files;
 mod monitor_jobs;
 mod prometheus_jobs;
+mod remembered;
 mod worker;
 
 use bench_jobs::RunningBench;
@@ -114,12 +115,14 @@ pub struct RamvramApp {
     storage_bench_config: Option<StorageBenchConfig>,
     /// Test hook: the decode benchmark's configuration instead of this machine's.
     decode_bench_config: Option<DecodeBenchConfig>,
-    /// Save the workload in the settings file when it changes (the real window; not tests).
-    remember_workload: bool,
-    /// The workload as last saved, or as shown at start: the settings file is written only
-    /// when the user changes it (never on the first frame, so that a corrupt file's backup and
-    /// a saved language are not replaced by defaults the user never chose).
-    saved_workload: crate::advisor::workload::Workload,
+    /// Save the inputs in the settings file when they change (the real window; not tests).
+    remember_inputs: bool,
+    /// The inputs as last saved, or as shown at start: the settings file is written only
+    /// when the user changes them (never on the first frame, so that a corrupt file's backup
+    /// and a saved language are not replaced by defaults the user never chose).
+    saved_inputs: remembered::Remembered,
+    /// Which inputs were restored from the settings file (their pages say so until changed).
+    restored: remembered::Restored,
     /// This computer's host name, to tell whether a loaded profile describes it.
     this_host: Option<String>,
     /// File dialogs: the system's, or a path typed in the window.
@@ -132,13 +135,7 @@ impl RamvramApp {
     /// An app with no machine yet; call [`Self::start_detection`], [`Self::load_profile`] or
     /// [`Self::show_profile`].
     pub fn new(lang: Lang, settings: Settings) -> RamvramApp {
-        let workload = settings
-            .workload
-            .clone()
-            .filter(|w| w.validate().is_ok())
-            .unwrap_or_else(|| {
-                crate::advisor::workload::presets::preset("seed-4k-medical").expect("preset exists")
-            });
+        let (inputs, restored) = remembered::Remembered::from_settings(&settings);
         RamvramApp {
             lang,
             settings,
@@ -147,12 +144,13 @@ impl RamvramApp {
             assessment: None,
             preview: None,
             tab: Tab::Machine,
-            training: TrainingForm::default(),
-            training_active: false,
-            saved_workload: workload.clone(),
-            workload,
-            remember_workload: false,
-            workload_active: false,
+            training: TrainingForm::new(inputs.training.clone()),
+            training_active: inputs.include_training,
+            workload: inputs.workload.clone(),
+            workload_active: inputs.include_workload,
+            saved_inputs: inputs,
+            restored,
+            remember_inputs: false,
             inference: None,
             export: None,
             fleet_inputs: Vec::new(),
@@ -250,8 +248,13 @@ impl RamvramApp {
     /// Assesses and shows `profile`.
     pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
         // A plan nobody set up follows the machine: as many GPUs as it has.
+        // That follows the machine, not the user: the settings file is not rewritten for it.
         if !self.training_active {
-            self.training.plan.gpus_per_node = crate::advisor::defaults::gpus_per_node(profile);
+            let gpus = crate::advisor::defaults::gpus_per_node(profile);
+            if self.saved_inputs.training == self.training.plan {
+                self.saved_inputs.training.gpus_per_node = gpus;
+            }
+            self.training.plan.gpus_per_node = gpus;
         }
         self.profile = Some(profile.clone());
         self.source = source;
@@ -571,7 +574,9 @@ impl RamvramApp {
                 }
                 let tab = self.tab;
                 let preview = self.preview.as_ref().unwrap_or(a);
-                let (training_in, workload_in) = (self.training_active, self.workload_active);
+                let restored = self.restored_inputs();
+                let training_in = (self.training_active, restored.training);
+                let workload_in = (self.workload_active, restored.workload);
                 let form = &mut self.training;
                 let workload = &mut self.workload;
                 let bench_view = &mut self.bench_view;
@@ -656,39 +661,31 @@ impl RamvramApp {
         }
         // The path field, when a dialog had to be typed, in front of the export dialog.
         self.path_prompt_ui(&ctx);
+        let contents = self.assessment.as_ref().map(|a| {
+            let left_out = crate::present::inputs::LeftOut {
+                training: !self.training_active,
+                workload: !self.workload_active,
+            };
+            crate::present::inputs::report_contents(lang, a, left_out)
+        });
         if let Some(form) = self.export.as_mut().filter(|_| !self.files.prompting()) {
             egui::Window::new(tr(lang, Msg::ExportOpen))
                 .collapsible(false)
                 .resizable(false)
                 .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(&ctx, |ui| {
-                    commands.extend(panels::export::export(ui, lang, form))
+                    commands.extend(panels::export::export(
+                        ui,
+                        lang,
+                        form,
+                        contents.as_deref().unwrap_or_default(),
+                    ))
                 });
         }
         for command in commands {
             self.apply(command, &ctx);
         }
-        self.save_workload(&ctx);
-    }
-
-    /// Saves the settings file when the workload changed: once a drag has ended, not every frame
-    /// of it. A failed write is reported once, not retried every frame.
-    pub fn remember_workload(&mut self) {
-        self.remember_workload = true;
-    }
-
-    fn save_workload(&mut self, ctx: &egui::Context) {
-        if !self.remember_workload
-            || self.saved_workload == self.workload
-            || ctx.input(|i| i.pointer.any_down())
-        {
-            return;
-        }
-        self.saved_workload = self.workload.clone();
-        self.settings.workload = Some(self.workload.clone());
-        if let Err(problem) = self.settings.save() {
-            self.notify(problem);
-        }
+        self.save_inputs(&ctx);
     }
 }
 

@@ -124,7 +124,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
             fonts::install(&cc.egui_ctx);
             theme::install_style(&cc.egui_ctx);
             let mut app = RamvramApp::new(lang, settings);
-            app.remember_workload();
+            app.remember_inputs();
             if let Some(notice) = settings_notice {
                 app.notify(notice);
             }

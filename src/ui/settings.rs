@@ -1,4 +1,5 @@
-//! Settings that outlive the window (the language and the Data loading page's scenario), kept
+//! Settings that outlive the window (the language, the Training and Data loading pages' inputs
+//! and whether each is included in the report), kept
 //! apart from runtime state.
 //! A missing file means defaults; an unreadable or corrupt one means defaults and a notice, and a
 //! corrupt one is kept as `settings.json.bad` rather than overwritten.
@@ -18,13 +19,23 @@ pub struct Settings {
     /// The Data loading page's workload as last left; `None` starts from the seed's example.
     /// A saved workload that no longer validates is ignored, and one that doesn't parse (written
     /// by another version) is dropped without losing the other settings.
-    #[serde(deserialize_with = "lenient_workload")]
+    #[serde(deserialize_with = "lenient")]
     pub workload: Option<crate::advisor::workload::Workload>,
+    /// The Training page's plan as last left; `None` starts from the advisor's first plan. As
+    /// for the workload, one that no longer estimates is ignored and one that doesn't parse is
+    /// dropped.
+    #[serde(deserialize_with = "lenient")]
+    pub training: Option<crate::advisor::training::TrainingPlan>,
+    /// The user ticked "Include this plan in the assessment and the report".
+    pub include_training: bool,
+    /// The user ticked "Include this workload in the assessment and the report".
+    pub include_workload: bool,
 }
 
-fn lenient_workload<'de, D: serde::Deserializer<'de>>(
+/// A value written by another version that doesn't parse becomes `None`, keeping the rest.
+fn lenient<'de, D: serde::Deserializer<'de>, T: serde::de::DeserializeOwned>(
     d: D,
-) -> Result<Option<crate::advisor::workload::Workload>, D::Error> {
+) -> Result<Option<T>, D::Error> {
     let value = serde_json::Value::deserialize(d)?;
     Ok(serde_json::from_value(value).ok())
 }

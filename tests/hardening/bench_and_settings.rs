@@ -155,7 +155,7 @@ fn first_frames(dir: &Path) {
     let profile = common::fixture("dgx-a100");
     let mut app = RamvramApp::with_profile(Lang::En, &profile, ramvram::ui::app::Source::Detected);
     drop(settings);
-    app.remember_workload();
+    app.remember_inputs();
     app.notify(notice);
     let mut h = egui_kittest::Harness::builder()
         .with_size([1280.0, 900.0])

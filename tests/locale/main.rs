@@ -157,7 +157,7 @@ fn around(text: &str, i: usize) -> String {
 }
 
 /// Choosing a model preset in the planner changes the model, not the user's strategy or
-/// offload: the 65B preset keeps ZeRO-2 with optimizer offload to the CPU.
+/// offload: the 65B preset keeps ZeRO-2 with the optimizer offload to the CPU chosen before it.
 #[test]
 fn a_preset_keeps_the_users_offload_choice() {
     use ramvram::advisor::training::{OffloadTarget, Strategy};

@@ -630,14 +630,23 @@ fn help_identifiers() -> Vec<String> {
     out
 }
 
-/// Opens the planner on `fixture` (its default plan: ZeRO-2, optimizer offloaded to the CPU),
-/// picks the preset shown as `label` and returns the plan on screen.
+/// Opens the planner on `fixture` (its first plan: ZeRO-2 without offload), sets the optimizer
+/// offload to the CPU, picks the preset shown as `label` and returns the plan on screen.
 pub fn pick_preset(fixture: &str, label: &str) -> TrainingPlan {
     let profile = common::fixture(fixture);
     let app = RamvramApp::with_profile(Lang::Zh, &profile, Source::Detected);
     let mut h = harness(app);
     h.run();
     h.get_by_label(tr(Lang::Zh, Msg::TrainTab)).click();
+    h.run();
+    // The user's own choice first: the optimizer states offloaded to the CPU.
+    h.get_by_label(tr(Lang::Zh, Msg::TrainOffloadOptimizer))
+        .click();
+    h.run();
+    h.get_all_by_label("CPU")
+        .last()
+        .expect("the CPU choice")
+        .click();
     h.run();
     h.get_by_label(tr(Lang::Zh, Msg::TrainPreset)).click();
     h.run();

@@ -148,3 +148,61 @@ pub fn preset(id: &str) -> Option<Workload> {
         .find(|(i, _)| *i == id)
         .map(|(_, w)| w)
 }
+
+/// What a workload keeps of the preset it names: the preset's id and the inputs changed since
+/// (their JSON names: `num_workers`, `batch_size`, …), in alphabetical order.
+/// The disk it is read from and a measured decode rate describe the machine, not the preset,
+/// and are not counted (choosing a preset keeps them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetBasis {
+    /// The preset's id.
+    pub id: String,
+    /// The inputs that differ from the preset's; empty while it is untouched.
+    pub changed: Vec<String>,
+}
+
+/// The preset `w` names and what was changed from it; `None` when it names none or one this
+/// version doesn't know (a scenario file from another version).
+pub fn basis(w: &Workload) -> Option<PresetBasis> {
+    let id = w.preset.as_deref()?;
+    let original = preset(id)?;
+    let (Ok(serde_json::Value::Object(now)), Ok(serde_json::Value::Object(then))) =
+        (serde_json::to_value(w), serde_json::to_value(&original))
+    else {
+        return None;
+    };
+    const MACHINE: [&str; 3] = ["preset", "storage", "measured_decode_mpix_per_core"];
+    let changed = now
+        .iter()
+        .filter(|(k, v)| !MACHINE.contains(&k.as_str()) && then.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    Some(PresetBasis {
+        id: id.to_string(),
+        changed,
+    })
+}
+
+#[cfg(test)]
+mod basis_tests {
+    use super::*;
+
+    #[test]
+    fn basis_counts_the_inputs_changed_from_the_preset() {
+        let mut w = preset("seed-4k-medical").unwrap();
+        assert_eq!(basis(&w).unwrap().changed, Vec::<String>::new());
+        // The disk and a measured decode rate are the machine's: choosing a preset keeps them.
+        w.storage = Some(crate::profile::DiskKind::Hdd);
+        w.measured_decode_mpix_per_core = Some(120.0);
+        assert!(basis(&w).unwrap().changed.is_empty());
+        w.num_workers = 38;
+        w.batch_size += 1;
+        let b = basis(&w).unwrap();
+        assert_eq!(b.id, "seed-4k-medical");
+        assert_eq!(b.changed, ["batch_size", "num_workers"]);
+        w.preset = None;
+        assert_eq!(basis(&w), None);
+        w.preset = Some("from-another-version".into());
+        assert_eq!(basis(&w), None);
+    }
+}

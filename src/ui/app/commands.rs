@@ -32,11 +32,11 @@ impl RamvramApp {
             Command::LoadProfile(path) => self.load_profile(&path),
             Command::DetectThisMachine => self.start_detection(ctx),
             Command::DismissMessage => self.message = None,
-            // Looking at a page sets nothing up: only a changed input or "include" does.
+            // Looking at a page or changing an input sets nothing up: only "include" does (or
+            // opening a scenario, model or dataset file).
             Command::SetTab(tab) => self.tab = tab,
             Command::SetPlan(plan) => {
                 self.training.plan = plan;
-                self.training_active = true;
                 self.reassess();
             }
             Command::IncludeTraining(on) => self.include_inputs(Some(on), None),
@@ -77,7 +77,6 @@ impl RamvramApp {
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
             Command::SetWorkload(w) => {
                 self.workload = w;
-                self.workload_active = true;
                 self.reassess();
             }
             Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),

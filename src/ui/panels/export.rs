@@ -33,9 +33,21 @@ impl ExportForm {
     }
 }
 
-/// Draws the dialog's contents; returns `ChooseExportFile` or `CloseExport` when pressed.
-pub fn export(ui: &mut Ui, lang: Lang, form: &mut ExportForm) -> Option<Command> {
+/// Draws the dialog's contents; `contents` is what the report will contain
+/// ([`crate::present::inputs::report_contents`]). Returns `ChooseExportFile` or `CloseExport`
+/// when pressed.
+pub fn export(
+    ui: &mut Ui,
+    lang: Lang,
+    form: &mut ExportForm,
+    contents: &[String],
+) -> Option<Command> {
     let mut command = None;
+    ui.label(egui::RichText::new(tr(lang, Msg::ExportContains)).strong());
+    for line in contents {
+        ui.label(format!("• {line}"));
+    }
+    ui.add_space(8.0);
     egui::Grid::new("export")
         .num_columns(2)
         .spacing([12.0, 8.0])

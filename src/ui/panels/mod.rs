@@ -151,6 +151,16 @@ pub fn include_switch(ui: &mut egui::Ui, label: &str, hint: &str, included: bool
     (r.changed() && on != included).then_some(on)
 }
 
+/// "Restored from your last session", under the include switch of a page whose inputs came
+/// from the settings file and are unchanged since.
+pub fn restored_note(ui: &mut egui::Ui, lang: crate::i18n::Lang, restored: bool) {
+    if restored {
+        ui.label(
+            egui::RichText::new(crate::i18n::tr(lang, crate::i18n::Msg::PresetRestored)).weak(),
+        );
+    }
+}
+
 /// A slider for a value the user's scenario holds: it limits what the user drags or types to
 /// `range`, but never changes a value that arrived from a file or the command line outside it
 /// (egui clamps existing values by default, which would silently edit the scenario).

@@ -48,13 +48,10 @@ impl TrainingForm {
 }
 
 impl Default for TrainingForm {
-    /// Llama 2 7B, ZeRO-2 with CPU optimizer offload on one GPU: the seed article's question.
+    /// The advisor's first plan ([`crate::advisor::defaults::first_plan`]), the one the
+    /// command line assesses for `--preset llama2-7b`.
     fn default() -> TrainingForm {
-        let preset = presets::preset("llama2-7b").expect("preset exists");
-        TrainingForm::new(TrainingPlan {
-            offload_optimizer: OffloadTarget::Cpu,
-            ..TrainingPlan::from_preset(preset)
-        })
+        TrainingForm::new(crate::advisor::defaults::first_plan())
     }
 }
 
@@ -87,14 +84,15 @@ fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) ->
 }
 
 /// Draws the planner for the plan in `form`; `a` is the machine assessed with that plan, and
-/// `included` says whether the plan is part of the assessment and the report. Returns `SetPlan`
+/// `included` says whether the plan is part of the assessment and the report, `restored` whether
+/// it is as restored from the last session. Returns `SetPlan`
 /// when the form describes a new plan, `IncludeTraining` when the switch is flipped.
 pub fn training(
     ui: &mut Ui,
     lang: Lang,
     form: &mut TrainingForm,
     a: &Assessment,
-    included: bool,
+    (included, restored): (bool, bool),
 ) -> Vec<Command> {
     let before = form.plan.clone();
     let mut commands = Vec::new();
@@ -108,6 +106,7 @@ pub fn training(
         ) {
             commands.push(Command::IncludeTraining(on));
         }
+        super::restored_note(&mut cols[0], lang, restored);
         cols[0].horizontal_wrapped(|ui| {
             if ui.button(tr(lang, Msg::ModelOpenFile)).clicked() {
                 commands.push(Command::OpenModelFileDialog);

@@ -32,14 +32,15 @@ const WORKLOAD_FINDINGS: [FindingId; 12] = [
 ];
 
 /// Draws the page for the workload in `form`; `a` is the machine assessed with it, and
-/// `included` says whether the workload is part of the assessment and the report. Returns
+/// `included` says whether the workload is part of the assessment and the report, `restored`
+/// whether it is as restored from the last session. Returns
 /// `SetWorkload` when a control changed, `IncludeWorkload` when the switch is flipped.
 pub fn workload(
     ui: &mut Ui,
     lang: Lang,
     form: &mut Workload,
     a: &Assessment,
-    included: bool,
+    (included, restored): (bool, bool),
     bench: &BenchView,
 ) -> Vec<Command> {
     let before = form.clone();
@@ -57,6 +58,7 @@ pub fn workload(
                 ) {
                     commands.push(Command::IncludeWorkload(on));
                 }
+                super::restored_note(ui, lang, restored);
                 commands.extend(super::workload_inputs::inputs(
                     ui,
                     lang,

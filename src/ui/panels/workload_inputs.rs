@@ -79,13 +79,17 @@ pub fn inputs(
     let mut commands = Vec::new();
     let inert_list = inert_inputs(&w.clamped());
     let inert = |i: InertInput| inert_list.iter().find(|(x, _)| *x == i).map(|(_, r)| *r);
+    // A chip is lit only while its values are untouched; a changed one says what it is based on.
+    let basis = presets::basis(w);
+    let untouched = |id: &str| {
+        basis
+            .as_ref()
+            .is_some_and(|b| b.id == id && b.changed.is_empty())
+    };
     ui.horizontal_wrapped(|ui| {
         for (id, preset) in presets::presets() {
             if ui
-                .selectable_label(
-                    w.preset.as_deref() == Some(id),
-                    words::preset_name(lang, id),
-                )
+                .selectable_label(untouched(id), words::preset_name(lang, id))
                 .clicked()
             {
                 *w = Workload {
@@ -96,6 +100,11 @@ pub fn inputs(
             }
         }
     });
+    if basis.as_ref().is_some_and(|b| !b.changed.is_empty())
+        && let Some(text) = words::preset_basis(lang, w)
+    {
+        ui.label(RichText::new(text).weak());
+    }
     ui.horizontal(|ui| {
         if ui.button(tr(lang, Msg::WorkOpenScenario)).clicked() {
             commands.push(Command::OpenScenarioDialog);
