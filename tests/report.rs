@@ -333,3 +333,66 @@ fn the_appendix_states_the_shm_need_actually_used() {
     );
     assert!(!md.contains("/dev/shm without a workload scenario"));
 }
+
+/// Page 1 of the PDF answers the purchase question: the verdict, the plan and whether it fits,
+/// and what to buy as one line with its basis. Figures checked by hand in each case.
+#[test]
+fn the_first_pdf_page_carries_the_purchase_line() {
+    let page_one = |fixture: &str, plan: &[&str], lang: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("r.pdf");
+        common::ramvram()
+            .args(["report", "--lang", lang, "--out"])
+            .arg(&pdf)
+            .arg("--profile")
+            .arg(common::fixture_path(fixture))
+            .args(plan)
+            .assert()
+            .success();
+        let out = std::process::Command::new("pdftotext")
+            .args(["-f", "1", "-l", "1"])
+            .arg(&pdf)
+            .arg("-")
+            .output()
+            .expect("pdftotext (poppler-utils) runs");
+        squash(&String::from_utf8_lossy(&out.stdout))
+    };
+    let plan = ["--preset", "llama2-7b", "--offload-optimizer", "cpu"];
+    // A desktop, one 32 GB DDR4-3200 module in four slots, nothing set up: the published rule
+    // 2 × 24 GB of VRAM = 48 GiB; modules like the installed one reach it with one more,
+    // 64 GiB over both channels.
+    let p = page_one("desktop-3090-1x32-ddr4-4slot", &[], "en");
+    assert!(p.contains(&squash("What to buy")), "{p}");
+    assert!(
+        p.contains(&squash(
+            "1 × 32 GB DDR4-3200, added to the 1 installed: 64.0 GiB in 2 of 4 slots, dual channel."
+        )),
+        "{p}"
+    );
+    assert!(p.contains(&squash("published rules: 48.0 GiB")), "{p}");
+    // The same desktop with ZeRO-Offload of Llama 2 7B: 24 B × 6.74 B parameters + 5 GiB =
+    // 156 GiB usable, more than four DDR4 UDIMMs can hold (32 GB is JEDEC's largest DDR4
+    // UDIMM: 128 GiB), so a new machine.
+    let p = page_one("desktop-3090-1x32-ddr4-4slot", &plan, "en");
+    assert!(p.contains(&squash("does not fit")), "{p}");
+    assert!(p.contains(&squash("A new machine")), "{p}");
+    assert!(p.contains(&squash("156 GiB of usable RAM")), "{p}");
+    // AWS g5.xlarge (16 GiB): the g5 sizes have 16, 32, 64, 128 and 256 GiB (AWS's table), so
+    // 156 GiB plus the 5 % headroom takes the 16xlarge.
+    let p = page_one("aws-g5.xlarge", &plan, "en");
+    assert!(p.contains(&squash("Move to g5.16xlarge")), "{p}");
+    // A machine whose board is unknown: one set, the board check named, the rest in the
+    // appendix.
+    let p = page_one("seed-4090-32g", &plan, "en");
+    assert!(p.contains(&squash("check its manual first")), "{p}");
+    assert!(p.contains(&squash("appendix")), "{p}");
+    assert!(
+        !p.contains(&squash("12-channel")),
+        "the other sets wait in the appendix: {p}"
+    );
+    let p = page_one("seed-4090-32g", &plan, "zh");
+    assert!(
+        p.contains(&squash("该买什么")) && p.contains(&squash("先查说明书")),
+        "{p}"
+    );
+}

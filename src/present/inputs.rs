@@ -19,14 +19,42 @@ pub struct LeftOut {
 /// "Data-loading workload: …"); empty when only the machine was assessed.
 pub fn included(lang: Lang, a: &Assessment) -> Vec<String> {
     let mut lines = Vec::new();
+    // Each with whether it fits: the plan's verdict (headroom included), the workload's RAM.
     if let Some(t) = &a.training_memory {
         let (model, plan) = super::training::plan_summary(lang, t);
         let text = format!("{model} · {plan}");
-        lines.push(trf(lang, Msg::InputsTraining, &[("plan", &text)]));
+        let line = trf(lang, Msg::InputsTraining, &[("plan", &text)]);
+        let fits = if t.fits == Some(false) && t.tight() {
+            tr(lang, Msg::InputsFitsTight)
+        } else {
+            super::training::fits_word(lang, t.fits)
+        };
+        lines.push(trf(
+            lang,
+            Msg::InputsWithFits,
+            &[("line", &line), ("fits", fits)],
+        ));
     }
     if let Some(w) = &a.workload {
         let text = super::workload::summary(lang, &w.workload);
-        lines.push(trf(lang, Msg::InputsWorkload, &[("workload", &text)]));
+        let line = trf(lang, Msg::InputsWorkload, &[("workload", &text)]);
+        let fits = a
+            .procurement
+            .work
+            .iter()
+            .find(|n| n.subject == crate::advisor::recommend::Subject::Workload)
+            .map(|n| n.fits);
+        lines.push(match fits {
+            Some(fits) => trf(
+                lang,
+                Msg::InputsWithFits,
+                &[
+                    ("line", &line),
+                    ("fits", super::training::fits_word(lang, fits)),
+                ],
+            ),
+            None => line,
+        });
     }
     lines
 }

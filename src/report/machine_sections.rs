@@ -238,4 +238,14 @@ pub(super) fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
     sources.push(tr(lang, Msg::ReportModelDoc).to_string());
     b.push(Block::Bullets(sources));
+    let others = present::purchase::order::other_sets(a);
+    if !others.is_empty() {
+        b.push(Block::Subheading(tr(lang, Msg::OrderOtherSets).to_string()));
+        b.push(Block::Bullets(
+            others
+                .iter()
+                .map(|s| present::purchase::dimm_set(lang, s))
+                .collect(),
+        ));
+    }
 }

@@ -174,10 +174,11 @@ pub fn build_with_monitor(
     let langs = langs.langs();
     let mut blocks = Vec::new();
     type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 13] = [
+    let sections: [Section; 14] = [
         title,
         verdict,
         inputs,
+        order,
         hardware,
         ratio,
         rules,
@@ -248,6 +249,18 @@ fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
 
 /// What the report covers: the training plan and the workload the user set up, or the machine
 /// alone. Built from the assessment, so it can't disagree with the sections below.
+/// Page 1's purchase line: what to buy, in a line a purchasing office can act on, and why.
+fn order(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+    let Some(o) = present::purchase::order::order(lang, a) else {
+        return;
+    };
+    b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
+    b.push(Block::KeyValues(vec![
+        (tr(lang, Msg::OrderBuy).to_string(), o.buy),
+        (tr(lang, Msg::OrderWhy).to_string(), o.basis),
+    ]));
+}
+
 fn inputs(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
     b.push(Block::Subheading(tr(lang, Msg::InputsSection).to_string()));
     let lines = present::inputs::included(lang, a);

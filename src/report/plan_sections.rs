@@ -317,8 +317,9 @@ pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Re
             tr(lang, Msg::PurchaseSection).to_string(),
         ));
         b.extend(s.paragraphs.into_iter().map(Block::Paragraph));
-        if !s.sets.is_empty() {
-            b.push(Block::Bullets(s.sets));
+        // The first set is page 1's order; the others wait in the appendix.
+        if let Some(first) = s.sets.into_iter().next() {
+            b.push(Block::Bullets(vec![first]));
         }
     }
     if !p.other.is_empty() {

@@ -2,6 +2,8 @@
 //! language; shared by the window, the terminal and the reports. Computes nothing: every number
 //! comes from the advisor.
 
+pub mod order;
+
 use crate::advisor::Assessment;
 use crate::advisor::procurement::{Basis, DimmSet, RamReason, WorkNeed};
 use crate::advisor::purchase::{
