@@ -271,3 +271,81 @@ fn the_fleet_json_of_thousands_of_nodes_fits_in_a_small_heap() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["machines"].as_array().unwrap().len(), 4000);
 }
+
+/// The lab comparison's purchase table: each machine's order line and the totals, in the
+/// window's order. Figures by hand: the desktop holds one 32 GB DDR4-3200 module in four slots
+/// and the rules ask for 2 × 24 GB = 48 GiB, so one more module each (32 GiB added each); the
+/// g5.xlarge (16 GiB) moves to the g5.4xlarge (64 GiB, AWS's table), the first g5 size with 48.
+#[test]
+fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
+    use ramvram::advisor::purchase::order::fleet_order;
+    use ramvram::present::fleet::FleetSort;
+    let desk = common::fixture("desktop-3090-1x32-ddr4-4slot");
+    let fleet = assess_fleet(vec![
+        (
+            "desk-a".into(),
+            Origin::File("a.json".into()),
+            desk.clone(),
+            vec![],
+        ),
+        ("desk-b".into(), Origin::File("b.json".into()), desk, vec![]),
+        (
+            "g5".into(),
+            Origin::File("g5.json".into()),
+            common::fixture("aws-g5.xlarge"),
+            vec![],
+        ),
+        (
+            "dgx".into(),
+            Origin::File("dgx.json".into()),
+            common::fixture("dgx-h100"),
+            vec![],
+        ),
+    ]);
+    let t = fleet_order(&fleet);
+    assert_eq!(
+        t.machines, 3,
+        "the DGX H100 (2 TiB for 640 GB of VRAM) needs nothing"
+    );
+    assert_eq!(t.modules.len(), 1);
+    let (spec, count) = &t.modules[0];
+    assert_eq!(
+        (spec.memory_type.as_str(), spec.speed_mts, spec.size_bytes),
+        ("DDR4", Some(3200), 32 << 30)
+    );
+    assert_eq!(*count, 2);
+    assert_eq!(t.ram_added_bytes, 64 << 30);
+    assert_eq!(t.instance_moves, 1);
+    let options = ramvram::report::ReportOptions {
+        format: ramvram::report::Format::Markdown,
+        lang: ramvram::report::ReportLang::One(ramvram::i18n::Lang::En),
+        redact: false,
+        date: "2026-12-01".into(),
+        source_file: None,
+    };
+    // Sorted by RAM:VRAM, largest first (column 4): DGX H100 2048/640 = 3.2×, the desktops
+    // 32/24 = 1.33×, the g5 16/24 = 0.67×.
+    let sort = Some(FleetSort {
+        column: 4,
+        ascending: false,
+    });
+    let md = String::from_utf8(
+        ramvram::report::render_fleet_sorted(&fleet, &[], &options, sort).unwrap(),
+    )
+    .unwrap();
+    let at = |s: &str| {
+        md.find(&format!("| {s} "))
+            .unwrap_or_else(|| panic!("{s}: {md}"))
+    };
+    assert!(at("dgx") < at("desk-a") && at("desk-b") < at("g5"), "{md}");
+    assert!(md.contains("### What to buy"), "{md}");
+    assert!(
+        md.contains("| Modules to buy, in all | 2 × 32\u{a0}GB DDR4-3200 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| RAM the modules add | 64.0\u{a0}GiB |"),
+        "{md}"
+    );
+    assert!(md.contains("Move to g5.4xlarge"), "{md}");
+}

@@ -121,3 +121,53 @@ pub fn plan_issue(lang: Lang, issue: &crate::catalog::planner::PlanIssue) -> Str
         P::WrongMemoryType => tr(lang, Msg::PlannerIssueWrongMemory).into(),
     }
 }
+
+/// How the table is sorted: column index and direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FleetSort {
+    /// Column (see [`header`]).
+    pub column: usize,
+    /// Smallest first.
+    pub ascending: bool,
+}
+
+/// Sort key of a machine for a column: numbers for the numeric columns (`None` when unknown),
+/// else text.
+fn key(lang: Lang, m: &FleetMachine, column: usize) -> (Option<f64>, String) {
+    let a = &m.assessment;
+    match column {
+        2 => (a.vram.nominal_total_bytes.map(|b| b as f64), String::new()),
+        3 => (a.memory.sizing_bytes.map(|b| b as f64), String::new()),
+        4 | 5 => (a.ratio.ram_to_vram_total, String::new()),
+        6 => (
+            Some(-(m.worst_finding().map_or(0, |f| f.severity as i32 + 1) as f64)),
+            String::new(),
+        ),
+        c => (Some(0.0), row(lang, m)[c].clone()),
+    }
+}
+
+/// The display order of `machines` under `sort`; machines whose value is unknown come last
+/// in either direction.
+pub fn order(lang: Lang, machines: &[FleetMachine], sort: FleetSort) -> Vec<usize> {
+    use std::cmp::Ordering;
+    let mut idx: Vec<usize> = (0..machines.len()).collect();
+    idx.sort_by(|&a, &b| {
+        let (ka, kb) = (
+            key(lang, &machines[a], sort.column),
+            key(lang, &machines[b], sort.column),
+        );
+        match (ka.0, kb.0) {
+            (None, Some(_)) => Ordering::Greater,
+            (Some(_), None) => Ordering::Less,
+            (x, y) => {
+                let o = x
+                    .unwrap_or(0.0)
+                    .total_cmp(&y.unwrap_or(0.0))
+                    .then_with(|| ka.1.cmp(&kb.1));
+                if sort.ascending { o } else { o.reverse() }
+            }
+        }
+    });
+    idx
+}

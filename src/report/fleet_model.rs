@@ -13,17 +13,28 @@ pub fn build_fleet(
     skipped: &[(String, Option<crate::profile::dir::Skip>)],
     meta: &ReportMeta,
     langs: ReportLang,
+    sort: Option<crate::present::fleet::FleetSort>,
 ) -> Vec<Block> {
     use crate::present::fleet::{header, plan_issue, row};
-    // Machines by host name (then by where they came from), as a reader looks them up.
-    let mut machines: Vec<&crate::advisor::fleet::FleetMachine> = machines.iter().collect();
-    machines.sort_by_cached_key(|m| {
-        (
-            m.label.to_lowercase(),
-            m.label.clone(),
-            format!("{:?}", m.origin),
-        )
-    });
+    // The window's order when it sent one; else by host name (then by where they came from),
+    // as a reader looks them up.
+    let machines: Vec<&crate::advisor::fleet::FleetMachine> = match sort {
+        Some(sort) => crate::present::fleet::order(langs.langs()[0], machines, sort)
+            .into_iter()
+            .map(|i| &machines[i])
+            .collect(),
+        None => {
+            let mut by_name: Vec<_> = machines.iter().collect();
+            by_name.sort_by_cached_key(|m| {
+                (
+                    m.label.to_lowercase(),
+                    m.label.clone(),
+                    format!("{:?}", m.origin),
+                )
+            });
+            by_name
+        }
+    };
     let mut b = Vec::new();
     for lang in langs.langs() {
         b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
@@ -41,6 +52,7 @@ pub fn build_fleet(
             rows,
             widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
         });
+        purchases(&mut b, lang, &machines);
         let points: Vec<FleetPoint> = machines
             .iter()
             .filter_map(|m| {
@@ -94,4 +106,35 @@ pub fn build_fleet(
         }
     }
     b
+}
+
+/// What to buy across the lab: each machine's order line, then the totals (modules by spec,
+/// RAM added, instance moves, new machines).
+fn purchases(
+    b: &mut Vec<Block>,
+    lang: crate::i18n::Lang,
+    machines: &[&crate::advisor::fleet::FleetMachine],
+) {
+    use crate::advisor::purchase::order::fleet_order;
+    b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
+    let rows = machines
+        .iter()
+        .map(|m| {
+            let buy = present::purchase::order::order(lang, &m.assessment)
+                .map_or_else(|| tr(lang, Msg::OrderNothing).to_string(), |o| o.buy);
+            vec![m.label.clone(), buy]
+        })
+        .collect();
+    b.push(Block::Table {
+        header: vec![
+            tr(lang, Msg::FleetMachine).to_string(),
+            tr(lang, Msg::OrderBuy).to_string(),
+        ],
+        rows,
+        widths: vec![2.2, 10.6],
+    });
+    b.push(Block::KeyValues(present::purchase::order::totals(
+        lang,
+        &fleet_order(machines.iter().copied()),
+    )));
 }

@@ -255,6 +255,19 @@ pub fn render_fleet(
     skipped: &[(String, Skip)],
     options: &ReportOptions,
 ) -> Result<Vec<u8>, String> {
+    render_fleet_sorted(machines, skipped, options, None)
+}
+
+/// [`render_fleet`] with the machines in the window's order (`sort`; by name without one).
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render_fleet_sorted(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, Skip)],
+    options: &ReportOptions,
+    sort: Option<crate::present::fleet::FleetSort>,
+) -> Result<Vec<u8>, String> {
     let mut machines = machines.to_vec();
     // A redacted report numbers the skipped files and gives no reason (both name paths).
     let skipped: Vec<(String, Option<Skip>)> = skipped
@@ -298,7 +311,7 @@ pub fn render_fleet(
                 .into_bytes())
         }
         Format::Markdown | Format::Pdf => {
-            let mut blocks = model::build_fleet(&machines, &skipped, &meta, options.lang);
+            let mut blocks = model::build_fleet(&machines, &skipped, &meta, options.lang, sort);
             clean::clean_blocks(&mut blocks);
             if options.format == Format::Markdown {
                 Ok(markdown::render(&blocks).into_bytes())

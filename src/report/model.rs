@@ -255,8 +255,13 @@ fn order(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
         return;
     };
     b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
+    let buy = if o.more_sets {
+        o.buy + tr(lang, Msg::OrderOthers)
+    } else {
+        o.buy
+    };
     b.push(Block::KeyValues(vec![
-        (tr(lang, Msg::OrderBuy).to_string(), o.buy),
+        (tr(lang, Msg::OrderBuy).to_string(), buy),
         (tr(lang, Msg::OrderWhy).to_string(), o.basis),
     ]));
 }

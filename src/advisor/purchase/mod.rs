@@ -6,6 +6,7 @@
 //! channel-filling sets ([`super::procurement::dimm_sets`]) when the machine can't be told. Pure.
 
 pub mod modules;
+pub mod order;
 
 use serde::{Deserialize, Serialize};
 
@@ -451,7 +452,11 @@ pub fn hardware_recommendation(
 /// The modules to buy as a part list, the same in every language: "1 × 32 GB DDR4-3200",
 /// "4 × 64 GB DDR5-4800 RDIMM" (sizes as modules are sold: binary GB).
 pub fn modules_text(p: &ModulePlan) -> String {
-    let m = &p.module;
+    spec_text(p.buy, &p.module)
+}
+
+/// `count` modules of `m` as a part list: "4 × 64 GB DDR5-4800 RDIMM" ([`modules_text`]).
+pub fn spec_text(count: u32, m: &ModuleSpec) -> String {
     let speed = m.speed_mts.map(|s| format!("-{s}")).unwrap_or_default();
     let form = match m.form_factor {
         Some(crate::catalog::modules::FormFactor::Rdimm) => " RDIMM",
@@ -460,7 +465,7 @@ pub fn modules_text(p: &ModulePlan) -> String {
     };
     format!(
         "{} × {}{}GB {}{speed}{form}",
-        p.buy,
+        count,
         m.size_bytes >> 30,
         crate::format::NBSP,
         m.memory_type

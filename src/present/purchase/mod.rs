@@ -433,11 +433,7 @@ pub fn lines(lang: Lang, p: &Purchase, needed: u64) -> Vec<String> {
 /// The purchase the section shows and the RAM it reaches for: what to buy, or, when what was set
 /// up fits, what the rules' target would take; `None` when there is neither.
 pub fn shown(a: &Assessment) -> Option<(&Purchase, u64)> {
-    let p = &a.procurement;
-    match (&p.purchase, p.recommended_ram_bytes) {
-        (Some(buy), Some(r)) => Some((buy, r)),
-        _ => Some((p.rules_purchase.as_ref()?, p.rules_ram_bytes?)),
-    }
+    crate::advisor::purchase::order::shown(&a.procurement)
 }
 
 /// "the training plan and the data-loading workload".

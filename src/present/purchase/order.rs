@@ -23,6 +23,9 @@ pub struct Order {
     pub buy: String,
     /// Why: what it is sized for, in one sentence.
     pub basis: String,
+    /// Other channel-filling sets exist ([`other_sets`]): a machine's report lists them in its
+    /// appendix and says so after the line ([`Msg::OrderOthers`]).
+    pub more_sets: bool,
 }
 
 /// The order for `a`; `None` when there is no purchase to speak of (nothing set up and the
@@ -30,18 +33,13 @@ pub struct Order {
 pub fn order(lang: Lang, a: &Assessment) -> Option<Order> {
     let p = &a.procurement;
     let basis = basis(lang, a)?;
-    let Some((purchase, needed)) = super::shown(a) else {
+    let Some((purchase, needed)) = crate::advisor::purchase::order::to_buy(p) else {
         return Some(Order {
             buy: tr(lang, Msg::OrderNothing).to_string(),
             basis,
+            more_sets: false,
         });
     };
-    if p.basis == Basis::RamWontFix || p.basis == Basis::WorkFits && p.rules_purchase.is_none() {
-        return Some(Order {
-            buy: tr(lang, Msg::OrderNothing).to_string(),
-            basis,
-        });
-    }
     let buy = match purchase {
         Purchase::AddModules(plan) => modules(lang, Msg::OrderAdd, plan),
         Purchase::ReplaceModules(plan) => modules(lang, Msg::OrderReplace, plan),
@@ -77,12 +75,11 @@ pub fn order(lang: Lang, a: &Assessment) -> Option<Order> {
         }
         other => super::paragraph(lang, other, needed),
     };
-    let buy = if other_sets(a).is_empty() {
-        buy
-    } else {
-        buy + tr(lang, Msg::OrderOthers)
-    };
-    Some(Order { buy, basis })
+    Some(Order {
+        buy,
+        basis,
+        more_sets: !other_sets(a).is_empty(),
+    })
 }
 
 /// The channel-filling sets a report lists in its appendix rather than under the order line:
@@ -200,4 +197,50 @@ fn basis(lang: Lang, a: &Assessment) -> Option<String> {
             ],
         ),
     })
+}
+
+/// The lab's totals as rows: machines with an order, modules by spec, RAM they add, instance
+/// moves, new machines or full sets (each only when there are any).
+pub fn totals(
+    lang: Lang,
+    t: &crate::advisor::purchase::order::FleetOrder,
+) -> Vec<(String, String)> {
+    let mut rows = vec![(
+        tr(lang, Msg::OrderTotalMachines).to_string(),
+        t.machines.to_string(),
+    )];
+    if !t.modules.is_empty() {
+        let parts: Vec<String> = t
+            .modules
+            .iter()
+            .map(|(spec, n)| crate::advisor::purchase::spec_text(*n, spec))
+            .collect();
+        rows.push((
+            tr(lang, Msg::OrderTotalModules).to_string(),
+            super::super::join(lang, &parts),
+        ));
+        rows.push((
+            tr(lang, Msg::OrderTotalRam).to_string(),
+            format::gib(t.ram_added_bytes),
+        ));
+    }
+    if t.instance_moves > 0 {
+        rows.push((
+            tr(lang, Msg::OrderTotalInstances).to_string(),
+            t.instance_moves.to_string(),
+        ));
+    }
+    if t.new_sets > 0 {
+        rows.push((
+            tr(lang, Msg::OrderTotalNewSets).to_string(),
+            t.new_sets.to_string(),
+        ));
+    }
+    if t.other > 0 {
+        rows.push((
+            tr(lang, Msg::OrderTotalOther).to_string(),
+            t.other.to_string(),
+        ));
+    }
+    rows
 }

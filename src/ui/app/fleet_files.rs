@@ -71,11 +71,14 @@ impl RamvramApp {
             date: crate::report::today(),
             source_file: None,
         };
-        let result = crate::report::render_fleet(&self.fleet, &self.fleet_skipped, &options)
-            .and_then(|bytes| {
-                crate::fsutil::write_atomic(path, &bytes)
-                    .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
-            });
+        // The report follows the table's order on screen.
+        let sort = Some(self.fleet_sort);
+        let result =
+            crate::report::render_fleet_sorted(&self.fleet, &self.fleet_skipped, &options, sort)
+                .and_then(|bytes| {
+                    crate::fsutil::write_atomic(path, &bytes)
+                        .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
+                });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),
             Err(e) => Message::ExportFailed(e),
