@@ -24,7 +24,7 @@ fn lab_window() -> Harness<'static, RamvramApp> {
     let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
     app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
     let mut h = Harness::builder()
-        .with_size([1280.0, 1500.0])
+        .with_size([1280.0, 1700.0])
         .with_context_setup(ramvram::ui::fonts::install)
         .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
     h.run();
@@ -98,4 +98,59 @@ fn ctrl_and_the_wheel_zoom_the_chart_and_reset_view_brings_the_lab_back() {
         (reset.width() - before.width()).abs() < 1e-9,
         "{reset:?} vs {before:?}"
     );
+}
+
+/// Meeting mode on a projector's 1280 × 720 and a laptop's 1600 × 1000, in both languages:
+/// every column of the table lies inside the window (the last one wraps, its whole text on
+/// hover), and "RAM against VRAM" puts the chart on the screen instead of the table.
+#[test]
+fn meeting_mode_shows_every_column_and_the_chart_one_click_away() {
+    use ramvram::i18n::{Msg, tr};
+    for (w, h_px) in [(1280.0, 720.0), (1600.0, 1000.0)] {
+        for lang in [Lang::En, Lang::Zh] {
+            let profile = common::fixture("aws-g5.xlarge");
+            let mut app = RamvramApp::with_profile(lang, &profile, Source::Detected);
+            app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
+            let mut h = Harness::builder()
+                .with_size([w, h_px])
+                .with_context_setup(ramvram::ui::fonts::install)
+                .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+            h.run();
+            h.get_by_label(tr(lang, Msg::FleetMeetingMode)).click();
+            h.run();
+            h.run();
+            let zoom = h.ctx.zoom_factor();
+            assert!(zoom > 1.0, "meeting mode enlarges the text");
+            let right_edge = w / zoom;
+            for header in ramvram::present::fleet::header(lang) {
+                // The table's header row, below the page tabs ("Machine" is a tab too).
+                let r = h
+                    .get_all_by_label_contains(header)
+                    .map(|n| n.rect())
+                    .filter(|r| r.top() > 70.0 && r.top() < 250.0)
+                    .next()
+                    .unwrap_or_else(|| panic!("{w}×{h_px} {lang:?}: no column “{header}”"));
+                assert!(
+                    r.right() <= right_edge + 0.5,
+                    "{w}×{h_px} {lang:?}: column “{header}” ends at {} of {right_edge}",
+                    r.right()
+                );
+            }
+            let chart_label = tr(lang, Msg::FleetChartA11y);
+            assert!(h.query_by_label(chart_label).is_none(), "the table first");
+            h.get_by_label(tr(lang, Msg::FleetChartTitle)).click();
+            h.run();
+            h.run();
+            let chart = h.get_by_label(chart_label).rect();
+            assert!(
+                chart.bottom() <= h_px / zoom + 0.5,
+                "the whole chart is on screen"
+            );
+            assert!(
+                h.query_by_label_contains(ramvram::present::fleet::header(lang)[6])
+                    .is_none(),
+                "the chart replaces the table"
+            );
+        }
+    }
 }

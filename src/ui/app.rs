@@ -561,9 +561,11 @@ impl RamvramApp {
             }
             Some(a) => {
                 if !matches!(self.tab, Tab::Fleet | Tab::Workload | Tab::Monitor) {
+                    // 300 points on a small window (800 points), 400 on a large one.
+                    let width = (ui.available_width() * 0.3).clamp(300.0, 400.0);
                     egui::Panel::left("hardware")
                         .resizable(true)
-                        .default_size(400.0)
+                        .default_size(width)
                         .show(ui, |ui| {
                             egui::ScrollArea::vertical()
                                 .id_salt("hardware-scroll")

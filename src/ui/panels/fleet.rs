@@ -67,6 +67,21 @@ pub fn fleet(
             Msg::FleetEmpty,
         )));
     }
+    // In meeting mode the table and the chart take turns on the screen (a projector shows one
+    // at a time at a readable size); the choice is the view's own, not the assessment's.
+    let show_id = egui::Id::unique("fleet-meeting-chart");
+    let mut show_chart = ui.data(|d| d.get_temp::<bool>(show_id)).unwrap_or(false);
+    if meeting && !machines.is_empty() {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut show_chart, false, tr(lang, Msg::FleetShowTable));
+            ui.selectable_value(&mut show_chart, true, tr(lang, Msg::FleetChartTitle));
+        });
+        ui.data_mut(|d| d.insert_temp(show_id, show_chart));
+    }
+    if meeting && show_chart && !machines.is_empty() {
+        super::fleet_chart::chart(ui, lang, machines, meeting);
+        return commands;
+    }
     egui::ScrollArea::vertical()
         .id_salt("fleet-scroll")
         .show(ui, |ui| {
@@ -87,8 +102,10 @@ pub fn fleet(
                         .weak(),
                     );
                 }
-                super::heading(ui, tr(lang, Msg::FleetChartTitle));
-                super::fleet_chart::chart(ui, lang, machines, meeting);
+                if !meeting {
+                    super::heading(ui, tr(lang, Msg::FleetChartTitle));
+                    super::fleet_chart::chart(ui, lang, machines, meeting);
+                }
             }
             super::heading(ui, tr(lang, Msg::PlannerSection));
             commands.extend(planner_form(ui, lang, planner));
@@ -96,8 +113,17 @@ pub fn fleet(
     commands
 }
 
-/// The widest a table cell grows before its text wraps, points.
-const WRAP_WIDTH: f32 = 150.0;
+/// Each column's share of the table's width (machine, GPUs, VRAM, RAM, ratio, tier, most
+/// serious finding): every column fits the page, long texts wrap, and a cell cut short shows
+/// its whole text on hover.
+const COLUMN_SHARES: [f32; 7] = [1.6, 1.5, 0.8, 0.9, 0.7, 1.3, 2.4];
+
+/// The widest each column may grow on a page `width` points wide, with `gap` between columns.
+fn column_widths(width: f32, gap: f32) -> [f32; 7] {
+    let total: f32 = COLUMN_SHARES.iter().sum();
+    let usable = (width - gap * 7.0).max(350.0);
+    COLUMN_SHARES.map(|s| usable * s / total)
+}
 
 fn table(
     ui: &mut Ui,
@@ -106,6 +132,7 @@ fn table(
     sort: FleetSort,
     commands: &mut Vec<Command>,
 ) {
+    let widths = column_widths(ui.available_width(), 12.0);
     egui::Grid::new("fleet-table")
         .num_columns(7)
         .striped(true)
@@ -121,7 +148,7 @@ fn table(
                 // the table past the page.
                 let clicked = ui
                     .scope(|ui| {
-                        ui.set_max_width(WRAP_WIDTH);
+                        ui.set_max_width(widths[i]);
                         ui.add(
                             egui::Button::selectable(sort.column == i, format!("{h}{arrow}"))
                                 .wrap(),
@@ -137,16 +164,22 @@ fn table(
             for i in order(lang, machines, sort) {
                 let m = &machines[i];
                 let cells = row(lang, m);
-                if ui
-                    .link(&cells[0])
-                    .on_hover_text(tr(lang, Msg::FleetOpenHint))
-                    .clicked()
-                {
+                let name = ui
+                    .scope(|ui| {
+                        ui.set_max_width(widths[0]);
+                        // A link that wraps (a long host name breaks instead of widening
+                        // the table past the page).
+                        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Wrap);
+                        ui.add(egui::Link::new(&cells[0]))
+                    })
+                    .inner;
+                let hint = format!("{}\n{}", cells[0], tr(lang, Msg::FleetOpenHint));
+                if name.on_hover_text(hint).clicked() {
                     commands.push(Command::ShowFleetMachine(i));
                 }
-                for c in &cells[1..5] {
+                for (c, width) in cells[1..5].iter().zip(&widths[1..5]) {
                     ui.scope(|ui| {
-                        ui.set_max_width(WRAP_WIDTH);
+                        ui.set_max_width(*width);
                         ui.add(egui::Label::new(c).wrap());
                     });
                 }
@@ -156,7 +189,7 @@ fn table(
                     .tier
                     .map_or(ui.visuals().text_color(), theme::tier);
                 ui.scope(|ui| {
-                    ui.set_max_width(WRAP_WIDTH);
+                    ui.set_max_width(widths[5]);
                     ui.add(
                         egui::Label::new(RichText::new(&cells[5]).color(colour).strong()).wrap(),
                     );
@@ -164,7 +197,20 @@ fn table(
                 let worst = m
                     .worst_finding()
                     .map_or(ui.visuals().text_color(), |f| theme::severity(f.severity));
-                ui.add(egui::Label::new(RichText::new(&cells[6]).color(worst)).truncate());
+                // Two lines at most; what doesn't fit is on hover.
+                ui.scope(|ui| {
+                    ui.set_max_width(widths[6]);
+                    let text = egui::text::LayoutJob::simple(
+                        cells[6].clone(),
+                        egui::TextStyle::Body.resolve(ui.style()),
+                        worst,
+                        widths[6],
+                    );
+                    let mut job = text;
+                    job.wrap.max_rows = 2;
+                    ui.add(egui::Label::new(job).wrap())
+                        .on_hover_text(&cells[6]);
+                });
                 ui.end_row();
             }
         });

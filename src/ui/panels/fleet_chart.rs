@@ -118,9 +118,16 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
         })
         .collect();
     let hover_lang = lang;
+    // In meeting mode the chart has the screen to itself: all of what is left, less the x
+    // axis's title and the hint below it.
+    let height = if meeting {
+        (ui.available_height() - 3.5 * text_size - 24.0).clamp(240.0, 1200.0)
+    } else {
+        360.0
+    };
     let mut plot = Plot::new(PLOT_ID)
         .id(Id::unique(PLOT_ID))
-        .height(if meeting { 520.0 } else { 360.0 })
+        .height(height)
         .allow_zoom(modifier)
         .allow_drag(modifier)
         .allow_boxed_zoom(modifier)

@@ -12,6 +12,21 @@ use crate::ui::theme;
 /// in a collapsible list below.
 pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
     super::heading(ui, tr(lang, Msg::RulesSection));
+    // A page narrower than the table (800 points, Chinese) scrolls it sideways; the findings
+    // below keep the page's width and wrap.
+    egui::ScrollArea::horizontal()
+        .id_salt("rules-table-scroll")
+        .show(ui, |ui| rules_table(ui, lang, a));
+    egui::CollapsingHeader::new(tr(lang, Msg::RulesSources))
+        .id_salt("rule-sources")
+        .show(ui, |ui| {
+            for source in present::names::rule_sources(lang, &a.rules) {
+                ui.add(Paragraph::new(format!("• {source}")));
+            }
+        });
+}
+
+fn rules_table(ui: &mut Ui, lang: Lang, a: &Assessment) {
     egui::Grid::new("rules")
         .num_columns(5)
         .striped(true)
@@ -39,13 +54,6 @@ pub fn rules(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 };
                 ui.label(text.strong());
                 ui.end_row();
-            }
-        });
-    egui::CollapsingHeader::new(tr(lang, Msg::RulesSources))
-        .id_salt("rule-sources")
-        .show(ui, |ui| {
-            for source in present::names::rule_sources(lang, &a.rules) {
-                ui.add(Paragraph::new(format!("• {source}")));
             }
         });
 }

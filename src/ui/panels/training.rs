@@ -96,32 +96,38 @@ pub fn training(
 ) -> Vec<Command> {
     let before = form.plan.clone();
     let mut commands = Vec::new();
+    // Each column scrolls on its own, both ways: nothing is cut on a small window (800 × 560).
     crate::ui::paragraph::columns(ui, 2, |cols| {
-        super::heading(&mut cols[0], tr(lang, Msg::TrainSection));
-        if let Some(on) = super::include_switch(
-            &mut cols[0],
-            tr(lang, Msg::IncludeTraining),
-            tr(lang, Msg::IncludeHint),
-            included,
-        ) {
-            commands.push(Command::IncludeTraining(on));
-        }
-        super::restored_note(&mut cols[0], lang, restored);
-        cols[0].horizontal_wrapped(|ui| {
-            if ui.button(tr(lang, Msg::ModelOpenFile)).clicked() {
-                commands.push(Command::OpenModelFileDialog);
-            }
-            if ui.button(tr(lang, Msg::ModelOpenFolder)).clicked() {
-                commands.push(Command::OpenModelFolderDialog);
-            }
-        });
-        if let Some(r) = &form.read {
-            cols[0].label(RichText::new(crate::present::model::read_note(lang, r)).small());
-        }
-        inputs(&mut cols[0], lang, form);
-        egui::ScrollArea::vertical()
+        let (left, right) = cols.split_at_mut(1);
+        egui::ScrollArea::both()
+            .id_salt("training-in")
+            .show(&mut left[0], |ui| {
+                super::heading(ui, tr(lang, Msg::TrainSection));
+                if let Some(on) = super::include_switch(
+                    ui,
+                    tr(lang, Msg::IncludeTraining),
+                    tr(lang, Msg::IncludeHint),
+                    included,
+                ) {
+                    commands.push(Command::IncludeTraining(on));
+                }
+                super::restored_note(ui, lang, restored);
+                ui.horizontal_wrapped(|ui| {
+                    if ui.button(tr(lang, Msg::ModelOpenFile)).clicked() {
+                        commands.push(Command::OpenModelFileDialog);
+                    }
+                    if ui.button(tr(lang, Msg::ModelOpenFolder)).clicked() {
+                        commands.push(Command::OpenModelFolderDialog);
+                    }
+                });
+                if let Some(r) = &form.read {
+                    ui.label(RichText::new(crate::present::model::read_note(lang, r)).small());
+                }
+                inputs(ui, lang, form);
+            });
+        egui::ScrollArea::both()
             .id_salt("training-out")
-            .show(&mut cols[1], |ui| {
+            .show(&mut right[0], |ui| {
                 outputs(ui, lang, a);
             });
     });
@@ -504,7 +510,7 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
     // What each row is can take a long name ("loading copies and buffers (DeepSpeed's ×1.5
     // buffer factor)"): it wraps within its column rather than pushing the table past the
     // window's edge.
-    let name_width = (ui.available_width() * 0.45).max(120.0);
+    let name_width = (ui.available_width() * 0.34).max(120.0);
     egui::Grid::new("training-breakdown")
         .num_columns(4)
         .striped(true)

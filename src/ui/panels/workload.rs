@@ -46,7 +46,7 @@ pub fn workload(
     let before = form.clone();
     let mut commands = Vec::new();
     crate::ui::paragraph::columns(ui, 2, |cols| {
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .id_salt("workload-in")
             .show(&mut cols[0], |ui| {
                 super::heading(ui, tr(lang, Msg::WorkTitle));
@@ -67,7 +67,7 @@ pub fn workload(
                 ));
                 commands.extend(super::decode_rate::decode_rate(ui, lang, form, bench));
             });
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .id_salt("workload-out")
             .show(&mut cols[1], |ui| {
                 if let Some(r) = &a.workload {
