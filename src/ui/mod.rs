@@ -85,6 +85,20 @@ pub fn display_problem() -> Option<WindowProblem> {
     None
 }
 
+/// The window's renderer: OpenGL through glow on Linux (on Mesa under Xvfb its first frame
+/// came in 118 ms against wgpu's 283 ms, with 16 MB less resident: docs/benchmarks.md), wgpu
+/// elsewhere (Direct3D 12, with the WARP software adapter on a Windows VM without a GPU
+/// driver; Metal on macOS). `RAMVRAM_RENDERER=glow` or `wgpu` overrides it (a broken OpenGL
+/// driver); any other value is ignored.
+pub fn renderer(asked: Option<&str>) -> eframe::Renderer {
+    match asked {
+        Some("glow") => eframe::Renderer::Glow,
+        Some("wgpu") => eframe::Renderer::Wgpu,
+        _ if cfg!(target_os = "linux") => eframe::Renderer::Glow,
+        _ => eframe::Renderer::Wgpu,
+    }
+}
+
 /// Opens the window and runs until it is closed.
 ///
 /// # Errors
@@ -115,6 +129,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
             .with_app_id("ramvram")
             .with_inner_size([1280.0, 820.0])
             .with_min_inner_size([720.0, 480.0]),
+        renderer: renderer(std::env::var("RAMVRAM_RENDERER").ok().as_deref()),
         ..Default::default()
     };
     eframe::run_native(
