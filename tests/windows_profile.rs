@@ -203,3 +203,17 @@ fn linux_rows_are_unchanged_for_linux_profiles() {
     }
     assert!(!en.contains("Page file") && !en.contains("Commit limit"));
 }
+
+#[test]
+fn a_dataset_on_a_drive_letter_is_found_from_its_verbatim_path() {
+    use ramvram::inputs::dataset::without_verbatim_prefix as plain;
+    // What std::fs::canonicalize returns on Windows (Rust std docs: "On Windows, this converts
+    // the path to use extended length path syntax").
+    assert_eq!(plain(r"\\?\D:\datasets\imagenet"), r"D:\datasets\imagenet");
+    assert_eq!(
+        plain(r"\\?\UNC\nas\share\imagenet"),
+        r"\\nas\share\imagenet"
+    );
+    assert_eq!(plain(r"\\?\Volume{1b3b}\x"), r"\\?\Volume{1b3b}\x");
+    assert_eq!(plain("/data/imagenet"), "/data/imagenet");
+}

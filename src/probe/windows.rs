@@ -94,6 +94,14 @@ pub fn detect_windows(profile: &mut MachineProfile) {
             Ok((dimms, slots)) => {
                 super::dimm::apply_dimms(&mut profile.memory, dimms);
                 super::dimm::apply_slots(&mut profile.memory, slots);
+                // The kind of machine from the same table (Linux reads /sys/class/dmi/id).
+                if profile.host.platform.is_none() {
+                    let ids = data::split_raw_smbios(&buf)
+                        .map(|(_, t)| super::smbios::dmi_ids(t))
+                        .unwrap_or_default();
+                    profile.host.platform =
+                        super::platform::classify(&ids, profile.cpu.model.as_deref());
+                }
             }
             Err(note) => notes.push(note),
         },
