@@ -217,3 +217,42 @@ fn a_dataset_on_a_drive_letter_is_found_from_its_verbatim_path() {
     assert_eq!(plain(r"\\?\Volume{1b3b}\x"), r"\\?\Volume{1b3b}\x");
     assert_eq!(plain("/data/imagenet"), "/data/imagenet");
 }
+
+/// The loading peak of tests/training_advice.rs's 70B QLoRA on 4 × RTX 4080 (64 GiB), on the
+/// same machine under Windows: the 2 GiB the peak still needs goes to the page file, not to a
+/// swap file.
+#[test]
+fn a_loading_peak_goes_to_the_page_file_on_windows() {
+    use ramvram::advisor::training::{FineTune, Strategy, TrainingPlan, presets};
+    let mut p = fixture("live-4x4080-64g");
+    p.host.os = Some("Windows 11 Pro".into());
+    p.host.kernel = Some("26100".into());
+    p.memory.swappiness = None;
+    p.memory.transparent_hugepages = None;
+    p.memory.shm_bytes = None;
+    p.windows = Some(Default::default());
+    let plan = TrainingPlan {
+        finetune: FineTune::Qlora,
+        strategy: Strategy::FsdpFullShard,
+        gpus_per_node: 4,
+        ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
+    };
+    let a = assess_with(
+        &p,
+        &Inputs {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    let first = &a.recommendations[0];
+    assert_eq!(
+        first.changes.get("page_file"),
+        Some(&ramvram::advisor::Quantity::Bytes(2 << 30))
+    );
+    assert!(!first.changes.contains_key("swap"));
+    for lang in ramvram::i18n::Lang::ALL {
+        let t = ramvram::present::recommend::title(lang, first);
+        assert!(t.contains("page file") || t.contains("页面文件"), "{t}");
+        assert_windows_words(&t, "the recommendation");
+    }
+}

@@ -249,6 +249,18 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
                 Msg::RecommendationWithConfiguredSwap,
                 &[("swap_used", &used)],
             ));
+        } else if let Some(add) = bytes("page_file") {
+            t.push_str(&trf(
+                lang,
+                Msg::RecommendationWithPageFile,
+                &[("swap", &add)],
+            ));
+        } else if let Some(used) = bytes("page_file_used") {
+            t.push_str(&trf(
+                lang,
+                Msg::RecommendationWithConfiguredPageFile,
+                &[("swap_used", &used)],
+            ));
         }
     }
     t
