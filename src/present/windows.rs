@@ -193,3 +193,68 @@ pub fn fill_sysmem_finding(lang: Lang, msg: Msg, values: &BTreeMap<String, Quant
     values.insert("policy".into(), Quantity::Text(sysmem(lang, policy, None)));
     super::fill_values(lang, msg, &values)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::assess;
+    use crate::profile::WindowsMemory;
+
+    fn windows() -> MachineProfile {
+        let mut p = MachineProfile::unknown();
+        p.host.os = Some("Windows 11 Pro".into());
+        p.memory.total_bytes = Some(16 << 30);
+        p.windows = Some(WindowsMemory::default());
+        p
+    }
+
+    fn rows(p: &MachineProfile, lang: Lang) -> Vec<(String, String)> {
+        super::super::hardware::hardware_rows(lang, &assess(p))
+    }
+
+    #[test]
+    fn page_files_unknown_none_or_listed() {
+        let mut p = windows();
+        let r = rows(&p, Lang::En);
+        let value = |r: &[(String, String)], l: &str| {
+            r.iter().find(|(k, _)| k == l).map(|(_, v)| v.clone())
+        };
+        assert_eq!(value(&r, "Page file").as_deref(), Some("unknown"));
+        assert_eq!(value(&r, "Commit limit").as_deref(), Some("unknown"));
+        assert!(r.iter().all(|(k, _)| k != "Swap" && k != "/dev/shm"));
+        p.windows.as_mut().unwrap().page_files = Some(Vec::new());
+        assert_eq!(
+            value(&rows(&p, Lang::Zh), "页面文件").as_deref(),
+            Some("无（Windows 在没有页面文件的情况下运行）")
+        );
+        p.windows.as_mut().unwrap().page_files = Some(vec![PageFile {
+            path: r"D:\pagefile.sys".into(),
+            sizing: Some(PageFileSizing::Fixed),
+            initial_bytes: Some(4 << 30),
+            maximum_bytes: Some(8 << 30),
+            ..PageFile::default()
+        }]);
+        let v = value(&rows(&p, Lang::En), "Page file").unwrap();
+        assert_eq!(
+            v.replace('\u{a0}', " "),
+            r"D:\pagefile.sys — custom size 4.0 GiB–8.0 GiB, size now unknown"
+        );
+    }
+
+    #[test]
+    fn the_fallback_policy_in_words() {
+        assert_eq!(
+            sysmem(Lang::En, None, Some("531.79")),
+            "not in driver 531.79 (the setting came with 536.40)"
+        );
+        assert_eq!(
+            sysmem(Lang::En, None, Some("551.86")),
+            "unknown (NVML can't read it; driver 551.86 has the setting)"
+        );
+        assert_eq!(sysmem(Lang::En, None, None), "unknown (NVML can't read it)");
+        assert!(
+            sysmem(Lang::Zh, Some(SysmemFallback::PreferNoSysmemFallback), None)
+                .starts_with("首选无系统内存回退")
+        );
+    }
+}
