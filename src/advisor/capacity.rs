@@ -21,6 +21,9 @@ use crate::units::GIB;
 pub enum InstalledSource {
     /// The sum of the memory modules SMBIOS lists.
     Modules,
+    /// Windows' `GetPhysicallyInstalledSystemMemory` (`windows.installed_ram_bytes`): the
+    /// firmware's own total, when the modules can't be listed.
+    Firmware,
     /// `memory.installed_bytes` in the profile (typed, a cloud instance's published size, a
     /// planned machine).
     Entered,
@@ -149,7 +152,8 @@ pub fn estimate_installed(mem_total: u64) -> Option<u64> {
 
 /// The installed size and its source: the modules' sum when every module's size is known and
 /// the sum is at least `MemTotal` (a virtual machine's SMBIOS can list less than it has), else
-/// `memory.installed_bytes`, else [`estimate_installed`].
+/// `memory.installed_bytes`, else Windows' firmware total (when at least the usable RAM), else
+/// [`estimate_installed`].
 pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledSource>) {
     let m = &profile.memory;
     let modules: Option<u64> = (!m.dimms.is_empty())
@@ -161,6 +165,14 @@ pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<Installed
     }
     if let Some(entered) = m.installed_bytes {
         return (Some(entered), Some(InstalledSource::Entered));
+    }
+    let firmware = profile
+        .windows
+        .as_ref()
+        .and_then(|w| w.installed_ram_bytes)
+        .filter(|i| m.total_bytes.is_none_or(|t| *i >= t));
+    if let Some(f) = firmware {
+        return (Some(f), Some(InstalledSource::Firmware));
     }
     match m.total_bytes.and_then(estimate_installed) {
         Some(e) => (Some(e), Some(InstalledSource::Estimated)),

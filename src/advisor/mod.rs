@@ -18,6 +18,7 @@ pub mod recommend;
 pub mod rules;
 pub mod training;
 pub mod whatif;
+pub mod windows;
 pub mod workload;
 pub mod wsl;
 

@@ -20,11 +20,17 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
         let _ = writeln!(
             out,
             "    {}  {}",
-            pad(words::budget_item(lang, i.id), 36),
+            pad(
+                words::budget_item(lang, i.id, r.memory_budget.start_method),
+                36
+            ),
             format::gib(i.bytes)
         );
     }
     let b = &r.memory_budget;
+    if let Some(note) = words::spawn_note(lang, r) {
+        super::layout::wrap(&mut out, "  ", &note);
+    }
     let _ = writeln!(
         out,
         "  {}",

@@ -68,6 +68,7 @@ pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
 /// MemTotal comes from)".
 pub fn installed(lang: Lang, a: &Assessment) -> String {
     use crate::advisor::capacity::InstalledSource as S;
+    let windows = crate::profile::is_windows(&a.profile);
     match (a.memory.installed_bytes, a.memory.installed_source) {
         (Some(size), Some(source)) => trf(
             lang,
@@ -81,12 +82,15 @@ pub fn installed(lang: Lang, a: &Assessment) -> String {
                         match source {
                             S::Modules => Msg::RamFromModules,
                             S::Entered => Msg::RamFromEntered,
+                            S::Firmware => Msg::WindowsRamFromFirmware,
+                            S::Estimated if windows => Msg::WindowsRamFromEstimate,
                             S::Estimated => Msg::RamFromEstimate,
                         },
                     ),
                 ),
             ],
         ),
+        _ if windows => tr(lang, Msg::WindowsRamInstalledUnknown).to_string(),
         _ => tr(lang, Msg::RamInstalledUnknown).to_string(),
     }
 }
@@ -102,6 +106,8 @@ pub fn sizing(lang: Lang, a: &Assessment) -> String {
         Msg::RamSizingLimit
     } else if m.installed_bytes.is_some() {
         Msg::RamSizingInstalled
+    } else if crate::profile::is_windows(&a.profile) {
+        Msg::WindowsRamSizingUsable
     } else {
         Msg::RamSizingMemtotal
     };
@@ -315,6 +321,44 @@ fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
         ),
         (tr(lang, Msg::HwCpu).to_string(), cpu(lang, &p.cpu)),
         (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
+    ];
+    let windows = crate::profile::is_windows(p);
+    if windows {
+        rows.extend(super::windows::memory_rows(lang, a, sizing(lang, a)));
+    } else {
+        rows.extend(linux_memory_rows(lang, a));
+    }
+    if let Some(modules) = modules_summary(lang, a) {
+        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
+    }
+    // The kind of machine, its slots and WSL, after the processor.
+    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
+        rows.insert(3 + i, row);
+    }
+    let gpus_label = tr(lang, Msg::HwGpus).to_string();
+    if p.gpus.is_empty() {
+        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
+    }
+    for g in &p.gpus {
+        let mut line = gpu(lang, g);
+        if windows {
+            line.push_str(&super::windows::gpu_suffix(lang, p, g.index));
+        }
+        rows.push((gpus_label.clone(), line));
+    }
+    rows.extend(super::windows::adapter_rows(lang, p));
+    let disks_label = tr(lang, Msg::HwDisks).to_string();
+    for d in &p.disks {
+        rows.push((disks_label.clone(), disk(lang, d)));
+    }
+    rows
+}
+
+/// Linux's memory rows: `MemTotal`, the cgroup limit, the RAM the rules use, swap, swappiness,
+/// THP and `/dev/shm`.
+fn linux_memory_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
+    let p: &MachineProfile = &a.profile;
+    vec![
         (tr(lang, Msg::HwRam).to_string(), memtotal(lang, p)),
         (
             tr(lang, Msg::HwLimit).to_string(),
@@ -336,26 +380,7 @@ fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
             "/dev/shm".to_string(),
             format::gib_or_unknown(lang, p.memory.shm_bytes),
         ),
-    ];
-    if let Some(modules) = modules_summary(lang, a) {
-        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
-    }
-    // The kind of machine, its slots and WSL, after the processor.
-    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
-        rows.insert(3 + i, row);
-    }
-    let gpus_label = tr(lang, Msg::HwGpus).to_string();
-    if p.gpus.is_empty() {
-        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
-    }
-    for g in &p.gpus {
-        rows.push((gpus_label.clone(), gpu(lang, g)));
-    }
-    let disks_label = tr(lang, Msg::HwDisks).to_string();
-    for d in &p.disks {
-        rows.push((disks_label.clone(), disk(lang, d)));
-    }
-    rows
+    ]
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub mod serde_words;
 pub mod timeline;
 pub mod training;
 pub mod whatif;
+pub mod windows;
 pub mod workload;
 
 pub use hardware::{hardware_rows, installed, modules_summary, sizing, thp};
@@ -104,6 +105,9 @@ pub fn verdict(lang: Lang, a: &Assessment) -> (String, String) {
             Msg::VerdictUnifiedMemoryTitle,
             Msg::VerdictUnifiedMemoryDetail,
         ),
+        Verdict::NoGpu if crate::profile::is_windows(&a.profile) => {
+            (Msg::VerdictNoGpuTitle, Msg::WindowsVerdictNoGpu)
+        }
         Verdict::NoGpu => (Msg::VerdictNoGpuTitle, Msg::VerdictNoGpuDetail),
         Verdict::CannotJudge => (Msg::VerdictCannotJudgeTitle, Msg::VerdictCannotJudgeDetail),
     };
@@ -241,6 +245,18 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingDatasetSizeInconsistentTitle,
             Msg::FindingDatasetSizeInconsistentExplain,
         ),
+        F::PageFileAbsent => (
+            Msg::FindingPageFileAbsentTitle,
+            Msg::FindingPageFileAbsentExplain,
+        ),
+        F::PageFileInUse => (
+            Msg::FindingPageFileInUseTitle,
+            Msg::FindingPageFileInUseExplain,
+        ),
+        F::WddmSysmemFallback => (
+            Msg::FindingWddmSysmemFallbackTitle,
+            Msg::FindingWddmSysmemFallbackExplain,
+        ),
     }
 }
 
@@ -278,11 +294,16 @@ pub(crate) fn rec_msg(id: RecId) -> Msg {
         RecId::ReduceWorkers => Msg::RecReduceWorkers,
         RecId::MoreWorkers => Msg::RecMoreWorkers,
         RecId::CheckDataLoader => Msg::RecCheckDataLoader,
+        RecId::SystemManagedPageFile => Msg::RecSystemManagedPageFile,
+        RecId::PreferNoSysmemFallback => Msg::RecPreferNoSysmemFallback,
     }
 }
 
 /// Fills `msg` from a finding's values (see [`fill_values`]).
 fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
+    if f.id == FindingId::WddmSysmemFallback {
+        return windows::fill_sysmem_finding(lang, msg, &f.values);
+    }
     if f.id != FindingId::PlanTight {
         return fill_values(lang, msg, &f.values);
     }
@@ -463,6 +484,8 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
         NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
         NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
+        NoteId::SourceMalformed => Msg::WindowsNoteSourceMalformed,
+        NoteId::SysmemFallbackUnknown => Msg::WindowsNoteSysmemFallbackUnknown,
     };
     match &n.detail {
         Some(d) => names::aside(lang, tr(lang, msg), d),

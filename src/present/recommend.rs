@@ -22,6 +22,7 @@ pub fn title_msg(id: RecommendationId) -> Msg {
         R::Lora => Msg::RecommendationLora,
         R::Qlora => Msg::RecommendationQlora,
         R::AddSwap => Msg::RecommendationAddSwap,
+        R::GrowPageFile => Msg::RecommendationGrowPageFile,
         R::WslMemoryLimit => Msg::RecommendationWslMemoryLimit,
         R::ShmSize => Msg::RecommendationShmSize,
         R::ReduceNumWorkers => Msg::RecommendationReduceNumWorkers,
@@ -77,6 +78,7 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         R::Zero3InsteadOfZero2 => Msg::AdviceCostZero3,
         R::GradientCheckpointing => Msg::AdviceCostCheckpointing,
         R::AddSwap => Msg::AdviceCostSwap,
+        R::GrowPageFile => Msg::WindowsAdviceCostPageFile,
         R::ReduceNumWorkers | R::ReduceBatchSize => Msg::AdviceCostFewer,
         R::CacheOnDisk | R::NoCache => Msg::AdviceCostRecompute,
         R::CpuOffloadGb | R::GpuLayers | R::DeviceMapOffload => Msg::AdviceCostLayersInRam,
@@ -245,6 +247,18 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
             t.push_str(&trf(
                 lang,
                 Msg::RecommendationWithConfiguredSwap,
+                &[("swap_used", &used)],
+            ));
+        } else if let Some(add) = bytes("page_file") {
+            t.push_str(&trf(
+                lang,
+                Msg::RecommendationWithPageFile,
+                &[("swap", &add)],
+            ));
+        } else if let Some(used) = bytes("page_file_used") {
+            t.push_str(&trf(
+                lang,
+                Msg::RecommendationWithConfiguredPageFile,
                 &[("swap_used", &used)],
             ));
         }

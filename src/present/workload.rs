@@ -152,11 +152,18 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
     )
 }
 
-/// A RAM budget part.
-pub fn budget_item(lang: Lang, id: BudgetItemId) -> &'static str {
+/// A RAM budget part, in the words of the workers' start method (spawn has no /dev/shm).
+pub fn budget_item(
+    lang: Lang,
+    id: BudgetItemId,
+    start: crate::profile::StartMethod,
+) -> &'static str {
+    let spawn = start == crate::profile::StartMethod::Spawn;
     tr(
         lang,
         match id {
+            BudgetItemId::WorkerIndexCopies if spawn => Msg::WindowsWorkloadItemIndex,
+            BudgetItemId::PrefetchedBatches if spawn => Msg::WindowsWorkloadItemPrefetch,
             BudgetItemId::Os => Msg::WorkItemOs,
             BudgetItemId::MainProcess => Msg::WorkItemMain,
             BudgetItemId::Workers => Msg::WorkItemWorkers,
@@ -238,4 +245,19 @@ pub fn summary(lang: Lang, w: &crate::advisor::workload::Workload) -> String {
     parts.push(format!("prefetch_factor {}", w.prefetch_factor));
     parts.push(augmentation(lang, w.augmentation).to_string());
     parts.join(" · ")
+}
+
+/// Under spawn (Windows, macOS), what that does to the workers' memory, with its sources;
+/// `None` under fork.
+pub fn spawn_note(lang: Lang, r: &WorkloadResult) -> Option<String> {
+    (r.start_method == crate::profile::StartMethod::Spawn).then(|| {
+        trf(
+            lang,
+            Msg::WindowsWorkloadSpawn,
+            &[(
+                "worker",
+                &format::gib(crate::advisor::workload::WORKER_SPAWN_BASE_BYTES),
+            )],
+        )
+    })
 }

@@ -17,7 +17,11 @@ pub mod platform;
 pub mod smbios;
 pub mod statfs;
 pub mod vm;
+pub mod windows_data;
 pub mod wsl;
+
+#[cfg(windows)]
+mod windows;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -52,6 +56,8 @@ pub fn detect_with(gpus: &dyn GpuSource) -> MachineProfile {
     let found = gpus.probe();
     profile.gpus = found.gpus;
     profile.notes.extend(found.notes);
+    #[cfg(windows)]
+    windows::detect_windows_gpus(&mut profile);
     profile
 }
 
@@ -161,8 +167,13 @@ fn platform(profile: &mut MachineProfile) {
     linux::detect_linux(profile);
 }
 
-/// macOS and Windows: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
-#[cfg(not(target_os = "linux"))]
+#[cfg(windows)]
+fn platform(profile: &mut MachineProfile) {
+    windows::detect_windows(profile);
+}
+
+/// macOS: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
+#[cfg(not(any(target_os = "linux", windows)))]
 fn platform(profile: &mut MachineProfile) {
     use crate::profile::{Note, NoteId};
     if let Ok(s) = sysinfo::System::new_with_specifics(

@@ -163,6 +163,44 @@ pub fn parse_type17(table: &[u8]) -> Vec<Dimm> {
         .collect()
 }
 
+/// The identity strings of SMBIOS types 0 (BIOS: Vendor 0x04, BIOS Version 0x05), 1 (System:
+/// Manufacturer 0x04, Product Name 0x05, Version 0x06), 2 (Baseboard: Manufacturer 0x04) and 3
+/// (Chassis: Type 0x05, bits 6–0; Asset Tag 0x08), DSP0134 §7.1–7.4: what Linux exposes as
+/// `/sys/class/dmi/id`, for [`super::platform::classify`] on Windows, where only the raw table
+/// is at hand. Placeholders are `None` ([`super::platform::dmi_text`]); the first structure of
+/// each type counts.
+pub fn dmi_ids(table: &[u8]) -> super::platform::DmiIds {
+    let text = |s: &Structure<'_>, off: usize| {
+        let n = s.byte(off)? as usize;
+        super::platform::dmi_text(s.strings.get(n.checked_sub(1)?)?)
+    };
+    let mut ids = super::platform::DmiIds::default();
+    let mut seen = [false; 4];
+    for (kind, s) in structures(table) {
+        let Some(first) = seen.get_mut(kind as usize).filter(|f| !**f) else {
+            continue;
+        };
+        *first = true;
+        match kind {
+            0 => {
+                ids.bios_vendor = text(&s, 0x04);
+                ids.bios_version = text(&s, 0x05);
+            }
+            1 => {
+                ids.sys_vendor = text(&s, 0x04);
+                ids.product_name = text(&s, 0x05);
+                ids.product_version = text(&s, 0x06);
+            }
+            2 => ids.board_vendor = text(&s, 0x04),
+            _ => {
+                ids.chassis_type = s.byte(0x05).map(|t| u32::from(t & 0x7F)).filter(|t| *t > 2);
+                ids.chassis_asset_tag = text(&s, 0x08);
+            }
+        }
+    }
+    ids
+}
+
 /// Type Detail (WORD at 0x13, DSP0134 Table 77): bit 13 Registered (Buffered), bit 15 LRDIMM →
 /// registered; bit 14 Unbuffered (Unregistered) → not; neither → `None`.
 fn type_detail_registered(detail: u16) -> Option<bool> {
@@ -276,6 +314,30 @@ mod tests {
             })
         );
         assert_eq!(d[0].registered, None, "Type Detail left 0");
+    }
+
+    #[test]
+    fn identity_strings_for_the_platform() {
+        // Built from DSP0134's layouts: type 1 (27 bytes) "Dell Inc." / "Precision 7865 Tower",
+        // type 3 (21 bytes) chassis type 0x87 (Tower, 7, with the lock bit) and a placeholder
+        // asset tag; a second type 1 is ignored.
+        let mut t = vec![1, 27, 1, 0, 1, 2, 3, 0];
+        t.resize(27, 0);
+        t.extend_from_slice(b"Dell Inc.\0Precision 7865 Tower\0To Be Filled By O.E.M.\0\0");
+        let mut c = vec![3, 21, 2, 0, 1, 0x87, 0, 0, 2];
+        c.resize(21, 0);
+        c.extend_from_slice(b"Dell Inc.\0Not Specified\0\0");
+        t.extend(c);
+        t.extend_from_slice(&[1, 8, 3, 0, 1, 0, 0, 0]);
+        t.extend_from_slice(b"Other\0\0");
+        t.extend(end_of_table());
+        let ids = dmi_ids(&t);
+        assert_eq!(ids.sys_vendor.as_deref(), Some("Dell Inc."));
+        assert_eq!(ids.product_name.as_deref(), Some("Precision 7865 Tower"));
+        assert_eq!(ids.product_version, None);
+        assert_eq!(ids.chassis_type, Some(7));
+        assert_eq!(ids.chassis_asset_tag, None);
+        assert_eq!(dmi_ids(&[]), super::super::platform::DmiIds::default());
     }
 
     #[test]

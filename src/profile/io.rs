@@ -319,6 +319,7 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
     }
     // host.platform, the slot counts and memory.wsl check themselves.
     super::platform::validate(p)?;
+    super::windows::validate(p)?;
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         at_most(

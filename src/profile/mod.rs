@@ -10,11 +10,13 @@ mod io;
 pub mod json;
 pub mod limits;
 mod measurements;
+mod os;
 mod platform;
 mod problem;
 pub mod redact;
 mod redact_shapes;
 pub mod strings;
+mod windows;
 
 pub use channels::{ChannelLayout, infer_channels};
 pub use gpu_status::{FieldStatus, GpuStatus};
@@ -23,11 +25,16 @@ pub use io::{
     parse_document, parse_profile, save_profile,
 };
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
+pub use os::{OsFamily, StartMethod, is_windows, os_family, start_method};
 pub use platform::{
     CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
     hosted_notebook,
 };
 pub use problem::Problem;
+pub use windows::{
+    DriverModel, GpuDriverModel, GraphicsAdapter, MAX_WINDOWS_ITEMS, MAX_WINDOWS_TEXT_CHARS,
+    PageFile, PageFileSizing, SysmemFallback, WindowsMemory,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +69,10 @@ pub struct MachineProfile {
     /// What the benchmarks measured (left out of the JSON while empty).
     #[serde(default, skip_serializing_if = "Measurements::is_empty")]
     pub measurements: Measurements,
+    /// Windows' own view of memory, page files and graphics adapters, in a profile detected on
+    /// Windows (left out of the JSON elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windows: Option<WindowsMemory>,
 }
 
 /// Host identity; every field may be unknown.
@@ -319,6 +330,12 @@ pub enum NoteId {
     GpuTypeUnknown,
     /// `.wslconfig` could not be understood and was ignored (WSL ignores it too).
     WslConfigMalformed,
+    /// What the operating system returned was garbage (a truncated table, a size of 0 or
+    /// 2^64 − 1) and was left unknown; `detail` names the source and the value.
+    SourceMalformed,
+    /// Windows: NVIDIA's CUDA sysmem fallback policy is not readable through NVML; it is
+    /// unknown, and `detail` gives the driver version (the policy exists from 536.40).
+    SysmemFallbackUnknown,
 }
 
 impl MachineProfile {
@@ -334,6 +351,7 @@ impl MachineProfile {
             disks: Vec::new(),
             notes: Vec::new(),
             measurements: Measurements::default(),
+            windows: None,
         }
     }
 }

@@ -209,12 +209,18 @@ pub(super) fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         .map(str::to_string)
         .collect();
     // The /dev/shm need the findings used: the workload's own, else the default assumption.
-    sources.push(match &a.workload {
+    // Windows has no /dev/shm: its batches sit in file mappings, in RAM, without a limit.
+    let windows = crate::profile::is_windows(&a.profile);
+    let shm = match &a.workload {
         Some(r) => {
             let w = &r.workload;
-            trf(
+            Some(trf(
                 lang,
-                Msg::ReportShmWorkload,
+                if windows {
+                    Msg::WindowsWorkloadShmLine
+                } else {
+                    Msg::ReportShmWorkload
+                },
                 &[
                     ("workers", &w.num_workers.to_string()),
                     ("prefetch", &w.prefetch_factor.to_string()),
@@ -223,10 +229,12 @@ pub(super) fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
                     ("experiments", &w.concurrent_experiments.to_string()),
                     ("total", &format::gib(r.shm_needed_bytes)),
                 ],
-            )
+            ))
         }
-        None => tr(lang, Msg::ReportAssumptionShm).to_string(),
-    });
+        None if windows => None,
+        None => Some(tr(lang, Msg::ReportAssumptionShm).to_string()),
+    };
+    sources.extend(shm);
     // The DIMM-set assumption only where sets are listed; the purchase's own where it is shown.
     let purchase = present::purchase::shown(a).map(|(p, _)| p);
     let sets_shown = purchase.is_some_and(|p| !present::purchase::alternative(p).is_empty());

@@ -137,7 +137,7 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         .iter()
         .map(|i| {
             vec![
-                ww::budget_item(lang, i.id).to_string(),
+                ww::budget_item(lang, i.id, r.memory_budget.start_method).to_string(),
                 format::gib(i.bytes),
             ]
         })
@@ -147,6 +147,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         rows,
         widths: vec![3.0, 1.2],
     });
+    if let Some(note) = ww::spawn_note(lang, r) {
+        b.push(Block::Paragraph(note));
+    }
     let budget = &r.memory_budget;
     b.push(Block::Paragraph(trf(
         lang,

@@ -53,9 +53,15 @@ pub struct Context<'a> {
 pub fn findings(cx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     capacity(cx, &mut out);
-    container(cx, &mut out);
-    swap(cx, &mut out);
-    shm(cx, &mut out);
+    if crate::profile::is_windows(cx.profile) {
+        // Windows has no cgroups, swappiness or /dev/shm: its page file and WDDM instead.
+        super::windows::page_file_findings(cx.profile, &mut out);
+        super::windows::sysmem_fallback_findings(cx.profile, &mut out);
+    } else {
+        container(cx, &mut out);
+        swap(cx, &mut out);
+        shm(cx, &mut out);
+    }
     pcie(cx, &mut out);
     training(cx, &mut out);
     inference(cx, &mut out);

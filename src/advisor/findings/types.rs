@@ -102,6 +102,13 @@ pub enum FindingId {
     /// The dataset size, sample count, format and image size don't agree (the implied file size
     /// is far outside what the format takes at that size).
     DatasetSizeInconsistent,
+    /// Windows: no page file, so the commit limit is the RAM alone (`advisor::windows`).
+    PageFileAbsent,
+    /// Windows: much of the page file in use at detection time.
+    PageFileInUse,
+    /// Windows: an NVIDIA GPU under WDDM, where CUDA may spill into shared GPU memory (the
+    /// sysmem fallback policy of drivers 536.40+).
+    WddmSysmemFallback,
 }
 
 /// Stable recommendation ids; text in `rec.<id>`.
@@ -174,6 +181,10 @@ pub enum RecId {
     /// The data-loading changes are in the ranked list, each with its predicted utilisation
     /// (in place of canned advice the recommender computes).
     SeeWorkloadChanges,
+    /// Windows: a system-managed page file on an SSD.
+    SystemManagedPageFile,
+    /// Windows: "Prefer No Sysmem Fallback" for python.exe in the NVIDIA Control Panel.
+    PreferNoSysmemFallback,
 }
 
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.

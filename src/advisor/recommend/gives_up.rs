@@ -39,6 +39,7 @@ pub fn gives_up(id: RecommendationId) -> GivesUp {
         | R::OffloadToNvme
         | R::GradientCheckpointing
         | R::AddSwap
+        | R::GrowPageFile
         | R::ReduceNumWorkers
         | R::ReduceBatchSize
         | R::CacheOnDisk

@@ -125,9 +125,14 @@ pub fn recommendations(
         .is_some_and(|p| p.kind == Some(crate::profile::PlatformKind::HostedNotebook));
     if need.steady.is_some_and(|s| s <= usable) && !hosted {
         if let Some(add) = swap_for_peak(profile, usable, hold).filter(|a| *a > 0) {
+            let id = if crate::profile::is_windows(profile) {
+                R::GrowPageFile
+            } else {
+                R::AddSwap
+            };
             out.push(
                 Recommendation::new(
-                    R::AddSwap,
+                    id,
                     RecKind::Os,
                     need.subject,
                     without_headroom(with_fit(Some(true))),

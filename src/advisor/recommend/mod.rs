@@ -76,6 +76,9 @@ pub enum RecommendationId {
     Qlora,
     /// A swap file on fast storage for a loading peak.
     AddSwap,
+    /// Windows: a larger page file (or a system-managed one) for a loading peak: the same
+    /// change as [`RecommendationId::AddSwap`] in Windows' terms.
+    GrowPageFile,
     /// Raise WSL2's memory cap in `.wslconfig`.
     WslMemoryLimit,
     /// Grow `/dev/shm` (`docker run --shm-size`).

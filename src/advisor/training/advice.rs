@@ -170,9 +170,15 @@ pub(super) fn advice(
                 if let Some(m) = extra {
                     r = r.with("loading", text(m));
                 }
+                // Windows' page file takes the peak where Linux's swap would.
+                let (add_key, used_key) = if crate::profile::is_windows(profile) {
+                    ("page_file", "page_file_used")
+                } else {
+                    ("swap", "swap_used")
+                };
                 match swap {
-                    Some((0, overflow)) => r = r.with("swap_used", Quantity::Bytes(overflow)),
-                    Some((add, _)) => r = r.with("swap", Quantity::Bytes(add)),
+                    Some((0, overflow)) => r = r.with(used_key, Quantity::Bytes(overflow)),
+                    Some((add, _)) => r = r.with(add_key, Quantity::Bytes(add)),
                     None => {}
                 }
                 tried.push((out.len(), applied.clone()));

@@ -22,6 +22,16 @@ pub const LOADER_MAIN_BYTES: u64 = 40 << 20;
 /// measured 52–93). A training process holding a model has more pages a worker may touch, so
 /// real jobs may see more.
 pub const WORKER_BASE_BYTES: u64 = 90 << 20;
+/// A spawned DataLoader worker's own memory (Windows, macOS: `profile::StartMethod::Spawn`):
+/// a fresh interpreter that re-imports the training script (torch, numpy, torchvision) and
+/// shares no written page with the training process, only the libraries' code. 300 MiB.
+/// Assumption: the ~380 MiB resident size docs/validation.md's forked workers show, less the
+/// libraries' code pages that stay shared; not measured under spawn (docs/validation.md has no
+/// Windows or macOS run). Source for the semantics: PyTorch docs, `torch.utils.data`,
+/// "Platform-specific behaviors" (workers on Windows re-run the main script and receive the
+/// dataset pickled); Python docs, `multiprocessing`, "Contexts and start methods" (spawn is the
+/// default on Windows and, since 3.8, on macOS).
+pub const WORKER_SPAWN_BASE_BYTES: u64 = 300 << 20;
 /// /dev/shm to give a workload, as a multiple of its need: 2× rounded up to a whole GiB, at
 /// least 1 GiB. Assumption: the batch the training step holds and the pin thread's copy sit in
 /// /dev/shm beside the full queue (measured: workers × prefetch + 1 batches,
@@ -81,6 +91,13 @@ pub struct MemoryBudget {
     /// Batches waiting for the training process (the queue; not counting the one it holds).
     #[serde(default)]
     pub queued_batches: u64,
+    /// How the workers start (spawn on Windows and macOS), which the worker items depend on.
+    #[serde(default = "fork")]
+    pub start_method: crate::profile::StartMethod,
+}
+
+fn fork() -> crate::profile::StartMethod {
+    crate::profile::StartMethod::Fork
 }
 
 impl MemoryBudget {
@@ -180,9 +197,26 @@ pub fn pinned_block(bytes: u64) -> u64 {
 /// Builds the budget of `w` against `effective_ram` when `queued` batches wait for the
 /// training process (workers × prefetch when the loader keeps up, none when the training loop
 /// waits for data: see `pipeline::simulate`), with `gpus` DDP ranks for a per-rank cache.
-pub fn budget(w: &Workload, effective_ram: Option<u64>, queued: u64, gpus: u32) -> MemoryBudget {
+///
+/// Under `spawn` ([`crate::profile::StartMethod`]) each worker is its own interpreter
+/// ([`WORKER_SPAWN_BASE_BYTES`]) holding an unpickled copy of the dataset object (its index,
+/// as under fork once reference counting has copied it), and a cache the dataset object holds
+/// "shared" is copied into every worker too: nothing is shared copy-on-write.
+pub fn budget(
+    w: &Workload,
+    effective_ram: Option<u64>,
+    queued: u64,
+    gpus: u32,
+    start: crate::profile::StartMethod,
+) -> MemoryBudget {
     let k = u64::from(w.concurrent_experiments);
     let workers = u64::from(w.num_workers);
+    let spawn = start == crate::profile::StartMethod::Spawn;
+    let worker_base = if spawn {
+        WORKER_SPAWN_BASE_BYTES
+    } else {
+        WORKER_BASE_BYTES
+    };
     let batch = batch_bytes(w);
     // A map-style Dataset decodes and augments one sample at a time: each decoding process
     // holds the decoded image and one resampling intermediate, the samples of the batch being
@@ -223,7 +257,7 @@ pub fn budget(w: &Workload, effective_ram: Option<u64>, queued: u64, gpus: u32) 
         },
         BudgetItem {
             id: BudgetItemId::Workers,
-            bytes: scaled(WORKER_BASE_BYTES.saturating_mul(workers)),
+            bytes: scaled(worker_base.saturating_mul(workers)),
         },
         BudgetItem {
             id: BudgetItemId::WorkerIndexCopies,
@@ -248,9 +282,12 @@ pub fn budget(w: &Workload, effective_ram: Option<u64>, queued: u64, gpus: u32) 
             bytes: scaled(pinned_block(batch).saturating_mul(pinned_batches)),
         });
     }
-    let cache = w
-        .cache_bytes_per_copy()
-        .saturating_mul(w.cache_copies(gpus));
+    let copies = match (spawn, w.cache_scope) {
+        // The dataset object, cache included, is pickled into every worker.
+        (true, super::CacheScope::Shared) if workers > 0 => workers + 1,
+        _ => w.cache_copies(gpus),
+    };
+    let cache = w.cache_bytes_per_copy().saturating_mul(copies);
     match w.cache {
         CacheMode::None => {}
         CacheMode::StoredInRam => items.push(BudgetItem {
@@ -280,5 +317,6 @@ pub fn budget(w: &Workload, effective_ram: Option<u64>, queued: u64, gpus: u32) 
         headroom_bytes: effective_ram.map(|r| r as i64 - working.min(i64::MAX as u64) as i64),
         dataset_cached_fraction,
         queued_batches: queued,
+        start_method: start,
     }
 }

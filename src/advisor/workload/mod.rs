@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use crate::profile::Problem;
 
 pub use budget::{
-    BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed, recommended_shm,
+    BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed,
+    WORKER_SPAWN_BASE_BYTES, recommended_shm,
 };
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
@@ -357,6 +358,13 @@ pub struct WorkloadResult {
     /// image size usually take (`None` for non-image samples).
     #[serde(default)]
     pub consistency: Option<Consistency>,
+    /// How the workers were modelled to start (the machine's OS: spawn on Windows and macOS).
+    #[serde(default = "fork")]
+    pub start_method: crate::profile::StartMethod,
+}
+
+fn fork() -> crate::profile::StartMethod {
+    crate::profile::StartMethod::Fork
 }
 
 /// Runs the simulator for `w` on the machine described by `m`, with the `num_workers` the
@@ -381,6 +389,7 @@ pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
     let ram_to_cache_dataset_bytes = working.saturating_add(cached_dataset);
     let shm = budget::shm_need(&w);
     WorkloadResult {
+        start_method: m.start_method,
         shm_needed_bytes: shm.bytes,
         shm: Some(shm),
         consistency: checks::consistency(&w),

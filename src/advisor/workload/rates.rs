@@ -69,6 +69,9 @@ pub struct MachineRates {
     pub gpus: u32,
     /// Where the figures came from.
     pub sources: Sources,
+    /// How DataLoader workers start on this machine's OS (`profile::start_method`): fork
+    /// shares the training process's pages, spawn gives every worker its own.
+    pub start_method: crate::profile::StartMethod,
 }
 
 impl Default for MachineRates {
@@ -91,6 +94,7 @@ impl Default for MachineRates {
                 storage: FigureSource::Typical,
                 ..Sources::default()
             },
+            start_method: crate::profile::StartMethod::Fork,
         }
     }
 }
@@ -232,6 +236,7 @@ impl MachineRates {
                     FigureSource::Unknown
                 },
             },
+            start_method: crate::profile::start_method(crate::profile::os_family(profile)),
         }
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::advisor::workload::{DataFormat, StoredFormat};
 
-pub use scan::{disk_of, scan};
+pub use scan::{disk_of, scan, without_verbatim_prefix};
 
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
 /// times; each file costs a directory entry and a `lstat`, no open). The walk also stops after

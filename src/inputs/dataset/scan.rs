@@ -194,14 +194,29 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     Ok(out)
 }
 
+/// A Windows verbatim path as the plain path it names: `\\?\D:\data` → `D:\data`,
+/// `\\?\UNC\server\share\x` → `\\server\share\x`; any other path unchanged.
+/// (`std::fs::canonicalize` returns verbatim paths on Windows; drive letters are listed plain.)
+pub fn without_verbatim_prefix(path: &str) -> String {
+    if let Some(rest) = path.strip_prefix(r"\\?\UNC\") {
+        return format!(r"\\{rest}");
+    }
+    match path.strip_prefix(r"\\?\") {
+        Some(rest) if rest.as_bytes().get(1) == Some(&b':') => rest.to_string(),
+        _ => path.to_string(),
+    }
+}
+
 /// The mounted file system `root` lives on: the disk whose mount point is the longest
 /// leading part of `root`'s canonical path (components compared, so `/data2` is not under
-/// `/data`).
+/// `/data`). On Windows the canonical path is a verbatim one (`\\?\D:\data`), compared as the
+/// drive path detection lists (`D:\`), see [`without_verbatim_prefix`].
 pub fn disk_of<'a>(
     root: &Path,
     disks: &'a [crate::profile::Disk],
 ) -> Option<&'a crate::profile::Disk> {
     let root = std::fs::canonicalize(root).ok()?;
+    let root = std::path::PathBuf::from(without_verbatim_prefix(&root.to_string_lossy()));
     disks
         .iter()
         .filter(|d| root.starts_with(Path::new(&d.mount_point)))

@@ -213,7 +213,7 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         for item in &b.items {
             let text = format!(
                 "■ {} {}",
-                words::budget_item(lang, item.id),
+                words::budget_item(lang, item.id, b.start_method),
                 format::gib(item.bytes)
             );
             // One item never wraps inside itself: a whole item moves to the next line.
