@@ -452,6 +452,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
         NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
         NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
+        NoteId::GpuMigEnabled => Msg::GpuboundaryNoteMigEnabled,
     };
     match &n.detail {
         Some(d) => names::aside(lang, tr(lang, msg), d),

@@ -319,6 +319,9 @@ pub enum NoteId {
     GpuTypeUnknown,
     /// `.wslconfig` could not be understood and was ignored (WSL ignores it too).
     WslConfigMalformed,
+    /// A GPU is split into MIG instances: a job sees only its instance's share of the VRAM
+    /// detection reports for the whole GPU.
+    GpuMigEnabled,
 }
 
 impl MachineProfile {

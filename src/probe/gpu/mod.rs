@@ -55,13 +55,18 @@ impl GpuSource for SystemGpus {
 /// Indices are renumbered after NVML's.
 pub fn merge(nvml: GpuProbe, sysfs: Vec<Gpu>, nvml_ok: bool) -> GpuProbe {
     let mut out = nvml;
-    let mut next = out.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0);
+    let mut next = out
+        .gpus
+        .iter()
+        .map(|g| g.index.saturating_add(1))
+        .max()
+        .unwrap_or(0);
     for mut gpu in sysfs {
         if gpu.vendor == crate::profile::GpuVendor::Nvidia && nvml_ok {
             continue;
         }
         gpu.index = next;
-        next += 1;
+        next = next.saturating_add(1);
         out.gpus.push(gpu);
     }
     out
