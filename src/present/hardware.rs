@@ -166,7 +166,7 @@ fn memtotal(lang: Lang, p: &MachineProfile) -> String {
 }
 
 /// "2.0 GiB used of 8.0 GiB", "none configured", "8.0 GiB (use unknown)" or "unknown".
-fn swap(lang: Lang, p: &MachineProfile) -> String {
+pub(super) fn swap(lang: Lang, p: &MachineProfile) -> String {
     match (p.memory.swap_total_bytes, p.memory.swap_used_bytes) {
         (Some(0), _) => tr(lang, Msg::HwNoSwap).to_string(),
         (Some(total), Some(used)) => trf(
@@ -314,6 +314,39 @@ fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
             ),
         ),
         (tr(lang, Msg::HwCpu).to_string(), cpu(lang, &p.cpu)),
+    ];
+    // A Mac's memory in macOS's words (no MemTotal, cgroup, swappiness, THP or /dev/shm).
+    if let Some(mac) = super::macos::memory_rows(lang, a) {
+        rows.extend(mac);
+    } else {
+        rows.extend(linux_memory_rows(lang, a));
+    }
+    if let Some(modules) = modules_summary(lang, a) {
+        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
+    }
+    // The kind of machine, its slots and WSL, after the processor.
+    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
+        rows.insert(3 + i, row);
+    }
+    let gpus_label = tr(lang, Msg::HwGpus).to_string();
+    if p.gpus.is_empty() {
+        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
+    }
+    for g in &p.gpus {
+        rows.push((gpus_label.clone(), gpu(lang, g)));
+    }
+    let disks_label = tr(lang, Msg::HwDisks).to_string();
+    for d in &p.disks {
+        rows.push((disks_label.clone(), disk(lang, d)));
+    }
+    rows
+}
+
+/// The memory rows of a Linux profile: installed RAM, `MemTotal`, the cgroup limit, the RAM
+/// the rules size with, swap, `vm.swappiness`, THP and `/dev/shm`.
+fn linux_memory_rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
+    let p: &MachineProfile = &a.profile;
+    vec![
         (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
         (tr(lang, Msg::HwRam).to_string(), memtotal(lang, p)),
         (
@@ -336,26 +369,7 @@ fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
             "/dev/shm".to_string(),
             format::gib_or_unknown(lang, p.memory.shm_bytes),
         ),
-    ];
-    if let Some(modules) = modules_summary(lang, a) {
-        rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));
-    }
-    // The kind of machine, its slots and WSL, after the processor.
-    for (i, row) in purchase::platform_rows(lang, a).into_iter().enumerate() {
-        rows.insert(3 + i, row);
-    }
-    let gpus_label = tr(lang, Msg::HwGpus).to_string();
-    if p.gpus.is_empty() {
-        rows.push((gpus_label.clone(), tr(lang, Msg::HwNoGpus).to_string()));
-    }
-    for g in &p.gpus {
-        rows.push((gpus_label.clone(), gpu(lang, g)));
-    }
-    let disks_label = tr(lang, Msg::HwDisks).to_string();
-    for d in &p.disks {
-        rows.push((disks_label.clone(), disk(lang, d)));
-    }
-    rows
+    ]
 }
 
 #[cfg(test)]

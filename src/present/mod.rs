@@ -20,6 +20,7 @@ pub mod fleet;
 pub mod hardware;
 pub mod headline;
 pub mod inference;
+pub mod macos;
 pub mod model;
 pub mod monitor;
 pub mod names;
@@ -130,6 +131,14 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
         F::UnifiedMemory => (
             Msg::FindingUnifiedMemoryTitle,
             Msg::FindingUnifiedMemoryExplain,
+        ),
+        F::GpuWiredLimitDefault => (
+            Msg::MacosFindingWiredDefaultTitle,
+            Msg::MacosFindingWiredDefaultExplain,
+        ),
+        F::GpuWiredLimitSet => (
+            Msg::MacosFindingWiredSetTitle,
+            Msg::MacosFindingWiredSetExplain,
         ),
         F::NoGpu => (Msg::FindingNoGpuTitle, Msg::FindingNoGpuExplain),
         F::VramUnknown => (Msg::FindingVramUnknownTitle, Msg::FindingVramUnknownExplain),
@@ -453,6 +462,7 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
         NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
         NoteId::GpuMigEnabled => Msg::GpuboundaryNoteMigEnabled,
+        NoteId::ValueOutOfRange => Msg::MacosNoteValueOutOfRange,
     };
     match &n.detail {
         Some(d) => names::aside(lang, tr(lang, msg), d),

@@ -16,11 +16,14 @@ pub mod mounts;
 pub mod platform;
 pub mod smbios;
 pub mod statfs;
+pub mod sysctl;
 pub mod vm;
 pub mod wsl;
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
 
 use crate::profile::{Cpu, Host, MachineProfile};
 use gpu::GpuSource;
@@ -161,8 +164,13 @@ fn platform(profile: &mut MachineProfile) {
     linux::detect_linux(profile);
 }
 
-/// macOS and Windows: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
-#[cfg(not(target_os = "linux"))]
+#[cfg(target_os = "macos")]
+fn platform(profile: &mut MachineProfile) {
+    macos::detect_macos(profile);
+}
+
+/// Windows: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
 fn platform(profile: &mut MachineProfile) {
     use crate::profile::{Note, NoteId};
     if let Ok(s) = sysinfo::System::new_with_specifics(

@@ -9,6 +9,7 @@ mod gpu_status;
 mod io;
 pub mod json;
 pub mod limits;
+mod macos;
 mod measurements;
 mod platform;
 mod problem;
@@ -22,6 +23,7 @@ pub use io::{
     LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ParseProblem, ProfileError, load_profile,
     parse_document, parse_profile, save_profile,
 };
+pub use macos::{CoreLevel, MacOs, MemoryPressure};
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 pub use platform::{
     CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
@@ -62,6 +64,9 @@ pub struct MachineProfile {
     /// What the benchmarks measured (left out of the JSON while empty).
     #[serde(default, skip_serializing_if = "Measurements::is_empty")]
     pub measurements: Measurements,
+    /// A Mac's own figures (`sysctl`); only in profiles detected on macOS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub macos: Option<MacOs>,
 }
 
 /// Host identity; every field may be unknown.
@@ -319,6 +324,8 @@ pub enum NoteId {
     GpuTypeUnknown,
     /// `.wslconfig` could not be understood and was ignored (WSL ignores it too).
     WslConfigMalformed,
+    /// A value the system reported is impossible (a `sysctl` out of range): left unknown.
+    ValueOutOfRange,
     /// A GPU is split into MIG instances: a job sees only its instance's share of the VRAM
     /// detection reports for the whole GPU.
     GpuMigEnabled,
@@ -337,6 +344,7 @@ impl MachineProfile {
             disks: Vec::new(),
             notes: Vec::new(),
             measurements: Measurements::default(),
+            macos: None,
         }
     }
 }
