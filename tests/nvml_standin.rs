@@ -34,12 +34,17 @@ fn fixtures() -> PathBuf {
 /// side in one process) as `libnvidia-ml.so.1`, with the scenario's path compiled in. `None`
 /// (skip) without a C compiler, unless `RAMVRAM_REQUIRE_CC` is set.
 fn standin(scenario: &str, extra: &str) -> Option<PathBuf> {
+    // One folder per scenario and extra lines: a library once loaded in this process may stay
+    // mapped, so a path is never rebuilt with other contents.
+    let tag = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        extra.hash(&mut h);
+        h.finish()
+    };
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("nvml-standin")
-        .join(format!(
-            "{scenario}{}",
-            if extra.is_empty() { "" } else { "-x" }
-        ));
+        .join(format!("{scenario}-{tag:016x}"));
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = std::fs::read_to_string(fixtures().join(format!("{scenario}.scenario")))
         .unwrap_or_else(|e| panic!("{scenario}.scenario: {e}"));

@@ -328,6 +328,26 @@ mod tests {
     }
 
     #[test]
+    fn mac_volumes_that_can_hold_a_dataset() {
+        use crate::profile::DiskKind;
+        let data = mac_disk("/System/Volumes/Data", "apfs", Some(true), 1 << 40, 1 << 39).unwrap();
+        assert_eq!(
+            (data.kind, data.available_bytes),
+            (DiskKind::Ssd, Some(1 << 39))
+        );
+        assert!(mac_disk("/System/Volumes/VM", "apfs", Some(true), 1 << 40, 0).is_none());
+        assert!(mac_disk("/dev", "devfs", None, 0, 0).is_none());
+        let nas = mac_disk("/Volumes/lab", "smbfs", Some(true), 0, 5).unwrap();
+        assert_eq!(
+            (nas.kind, nas.total_bytes, nas.available_bytes),
+            (DiskKind::Network, None, None)
+        );
+        // More available than the total: garbage, unknown.
+        let odd = mac_disk("/Volumes/usb", "exfat", Some(false), 10, 11).unwrap();
+        assert_eq!((odd.kind, odd.available_bytes), (DiskKind::Hdd, None));
+    }
+
+    #[test]
     fn out_of_range_values_are_unknown_with_notes() {
         let v = parse_sysctl_text(
             "hw.memsize: 0\nhw.physicalcpu: -3\nhw.perflevel0.physicalcpu: 99999\n\
