@@ -8,8 +8,8 @@
 //! nvidia-smi's layout), parsed here on its own; detection's names, VRAM, links and driver are
 //! compared with it.
 //!
-//! Without a C compiler the tests are skipped, unless `RAMVRAM_REQUIRE_CC` is set (CI sets it
-//! in `.ci/run`): then they fail.
+//! Without a C compiler the tests are skipped, unless `RAMVRAM_REQUIRE_CC` (which `.ci/run`
+//! sets) or `CI` is set: then they fail.
 
 #![cfg(target_os = "linux")]
 
@@ -53,7 +53,7 @@ fn standin(scenario: &str, extra: &str) -> Option<PathBuf> {
     std::fs::write(&scenario_path, text).unwrap();
     let source =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/nvml_standin/nvml_standin.c");
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let cc = std::env::var("RAMVRAM_TEST_CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
         .args(["-shared", "-fPIC", "-O1", "-Wall", "-o"])
         .arg(dir.join("libnvidia-ml.so.1"))
@@ -63,8 +63,12 @@ fn standin(scenario: &str, extra: &str) -> Option<PathBuf> {
     match out {
         Ok(o) if o.status.success() => Some(dir),
         Ok(o) => panic!("{cc} failed: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) if std::env::var_os("RAMVRAM_REQUIRE_CC").is_some() => {
-            panic!("RAMVRAM_REQUIRE_CC is set but the C compiler `{cc}` can't run: {e}")
+        Err(e)
+            if ["RAMVRAM_REQUIRE_CC", "CI"]
+                .iter()
+                .any(|v| std::env::var_os(v).is_some()) =>
+        {
+            panic!("RAMVRAM_REQUIRE_CC or CI is set but the C compiler `{cc}` can't run: {e}")
         }
         Err(e) => {
             eprintln!("skipped: no C compiler `{cc}` ({e}); set RAMVRAM_REQUIRE_CC to fail");
