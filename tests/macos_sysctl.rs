@@ -235,3 +235,22 @@ fn a_training_plan_checks_the_gpu_share_against_metals_limit() {
     assert_eq!(t["gpu"]["available_bytes"], 16 * GIB / 3 * 2);
     assert_eq!(t["cpu"]["available_bytes"], 16 * GIB);
 }
+
+#[test]
+fn serving_on_a_mac_checks_metals_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m2max.json");
+    std::fs::write(
+        &file,
+        serde_json::to_string(&mac_profile("m2max-64gb.txt")).unwrap(),
+    )
+    .unwrap();
+    let v = common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(&file)
+            .args(["--preset", "llama2-70b", "--inference", "llama-cpp"]),
+    );
+    // 3/4 of 64 GiB: 48 GiB for the GPU's buffers.
+    assert_eq!(v["inference_memory"]["gpu"]["available_bytes"], 48 * GIB);
+}
