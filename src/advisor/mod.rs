@@ -17,6 +17,7 @@ pub mod ratio;
 pub mod recommend;
 pub mod rules;
 pub mod training;
+pub mod unified;
 pub mod whatif;
 pub mod windows;
 pub mod workload;

@@ -172,7 +172,7 @@ fn memtotal(lang: Lang, p: &MachineProfile) -> String {
 }
 
 /// "2.0 GiB used of 8.0 GiB", "none configured", "8.0 GiB (use unknown)" or "unknown".
-fn swap(lang: Lang, p: &MachineProfile) -> String {
+pub(super) fn swap(lang: Lang, p: &MachineProfile) -> String {
     match (p.memory.swap_total_bytes, p.memory.swap_used_bytes) {
         (Some(0), _) => tr(lang, Msg::HwNoSwap).to_string(),
         (Some(total), Some(used)) => trf(
@@ -320,13 +320,19 @@ fn rows(lang: Lang, a: &Assessment) -> Vec<(String, String)> {
             ),
         ),
         (tr(lang, Msg::HwCpu).to_string(), cpu(lang, &p.cpu)),
-        (tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)),
     ];
+    // Memory in each system's own words: macOS's (no MemTotal, cgroup, swappiness, THP or
+    // /dev/shm), Windows' (page file and commit limit), else Linux's.
     let windows = crate::profile::is_windows(p);
-    if windows {
-        rows.extend(super::windows::memory_rows(lang, a, sizing(lang, a)));
+    if let Some(mac) = super::macos::memory_rows(lang, a) {
+        rows.extend(mac);
     } else {
-        rows.extend(linux_memory_rows(lang, a));
+        rows.push((tr(lang, Msg::RamInstalled).to_string(), installed(lang, a)));
+        if windows {
+            rows.extend(super::windows::memory_rows(lang, a, sizing(lang, a)));
+        } else {
+            rows.extend(linux_memory_rows(lang, a));
+        }
     }
     if let Some(modules) = modules_summary(lang, a) {
         rows.insert(5, (tr(lang, Msg::HwModules).to_string(), modules));

@@ -21,6 +21,7 @@ pub mod hardware;
 pub mod headline;
 pub mod inference;
 pub mod inputs;
+pub mod macos;
 pub mod model;
 pub mod monitor;
 pub mod names;
@@ -145,6 +146,14 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
         F::UnifiedMemory => (
             Msg::FindingUnifiedMemoryTitle,
             Msg::FindingUnifiedMemoryExplain,
+        ),
+        F::GpuWiredLimitDefault => (
+            Msg::MacosFindingWiredDefaultTitle,
+            Msg::MacosFindingWiredDefaultExplain,
+        ),
+        F::GpuWiredLimitSet => (
+            Msg::MacosFindingWiredSetTitle,
+            Msg::MacosFindingWiredSetExplain,
         ),
         F::NoGpu => (Msg::FindingNoGpuTitle, Msg::FindingNoGpuExplain),
         F::VramUnknown => (Msg::FindingVramUnknownTitle, Msg::FindingVramUnknownExplain),
@@ -486,6 +495,8 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
         NoteId::SourceMalformed => Msg::WindowsNoteSourceMalformed,
         NoteId::SysmemFallbackUnknown => Msg::WindowsNoteSysmemFallbackUnknown,
+        NoteId::GpuMigEnabled => Msg::GpuboundaryNoteMigEnabled,
+        NoteId::ValueOutOfRange => Msg::MacosNoteValueOutOfRange,
     };
     match &n.detail {
         Some(d) => names::aside(lang, tr(lang, msg), d),

@@ -16,6 +16,7 @@ pub mod mounts;
 pub mod platform;
 pub mod smbios;
 pub mod statfs;
+pub mod sysctl;
 pub mod vm;
 pub mod windows_data;
 pub mod wsl;
@@ -25,6 +26,8 @@ mod windows;
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "macos")]
+mod macos;
 
 use crate::profile::{Cpu, Host, MachineProfile};
 use gpu::GpuSource;
@@ -172,8 +175,13 @@ fn platform(profile: &mut MachineProfile) {
     windows::detect_windows(profile);
 }
 
-/// macOS: memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
-#[cfg(not(any(target_os = "linux", windows)))]
+#[cfg(target_os = "macos")]
+fn platform(profile: &mut MachineProfile) {
+    macos::detect_macos(profile);
+}
+
+/// Other systems (the BSDs): memory and swap from sysinfo; no cgroups, /dev/shm or disk kinds.
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
 fn platform(profile: &mut MachineProfile) {
     use crate::profile::{Note, NoteId};
     if let Ok(s) = sysinfo::System::new_with_specifics(

@@ -73,6 +73,10 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Bad> {
     list("memory.dimms", p.memory.dimms.len(), MAX_DIMMS)?;
     list("disks", p.disks.len(), MAX_LIST)?;
     list("notes", p.notes.len(), MAX_LIST)?;
+    if let Some(m) = &p.macos {
+        // hw.nperflevels is 2 on every Apple Silicon Mac so far.
+        list("macos.core_levels", m.core_levels.len(), 16)?;
+    }
     list(
         "measurements.storage",
         p.measurements.storage.len(),

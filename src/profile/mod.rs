@@ -9,6 +9,7 @@ mod gpu_status;
 mod io;
 pub mod json;
 pub mod limits;
+mod macos;
 mod measurements;
 mod os;
 mod platform;
@@ -24,6 +25,7 @@ pub use io::{
     LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ParseProblem, ProfileError, load_profile,
     parse_document, parse_profile, save_profile,
 };
+pub use macos::{CoreLevel, MacOs, MemoryPressure};
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 pub use os::{OsFamily, StartMethod, is_windows, os_family, start_method};
 pub use platform::{
@@ -73,6 +75,9 @@ pub struct MachineProfile {
     /// Windows (left out of the JSON elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub windows: Option<WindowsMemory>,
+    /// A Mac's own figures (`sysctl`); only in profiles detected on macOS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub macos: Option<MacOs>,
 }
 
 /// Host identity; every field may be unknown.
@@ -336,6 +341,11 @@ pub enum NoteId {
     /// Windows: NVIDIA's CUDA sysmem fallback policy is not readable through NVML; it is
     /// unknown, and `detail` gives the driver version (the policy exists from 536.40).
     SysmemFallbackUnknown,
+    /// A value the system reported is impossible (a `sysctl` out of range): left unknown.
+    ValueOutOfRange,
+    /// A GPU is split into MIG instances: a job sees only its instance's share of the VRAM
+    /// detection reports for the whole GPU.
+    GpuMigEnabled,
 }
 
 impl MachineProfile {
@@ -352,6 +362,7 @@ impl MachineProfile {
             notes: Vec::new(),
             measurements: Measurements::default(),
             windows: None,
+            macos: None,
         }
     }
 }

@@ -37,6 +37,9 @@ pub fn os_family(p: &super::MachineProfile) -> Option<OsFamily> {
     if p.windows.is_some() {
         return Some(OsFamily::Windows);
     }
+    if p.macos.is_some() {
+        return Some(OsFamily::Macos);
+    }
     let os = p.host.os.as_deref().unwrap_or("").to_ascii_lowercase();
     if os.starts_with("windows") || os.starts_with("microsoft windows") {
         return Some(OsFamily::Windows);

@@ -90,6 +90,14 @@ pub fn for_each_string(
         f(&mut s.path, &|| at("path"));
         opt(f, &mut s.tool, &|| at("tool"));
     }
+    if let Some(m) = &mut p.macos {
+        opt(f, &mut m.model_identifier, &|| {
+            "macos.model_identifier".into()
+        });
+        for (i, l) in m.core_levels.iter_mut().enumerate() {
+            opt(f, &mut l.name, &|| format!("macos.core_levels[{i}].name"));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@ pub const ALLOWED: &[&str] = &[
     "Apple",
     "Intel",
     "Mac",
+    "macOS",
+    "Metal",
     "Microsoft",
     "Google",
     "Oracle",

@@ -86,6 +86,19 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+    if let Some(ws) = crate::advisor::unified::apple_gpu_working_set(cx.profile) {
+        use crate::advisor::unified::WorkingSetSource;
+        let id = match ws.source {
+            WorkingSetSource::DefaultShare => FindingId::GpuWiredLimitDefault,
+            WorkingSetSource::WiredLimitSet => FindingId::GpuWiredLimitSet,
+        };
+        let mut f =
+            Finding::new(id, Severity::Info, &[]).with("gpu_limit", Quantity::Bytes(ws.bytes));
+        if let Some(r) = ram.effective_bytes {
+            f = f.with("ram", Quantity::Bytes(r));
+        }
+        out.push(f);
+    }
     // Sizing findings compare RAM as bought (or as a cgroup caps it) with the GPUs' nominal
     // memory, as the rules do (see `capacity`).
     let Some(effective) = ram.sizing_bytes else {

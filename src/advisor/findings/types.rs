@@ -32,6 +32,11 @@ pub enum FindingId {
     ContainerLimitBelowRam,
     /// The GPU shares system RAM; the ratio does not apply.
     UnifiedMemory,
+    /// Apple Silicon: the GPU may wire at most macOS's default share of the unified memory
+    /// (estimated; `gpu_limit`, `ram`).
+    GpuWiredLimitDefault,
+    /// Apple Silicon: `iogpu.wired_limit_mb` sets the GPU's share (`gpu_limit`, `ram`).
+    GpuWiredLimitSet,
     /// No GPU found.
     NoGpu,
     /// A discrete GPU's VRAM is unknown, so the ratio can't be computed.

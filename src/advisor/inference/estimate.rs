@@ -288,7 +288,8 @@ pub(super) fn judge(
     })
 }
 
-/// Judges `p` on the machine (the smallest discrete GPU, usable RAM) and, when it doesn't fit,
+/// Judges `p` on the machine (the smallest discrete GPU, or an Apple GPU's working-set limit;
+/// usable RAM) and, when it doesn't fit,
 /// computes what to change.
 ///
 /// # Errors
@@ -299,7 +300,10 @@ pub fn serve_against(
     ram: &EffectiveRam,
     vram: &VramTotals,
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
-    let gpu_total = crate::advisor::training::capacity(profile, ram, vram).gpu;
+    // Apple Silicon: the GPU's share of the unified memory is capped by Metal's working-set
+    // limit (crate::advisor::unified), the figure llama.cpp checks its Metal buffers against.
+    let cap = crate::advisor::training::capacity(profile, ram, vram);
+    let gpu_total = cap.gpu.or(cap.gpu_working_set);
     let m = judge(p, gpu_total, ram.effective_bytes)?;
     let recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)

@@ -128,6 +128,9 @@ pub struct MachineCapacity {
     pub nvme: Option<u64>,
     /// Only unified-memory GPUs: GPU and CPU share the RAM.
     pub unified: bool,
+    /// Apple Silicon: the most of the unified pool the GPU may use
+    /// ([`crate::advisor::unified::apple_gpu_working_set`]); `None` elsewhere.
+    pub gpu_working_set: Option<u64>,
     /// GPUs.
     pub gpus: u32,
 }
@@ -159,6 +162,7 @@ pub fn capacity(
         cpu: ram.effective_bytes,
         nvme,
         unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
+        gpu_working_set: crate::advisor::unified::apple_gpu_working_set(profile).map(|w| w.bytes),
         gpus: vram.discrete_gpus + vram.unified_gpus,
     }
 }
@@ -211,10 +215,12 @@ fn checks(
         let together = gpu_need
             .saturating_mul(u64::from(m.gpus.max(1)))
             .saturating_add(e.cpu_peak_bytes_per_node);
-        (
-            CapacityCheck::new(LimitKind::Ram, gpu_need, m.cpu),
-            CapacityCheck::new(LimitKind::Ram, together, m.cpu),
-        )
+        // On Apple Silicon the GPU's share is capped by Metal's working-set limit as well.
+        let gpu = match m.gpu_working_set {
+            Some(limit) => CapacityCheck::new(LimitKind::Vram, gpu_need, Some(limit)),
+            None => CapacityCheck::new(LimitKind::Ram, gpu_need, m.cpu),
+        };
+        (gpu, CapacityCheck::new(LimitKind::Ram, together, m.cpu))
     } else {
         (
             CapacityCheck::new(LimitKind::Vram, gpu_need, m.gpu),

@@ -56,6 +56,7 @@ impl FakeScenario {
             uuid: Reading::Value(format!("GPU-00000000-0000-0000-0000-00000000000{i}")),
             // 12,000,000 KB/s to the GPU (12 GB/s), 1,500,000 KB/s back: a busy data loader.
             pcie_throughput_kb_per_s: (Some(1_500_000), Some(12_000_000)),
+            mig_enabled: Some(false),
         };
         match self {
             FakeScenario::EightH100 => NvmlState::Ready {
@@ -91,6 +92,7 @@ impl FakeScenario {
                     pci_bus_id: Some("0000000F:01:00.0".into()),
                     uuid: Reading::NotSupported,
                     pcie_throughput_kb_per_s: (None, None),
+                    mig_enabled: None,
                 })],
                 suspended: Vec::new(),
             },
@@ -106,6 +108,7 @@ impl FakeScenario {
                     pci_bus_id: Some("00000000:02:00.0".into()),
                     uuid: Reading::Value("GPU-4a3b2c1d-0000-0000-0000-000000000000".into()),
                     pcie_throughput_kb_per_s: (None, None),
+                    mig_enabled: None,
                 })],
                 suspended: Vec::new(),
             },

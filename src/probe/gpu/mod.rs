@@ -2,17 +2,15 @@
 //!
 //! - NVIDIA through NVML ([`nvml`]), loaded at run time; its error is kept as a note.
 //! - AMD (and NVIDIA when NVML is missing) through Linux sysfs ([`sysfs`]).
-//! - Apple Silicon: unified memory ([`apple`], macOS only).
+//! - Apple Silicon: unified memory ([`apple`]; read on macOS only).
 //! - [`fake`]: named scenarios (8×H100, NVML missing, one GPU failing, memory info unsupported)
 //!   that go through the same conversion code as NVML.
 
+pub mod apple;
 pub mod fake;
 pub mod nvidia;
 pub mod nvml;
 pub mod sysfs;
-
-#[cfg(target_os = "macos")]
-pub mod apple;
 
 use crate::profile::{Gpu, Note};
 
@@ -36,17 +34,24 @@ pub trait GpuSource {
 pub struct SystemGpus;
 
 impl GpuSource for SystemGpus {
+    /// macOS: the Apple GPU only (no NVIDIA driver exists for current macOS, so NVML is not
+    /// tried and no "NVML unavailable" note is made).
+    #[cfg(target_os = "macos")]
+    fn probe(&self) -> GpuProbe {
+        GpuProbe {
+            gpus: apple::apple_gpus(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[cfg(not(target_os = "macos"))]
     fn probe(&self) -> GpuProbe {
         let nvml = nvml::NvmlSource.probe();
         let nvml_ok = !nvml
             .notes
             .iter()
             .any(|n| n.id == crate::profile::NoteId::NvmlUnavailable);
-        #[allow(unused_mut)]
-        let mut merged = merge(nvml, sysfs::pci_gpus(std::path::Path::new("/sys")), nvml_ok);
-        #[cfg(target_os = "macos")]
-        merged.gpus.extend(apple::apple_gpus());
-        merged
+        merge(nvml, sysfs::pci_gpus(std::path::Path::new("/sys")), nvml_ok)
     }
 }
 
@@ -55,13 +60,18 @@ impl GpuSource for SystemGpus {
 /// Indices are renumbered after NVML's.
 pub fn merge(nvml: GpuProbe, sysfs: Vec<Gpu>, nvml_ok: bool) -> GpuProbe {
     let mut out = nvml;
-    let mut next = out.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0);
+    let mut next = out
+        .gpus
+        .iter()
+        .map(|g| g.index.saturating_add(1))
+        .max()
+        .unwrap_or(0);
     for mut gpu in sysfs {
         if gpu.vendor == crate::profile::GpuVendor::Nvidia && nvml_ok {
             continue;
         }
         gpu.index = next;
-        next += 1;
+        next = next.saturating_add(1);
         out.gpus.push(gpu);
     }
     out

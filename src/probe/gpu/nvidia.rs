@@ -27,6 +27,16 @@ impl<T> Reading<T> {
         }
     }
 
+    /// The value passed through `f`; the other outcomes as they were.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Reading<U> {
+        match self {
+            Reading::Value(v) => Reading::Value(f(v)),
+            Reading::NotSupported => Reading::NotSupported,
+            Reading::Missing => Reading::Missing,
+            Reading::Failed(e) => Reading::Failed(e),
+        }
+    }
+
     /// The outcome without the value, for the profile's per-field status. A missing function
     /// counts as "unsupported": this driver can't answer.
     pub fn status(&self) -> FieldStatus {
@@ -54,14 +64,58 @@ pub fn combined_status<T>(parts: &[&Reading<T>]) -> Reading<()> {
 }
 
 /// The memory reading to use: `nvmlDeviceGetMemoryInfo_v2` (drivers from R510 on), else the
-/// original `nvmlDeviceGetMemoryInfo` when the driver lacks v2. `v1` is asked only then.
+/// original `nvmlDeviceGetMemoryInfo` when the driver lacks v2 or answers it "not supported"
+/// (seen on boards and vGPU profiles whose driver implements only v1). `v1` is asked only
+/// then; when v1 can't answer either, v2's "not supported" is kept. An error from v2 (a GPU
+/// lost) is not retried.
 pub fn memory_v2_then_v1(
     v2: Reading<(u64, u64)>,
     v1: impl FnOnce() -> Reading<(u64, u64)>,
 ) -> Reading<(u64, u64)> {
     match v2 {
-        Reading::Missing => v1(),
+        Reading::Missing | Reading::NotSupported => match v1() {
+            Reading::Missing => v2,
+            answer => answer,
+        },
         other => other,
+    }
+}
+
+/// The most devices an NVML count is believed: the largest single hosts carry 16 to 20 GPUs
+/// (HGX/DGX boards hold 8; PCIe servers up to 20), so a count above 256 is garbage, not a
+/// machine. Assumption, with a wide margin.
+pub const MAX_NVML_DEVICES: u32 = 256;
+
+/// Largest believable GPU memory size, bytes: 16 TiB, far above any board (B300: 288 GB).
+/// Assumption, with a wide margin; a larger total is a garbage reading.
+pub const MAX_VRAM_BYTES: u64 = 16 << 40;
+
+/// The text of a string NVML wrote into `bytes` (the buffer it was given): up to the first
+/// NUL. A buffer without a terminator, text that is not UTF-8, or an empty string is a failed
+/// reading (NVML documents NUL-terminated ASCII), never read past the buffer.
+pub fn nvml_text(bytes: &[u8]) -> Reading<String> {
+    let Some(end) = bytes.iter().position(|b| *b == 0) else {
+        return Reading::Failed(format!("no terminator in {} bytes", bytes.len()));
+    };
+    match std::str::from_utf8(&bytes[..end]) {
+        Ok("") => Reading::Failed("empty string".into()),
+        Ok(t) => Reading::Value(t.to_string()),
+        Err(e) => Reading::Failed(format!("not UTF-8: {e}")),
+    }
+}
+
+/// A PCIe link as NVML reported it, with impossible values made unknown: generations 1 to 7
+/// (PCIe 7.0 is the newest specification), widths 1 to 32 lanes (the largest the PCIe
+/// specification defines).
+fn plausible_link(p: PcieLink) -> PcieLink {
+    let generation = |g: Option<u32>| g.filter(|g| (1..=7).contains(g));
+    let width = |w: Option<u32>| w.filter(|w| (1..=32).contains(w));
+    PcieLink {
+        gen_current: generation(p.gen_current),
+        gen_max: generation(p.gen_max),
+        gen_gpu_max: generation(p.gen_gpu_max),
+        width_current: width(p.width_current),
+        width_max: width(p.width_max),
     }
 }
 
@@ -88,6 +142,9 @@ pub struct NvidiaReading {
     /// `nvmlDeviceGetPcieThroughput` for TX (GPU → host) and RX (host → GPU), in NVML's KB/s
     /// over a 20 ms window; `None` where unsupported (vGPU, pre-Maxwell).
     pub pcie_throughput_kb_per_s: (Option<u32>, Option<u32>),
+    /// `nvmlDeviceGetMigMode`'s current mode: `Some(true)` when the GPU is split into MIG
+    /// instances (A100, H100 and later); `None` where unsupported or unread.
+    pub mig_enabled: Option<bool>,
 }
 
 /// NVML's "KB/s" read as 1000 bytes per KB. Assumption: NVML documents the unit only as
@@ -157,13 +214,31 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
                 continue;
             }
         };
-        let index = r.index.unwrap_or(position as u32);
-        let memory_status = r.memory.status();
+        let index = r
+            .index
+            .filter(|i| *i < MAX_NVML_DEVICES)
+            .unwrap_or(position as u32);
+        // Garbage sizes are unknown: a total of 0 or past any board, used past the total.
+        let memory = match r.memory {
+            Reading::Value((total, _)) if total > MAX_VRAM_BYTES => {
+                Reading::Failed(format!("implausible total of {total} bytes"))
+            }
+            other => other,
+        };
+        let memory_status = memory.status();
+        if let Reading::Failed(e) = &r.name {
+            probe.notes.push(Note {
+                id: NoteId::GpuQueryFailed,
+                detail: Some(format!("GPU {index} name: {e}")),
+            });
+        }
         let name = r.name.ok();
         let named_unified = name.as_deref().is_some_and(known_unified);
-        let (vram_total, vram_used, unified) = match r.memory {
+        let (vram_total, vram_used, unified) = match memory {
             _ if named_unified => (None, None, true),
-            Reading::Value((total, used)) if total > 0 => (Some(total), Some(used), false),
+            Reading::Value((total, used)) if total > 0 => {
+                (Some(total), Some(used).filter(|u| *u <= total), false)
+            }
             Reading::Value(_) | Reading::NotSupported | Reading::Missing => {
                 probe.notes.push(Note {
                     id: NoteId::GpuMemoryUnsupported,
@@ -179,7 +254,14 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
                 (None, None, false)
             }
         };
-        let has_link = r.pcie != PcieLink::default();
+        if r.mig_enabled == Some(true) {
+            probe.notes.push(Note {
+                id: NoteId::GpuMigEnabled,
+                detail: Some(format!("GPU {index}")),
+            });
+        }
+        let pcie = plausible_link(r.pcie);
+        let has_link = pcie != PcieLink::default();
         probe.gpus.push(Gpu {
             index,
             vendor: GpuVendor::Nvidia,
@@ -187,7 +269,7 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
             vram_total_bytes: vram_total,
             vram_used_bytes: vram_used,
             unified_memory: unified,
-            pcie: has_link.then_some(r.pcie),
+            pcie: has_link.then_some(pcie),
             driver_version: driver.clone(),
             status: GpuStatus {
                 memory: Some(memory_status),
@@ -195,7 +277,7 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
                 utilization: Some(r.utilization.status()),
                 uuid: Some(r.uuid.status()),
             },
-            utilization_percent: r.utilization.ok(),
+            utilization_percent: r.utilization.ok().filter(|u| *u <= 100),
             pci_bus_id: r.pci_bus_id,
             uuid: r.uuid.ok(),
             pcie_tx_bytes_per_s: r.pcie_throughput_kb_per_s.0.map(|k| f64::from(k) * NVML_KB),
@@ -209,4 +291,37 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
         });
     }
     probe
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvml_text_stops_at_the_buffer() {
+        assert_eq!(
+            nvml_text(b"NVIDIA GB10\0garbage"),
+            Reading::Value("NVIDIA GB10".into())
+        );
+        assert!(matches!(nvml_text(&[b'A'; 96]), Reading::Failed(e) if e.contains("96 bytes")));
+        assert!(matches!(nvml_text(b"\xff\xfeA\0"), Reading::Failed(e) if e.contains("UTF-8")));
+        assert!(matches!(nvml_text(b"\0"), Reading::Failed(_)));
+    }
+
+    #[test]
+    fn v1_is_asked_when_v2_is_missing_or_not_supported_only() {
+        let v1 = || Reading::Value((48 << 30, 1 << 30));
+        assert_eq!(memory_v2_then_v1(Reading::NotSupported, v1), v1());
+        assert_eq!(memory_v2_then_v1(Reading::Missing, v1), v1());
+        // v1 missing too: v2's "not supported" stays.
+        assert_eq!(
+            memory_v2_then_v1(Reading::NotSupported, || Reading::Missing),
+            Reading::NotSupported
+        );
+        let lost = Reading::Failed("GPU is lost".into());
+        assert_eq!(
+            memory_v2_then_v1(lost.clone(), || panic!("not asked")),
+            lost
+        );
+    }
 }

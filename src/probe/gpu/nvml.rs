@@ -12,7 +12,8 @@ use nvml_wrapper::enum_wrappers::device::PcieUtilCounter;
 use nvml_wrapper::error::NvmlError;
 
 use super::nvidia::{
-    NvidiaReading, NvmlState, Reading, combined_status, memory_v2_then_v1, nvidia_gpus,
+    MAX_NVML_DEVICES, NvidiaReading, NvmlState, Reading, combined_status, memory_v2_then_v1,
+    nvidia_gpus, nvml_text,
 };
 use super::{GpuProbe, GpuSource};
 use crate::profile::PcieLink;
@@ -46,11 +47,21 @@ fn reading<T>(r: Result<T, NvmlError>) -> Reading<T> {
 }
 
 fn read_state() -> NvmlState {
-    let nvml = match nvml() {
-        Ok(n) => n,
-        Err(e) => return NvmlState::Unavailable(e.clone()),
-    };
-    let listed = super::sysfs::nvidia_functions(std::path::Path::new("/sys"));
+    match nvml() {
+        Ok(n) => state_with(n, std::path::Path::new("/sys")),
+        Err(e) => NvmlState::Unavailable(e.clone()),
+    }
+}
+
+/// Detection through an NVML already initialised (`Nvml::builder().lib_path(…)` in tests, which
+/// load a stand-in library) with the PCI devices listed under `sys` (`/sys` in the product).
+/// Never panics; what can't be read becomes notes.
+pub fn probe_with(nvml: &Nvml, sys: &std::path::Path) -> GpuProbe {
+    nvidia_gpus(state_with(nvml, sys))
+}
+
+fn state_with(nvml: &Nvml, sys: &std::path::Path) -> NvmlState {
+    let listed = super::sysfs::nvidia_functions(sys);
     if listed.is_empty() {
         return by_index(nvml);
     }
@@ -69,20 +80,31 @@ fn read_state() -> NvmlState {
         }
     }
     NvmlState::Ready {
-        driver: nvml.sys_driver_version().ok(),
+        driver: driver_version(nvml).ok(),
         devices,
         suspended,
     }
 }
 
+/// `nvmlDeviceGetCount`, believed up to [`MAX_NVML_DEVICES`]; a larger count is garbage.
+fn device_count(nvml: &Nvml) -> Result<u32, String> {
+    let count = nvml.device_count().map_err(|e| e.to_string())?;
+    if count > MAX_NVML_DEVICES {
+        return Err(format!(
+            "nvmlDeviceGetCount: {count} devices is not plausible"
+        ));
+    }
+    Ok(count)
+}
+
 /// The devices a live sampler may read every interval without waking a sleeping GPU: those
-/// sysfs lists awake, opened by PCI bus id (suspended and invisible ones skipped), else every
-/// device by index where there is no sysfs. Detection ([`read_state`]) walks the same list
-/// and also reports what it skipped.
-pub(crate) fn awake_devices(nvml: &Nvml) -> Vec<nvml_wrapper::Device<'_>> {
-    let listed = super::sysfs::nvidia_functions(std::path::Path::new("/sys"));
+/// `sys` (`/sys`) lists awake, opened by PCI bus id (suspended and invisible ones skipped),
+/// else every device by index where there is no sysfs. Detection ([`probe_with`]) walks the
+/// same list and also reports what it skipped.
+pub fn awake_devices<'n>(nvml: &'n Nvml, sys: &std::path::Path) -> Vec<nvml_wrapper::Device<'n>> {
+    let listed = super::sysfs::nvidia_functions(sys);
     if listed.is_empty() {
-        let count = nvml.device_count().unwrap_or(0);
+        let count = device_count(nvml).unwrap_or(0);
         return (0..count)
             .filter_map(|i| nvml.device_by_index(i).ok())
             .collect();
@@ -96,7 +118,7 @@ pub(crate) fn awake_devices(nvml: &Nvml) -> Vec<nvml_wrapper::Device<'_>> {
 
 /// Memory in use on `d`, bytes: `nvmlDeviceGetMemoryInfo_v2`, else v1 on older drivers, as
 /// detection reads it.
-pub(crate) fn memory_used(nvml: &Nvml, d: &nvml_wrapper::Device<'_>) -> Option<u64> {
+pub fn memory_used(nvml: &Nvml, d: &nvml_wrapper::Device<'_>) -> Option<u64> {
     memory_v2_then_v1(reading(d.memory_info().map(|m| (m.total, m.used))), || {
         memory_info_v1(nvml, d)
     })
@@ -106,9 +128,9 @@ pub(crate) fn memory_used(nvml: &Nvml, d: &nvml_wrapper::Device<'_>) -> Option<u
 
 /// Every device by index (no sysfs: another OS, or a container without `/sys/bus/pci`).
 fn by_index(nvml: &Nvml) -> NvmlState {
-    let count = match nvml.device_count() {
+    let count = match device_count(nvml) {
         Ok(c) => c,
-        Err(e) => return NvmlState::Unavailable(e.to_string()),
+        Err(e) => return NvmlState::Unavailable(e),
     };
     let devices = (0..count)
         .map(|i| {
@@ -117,10 +139,25 @@ fn by_index(nvml: &Nvml) -> NvmlState {
         })
         .collect();
     NvmlState::Ready {
-        driver: nvml.sys_driver_version().ok(),
+        driver: driver_version(nvml).ok(),
         devices,
         suspended: Vec::new(),
     }
+}
+
+/// A device's string (`nvmlDeviceGetName`, `nvmlDeviceGetUUID`: the symbol's field in
+/// `NvmlLib`) through [`string_call`]; `Missing` without the symbol.
+macro_rules! device_string {
+    ($nvml:expr, $symbol:ident, $device:expr, $length:expr) => {
+        match $nvml.lib().$symbol.as_ref() {
+            // SAFETY: the handle comes from a live `Device` of this `Nvml`; the buffer has
+            // `length + 1` bytes and NVML is told `length`.
+            Ok(sym) => string_call($length, |buf, len| unsafe {
+                sym($device.handle(), buf, len)
+            }),
+            Err(_) => Reading::Missing,
+        }
+    };
 }
 
 fn read_device(nvml: &Nvml, d: &nvml_wrapper::Device<'_>, bus_id: Option<String>) -> NvidiaReading {
@@ -135,7 +172,7 @@ fn read_device(nvml: &Nvml, d: &nvml_wrapper::Device<'_>, bus_id: Option<String>
     let pcie_status = combined_status(&[&gen_current, &gen_max, &width_current, &width_max]);
     NvidiaReading {
         index: d.index().ok(),
-        name: reading(d.name()),
+        name: device_string!(nvml, nvmlDeviceGetName, d, NAME_BUFFER),
         memory: memory_v2_then_v1(reading(d.memory_info().map(|m| (m.total, m.used))), || {
             memory_info_v1(nvml, d)
         }),
@@ -148,13 +185,74 @@ fn read_device(nvml: &Nvml, d: &nvml_wrapper::Device<'_>, bus_id: Option<String>
         },
         pcie_status,
         utilization: reading(d.utilization_rates().map(|u| u.gpu)),
-        pci_bus_id: d.pci_info().ok().map(|p| p.bus_id).or(bus_id),
-        uuid: reading(d.uuid()),
+        pci_bus_id: pci_bus_id(nvml, d).ok().or(bus_id),
+        uuid: device_string!(nvml, nvmlDeviceGetUUID, d, UUID_BUFFER),
         pcie_throughput_kb_per_s: (
             d.pcie_throughput(PcieUtilCounter::Send).ok(),
             d.pcie_throughput(PcieUtilCounter::Receive).ok(),
         ),
+        // NVML_DEVICE_MIG_ENABLE is 1 (nvml.h).
+        mig_enabled: d.mig_mode().ok().map(|m| m.current == 1),
     }
+}
+
+/// `NVML_DEVICE_NAME_V2_BUFFER_SIZE`, `NVML_DEVICE_UUID_V2_BUFFER_SIZE` and
+/// `NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE` (nvml.h): the buffer sizes NVML documents.
+const NAME_BUFFER: u32 = 96;
+const UUID_BUFFER: u32 = 96;
+const DRIVER_BUFFER: u32 = 80;
+
+/// Calls an NVML string function with a buffer one byte longer than NVML is told, so the
+/// text always ends inside it, and reads the text with [`nvml_text`] (nvml-wrapper's own
+/// string calls scan past the buffer when a library leaves out the terminator).
+fn string_call(
+    length: u32,
+    call: impl FnOnce(*mut std::os::raw::c_char, std::os::raw::c_uint) -> u32,
+) -> Reading<String> {
+    let mut buffer = vec![0u8; length as usize + 1];
+    let rc = call(buffer.as_mut_ptr().cast(), length);
+    match reading(nvml_wrapper::error::nvml_try(rc)) {
+        Reading::Value(()) => nvml_text(&buffer[..length as usize]),
+        other => other.map(|()| String::new()),
+    }
+}
+
+/// `nvmlSystemGetDriverVersion` through [`string_call`].
+fn driver_version(nvml: &Nvml) -> Reading<String> {
+    let Ok(sym) = nvml.lib().nvmlSystemGetDriverVersion.as_ref() else {
+        return Reading::Missing;
+    };
+    // SAFETY: the buffer has `length + 1` bytes and NVML is told `length`.
+    string_call(DRIVER_BUFFER, |buf, len| unsafe { sym(buf, len) })
+}
+
+/// `nvmlDeviceGetPciInfo_v3().busId`, read within its 32-byte field ([`nvml_text`]).
+fn pci_bus_id(nvml: &Nvml, device: &nvml_wrapper::Device<'_>) -> Reading<String> {
+    let Ok(sym) = nvml.lib().nvmlDeviceGetPciInfo_v3.as_ref() else {
+        return Reading::Missing;
+    };
+    let mut info = PciInfoV3::default();
+    // SAFETY: the handle comes from a live `Device` of this `Nvml`; the out-pointer refers to a
+    // local with `nvmlPciInfo_t`'s layout that outlives the call.
+    let rc = unsafe { sym(device.handle(), (&mut info as *mut PciInfoV3).cast()) };
+    match reading(nvml_wrapper::error::nvml_try(rc)) {
+        Reading::Value(()) => nvml_text(&info.bus_id),
+        other => other.map(|()| String::new()),
+    }
+}
+
+/// `nvmlPciInfo_t` (nvml.h, the v3 call's layout): the legacy 16-byte bus id, domain, bus,
+/// device, PCI device id, subsystem id, and the 32-byte bus id.
+#[repr(C)]
+#[derive(Default)]
+struct PciInfoV3 {
+    bus_id_legacy: [u8; 16],
+    domain: u32,
+    bus: u32,
+    device: u32,
+    pci_device_id: u32,
+    pci_subsystem_id: u32,
+    bus_id: [u8; 32],
 }
 
 /// `nvmlDeviceGetMemoryInfo`, the original (v1) call, for drivers older than R510 that lack the

@@ -62,7 +62,7 @@ impl GpuMeter for NvmlMeter {
         let Ok(nvml) = crate::probe::gpu::nvml::nvml() else {
             return Vec::new();
         };
-        crate::probe::gpu::nvml::awake_devices(nvml)
+        crate::probe::gpu::nvml::awake_devices(nvml, std::path::Path::new("/sys"))
             .into_iter()
             .enumerate()
             .map(|(n, d)| {
