@@ -127,8 +127,7 @@ fn meeting_mode_shows_every_column_and_the_chart_one_click_away() {
                 let r = h
                     .get_all_by_label_contains(header)
                     .map(|n| n.rect())
-                    .filter(|r| r.top() > 70.0 && r.top() < 250.0)
-                    .next()
+                    .find(|r| r.top() > 70.0 && r.top() < 250.0)
                     .unwrap_or_else(|| panic!("{w}×{h_px} {lang:?}: no column “{header}”"));
                 assert!(
                     r.right() <= right_edge + 0.5,
