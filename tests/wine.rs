@@ -106,7 +106,7 @@ impl Wine {
             .args(args)
             .env("WINEPREFIX", &self.prefix)
             .env("WINEDEBUG", "-all")
-            .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
+            .env("WINEDLLOVERRIDES", "mscoree,mshtml=;winemenubuilder.exe=d")
             .env_remove("RAMVRAM_LANG")
             .env_remove("LC_ALL")
             .env("LANG", "C.UTF-8")

@@ -24,7 +24,15 @@ out="$outdir/ramvram-$version-x64-setup.exe"
 rm -f "$out"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-x86_64-w64-mingw32-strip -o "$stage/ramvram.exe" "$exe"
+# strip stamps the PE header's TimeDateStamp (at e_lfanew + 8) with the time it runs, unless
+# SOURCE_DATE_EPOCH says otherwise: given the linker's stamp, the same exe always strips to the
+# same bytes (check-installer.sh relies on it).
+pe_time() {
+  local off
+  off=$(od -An -tu4 -j60 -N4 "$1" | tr -d ' ')
+  od -An -tu4 -j"$((off + 8))" -N4 "$1" | tr -d ' '
+}
+SOURCE_DATE_EPOCH=$(pe_time "$exe") x86_64-w64-mingw32-strip -o "$stage/ramvram.exe" "$exe"
 # -V2: warnings and errors only; -WX: a warning fails the build.
 makensis -V2 -WX -DVERSION="$version" -DEXE="$stage/ramvram.exe" -DROOT="$root" -DOUTFILE="$out" \
   "$root/packaging/windows/installer.nsi" >&2

@@ -51,7 +51,10 @@ fi
 prefix_dir="$cache/installer-prefix"
 # What the installer should carry: EXE without its symbols (build-installer.sh strips it so).
 stripped="$cache/ramvram-stripped.exe"
-x86_64-w64-mingw32-strip -o "$stripped" "$exe"
+# (with the linker's PE time stamp, as build-installer.sh does)
+pe_off=$(od -An -tu4 -j60 -N4 "$exe" | tr -d ' ')
+SOURCE_DATE_EPOCH=$(od -An -tu4 -j"$((pe_off + 8))" -N4 "$exe" | tr -d ' ') \
+  x86_64-w64-mingw32-strip -o "$stripped" "$exe"
 cleanup() {
   WINEPREFIX="$prefix_dir" wineserver -k 2>/dev/null || true
   [ -z "$tmp" ] || rm -rf "$tmp"

@@ -6,13 +6,14 @@
 # Creates PREFIX (a 64-bit prefix, `wineboot --init`) when it has no system.reg yet, then builds
 # tests/wine/processprng.c with x86_64-w64-mingw32-gcc into PREFIX's system32 as
 # bcryptprimitives.dll: Rust's standard library imports ProcessPrng from that DLL, which
-# Wine 8 lacks. A Wine that has its own bcryptprimitives.dll keeps loading its builtin one
-# (Wine loads its builtin DLLs before a native file in system32), so the stand-in only fills
-# the gap. The DLL is a test fixture: it goes into this prefix only, never into a package.
+# Wine 8 lacks. A Wine that has its own bcryptprimitives.dll should keep loading its builtin
+# one (Wine's default load order prefers a builtin DLL to a native file in system32), so the
+# stand-in only fills the gap (seen with Wine 8.0 only). The DLL is a test fixture: it goes into this prefix only, never into a package.
 #
 # Environment: WINE (default wine). Run with the same WINEDEBUG and WINEDLLOVERRIDES as the
-# tests; this script sets WINEDEBUG=-all and disables the Mono and Gecko installers (mscoree,
-# mshtml), which would otherwise ask in a window on first start.
+# tests; this script sets WINEDEBUG=-all, disables the Mono and Gecko installers (mscoree,
+# mshtml), which would otherwise ask in a window on first start, and winemenubuilder (it would
+# write desktop entries and file associations into this user's ~/.local/share).
 # Exit status: 0 and the prefix's path on stdout; 2 when wine or the mingw compiler is missing.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 PREFIX" >&2; exit 2; }
@@ -24,7 +25,7 @@ command -v x86_64-w64-mingw32-gcc >/dev/null \
 
 mkdir -p "$1"
 export WINEPREFIX="$(cd "$1" && pwd)"
-export WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
 # Several tests may prepare the same prefix at once: one at a time.
 exec 9>"$WINEPREFIX/.ramvram-test.lock"
 flock 9
