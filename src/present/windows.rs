@@ -66,20 +66,13 @@ pub fn memory_rows(lang: Lang, a: &Assessment, sizing: String) -> Vec<(String, S
 }
 
 fn totals(lang: Lang, total: Option<u64>, used: Option<u64>) -> String {
-    match (total, used) {
-        (Some(0), _) => tr(lang, Msg::WindowsHwPageFileNone).to_string(),
-        (Some(t), Some(u)) => trf(
-            lang,
-            Msg::WindowsHwPageFileUsed,
-            &[("size", &format::gib(t)), ("used", &format::gib(u))],
-        ),
-        (Some(t), None) => trf(
-            lang,
-            Msg::WindowsHwPageFileUseUnknown,
-            &[("size", &format::gib(t))],
-        ),
-        (None, _) => tr(lang, Msg::WindowsHwPageFileUnknown).to_string(),
-    }
+    let words = super::hardware::UsedWords {
+        none: Msg::WindowsHwPageFileNone,
+        both: Msg::WindowsHwPageFileUsed,
+        size_only: Msg::WindowsHwPageFileUseUnknown,
+        unknown: Some(Msg::WindowsHwPageFileUnknown),
+    };
+    super::hardware::used_of(lang, total, used, &words)
 }
 
 /// "C:\pagefile.sys — system managed, 4.0 GiB, 1.0 GiB in use".
