@@ -569,3 +569,67 @@ fn detect_text_has_no_linux_terms() {
         );
     }
 }
+
+/// The GPU boundary on Windows: the stand-in NVML (tests/nvml_standin) built with mingw as
+/// `nvml.dll` beside `ramvram.exe`, where Windows' loader looks first, driven by the 8 × H100
+/// scenario. Detection reads the eight GPUs through nvml-wrapper's Windows path, and each GPU's
+/// driver model (`nvmlDeviceGetDriverModel`, TCC here, as data-centre GPUs run). Expected
+/// values from the scenario's nvidia-smi view (tests/fixtures/nvml/h100x8.smi.txt): "NVIDIA
+/// H100 80GB HBM3", 81559 MiB total, driver 550.54.15.
+#[test]
+fn nvml_dll_under_wine_reads_eight_h100s_and_their_driver_model() {
+    let Some(w) = wine() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenario =
+        std::fs::read_to_string(root.join("tests/fixtures/nvml/h100x8.scenario")).unwrap();
+    scenario.push_str("device.*.driver_model = 1\n");
+    std::fs::write(dir.path().join("h100x8.scenario"), scenario).unwrap();
+    let cc = "x86_64-w64-mingw32-gcc";
+    let built = Command::new(cc)
+        .args(["-shared", "-O1", "-Wall", "-o"])
+        .arg(dir.path().join("nvml.dll"))
+        .arg(root.join("tests/nvml_standin/nvml_standin.c"))
+        .output()
+        .unwrap_or_else(|e| panic!("{cc} (gcc-mingw-w64-x86-64) can't run: {e}"));
+    assert!(
+        built.status.success(),
+        "{cc}: {}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let exe = dir.path().join("ramvram.exe");
+    std::fs::copy(&w.exe, &exe).unwrap();
+    let mut cmd = Command::new("wine");
+    cmd.arg(&exe)
+        .args(["detect", "--json"])
+        .env("WINEPREFIX", &w.prefix)
+        .env("WINEDEBUG", "-all")
+        .env("WINEDLLOVERRIDES", "mscoree,mshtml=;winemenubuilder.exe=d")
+        .env(
+            "NVML_STANDIN_SCENARIO",
+            z_path(&dir.path().join("h100x8.scenario")),
+        )
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+    let out = run_with_timeout(cmd);
+    assert!(out.status.success(), "detect --json: {out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gpus = v["gpus"].as_array().expect("gpus");
+    let nvidia: Vec<_> = gpus.iter().filter(|g| g["vendor"] == "nvidia").collect();
+    assert_eq!(
+        nvidia.len(),
+        8,
+        "{}",
+        serde_json::to_string_pretty(&v["gpus"]).unwrap()
+    );
+    for g in &nvidia {
+        assert_eq!(g["name"], "NVIDIA H100 80GB HBM3");
+        assert_eq!(g["vram_total_bytes"].as_u64(), Some(81559 * 1024 * 1024));
+        assert_eq!(g["driver_version"], "550.54.15");
+    }
+    let models = v["windows"]["driver_models"]
+        .as_array()
+        .expect("driver models");
+    assert_eq!(models.len(), 8);
+    assert!(models.iter().all(|m| m["model"] == "tcc"), "{models:?}");
+}

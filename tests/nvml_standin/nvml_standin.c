@@ -234,6 +234,18 @@ EXPORT nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t d, unsigned int *index) {
     return uint_query(d, "index", index);
 }
 
+/* Windows: nvmlDriverModel_t (0 WDDM, 1 WDM, which NVIDIA calls TCC), current and pending. */
+EXPORT nvmlReturn_t nvmlDeviceGetDriverModel(nvmlDevice_t d, unsigned int *current,
+                                             unsigned int *pending) {
+    nvmlReturn_t rc = dev_rc(d, "driver_model");
+    if (rc == OK) {
+        unsigned int m = (unsigned int)dev_number(d->n, "driver_model");
+        if (current) *current = m;
+        if (pending) *pending = m;
+    }
+    return rc;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t d, char *name, unsigned int length) {
     nvmlReturn_t rc = dev_rc(d, "name");
     if (rc == OK) put_string(name, length, dev_get(d->n, "name"));
