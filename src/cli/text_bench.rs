@@ -84,7 +84,7 @@ pub fn decode(lang: Lang, r: &DecodeRate) -> String {
             "\n  {}",
             trf(
                 lang,
-                Msg::Work2DecodeContended,
+                Msg::DataloaderDecodeContended,
                 &[("share", &crate::format::percent(share))]
             )
         );

@@ -371,7 +371,7 @@ impl WorkloadArgs {
                 InertInput::PrefetchFactor | InertInput::PersistentWorkers
             ) && w.num_workers == 0
         }) {
-            return Err(words(Msg::Work2CliInert, refused));
+            return Err(words(Msg::DataloaderCliInert, refused));
         }
         let filled: Vec<&str> = scan.as_ref().map_or_else(Vec::new, |s| {
             [
@@ -399,13 +399,13 @@ impl WorkloadArgs {
         let note = if taken.is_empty() {
             trf(
                 lang,
-                Msg::Work2CliBaseNone,
+                Msg::DataloaderCliBaseNone,
                 &[("preset", &base_id), ("name", name)],
             )
         } else {
             trf(
                 lang,
-                Msg::Work2CliBase,
+                Msg::DataloaderCliBase,
                 &[
                     ("preset", &base_id),
                     ("name", name),

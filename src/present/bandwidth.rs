@@ -114,7 +114,7 @@ pub fn with_source(lang: Lang, value: String, s: Option<ValueSource>, channels: 
 pub fn pipeline_sentence(lang: Lang, workload: Option<&WorkloadResult>) -> String {
     match workload {
         Some(r) => super::workload::bottleneck_sentence(lang, r),
-        None => tr(lang, Msg::Work2MachineOnly).to_string(),
+        None => tr(lang, Msg::DataloaderMachineOnly).to_string(),
     }
 }
 
@@ -124,14 +124,14 @@ pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
     match s.source {
         FigureSource::Measured => match (&p.storage_path, s.id) {
             (Some(path), StageId::StorageRead) => {
-                trf(lang, Msg::Work2SourceMeasuredPath, &[("path", path)])
+                trf(lang, Msg::DataloaderSourceMeasuredPath, &[("path", path)])
             }
-            _ => tr(lang, Msg::Work2SourceMeasured).to_string(),
+            _ => tr(lang, Msg::DataloaderSourceMeasured).to_string(),
         },
-        FigureSource::Theoretical => tr(lang, Msg::Work2SourceTheoretical).to_string(),
+        FigureSource::Theoretical => tr(lang, Msg::DataloaderSourceTheoretical).to_string(),
         FigureSource::Typical => trf(
             lang,
-            Msg::Work2SourceTypical,
+            Msg::DataloaderSourceTypical,
             &[(
                 "kind",
                 super::disk_kind(
@@ -140,9 +140,9 @@ pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
                 ),
             )],
         ),
-        FigureSource::Default => tr(lang, Msg::Work2SourceDefault).to_string(),
-        FigureSource::Given => tr(lang, Msg::Work2SourceGiven).to_string(),
-        FigureSource::Unknown => tr(lang, Msg::Work2SourceUnknown).to_string(),
+        FigureSource::Default => tr(lang, Msg::DataloaderSourceDefault).to_string(),
+        FigureSource::Given => tr(lang, Msg::DataloaderSourceGiven).to_string(),
+        FigureSource::Unknown => tr(lang, Msg::DataloaderSourceUnknown).to_string(),
     }
 }
 
@@ -154,7 +154,7 @@ pub fn capacity(lang: Lang, p: &PipelineView, s: &StageView) -> String {
             "{} = {value}",
             trf(
                 lang,
-                Msg::Work2DecodeCapacity,
+                Msg::DataloaderDecodeCapacity,
                 &[
                     ("cores", &cores.to_string()),
                     ("rate", &super::bench::mpix(p.decode_mpix_per_core)),
@@ -173,7 +173,7 @@ pub fn capacity_with_source(lang: Lang, p: &PipelineView, s: &StageView) -> Stri
     }
     trf(
         lang,
-        Msg::Work2CapacityWithSource,
+        Msg::DataloaderCapacityWithSource,
         &[
             ("capacity", &capacity(lang, p, s)),
             ("source", &figure_source(lang, p, s)),
@@ -197,7 +197,7 @@ pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
             ) {
                 (Some(n), Some(bytes), Some(pace)) => Some(trf(
                     lang,
-                    Msg::Work2Pace,
+                    Msg::DataloaderPace,
                     &[
                         ("samples", &format::rate(lang, n)),
                         ("per_sample", &format::sample_size(bytes)),
@@ -210,14 +210,14 @@ pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
             match (p.with_workload, pace) {
                 (true, Some(pace)) if s.id == StageId::GpuDemand => trf(
                     lang,
-                    Msg::Work2StageLine,
+                    Msg::DataloaderStageLine,
                     &[
                         ("stage", stage),
                         (
                             "capacity",
                             &trf(
                                 lang,
-                                Msg::Work2CapacityWithSource,
+                                Msg::DataloaderCapacityWithSource,
                                 &[("capacity", &pace), ("source", &figure_source(lang, p, s))],
                             ),
                         ),
@@ -225,12 +225,12 @@ pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
                 ),
                 (true, Some(pace)) => trf(
                     lang,
-                    Msg::Work2StageLineWorkload,
+                    Msg::DataloaderStageLineWorkload,
                     &[("stage", stage), ("capacity", &cap), ("pace", &pace)],
                 ),
                 (true, None) if s.capacity_bytes_per_s.is_some() => trf(
                     lang,
-                    Msg::Work2StageLineNotLimiting,
+                    Msg::DataloaderStageLineNotLimiting,
                     &[
                         ("stage", stage),
                         ("capacity", &cap),
@@ -239,7 +239,7 @@ pub fn stage_lines(lang: Lang, b: &Bandwidth) -> Vec<String> {
                 ),
                 _ => trf(
                     lang,
-                    Msg::Work2StageLine,
+                    Msg::DataloaderStageLine,
                     &[("stage", stage), ("capacity", &cap)],
                 ),
             }

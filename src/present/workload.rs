@@ -16,7 +16,7 @@ pub fn preset_name(lang: Lang, id: &str) -> &'static str {
             "seed-4k-medical" => Msg::WorkPresetSeed4k,
             "t2i-1024-multiscale" => Msg::WorkPresetT2i,
             "llm-token-shards" => Msg::WorkPresetLlm,
-            _ => Msg::Work2PresetGeneric,
+            _ => Msg::DataloaderPresetGeneric,
         },
     )
 }
@@ -80,9 +80,9 @@ pub fn cache_mode(lang: Lang, c: CacheMode) -> &'static str {
     tr(
         lang,
         match c {
-            CacheMode::None => Msg::Work2CacheNone,
-            CacheMode::StoredInRam => Msg::Work2CacheStored,
-            CacheMode::DecodedInRam => Msg::Work2CacheDecoded,
+            CacheMode::None => Msg::DataloaderCacheNone,
+            CacheMode::StoredInRam => Msg::DataloaderCacheStored,
+            CacheMode::DecodedInRam => Msg::DataloaderCacheDecoded,
         },
     )
 }
@@ -92,9 +92,9 @@ pub fn cache_scope(lang: Lang, c: CacheScope) -> &'static str {
     tr(
         lang,
         match c {
-            CacheScope::Shared => Msg::Work2ScopeShared,
-            CacheScope::PerRank => Msg::Work2ScopePerRank,
-            CacheScope::PerWorker => Msg::Work2ScopePerWorker,
+            CacheScope::Shared => Msg::DataloaderScopeShared,
+            CacheScope::PerRank => Msg::DataloaderScopePerRank,
+            CacheScope::PerWorker => Msg::DataloaderScopePerWorker,
         },
     )
 }
@@ -104,15 +104,15 @@ pub fn inert_reason(lang: Lang, i: Inert) -> &'static str {
     tr(
         lang,
         match i {
-            Inert::ImagesHaveASize => Msg::Work2InertImagesHaveASize,
-            Inert::NotImages => Msg::Work2InertNotImages,
-            Inert::NoWorkers => Msg::Work2InertNoWorkers,
-            Inert::GpuDecode => Msg::Work2InertGpuDecode,
-            Inert::DecodedCache => Msg::Work2InertDecodedCache,
-            Inert::NoDecodedCache => Msg::Work2InertNoDecodedCache,
-            Inert::NoCache => Msg::Work2InertNoCache,
-            Inert::NotPerWorkerCache => Msg::Work2InertNotPerWorkerCache,
-            Inert::CachedInRam => Msg::Work2InertCachedInRam,
+            Inert::ImagesHaveASize => Msg::DataloaderInertImagesHaveASize,
+            Inert::NotImages => Msg::DataloaderInertNotImages,
+            Inert::NoWorkers => Msg::DataloaderInertNoWorkers,
+            Inert::GpuDecode => Msg::DataloaderInertGpuDecode,
+            Inert::DecodedCache => Msg::DataloaderInertDecodedCache,
+            Inert::NoDecodedCache => Msg::DataloaderInertNoDecodedCache,
+            Inert::NoCache => Msg::DataloaderInertNoCache,
+            Inert::NotPerWorkerCache => Msg::DataloaderInertNotPerWorkerCache,
+            Inert::CachedInRam => Msg::DataloaderInertCachedInRam,
         },
     )
 }
@@ -128,7 +128,7 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
         match (d.source, d.utilization_at_half, d.utilization_at_double) {
             (RateSource::Default, Some(low), Some(high)) if flat(low, high) => trf(
                 lang,
-                Msg::Work2DecodeAssumedFlat,
+                Msg::DataloaderDecodeAssumedFlat,
                 &[
                     ("rate", &rate),
                     ("value", &format::percent(low)),
@@ -138,7 +138,7 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
             ),
             (RateSource::Default, Some(low), Some(high)) => trf(
                 lang,
-                Msg::Work2DecodeAssumed,
+                Msg::DataloaderDecodeAssumed,
                 &[
                     ("rate", &rate),
                     ("low", &format::percent(low)),
@@ -147,7 +147,7 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
                     ("height", &r.workload.height.to_string()),
                 ],
             ),
-            _ => trf(lang, Msg::Work2DecodeGiven, &[("rate", &rate)]),
+            _ => trf(lang, Msg::DataloaderDecodeGiven, &[("rate", &rate)]),
         },
     )
 }
@@ -173,8 +173,8 @@ pub fn budget_item(
             BudgetItemId::PinnedStaging => Msg::WorkItemPinned,
             BudgetItemId::DatasetInRam => Msg::WorkItemDataset,
             BudgetItemId::PageCache => Msg::WorkItemCache,
-            BudgetItemId::LoaderMain => Msg::Work2ItemLoaderMain,
-            BudgetItemId::DecodedCache => Msg::Work2ItemDecodedCache,
+            BudgetItemId::LoaderMain => Msg::DataloaderItemLoaderMain,
+            BudgetItemId::DecodedCache => Msg::DataloaderItemDecodedCache,
         },
     )
 }

@@ -127,12 +127,12 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
         .collect();
     let mut header = vec![
         tr(lang, Msg::BwColStage).to_string(),
-        tr(lang, Msg::Work2ColCapacity).to_string(),
+        tr(lang, Msg::DataloaderColCapacity).to_string(),
     ];
     let mut widths = vec![2.0, 3.4];
     if with_workload {
         header.extend([
-            tr(lang, Msg::Work2ColWorkload).to_string(),
+            tr(lang, Msg::DataloaderColWorkload).to_string(),
             tr(lang, Msg::BwColNarrowest).to_string(),
         ]);
         widths.extend([1.6, 0.8]);

@@ -35,15 +35,15 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         bench.per_sample = false;
     }
     ui.horizontal_wrapped(|ui| {
-        ui.label(tr(lang, Msg::Work2Units));
-        ui.selectable_value(&mut bench.per_sample, false, tr(lang, Msg::Work2UnitsBytes));
+        ui.label(tr(lang, Msg::DataloaderUnits));
+        ui.selectable_value(&mut bench.per_sample, false, tr(lang, Msg::DataloaderUnitsBytes));
         ui.add_enabled_ui(p.with_workload, |ui| {
             ui.selectable_value(
                 &mut bench.per_sample,
                 true,
-                tr(lang, Msg::Work2UnitsSamples),
+                tr(lang, Msg::DataloaderUnitsSamples),
             )
-            .on_disabled_hover_text(tr(lang, Msg::Work2UnitsSamplesNeedWorkload));
+            .on_disabled_hover_text(tr(lang, Msg::DataloaderUnitsSamplesNeedWorkload));
         });
     });
     let per_sample = bench.per_sample;
@@ -147,9 +147,9 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         .y_axis_label(tr(
             lang,
             if per_sample {
-                Msg::Work2AxisSamples
+                Msg::DataloaderAxisSamples
             } else {
-                Msg::Work2AxisBytes
+                Msg::DataloaderAxisBytes
             },
         ))
         .y_grid_spacer(|input| {

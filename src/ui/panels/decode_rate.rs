@@ -42,7 +42,7 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
         if let Some(share) = d.single_thread_cpu_share.filter(|_| d.contended) {
             let warn = trf(
                 lang,
-                Msg::Work2DecodeContended,
+                Msg::DataloaderDecodeContended,
                 &[("share", &crate::format::percent(share))],
             );
             ui.add(Paragraph::new(RichText::new(warn).color(

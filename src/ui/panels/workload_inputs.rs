@@ -39,7 +39,7 @@ fn input_row(
     if let Some(reason) = inert {
         r.on_disabled_hover_text(trf(
             lang,
-            Msg::Work2Inert,
+            Msg::DataloaderInert,
             &[("reason", words::inert_reason(lang, reason))],
         ));
     }
@@ -202,7 +202,7 @@ pub fn inputs(
                 if let Some(reason) = persistent {
                     r.on_disabled_hover_text(trf(
                         lang,
-                        Msg::Work2Inert,
+                        Msg::DataloaderInert,
                         &[("reason", words::inert_reason(lang, reason))],
                     ));
                 }
@@ -255,7 +255,7 @@ pub fn inputs(
         });
     link_offer(ui, lang, w, r);
     let open = w.cache != CacheMode::None || w.index_bytes_per_sample.is_some();
-    egui::CollapsingHeader::new(tr(lang, Msg::Work2CacheSection))
+    egui::CollapsingHeader::new(tr(lang, Msg::DataloaderCacheSection))
         .id_salt("workload-cache")
         .default_open(open)
         .show(ui, |ui| {
@@ -274,20 +274,20 @@ pub fn inputs(
                         CacheMode::DecodedInRam,
                     ]
                     .map(|x| (x, words::cache_mode(lang, x).to_string()));
-                    row(ui, tr(lang, Msg::Work2Cache), |ui| {
+                    row(ui, tr(lang, Msg::DataloaderCache), |ui| {
                         combo(ui, "cache", &mut w.cache, &caches)
                     });
                     let size = inert(InertInput::CacheSize);
-                    input_row(ui, lang, tr(lang, Msg::Work2CacheWidth), size, |ui| {
+                    input_row(ui, lang, tr(lang, Msg::DataloaderCacheWidth), size, |ui| {
                         ui.add(super::number(&mut w.cache_width, 0..=16_384).suffix(" px"))
                     });
-                    input_row(ui, lang, tr(lang, Msg::Work2CacheHeight), size, |ui| {
+                    input_row(ui, lang, tr(lang, Msg::DataloaderCacheHeight), size, |ui| {
                         ui.add(super::number(&mut w.cache_height, 0..=16_384).suffix(" px"))
                     });
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::Work2CacheDtype),
+                        tr(lang, Msg::DataloaderCacheDtype),
                         inert(InertInput::CacheDtype),
                         |ui| combo(ui, "cache-dtype", &mut w.cache_dtype, &cache_dtypes),
                     );
@@ -300,7 +300,7 @@ pub fn inputs(
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::Work2CacheScope),
+                        tr(lang, Msg::DataloaderCacheScope),
                         inert(InertInput::CacheScope),
                         |ui| combo(ui, "cache-scope", &mut w.cache_scope, &scopes),
                     );
@@ -308,7 +308,7 @@ pub fn inputs(
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::Work2IndexBytes),
+                        tr(lang, Msg::DataloaderIndexBytes),
                         inert(InertInput::IndexBytes),
                         |ui| ui.add(super::number(&mut index, 0..=100_000).suffix(" B")),
                     );
@@ -318,13 +318,13 @@ pub fn inputs(
                 });
             if w.cache == CacheMode::DecodedInRam {
                 ui.add(crate::ui::paragraph::Paragraph::new(
-                    RichText::new(tr(lang, Msg::Work2CacheSizeNote)).weak(),
+                    RichText::new(tr(lang, Msg::DataloaderCacheSizeNote)).weak(),
                 ));
             }
             ui.add(crate::ui::paragraph::Paragraph::new(
                 RichText::new(trf(
                     lang,
-                    Msg::Work2IndexBytesNote,
+                    Msg::DataloaderIndexBytesNote,
                     &[(
                         "bytes",
                         &crate::advisor::workload::DEFAULT_INDEX_BYTES_PER_SAMPLE.to_string(),
@@ -351,11 +351,11 @@ fn link_offer(ui: &mut Ui, lang: Lang, w: &mut Workload, r: Option<&WorkloadResu
     let samples = (w.dataset_bytes / typical).max(1);
     let dataset = w.samples.saturating_mul(typical).clamp(1 << 20, 1 << 50);
     ui.add_space(4.0);
-    ui.label(RichText::new(tr(lang, Msg::Work2LinkNote)).color(theme::severity(Severity::Warning)));
+    ui.label(RichText::new(tr(lang, Msg::DataloaderLinkNote)).color(theme::severity(Severity::Warning)));
     ui.horizontal_wrapped(|ui| {
         let to_samples = trf(
             lang,
-            Msg::Work2LinkSamples,
+            Msg::DataloaderLinkSamples,
             &[("samples", &format::thousands(samples))],
         );
         if ui.button(to_samples).clicked() {
@@ -363,7 +363,7 @@ fn link_offer(ui: &mut Ui, lang: Lang, w: &mut Workload, r: Option<&WorkloadResu
         }
         let to_dataset = trf(
             lang,
-            Msg::Work2LinkDataset,
+            Msg::DataloaderLinkDataset,
             &[("dataset", &format::gb(dataset))],
         );
         if ui.button(to_dataset).clicked() {
