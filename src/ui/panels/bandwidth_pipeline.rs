@@ -36,7 +36,11 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
     }
     ui.horizontal_wrapped(|ui| {
         ui.label(tr(lang, Msg::DataloaderUnits));
-        ui.selectable_value(&mut bench.per_sample, false, tr(lang, Msg::DataloaderUnitsBytes));
+        ui.selectable_value(
+            &mut bench.per_sample,
+            false,
+            tr(lang, Msg::DataloaderUnitsBytes),
+        );
         ui.add_enabled_ui(p.with_workload, |ui| {
             ui.selectable_value(
                 &mut bench.per_sample,

@@ -351,7 +351,9 @@ fn link_offer(ui: &mut Ui, lang: Lang, w: &mut Workload, r: Option<&WorkloadResu
     let samples = (w.dataset_bytes / typical).max(1);
     let dataset = w.samples.saturating_mul(typical).clamp(1 << 20, 1 << 50);
     ui.add_space(4.0);
-    ui.label(RichText::new(tr(lang, Msg::DataloaderLinkNote)).color(theme::severity(Severity::Warning)));
+    ui.label(
+        RichText::new(tr(lang, Msg::DataloaderLinkNote)).color(theme::severity(Severity::Warning)),
+    );
     ui.horizontal_wrapped(|ui| {
         let to_samples = trf(
             lang,
