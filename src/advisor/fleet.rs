@@ -79,20 +79,27 @@ pub fn duplicate_names<'a>(
         .collect()
 }
 
+/// Assesses one machine, marked when its host name is among `duplicates`
+/// ([`duplicate_names`] of the whole fleet).
+pub fn assess_marked(
+    input: FleetInput,
+    duplicates: &std::collections::HashSet<String>,
+) -> FleetMachine {
+    let dup = input
+        .2
+        .host
+        .hostname
+        .as_deref()
+        .is_some_and(|n| duplicates.contains(n));
+    assess_machine(input, dup)
+}
+
 /// Assesses every machine and marks host names that appear more than once. Linear in the
 /// number of machines besides the assessments themselves.
 pub fn assess_fleet(inputs: Vec<FleetInput>) -> Vec<FleetMachine> {
     let duplicates = duplicate_names(inputs.iter().filter_map(|i| i.2.host.hostname.as_deref()));
     inputs
         .into_iter()
-        .map(|input| {
-            let dup = input
-                .2
-                .host
-                .hostname
-                .as_deref()
-                .is_some_and(|n| duplicates.contains(n));
-            assess_machine(input, dup)
-        })
+        .map(|input| assess_marked(input, &duplicates))
         .collect()
 }

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use unicode_width::UnicodeWidthStr;
 
 use crate::advisor::fleet::{
-    FleetInput, FleetMachine, Origin, assess_fleet, assess_machine, duplicate_names,
+    FleetInput, FleetMachine, Origin, assess_fleet, assess_marked, duplicate_names,
 };
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::import::slurm;
@@ -83,15 +83,8 @@ impl Sources {
             .filter_map(|i| i.2.host.hostname.as_deref())
             .chain(self.inventory.iter().flat_map(|(i, _)| i.hostnames()));
         let duplicates = duplicate_names(names);
-        self.inputs().map(move |input| {
-            let dup = input
-                .2
-                .host
-                .hostname
-                .as_deref()
-                .is_some_and(|n| duplicates.contains(n));
-            assess_machine(input, dup)
-        })
+        self.inputs()
+            .map(move |input| assess_marked(input, &duplicates))
     }
 
     /// Every machine to assess, in order (folder first), built as it is taken.

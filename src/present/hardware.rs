@@ -157,7 +157,7 @@ fn cpu(lang: Lang, c: &Cpu) -> String {
 }
 
 /// "62.7 GiB (available now 60.1 GiB)", or the total alone when "available" wasn't read.
-fn memtotal(lang: Lang, p: &MachineProfile) -> String {
+pub(super) fn memtotal(lang: Lang, p: &MachineProfile) -> String {
     match (p.memory.total_bytes, p.memory.available_bytes) {
         (Some(total), Some(available)) => trf(
             lang,

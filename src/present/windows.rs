@@ -20,17 +20,7 @@ use crate::profile::{
 pub fn memory_rows(lang: Lang, a: &Assessment, sizing: String) -> Vec<(String, String)> {
     let p = &a.profile;
     let m = &p.memory;
-    let usable = match (m.total_bytes, m.available_bytes) {
-        (Some(total), Some(available)) => trf(
-            lang,
-            Msg::HwRamValue,
-            &[
-                ("total", &format::gib(total)),
-                ("available", &format::gib(available)),
-            ],
-        ),
-        (total, _) => format::gib_or_unknown(lang, total),
-    };
+    let usable = super::hardware::memtotal(lang, p);
     let mut rows = vec![
         (tr(lang, Msg::WindowsHwRam).to_string(), usable),
         (tr(lang, Msg::HwEffective).to_string(), sizing),
