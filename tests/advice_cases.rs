@@ -281,8 +281,12 @@ fn imagenet_on_a_hard_disk_gets_a_storage_change_first() {
         "hdd",
     ];
     let v = advise("workstation-6c-hdd", &args);
-    assert_eq!(v["pipeline"]["bottleneck"], "storage-read");
-    let before = v["pipeline"]["predicted_gpu_utilization"].as_f64().unwrap();
+    // One pipeline in the JSON: the Bandwidth page's, with the simulator's verdict.
+    assert!(v.get("pipeline").is_none(), "no second pipeline");
+    let p = &v["bandwidth"]["pipeline"];
+    assert_eq!(p["narrowest_stage"], "storage-read");
+    assert_eq!(p["starves_gpus"], true);
+    let before = p["predicted_gpu_utilization"].as_f64().unwrap();
     assert!(before < 0.5);
     assert!(
         matches!(
@@ -311,7 +315,7 @@ fn imagenet_on_a_hard_disk_gets_a_storage_change_first() {
     let util = r["result"]["predicted_gpu_utilization"].as_f64().unwrap();
     assert!(util > before + 0.5, "{util}");
     let after = rerun("workstation-6c-hdd", &args, r);
-    let u = after["pipeline"]["predicted_gpu_utilization"]
+    let u = after["bandwidth"]["pipeline"]["predicted_gpu_utilization"]
         .as_f64()
         .unwrap();
     assert!((u - util).abs() < 1e-9, "{u} vs {util}");

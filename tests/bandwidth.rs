@@ -214,7 +214,7 @@ fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
 #[test]
 fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
     use ramvram::advisor::workload::presets;
-    use ramvram::advisor::{Inputs, assess_with};
+    use ramvram::advisor::{Scenario, assess_with};
     for name in [
         "lab-4090-pcie-x8",
         "student-4090-ddr4-single-channel",
@@ -226,9 +226,9 @@ fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
         for preset in ["imagenet-resnet50", "seed-4k-medical", "generic"] {
             let a = assess_with(
                 &fixture(name),
-                &Inputs {
+                &Scenario {
                     workload: presets::preset(preset),
-                    ..Inputs::default()
+                    ..Scenario::NONE
                 },
             );
             let w = a.workload.as_ref().unwrap();
@@ -257,15 +257,15 @@ fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
 #[test]
 fn a_degraded_link_counts_at_its_current_width_on_both_pages() {
     use ramvram::advisor::workload::presets;
-    use ramvram::advisor::{Inputs, assess_with};
+    use ramvram::advisor::{Scenario, assess_with};
     // The RTX 4090 runs at Gen4 x8 (97 % busy): 8 × 1.969 = 15.75 GB/s, not the x16 it can
     // reach. Pinned copies reach 0.8 of it: ÷ one 224² float32 sample (602,112 bytes) =
     // 20,928 samples/s.
     let a = assess_with(
         &fixture("lab-4090-pcie-x8"),
-        &Inputs {
+        &Scenario {
             workload: presets::preset("imagenet-resnet50"),
-            ..Inputs::default()
+            ..Scenario::NONE
         },
     );
     let x8 = 8.0 * 16e9 * 128.0 / 130.0 / 8.0;

@@ -134,7 +134,7 @@ fn advise_shows_the_bandwidth_section_and_finding() {
     assert_eq!(v["bandwidth"]["seed_rule"]["status"], "fail");
     // Without a workload the stages are capacities, not compared with each other.
     assert_eq!(
-        v["bandwidth"]["pipeline"]["narrowest"],
+        v["bandwidth"]["pipeline"]["narrowest_stage"],
         serde_json::Value::Null
     );
     assert_eq!(

@@ -5,7 +5,7 @@ mod common;
 use std::path::Path;
 
 use ramvram::advisor::training::{OffloadTarget, Strategy, TrainingPlan, presets};
-use ramvram::advisor::{Assessment, Inputs, assess, assess_with};
+use ramvram::advisor::{Assessment, Scenario, assess, assess_with};
 use ramvram::i18n::Lang;
 use ramvram::present;
 use ramvram::report::{self, Format, ReportLang, ReportOptions};
@@ -28,7 +28,7 @@ fn g5_with_plan() -> Assessment {
     };
     assess_with(
         &common::fixture("aws-g5.xlarge"),
-        &Inputs {
+        &Scenario {
             training: Some(plan),
             ..Default::default()
         },
@@ -289,13 +289,13 @@ fn every_format_has_the_bandwidth_section() {
         .unwrap();
     assert_eq!(theoretical, 4.0 * 3200e6 * 8.0);
     assert_eq!(
-        v["bandwidth"]["pipeline"]["narrowest"],
+        v["bandwidth"]["pipeline"]["narrowest_stage"],
         serde_json::Value::Null
     );
     // With ImageNet set up, the table marks the simulator's narrowest stage.
     let with = ramvram::advisor::assess_with(
         &common::fixture("lab-a6000-nfs-measured"),
-        &ramvram::advisor::Inputs {
+        &ramvram::advisor::Scenario {
             workload: ramvram::advisor::workload::presets::preset("imagenet-resnet50"),
             ..Default::default()
         },

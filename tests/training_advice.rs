@@ -9,12 +9,12 @@ use ramvram::advisor::training::{
     CheckpointDtype, FineTune, LoadingMethod, OffloadTarget, PhaseId, Strategy, TrainingPlan,
     presets,
 };
-use ramvram::advisor::{Assessment, Inputs, assess_with};
+use ramvram::advisor::{Assessment, Scenario, assess_with};
 
 fn assess(profile: &str, plan: TrainingPlan) -> Assessment {
     assess_with(
         &fixture(profile),
-        &Inputs {
+        &Scenario {
             training: Some(plan),
             ..Default::default()
         },

@@ -9,7 +9,7 @@ use ramvram::advisor::training::{
     EstimateSource, FineTune, Location, OffloadTarget, PlanError, Strategy, TrainingPlan, estimate,
     presets,
 };
-use ramvram::advisor::{FindingId, Inputs, assess_with};
+use ramvram::advisor::{FindingId, Scenario, assess_with};
 
 fn t5_3b(
     strategy: Strategy,
@@ -130,7 +130,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     };
     let a = assess_with(
         &profile,
-        &Inputs {
+        &Scenario {
             training: Some(plan),
             ..Default::default()
         },
@@ -197,7 +197,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     };
     let a = assess_with(
         &profile,
-        &Inputs {
+        &Scenario {
             training: Some(qlora_70b),
             ..Default::default()
         },
@@ -376,7 +376,7 @@ fn training_memory_json_round_trips() {
     );
     let a = assess_with(
         &profile,
-        &Inputs {
+        &Scenario {
             training: Some(plan),
             ..Default::default()
         },

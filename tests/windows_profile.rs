@@ -7,7 +7,7 @@ mod common;
 
 use common::{fixture, fixture_path, ramvram};
 use ramvram::advisor::findings::FindingId;
-use ramvram::advisor::{Inputs, assess, assess_with};
+use ramvram::advisor::{Scenario, assess, assess_with};
 use ramvram::profile::{OsFamily, StartMethod, os_family};
 
 /// Linux's words and advice, in both languages, that a Windows profile must never show.
@@ -124,12 +124,12 @@ fn spawned_workers_carry_their_own_interpreter_and_dataset_copy() {
     let mut linux = windows.clone();
     linux.windows = None;
     linux.host.os = Some("Ubuntu 22.04.4 LTS".into());
-    let inputs = Inputs {
+    let inputs = Scenario {
         workload: ramvram::advisor::workload::presets::preset("imagenet-resnet50").map(|mut w| {
             w.num_workers = 8;
             w
         }),
-        ..Inputs::default()
+        ..Scenario::NONE
     };
     let w = assess_with(&windows, &inputs).workload.unwrap();
     let l = assess_with(&linux, &inputs).workload.unwrap();
@@ -239,7 +239,7 @@ fn a_loading_peak_goes_to_the_page_file_on_windows() {
     };
     let a = assess_with(
         &p,
-        &Inputs {
+        &Scenario {
             training: Some(plan),
             ..Default::default()
         },

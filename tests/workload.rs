@@ -347,8 +347,10 @@ fn advise_json_with_flags_has_budget_and_pipeline() {
             .iter()
             .any(|i| i["id"] == "decode-buffers")
     );
-    let p = &v["pipeline"];
-    assert_eq!(p["bottleneck"], "decode");
+    assert!(v.get("pipeline").is_none(), "one pipeline, under bandwidth");
+    let p = &v["bandwidth"]["pipeline"];
+    assert_eq!(p["narrowest_stage"], "decode");
+    assert_eq!(p["starves_gpus"], true);
     // 8 × 0.7 ÷ 253.8 ms = 22.06 samples/s of 40. Each worker adds 2.758 samples/s: 14 make
     // 38.6, 15 make 41.4 (the fixture has 16 physical cores, and 15 workers fit 32 GiB).
     assert!((p["predicted_gpu_utilization"].as_f64().unwrap() - 22.062 / 40.0).abs() < 1e-3);
@@ -368,6 +370,45 @@ fn advise_json_with_flags_has_budget_and_pipeline() {
         .expect("more workers");
     assert_eq!(more["changes"]["num_workers"]["value"], 15);
     assert_eq!(more["result"]["fits"], true);
+}
+
+/// The assessment carries the scenario it was computed from, and that scenario is a scenario
+/// file: given back with `--scenario`, it gives the same assessment as the flags did.
+#[test]
+fn the_assessments_scenario_is_a_scenario_file_that_gives_the_same_answer() {
+    let profile = common::fixture_path("seed-4090-32g");
+    let flags = [
+        "--workload",
+        "imagenet-resnet50",
+        "--num-workers",
+        "3",
+        "--gpu-demand",
+        "900",
+        "--preset",
+        "llama2-7b",
+    ];
+    let by_flags = common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(&profile)
+            .args(flags),
+    );
+    let scenario = &by_flags["scenario"];
+    assert_eq!(scenario["workload"]["num_workers"], 3);
+    assert_eq!(scenario["workload"]["gpu_demand_samples_per_s"], 900.0);
+    assert!(scenario["training"]["params"].as_u64().unwrap() > 6_000_000_000);
+    assert_eq!(scenario["inference"], serde_json::Value::Null);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("scenario.json");
+    std::fs::write(&file, serde_json::to_string_pretty(scenario).unwrap()).unwrap();
+    let by_file = common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(&profile)
+            .arg("--scenario")
+            .arg(&file),
+    );
+    assert_eq!(by_file, by_flags);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
 use ramvram::advisor::workload::{
     BudgetItemId, CacheMode, CacheScope, Dtype, MachineRates, Workload, levers, presets, simulate,
 };
-use ramvram::advisor::{FindingId, Inputs, Quantity, RecId, Severity, assess_with};
+use ramvram::advisor::{FindingId, Quantity, RecId, Scenario, Severity, assess_with};
 use ramvram::profile::DiskKind;
 
 /// COCO train2017 for a YOLO-style trainer: 118,287 images (19.3 GB of JPEGs), letterboxed to
@@ -48,9 +48,9 @@ fn v100_32g() -> ramvram::profile::MachineProfile {
 fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() {
     let a = assess_with(
         &v100_32g(),
-        &Inputs {
+        &Scenario {
             workload: Some(coco_cached()),
-            ..Inputs::default()
+            ..Scenario::NONE
         },
     );
     let w = a.workload.as_ref().unwrap();
@@ -255,9 +255,9 @@ fn the_index_copied_into_every_worker_is_a_finding_with_its_growth_and_the_array
     // ImageNet's 1,281,167 samples × 190 bytes, in each of 8 workers, on 16 GiB.
     let a = assess_with(
         &fixture("aws-g5.xlarge"),
-        &Inputs {
+        &Scenario {
             workload: presets::preset("imagenet-resnet50"),
-            ..Inputs::default()
+            ..Scenario::NONE
         },
     );
     let per_worker = 1_281_167u64 * 190;
@@ -369,9 +369,9 @@ fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
     let with = |w: Workload| {
         assess_with(
             &profile,
-            &Inputs {
+            &Scenario {
                 workload: Some(w),
-                ..Inputs::default()
+                ..Scenario::NONE
             },
         )
     };
@@ -442,9 +442,9 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     // nothing is to be bought for the workload (its working set, 8.7 GiB, fits in 32).
     let a = assess_with(
         &fixture("seed-4090-32g"),
-        &Inputs {
+        &Scenario {
             workload: Some(seed),
-            ..Inputs::default()
+            ..Scenario::NONE
         },
     );
     assert!(
@@ -593,9 +593,9 @@ fn no_ranked_purchase_without_a_gain_on_any_fixture() {
         ] {
             let a = assess_with(
                 &profile,
-                &Inputs {
+                &Scenario {
                     workload: presets::preset(id),
-                    ..Inputs::default()
+                    ..Scenario::NONE
                 },
             );
             let w = a.workload.as_ref().unwrap();

@@ -16,6 +16,7 @@ pub mod purchase;
 pub mod ratio;
 pub mod recommend;
 pub mod rules;
+pub mod scenario;
 pub mod training;
 pub mod unified;
 pub mod whatif;
@@ -29,11 +30,14 @@ pub use capacity::{EffectiveRam, VramTotals};
 pub use findings::{Finding, FindingId, Quantity, RecId, Severity};
 pub use ratio::{Ratio, Tier};
 pub use rules::{RuleId, RuleResult, RuleStatus};
+pub use scenario::Scenario;
 
 use crate::profile::MachineProfile;
 
-/// Format version of the assessment JSON (`advise --json`, reports).
-pub const ASSESSMENT_SCHEMA_VERSION: u32 = 1;
+/// Format version of the assessment JSON (`advise --json`, reports). 2: the `scenario` it was
+/// computed from; one pipeline (`bandwidth.pipeline`, with `narrowest_stage`), no top-level
+/// `pipeline`.
+pub const ASSESSMENT_SCHEMA_VERSION: u32 = 2;
 
 /// The one-line answer shown at the top of every view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +77,9 @@ pub struct Assessment {
     pub schema_version: u32,
     /// The machine assessed.
     pub profile: MachineProfile,
+    /// What was assessed besides the machine, as given: the training plan, the workload and the
+    /// model to serve. A valid scenario file on its own (`advise --json | jq .scenario`).
+    pub scenario: Scenario,
     /// Effective RAM.
     pub memory: EffectiveRam,
     /// VRAM totals.
@@ -117,27 +124,16 @@ pub struct Assessment {
     pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
-/// What the user asked about besides the machine itself.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Inputs {
-    /// A training plan for the training-memory planner.
-    pub training: Option<training::TrainingPlan>,
-    /// A data-loading workload for the workload simulator.
-    pub workload: Option<workload::Workload>,
-    /// A model to serve (inference memory).
-    pub inference: Option<inference::InferencePlan>,
-}
-
 /// Assesses one machine on its own.
 pub fn assess(profile: &MachineProfile) -> Assessment {
-    assess_with(profile, &Inputs::default())
+    assess_with(profile, &Scenario::NONE)
 }
 
-/// Assesses one machine with the user's inputs (a training plan, …). Each recommendation that
+/// Assesses one machine with a [`Scenario`] (a training plan, a workload, a model to serve). Each recommendation that
 /// changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the changed machine, every
 /// limit at once, and carries that result.
-pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
-    let mut a = assess_once(profile, inputs);
+pub fn assess_with(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
+    let mut a = assess_once(profile, scenario);
     for r in &mut a.recommendations {
         // Changes of the machine alone: those that change a plan too were judged with the
         // machine change by their plan's own re-run.
@@ -147,7 +143,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
         if r.apply != recommend::apply::machine(&change) {
             continue;
         }
-        let changed = assess_once(&whatif::apply(&a.profile, &change), inputs);
+        let changed = assess_once(&whatif::apply(&a.profile, &change), scenario);
         if let Some(mut o) = subject_outcome(&changed, r.subject) {
             // A change the machine can't take (WSL's cap beyond what Windows has) stays "does
             // not fit" whatever the re-run says.
@@ -179,14 +175,14 @@ fn subject_outcome(a: &Assessment, subject: recommend::Subject) -> Option<recomm
 }
 
 /// One assessment, recommendations as the plans' own re-runs computed them.
-fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
+fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     let recognised = wsl::recognised(given);
     let profile = recognised.as_ref().unwrap_or(given);
     let memory = capacity::effective_ram(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
     let mut recommendations = Vec::new();
-    let (training_memory, training_error) = match &inputs.training {
+    let (training_memory, training_error) = match &scenario.training {
         Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
             Ok((t, recs)) => {
                 recommendations.extend(recs);
@@ -196,7 +192,7 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
         },
         None => (None, None),
     };
-    let (inference_memory, inference_error) = match &inputs.inference {
+    let (inference_memory, inference_error) = match &scenario.inference {
         Some(plan) => match inference::serve_against(plan, profile, &memory, &vram) {
             Ok((m, recs)) => {
                 recommendations.extend(recs);
@@ -210,10 +206,10 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
     let rates = workload::MachineRates::from_profile(
         profile,
         &memory,
-        inputs.workload.as_ref().and_then(|w| w.storage),
+        scenario.workload.as_ref().and_then(|w| w.storage),
         &bw,
     );
-    let workload = inputs
+    let workload = scenario
         .workload
         .as_ref()
         .map(|w| workload::simulate(w, &rates));
@@ -296,6 +292,7 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
         headline,
         schema_version: ASSESSMENT_SCHEMA_VERSION,
         profile: profile.clone(),
+        scenario: scenario.clone(),
         memory,
         vram,
         ratio,

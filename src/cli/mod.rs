@@ -354,10 +354,11 @@ fn assessment(
     }
     let a = advisor::assess_with(
         &machine,
-        &advisor::Inputs {
+        &advisor::Scenario {
             training: plan,
             workload: work,
             inference: serve,
+            ..advisor::Scenario::NONE
         },
     );
     if let Some(e) = a.inference_error {

@@ -1,38 +1,15 @@
-//! The scenario file: what the user wants to run on a machine. Versioned JSON holding a
-//! training plan (training-memory planner) and a data-loading workload (workload simulator),
-//! either of which may be `null`. Written by hand or saved from the window; read by `advise`,
-//! `report` and the window.
+//! The scenario file: what the user wants to run on a machine, as versioned JSON — the one
+//! [`Scenario`] type of the advisor (a training plan, a data-loading workload, a model to serve,
+//! each of which may be `null`). Written by hand or saved from the window; read by `advise`,
+//! `report` and the window. This file reads, checks and writes it; the type lives in
+//! `advisor::scenario`.
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use crate::advisor::training::{PlanError, TrainingPlan};
+use crate::advisor::training::PlanError;
 use crate::profile::{Problem, ProfileError, parse_document};
 
-/// Format version of scenario files written by this build.
-pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
-
-/// A scenario.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Scenario {
-    /// [`SCENARIO_SCHEMA_VERSION`].
-    #[serde(default = "version")]
-    pub schema_version: u32,
-    /// A training plan (see `docs/model.md` § Training memory); `null` for none.
-    #[serde(default)]
-    pub training: Option<TrainingPlan>,
-    /// A data-loading workload (see `docs/model.md` § Workload simulator); `null` for none.
-    #[serde(default)]
-    pub workload: Option<crate::advisor::workload::Workload>,
-    /// A model to serve (see `docs/model.md` § Inference memory); `null` for none.
-    #[serde(default)]
-    pub inference: Option<crate::advisor::inference::InferencePlan>,
-}
-
-fn version() -> u32 {
-    SCENARIO_SCHEMA_VERSION
-}
+pub use crate::advisor::scenario::{SCENARIO_SCHEMA_VERSION, Scenario};
 
 /// Why a scenario file can't be used. Worded by `present::errors::scenario_error`.
 #[derive(Clone, Debug, PartialEq, Eq)]

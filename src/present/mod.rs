@@ -562,13 +562,13 @@ mod tests {
                 let mut w = w.clone();
                 w.storage = Some(storage);
                 w.gpu_demand_samples_per_s *= 4.0;
-                let inputs = crate::advisor::Inputs {
+                let inputs = crate::advisor::Scenario {
                     workload: Some(w.clone()),
                     ..Default::default()
                 };
                 assessments.push(crate::advisor::assess_with(seed, &inputs));
                 w.num_workers = 64;
-                let inputs = crate::advisor::Inputs {
+                let inputs = crate::advisor::Scenario {
                     workload: Some(w),
                     ..Default::default()
                 };

@@ -146,23 +146,11 @@ pub fn render_with_monitor(
 }
 
 /// The assessment of the redacted profile: the profile goes through the scrubber, and the
-/// assessment is made again from it with the same plan and workload, so that no copy of a
+/// assessment is made again from it with the same scenario, so that no copy of a
 /// profile string the assessment holds (a measured folder, a memory type) escapes redaction.
 fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
     let profile = a.profile.redacted_with(scrubber);
-    let inputs = crate::advisor::Inputs {
-        training: a.training_memory.as_ref().map(|t| t.plan.clone()),
-        workload: a.workload.as_ref().map(|w| w.workload.clone()),
-        inference: a.inference_memory.as_ref().map(|m| m.plan.clone()),
-    };
-    let mut redacted = crate::advisor::assess_with(&profile, &inputs);
-    if redacted.training_error.is_none() {
-        redacted.training_error = a.training_error;
-    }
-    if redacted.inference_error.is_none() {
-        redacted.inference_error = a.inference_error;
-    }
-    *a = redacted;
+    *a = crate::advisor::assess_with(&profile, &a.scenario);
 }
 
 /// The report's blocks, every string cleaned ([`clean::clean_blocks`]).

@@ -14,7 +14,7 @@ use super::panels::{self, Command, Tab};
 use super::settings::{Settings, SettingsProblem};
 use super::theme;
 use crate::advisor::fleet::{FleetInput, FleetMachine};
-use crate::advisor::{self, Assessment, Inputs, Severity};
+use crate::advisor::{self, Assessment, Severity};
 use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
@@ -68,12 +68,14 @@ mod fleet_files;
 mod monitor_jobs;
 mod prometheus_jobs;
 mod remembered;
+mod scenario_inputs;
 mod worker;
 
 use bench_jobs::RunningBench;
 use file_dialogs::FileDialogs;
 pub use file_dialogs::Purpose;
 pub use prometheus_jobs::PrometheusStart;
+use scenario_inputs::{Included, WindowScenario};
 
 /// The ramvram window's state.
 pub struct RamvramApp {
@@ -87,16 +89,8 @@ pub struct RamvramApp {
     /// what those two pages show while the user looks. Never exported.
     preview: Option<Assessment>,
     tab: Tab,
-    training: TrainingForm,
-    /// The plan is part of the assessment and the report: the user changed an input of the
-    /// planner, opened a scenario with a plan, or ticked "include". Looking at the page is not
-    /// setting it up.
-    training_active: bool,
-    workload: crate::advisor::workload::Workload,
-    /// The workload is part of the assessment and the report (as for [`Self::training_active`]).
-    workload_active: bool,
-    /// A model to serve, from a scenario file (the window has no editor for it yet).
-    inference: Option<crate::advisor::inference::InferencePlan>,
+    /// The pages' inputs and which of them are included: the one source of what is assessed.
+    scenario: WindowScenario,
     /// The export dialog, while open.
     export: Option<ExportForm>,
     fleet_inputs: Vec<FleetInput>,
@@ -144,14 +138,18 @@ impl RamvramApp {
             assessment: None,
             preview: None,
             tab: Tab::Machine,
-            training: TrainingForm::new(inputs.training.clone()),
-            training_active: inputs.include_training,
-            workload: inputs.workload.clone(),
-            workload_active: inputs.include_workload,
+            scenario: WindowScenario {
+                training: TrainingForm::new(inputs.training.clone()),
+                workload: inputs.workload.clone(),
+                inference: None,
+                include: Included {
+                    training: inputs.include_training,
+                    workload: inputs.include_workload,
+                },
+            },
             saved_inputs: inputs,
             restored,
             remember_inputs: false,
-            inference: None,
             export: None,
             fleet_inputs: Vec::new(),
             fleet: Vec::new(),
@@ -220,7 +218,7 @@ impl RamvramApp {
 
     /// The Data loading page's workload (with the decode rate in use).
     pub fn workload(&self) -> &crate::advisor::workload::Workload {
-        &self.workload
+        &self.scenario.workload
     }
 
     /// The assessment on screen and in exports, if any: the machine with the inputs the user
@@ -237,7 +235,10 @@ impl RamvramApp {
 
     /// Whether the training plan, and the workload, are part of the assessment.
     pub fn included_inputs(&self) -> (bool, bool) {
-        (self.training_active, self.workload_active)
+        (
+            self.scenario.include.training,
+            self.scenario.include.workload,
+        )
     }
 
     /// Shows a settings problem in the banner.
@@ -249,12 +250,12 @@ impl RamvramApp {
     pub fn show_profile(&mut self, profile: &MachineProfile, source: Source) {
         // A plan nobody set up follows the machine: as many GPUs as it has.
         // That follows the machine, not the user: the settings file is not rewritten for it.
-        if !self.training_active {
+        if !self.scenario.include.training {
             let gpus = crate::advisor::defaults::gpus_per_node(profile);
-            if self.saved_inputs.training == self.training.plan {
+            if self.saved_inputs.training == self.scenario.training.plan {
                 self.saved_inputs.training.gpus_per_node = gpus;
             }
-            self.training.plan.gpus_per_node = gpus;
+            self.scenario.training.plan.gpus_per_node = gpus;
         }
         self.profile = Some(profile.clone());
         self.source = source;
@@ -267,16 +268,7 @@ impl RamvramApp {
     }
 
     fn reassess(&mut self) {
-        let set_up = Inputs {
-            workload: self.workload_active.then(|| self.workload.clone()),
-            training: self.training_active.then(|| self.training.plan.clone()),
-            inference: self.inference.clone(),
-        };
-        let on_pages = Inputs {
-            workload: Some(self.workload.clone()),
-            training: Some(self.training.plan.clone()),
-            inference: self.inference.clone(),
-        };
+        let (set_up, on_pages) = (self.scenario.assessed(), self.scenario.on_pages());
         self.assessment = self
             .profile
             .as_ref()
@@ -291,10 +283,10 @@ impl RamvramApp {
     /// the report, or leaves them out.
     pub fn include_inputs(&mut self, training: Option<bool>, workload: Option<bool>) {
         if let Some(t) = training {
-            self.training_active = t;
+            self.scenario.include.training = t;
         }
         if let Some(w) = workload {
-            self.workload_active = w;
+            self.scenario.include.workload = w;
         }
         self.reassess();
     }
@@ -577,10 +569,10 @@ impl RamvramApp {
                 let tab = self.tab;
                 let preview = self.preview.as_ref().unwrap_or(a);
                 let restored = self.restored_inputs();
-                let training_in = (self.training_active, restored.training);
-                let workload_in = (self.workload_active, restored.workload);
-                let form = &mut self.training;
-                let workload = &mut self.workload;
+                let training_in = (self.scenario.include.training, restored.training);
+                let workload_in = (self.scenario.include.workload, restored.workload);
+                let form = &mut self.scenario.training;
+                let workload = &mut self.scenario.workload;
                 let bench_view = &mut self.bench_view;
                 let (fleet, fleet_skipped, fleet_sort) =
                     (&self.fleet, &self.fleet_skipped, self.fleet_sort);
@@ -663,13 +655,10 @@ impl RamvramApp {
         }
         // The path field, when a dialog had to be typed, in front of the export dialog.
         self.path_prompt_ui(&ctx);
-        let contents = self.assessment.as_ref().map(|a| {
-            let left_out = crate::present::inputs::LeftOut {
-                training: !self.training_active,
-                workload: !self.workload_active,
-            };
-            crate::present::inputs::report_contents(lang, a, left_out)
-        });
+        let contents = self
+            .assessment
+            .as_ref()
+            .map(|a| crate::present::inputs::report_contents(lang, a, self.scenario.left_out()));
         if let Some(form) = self.export.as_mut().filter(|_| !self.files.prompting()) {
             egui::Window::new(tr(lang, Msg::ExportOpen))
                 .collapsible(false)

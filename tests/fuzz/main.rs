@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, TestRng, TestRunner};
-use ramvram::advisor::{self, Inputs};
+use ramvram::advisor::{self, Scenario};
 use ramvram::i18n::Lang;
 use ramvram::report::{self, Format, ReportLang, ReportOptions};
 use serde_json::{Value, json};

@@ -61,10 +61,11 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
             let Ok((s, _)) = ramvram::inputs::scenario::parse_scenario(text, path) else {
                 return false;
             };
-            let inputs = Inputs {
+            let inputs = Scenario {
                 training: s.training,
                 workload: s.workload,
                 inference: s.inference,
+                ..Scenario::NONE
             };
             render_all(&advisor::assess_with(base_machine(), &inputs), pdf);
         }
@@ -110,10 +111,11 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                 return false;
             };
             if let Some(w) = s.workload.filter(|w| w.validate().is_ok()) {
-                let inputs = Inputs {
+                let inputs = Scenario {
                     training: None,
                     workload: Some(w),
                     inference: None,
+                    ..Scenario::NONE
                 };
                 render_all(&advisor::assess_with(base_machine(), &inputs), false);
             }

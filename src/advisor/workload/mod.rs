@@ -344,7 +344,10 @@ pub struct WorkloadResult {
     pub workload: Workload,
     /// The RAM budget (`memory_budget` in `advise --json`).
     pub memory_budget: MemoryBudget,
-    /// The pipeline (`pipeline` in `advise --json`).
+    /// The simulator's pipeline, samples/s per stage. Not written in the assessment JSON: the
+    /// one pipeline there is `bandwidth.pipeline` ([`view::pipeline_view`] of this one, with the
+    /// machine's capacities in bytes/s besides).
+    #[serde(skip)]
     pub pipeline: Pipeline,
     /// /dev/shm this workload needs, bytes: [`ShmNeed::bytes`].
     pub shm_needed_bytes: u64,

@@ -60,8 +60,9 @@ pub struct DecodeAssumption {
     pub utilization_at_double: Option<f64>,
 }
 
-/// The pipeline (`pipeline` in `advise --json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The simulator's pipeline. In the assessment JSON through its view,
+/// `bandwidth.pipeline` ([`super::view::PipelineView`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Pipeline {
     /// Stages in data-flow order, GPU demand last.
     pub stages: Vec<Stage>,

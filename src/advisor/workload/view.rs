@@ -38,16 +38,34 @@ impl StageView {
     }
 }
 
-/// The pipeline storage → RAM → CPU decode → PCIe → GPU.
+/// The pipeline storage → RAM → CPU decode → PCIe → GPU: the one pipeline of the assessment
+/// JSON (`bandwidth.pipeline`), with or without a workload.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PipelineView {
     /// The stages in order; the last is GPU demand.
     pub stages: Vec<StageView>,
     /// With a workload, the narrowest supplying stage in samples/s (the simulator's); without,
     /// `None`: stages that move different bytes per sample can't be compared in bytes/s.
+    /// `narrowest_stage` in JSON.
+    #[serde(rename = "narrowest_stage")]
     pub narrowest: Option<StageId>,
     /// With a workload, true when the narrowest stage is below what the GPUs want.
     pub starves_gpus: Option<bool>,
+    /// With a workload, the simulator's min(1, narrowest supply / demand).
+    #[serde(default)]
+    pub predicted_gpu_utilization: Option<f64>,
+    /// With a workload, the `num_workers` the advisor recommends
+    /// ([`super::levers::recommended_workers`]); `None` when decoding isn't on CPU workers or no
+    /// count fits.
+    #[serde(default)]
+    pub recommended_num_workers: Option<u32>,
+    /// With a workload on the built-in decode rate: the predicted utilisation at half and at
+    /// twice that rate (how much the prediction leans on the assumption).
+    #[serde(default)]
+    pub utilization_at_half_decode_rate: Option<f64>,
+    /// See [`Self::utilization_at_half_decode_rate`].
+    #[serde(default)]
+    pub utilization_at_double_decode_rate: Option<f64>,
     /// True when a workload was simulated.
     pub with_workload: bool,
     /// Physical cores behind the CPU decode capacity.
@@ -64,6 +82,7 @@ pub struct PipelineView {
 
 /// The pipeline view of machine `m`, with workload result `r` when one is set up.
 pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineView {
+    let decode = r.and_then(|r| r.pipeline.decode);
     let (rate, source) = match r {
         Some(r) => costs::decode_rate_per_core(&r.workload),
         None => (costs::DEFAULT_DECODE_MPIX_PER_CORE, RateSource::Default),
@@ -128,6 +147,10 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
         stages,
         narrowest: r.and_then(|r| r.pipeline.narrowest),
         starves_gpus: r.map(|r| r.pipeline.bottleneck.is_some()),
+        predicted_gpu_utilization: r.and_then(|r| r.pipeline.predicted_gpu_utilization),
+        recommended_num_workers: r.and_then(|r| r.pipeline.recommended_num_workers),
+        utilization_at_half_decode_rate: decode.and_then(|d| d.utilization_at_half),
+        utilization_at_double_decode_rate: decode.and_then(|d| d.utilization_at_double),
         with_workload: r.is_some(),
         decode_cores: m.physical_cores,
         decode_mpix_per_core: rate,

@@ -164,7 +164,7 @@ impl RamvramApp {
                 self.reassess();
             }
             BenchOutcome::Decode(Ok(d)) => {
-                self.workload.measured_decode_mpix_per_core = Some(d.per_core_mpix_per_s);
+                self.scenario.workload.measured_decode_mpix_per_core = Some(d.per_core_mpix_per_s);
                 self.bench_view.decode = Some(d);
                 self.reassess();
             }

@@ -36,7 +36,7 @@ impl RamvramApp {
             // opening a scenario, model or dataset file).
             Command::SetTab(tab) => self.tab = tab,
             Command::SetPlan(plan) => {
-                self.training.plan = plan;
+                self.scenario.training.plan = plan;
                 self.reassess();
             }
             Command::IncludeTraining(on) => self.include_inputs(Some(on), None),
@@ -76,7 +76,7 @@ impl RamvramApp {
             }
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
             Command::SetWorkload(w) => {
-                self.workload = w;
+                self.scenario.workload = w;
                 self.reassess();
             }
             Command::OpenScenarioDialog => self.ask(Purpose::OpenScenario),
@@ -97,7 +97,7 @@ impl RamvramApp {
                 self.start_bench(ctx, what, BenchJob::Memory(config));
             }
             Command::StartDecodeBench => {
-                let (w, h) = match (self.workload.width, self.workload.height) {
+                let (w, h) = match (self.scenario.workload.width, self.scenario.workload.height) {
                     (0, _) | (_, 0) => (1920, 1080),
                     size => size,
                 };

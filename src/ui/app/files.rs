@@ -160,17 +160,7 @@ impl RamvramApp {
     pub fn open_scenario(&mut self, path: &Path) {
         match crate::inputs::scenario::load_scenario(path) {
             Ok((s, _)) => {
-                if let Some(w) = s.workload {
-                    self.workload = w;
-                    self.workload_active = true;
-                }
-                if let Some(t) = s.training {
-                    self.training = TrainingForm::new(t);
-                    self.training_active = true;
-                }
-                if s.inference.is_some() {
-                    self.inference = s.inference;
-                }
+                self.scenario.open(s);
                 self.reassess();
             }
             Err(e) => self.message = Some(Message::ScenarioFailed(e)),
@@ -191,16 +181,16 @@ impl RamvramApp {
                     self.message = Some(Message::ModelFailed(e));
                     return;
                 };
-                let mut plan = self.training.plan.clone();
+                let mut plan = self.scenario.training.plan.clone();
                 plan.preset = None;
                 plan.params = params;
                 plan.largest_layer_params = r.largest_tensor.as_ref().map(|t| t.elements);
                 if let Some(a) = plan.activations.as_mut() {
                     a.shape = r.shape().or(a.shape);
                 }
-                self.training = TrainingForm::new(plan);
-                self.training.read = Some(Box::new(r));
-                self.training_active = true;
+                self.scenario.training = TrainingForm::new(plan);
+                self.scenario.training.read = Some(Box::new(r));
+                self.scenario.include.training = true;
                 self.reassess();
             }
             Err(e) => self.message = Some(Message::ModelFailed(e)),
@@ -214,7 +204,7 @@ impl RamvramApp {
         match crate::inputs::dataset::scan(path) {
             Ok(scan) => {
                 let v = scan.workload_values();
-                let w = &mut self.workload;
+                let w = &mut self.scenario.workload;
                 if let Some(d) = v.dataset_size {
                     w.set_dataset_size(d);
                 }
@@ -227,7 +217,7 @@ impl RamvramApp {
                 }
                 w.stored = v.stored.unwrap_or(w.stored);
                 w.format = v.format.unwrap_or(w.format);
-                self.workload_active = true;
+                self.scenario.include.workload = true;
                 self.message = Some(Message::DatasetScanned(Box::new(scan)));
                 self.reassess();
             }
@@ -239,12 +229,7 @@ impl RamvramApp {
 
     /// Saves the workload and training plan on screen as a scenario file.
     pub fn save_scenario(&mut self, path: &Path) {
-        let s = crate::inputs::scenario::Scenario {
-            schema_version: crate::inputs::scenario::SCENARIO_SCHEMA_VERSION,
-            training: Some(self.training.plan.clone()),
-            workload: Some(self.workload.clone()),
-            inference: self.inference.clone(),
-        };
+        let s = self.scenario.on_pages();
         self.message = Some(match crate::inputs::scenario::save_scenario(&s, path) {
             Ok(()) => Message::Exported(path.to_path_buf()),
             Err(e) => Message::ExportFailed(profile_error(self.lang, &e)),

@@ -65,18 +65,20 @@ impl RamvramApp {
 
     fn current_inputs(&self) -> Remembered {
         Remembered {
-            workload: self.workload.clone(),
-            training: self.training.plan.clone(),
-            include_training: self.training_active,
-            include_workload: self.workload_active,
+            workload: self.scenario.workload.clone(),
+            training: self.scenario.training.plan.clone(),
+            include_training: self.scenario.include.training,
+            include_workload: self.scenario.include.workload,
         }
     }
 
     /// Whether the page's inputs are still the ones restored at start (the page says so).
     pub fn restored_inputs(&self) -> Restored {
         Restored {
-            workload: self.restored.workload && self.workload == self.saved_inputs.workload,
-            training: self.restored.training && self.training.plan == self.saved_inputs.training,
+            workload: self.restored.workload
+                && self.scenario.workload == self.saved_inputs.workload,
+            training: self.restored.training
+                && self.scenario.training.plan == self.saved_inputs.training,
         }
     }
 
