@@ -3,19 +3,22 @@
 //! its source in its docstring and in `docs/model.md`.
 
 pub mod bandwidth;
+pub mod bandwidth_views;
+pub mod buying;
 pub mod capacity;
+pub mod check;
 pub mod defaults;
 pub mod diagnose;
+pub mod finder;
 pub mod findings;
 pub mod fleet;
 pub mod headline;
 pub mod headroom;
 pub mod inference;
-pub mod procurement;
-pub mod purchase;
 pub mod ratio;
 pub mod recommend;
 pub mod rules;
+pub mod set_up;
 pub mod training;
 pub mod unified;
 pub mod whatif;
@@ -86,7 +89,7 @@ pub struct Assessment {
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
     /// What to buy or change, with reasons.
-    pub procurement: procurement::Procurement,
+    pub procurement: buying::procurement::Procurement,
     /// The training-memory planner's result, when a plan was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_memory: Option<training::TrainingMemory>,
@@ -159,7 +162,7 @@ pub fn assess_with(profile: &MachineProfile, inputs: &Inputs) -> Assessment {
     }
     a.recommendations = recommend::rank(std::mem::take(&mut a.recommendations));
     a.procurement.cheaper_fixes =
-        procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
+        buying::procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
     a
 }
 
@@ -211,7 +214,9 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
         profile,
         &memory,
         inputs.workload.as_ref().and_then(|w| w.storage),
-        &bw,
+        &bw.memory,
+        &bw.pcie,
+        &bw.storage,
     );
     let workload = inputs
         .workload
@@ -221,12 +226,18 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
     bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
     if let Some(w) = &workload {
         // The machine's rates with the dataset on a kind of disk it has (a local copy).
-        let rates_on =
-            |kind: crate::profile::DiskKind| {
-                profile.disks.iter().any(|d| d.kind == kind).then(|| {
-                    workload::MachineRates::from_profile(profile, &memory, Some(kind), &bw)
-                })
-            };
+        let rates_on = |kind: crate::profile::DiskKind| {
+            profile.disks.iter().any(|d| d.kind == kind).then(|| {
+                workload::MachineRates::from_profile(
+                    profile,
+                    &memory,
+                    Some(kind),
+                    &bw.memory,
+                    &bw.pcie,
+                    &bw.storage,
+                )
+            })
+        };
         recommendations.extend(workload::levers::recommendations(
             w,
             &rates,
@@ -235,7 +246,7 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
         ));
     }
     let bandwidth = Some(bw);
-    let cx = findings::Context {
+    let cx = finder::Context {
         profile,
         ram: &memory,
         vram: &vram,
@@ -245,7 +256,7 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
         inference: inference_memory.as_ref(),
         recommendations: &recommendations,
     };
-    let mut findings = findings::findings(&cx);
+    let mut findings = finder::findings(&cx);
     findings.extend(wsl::findings(profile, &memory, &vram));
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
@@ -272,21 +283,23 @@ fn assess_once(given: &MachineProfile, inputs: &Inputs) -> Assessment {
     let recommendations = recommend::rank(
         recommendations
             .into_iter()
-            .map(|r| recommend::machine::complete_add_ram(profile, &memory, r))
+            .map(|r| buying::ram_advice::complete_add_ram(profile, &memory, r))
             .collect(),
     );
-    let mut procurement = procurement::procurement(
+    let set_up = set_up::SetUp {
+        training: training_memory.as_ref(),
+        inference: inference_memory.as_ref(),
+        workload: workload.as_ref(),
+    };
+    let mut procurement = buying::procurement::procurement(
         profile,
         &memory,
         &vram,
         &findings,
-        &procurement::SetUp {
-            training: training_memory.as_ref(),
-            inference: inference_memory.as_ref(),
-            workload: workload.as_ref(),
-        },
+        set_up.needs(memory.usable_share()),
     );
-    procurement.cheaper_fixes = procurement::cheaper_fixes(&procurement.work, &recommendations);
+    procurement.cheaper_fixes =
+        buying::procurement::cheaper_fixes(&procurement.work, &recommendations);
     let headline = headline::headline(
         verdict,
         &findings,
