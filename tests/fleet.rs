@@ -278,7 +278,7 @@ fn the_fleet_json_of_thousands_of_nodes_fits_in_a_small_heap() {
 /// g5.xlarge (16 GiB) moves to the g5.4xlarge (64 GiB, AWS's table), the first g5 size with 48.
 #[test]
 fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
-    use ramvram::advisor::purchase::order::fleet_order;
+    use ramvram::advisor::buying::order::fleet_order;
     use ramvram::present::fleet::FleetSort;
     let desk = common::fixture("desktop-3090-1x32-ddr4-4slot");
     let fleet = assess_fleet(vec![

@@ -455,7 +455,7 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     assert!(a.recommendations.iter().all(|r| r.id != R::AddRam));
     assert_eq!(
         a.procurement.basis,
-        ramvram::advisor::procurement::Basis::WorkFits
+        ramvram::advisor::buying::procurement::Basis::WorkFits
     );
     assert_eq!(a.procurement.recommended_ram_bytes, None);
     assert_eq!(a.procurement.work[0].page_cache_bytes, None);

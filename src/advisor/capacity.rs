@@ -15,6 +15,13 @@ use crate::catalog::catalog;
 use crate::profile::MachineProfile;
 use crate::units::GIB;
 
+/// RAM the OS and a desktop session use. Assumption: a Linux desktop after login uses
+/// 1.5–2.5 GiB; 2 GiB.
+pub const OS_BYTES: u64 = 2 << 30;
+/// The training process without data: Python, PyTorch and the CUDA context's host memory.
+/// Assumption: `import torch` plus CUDA initialisation is 2.5–3.5 GiB resident; 3 GiB.
+pub const MAIN_PROCESS_BYTES: u64 = 3 << 30;
+
 /// Where the installed size comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

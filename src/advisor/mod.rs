@@ -3,20 +3,23 @@
 //! its source in its docstring and in `docs/model.md`.
 
 pub mod bandwidth;
+pub mod bandwidth_views;
+pub mod buying;
 pub mod capacity;
+pub mod check;
 pub mod defaults;
 pub mod diagnose;
+pub mod finder;
 pub mod findings;
 pub mod fleet;
 pub mod headline;
 pub mod headroom;
 pub mod inference;
-pub mod procurement;
-pub mod purchase;
 pub mod ratio;
 pub mod recommend;
 pub mod rules;
 pub mod scenario;
+pub mod set_up;
 pub mod training;
 pub mod unified;
 pub mod whatif;
@@ -93,7 +96,7 @@ pub struct Assessment {
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
     /// What to buy or change, with reasons.
-    pub procurement: procurement::Procurement,
+    pub procurement: buying::procurement::Procurement,
     /// The training-memory planner's result, when a plan was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub training_memory: Option<training::TrainingMemory>,
@@ -155,7 +158,7 @@ pub fn assess_with(profile: &MachineProfile, scenario: &Scenario) -> Assessment 
     }
     a.recommendations = recommend::rank(std::mem::take(&mut a.recommendations));
     a.procurement.cheaper_fixes =
-        procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
+        buying::procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
     a
 }
 
@@ -207,7 +210,9 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         profile,
         &memory,
         scenario.workload.as_ref().and_then(|w| w.storage),
-        &bw,
+        &bw.memory,
+        &bw.pcie,
+        &bw.storage,
     );
     let workload = scenario
         .workload
@@ -217,12 +222,18 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
     if let Some(w) = &workload {
         // The machine's rates with the dataset on a kind of disk it has (a local copy).
-        let rates_on =
-            |kind: crate::profile::DiskKind| {
-                profile.disks.iter().any(|d| d.kind == kind).then(|| {
-                    workload::MachineRates::from_profile(profile, &memory, Some(kind), &bw)
-                })
-            };
+        let rates_on = |kind: crate::profile::DiskKind| {
+            profile.disks.iter().any(|d| d.kind == kind).then(|| {
+                workload::MachineRates::from_profile(
+                    profile,
+                    &memory,
+                    Some(kind),
+                    &bw.memory,
+                    &bw.pcie,
+                    &bw.storage,
+                )
+            })
+        };
         recommendations.extend(workload::levers::recommendations(
             w,
             &rates,
@@ -231,7 +242,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         ));
     }
     let bandwidth = Some(bw);
-    let cx = findings::Context {
+    let cx = finder::Context {
         profile,
         ram: &memory,
         vram: &vram,
@@ -241,7 +252,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         inference: inference_memory.as_ref(),
         recommendations: &recommendations,
     };
-    let mut findings = findings::findings(&cx);
+    let mut findings = finder::findings(&cx);
     findings.extend(wsl::findings(profile, &memory, &vram));
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
@@ -268,21 +279,23 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     let recommendations = recommend::rank(
         recommendations
             .into_iter()
-            .map(|r| recommend::machine::complete_add_ram(profile, &memory, r))
+            .map(|r| buying::ram_advice::complete_add_ram(profile, &memory, r))
             .collect(),
     );
-    let mut procurement = procurement::procurement(
+    let set_up = set_up::SetUp {
+        training: training_memory.as_ref(),
+        inference: inference_memory.as_ref(),
+        workload: workload.as_ref(),
+    };
+    let mut procurement = buying::procurement::procurement(
         profile,
         &memory,
         &vram,
         &findings,
-        &procurement::SetUp {
-            training: training_memory.as_ref(),
-            inference: inference_memory.as_ref(),
-            workload: workload.as_ref(),
-        },
+        set_up.needs(memory.usable_share()),
     );
-    procurement.cheaper_fixes = procurement::cheaper_fixes(&procurement.work, &recommendations);
+    procurement.cheaper_fixes =
+        buying::procurement::cheaper_fixes(&procurement.work, &recommendations);
     let headline = headline::headline(
         verdict,
         &findings,

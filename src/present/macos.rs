@@ -37,7 +37,7 @@ pub fn memory_rows(lang: Lang, a: &Assessment) -> Option<Vec<(String, String)>> 
     rows.push((tr(lang, Msg::MacosRowRam).to_string(), ram));
     rows.push((
         tr(lang, Msg::MacosRowSwap).to_string(),
-        super::hardware::swap(lang, p),
+        super::memory_words::swap(lang, p),
     ));
     let pressure = match mac.memory_pressure {
         Some(MemoryPressure::Normal) => tr(lang, Msg::MacosPressureNormal).to_string(),

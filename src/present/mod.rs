@@ -22,6 +22,7 @@ pub mod headline;
 pub mod inference;
 pub mod inputs;
 pub mod macos;
+pub mod memory_words;
 pub mod model;
 pub mod monitor;
 pub mod names;

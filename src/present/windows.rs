@@ -20,7 +20,7 @@ use crate::profile::{
 pub fn memory_rows(lang: Lang, a: &Assessment, sizing: String) -> Vec<(String, String)> {
     let p = &a.profile;
     let m = &p.memory;
-    let usable = super::hardware::memtotal(lang, p);
+    let usable = super::memory_words::memtotal(lang, p);
     let mut rows = vec![
         (tr(lang, Msg::WindowsHwRam).to_string(), usable),
         (tr(lang, Msg::HwEffective).to_string(), sizing),
@@ -56,13 +56,13 @@ pub fn memory_rows(lang: Lang, a: &Assessment, sizing: String) -> Vec<(String, S
 }
 
 fn totals(lang: Lang, total: Option<u64>, used: Option<u64>) -> String {
-    let words = super::hardware::UsedWords {
+    let words = super::memory_words::UsedWords {
         none: Msg::WindowsHwPageFileNone,
         both: Msg::WindowsHwPageFileUsed,
         size_only: Msg::WindowsHwPageFileUseUnknown,
         unknown: Some(Msg::WindowsHwPageFileUnknown),
     };
-    super::hardware::used_of(lang, total, used, &words)
+    super::memory_words::used_of(lang, total, used, &words)
 }
 
 /// "C:\pagefile.sys — system managed, 4.0 GiB, 1.0 GiB in use".

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::MachineProfile;
+use super::limits::{MAX_RAM_BYTES, MAX_VRAM_BYTES};
 use super::problem::Problem;
 
 /// Why a profile could not be used. Every variant names the file; parse and validation errors
@@ -354,13 +355,6 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
     }
     Ok(())
 }
-
-/// Most RAM a profile may claim: 1 PiB. Assumption: no single machine has more; larger values
-/// are typos or overflowed arithmetic and would saturate every sum.
-pub const MAX_RAM_BYTES: u64 = 1 << 50;
-
-/// Most memory one GPU may claim: 8 TiB (the largest parts today hold under 300 GB).
-pub const MAX_VRAM_BYTES: u64 = 8 << 40;
 
 #[cfg(test)]
 mod tests {

@@ -155,6 +155,13 @@ pub fn check(p: &mut MachineProfile) -> Result<(), Bad> {
     Ok(())
 }
 
+/// Most RAM a profile may claim: 1 PiB. Assumption: no single machine has more; larger values
+/// are typos or overflowed arithmetic and would saturate every sum.
+pub const MAX_RAM_BYTES: u64 = 1 << 50;
+
+/// Most memory one GPU may claim: 8 TiB (the largest parts today hold under 300 GB).
+pub const MAX_VRAM_BYTES: u64 = 8 << 40;
+
 #[cfg(test)]
 mod tests {
     use super::*;

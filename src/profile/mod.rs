@@ -22,9 +22,10 @@ mod windows;
 pub use channels::{ChannelLayout, infer_channels};
 pub use gpu_status::{FieldStatus, GpuStatus};
 pub use io::{
-    LoadedProfile, MAX_RAM_BYTES, MAX_VRAM_BYTES, ParseProblem, ProfileError, load_profile,
-    parse_document, parse_profile, save_profile,
+    LoadedProfile, ParseProblem, ProfileError, load_profile, parse_document, parse_profile,
+    save_profile,
 };
+pub use limits::{MAX_RAM_BYTES, MAX_VRAM_BYTES};
 pub use macos::{CoreLevel, MacOs, MemoryPressure};
 pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
 pub use os::{OsFamily, StartMethod, is_windows, os_family, start_method};

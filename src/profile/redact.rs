@@ -9,8 +9,7 @@
 
 use super::MachineProfile;
 
-/// Text put where something was removed.
-pub const REDACTED: &str = "[redacted]";
+pub use super::redact_shapes::REDACTED;
 
 /// Folders whose next path component is a user name (Linux, macOS, Fedora Atomic, and the
 /// scratch, second-home, Lustre and work areas of HPC clusters), and how many components after

@@ -4,7 +4,8 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use super::redact::REDACTED;
+/// Text put where something was removed.
+pub const REDACTED: &str = "[redacted]";
 
 /// Folders whose entries are mount points, often named after the server they mount.
 const MOUNT_FOLDERS: [&str; 2] = ["/mnt/", "/net/"];

@@ -115,7 +115,7 @@ fn purchases(
     lang: crate::i18n::Lang,
     machines: &[&crate::advisor::fleet::FleetMachine],
 ) {
-    use crate::advisor::purchase::order::fleet_order;
+    use crate::advisor::buying::order::fleet_order;
     b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
     let rows = machines
         .iter()

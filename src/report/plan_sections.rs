@@ -3,7 +3,7 @@
 
 use super::model::{Block, ReportMeta};
 use crate::advisor::Assessment;
-use crate::advisor::procurement::{Basis, RamReason};
+use crate::advisor::buying::procurement::{Basis, RamReason};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, training as tw};

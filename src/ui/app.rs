@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver};
 
 use egui::{RichText, Ui};
 
-use super::panels::bandwidth::BenchView;
+use super::panels::bench_view::BenchView;
 use super::panels::export::ExportForm;
 use super::panels::fleet::FleetSort;
 use super::panels::training::TrainingForm;
@@ -69,6 +69,7 @@ mod monitor_jobs;
 mod prometheus_jobs;
 mod remembered;
 mod scenario_inputs;
+mod trace_origin;
 mod worker;
 
 use bench_jobs::RunningBench;
@@ -341,7 +342,7 @@ impl RamvramApp {
     fn source_text(&self) -> (String, Option<String>) {
         // The Monitor page shows a trace, which may not be this machine's: name where it is from.
         if self.tab == Tab::Monitor {
-            use monitor_jobs::TraceOrigin;
+            use trace_origin::TraceOrigin;
             match &self.monitor.origin {
                 Some(TraceOrigin::File(p)) => {
                     let name = p

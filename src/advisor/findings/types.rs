@@ -158,7 +158,8 @@ pub enum RecId {
     GpuDataLoading,
     /// Copy the dataset to local NVMe, or pack small files into shards.
     CopyToLocalNvme,
-    /// A cloud instance: move to a larger instance of the same family (`advisor::purchase`).
+    /// A cloud instance: move to a larger instance of the same family
+    /// (`advisor::buying::purchase`).
     LargerInstance,
     /// Soldered memory: it can't be upgraded; plan a new machine.
     PlanNewMachine,

@@ -4,11 +4,11 @@
 
 use super::estimate::judge;
 use super::{Engine, InferenceMemory, InferencePlan, WeightFormat};
+use crate::advisor::buying::ram_advice::{self, RamNeed};
 use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::machine::{self, RamNeed};
 use crate::advisor::recommend::{
-    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject, apply,
+    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
 };
 use crate::advisor::training::PhaseId;
 use crate::profile::MachineProfile;
@@ -71,7 +71,7 @@ pub(super) fn advice(
             };
             if changed != *p && helps(now, &next) {
                 let mut r = Recommendation::new(id, kind, Subject::Inference, outcome(&next))
-                    .applied_by(apply::inference(p, &changed));
+                    .applied_by(super::apply::inference(p, &changed));
                 for (name, q) in changes {
                     r = r.with(name, q);
                 }
@@ -214,7 +214,7 @@ pub(super) fn advice(
             );
         }
     }
-    out.extend(machine::recommendations(
+    out.extend(ram_advice::recommendations(
         profile,
         ram,
         &RamNeed {

@@ -2,12 +2,9 @@
 //! engine takes while loading and while serving.
 
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
 use crate::advisor::headroom::LimitKind;
-use crate::advisor::recommend::Recommendation;
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId, presets::assumed_largest_layer};
-use crate::advisor::workload::{MAIN_PROCESS_BYTES, OS_BYTES};
-use crate::profile::MachineProfile;
 use crate::units::{GIB, MIB, saturating_bytes};
 
 /// llama.cpp's own process on the host: a native program with the CUDA runtime, 512 MiB.
@@ -267,7 +264,7 @@ pub(super) fn judge(
         None => CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total),
     };
     let cpu = CapacityCheck::new(LimitKind::Ram, cpu_peak, usable);
-    let fits = crate::advisor::recommend::machine::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
+    let fits = crate::advisor::check::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
     Ok(InferenceMemory {
         plan: p.clone(),
         weights_bytes: f.weights,
@@ -286,29 +283,4 @@ pub(super) fn judge(
         cpu,
         fits,
     })
-}
-
-/// Judges `p` on the machine (the smallest discrete GPU, or an Apple GPU's working-set limit;
-/// usable RAM) and, when it doesn't fit,
-/// computes what to change.
-///
-/// # Errors
-/// An [`InferenceError`] for an input that can't be right.
-pub fn serve_against(
-    p: &InferencePlan,
-    profile: &MachineProfile,
-    ram: &EffectiveRam,
-    vram: &VramTotals,
-) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
-    // Apple Silicon: the GPU's share of the unified memory is capped by Metal's working-set
-    // limit (crate::advisor::unified), the figure llama.cpp checks its Metal buffers against.
-    let cap = crate::advisor::training::capacity(profile, ram, vram);
-    let gpu_total = cap.gpu.or(cap.gpu_working_set);
-    let m = judge(p, gpu_total, ram.effective_bytes)?;
-    let recs = if m.fits == Some(false) {
-        super::advice::advice(&m, gpu_total, profile, ram)
-    } else {
-        Vec::new()
-    };
-    Ok((m, recs))
 }

@@ -4,12 +4,14 @@
 //! defaults in `docs/model.md` § "Inference memory".
 
 mod advice;
+mod apply;
 mod estimate;
+mod serve;
 
 use serde::{Deserialize, Serialize};
 
 pub use advice::outcome as outcome_of;
-pub use estimate::serve_against;
+pub use serve::serve_against;
 
 use super::training::{CapacityCheck, Phase, TransformerShape};
 

@@ -7,7 +7,6 @@
 
 pub mod apply;
 mod gives_up;
-pub mod machine;
 
 pub use gives_up::gives_up;
 
@@ -232,7 +231,7 @@ impl Outcome {
     /// limit.
     pub fn with_headroom(
         mut self,
-        checks: &[(Limit, &crate::advisor::training::CapacityCheck)],
+        checks: &[(Limit, &crate::advisor::check::CapacityCheck)],
     ) -> Self {
         for (limit, c) in checks {
             let (Some(h), Some(a)) = (c.headroom_bytes, c.available_bytes) else {

@@ -2,13 +2,14 @@
 //! estimated and judged again on the same machine, kept when it fits or lowers a peak that was
 //! too high. Ranking happens once for the whole assessment (`advisor::recommend::rank`).
 
+use super::loading_levers::{lighter_loading, loading_is_the_peak, method_name};
 use super::memory::{Judged, MachineCapacity, judge};
 use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
+use crate::advisor::buying::ram_advice::{self, RamNeed};
 use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::machine::{self, RamNeed};
 use crate::advisor::recommend::{
-    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject, apply,
+    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
 };
 use crate::profile::MachineProfile;
 
@@ -60,48 +61,6 @@ fn text(s: &str) -> Quantity {
     Quantity::Text(s.to_string())
 }
 
-/// The loading method as a configuration names it.
-fn method_name(m: LoadingMethod) -> &'static str {
-    match m {
-        LoadingMethod::EveryRank => "every-rank",
-        LoadingMethod::Rank0Broadcast => "rank0-broadcast",
-        LoadingMethod::MetaDevice => "meta-device",
-        LoadingMethod::LowCpuMemUsage => "low_cpu_mem_usage",
-        LoadingMethod::Mmap => "mmap",
-    }
-}
-
-/// True when the loading phase needs more CPU RAM than the training phase.
-pub(super) fn loading_is_the_peak(j: &Judged) -> bool {
-    use super::breakdown::{PhaseId, phase_cpu};
-    let cpu = |id| phase_cpu(&j.estimate.phases, id);
-    j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
-}
-
-/// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's
-/// `zero.Init` under ZeRO-3, the meta device under FSDP, `low_cpu_mem_usage` otherwise. `None`
-/// when the plan already loads that way.
-pub(super) fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
-    if plan.strategy == Strategy::Zero3 {
-        return (!plan.zero_init).then(|| {
-            let mut p = plan.clone();
-            p.zero_init = true;
-            (p, "zero.Init")
-        });
-    }
-    if plan.loading.is_some() {
-        return None;
-    }
-    let method = if plan.strategy == Strategy::FsdpFullShard {
-        LoadingMethod::MetaDevice
-    } else {
-        LoadingMethod::LowCpuMemUsage
-    };
-    let mut p = plan.clone();
-    p.loading = Some(method);
-    Some((p, method_name(method)))
-}
-
 /// The candidate changes of `plan`, each judged on `machine`, in the order they are preferred
 /// within their kind (a setting before a technique, before the OS). Among techniques, those
 /// that train the same model come first (ZeRO-3, NVMe offload, checkpointing), then those that
@@ -148,7 +107,7 @@ pub(super) fn advice(
             }
             let mut result = outcome(&next);
             if swap.is_some() {
-                result = machine::without_headroom(result);
+                result = ram_advice::without_headroom(result);
                 result.fits = Some(true);
             }
             // Two techniques with the same figures read as one: the first (preferred) stays.
@@ -163,7 +122,7 @@ pub(super) fn advice(
                     _ => kind,
                 };
                 let mut r = Recommendation::new(id, kind, Subject::Training, result)
-                    .applied_by(apply::training(plan, &applied));
+                    .applied_by(super::apply::training(plan, &applied));
                 for (name, q) in changes {
                     r = r.with(name, q.clone());
                 }
@@ -381,22 +340,26 @@ pub(super) fn advice(
         let found = super::pairs::pairs(plan, &singles, machine);
         out.extend(found);
     }
-    out.extend(machine::recommendations(profile, ram, &ram_need(current)));
+    out.extend(ram_advice::recommendations(
+        profile,
+        ram,
+        &ram_need(current),
+    ));
     out
 }
 
 /// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
 /// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
-/// when the swap already configured covers it ([`machine::swap_for_peak`]). `None` otherwise.
+/// when the swap already configured covers it ([`ram_advice::swap_for_peak`]). `None` otherwise.
 fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &EffectiveRam) -> Option<(u64, u64)> {
     use super::breakdown::{PhaseId, phase_cpu};
     let usable = ram.effective_bytes?;
-    let others = machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
+    let others = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
         return None;
     }
     let peak = j.cpu.needed_bytes;
-    let add = machine::swap_for_peak(profile, usable, peak)?;
+    let add = ram_advice::swap_for_peak(profile, usable, peak)?;
     Some((add, peak - usable))
 }
 
@@ -416,7 +379,7 @@ fn ram_need(j: &Judged) -> RamNeed {
     use super::breakdown::{PhaseId, phase_cpu};
     let cpu = |id| phase_cpu(&j.estimate.phases, id);
     let training = cpu(PhaseId::Training);
-    let others_fit = machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
+    let others_fit = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     RamNeed {
         subject: Subject::Training,
         peak: j.cpu.needed_bytes,

@@ -4,9 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::estimate::QLORA_BASE_BYTES;
-use super::plan::{CheckpointDtype, FineTune, LoadingMethod, Strategy, TrainingPlan};
-use crate::advisor::workload::{MAIN_PROCESS_BYTES, OS_BYTES};
+use super::plan::{
+    CheckpointDtype, FineTune, LoadingMethod, QLORA_BASE_BYTES, Strategy, TrainingPlan,
+};
+use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
 
 /// Size of one checkpoint shard: Hugging Face `save_pretrained`'s default `max_shard_size`,
 /// "5GB" = 5 × 10^9 bytes (transformers `modeling_utils.py`). Shard-by-shard loading holds one

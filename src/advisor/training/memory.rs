@@ -5,73 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use super::breakdown::Estimate;
 use super::estimate;
-use super::plan::{PlanError, PlanWarning, TrainingPlan};
+use super::plan::{PlanError, TrainingPlan};
 use crate::advisor::capacity::{EffectiveRam, VramTotals};
-use crate::advisor::headroom::{self, LimitKind};
-use crate::advisor::recommend::Recommendation;
+pub use crate::advisor::check::CapacityCheck;
+pub(crate) use crate::advisor::check::helps;
+use crate::advisor::headroom::LimitKind;
 use crate::profile::{DiskKind, MachineProfile};
-
-/// One capacity compared with the machine, with the margin a need must leave
-/// ([`crate::advisor::headroom`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CapacityCheck {
-    /// Bytes needed.
-    pub needed_bytes: u64,
-    /// Bytes the machine has (`None`: unknown).
-    pub available_bytes: Option<u64>,
-    /// Bytes the need must leave free to count as fitting ([`headroom::margin`]); 0 when the
-    /// capacity is unknown.
-    #[serde(default)]
-    pub margin_bytes: u64,
-    /// `available − needed`, bytes (negative when it doesn't fit at all; `None`: unknown).
-    #[serde(default)]
-    pub headroom_bytes: Option<i64>,
-    /// `needed + margin ≤ available`, or `None` when unknown.
-    pub fits: Option<bool>,
-}
-
-/// A change worth showing: it fits (`next_fits`), or it lowers a need that didn't fit without
-/// breaking one that did. `now` and `next` are the same checks (GPU, CPU) before and after.
-pub(crate) fn helps(
-    now: &[&CapacityCheck],
-    next: &[&CapacityCheck],
-    next_fits: Option<bool>,
-) -> bool {
-    if next_fits == Some(true) {
-        return true;
-    }
-    let pairs = || now.iter().zip(next.iter());
-    if pairs().any(|(a, b)| a.fits == Some(true) && b.fits == Some(false)) {
-        return false;
-    }
-    pairs().any(|(a, b)| a.fits == Some(false) && b.needed_bytes < a.needed_bytes)
-}
-
-impl CapacityCheck {
-    /// `needed` bytes against `available` of a limit of `kind`, with that kind's margin
-    /// (unknown: `fits` is `None`).
-    pub(crate) fn new(kind: LimitKind, needed: u64, available: Option<u64>) -> CapacityCheck {
-        let margin = available.map_or(0, |a| headroom::margin(kind, a));
-        CapacityCheck {
-            needed_bytes: needed,
-            available_bytes: available,
-            margin_bytes: margin,
-            headroom_bytes: available.map(|a| crate::units::signed_diff(a, needed)),
-            fits: available.map(|a| needed.saturating_add(margin) <= a),
-        }
-    }
-
-    /// True when the need fits the capacity but not its margin: `plan-tight`.
-    pub fn tight(&self) -> bool {
-        self.fits == Some(false) && self.available_bytes.is_some_and(|a| self.needed_bytes <= a)
-    }
-
-    /// Bytes missing (0 when it fits or is unknown).
-    pub fn missing_bytes(&self) -> u64 {
-        self.available_bytes
-            .map_or(0, |a| self.needed_bytes.saturating_sub(a))
-    }
-}
 
 /// The planner's result for one plan on one machine (`training_memory` in `advise --json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,59 +168,7 @@ fn checks(
     };
     let nvme =
         (e.nvme_bytes > 0).then(|| CapacityCheck::new(LimitKind::Space, e.nvme_bytes, m.nvme));
-    let fits = crate::advisor::recommend::machine::all_fit(&[
-        Some(gpu.fits),
-        Some(cpu.fits),
-        nvme.map(|n| n.fits),
-    ]);
+    let fits =
+        crate::advisor::check::all_fit(&[Some(gpu.fits), Some(cpu.fits), nvme.map(|n| n.fits)]);
     (gpu, cpu, nvme, fits)
-}
-
-/// Estimates `plan`, judges it against `profile`, and, when it doesn't fit, computes what to
-/// change ([`super::advice::advice`]): the recommendations are returned apart, for the
-/// assessment's one ranked list.
-///
-/// # Errors
-/// A [`PlanError`] naming the input that can't be right.
-pub fn plan_against(
-    plan: &TrainingPlan,
-    profile: &MachineProfile,
-    ram: &EffectiveRam,
-    vram: &VramTotals,
-) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
-    let machine = capacity(profile, ram, vram);
-    let mut j = judge(plan, &machine)?;
-    if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
-        j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
-    }
-    let recommendations = if j.fits == Some(false) {
-        super::advice::advice(plan, &j, &machine, profile, ram)
-    } else {
-        Vec::new()
-    };
-    // The installed size to reach, as the add-RAM item states it: the need over the share of
-    // installed RAM Linux gets here, rounded up to a common capacity.
-    // Only when RAM is what falls short: with GPUs too small, no amount of RAM fits the plan.
-    let others_fit =
-        crate::advisor::recommend::machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
-    let ram_needed_installed_bytes =
-        (j.cpu.fits == Some(false) && others_fit != Some(false)).then(|| {
-            crate::advisor::capacity::installed_needed(
-                headroom::ram_to_hold(j.cpu.needed_bytes),
-                ram.usable_share(),
-            )
-        });
-    let ram_to_fit_bytes =
-        ram_needed_installed_bytes.map(crate::advisor::capacity::round_up_installed);
-    let memory = TrainingMemory {
-        plan: plan.clone(),
-        estimate: j.estimate,
-        gpu: j.gpu,
-        cpu: j.cpu,
-        nvme: j.nvme,
-        fits: j.fits,
-        ram_to_fit_bytes,
-        ram_needed_installed_bytes,
-    };
-    Ok((memory, recommendations))
 }

@@ -5,13 +5,17 @@
 
 pub mod activations;
 mod advice;
+mod amounts;
+mod apply;
 mod breakdown;
 mod estimate;
 pub mod loading;
+mod loading_levers;
 mod memory;
 mod pairs;
 mod peft;
 mod plan;
+mod plan_against;
 pub mod presets;
 pub mod zero;
 
@@ -20,7 +24,8 @@ use advice::outcome_of_judged;
 pub use breakdown::{
     BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
 };
-pub use estimate::{QLORA_BASE_BYTES, estimate};
+pub use estimate::estimate;
 pub use memory::*;
 pub use plan::*;
+pub use plan_against::plan_against;
 pub use presets::{Preset, TransformerShape, presets};

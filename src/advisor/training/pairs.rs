@@ -4,7 +4,7 @@
 
 use super::memory::{MachineCapacity, judge};
 use super::plan::TrainingPlan;
-use crate::advisor::recommend::{Recommendation, apply};
+use crate::advisor::recommend::Recommendation;
 
 /// At most this many pairs are listed (the ones that fit, in the singles' order): more would
 /// bury the list. Assumption.
@@ -60,8 +60,8 @@ pub(super) fn pairs(
             };
             // Short only while loading: with the stack's lighter loading, as for single changes.
             let mut both = both;
-            if j.fits == Some(false) && super::advice::loading_is_the_peak(&j) {
-                if let Some((lighter, _)) = super::advice::lighter_loading(&both) {
+            if j.fits == Some(false) && super::loading_levers::loading_is_the_peak(&j) {
+                if let Some((lighter, _)) = super::loading_levers::lighter_loading(&both) {
                     if let Ok(l) = judge(&lighter, machine) {
                         (both, j) = (lighter, l);
                     }
@@ -82,7 +82,7 @@ pub(super) fn pairs(
                 main.subject,
                 super::outcome_of_judged(&j),
             )
-            .applied_by(apply::training(plan, &both));
+            .applied_by(super::apply::training(plan, &both));
             r.changes = main.changes.clone();
             r.gives_up = main.gives_up.max(other.gives_up);
             r.also = vec![other.id];

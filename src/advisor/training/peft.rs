@@ -4,9 +4,9 @@
 //! et al. 2023, QLoRA; Answer.AI 2024, "You can now train a 70b language model at home":
 //! FSDP + QLoRA with CPU offload).
 
+use super::amounts::{Bytes, Lines, Totals};
 use super::breakdown::{EstimateSource, Location, StateKind};
-use super::estimate::{Bytes, Lines, QLORA_BASE_BYTES, Totals};
-use super::plan::{FineTune, OffloadTarget, Strategy, TrainingPlan};
+use super::plan::{FineTune, OffloadTarget, QLORA_BASE_BYTES, Strategy, TrainingPlan};
 use super::zero::Run;
 
 /// Where an offloaded state goes.

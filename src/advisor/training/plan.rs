@@ -5,6 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::presets::{self, Preset, TransformerShape};
 
+/// QLoRA's frozen base: 4-bit NF4 weights plus double-quantised constants, 0.127 bits per
+/// parameter (Dettmers et al. 2023, QLoRA, §3 "Double Quantization"): (4 + 0.127) / 8 bytes.
+pub const QLORA_BASE_BYTES: f64 = (4.0 + 0.127) / 8.0;
+
 /// Numeric precision of training.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
@@ -153,7 +157,7 @@ impl CheckpointDtype {
         match self {
             CheckpointDtype::Bf16 => 2.0,
             CheckpointDtype::Fp32 => 4.0,
-            CheckpointDtype::Int4 => super::estimate::QLORA_BASE_BYTES,
+            CheckpointDtype::Int4 => QLORA_BASE_BYTES,
         }
     }
 }

@@ -4,12 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{CacheMode, Workload};
 
-/// RAM the OS and a desktop session use. Assumption: a Linux desktop after login uses
-/// 1.5–2.5 GiB; 2 GiB.
-pub const OS_BYTES: u64 = 2 << 30;
-/// The training process without data: Python, PyTorch and the CUDA context's host memory.
-/// Assumption: `import torch` plus CUDA initialisation is 2.5–3.5 GiB resident; 3 GiB.
-pub const MAIN_PROCESS_BYTES: u64 = 3 << 30;
+pub use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
+
 /// The training process's own DataLoader memory (the iterator, allocator caches, batches being
 /// unpickled): 40 MiB. Fitted with [`WORKER_BASE_BYTES`] by least squares on the PSS of
 /// docs/validation.md's fitting runs f1–f8 (35–56 MiB with `num_workers=0` besides the decode

@@ -4,11 +4,13 @@
 //! utilisation, with computed recommendations. Every constant names its source or is marked
 //! as an assumption; `docs/model.md` § "Workload simulator" lists them.
 
+mod apply;
 mod budget;
 mod checks;
 pub mod costs;
 mod findings;
 mod kinds;
+mod lever_base;
 pub mod levers;
 mod pipeline;
 mod pipeline_levers;

@@ -3,7 +3,7 @@
 //! stored images are (pre-resized) and where they are decoded (the GPU). Each is the workload
 //! re-simulated with that change, kept only when the GPUs are fed better.
 
-use super::levers::{Base, improves, outcome};
+use super::lever_base::{Base, improves, outcome};
 use super::{DataFormat, DecodeOn, MachineRates, StageId, StoredFormat, Workload, WorkloadResult};
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{RecKind, Recommendation, RecommendationId as R};

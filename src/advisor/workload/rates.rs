@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::advisor::EffectiveRam;
-use crate::advisor::bandwidth::{MemoryBandwidthView, PcieView, StorageView};
+use crate::advisor::bandwidth_views::{MemoryBandwidthView, PcieView, StorageView};
 use crate::profile::{DiskKind, MachineProfile};
 
 /// Where a figure comes from.
@@ -203,16 +203,19 @@ pub fn usable_cores(profile: &MachineProfile) -> Option<u32> {
 impl MachineRates {
     /// The simulator's view of a profiled machine: usable RAM, physical cores, and the figures
     /// of [`memory_figure`], [`storage_figure`] (for the workload's `storage`) and
-    /// [`pcie_figure`] from the bandwidth view's parts.
+    /// [`pcie_figure`] from the bandwidth view's parts (`memory`, `pcie` and the `measured`
+    /// folders of [`crate::advisor::bandwidth::Bandwidth`]).
     pub fn from_profile(
         profile: &MachineProfile,
         ram: &EffectiveRam,
         storage: Option<DiskKind>,
-        bandwidth: &crate::advisor::bandwidth::Bandwidth,
+        memory: &MemoryBandwidthView,
+        pcie: &[PcieView],
+        measured: &[StorageView],
     ) -> MachineRates {
-        let disk = storage_figure(profile, &bandwidth.storage, storage);
-        let (memory_bandwidth, memory_source) = memory_figure(&bandwidth.memory);
-        let pcie = pcie_figure(&bandwidth.pcie);
+        let disk = storage_figure(profile, measured, storage);
+        let (memory_bandwidth, memory_source) = memory_figure(memory);
+        let pcie = pcie_figure(pcie);
         MachineRates {
             effective_ram_bytes: ram.effective_bytes,
             usable_share: ram.usable_share(),

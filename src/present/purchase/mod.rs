@@ -5,8 +5,9 @@
 pub mod order;
 
 use crate::advisor::Assessment;
-use crate::advisor::procurement::{Basis, DimmSet, RamReason, WorkNeed};
-use crate::advisor::purchase::{
+use crate::advisor::buying::dimm_sets::DimmSet;
+use crate::advisor::buying::procurement::{Basis, RamReason, WorkNeed};
+use crate::advisor::buying::purchase::{
     GenericReason, ModulePlan, Purchase, ReplaceReason, SolderedReason, modules_text,
 };
 use crate::advisor::recommend::Subject;
@@ -433,7 +434,7 @@ pub fn lines(lang: Lang, p: &Purchase, needed: u64) -> Vec<String> {
 /// The purchase the section shows and the RAM it reaches for: what to buy, or, when what was set
 /// up fits, what the rules' target would take; `None` when there is neither.
 pub fn shown(a: &Assessment) -> Option<(&Purchase, u64)> {
-    crate::advisor::purchase::order::shown(&a.procurement)
+    crate::advisor::buying::order::shown(&a.procurement)
 }
 
 /// "the training plan and the data-loading workload".

@@ -11,8 +11,9 @@
 //!   the purchase paragraph itself.
 
 use crate::advisor::Assessment;
-use crate::advisor::procurement::{Basis, DimmSet};
-use crate::advisor::purchase::{Purchase, modules_text};
+use crate::advisor::buying::dimm_sets::DimmSet;
+use crate::advisor::buying::procurement::Basis;
+use crate::advisor::buying::purchase::{Purchase, modules_text};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -33,7 +34,7 @@ pub struct Order {
 pub fn order(lang: Lang, a: &Assessment) -> Option<Order> {
     let p = &a.procurement;
     let basis = basis(lang, a)?;
-    let Some((purchase, needed)) = crate::advisor::purchase::order::to_buy(p) else {
+    let Some((purchase, needed)) = crate::advisor::buying::order::to_buy(p) else {
         return Some(Order {
             buy: tr(lang, Msg::OrderNothing).to_string(),
             basis,
@@ -91,7 +92,7 @@ pub fn other_sets(a: &Assessment) -> &[DimmSet] {
     }
 }
 
-fn modules(lang: Lang, msg: Msg, plan: &crate::advisor::purchase::ModulePlan) -> String {
+fn modules(lang: Lang, msg: Msg, plan: &crate::advisor::buying::purchase::ModulePlan) -> String {
     trf(
         lang,
         msg,
@@ -201,10 +202,7 @@ fn basis(lang: Lang, a: &Assessment) -> Option<String> {
 
 /// The lab's totals as rows: machines with an order, modules by spec, RAM they add, instance
 /// moves, new machines or full sets (each only when there are any).
-pub fn totals(
-    lang: Lang,
-    t: &crate::advisor::purchase::order::FleetOrder,
-) -> Vec<(String, String)> {
+pub fn totals(lang: Lang, t: &crate::advisor::buying::order::FleetOrder) -> Vec<(String, String)> {
     let mut rows = vec![(
         tr(lang, Msg::OrderTotalMachines).to_string(),
         t.machines.to_string(),
@@ -213,7 +211,7 @@ pub fn totals(
         let parts: Vec<String> = t
             .modules
             .iter()
-            .map(|(spec, n)| crate::advisor::purchase::spec_text(*n, spec))
+            .map(|(spec, n)| crate::advisor::buying::purchase::spec_text(*n, spec))
             .collect();
         rows.push((
             tr(lang, Msg::OrderTotalModules).to_string(),

@@ -1,6 +1,6 @@
 //! Purchase wording in both languages, on the fixtures of issue 11's cases.
 use super::*;
-use crate::advisor::purchase::purchase_to_reach;
+use crate::advisor::buying::purchase::purchase_to_reach;
 use crate::advisor::{assess, capacity::effective_ram};
 use crate::profile::MachineProfile;
 

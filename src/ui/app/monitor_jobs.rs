@@ -2,39 +2,18 @@
 //! channel, each one repaints), or a trace opened from a file; and the diagnosis of what is on
 //! screen, recomputed when a sample arrives.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use super::RamvramApp;
+use super::trace_origin::TraceOrigin;
 use crate::advisor::diagnose::{self, Summary};
 use crate::i18n::{Msg, trf};
 use crate::probe::live::{Sampler, gpu, watch};
 use crate::trace::{Sample, Trace, TraceHeader};
-
-/// Where the trace on the Monitor page comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TraceOrigin {
-    /// Watched in this window (this machine, or a PID).
-    Live(Option<u32>),
-    /// Opened from a file.
-    File(PathBuf),
-    /// Fetched from a Prometheus server: a node's range (Unix seconds) every `step` seconds.
-    Prometheus {
-        /// The server.
-        url: String,
-        /// The node.
-        node: String,
-        /// Start of the range.
-        start: f64,
-        /// End of the range.
-        end: f64,
-        /// Seconds between samples.
-        step: f64,
-    },
-}
 
 /// What the watching thread sends.
 pub(super) enum WatchEvent {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
 
 use super::RamvramApp;
-use super::monitor_jobs::TraceOrigin;
+use super::trace_origin::TraceOrigin;
 use crate::advisor::diagnose;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::import::prometheus::mapping::Mapping;

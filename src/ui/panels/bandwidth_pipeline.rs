@@ -5,7 +5,7 @@
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, Plot, PlotPoint, Text};
 
-use super::bandwidth::BenchView;
+use super::bench_view::BenchView;
 use crate::advisor::Assessment;
 use crate::advisor::bandwidth::Bandwidth;
 use crate::advisor::workload::StageId;

@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use super::Command;
-use super::bandwidth::BenchView;
+use super::bench_view::BenchView;
 use crate::advisor::workload::{DEFAULT_DECODE_MPIX_PER_CORE, DecodeOn, Workload};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::bench::mpix;

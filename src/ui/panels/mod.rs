@@ -2,6 +2,7 @@
 
 pub mod bandwidth;
 pub mod bandwidth_pipeline;
+pub mod bench_view;
 pub mod decode_rate;
 pub mod export;
 pub mod findings;

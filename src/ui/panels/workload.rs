@@ -6,7 +6,7 @@ use egui::{Color32, RichText, Sense, Ui, vec2};
 use egui_plot::{Bar, BarChart, Plot};
 
 use super::Command;
-use super::bandwidth::BenchView;
+use super::bench_view::BenchView;
 use crate::advisor::workload::{BudgetItemId, StageId, Workload, WorkloadResult};
 use crate::advisor::{Assessment, FindingId, Severity};
 use crate::format;

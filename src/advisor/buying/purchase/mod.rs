@@ -3,18 +3,17 @@
 //! for the installed memory type in free slots (or replacing the installed ones) for a machine
 //! with DIMM slots, nothing for soldered memory (a new machine instead), a larger allocation for
 //! a virtual machine, `memory=` in `.wslconfig` first under WSL2, and the generic
-//! channel-filling sets ([`super::procurement::dimm_sets`]) when the machine can't be told. Pure.
+//! channel-filling sets ([`super::dimm_sets::dimm_sets`]) when the machine can't be told. Pure.
 
 pub mod modules;
-pub mod order;
 
 use serde::{Deserialize, Serialize};
 
-use super::capacity::EffectiveRam;
-use super::findings::{Quantity, RecId};
-use super::procurement::{DimmSet, dimm_sets, largest_dimm_set};
-use super::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
-use super::wsl;
+use super::dimm_sets::{DimmSet, dimm_sets, largest_dimm_set};
+use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::findings::{Quantity, RecId};
+use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
+use crate::advisor::wsl;
 use crate::catalog::catalog;
 use crate::catalog::instances::{self, InstanceType};
 use crate::profile::{CloudProvider, GpuVendor, MachineProfile, PlatformKind};
@@ -91,7 +90,7 @@ pub struct WslPlan {
     pub enough: Option<bool>,
     /// RAM Windows needs installed for `memory=` to reach the need: need + the reserve kept
     /// for Windows, rounded up to a common installed size
-    /// ([`super::capacity::COMMON_INSTALLED_GIB`]).
+    /// ([`crate::advisor::capacity::COMMON_INSTALLED_GIB`]).
     pub windows_needed_bytes: u64,
 }
 
@@ -268,14 +267,10 @@ pub fn purchase_to_reach(
     let generic = |reason| match cpu_platform {
         Some((cpu, p)) => {
             let one = std::slice::from_ref(p);
-            let sets = super::procurement::dimm_sets_from(
-                needed,
-                Some(&p.memory),
-                one,
-                &catalog().modules,
-            );
+            let sets =
+                super::dimm_sets::dimm_sets_from(needed, Some(&p.memory), one, &catalog().modules);
             let largest =
-                super::procurement::largest_dimm_set_from(Some(&p.memory), one, &catalog().modules)
+                super::dimm_sets::largest_dimm_set_from(Some(&p.memory), one, &catalog().modules)
                     .filter(|l| l.total_bytes < needed);
             Purchase::Generic {
                 reason,
@@ -376,7 +371,7 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
         windows_ram_estimated: windows.is_some_and(|w| w.1 == wsl::WindowsRamSource::Estimated),
         cap_after_bytes: cap_after,
         enough: cap_after.map(|c| c >= needed),
-        windows_needed_bytes: super::capacity::round_up_installed(
+        windows_needed_bytes: crate::advisor::capacity::round_up_installed(
             needed.saturating_add(wsl::WINDOWS_RESERVE_BYTES),
         ),
     }
@@ -386,10 +381,10 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
 /// hardware) with `modules` ("1 × 32 GB DDR4-3200") and `ram_bytes` (installed afterwards) when
 /// modules can be bought; `larger-instance` (kind cloud) with `instance_type` and `ram` for a
 /// catalogued cloud instance. Where the machine can't name them, the size to reach as
-/// `ram_bytes` ([`super::capacity::round_up_installed`]): `add-ram` without `modules` (slots or
-/// modules unknown), `new-machine` (soldered memory, or more than the board holds),
+/// `ram_bytes` ([`crate::advisor::capacity::round_up_installed`]): `add-ram` without `modules`
+/// (slots or modules unknown), `new-machine` (soldered memory, or more than the board holds),
 /// `raise-vm-memory` (kind OS) and `other-instance` (kind cloud). `None` when nothing is to be
-/// bought (enough installed, or WSL's cap, which [`super::recommend::machine`] handles). The
+/// bought (enough installed, or WSL's cap, which [`super::ram_advice`] handles). The
 /// subject is [`Subject::Machine`]; callers may set their own. `result` is the model re-run
 /// with the change, computed by the caller.
 pub fn hardware_recommendation(
@@ -401,11 +396,11 @@ pub fn hardware_recommendation(
     let rec = |id, kind| Recommendation::new(id, kind, Subject::Machine, result);
     // Where the machine can't say which modules or instance, the size to reach is still the
     // advice: the smallest common capacity that covers the need.
-    let rounded = super::capacity::round_up_installed(needed_installed_bytes);
+    let rounded = crate::advisor::capacity::round_up_installed(needed_installed_bytes);
     let size = Quantity::Bytes(rounded);
-    // The same plan re-assessed with that much RAM installed ([`super::whatif`]).
+    // The same plan re-assessed with that much RAM installed ([`crate::advisor::whatif`]).
     let with_ram = |r: Recommendation, bytes: u64| {
-        r.on_machine(super::whatif::MachineChange {
+        r.on_machine(crate::advisor::whatif::MachineChange {
             ram_bytes: Some(bytes),
             ..Default::default()
         })

@@ -1,11 +1,11 @@
 //! Changes to the machine rather than the plan, for any subject whose host RAM falls short:
 //! raising WSL's memory cap, a swap file for a one-time loading peak, and hardware a user can
-//! buy for this kind of machine (`advisor::purchase`). Each carries the subject's peaks and
-//! whether they fit after the change.
+//! buy for this kind of machine (`advisor::buying::purchase`). Each carries the subject's peaks
+//! and whether they fit after the change.
 
-use super::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
 use crate::advisor::capacity::EffectiveRam;
 use crate::advisor::findings::Quantity;
+use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
 use crate::profile::MachineProfile;
 use crate::units::GIB;
 
@@ -23,19 +23,6 @@ pub struct RamNeed {
     pub others_fit: Option<bool>,
     /// The subject's figures to report (peaks, working set); `fits` is set per change.
     pub outcome: Outcome,
-}
-
-/// Whether every check in `checks` fits: `Some(false)` when one doesn't, `None` when one can't
-/// be told and none fails; a check that doesn't apply is `None` in the list's outer option.
-pub fn all_fit(checks: &[Option<Option<bool>>]) -> Option<bool> {
-    let applying = checks.iter().flatten();
-    if applying.clone().any(|f| *f == Some(false)) {
-        Some(false)
-    } else if applying.clone().all(|f| *f == Some(true)) {
-        Some(true)
-    } else {
-        None
-    }
 }
 
 /// Swap added for a loading peak: the overflow plus 10 %, in whole GiB. Assumption: a little
@@ -144,12 +131,9 @@ pub fn recommendations(
     // Hardware: the installed size whose usable share covers the peak.
     let installed = crate::advisor::capacity::installed_needed(hold, ram.usable_share());
     if !ram.limited_by_cgroup {
-        if let Some(mut r) = crate::advisor::purchase::hardware_recommendation(
-            profile,
-            ram,
-            installed,
-            with_fit(Some(true)),
-        ) {
+        if let Some(mut r) =
+            super::purchase::hardware_recommendation(profile, ram, installed, with_fit(Some(true)))
+        {
             r.subject = need.subject;
             out.push(r);
         }
@@ -182,7 +166,7 @@ pub fn complete_add_ram(
     let Some(Quantity::Bytes(target)) = r.changes.get("ram_bytes").cloned() else {
         return r;
     };
-    match crate::advisor::purchase::hardware_recommendation(profile, ram, target, r.result) {
+    match super::purchase::hardware_recommendation(profile, ram, target, r.result) {
         Some(mut h) => {
             h.subject = r.subject;
             h

@@ -4,11 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Purchase;
-use super::modules::ModuleSpec;
+use super::procurement::{Basis, Procurement};
+use super::purchase::Purchase;
+use super::purchase::modules::ModuleSpec;
 use crate::advisor::Assessment;
 use crate::advisor::fleet::FleetMachine;
-use crate::advisor::procurement::{Basis, Procurement};
 
 /// The purchase the procurement section shows and the installed RAM it reaches for: what to
 /// buy for what was set up, or, when that fits (or nothing was set up), what the published

@@ -364,7 +364,7 @@ fn other_machines() {
 #[test]
 fn no_platform_in_the_catalogue_holds_more_than_six_tebibytes() {
     // 12 channels × 2 per channel × 256 GB = 6144 GiB is the largest set of one socket.
-    let largest = crate::advisor::procurement::largest_dimm_set(None).unwrap();
+    let largest = crate::advisor::buying::dimm_sets::largest_dimm_set(None).unwrap();
     assert_eq!((largest.channels, largest.total_bytes), (12, 6144 * GIB));
     assert!(dimm_sets(6145 * GIB, None).is_empty());
     assert_eq!(dimm_sets(6144 * GIB, None).len(), 1);

@@ -1,0 +1,76 @@
+//! What the user set up (a training plan, a model to serve, a data-loading workload), read from
+//! the assessment's parts as the RAM each needs: the input of the buying advice
+//! ([`crate::advisor::buying::procurement`]). It reads every planner's result, so it sits above
+//! them and the buying folder, which reads only its output.
+
+use super::buying::procurement::WorkNeed;
+use super::capacity::{installed_for, installed_needed};
+use super::inference::InferenceMemory;
+use super::recommend::Subject;
+use super::training::TrainingMemory;
+use super::workload::{StageId, WorkloadResult};
+
+/// What the user set up, from the assessment's parts: the training plan's and the model
+/// served's host RAM at their peak, the workload's working set. Each with its fit against usable
+/// RAM, as its own model judged it.
+pub struct SetUp<'a> {
+    /// The training plan's result.
+    pub training: Option<&'a TrainingMemory>,
+    /// The model served.
+    pub inference: Option<&'a InferenceMemory>,
+    /// The data-loading workload.
+    pub workload: Option<&'a WorkloadResult>,
+}
+
+impl SetUp<'_> {
+    /// Each part's need; `usable_share` turns usable bytes into installed ones.
+    pub fn needs(&self, usable_share: f64) -> Vec<WorkNeed> {
+        let need = |subject, needed: u64, fits, others_fit| WorkNeed {
+            subject,
+            needed_bytes: needed,
+            installed_bytes: installed_needed(super::headroom::ram_to_hold(needed), usable_share),
+            fits,
+            page_cache_bytes: None,
+            others_fit,
+        };
+        let mut out = Vec::new();
+        if let Some(t) = self.training {
+            let others =
+                crate::advisor::check::all_fit(&[Some(t.gpu.fits), t.nvme.map(|n| n.fits)]);
+            out.push(need(
+                Subject::Training,
+                t.cpu.needed_bytes,
+                t.cpu.fits,
+                others,
+            ));
+        }
+        if let Some(m) = self.inference {
+            out.push(need(
+                Subject::Inference,
+                m.cpu.needed_bytes,
+                m.cpu.fits,
+                m.gpu.fits,
+            ));
+        }
+        if let Some(w) = self.workload {
+            let b = &w.memory_budget;
+            let storage_bound = w.pipeline.bottleneck == Some(StageId::StorageRead)
+                && b.dataset_cached_fraction < 1.0;
+            out.push(WorkNeed {
+                page_cache_bytes: storage_bound.then(|| {
+                    installed_for(
+                        super::headroom::ram_to_hold(w.ram_to_cache_dataset_bytes),
+                        usable_share,
+                    )
+                }),
+                ..need(
+                    Subject::Workload,
+                    b.working_set_bytes,
+                    b.headroom_bytes.map(|h| h >= 0),
+                    Some(true),
+                )
+            });
+        }
+        out
+    }
+}

@@ -1,0 +1,47 @@
+//! The lighter way to load a checkpoint that a plan's stack offers, and whether loading is the
+//! plan's peak: what both the single advice and the paired changes ask.
+
+use super::memory::Judged;
+use super::plan::{LoadingMethod, Strategy, TrainingPlan};
+
+/// The loading method as a configuration names it.
+pub(super) fn method_name(m: LoadingMethod) -> &'static str {
+    match m {
+        LoadingMethod::EveryRank => "every-rank",
+        LoadingMethod::Rank0Broadcast => "rank0-broadcast",
+        LoadingMethod::MetaDevice => "meta-device",
+        LoadingMethod::LowCpuMemUsage => "low_cpu_mem_usage",
+        LoadingMethod::Mmap => "mmap",
+    }
+}
+
+/// True when the loading phase needs more CPU RAM than the training phase.
+pub(super) fn loading_is_the_peak(j: &Judged) -> bool {
+    use super::breakdown::{PhaseId, phase_cpu};
+    let cpu = |id| phase_cpu(&j.estimate.phases, id);
+    j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
+}
+
+/// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's
+/// `zero.Init` under ZeRO-3, the meta device under FSDP, `low_cpu_mem_usage` otherwise. `None`
+/// when the plan already loads that way.
+pub(super) fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
+    if plan.strategy == Strategy::Zero3 {
+        return (!plan.zero_init).then(|| {
+            let mut p = plan.clone();
+            p.zero_init = true;
+            (p, "zero.Init")
+        });
+    }
+    if plan.loading.is_some() {
+        return None;
+    }
+    let method = if plan.strategy == Strategy::FsdpFullShard {
+        LoadingMethod::MetaDevice
+    } else {
+        LoadingMethod::LowCpuMemUsage
+    };
+    let mut p = plan.clone();
+    p.loading = Some(method);
+    Some((p, method_name(method)))
+}

@@ -1,0 +1,58 @@
+//! A training plan against a machine: estimated and judged ([`super::memory`]) and, when it
+//! doesn't fit, the changes that would make it fit ([`super::advice`]); the one file that calls
+//! both.
+
+use super::memory::{TrainingMemory, capacity, judge};
+use super::plan::{PlanError, PlanWarning, TrainingPlan};
+use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::headroom;
+use crate::advisor::recommend::Recommendation;
+use crate::profile::MachineProfile;
+
+/// Estimates `plan`, judges it against `profile`, and, when it doesn't fit, computes what to
+/// change ([`super::advice::advice`]): the recommendations are returned apart, for the
+/// assessment's one ranked list.
+///
+/// # Errors
+/// A [`PlanError`] naming the input that can't be right.
+pub fn plan_against(
+    plan: &TrainingPlan,
+    profile: &MachineProfile,
+    ram: &EffectiveRam,
+    vram: &VramTotals,
+) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
+    let machine = capacity(profile, ram, vram);
+    let mut j = judge(plan, &machine)?;
+    if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
+        j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
+    }
+    let recommendations = if j.fits == Some(false) {
+        super::advice::advice(plan, &j, &machine, profile, ram)
+    } else {
+        Vec::new()
+    };
+    // The installed size to reach, as the add-RAM item states it: the need over the share of
+    // installed RAM Linux gets here, rounded up to a common capacity.
+    // Only when RAM is what falls short: with GPUs too small, no amount of RAM fits the plan.
+    let others_fit = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
+    let ram_needed_installed_bytes =
+        (j.cpu.fits == Some(false) && others_fit != Some(false)).then(|| {
+            crate::advisor::capacity::installed_needed(
+                headroom::ram_to_hold(j.cpu.needed_bytes),
+                ram.usable_share(),
+            )
+        });
+    let ram_to_fit_bytes =
+        ram_needed_installed_bytes.map(crate::advisor::capacity::round_up_installed);
+    let memory = TrainingMemory {
+        plan: plan.clone(),
+        estimate: j.estimate,
+        gpu: j.gpu,
+        cpu: j.cpu,
+        nvme: j.nvme,
+        fits: j.fits,
+        ram_to_fit_bytes,
+        ram_needed_installed_bytes,
+    };
+    Ok((memory, recommendations))
+}
