@@ -178,6 +178,43 @@ fn a_malformed_trace_names_file_line_and_field() {
         .code(2);
 }
 
+/// Issue 25: a trace value of the wrong type is named by line, field and the type it needs, in
+/// the user's language, never in serde's words ("invalid type: string \"soon\", expected f64")
+/// and never quoting the string written there.
+#[test]
+fn a_trace_value_of_the_wrong_type_is_worded_in_the_users_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typed.jsonl");
+    std::fs::write(
+        &path,
+        "{\"schema\":\"ramvram-trace\",\"version\":1,\"interval_s\":1}\n{\"t\":\"soon\"}\n",
+    )
+    .unwrap();
+    for (lang, words) in [
+        ("en", ["line 2", "field t", "a number"]),
+        ("zh", ["第 2 行", "字段 t", "数字"]),
+    ] {
+        let out = ramvram()
+            .args(["diagnose", "--lang", lang])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8_lossy(&out);
+        for w in words {
+            assert!(err.contains(w), "{lang}: {w:?} missing from {err}");
+        }
+        for serde in ["f64", "soon", "expected f64"] {
+            assert!(!err.contains(serde), "{lang}: {serde:?} in {err}");
+        }
+        if lang == "zh" {
+            assert!(!err.contains("invalid type"), "{err}");
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn watching_a_python_script_shows_its_peak_and_passes_its_exit_code() {
@@ -437,6 +474,104 @@ fn a_signal_to_watch_reaches_the_commands_group_and_sets_the_exit_status() {
             "sleep {sleep_pid} still {state:?}"
         );
     }
+}
+
+/// Waits until `pid`'s state (from /proc) is `want`; panics with what it was after 10 s.
+#[cfg(target_os = "linux")]
+fn wait_for_state(pid: u32, want: &[char], what: &str) {
+    let mut state = proc_state(pid);
+    for _ in 0..200 {
+        if state.is_some_and(|s| want.contains(&s)) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        state = proc_state(pid);
+    }
+    panic!("{what} ({pid}) is {state:?}, not one of {want:?}");
+}
+
+/// Issue 25: Ctrl-Z (`SIGTSTP`) stops `watch -- CMD` and the command with it, although the
+/// command runs in a process group of its own that a terminal's Ctrl-Z doesn't reach; `SIGCONT`
+/// (`fg`) continues both; SIGTERM then ends both as before. Before the fix the `sleep` kept
+/// running (`S`) while ramvram was stopped (`T`). ramvram gets a group of its own here so
+/// that its stop is not discarded as one in an orphaned process group would be.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_z_stops_the_command_with_watch_and_fg_continues_both() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let script = format!("sleep 60 & echo $! > {p}; wait", p = pids.display());
+    let mut watch = std::process::Command::new(env!("CARGO_BIN_EXE_ramvram"))
+        .args(["watch", "--interval", "100ms", "--", "sh", "-c", &script])
+        .env("LANG", "C.UTF-8")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let watch_pid = watch.id();
+    let sleep_pid: u32 = wait_for_file(&pids).trim().parse().unwrap();
+    let kill = |sig| {
+        // SAFETY: kill has no memory preconditions.
+        assert_eq!(unsafe { libc::kill(watch_pid as libc::pid_t, sig) }, 0);
+    };
+    let result = std::panic::catch_unwind(|| {
+        kill(libc::SIGTSTP);
+        wait_for_state(watch_pid, &['T'], "ramvram after SIGTSTP");
+        wait_for_state(sleep_pid, &['T'], "the command's sleep after SIGTSTP");
+        kill(libc::SIGCONT);
+        wait_for_state(watch_pid, &['S', 'R'], "ramvram after SIGCONT");
+        wait_for_state(sleep_pid, &['S', 'R'], "the command's sleep after SIGCONT");
+        // Stopped and continued once more: the handler was put back.
+        kill(libc::SIGTSTP);
+        wait_for_state(
+            sleep_pid,
+            &['T'],
+            "the command's sleep after a second SIGTSTP",
+        );
+        kill(libc::SIGCONT);
+        wait_for_state(
+            sleep_pid,
+            &['S', 'R'],
+            "the command's sleep after a second SIGCONT",
+        );
+    });
+    kill(libc::SIGTERM);
+    let mut status = None;
+    for _ in 0..300 {
+        if let Some(s) = watch.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if status.is_none() {
+        // SAFETY: as above; the command's group must not outlive the test.
+        unsafe {
+            let group = libc::getpgid(sleep_pid as libc::pid_t);
+            if group > 1 {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+        let _ = watch.kill();
+    }
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+    assert_eq!(status.and_then(|s| s.code()), Some(143));
+    let mut state = proc_state(sleep_pid);
+    for _ in 0..40 {
+        if state.is_none_or(|s| s == 'Z') {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        state = proc_state(sleep_pid);
+    }
+    assert!(
+        state.is_none_or(|s| s == 'Z'),
+        "sleep {sleep_pid} still {state:?}"
+    );
 }
 
 /// Issue 25: a recording that stops part-way (the file can't grow: here a file size limit,

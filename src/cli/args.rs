@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use super::{collect, fleet, inference_args, prometheus, training_args, watch, workload_args};
-use crate::advisor;
+
 use crate::i18n::{Lang, Msg, trf};
 use crate::report::{self, ReportLang};
 
@@ -245,24 +245,6 @@ impl MachineArgs {
             url: self.prometheus.as_deref()?,
             mapping: self.mapping.as_deref(),
         })
-    }
-
-    pub(crate) fn load_fleet(
-        &self,
-        lang: Lang,
-    ) -> Result<
-        (
-            Vec<advisor::fleet::FleetMachine>,
-            crate::inputs::fleet::SkippedFiles,
-        ),
-        String,
-    > {
-        fleet::load(
-            lang,
-            self.profile_dir.as_deref(),
-            self.slurm.as_deref(),
-            self.prometheus_source(),
-        )
     }
 }
 

@@ -3,9 +3,11 @@
 //!
 //! The text table and the JSON (`--json`, [`super::fleet_json`]) are built one machine at a
 //! time (profile, assessment, row or JSON object, then dropped), so a 100,000-node Slurm
-//! inventory is printed without holding every assessment (docs/benchmarks.md); reports need
-//! every assessment at once and use [`load`].
+//! inventory is printed without holding every assessment (docs/benchmarks.md). Markdown and
+//! JSON reports are written the same way ([`super::fleet_report`]); the PDF and the window
+//! hold every assessment ([`load`]).
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -21,6 +23,7 @@ use crate::present::errors::{profile_error, skip};
 use crate::present::fleet::{header, row};
 use crate::present::names::labelled;
 use crate::report::FleetDocument;
+use crate::report::fleet_stream::FleetInputs;
 
 /// A Prometheus server to read the machines from, and the mapping file to use.
 #[derive(Clone, Copy, Debug)]
@@ -77,14 +80,35 @@ impl Sources {
     /// Every machine assessed, in order (folder first), each built and assessed as it is
     /// taken; a host name seen more than once is marked on each machine that has it.
     pub(super) fn assessed(self) -> impl Iterator<Item = FleetMachine> {
+        let duplicates = self.duplicates();
+        self.inputs()
+            .map(move |input| assess_marked(input, &duplicates))
+    }
+
+    /// The host names that more than one machine has.
+    pub(super) fn duplicates(&self) -> HashSet<String> {
         let names = self
             .files
             .iter()
             .filter_map(|i| i.2.host.hostname.as_deref())
             .chain(self.inventory.iter().flat_map(|(i, _)| i.hostnames()));
-        let duplicates = duplicate_names(names);
-        self.inputs()
-            .map(move |input| assess_marked(input, &duplicates))
+        duplicate_names(names)
+    }
+
+    /// How many machines there are.
+    pub(super) fn count(&self) -> usize {
+        self.files.len() + self.inventory.as_ref().map_or(0, |(i, _)| i.len())
+    }
+
+    /// The machines, to be built one at a time in any order (a report lists them by name).
+    pub(super) fn indexed(self) -> Indexed {
+        Indexed {
+            files: self.files,
+            inventory: self
+                .inventory
+                .map(|(inventory, file)| (inventory, Origin::Slurm(file))),
+            models: slurm::GpuModels::default(),
+        }
     }
 
     /// Every machine to assess, in order (folder first), built as it is taken.
@@ -97,6 +121,32 @@ impl Sources {
             })
         });
         self.files.into_iter().chain(slurm)
+    }
+}
+
+/// The machines of [`Sources`] by number: the folder's first, then the inventory's.
+pub(super) struct Indexed {
+    files: Vec<FleetInput>,
+    inventory: Option<(slurm::Inventory, Origin)>,
+    models: slurm::GpuModels,
+}
+
+impl FleetInputs for Indexed {
+    fn count(&self) -> usize {
+        self.files.len() + self.inventory.as_ref().map_or(0, |(i, _)| i.len())
+    }
+
+    fn input(&mut self, i: usize) -> FleetInput {
+        if let Some(file) = self.files.get(i) {
+            return file.clone();
+        }
+        let (inventory, origin) = self
+            .inventory
+            .as_ref()
+            .expect("a machine past the folder's is the inventory's");
+        let p = inventory.profile(i - self.files.len(), &mut self.models);
+        let label = p.host.hostname.clone().unwrap_or_default();
+        (label, origin.clone(), p, Vec::new())
     }
 }
 

@@ -3,41 +3,14 @@
 //! holds 100,000 assessments. The text is the same as [`crate::report::FleetDocument`] written
 //! with `serde_json::to_string_pretty`.
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde::Serialize;
-use serde::ser::{SerializeSeq, Serializer};
-
 use super::fleet::{PrometheusSource, sources};
-use crate::advisor::fleet::FleetMachine;
 use crate::i18n::Lang;
 use crate::report::SkippedFile;
-
-/// A sequence serialised from an iterator, taken once.
-struct Streamed<I>(RefCell<Option<I>>);
-
-impl<I: Iterator<Item = FleetMachine>> Serialize for Streamed<I> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(None)?;
-        if let Some(machines) = self.0.borrow_mut().take() {
-            for m in machines {
-                seq.serialize_element(&m)?;
-            }
-        }
-        seq.end()
-    }
-}
-
-/// The fleet document's fields, in its order, with the machines streamed.
-#[derive(Serialize)]
-#[serde(bound = "")]
-struct Document<'a, I: Iterator<Item = FleetMachine>> {
-    machines: Streamed<I>,
-    skipped: &'a [SkippedFile],
-}
+use crate::report::fleet_stream::StreamedDocument;
 
 /// Standard output with terminal control characters removed as it passes
 /// ([`crate::sanitize::clean`], as every output of the command line). serde_json writes a
@@ -76,10 +49,7 @@ pub fn print(
             reason: crate::report::skip_reason(lang, Some(&why)),
         })
         .collect();
-    let doc = Document {
-        machines: Streamed(RefCell::new(Some(sources.assessed()))),
-        skipped: &skipped,
-    };
+    let doc = StreamedDocument::new(sources.assessed(), &skipped);
     let stdout = std::io::stdout().lock();
     let mut out = Clean(std::io::BufWriter::new(stdout));
     let written = serde_json::to_writer_pretty(&mut out, &doc)

@@ -91,6 +91,7 @@ fn exit_with(e: &clap::Error, lang: Lang, cmd: &Command, raw: &[OsString]) -> ! 
     };
     match text {
         Some(text) => {
+            // Exit status 2 whether or not stderr took the message.
             let mut err = std::io::stderr().lock();
             let _ = err.write_all(super::printable(&text).as_bytes());
             let _ = err.flush();

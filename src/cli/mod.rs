@@ -6,8 +6,11 @@ mod bench_cmd;
 pub mod collect;
 pub mod fleet;
 mod fleet_json;
+mod fleet_report;
 pub mod help;
 pub mod inference_args;
+#[cfg(unix)]
+mod job_control;
 mod layout;
 pub mod model_args;
 mod output;
@@ -32,8 +35,8 @@ use crate::probe;
 use crate::profile::{self, MachineProfile};
 use crate::report::{self};
 pub use args::*;
+pub use output::{exit_status, printable, warn_unknown_language};
 pub(crate) use output::{fail, print, print_text, say};
-pub use output::{printable, warn_unknown_language};
 
 /// Exit status for bad input (a missing or invalid profile), as for clap's usage errors.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -110,31 +113,21 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             out,
             redact,
             ..
-        } if machines.is_fleet() => match machines.load_fleet(lang) {
-            Ok((machines, skipped)) => {
-                let options = report::ReportOptions {
-                    format: chosen_format(),
-                    lang: langs,
-                    redact: *redact,
-                    date: report::today(),
-                    source_file: None,
-                };
-                let written =
-                    report::render_fleet(&machines, &skipped, &options).and_then(|bytes| {
-                        crate::fsutil::write_atomic(out, &bytes)
-                            .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
-                    });
-                match written {
-                    Ok(()) => {
-                        let file = out.display().to_string();
-                        say(&trf(lang, Msg::CliReportWritten, &[("file", &file)]));
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => fail(lang, EXIT_OUTPUT_FAILED, &e),
-                }
-            }
-            Err(e) => fail(lang, EXIT_BAD_INPUT, &e),
-        },
+        } if machines.is_fleet() => {
+            let options = report::ReportOptions {
+                format: chosen_format(),
+                lang: langs,
+                redact: *redact,
+                date: report::today(),
+                source_file: None,
+            };
+            let from = fleet_report::FleetSources {
+                dir: machines.profile_dir.as_deref(),
+                slurm: machines.slurm.as_deref(),
+                prometheus: machines.prometheus_source(),
+            };
+            fleet_report::write(lang, from, &options, out)
+        }
         Command::Report {
             machines,
             out,
@@ -170,7 +163,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             Err(code) => code,
         },
     };
-    Some(code)
+    Some(exit_status(code))
 }
 
 fn json_text(a: &advisor::Assessment) -> String {
@@ -382,6 +375,10 @@ fn assessment(
 /// one-line hint on how to get the window; `reason` says why there is no window, in the
 /// language of [`primary_language`].
 pub fn headless_fallback(args: &Args, reason: &str) -> ExitCode {
+    exit_status(fallback(args, reason))
+}
+
+fn fallback(args: &Args, reason: &str) -> ExitCode {
     let lang = primary_language(args.lang);
     // `ramvram --prometheus URL --instance NODE …` without a display: the same range as text.
     if args.window_prometheus.prometheus.is_some() {

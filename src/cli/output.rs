@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::EXIT_OUTPUT_FAILED;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -14,14 +15,34 @@ pub fn printable(text: &str) -> String {
     crate::sanitize::clean(text).into_owned()
 }
 
+/// Set when a write to standard error failed (other than into a closed pipe).
+static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
+
 /// Writes one line to standard error, code spans without their backticks
-/// ([`crate::codespan`]). A closed or full stderr (`2>/dev/full`, a closed pipe)
-/// is ignored rather than a panic, as `eprintln!` would give: the exit status still says what
-/// happened.
+/// ([`crate::codespan`]). A full or failing stderr (`2>/dev/full`) is no panic, as `eprintln!`
+/// would give: it is remembered, and the run then ends with a failure status
+/// ([`exit_status`]). A closed pipe is not a failure, as for standard output.
 pub(crate) fn say(text: &str) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", printable(&crate::codespan::plain(text)));
-    let _ = err.flush();
+    let written =
+        writeln!(err, "{}", printable(&crate::codespan::plain(text))).and_then(|()| err.flush());
+    if written.is_err_and(|e| e.kind() != std::io::ErrorKind::BrokenPipe) {
+        STDERR_FAILED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The status a command ends with: `code`, except that a run that would succeed while one of
+/// its messages to standard error could not be written ends with [`EXIT_OUTPUT_FAILED`] (1).
+/// A status that already says failure is kept (2 for bad input stays 2). This is what GNU
+/// tools do (gnulib's `close_stdout` exits with a failure status when standard error can't be
+/// written): a script that checks the status learns that the run's messages were lost, even
+/// though its main output (a report file, stdout) was written.
+pub fn exit_status(code: ExitCode) -> ExitCode {
+    if code == ExitCode::SUCCESS && STDERR_FAILED.load(Ordering::Relaxed) {
+        ExitCode::from(EXIT_OUTPUT_FAILED)
+    } else {
+        code
+    }
 }
 
 /// Prints text for a reader (not JSON): code spans lose their backticks ([`crate::codespan`]),

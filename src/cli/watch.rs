@@ -174,6 +174,8 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
         match command.spawn() {
             Ok(c) => {
                 let pid = c.id();
+                #[cfg(unix)]
+                super::job_control::follow(pid);
                 super::say(&trf(
                     lang,
                     Msg::MonitorCliStartedCommand,
@@ -292,6 +294,8 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
             status.set(end_child(c, signal));
         }
     }
+    #[cfg(unix)]
+    super::job_control::release();
     let exit_code = status.get().map(shell_status);
     if let (Some(code), Some(name)) = (exit_code, command_name.as_deref()) {
         super::say(&trf(
@@ -355,7 +359,10 @@ fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::pr
 pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode {
     let loaded = match jsonl::read_trace(file) {
         Ok(l) => l,
-        Err(e) => return fail(lang, EXIT_BAD_INPUT, &super::printable(&e.to_string())),
+        Err(e) => {
+            let text = crate::present::errors::trace_error(lang, &e);
+            return fail(lang, EXIT_BAD_INPUT, &text);
+        }
     };
     let summary = diagnose::diagnose(&loaded.trace);
     let name = file.display().to_string();
@@ -380,8 +387,13 @@ pub(super) fn monitor_report(
     lang: Lang,
     file: &Path,
 ) -> Result<crate::report::monitor::MonitorReport, ExitCode> {
-    let loaded = jsonl::read_trace(file)
-        .map_err(|e| fail(lang, EXIT_BAD_INPUT, &super::printable(&e.to_string())))?;
+    let loaded = jsonl::read_trace(file).map_err(|e| {
+        fail(
+            lang,
+            EXIT_BAD_INPUT,
+            &crate::present::errors::trace_error(lang, &e),
+        )
+    })?;
     let name = file.display().to_string();
     for n in &loaded.notes {
         super::say(&format!("ramvram: {}", words::trace_note(lang, &name, n)));

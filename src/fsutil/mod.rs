@@ -20,7 +20,7 @@ pub use read::{
     InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input,
     read_folder_entry, read_input, read_input_string,
 };
-pub use write::{TEMP_MARKER, create_new_file, write_atomic};
+pub use write::{TEMP_MARKER, create_new_file, write_atomic, write_atomic_with};
 
 /// The folder a file was to be written into doesn't exist. Carried inside the `io::Error`
 /// (kind `NotFound`) that [`write_atomic`] returns, so that a message names the user's folder

@@ -215,16 +215,37 @@ impl Inventory {
     /// The nodes' profiles, in order, built as they are taken (each GPU type is looked up in
     /// the catalogue once).
     pub fn into_profiles(self) -> impl Iterator<Item = MachineProfile> {
-        let mut models: std::collections::HashMap<String, Option<&'static GpuModel>> =
-            std::collections::HashMap::new();
-        self.nodes.into_iter().map(move |(node, gres)| {
-            let mut model_of = |kind: &str| {
-                *models
-                    .entry(kind.to_string())
-                    .or_insert_with(|| catalog().gpu(kind))
-            };
-            node_profile(&node, gres, &mut model_of)
-        })
+        let mut models = GpuModels::default();
+        self.nodes
+            .into_iter()
+            .map(move |(node, gres)| node_profile(&node, gres, &mut |k| models.get(k)))
+    }
+
+    /// Node `i`'s profile (`i` < [`Inventory::len`]), built now; `models` remembers each GPU
+    /// type's catalogue row between calls. For a report that takes the nodes in another order
+    /// than the file's (by name), one at a time.
+    ///
+    /// # Panics
+    /// When `i` is out of range.
+    pub fn profile(&self, i: usize, models: &mut GpuModels) -> MachineProfile {
+        let (node, gres) = &self.nodes[i];
+        node_profile(node, gres.clone(), &mut |k| models.get(k))
+    }
+}
+
+/// The catalogue's row for each GPU type met so far (`None`: not in the catalogue), so that an
+/// inventory's types are each looked up once.
+#[derive(Default)]
+pub struct GpuModels(std::collections::HashMap<String, Option<&'static GpuModel>>);
+
+impl GpuModels {
+    fn get(&mut self, kind: &str) -> Option<&'static GpuModel> {
+        if let Some(m) = self.0.get(kind) {
+            return *m;
+        }
+        let m = catalog().gpu(kind);
+        self.0.insert(kind.to_string(), m);
+        m
     }
 }
 

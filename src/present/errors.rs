@@ -137,35 +137,83 @@ pub fn profile_error(lang: Lang, e: &ProfileError) -> String {
     in_file(lang, &file, &profile_problem(lang, e))
 }
 
+/// A JSON document's (or trace line's) parse problem at `field`, in `lang`: the field, and
+/// serde's words reworded with the expected type in plain words ([`super::serde_words`]).
+fn parse_problem(lang: Lang, field: &str, problem: &ParseProblem) -> String {
+    match problem {
+        ParseProblem::EndsEarly { line } => {
+            trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])
+        }
+        ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
+        ParseProblem::NotObject => tr(lang, Msg::ErrorNotObject).to_string(),
+        ParseProblem::Syntax(words) => trf(
+            lang,
+            Msg::ErrorSyntax,
+            &[("error", &super::serde_words::syntax_words(lang, words))],
+        ),
+        ParseProblem::Data(words) if field == "." || field.is_empty() => {
+            super::serde_words::data_words(lang, words)
+        }
+        ParseProblem::Data(words) => trf(
+            lang,
+            Msg::ErrorParse,
+            &[
+                ("field", field),
+                ("error", &super::serde_words::data_words(lang, words)),
+            ],
+        ),
+    }
+}
+
+/// A trace file's error in `lang`, naming the file, the line and the field: "run.jsonl: line
+/// 3: field `t`: invalid type: a string, expected a number at line 1 column 6" (the column is
+/// within the line). serde's type names ("f64") and any string from the file never appear.
+pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
+    use crate::trace::jsonl::{LineProblem, TraceError};
+    match e {
+        TraceError::Read { path, error } => in_file(
+            lang,
+            &path.display().to_string(),
+            &trf(lang, Msg::ErrorRead, &[("error", error.as_str())]),
+        ),
+        TraceError::Line {
+            path,
+            line,
+            field,
+            problem,
+        } => {
+            let parsed = |p: &ParseProblem| match p {
+                // A line is parsed alone: its JSON ending early is the line's, not the file's.
+                ParseProblem::EndsEarly { .. } => {
+                    tr(lang, Msg::TraceErrorLineEndsEarly).to_string()
+                }
+                p => parse_problem(lang, field, p),
+            };
+            let reason = match problem {
+                LineProblem::NotUtf8 => tr(lang, Msg::TraceErrorNotUtf8).to_string(),
+                LineProblem::Parse(p) => parsed(p),
+                LineProblem::HeaderCutOff(p) => {
+                    trf(lang, Msg::TraceErrorHeaderCutOff, &[("error", &parsed(p))])
+                }
+                LineProblem::Invalid(words) => invalid_problem(lang, field, words),
+            };
+            let reason = trf(
+                lang,
+                Msg::TraceErrorLine,
+                &[("line", &line.to_string()), ("reason", &reason)],
+            );
+            in_file(lang, &path.display().to_string(), &reason)
+        }
+    }
+}
+
 /// What is wrong in a profile file, without the file's name (for a list that names it already).
 pub fn profile_problem(lang: Lang, e: &ProfileError) -> String {
     match e {
         ProfileError::Read { error, .. } => {
             trf(lang, Msg::ErrorRead, &[("error", &io_problem(lang, error))])
         }
-        ProfileError::Parse { field, problem, .. } => match problem {
-            ParseProblem::EndsEarly { line } => {
-                trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])
-            }
-            ParseProblem::Missing => trf(lang, Msg::ErrorMissingField, &[("field", field)]),
-            ParseProblem::NotObject => tr(lang, Msg::ErrorNotObject).to_string(),
-            ParseProblem::Syntax(words) => trf(
-                lang,
-                Msg::ErrorSyntax,
-                &[("error", &super::serde_words::syntax_words(lang, words))],
-            ),
-            ParseProblem::Data(words) if field == "." || field.is_empty() => {
-                super::serde_words::data_words(lang, words)
-            }
-            ParseProblem::Data(words) => trf(
-                lang,
-                Msg::ErrorParse,
-                &[
-                    ("field", field),
-                    ("error", &super::serde_words::data_words(lang, words)),
-                ],
-            ),
-        },
+        ProfileError::Parse { field, problem, .. } => parse_problem(lang, field, problem),
         ProfileError::Invalid {
             field, problem: p, ..
         } => invalid_problem(lang, field, &problem(lang, p)),

@@ -6,7 +6,8 @@
 use super::model::{Block, Chart};
 use crate::sanitize::clean_line;
 
-fn fix(s: &mut String) {
+/// Cleans one string in place ([`clean_line`]).
+pub(super) fn fix(s: &mut String) {
     if let std::borrow::Cow::Owned(clean) = clean_line(s) {
         *s = clean;
     }

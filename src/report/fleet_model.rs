@@ -15,7 +15,7 @@ pub fn build_fleet(
     langs: ReportLang,
     sort: Option<crate::present::fleet::FleetSort>,
 ) -> Vec<Block> {
-    use crate::present::fleet::{header, plan_issue, row};
+    use crate::present::fleet::{header, row};
     // The window's order when it sent one; else by host name (then by where they came from),
     // as a reader looks them up.
     let machines: Vec<&crate::advisor::fleet::FleetMachine> = match sort {
@@ -25,32 +25,18 @@ pub fn build_fleet(
             .collect(),
         None => {
             let mut by_name: Vec<_> = machines.iter().collect();
-            by_name.sort_by_cached_key(|m| {
-                (
-                    m.label.to_lowercase(),
-                    m.label.clone(),
-                    format!("{:?}", m.origin),
-                )
-            });
+            by_name.sort_by_cached_key(|m| name_key(&m.label, &m.origin));
             by_name
         }
     };
     let mut b = Vec::new();
     for lang in langs.langs() {
-        b.push(Block::Title(tr(lang, Msg::FleetReportTitle).to_string()));
-        b.push(Block::Meta(trf(
-            lang,
-            Msg::ReportMeta,
-            &[("date", &meta.date), ("generator", &meta.generator)],
-        )));
-        if meta.redacted {
-            b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
-        }
+        b.extend(head(lang, meta));
         let rows = machines.iter().map(|m| row(lang, m).to_vec()).collect();
         b.push(Block::Table {
             header: header(lang).iter().map(|h| h.to_string()).collect(),
             rows,
-            widths: vec![2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0],
+            widths: TABLE_WIDTHS.to_vec(),
         });
         purchases(&mut b, lang, &machines);
         let points: Vec<FleetPoint> = machines
@@ -81,31 +67,102 @@ pub fn build_fleet(
             y_label: axis(Msg::FleetRamAxis),
             line_labels: [line("1×"), line("1.5×"), line("2×")],
         }));
-        if !skipped.is_empty() {
-            let skipped_lines = skipped
-                .iter()
-                .map(|(f, r)| {
-                    present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref()))
-                })
-                .collect();
-            b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
-            b.push(Block::Bullets(skipped_lines));
-        }
+        b.extend(skipped_blocks(lang, skipped));
         for m in &machines {
-            let (title, body) = present::verdict(lang, &m.assessment);
-            b.push(Block::Callout {
-                severity: m.assessment.verdict.severity(),
-                title: present::names::host_line(lang, &m.label, &title),
-                body,
-            });
-            if !m.plan_issues.is_empty() {
-                b.push(Block::Bullets(
-                    m.plan_issues.iter().map(|i| plan_issue(lang, i)).collect(),
-                ));
-            }
+            b.extend(verdict_blocks(lang, m));
         }
     }
     b
+}
+
+/// The widths of the machine table's columns (PDF units).
+pub(super) const TABLE_WIDTHS: [f32; 7] = [2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0];
+
+/// The order of a report's machines without the window's: by host name, case folded, then as
+/// written, then by where they came from (as a reader looks them up).
+pub(super) fn name_key(
+    label: &str,
+    origin: &crate::advisor::fleet::Origin,
+) -> (String, String, String) {
+    (
+        label.to_lowercase(),
+        label.to_string(),
+        format!("{origin:?}"),
+    )
+}
+
+/// The report's title, date line and (when redacted) the redaction note, in `lang`.
+pub(super) fn head(lang: crate::i18n::Lang, meta: &ReportMeta) -> Vec<Block> {
+    let mut b = vec![
+        Block::Title(tr(lang, Msg::FleetReportTitle).to_string()),
+        Block::Meta(trf(
+            lang,
+            Msg::ReportMeta,
+            &[("date", &meta.date), ("generator", &meta.generator)],
+        )),
+    ];
+    if meta.redacted {
+        b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
+    }
+    b
+}
+
+/// The skipped files' heading and list (nothing when none was skipped).
+pub(super) fn skipped_blocks(
+    lang: crate::i18n::Lang,
+    skipped: &[(String, Option<crate::profile::dir::Skip>)],
+) -> Vec<Block> {
+    if skipped.is_empty() {
+        return Vec::new();
+    }
+    let lines = skipped
+        .iter()
+        .map(|(f, r)| present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref())))
+        .collect();
+    vec![
+        Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()),
+        Block::Bullets(lines),
+    ]
+}
+
+/// One machine's verdict, and its plan's problems when it has any.
+pub(super) fn verdict_blocks(
+    lang: crate::i18n::Lang,
+    m: &crate::advisor::fleet::FleetMachine,
+) -> Vec<Block> {
+    let (title, body) = present::verdict(lang, &m.assessment);
+    let mut b = vec![Block::Callout {
+        severity: m.assessment.verdict.severity(),
+        title: present::names::host_line(lang, &m.label, &title),
+        body,
+    }];
+    if !m.plan_issues.is_empty() {
+        b.push(Block::Bullets(
+            m.plan_issues
+                .iter()
+                .map(|i| present::fleet::plan_issue(lang, i))
+                .collect(),
+        ));
+    }
+    b
+}
+
+/// The purchase table's header: machine, what to buy.
+pub(super) fn purchase_header(lang: crate::i18n::Lang) -> Vec<String> {
+    vec![
+        tr(lang, Msg::FleetMachine).to_string(),
+        tr(lang, Msg::OrderBuy).to_string(),
+    ]
+}
+
+/// One machine's line of the purchase table: its label and what to buy (or "nothing").
+pub(super) fn purchase_row(
+    lang: crate::i18n::Lang,
+    m: &crate::advisor::fleet::FleetMachine,
+) -> Vec<String> {
+    let buy = present::purchase::order::order(lang, &m.assessment)
+        .map_or_else(|| tr(lang, Msg::OrderNothing).to_string(), |o| o.buy);
+    vec![m.label.clone(), buy]
 }
 
 /// What to buy across the lab: each machine's order line, then the totals (modules by spec,
@@ -117,19 +174,9 @@ fn purchases(
 ) {
     use crate::advisor::buying::order::fleet_order;
     b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
-    let rows = machines
-        .iter()
-        .map(|m| {
-            let buy = present::purchase::order::order(lang, &m.assessment)
-                .map_or_else(|| tr(lang, Msg::OrderNothing).to_string(), |o| o.buy);
-            vec![m.label.clone(), buy]
-        })
-        .collect();
+    let rows = machines.iter().map(|m| purchase_row(lang, m)).collect();
     b.push(Block::Table {
-        header: vec![
-            tr(lang, Msg::FleetMachine).to_string(),
-            tr(lang, Msg::OrderBuy).to_string(),
-        ],
+        header: purchase_header(lang),
         rows,
         widths: vec![2.2, 10.6],
     });

@@ -10,6 +10,16 @@ fn cell(text: &str) -> String {
 }
 
 fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+    table_head(out, header);
+    for row in rows {
+        table_row(out, row);
+    }
+    out.push('\n');
+}
+
+/// A table's header line and its separator line; rows follow ([`table_row`]), and a blank line
+/// ends the table, as [`render`] writes a `Block::Table`. For a table written as it is built.
+pub fn table_head(out: &mut String, header: &[String]) {
     out.push('|');
     for h in header {
         out.push_str(&format!(" {} |", cell(h)));
@@ -19,12 +29,13 @@ fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
         out.push_str("---|");
     }
     out.push('\n');
-    for row in rows {
-        out.push('|');
-        for c in row {
-            out.push_str(&format!(" {} |", cell(c)));
-        }
-        out.push('\n');
+}
+
+/// One row of a table begun with [`table_head`], each cell made inline text.
+pub fn table_row(out: &mut String, row: &[String]) {
+    out.push('|');
+    for c in row {
+        out.push_str(&format!(" {} |", cell(c)));
     }
     out.push('\n');
 }

@@ -4,6 +4,7 @@
 
 pub mod clean;
 mod fleet_model;
+pub mod fleet_stream;
 mod machine_sections;
 pub mod markdown;
 pub mod model;
@@ -257,38 +258,18 @@ pub fn render_fleet_sorted(
     sort: Option<crate::present::fleet::FleetSort>,
 ) -> Result<Vec<u8>, String> {
     let mut machines = machines.to_vec();
-    // A redacted report numbers the skipped files and gives no reason (both name paths).
-    let skipped: Vec<(String, Option<Skip>)> = skipped
-        .iter()
-        .enumerate()
-        .map(|(i, (file, why))| match options.redact {
-            true => (format!("#{}", i + 1), None),
-            false => (file.clone(), Some(why.clone())),
-        })
-        .collect();
+    let skipped = fleet_skipped(skipped, options.redact);
     if options.redact {
         // One scrubber for all: a host's name can appear in another's mounts (an NFS server).
         let mut scrubber = Scrubber::new();
         for m in &machines {
             scrubber.learn(&m.assessment.profile);
         }
-        // Host names are the labels, and file names often are host names: number them.
         for (i, m) in machines.iter_mut().enumerate() {
-            redact_assessment(&mut m.assessment, &scrubber);
-            if m.origin == crate::advisor::fleet::Origin::Planned {
-                scrubber.scrub_in_place(&mut m.label);
-            } else {
-                m.label = format!("#{}", i + 1);
-                m.origin = crate::advisor::fleet::Origin::Redacted;
-            }
+            redact_fleet_machine(m, i, &scrubber);
         }
     }
-    let meta = ReportMeta {
-        date: options.date.clone(),
-        generator: format!("ramvram {}", env!("CARGO_PKG_VERSION")),
-        source_file: None,
-        redacted: options.redact,
-    };
+    let meta = fleet_meta(options);
     let first = options.lang.langs()[0];
     match options.format {
         Format::Json => {
@@ -311,6 +292,53 @@ pub fn render_fleet_sorted(
                 )
             }
         }
+    }
+}
+
+/// The skipped files as a fleet report lists them: a redacted report numbers them and gives no
+/// reason (both name paths).
+fn fleet_skipped(skipped: &[(String, Skip)], redact: bool) -> Vec<(String, Option<Skip>)> {
+    skipped
+        .iter()
+        .enumerate()
+        .map(|(i, (file, why))| match redact {
+            true => (format!("#{}", i + 1), None),
+            false => (file.clone(), Some(why.clone())),
+        })
+        .collect()
+}
+
+/// Redacts the fleet's machine number `i` (from 0, in the order read) with the scrubber that
+/// learned every machine's profile: its assessment is made again from the redacted profile, and
+/// its label (a host or file name) becomes `#i+1`; a planned machine's label is scrubbed.
+fn redact_fleet_machine(m: &mut FleetMachine, i: usize, scrubber: &Scrubber) {
+    redact_assessment(&mut m.assessment, scrubber);
+    redact_label(&mut m.label, &mut m.origin, i, scrubber);
+}
+
+/// The label and origin of the fleet's machine number `i` in a redacted report (see
+/// [`redact_fleet_machine`]).
+fn redact_label(
+    label: &mut String,
+    origin: &mut crate::advisor::fleet::Origin,
+    i: usize,
+    scrubber: &Scrubber,
+) {
+    if *origin == crate::advisor::fleet::Origin::Planned {
+        scrubber.scrub_in_place(label);
+    } else {
+        *label = format!("#{}", i + 1);
+        *origin = crate::advisor::fleet::Origin::Redacted;
+    }
+}
+
+/// The fleet report's date line and generator.
+fn fleet_meta(options: &ReportOptions) -> ReportMeta {
+    ReportMeta {
+        date: options.date.clone(),
+        generator: format!("ramvram {}", env!("CARGO_PKG_VERSION")),
+        source_file: None,
+        redacted: options.redact,
     }
 }
 

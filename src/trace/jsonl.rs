@@ -11,6 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Sample, TRACE_SCHEMA, TRACE_VERSION, Trace, TraceHeader};
+use crate::profile::ParseProblem;
 
 /// Largest trace file read: 256 MiB, about three days of 1 s samples of an 8-GPU machine
 /// (a line is about 1 KB). Larger files are refused rather than filling memory.
@@ -37,8 +38,43 @@ pub enum TraceError {
         /// JSON path of the field (`.` for the line itself).
         field: String,
         /// What is wrong.
-        message: String,
+        problem: LineProblem,
     },
+}
+
+/// What is wrong with one line of a trace. The parser's problems are kept apart from
+/// ramvram's own checks so that they can be worded in the user's language
+/// (`present::errors::trace_error`), never in serde's words ("expected f64").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// The line is not UTF-8 text.
+    NotUtf8,
+    /// The line is not JSON, or a value doesn't fit its field (the field is the error's).
+    Parse(ParseProblem),
+    /// The header, the file's last line, is cut off before its JSON ends.
+    HeaderCutOff(ParseProblem),
+    /// A value that cannot be right, or a line out of place: ramvram's own words (English).
+    Invalid(String),
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parse = |f: &mut fmt::Formatter<'_>, p: &ParseProblem| match p {
+            ParseProblem::EndsEarly { .. } => write!(f, "the line ends inside its JSON"),
+            ParseProblem::Missing => write!(f, "missing"),
+            ParseProblem::NotObject => write!(f, "not a JSON object"),
+            ParseProblem::Syntax(words) | ParseProblem::Data(words) => write!(f, "{words}"),
+        };
+        match self {
+            LineProblem::NotUtf8 => write!(f, "not UTF-8 text"),
+            LineProblem::Parse(p) => parse(f, p),
+            LineProblem::HeaderCutOff(p) => {
+                write!(f, "the header line is cut off: ")?;
+                parse(f, p)
+            }
+            LineProblem::Invalid(words) => write!(f, "{words}"),
+        }
+    }
 }
 
 impl fmt::Display for TraceError {
@@ -51,10 +87,10 @@ impl fmt::Display for TraceError {
                 path,
                 line,
                 field,
-                message,
+                problem,
             } => write!(
                 f,
-                "{}: line {line}: field `{field}`: {message}",
+                "{}: line {line}: field `{field}`: {problem}",
                 path.display()
             ),
         }
@@ -99,11 +135,14 @@ pub fn read_trace(path: &Path) -> Result<LoadedTrace, TraceError> {
 /// # Errors
 /// [`TraceError::Line`] for a header or sample that is not valid.
 pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError> {
-    let line_err = |line: usize, field: &str, message: String| TraceError::Line {
+    let line_problem = |line: usize, field: &str, problem: LineProblem| TraceError::Line {
         path: path.to_path_buf(),
         line,
         field: field.to_string(),
-        message,
+        problem,
+    };
+    let line_err = |line: usize, field: &str, message: String| {
+        line_problem(line, field, LineProblem::Invalid(message))
     };
     let complete = bytes.ends_with(b"\n");
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
@@ -129,19 +168,19 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                 notes.push(TraceNote::TruncatedLastLine(n));
                 break;
             }
-            Err(e) => return Err(line_err(n, ".", format!("not UTF-8 text: {e}"))),
+            Err(_) => return Err(line_problem(n, ".", LineProblem::NotUtf8)),
         };
         if text.trim().is_empty() {
             continue;
         }
         if header.is_none() {
-            let (mut h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, message)| {
-                let message = if last_unterminated {
-                    format!("the header line is cut off: {message}")
+            let (mut h, ign) = parse_line::<TraceHeader>(text).map_err(|(field, problem)| {
+                let problem = if last_unterminated {
+                    LineProblem::HeaderCutOff(problem)
                 } else {
-                    message
+                    LineProblem::Parse(problem)
                 };
-                line_err(n, &field, message)
+                line_problem(n, &field, problem)
             })?;
             check_header(&h).map_err(|(f, m)| line_err(n, &f, m))?;
             if let Some(p) = h.profile.as_mut() {
@@ -188,7 +227,9 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
             Err(_) if last_unterminated => {
                 notes.push(TraceNote::TruncatedLastLine(n));
             }
-            Err((field, message)) => return Err(line_err(n, &field, message)),
+            Err((field, problem)) => {
+                return Err(line_problem(n, &field, LineProblem::Parse(problem)));
+            }
         }
     }
     let Some(header) = header else {
@@ -220,8 +261,8 @@ fn merge_ignored(into: &mut Vec<String>, new: Vec<String>) {
 /// fills a count or byte field ([`crate::profile::json::from_json`]).
 fn parse_line<T: serde::de::DeserializeOwned>(
     text: &str,
-) -> Result<(T, Vec<String>), (String, String)> {
-    crate::profile::json::from_json::<T>(text).map_err(|(at, e)| (at, e.to_string()))
+) -> Result<(T, Vec<String>), (String, ParseProblem)> {
+    crate::profile::json::from_json::<T>(text).map_err(|(at, e)| ParseProblem::of(&at, &e))
 }
 
 fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {

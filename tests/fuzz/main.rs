@@ -1,6 +1,9 @@
 //! Structure-aware fuzzing of every format ramvram reads: profiles, scenarios, Slurm inventories
-//! (`scontrol show node --json`), `dmidecode -t memory` text, the window's settings file and
-//! traces (`ramvram watch --record`).
+//! (`scontrol show node --json`, and with big GRES around the GPU caps), `dmidecode -t memory`
+//! text, the window's settings file, traces (`ramvram watch --record`, and with many GPUs per
+//! sample), model headers (safetensors, GGUF, `config.json`, Hugging Face folders) and dataset
+//! folders (names and first bytes), the last two written to a temporary folder and read as
+//! `--model` and `--dataset` read them.
 //!
 //! Inputs come from proptest strategies: valid documents (the fixtures, presets, a realistic
 //! Slurm node) whose leaves are replaced, removed, multiplied or retyped, GRES strings and
@@ -10,18 +13,22 @@
 //! if it panics or takes more than 2 s of CPU time (a watchdog aborts the process when one runs
 //! for a minute, naming the input).
 //!
-//! `cargo test --test fuzz` runs a short pass (a few seconds). The long pass, 1,000,000 inputs
-//! (200,000 per format), is ignored by default; run it with
-//! `cargo test --release --test fuzz -- --ignored --nocapture` (figures: docs/benchmarks.md).
+//! `cargo test --test fuzz` runs a short pass (1,640 inputs, about 15 s in a debug build). The
+//! long pass, 1,000,400 inputs (122,000 for each of eight kinds, 12,200 for each of the two
+//! kinds whose inputs are large), is ignored by default; run it with
+//! `cargo test --release --test fuzz -- --ignored --nocapture`, and set
+//! `RAMVRAM_FUZZ_PER_FORMAT` for another count (figures: docs/benchmarks.md).
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod files;
 mod formats;
 mod mutation;
 mod product;
 mod trace;
 
+use files::*;
 use formats::*;
 use mutation::*;
 use product::*;
@@ -188,6 +195,24 @@ fn all_formats(per_format: u64, pdf_every: u64) -> Vec<(Kind, Figures)> {
                 0,
             ),
         ),
+        (
+            Kind::SlurmBigGres,
+            // A tenth as many: each input is up to 600 nodes of 1,025 GPUs.
+            fuzz(
+                Kind::SlurmBigGres,
+                slurm_big_gres(),
+                (per_format / 10).max(20),
+                0,
+            ),
+        ),
+        (
+            Kind::ModelFiles,
+            fuzz(Kind::ModelFiles, model_files(), per_format, 0),
+        ),
+        (
+            Kind::Dataset,
+            fuzz(Kind::Dataset, dataset_folder(), per_format, 0),
+        ),
     ]
 }
 
@@ -220,14 +245,19 @@ fn fuzz_short_run() {
 }
 
 #[test]
-#[ignore = "long: 1,000,000 inputs; cargo test --release --test fuzz -- --ignored --nocapture"]
+#[ignore = "long: 1,000,400 inputs; cargo test --release --test fuzz -- --ignored --nocapture"]
 fn fuzz_long_run() {
+    // 8 × 122,000 + 2 × 12,200 = 1,000,400 inputs.
     let per_format: u64 = std::env::var("RAMVRAM_FUZZ_PER_FORMAT")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200_000);
+        .unwrap_or(122_000);
     let start = Instant::now();
     let results = all_formats(per_format, 2000);
     report_figures(&results, start.elapsed());
     assert!(results.iter().all(|(_, f)| f.panics == 0));
+    let total: u64 = results.iter().map(|(_, f)| f.inputs).sum();
+    if std::env::var_os("RAMVRAM_FUZZ_PER_FORMAT").is_none() {
+        assert!(total >= 1_000_000, "{total} inputs");
+    }
 }

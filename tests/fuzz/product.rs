@@ -38,6 +38,12 @@ pub(crate) enum Kind {
     Trace,
     /// Traces with many GPUs per sample, around the cap, out of order (issue 25).
     TraceManyGpus,
+    /// Slurm inventories with big GRES, around the GPU caps (issue 25).
+    SlurmBigGres,
+    /// Model headers: safetensors, GGUF, `config.json`, folders (issue 25).
+    ModelFiles,
+    /// Dataset folders: names and first bytes (issue 25).
+    Dataset,
 }
 
 /// The machine that scenarios, modules and settings are tried on (read once).
@@ -106,6 +112,9 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
             }
         }
         Kind::Trace | Kind::TraceManyGpus => return run_trace(text, pdf),
+        Kind::SlurmBigGres => return run_big_slurm(text),
+        Kind::ModelFiles => return run_model(text),
+        Kind::Dataset => return run_dataset(text),
         Kind::Settings => {
             let Ok(s) = serde_json::from_str::<ramvram::ui::settings::Settings>(text) else {
                 return false;

@@ -96,6 +96,13 @@ fn with_full_stderr(args: &[&str]) -> Option<i32> {
         .code()
 }
 
+/// Issue 25, item 7: a write to stderr that fails is an error, as stdout's is. A run that
+/// failed keeps its status (2: bad input). A run whose main output was written but whose
+/// message on stderr was lost ends with 1, as GNU tools do (gnulib's `close_stdout` exits with
+/// a failure status when stderr can't be written): a script checking the status learns that
+/// messages were lost. This test expected 0 before ("failing to say so is not a failure"); the
+/// issue asks for stderr failures to be errors everywhere, so it now asks for 1. A run that
+/// writes nothing to stderr is not affected (0).
 #[test]
 fn a_full_stderr_never_panics_and_keeps_the_exit_code() {
     let dir = tempfile::tempdir().unwrap();
@@ -117,10 +124,15 @@ fn a_full_stderr_never_panics_and_keeps_the_exit_code() {
             "--profile",
             profile.to_str().unwrap(),
         ]),
-        Some(0),
-        "the report was written; failing to say so is not a failure"
+        Some(1),
+        "the report was written, but the line saying so could not be"
     );
-    assert!(out.exists());
+    assert!(out.exists(), "the report itself is written");
+    assert_eq!(
+        with_full_stderr(&["advise", "--profile", profile.to_str().unwrap()]),
+        Some(0),
+        "nothing was written to stderr, so nothing failed"
+    );
 }
 
 /// Issue 25: `--profile-dir` does not follow a link out of the folder (to a root-only file a

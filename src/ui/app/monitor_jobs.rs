@@ -90,7 +90,9 @@ impl RamvramApp {
                 self.monitor.message = (!notes.is_empty()).then(|| notes.join(" "));
                 self.monitor.rediagnose();
             }
-            Err(e) => self.monitor.message = Some(e.to_string()),
+            Err(e) => {
+                self.monitor.message = Some(crate::present::errors::trace_error(self.lang, &e));
+            }
         }
         self.tab = crate::ui::panels::Tab::Monitor;
     }
