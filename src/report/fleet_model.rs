@@ -84,9 +84,7 @@ pub fn build_fleet(
         if !skipped.is_empty() {
             let skipped_lines = skipped
                 .iter()
-                .map(|(f, r)| {
-                    present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref()))
-                })
+                .map(|(f, r)| present::fleet::skipped_line(lang, f, r.as_ref()))
                 .collect();
             b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
             b.push(Block::Bullets(skipped_lines));
