@@ -16,12 +16,11 @@ use unicode_width::UnicodeWidthStr;
 use crate::advisor::fleet::{
     FleetInput, FleetMachine, Origin, assess_fleet, assess_marked, duplicate_names,
 };
-use crate::i18n::{Lang, Msg, tr, trf};
+use crate::i18n::{Lang, Msg, trf};
 use crate::import::slurm;
 use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
-use crate::present::errors::{profile_error, skip};
+use crate::present::errors::profile_error;
 use crate::present::fleet::{header, row};
-use crate::present::names::labelled;
 use crate::report::FleetDocument;
 use crate::report::fleet_stream::FleetInputs;
 
@@ -234,14 +233,8 @@ fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
         out.push_str(&line(r.iter().map(String::as_str).collect()));
     }
     for (f, r) in skipped {
-        let reason = skip(lang, r);
-        let line = labelled(
-            lang,
-            tr(lang, Msg::FleetSkipped),
-            &labelled(lang, f, &reason),
-        );
         out.push('\n');
-        out.push_str(&line);
+        out.push_str(&crate::present::fleet::skipped_sentence(lang, f, Some(r)));
     }
     out.push('\n');
     out

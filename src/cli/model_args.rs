@@ -136,7 +136,7 @@ impl ModelChoice {
             out.push_str(&trf(
                 lang,
                 Msg::ModelOverridden,
-                &[("flags", &overridden.join(", "))],
+                &[("flags", &crate::present::join(lang, &overridden))],
             ));
         }
         out

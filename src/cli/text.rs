@@ -8,7 +8,6 @@ use unicode_width::UnicodeWidthStr;
 use super::layout::{label_width, pad, section, wrap, wrap_hanging};
 
 use crate::advisor::Assessment;
-use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
 
@@ -101,23 +100,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     out.push_str(&hardware(lang, a));
 
     section(&mut out, tr(lang, Msg::RatioSection));
-    let rows = [
-        (
-            tr(lang, Msg::RatioTotal),
-            format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
-        ),
-        (
-            tr(lang, Msg::RatioLargest),
-            format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu),
-        ),
-        (
-            tr(lang, Msg::RatioTier),
-            a.ratio.tier.map_or_else(
-                || format::unknown(lang),
-                |t| present::tier(lang, t).to_string(),
-            ),
-        ),
-    ];
+    let rows = present::ratio::rows(lang, a);
     // The label column as wide as its widest label in terminal columns (a CJK character
     // takes two), at least the 28 the other tables use.
     let w = label_width(rows.iter().map(|(l, _)| *l)).max(28);

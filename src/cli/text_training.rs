@@ -8,7 +8,7 @@ use crate::advisor::training::{CapacityCheck, TrainingMemory};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::training as words;
-use crate::present::training::{fits_word, plan_summary};
+use crate::present::training::plan_summary;
 
 /// The "needed / this machine / fits" table of a plan's checks (training and inference).
 pub(super) fn capacity_table(out: &mut String, lang: Lang, checks: &[(Msg, &CapacityCheck)]) {
@@ -20,13 +20,13 @@ pub(super) fn capacity_table(out: &mut String, lang: Lang, checks: &[(Msg, &Capa
         tr(lang, Msg::TrainAvailable)
     );
     for (label, c) in checks {
+        let [name, needed, available, fits] = words::check_row(lang, *label, c);
         let _ = writeln!(
             out,
-            "  {}  {}  {}  {}",
-            pad(tr(lang, *label), 18),
-            pad(&format::gib(c.needed_bytes), 12),
-            pad(&format::gib_or_unknown(lang, c.available_bytes), 12),
-            fits_word(lang, c.fits)
+            "  {}  {}  {}  {fits}",
+            pad(&name, 18),
+            pad(&needed, 12),
+            pad(&available, 12),
         );
     }
 }
@@ -74,26 +74,7 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     }
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::TrainBreakdown));
     // What each row is, where it lives, its size and bytes per parameter, under a header.
-    let header = [
-        Msg::TrainColState,
-        Msg::TrainColWhere,
-        Msg::TrainColBytes,
-        Msg::TrainColPerParam,
-    ]
-    .map(|m| tr(lang, m).to_string());
-    let rows: Vec<[String; 4]> = t
-        .estimate
-        .breakdown
-        .iter()
-        .map(|i| {
-            [
-                words::state_kind(lang, &t.plan, i.kind).to_string(),
-                words::location(lang, i.location).to_string(),
-                format::gib(i.bytes),
-                format!("{:.2}", i.bytes_per_param),
-            ]
-        })
-        .collect();
+    let (header, rows) = words::breakdown_table(lang, t);
     let widths: Vec<usize> = (0..3)
         .map(|c| {
             label_width(

@@ -44,21 +44,13 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
         )
     );
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkPipeline));
-    for s in &r.pipeline.stages {
-        let rate = s.samples_per_s.map_or_else(
-            || words::stage_not_limiting(lang, s.id),
-            |v| format::rate(lang, v),
-        );
+    for (s, (name, rate)) in r.pipeline.stages.iter().zip(words::stage_rows(lang, r)) {
         let mark = if Some(s.id) == r.pipeline.bottleneck {
             "  ◀"
         } else {
             ""
         };
-        let _ = writeln!(
-            out,
-            "    {}  {rate}{mark}",
-            pad(words::stage(lang, s.id), 24)
-        );
+        let _ = writeln!(out, "    {}  {rate}{mark}", pad(name, 24));
     }
     let _ = writeln!(out, "  {}", words::bottleneck_sentence(lang, r));
     if let Some(u) = r.pipeline.predicted_gpu_utilization {

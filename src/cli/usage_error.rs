@@ -71,7 +71,7 @@ pub fn message(e: &clap::Error, lang: Lang, cmd: &Command, args: &[OsString]) ->
                     lines.push(labelled(
                         lang,
                         tr(lang, Msg::UsagePossibleValues),
-                        &values.join(list_separator(lang)),
+                        &crate::present::join(lang, values),
                     ));
                 }
             }
@@ -118,7 +118,7 @@ pub fn message(e: &clap::Error, lang: Lang, cmd: &Command, args: &[OsString]) ->
             trf(
                 lang,
                 Msg::UsageMissingRequired,
-                &[("args", &args.join(list_separator(lang)))],
+                &[("args", &crate::present::join(lang, &args))],
             )
         }
         ErrorKind::ArgumentConflict => conflict(lang, e)?,
@@ -164,7 +164,7 @@ pub fn message(e: &clap::Error, lang: Lang, cmd: &Command, args: &[OsString]) ->
                 lines.push(labelled(
                     lang,
                     tr(lang, Msg::UsageSubcommands),
-                    &subs.join(list_separator(lang)),
+                    &crate::present::join(lang, subs),
                 ));
             }
             trf(lang, Msg::UsageMissingCommand, &[("command", &name)])
@@ -270,7 +270,7 @@ fn others(lang: Lang, prior: Option<&ContextValue>) -> Option<String> {
         _ => return None,
     };
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    Some(quoted.join(list_separator(lang)))
+    Some(crate::present::join(lang, &quoted))
 }
 
 /// "did you mean X?" for a suggestion (one value or several).
@@ -335,13 +335,6 @@ fn number(e: &clap::Error, kind: ContextKind) -> Option<String> {
     match e.get(kind)? {
         ContextValue::Number(n) => Some(n.to_string()),
         _ => None,
-    }
-}
-
-fn list_separator(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => ", ",
-        Lang::Zh => "、",
     }
 }
 

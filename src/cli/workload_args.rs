@@ -409,10 +409,7 @@ impl WorkloadArgs {
                 &[
                     ("preset", &base_id),
                     ("name", name),
-                    (
-                        "fields",
-                        &taken.join(if lang == Lang::Zh { "、" } else { ", " }),
-                    ),
+                    ("fields", &crate::present::join(lang, &taken)),
                 ],
             )
         };

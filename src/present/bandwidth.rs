@@ -69,6 +69,19 @@ pub fn memory_rows(lang: Lang, b: &Bandwidth) -> Vec<(&'static str, String)> {
     rows
 }
 
+/// A finding under the Bandwidth page's figures: "Warning: Memory bandwidth limits …" /
+/// "警告：…" (its severity and title).
+pub fn finding_line(lang: Lang, f: &crate::advisor::Finding) -> String {
+    trf(
+        lang,
+        Msg::BwFindingLine,
+        &[
+            ("severity", super::severity(lang, f.severity)),
+            ("title", &super::finding_title(lang, f)),
+        ],
+    )
+}
+
 /// A stage's name, the same on the Bandwidth and Data loading pages: "RAM bandwidth" /
 /// "内存带宽".
 pub fn stage_name(lang: Lang, id: StageId) -> &'static str {

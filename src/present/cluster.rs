@@ -93,8 +93,7 @@ pub const NODES_SHOWN: usize = 20;
 /// The nodes a server knows, for a message: the first [`NODES_SHOWN`], then how many more.
 fn node_list(lang: Lang, nodes: &[String]) -> String {
     let shown = nodes.iter().take(NODES_SHOWN).map(String::as_str);
-    let sep = if lang == Lang::Zh { "、" } else { ", " };
-    let list = shown.collect::<Vec<_>>().join(sep);
+    let list = super::join(lang, &shown.collect::<Vec<_>>());
     if nodes.len() <= NODES_SHOWN {
         return list;
     }

@@ -3,6 +3,7 @@
 use crate::advisor::fleet::{FleetMachine, Origin};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr};
+use crate::profile::dir::Skip;
 
 /// A short GPU description: "8 × H100 SXM5 80GB", "2 × A100 + 1 × V100", "none".
 pub fn gpu_summary(lang: Lang, m: &FleetMachine) -> String {
@@ -170,4 +171,29 @@ pub fn order(lang: Lang, machines: &[FleetMachine], sort: FleetSort) -> Vec<usiz
         }
     });
     idx
+}
+
+/// Why a file was not a machine profile, in `lang`; "[redacted]" when a redacted report
+/// removed the reason (`why` is `None`).
+pub fn skip_reason(lang: Lang, why: Option<&Skip>) -> String {
+    why.map_or_else(
+        || crate::profile::redact::REDACTED.to_string(),
+        |w| super::errors::skip(lang, w),
+    )
+}
+
+/// A skipped file as one line under a "Skipped" heading: "file: reason" / "文件：原因". `file`
+/// is the name as shown ([`crate::inputs::fleet::shown`]: on one line, escaped).
+pub fn skipped_line(lang: Lang, file: &str, why: Option<&Skip>) -> String {
+    super::names::labelled(lang, file, &skip_reason(lang, why))
+}
+
+/// A skipped file as a line of its own, with no heading above it: "Skipped: file: reason" /
+/// "已跳过：文件：原因" (the terminal's fleet table, the window's fleet page).
+pub fn skipped_sentence(lang: Lang, file: &str, why: Option<&Skip>) -> String {
+    super::names::labelled(
+        lang,
+        tr(lang, Msg::FleetSkipped),
+        &skipped_line(lang, file, why),
+    )
 }

@@ -27,6 +27,7 @@ pub mod model;
 pub mod monitor;
 pub mod names;
 pub mod purchase;
+pub mod ratio;
 pub mod recommend;
 pub mod serde_words;
 pub mod timeline;

@@ -14,16 +14,12 @@ fn count(n: u64) -> String {
 
 /// "BF16 15,231,233,024, F32 1,024": bytes per element type, as the language joins lists.
 fn mix(lang: Lang, by_dtype: &[(String, u64)]) -> String {
-    let sep = match lang {
-        Lang::En => ", ",
-        Lang::Zh => "、",
-    };
-    by_dtype
+    let items: Vec<String> = by_dtype
         .iter()
         .take(6)
         .map(|(t, b)| format!("{t} {}", count(*b)))
-        .collect::<Vec<_>>()
-        .join(sep)
+        .collect();
+    super::join(lang, &items)
 }
 
 /// Where each figure of a model read from disk came from: "model: from …/config.json

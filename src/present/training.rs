@@ -227,6 +227,48 @@ pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static 
     )
 }
 
+/// One row of a plan's capacity checks: what it is ("GPU memory per GPU"), needed, this
+/// machine's (GiB; "unknown" when not detected), and [`fits_word`]. `label` names the check;
+/// training and inference plans use the same rows.
+pub fn check_row(
+    lang: Lang,
+    label: Msg,
+    c: &crate::advisor::training::CapacityCheck,
+) -> [String; 4] {
+    [
+        tr(lang, label).to_string(),
+        format::gib(c.needed_bytes),
+        format::gib_or_unknown(lang, c.available_bytes),
+        fits_word(lang, c.fits).to_string(),
+    ]
+}
+
+/// The memory breakdown table: header (state, where, size, bytes per parameter) and one row per
+/// piece of training state, its size in GiB and its bytes per parameter to two decimals.
+pub fn breakdown_table(lang: Lang, t: &TrainingMemory) -> ([String; 4], Vec<[String; 4]>) {
+    let header = [
+        Msg::TrainColState,
+        Msg::TrainColWhere,
+        Msg::TrainColBytes,
+        Msg::TrainColPerParam,
+    ]
+    .map(|m| tr(lang, m).to_string());
+    let rows = t
+        .estimate
+        .breakdown
+        .iter()
+        .map(|i| {
+            [
+                state_kind(lang, &t.plan, i.kind).to_string(),
+                location(lang, i.location).to_string(),
+                format::gib(i.bytes),
+                format!("{:.2}", i.bytes_per_param),
+            ]
+        })
+        .collect();
+    (header, rows)
+}
+
 /// The phases table: header, one row per phase, and the peak row, CPU RAM per node and VRAM per
 /// GPU in GiB.
 pub fn phase_table(lang: Lang, t: &TrainingMemory) -> ([String; 3], Vec<[String; 3]>) {

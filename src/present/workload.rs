@@ -206,6 +206,23 @@ pub fn stage_not_limiting(lang: Lang, id: StageId) -> String {
     .to_string()
 }
 
+/// A stage's rate, the same in every view: "1,234 samples/s", or why it has none ("cached" for
+/// storage, "unknown" otherwise; [`stage_not_limiting`]). `samples_per_s` is the simulator's
+/// samples per second for the stage.
+pub fn stage_rate(lang: Lang, id: StageId, samples_per_s: Option<f64>) -> String {
+    samples_per_s.map_or_else(|| stage_not_limiting(lang, id), |v| format::rate(lang, v))
+}
+
+/// The pipeline as rows of (stage name, rate), storage first: what the terminal, the report's
+/// workload section and the Data loading page list under "Pipeline".
+pub fn stage_rows(lang: Lang, r: &WorkloadResult) -> Vec<(&'static str, String)> {
+    r.pipeline
+        .stages
+        .iter()
+        .map(|s| (stage(lang, s.id), stage_rate(lang, s.id, s.samples_per_s)))
+        .collect()
+}
+
 /// One sentence naming the narrowest stage, in numbers.
 pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
     let demand = format::rate(lang, r.workload.gpu_demand_samples_per_s);

@@ -117,7 +117,7 @@ pub(super) fn skipped_blocks(
     }
     let lines = skipped
         .iter()
-        .map(|(f, r)| present::names::labelled(lang, f, &super::skip_reason(lang, r.as_ref())))
+        .map(|(f, r)| present::fleet::skipped_line(lang, f, r.as_ref()))
         .collect();
     vec![
         Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()),

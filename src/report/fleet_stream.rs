@@ -22,7 +22,7 @@ use super::fleet_model::{
 use super::model::Block;
 use super::{ReportOptions, SkippedFile, clean, markdown};
 use crate::advisor::fleet::{FleetInput, FleetMachine, assess_marked};
-use crate::advisor::purchase::order::{FleetOrder, fleet_order};
+use crate::advisor::buying::order::{FleetOrder, fleet_order};
 use crate::i18n::{Msg, tr};
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;

@@ -31,23 +31,12 @@ pub(super) fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMe
             tier_labels: labels,
         }));
     }
-    b.push(Block::KeyValues(vec![
-        (
-            tr(lang, Msg::RatioTotal).to_string(),
-            format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total),
-        ),
-        (
-            tr(lang, Msg::RatioLargest).to_string(),
-            format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu),
-        ),
-        (
-            tr(lang, Msg::RatioTier).to_string(),
-            a.ratio.tier.map_or_else(
-                || format::unknown(lang),
-                |t| present::tier(lang, t).to_string(),
-            ),
-        ),
-    ]));
+    b.push(Block::KeyValues(
+        present::ratio::rows(lang, a)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    ));
 }
 
 pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
@@ -110,11 +99,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
             } else {
                 String::new()
             };
-            let workload = match s.samples_per_s {
-                Some(n) => format::rate(lang, n),
-                None if p.with_workload => crate::present::workload::stage_not_limiting(lang, s.id),
-                None => String::new(),
-            };
+            let workload = crate::present::workload::stage_rate(lang, s.id, s.samples_per_s);
             let mut row = vec![
                 words::stage_name(lang, s.id).to_string(),
                 words::capacity_with_source(lang, p, s),
@@ -167,6 +152,7 @@ pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     }
     for f in &a.findings {
         b.push(Block::Finding {
+            lang,
             severity: f.severity,
             label: present::severity(lang, f.severity).to_string(),
             title: present::finding_title(lang, f),

@@ -73,27 +73,16 @@ pub fn render(blocks: &[Block]) -> String {
                 out.push('\n');
             }
             Block::Finding {
+                lang,
                 label,
                 title,
                 explanation,
                 recommendations,
                 ..
             } => {
-                // The label is our own severity word: a Chinese one takes a full-width colon.
-                let colon = if label
-                    .chars()
-                    .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
-                {
-                    "："
-                } else {
-                    ": "
-                };
-                out.push_str(&format!(
-                    "**{}{colon}{}**\n\n{}\n\n",
-                    md(label),
-                    md(title),
-                    md(explanation)
-                ));
+                // "Critical: title" / "严重：标题", as the finding's language joins a label.
+                let head = crate::present::names::labelled(*lang, &md(label), &md(title));
+                out.push_str(&format!("**{head}**\n\n{}\n\n", md(explanation)));
                 for r in recommendations {
                     out.push_str(&format!("- → {}\n", md(r)));
                 }

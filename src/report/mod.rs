@@ -361,6 +361,9 @@ pub struct SkippedFile {
     pub reason: String,
 }
 
+/// A skipped file's reason (built in [`crate::present::fleet`]).
+pub use crate::present::fleet::skip_reason;
+
 /// Many machines as one JSON document: `advise --profile-dir --json` and the fleet report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FleetDocument {
@@ -389,12 +392,4 @@ impl FleetDocument {
                 .collect(),
         }
     }
-}
-
-/// A skipped file's reason in `lang`; "[redacted]" when the report removed it.
-pub fn skip_reason(lang: Lang, why: Option<&Skip>) -> String {
-    why.map_or_else(
-        || crate::profile::redact::REDACTED.to_string(),
-        |w| crate::present::errors::skip(lang, w),
-    )
 }

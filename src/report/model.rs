@@ -110,6 +110,8 @@ pub enum Block {
     Numbered(Vec<String>),
     /// A finding: severity label, title, explanation, recommendations.
     Finding {
+        /// The language it is written in (how a renderer joins the label and the title).
+        lang: Lang,
         /// Colour.
         severity: Severity,
         /// "Critical" / "严重".

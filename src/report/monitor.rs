@@ -98,6 +98,7 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
     }
     for d in &s.diagnoses {
         b.push(Block::Finding {
+            lang,
             severity: d.severity,
             label: present::severity(lang, d.severity).to_string(),
             title: words::title_with_range(lang, d),

@@ -54,30 +54,10 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     }
     b.push(Block::Paragraph(text));
     b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));
-    let header = [
-        Msg::TrainColState,
-        Msg::TrainColWhere,
-        Msg::TrainColBytes,
-        Msg::TrainColPerParam,
-    ]
-    .map(|m| tr(lang, m).to_string())
-    .to_vec();
-    let rows = t
-        .estimate
-        .breakdown
-        .iter()
-        .map(|i| {
-            vec![
-                tw::state_kind(lang, &t.plan, i.kind).to_string(),
-                tw::location(lang, i.location).to_string(),
-                format::gib(i.bytes),
-                format!("{:.2}", i.bytes_per_param),
-            ]
-        })
-        .collect();
+    let (header, rows) = tw::breakdown_table(lang, t);
     b.push(Block::Table {
-        header,
-        rows,
+        header: header.to_vec(),
+        rows: rows.into_iter().map(|r| r.to_vec()).collect(),
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
     b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
@@ -163,17 +143,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         ],
     )));
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
-    let rows = r
-        .pipeline
-        .stages
-        .iter()
-        .map(|s| {
-            let rate = s.samples_per_s.map_or_else(
-                || ww::stage_not_limiting(lang, s.id),
-                |v| format::rate(lang, v),
-            );
-            vec![ww::stage(lang, s.id).to_string(), rate]
-        })
+    let rows = ww::stage_rows(lang, r)
+        .into_iter()
+        .map(|(name, rate)| vec![name.to_string(), rate])
         .collect();
     b.push(Block::Table {
         header: vec![String::new(), String::new()],
@@ -229,12 +201,7 @@ pub(super) fn check_row(
     label: Msg,
     c: &crate::advisor::training::CapacityCheck,
 ) -> Vec<String> {
-    vec![
-        tr(lang, label).to_string(),
-        format::gib(c.needed_bytes),
-        format::gib_or_unknown(lang, c.available_bytes),
-        tw::fits_word(lang, c.fits).to_string(),
-    ]
+    tw::check_row(lang, label, c).to_vec()
 }
 
 pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {

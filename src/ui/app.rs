@@ -426,7 +426,11 @@ impl RamvramApp {
             ),
             Message::IgnoredFields(f) => (
                 Severity::Warning,
-                trf(lang, Msg::UiIgnoredFields, &[("fields", &f.join(", "))]),
+                trf(
+                    lang,
+                    Msg::UiIgnoredFields,
+                    &[("fields", &crate::present::join(lang, f))],
+                ),
             ),
             Message::NewerSchema(v) => (
                 Severity::Warning,

@@ -261,6 +261,7 @@ impl Layout {
                 title,
                 explanation,
                 recommendations,
+                ..
             } => {
                 let colour = palette::severity(*severity);
                 let inner = CONTENT_W - 14.0;

@@ -225,17 +225,7 @@ fn bandwidth_findings(ui: &mut Ui, lang: Lang, a: &Assessment) {
         F::DatasetOnHdd,
     ];
     for f in a.findings.iter().filter(|f| ids.contains(&f.id)) {
-        ui.label(
-            RichText::new(trf(
-                lang,
-                Msg::BwFindingLine,
-                &[
-                    ("severity", crate::present::severity(lang, f.severity)),
-                    ("title", &crate::present::finding_title(lang, f)),
-                ],
-            ))
-            .color(theme::severity(f.severity)),
-        );
+        ui.label(RichText::new(words::finding_line(lang, f)).color(theme::severity(f.severity)));
     }
 }
 
@@ -255,17 +245,7 @@ fn pcie(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
             Some(f) => {
                 let warn = theme::severity(f.severity);
                 ui.label(RichText::new(words::pcie_line(lang, p)).color(warn));
-                ui.label(
-                    RichText::new(trf(
-                        lang,
-                        Msg::BwFindingLine,
-                        &[
-                            ("severity", crate::present::severity(lang, f.severity)),
-                            ("title", &crate::present::finding_title(lang, f)),
-                        ],
-                    ))
-                    .color(warn),
-                );
+                ui.label(RichText::new(words::finding_line(lang, f)).color(warn));
             }
             None => {
                 ui.label(words::pcie_line(lang, p));

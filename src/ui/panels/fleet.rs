@@ -92,15 +92,8 @@ pub fn fleet(
                     .id_salt("fleet-table-scroll")
                     .show(ui, |ui| table(ui, lang, machines, sort, &mut commands));
                 for (file, why) in skipped {
-                    let reason = crate::present::errors::skip(lang, why);
-                    ui.label(
-                        RichText::new(crate::present::names::labelled(
-                            lang,
-                            tr(lang, Msg::FleetSkipped),
-                            &crate::present::names::labelled(lang, file, &reason),
-                        ))
-                        .weak(),
-                    );
+                    let line = crate::present::fleet::skipped_sentence(lang, file, Some(why));
+                    ui.label(RichText::new(line).weak());
                 }
                 if !meeting {
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));

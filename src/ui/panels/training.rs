@@ -413,24 +413,16 @@ fn shape_inputs(ui: &mut Ui, lang: Lang, act: &mut ActivationInput) {
 }
 
 fn check_row(ui: &mut Ui, lang: Lang, label: Msg, c: &CapacityCheck) {
-    ui.label(tr(lang, label));
-    ui.label(RichText::new(format::gib(c.needed_bytes)).strong());
-    ui.label(format::gib_or_unknown(lang, c.available_bytes));
-    let (text, colour) = match c.fits {
-        Some(true) => (
-            tr(lang, Msg::TrainFits),
-            theme::tier(crate::advisor::Tier::LargeModel),
-        ),
-        Some(false) => (
-            tr(lang, Msg::TrainDoesNotFit),
-            theme::severity(crate::advisor::Severity::Critical),
-        ),
-        None => (
-            tr(lang, Msg::TrainCantCheck),
-            theme::severity(crate::advisor::Severity::Warning),
-        ),
+    let [name, needed, available, fits] = words::check_row(lang, label, c);
+    ui.label(name);
+    ui.label(RichText::new(needed).strong());
+    ui.label(available);
+    let colour = match c.fits {
+        Some(true) => theme::tier(crate::advisor::Tier::LargeModel),
+        Some(false) => theme::severity(crate::advisor::Severity::Critical),
+        None => theme::severity(crate::advisor::Severity::Warning),
     };
-    ui.label(RichText::new(text).color(colour).strong());
+    ui.label(RichText::new(fits).color(colour).strong());
     ui.end_row();
 }
 
@@ -517,21 +509,17 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
         .spacing([14.0, 4.0])
         .max_col_width(name_width)
         .show(ui, |ui| {
-            for m in [
-                Msg::TrainColState,
-                Msg::TrainColWhere,
-                Msg::TrainColBytes,
-                Msg::TrainColPerParam,
-            ] {
+            let (header, rows) = words::breakdown_table(lang, t);
+            for h in header {
                 // Headers on one line ("Bytes/param" broken into three read as noise).
-                ui.add(egui::Label::new(RichText::new(tr(lang, m)).strong()).extend());
+                ui.add(egui::Label::new(RichText::new(h).strong()).extend());
             }
             ui.end_row();
-            for i in &t.estimate.breakdown {
-                ui.add(egui::Label::new(words::state_kind(lang, &t.plan, i.kind)).wrap());
-                ui.label(words::location(lang, i.location));
-                ui.label(format::gib(i.bytes));
-                ui.label(format!("{:.2}", i.bytes_per_param));
+            for [state, place, bytes, per_param] in rows {
+                ui.add(egui::Label::new(state).wrap());
+                ui.label(place);
+                ui.label(bytes);
+                ui.label(per_param);
                 ui.end_row();
             }
         });

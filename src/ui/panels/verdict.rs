@@ -46,19 +46,15 @@ pub fn verdict(ui: &mut Ui, lang: Lang, a: &Assessment) {
         .num_columns(2)
         .spacing([16.0, 4.0])
         .show(ui, |ui| {
-            ui.label(tr(lang, Msg::RatioTotal));
-            ui.label(
-                RichText::new(format::ratio_or_unknown(lang, a.ratio.ram_to_vram_total)).strong(),
-            );
-            ui.end_row();
-            ui.label(tr(lang, Msg::RatioLargest));
-            ui.label(format::ratio_or_unknown(lang, a.ratio.ram_to_largest_gpu));
-            ui.end_row();
-            ui.label(tr(lang, Msg::RatioTier));
-            ui.label(a.ratio.tier.map_or_else(
-                || format::unknown(lang),
-                |t| present::tier(lang, t).to_string(),
-            ));
-            ui.end_row();
+            for (i, (label, value)) in present::ratio::rows(lang, a).into_iter().enumerate() {
+                ui.label(label);
+                // The first row, RAM to all VRAM, is the ratio the verdict rests on.
+                ui.label(if i == 0 {
+                    RichText::new(value).strong()
+                } else {
+                    RichText::new(value)
+                });
+                ui.end_row();
+            }
         });
 }

@@ -276,15 +276,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new(tr(lang, Msg::WorkPipeline), bars))
         });
-    for s in &r.pipeline.stages {
-        let rate = s.samples_per_s.map_or_else(
-            || words::stage_not_limiting(lang, s.id),
-            |v| format::rate(lang, v),
-        );
-        ui.label(crate::present::names::labelled(
-            lang,
-            words::stage(lang, s.id),
-            &rate,
-        ));
+    for (name, rate) in words::stage_rows(lang, r) {
+        ui.label(crate::present::names::labelled(lang, name, &rate));
     }
 }
