@@ -313,8 +313,12 @@ fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
     );
     assert_eq!(a.memory.installed_bytes, Some(64 * GIB));
     assert_eq!(
-        a.memory.installed_source,
-        Some(ramvram::advisor::capacity::InstalledSource::Estimated)
+        a.memory.installed_provenance,
+        Some(ramvram::profile::Provenance::Estimated)
+    );
+    assert_eq!(
+        a.memory.installed_basis,
+        Some(ramvram::advisor::capacity::InstalledBasis::MemTotalRoundedUp)
     );
     assert_eq!(a.vram.nominal_total_bytes, Some(64 * GIB));
     assert_eq!(a.vram.catalogue_gpus, 4);

@@ -349,7 +349,8 @@ fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_a
         effective_bytes: Some(5 * GIB),
         limited_by_cgroup: false,
         installed_bytes: None,
-        installed_source: None,
+        installed_provenance: None,
+        installed_basis: None,
         sizing_bytes: Some(5 * GIB),
     };
     let f = ramvram::advisor::workload::findings(&r, &ram);
@@ -406,7 +407,8 @@ fn ram_of(gib: u64) -> ramvram::advisor::EffectiveRam {
         effective_bytes: Some(gib * GIB),
         limited_by_cgroup: false,
         installed_bytes: None,
-        installed_source: None,
+        installed_provenance: None,
+        installed_basis: None,
         sizing_bytes: Some(gib * GIB),
     }
 }

@@ -12,23 +12,36 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::catalog;
-use crate::profile::MachineProfile;
+use crate::profile::{MachineProfile, Provenance};
 use crate::units::GIB;
 
-/// Where the installed size comes from.
+/// Which figure the installed size is (its [`Provenance`] says how sure it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum InstalledSource {
-    /// The sum of the memory modules SMBIOS lists.
+pub enum InstalledBasis {
+    /// The sum of the memory modules SMBIOS lists ([`Provenance::Detected`]).
     Modules,
     /// Windows' `GetPhysicallyInstalledSystemMemory` (`windows.installed_ram_bytes`): the
-    /// firmware's own total, when the modules can't be listed.
+    /// firmware's own total, when the modules can't be listed ([`Provenance::Detected`]).
     Firmware,
-    /// `memory.installed_bytes` in the profile (typed, a cloud instance's published size, a
-    /// planned machine).
-    Entered,
-    /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`]).
-    Estimated,
+    /// `memory.installed_bytes` in the profile: typed, a cloud instance's published size, a
+    /// planned machine ([`Provenance::Entered`]).
+    Profile,
+    /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`];
+    /// [`Provenance::Estimated`]).
+    MemTotalRoundedUp,
+}
+
+impl InstalledBasis {
+    /// How sure a figure of this basis is: detected for the modules and the firmware,
+    /// entered for the profile's field, estimated for `MemTotal` rounded up.
+    pub fn provenance(self) -> Provenance {
+        match self {
+            InstalledBasis::Modules | InstalledBasis::Firmware => Provenance::Detected,
+            InstalledBasis::Profile => Provenance::Entered,
+            InstalledBasis::MemTotalRoundedUp => Provenance::Estimated,
+        }
+    }
 }
 
 /// System memory as a job sees it and as it was bought. Bytes.
@@ -47,9 +60,13 @@ pub struct EffectiveRam {
     /// matches no common size ([`estimate_installed`]).
     #[serde(default)]
     pub installed_bytes: Option<u64>,
-    /// Where [`Self::installed_bytes`] comes from.
+    /// Where [`Self::installed_bytes`] comes from: detected, entered or estimated.
     #[serde(default)]
-    pub installed_source: Option<InstalledSource>,
+    pub installed_provenance: Option<Provenance>,
+    /// Which figure [`Self::installed_bytes`] is: the modules' sum, the firmware's total, the
+    /// profile's field, or `MemTotal` rounded up.
+    #[serde(default)]
+    pub installed_basis: Option<InstalledBasis>,
     /// What the sizing rules and the RAM:VRAM ratio compare with the GPUs: the cgroup limit when
     /// it caps this job below `MemTotal` (the job gets no more, however much is installed), else
     /// the installed size, else `MemTotal`.
@@ -150,21 +167,21 @@ pub fn estimate_installed(mem_total: u64) -> Option<u64> {
         .filter(|size| mem_total as f64 >= *size as f64 * MEMTOTAL_MIN_SHARE)
 }
 
-/// The installed size and its source: the modules' sum when every module's size is known and
+/// The installed size and which figure it is: the modules' sum when every module's size is known and
 /// the sum is at least `MemTotal` (a virtual machine's SMBIOS can list less than it has), else
 /// `memory.installed_bytes`, else Windows' firmware total (when at least the usable RAM), else
 /// [`estimate_installed`].
-pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledSource>) {
+pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledBasis>) {
     let m = &profile.memory;
     let modules: Option<u64> = (!m.dimms.is_empty())
         .then(|| m.dimms.iter().map(|d| d.size_bytes).sum::<Option<u64>>())
         .flatten()
         .filter(|sum| m.total_bytes.is_none_or(|t| *sum >= t));
     if let Some(sum) = modules {
-        return (Some(sum), Some(InstalledSource::Modules));
+        return (Some(sum), Some(InstalledBasis::Modules));
     }
     if let Some(entered) = m.installed_bytes {
-        return (Some(entered), Some(InstalledSource::Entered));
+        return (Some(entered), Some(InstalledBasis::Profile));
     }
     let firmware = profile
         .windows
@@ -172,10 +189,10 @@ pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<Installed
         .and_then(|w| w.installed_ram_bytes)
         .filter(|i| m.total_bytes.is_none_or(|t| *i >= t));
     if let Some(f) = firmware {
-        return (Some(f), Some(InstalledSource::Firmware));
+        return (Some(f), Some(InstalledBasis::Firmware));
     }
     match m.total_bytes.and_then(estimate_installed) {
-        Some(e) => (Some(e), Some(InstalledSource::Estimated)),
+        Some(e) => (Some(e), Some(InstalledBasis::MemTotalRoundedUp)),
         None => (None, None),
     }
 }
@@ -191,7 +208,7 @@ pub fn effective_ram(profile: &MachineProfile) -> EffectiveRam {
         (None, Some(l)) => (Some(l), true),
         (None, None) => (None, false),
     };
-    let (installed, source) = installed_ram(profile);
+    let (installed, basis) = installed_ram(profile);
     let sizing = if limited {
         effective
     } else {
@@ -203,7 +220,8 @@ pub fn effective_ram(profile: &MachineProfile) -> EffectiveRam {
         effective_bytes: effective,
         limited_by_cgroup: limited,
         installed_bytes: installed,
-        installed_source: source,
+        installed_provenance: basis.map(InstalledBasis::provenance),
+        installed_basis: basis,
         sizing_bytes: sizing,
     }
 }

@@ -32,8 +32,11 @@ pub use rules::{RuleId, RuleResult, RuleStatus};
 
 use crate::profile::MachineProfile;
 
-/// Format version of the assessment JSON (`advise --json`, reports).
-pub const ASSESSMENT_SCHEMA_VERSION: u32 = 1;
+/// Format version of the assessment JSON (`advise --json`, reports). 2: one provenance
+/// vocabulary (`profile::Provenance`; pipeline stages' `source` plus `theoretical`, the
+/// installed RAM's `installed_provenance` and `installed_basis` for `installed_source`, a
+/// training estimate's `formula` for `source`). Nothing reads an assessment back.
+pub const ASSESSMENT_SCHEMA_VERSION: u32 = 2;
 
 /// The one-line answer shown at the top of every view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -25,6 +25,7 @@ pub mod macos;
 pub mod model;
 pub mod monitor;
 pub mod names;
+pub mod provenance;
 pub mod purchase;
 pub mod recommend;
 pub mod serde_words;

@@ -80,7 +80,9 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         rows,
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
+    b.push(Block::Note(
+        tw::source(lang, t.estimate.formula).to_string(),
+    ));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
 

@@ -373,7 +373,8 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
         cap_bytes: cap,
         set_memory_bytes: needed.div_ceil(GIB).saturating_mul(GIB),
         windows_ram_bytes: windows.map(|w| w.0),
-        windows_ram_estimated: windows.is_some_and(|w| w.1 == wsl::WindowsRamSource::Estimated),
+        windows_ram_estimated: windows
+            .is_some_and(|w| w.1 == crate::profile::Provenance::Estimated),
         cap_after_bytes: cap_after,
         enough: cap_after.map(|c| c >= needed),
         windows_needed_bytes: super::capacity::round_up_installed(

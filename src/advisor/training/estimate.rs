@@ -3,7 +3,7 @@
 
 use super::activations::activations;
 use super::breakdown::{
-    BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind,
 };
 use super::loading::{loading, runtime_bytes};
 use super::plan::{
@@ -194,7 +194,7 @@ pub(super) struct Totals {
     /// NVMe traffic per optimizer step.
     pub(super) traffic: Option<u64>,
     /// Whose formula.
-    pub(super) source: EstimateSource,
+    pub(super) formula: EstimateFormula,
     /// CPU RAM per node held while training (offloaded states, pinned swap buffers).
     pub(super) states_cpu: u64,
     /// DeepSpeed's loading term (an fp32 copy per rank × the buffer factor), when the plan uses
@@ -292,7 +292,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         loading: load,
         runtime_bytes_per_node: runtime,
         breakdown: lines.items,
-        source: totals.source,
+        formula: totals.formula,
         nvme_traffic_per_step_bytes: totals.traffic,
         largest_layer_params: largest,
         warnings,
@@ -324,10 +324,10 @@ fn full(
     let deepspeed_exact = plan.precision == Precision::Mixed16
         && plan.optimizer == super::Optimizer::Adam
         && matches!(plan.strategy, Strategy::Zero2 | Strategy::Zero3);
-    let source = if deepspeed_exact {
-        EstimateSource::DeepspeedEstimator
+    let formula = if deepspeed_exact {
+        EstimateFormula::DeepspeedEstimator
     } else {
-        EstimateSource::RamvramEstimate
+        EstimateFormula::RamvramEstimate
     };
     // DeepSpeed's loading copy belongs to DeepSpeed's strategies; DDP and FSDP load by the
     // plan's method (`loading::loading`).
@@ -372,7 +372,7 @@ fn full(
                 gpu,
                 nvme: 0,
                 traffic: None,
-                source,
+                formula,
                 states_cpu: 0,
                 deepspeed_loading: deepspeed.then_some(copy),
             }
@@ -399,7 +399,7 @@ fn full(
                 gpu,
                 nvme: 0,
                 traffic: None,
-                source,
+                formula,
                 states_cpu,
                 deepspeed_loading,
             }
@@ -468,7 +468,7 @@ fn full(
                     gpu,
                     nvme: 0,
                     traffic: None,
-                    source,
+                    formula,
                     states_cpu,
                     deepspeed_loading,
                 };
@@ -498,7 +498,7 @@ fn full(
                 gpu,
                 nvme: on_nvme as u64,
                 traffic: Some((2.0 * optimizer_side) as u64),
-                source: EstimateSource::RamvramEstimate,
+                formula: EstimateFormula::RamvramEstimate,
                 states_cpu: states as u64,
                 deepspeed_loading: copy.filter(|_| deepspeed),
             }

@@ -18,7 +18,7 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, phase_cpu,
 };
 pub use estimate::{QLORA_BASE_BYTES, estimate};
 pub use memory::*;

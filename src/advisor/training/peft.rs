@@ -4,7 +4,7 @@
 //! et al. 2023, QLoRA; Answer.AI 2024, "You can now train a 70b language model at home":
 //! FSDP + QLoRA with CPU offload).
 
-use super::breakdown::{EstimateSource, Location, StateKind};
+use super::breakdown::{EstimateFormula, Location, StateKind};
 use super::estimate::{Bytes, Lines, QLORA_BASE_BYTES, Totals};
 use super::plan::{FineTune, OffloadTarget, Strategy, TrainingPlan};
 use super::zero::Run;
@@ -82,7 +82,7 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         gpu: sum(Location::Gpu),
         nvme: sum(Location::Nvme),
         traffic: None,
-        source: EstimateSource::RamvramEstimate,
+        formula: EstimateFormula::RamvramEstimate,
         states_cpu: cpu,
         deepspeed_loading: None,
     }
