@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{RamSizes, VramTotals};
 use super::capacity::{installed_for, installed_needed};
 use super::findings::{Finding, FindingId, RecId};
 use super::inference::InferenceMemory;
@@ -50,7 +50,7 @@ pub struct WorkNeed {
     /// offers).
     pub needed_bytes: u64,
     /// The installed RAM that leaves that much usable: `needed_bytes` ÷ this machine's usable
-    /// share ([`EffectiveRam::usable_share`]), bytes.
+    /// share ([`RamSizes::usable_share`]), bytes.
     pub installed_bytes: u64,
     /// Whether it fits in usable RAM; `None` when usable RAM is unknown.
     pub fits: Option<bool>,
@@ -412,7 +412,7 @@ pub fn cheaper_fixes(work: &[WorkNeed], ranked: &[Recommendation]) -> Vec<Recomm
 /// once the recommendations are ranked ([`cheaper_fixes`]).
 pub fn procurement(
     profile: &crate::profile::MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     vram: &VramTotals,
     findings: &[Finding],
     set_up: &SetUp<'_>,

@@ -1,7 +1,7 @@
 //! WSL2: the RAM Linux sees is WSL's cap, by default half of Windows' memory, so the first
 //! advice is raising `memory=` in `.wslconfig`, not buying RAM. Pure, on `memory.wsl`.
 
-use super::capacity::{EffectiveRam, VramTotals, estimate_installed};
+use super::capacity::{RamSizes, VramTotals, estimate_installed};
 use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
 use crate::profile::{MachineProfile, Provenance, WslConfigState};
 
@@ -79,11 +79,11 @@ pub fn recognised(profile: &MachineProfile) -> Option<MachineProfile> {
 /// `wsl-memory-capped`, under WSL2 with a known cap and room to raise it (or room unknown):
 /// a warning when the cap leaves RAM below the GPUs' memory, info otherwise. Values: `cap`,
 /// and `windows_ram` and `cap_after` when known. Its first recommendation raises `memory=`.
-pub fn findings(profile: &MachineProfile, ram: &EffectiveRam, vram: &VramTotals) -> Vec<Finding> {
+pub fn findings(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Vec<Finding> {
     let Some(w) = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2()) else {
         return Vec::new();
     };
-    let Some(cap) = w.memory_cap_bytes.or(ram.physical_bytes) else {
+    let Some(cap) = w.memory_cap_bytes.or(ram.mem_total_bytes) else {
         return Vec::new();
     };
     let windows = windows_ram(profile);
@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn the_finding_puts_wslconfig_first() {
         let p = wsl2(Some(WslConfigState::Absent), None);
-        let ram = super::super::capacity::effective_ram(&p);
+        let ram = super::super::capacity::ram_sizes(&p);
         let vram = VramTotals {
             discrete_gpus: 1,
             unified_gpus: 0,

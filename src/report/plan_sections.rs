@@ -276,7 +276,7 @@ pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Re
                         ("need", &format::gib(need)),
                         (
                             "usable",
-                            &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                            &format::gib_or_unknown(lang, a.memory.usable_bytes),
                         ),
                     ],
                 ),

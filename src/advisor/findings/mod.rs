@@ -3,7 +3,7 @@
 //! locale files (`finding.<id>.*`, `rec.<id>`), so the window, the terminal and reports say the
 //! same thing.
 
-use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{RamSizes, VramTotals};
 use super::ratio::{Ratio, Tier};
 use crate::profile::MachineProfile;
 
@@ -33,8 +33,8 @@ pub const BUSY_UTILIZATION_PERCENT: u32 = 50;
 pub struct Context<'a> {
     /// The machine.
     pub profile: &'a MachineProfile,
-    /// Effective RAM.
-    pub ram: &'a EffectiveRam,
+    /// RAM's sizes: `MemTotal`, usable, installed, sizing.
+    pub ram: &'a RamSizes,
     /// VRAM totals.
     pub vram: &'a VramTotals,
     /// Ratios.
@@ -81,7 +81,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Severity::Info,
             &[RecId::BudgetUnifiedPool],
         );
-        if let Some(r) = ram.effective_bytes {
+        if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
         }
         out.push(f);
@@ -94,7 +94,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         let mut f =
             Finding::new(id, Severity::Info, &[]).with("gpu_limit", Quantity::Bytes(ws.bytes));
-        if let Some(r) = ram.effective_bytes {
+        if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
         }
         out.push(f);
@@ -178,7 +178,7 @@ fn container(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if let (true, Some(limit), Some(physical)) = (
         cx.ram.limited_by_cgroup,
         cx.ram.limit_bytes,
-        cx.ram.physical_bytes,
+        cx.ram.mem_total_bytes,
     ) {
         out.push(
             Finding::new(

@@ -2,7 +2,7 @@
 //! engine takes while loading and while serving.
 
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{RamSizes, VramTotals};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::recommend::Recommendation;
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId, presets::assumed_largest_layer};
@@ -297,14 +297,14 @@ pub(super) fn judge(
 pub fn serve_against(
     p: &InferencePlan,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     // Apple Silicon: the GPU's share of the unified memory is capped by Metal's working-set
     // limit (crate::advisor::unified), the figure llama.cpp checks its Metal buffers against.
     let cap = crate::advisor::training::capacity(profile, ram, vram);
     let gpu_total = cap.gpu.or(cap.gpu_working_set);
-    let m = judge(p, gpu_total, ram.effective_bytes)?;
+    let m = judge(p, gpu_total, ram.usable_bytes)?;
     let recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {

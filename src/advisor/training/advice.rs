@@ -4,7 +4,7 @@
 
 use super::memory::{Judged, MachineCapacity, judge};
 use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
-use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::machine::{self, RamNeed};
 use crate::advisor::recommend::{
@@ -111,7 +111,7 @@ pub(super) fn advice(
     current: &Judged,
     machine: &MachineCapacity,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
     // Each listed change with the plan it re-ran, for pairs.
@@ -388,9 +388,9 @@ pub(super) fn advice(
 /// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
 /// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
 /// when the swap already configured covers it ([`machine::swap_for_peak`]). `None` otherwise.
-fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &EffectiveRam) -> Option<(u64, u64)> {
+fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &RamSizes) -> Option<(u64, u64)> {
     use super::breakdown::{PhaseId, phase_cpu};
-    let usable = ram.effective_bytes?;
+    let usable = ram.usable_bytes?;
     let others = machine::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
         return None;

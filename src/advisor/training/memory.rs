@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::breakdown::Estimate;
 use super::estimate;
 use super::plan::{PlanError, PlanWarning, TrainingPlan};
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{RamSizes, VramTotals};
 use crate::advisor::headroom::{self, LimitKind};
 use crate::advisor::recommend::Recommendation;
 use crate::profile::{DiskKind, MachineProfile};
@@ -136,11 +136,7 @@ pub struct MachineCapacity {
 }
 
 /// The machine's [`MachineCapacity`].
-pub fn capacity(
-    profile: &MachineProfile,
-    ram: &EffectiveRam,
-    vram: &VramTotals,
-) -> MachineCapacity {
+pub fn capacity(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> MachineCapacity {
     let smallest_gpu = profile
         .gpus
         .iter()
@@ -159,7 +155,7 @@ pub fn capacity(
         } else {
             smallest_gpu
         },
-        cpu: ram.effective_bytes,
+        cpu: ram.usable_bytes,
         nvme,
         unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
         gpu_working_set: crate::advisor::unified::apple_gpu_working_set(profile).map(|w| w.bytes),
@@ -246,7 +242,7 @@ fn checks(
 pub fn plan_against(
     plan: &TrainingPlan,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
     let machine = capacity(profile, ram, vram);

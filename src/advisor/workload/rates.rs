@@ -3,7 +3,7 @@
 //! the memory bandwidth (measured, else theoretical). The workload simulator and the Bandwidth
 //! page both take their stages from here, so they can't disagree.
 
-use crate::advisor::EffectiveRam;
+use crate::advisor::RamSizes;
 use crate::advisor::bandwidth::{MemoryBandwidthView, PcieView, StorageView};
 use crate::profile::{DiskKind, MachineProfile, Provenance};
 
@@ -194,7 +194,7 @@ impl MachineRates {
     /// [`pcie_figure`] from the bandwidth view's parts.
     pub fn from_profile(
         profile: &MachineProfile,
-        ram: &EffectiveRam,
+        ram: &RamSizes,
         storage: Option<DiskKind>,
         bandwidth: &crate::advisor::bandwidth::Bandwidth,
     ) -> MachineRates {
@@ -203,7 +203,7 @@ impl MachineRates {
             memory_figure(&bandwidth.memory);
         let pcie = pcie_figure(&bandwidth.pcie);
         MachineRates {
-            effective_ram_bytes: ram.effective_bytes,
+            effective_ram_bytes: ram.usable_bytes,
             usable_share: ram.usable_share(),
             ram_capped: ram.limited_by_cgroup,
             // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
