@@ -159,7 +159,7 @@ fn g4dn_boundary_ram_equal_to_vram_passes_the_1x_rules() {
 fn container_limit_and_small_shm() {
     // The 4090 + 128 GiB lab PC inside `docker run --memory=32g` with the default /dev/shm.
     let a = assess(&fixture("docker-4090-limit32g-shm64m"));
-    assert_eq!(a.memory.effective_bytes, Some(32 * GIB));
+    assert_eq!(a.memory.usable_bytes, Some(32 * GIB));
     assert!(a.memory.limited_by_cgroup);
     // 32 GiB / 24 GiB = 1.33: baseline, not the 5.33 of the bare machine.
     assert!((a.ratio.ram_to_vram_total.unwrap() - 32.0 / 24.0).abs() < 1e-12);
@@ -297,6 +297,24 @@ fn assessment_json_round_trips() {
     let text = serde_json::to_string(&a).unwrap();
     let back: ramvram::advisor::Assessment = serde_json::from_str(&text).unwrap();
     assert_eq!(a, back);
+    // RAM's four sizes by their JSON names. The fixture: 128 GiB of `MemTotal` (2^37 bytes,
+    // exactly a common size, so installed is that size rounded up: itself, estimated) inside
+    // `docker run --memory=32g` (2^35 bytes), which caps what a job can use and what the rules
+    // compare.
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let m = &v["memory"];
+    assert_eq!(m["mem_total_bytes"].as_u64(), Some(137_438_953_472));
+    assert_eq!(m["limit_bytes"].as_u64(), Some(34_359_738_368));
+    assert_eq!(m["usable_bytes"].as_u64(), Some(34_359_738_368));
+    assert_eq!(m["limited_by_cgroup"], true);
+    assert_eq!(m["installed_bytes"].as_u64(), Some(137_438_953_472));
+    assert_eq!(m["installed_provenance"], "estimated");
+    assert_eq!(m["installed_basis"], "mem-total-rounded-up");
+    assert_eq!(m["sizing_bytes"].as_u64(), Some(34_359_738_368));
+    for old in ["physical_bytes", "effective_bytes", "installed_source"] {
+        assert!(m.get(old).is_none(), "{old} is schema 1's name");
+    }
+    assert_eq!(v["schema_version"], 2);
 }
 
 /// Issue 13's case: 64 GB installed shows as `MemTotal` 62.7 GiB, and four 16 GB GPUs as NVML's
@@ -306,15 +324,19 @@ fn assessment_json_round_trips() {
 fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
     let a = assess(&fixture("live-4x4080-64g"));
     let mem_total = 65_745_012u64 * 1024;
-    assert_eq!(a.memory.physical_bytes, Some(mem_total));
+    assert_eq!(a.memory.mem_total_bytes, Some(mem_total));
     assert!(
         mem_total < 4 * 16_376 * 1024 * 1024,
         "as detected, RAM < VRAM"
     );
     assert_eq!(a.memory.installed_bytes, Some(64 * GIB));
     assert_eq!(
-        a.memory.installed_source,
-        Some(ramvram::advisor::capacity::InstalledSource::Estimated)
+        a.memory.installed_provenance,
+        Some(ramvram::profile::Provenance::Estimated)
+    );
+    assert_eq!(
+        a.memory.installed_basis,
+        Some(ramvram::advisor::capacity::InstalledBasis::MemTotalRoundedUp)
     );
     assert_eq!(a.vram.nominal_total_bytes, Some(64 * GIB));
     assert_eq!(a.vram.catalogue_gpus, 4);
@@ -324,7 +346,7 @@ fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
     assert!(!a.findings.iter().any(|f| f.id == FindingId::RamBelowVram));
     assert_eq!(a.verdict, Verdict::Baseline);
     // Headroom still uses what Linux can hand out.
-    assert_eq!(a.memory.effective_bytes, Some(mem_total));
+    assert_eq!(a.memory.usable_bytes, Some(mem_total));
     let text = String::from_utf8(
         common::ramvram()
             .args(["advise", "--profile"])

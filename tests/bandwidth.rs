@@ -4,9 +4,9 @@ mod common;
 
 use common::{GIB, fixture};
 use ramvram::advisor::bandwidth::BandwidthBasis;
-use ramvram::advisor::workload::{FigureSource, StageId};
+use ramvram::advisor::workload::StageId;
 use ramvram::advisor::{FindingId, Quantity, RuleStatus, assess};
-use ramvram::profile::{MemoryBandwidth, StorageBandwidth, ValueSource};
+use ramvram::profile::{MemoryBandwidth, Provenance, StorageBandwidth};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
@@ -18,7 +18,7 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
     let b = a.bandwidth.as_ref().expect("bandwidth computed");
     // One channel × 3200 MT/s × 8 bytes = 25.6 GB/s.
     assert_eq!(b.memory.theoretical_bytes_per_s, Some(25.6e9));
-    assert_eq!(b.memory.theoretical_source, Some(ValueSource::Estimated));
+    assert_eq!(b.memory.theoretical_source, Some(Provenance::Estimated));
     assert_eq!(b.memory.channels, Some(1));
     // The seed's rule: 24 GiB of VRAM × 2 GB/s per GiB = 48 GB/s.
     assert!(close(b.seed_rule.required_bytes_per_s.unwrap(), 48e9));
@@ -37,7 +37,7 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
     assert!(close(pcie, 16.0 * 16e9 * 128.0 / 130.0 / 8.0));
     assert_eq!(b.pipeline.narrowest, None);
     assert_eq!(b.pipeline.starves_gpus, None);
-    assert_eq!(b.pipeline.stages[4].source, FigureSource::Unknown);
+    assert_eq!(b.pipeline.stages[4].source, Provenance::Unknown);
     let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
     assert!(ids.contains(&FindingId::MemoryBandwidthBound), "{ids:?}");
     assert!(ids.contains(&FindingId::SingleChannelMemory), "{ids:?}");
@@ -125,16 +125,16 @@ fn measured_efficiency_and_pipeline_with_measurements() {
     // The measured folder is the dataset's storage: 0.55 GB/s, latency 1 / 5000 files/s.
     let storage = &b.pipeline.stages[0];
     assert_eq!(storage.capacity_bytes_per_s, Some(0.55e9));
-    assert_eq!(storage.source, FigureSource::Measured);
+    assert_eq!(storage.source, Provenance::Measured);
     assert_eq!(b.pipeline.storage_path.as_deref(), Some("/data"));
     let ram = &b.pipeline.stages[1];
-    assert_eq!(ram.source, FigureSource::Measured);
+    assert_eq!(ram.source, Provenance::Measured);
     assert_eq!(ram.capacity_bytes_per_s, Some(20.48e9));
     // CPU decode without a workload: the default 250 MP/s per core on every physical core,
     // in decoded RGB bytes (3 per pixel), marked as the default.
     let cores = f64::from(p.cpu.physical_cores.unwrap());
     let decode = &b.pipeline.stages[2];
-    assert_eq!(decode.source, FigureSource::Default);
+    assert_eq!(decode.source, Provenance::Default);
     assert!(close(
         decode.capacity_bytes_per_s.unwrap(),
         cores * 250e6 * 3.0
@@ -174,10 +174,10 @@ fn old_profiles_load_and_keep_their_json_keys() {
         g.pcie = None;
     }
     let b = assess(&bare).bandwidth.unwrap();
-    assert_eq!(b.pipeline.stages[0].source, FigureSource::Typical);
-    assert_eq!(b.pipeline.stages[1].source, FigureSource::Unknown);
-    assert_eq!(b.pipeline.stages[2].source, FigureSource::Default);
-    assert_eq!(b.pipeline.stages[3].source, FigureSource::Unknown);
+    assert_eq!(b.pipeline.stages[0].source, Provenance::Typical);
+    assert_eq!(b.pipeline.stages[1].source, Provenance::Unknown);
+    assert_eq!(b.pipeline.stages[2].source, Provenance::Default);
+    assert_eq!(b.pipeline.stages[3].source, Provenance::Unknown);
 }
 
 #[test]
@@ -286,4 +286,78 @@ fn a_degraded_link_counts_at_its_current_width_on_both_pages() {
     ));
     // In GB/s the page shows samples/s × the bytes a sample moves there: 0.8 × the link.
     assert!(close(pcie.workload_bytes_per_s().unwrap(), x8 * 0.8));
+}
+
+#[test]
+fn profiles_written_by_older_builds_keep_their_provenance_words() {
+    // A profile as builds before the one `Provenance` wrote it (`ValueSource`, lowercase):
+    // one DDR4-3200 channel entered by hand, with the theoretical figure marked "entered" and
+    // the channel count "detected"; and the same with "estimated".
+    let old = |channels: &str, theoretical: &str| {
+        format!(
+            r#"{{"schema_version": 1,
+              "host": {{"hostname": "old", "os": "Ubuntu 22.04", "kernel": "5.15.0", "arch": "x86_64"}},
+              "cpu": {{"model": null, "physical_cores": 8, "logical_cpus": 16}},
+              "memory": {{"total_bytes": 33554432000, "memory_type": "DDR4", "speed_mts": 3200,
+                         "channels_populated": 1, "channels_source": "{channels}",
+                         "theoretical_bandwidth_source": "{theoretical}"}},
+              "gpus": [], "disks": [], "notes": []}}"#
+        )
+    };
+    for (channels, theoretical, want_channels, want_theoretical) in [
+        (
+            "detected",
+            "entered",
+            Provenance::Detected,
+            Provenance::Entered,
+        ),
+        (
+            "estimated",
+            "estimated",
+            Provenance::Estimated,
+            Provenance::Estimated,
+        ),
+        (
+            "entered",
+            "detected",
+            Provenance::Entered,
+            Provenance::Detected,
+        ),
+    ] {
+        let loaded = ramvram::profile::parse_profile(
+            &old(channels, theoretical),
+            std::path::Path::new("old.json"),
+        )
+        .unwrap();
+        assert!(
+            loaded.ignored_fields.is_empty(),
+            "{:?}",
+            loaded.ignored_fields
+        );
+        let m = &loaded.profile.memory;
+        assert_eq!(m.channels_source, Some(want_channels));
+        assert_eq!(m.theoretical_bandwidth_source, Some(want_theoretical));
+        // Written again, the words are the ones old builds wrote.
+        let v = serde_json::to_value(&loaded.profile).unwrap();
+        assert_eq!(v["memory"]["channels_source"], channels);
+        assert_eq!(v["memory"]["theoretical_bandwidth_source"], theoretical);
+    }
+}
+
+#[test]
+fn a_theoretical_stage_keeps_its_inputs_provenance() {
+    // One channel inferred from slot names: the theoretical 25.6 GB/s is estimated, and the
+    // pipeline's RAM stage says both that it is a theoretical peak and that it is estimated.
+    let b = assess(&fixture("student-4090-ddr4-single-channel"))
+        .bandwidth
+        .unwrap();
+    let ram = &b.pipeline.stages[1];
+    assert_eq!(ram.id, StageId::RamBandwidth);
+    assert!(ram.theoretical);
+    assert_eq!(ram.source, Provenance::Estimated);
+    // PCIe is a theoretical figure from detected links; storage is the kind's typical figure.
+    let pcie = &b.pipeline.stages[3];
+    assert!(pcie.theoretical);
+    assert_eq!(pcie.source, Provenance::Detected);
+    assert!(!b.pipeline.stages[0].theoretical);
 }

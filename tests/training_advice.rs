@@ -82,7 +82,7 @@ fn qlora_70b_on_two_24gb_gpus_fits_vram_and_is_fixed_by_loading() {
     // No recommendation buys GPUs or RAM before that. A swap file alone is not offered: the
     // default load overflows RAM by 2 × 2 × p + 8 GiB − 125.4 GiB ≈ 151 GB, more than the RAM
     // it spills from (buying::ram_advice::MAX_SWAP_SHARE).
-    let usable = a.memory.effective_bytes.unwrap();
+    let usable = a.memory.usable_bytes.unwrap();
     assert!(phase_cpu(&a, PhaseId::Loading) - usable > usable);
     assert!(a.recommendations.iter().all(|r| r.id != R::AddSwap));
 }

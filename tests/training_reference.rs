@@ -6,8 +6,8 @@ mod common;
 use common::{GIB, fixture};
 use ramvram::advisor::recommend::{RecKind, RecommendationId, Subject};
 use ramvram::advisor::training::{
-    EstimateSource, FineTune, Location, OffloadTarget, PlanError, Strategy, TrainingPlan, estimate,
-    presets,
+    EstimateFormula, FineTune, Location, OffloadTarget, PlanError, Strategy, TrainingPlan,
+    estimate, presets,
 };
 use ramvram::advisor::{FindingId, Scenario, assess_with};
 
@@ -56,7 +56,7 @@ fn every_row_of_the_deepspeed_t5_3b_table() {
             (g - gpu).abs() <= 0.005,
             "{stage:?} {param:?} {opt:?} init={init}: GPU {g:.3} vs {gpu}"
         );
-        assert_eq!(e.source, EstimateSource::DeepspeedEstimator);
+        assert_eq!(e.formula, EstimateFormula::DeepspeedEstimator);
     }
 }
 
@@ -391,7 +391,7 @@ fn training_memory_json_round_trips() {
         "nvme_bytes",
         "breakdown",
         "fits",
-        "source",
+        "formula",
     ] {
         assert!(!v["training_memory"][key].is_null(), "{key}");
     }

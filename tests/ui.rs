@@ -452,7 +452,7 @@ fn entered_memory_configuration_gives_the_theoretical_bandwidth() {
     assert_eq!(m.speed_mts, Some(3200));
     assert_eq!(
         m.channels_source,
-        Some(ramvram::profile::ValueSource::Entered)
+        Some(ramvram::profile::Provenance::Entered)
     );
     // 51.2 GB/s covers 25.6 GiB under the seed's rule: enough for the A10G's 24 GiB.
     h.get_by_label_contains("covers 25.6\u{a0}GiB of VRAM");

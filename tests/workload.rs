@@ -285,7 +285,7 @@ fn the_default_decode_rate_is_marked_with_the_range_it_spans() {
     let r = simulate(&seed(), &machine(32, DiskKind::Nvme));
     let d = r.pipeline.decode.unwrap();
     assert_eq!(d.mpix_per_core, 250.0);
-    assert_eq!(d.source, ramvram::advisor::workload::RateSource::Default);
+    assert_eq!(d.source, ramvram::profile::Provenance::Default);
     let crop = 10.4e-3 * (1024.0f64 / 224.0).powi(2) + 0.4e-9 * 8_294_400.0;
     let util = |mpix: f64| 8.0 * 0.7 / (8_294_400.0 / (mpix * 1e6) + crop) / 40.0;
     assert!(close(d.utilization_at_half.unwrap(), util(125.0)));

@@ -343,13 +343,14 @@ fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_a
     let batch = recs.iter().find(|x| x.id == R::ReduceBatchSize).unwrap();
     assert_eq!(batch.result.fits, Some(false));
     assert!(batch.result.working_set_bytes.unwrap() < r.memory_budget.working_set_bytes);
-    let ram = ramvram::advisor::EffectiveRam {
-        physical_bytes: Some(5 * GIB),
+    let ram = ramvram::advisor::RamSizes {
+        mem_total_bytes: Some(5 * GIB),
         limit_bytes: None,
-        effective_bytes: Some(5 * GIB),
+        usable_bytes: Some(5 * GIB),
         limited_by_cgroup: false,
         installed_bytes: None,
-        installed_source: None,
+        installed_provenance: None,
+        installed_basis: None,
         sizing_bytes: Some(5 * GIB),
     };
     let f = ramvram::advisor::workload::findings(&r, &ram);
@@ -399,14 +400,15 @@ fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
 }
 
 /// Usable RAM of `gib` GiB, nothing else known.
-fn ram_of(gib: u64) -> ramvram::advisor::EffectiveRam {
-    ramvram::advisor::EffectiveRam {
-        physical_bytes: Some(gib * GIB),
+fn ram_of(gib: u64) -> ramvram::advisor::RamSizes {
+    ramvram::advisor::RamSizes {
+        mem_total_bytes: Some(gib * GIB),
         limit_bytes: None,
-        effective_bytes: Some(gib * GIB),
+        usable_bytes: Some(gib * GIB),
         limited_by_cgroup: false,
         installed_bytes: None,
-        installed_source: None,
+        installed_provenance: None,
+        installed_basis: None,
         sizing_bytes: Some(gib * GIB),
     }
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::capacity::VramTotals;
 use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
 use super::rules::RuleStatus;
-use crate::profile::{Disk, DiskKind, MachineProfile, ValueSource};
+use crate::profile::{Disk, DiskKind, MachineProfile, Provenance};
 
 pub use super::bandwidth_views::{
     BandwidthBasis, MemoryBandwidthView, PcieView, SeedBandwidthRule, StorageView,
@@ -162,8 +162,8 @@ fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
         .or_else(|| dimms.iter().filter_map(|d| d.effective_speed_mts()).min());
     let layout = crate::profile::infer_channels(dimms);
     let (channels, channels_source) = match (m.channels_populated, layout.as_ref()) {
-        (Some(c), _) => (Some(c), m.channels_source.or(Some(ValueSource::Entered))),
-        (None, Some(l)) => (Some(l.count()), Some(ValueSource::Estimated)),
+        (Some(c), _) => (Some(c), m.channels_source.or(Some(Provenance::Entered))),
+        (None, Some(l)) => (Some(l.count()), Some(Provenance::Estimated)),
         (None, None) => (None, None),
     };
     let width = dimms
@@ -175,19 +175,18 @@ fn memory_view(profile: &MachineProfile) -> MemoryBandwidthView {
     let (theoretical, theoretical_source) = match m.theoretical_bandwidth_bytes_per_s {
         Some(t) => (
             Some(t),
-            m.theoretical_bandwidth_source
-                .or(Some(ValueSource::Entered)),
+            m.theoretical_bandwidth_source.or(Some(Provenance::Entered)),
         ),
         None => match (channels, speed_mts) {
             (Some(c), Some(s)) => {
                 // The figure is only as sure as its least sure input.
-                let source = if channels_source == Some(ValueSource::Estimated) {
-                    ValueSource::Estimated
-                } else if m.speed_mts.is_some() || channels_source == Some(ValueSource::Entered) {
+                let source = if channels_source == Some(Provenance::Estimated) {
+                    Provenance::Estimated
+                } else if m.speed_mts.is_some() || channels_source == Some(Provenance::Entered) {
                     m.theoretical_bandwidth_source
-                        .unwrap_or(ValueSource::Entered)
+                        .unwrap_or(Provenance::Entered)
                 } else {
-                    ValueSource::Detected
+                    Provenance::Detected
                 };
                 (
                     Some(theoretical_memory_bytes_per_s(c, s, width)),

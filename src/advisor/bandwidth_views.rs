@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::RuleStatus;
-use crate::profile::{DiskKind, PcieLink, ValueSource};
+use crate::profile::{DiskKind, PcieLink, Provenance};
 
 /// Memory bandwidth: what the hardware allows and what was measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -17,7 +17,7 @@ pub struct MemoryBandwidthView {
     /// Populated channels.
     pub channels: Option<u32>,
     /// Where the channel count came from.
-    pub channels_source: Option<ValueSource>,
+    pub channels_source: Option<Provenance>,
     /// Modules installed.
     pub modules: u32,
     /// True when channels hold different amounts or numbers of modules.
@@ -25,7 +25,7 @@ pub struct MemoryBandwidthView {
     /// Theoretical peak, bytes/s.
     pub theoretical_bytes_per_s: Option<f64>,
     /// Where the theoretical figure came from (`estimated` when the channel count was).
-    pub theoretical_source: Option<ValueSource>,
+    pub theoretical_source: Option<Provenance>,
     /// Measured STREAM Triad, bytes/s.
     pub measured_triad_bytes_per_s: Option<f64>,
     /// True when the measurement was flagged noisy.

@@ -1,4 +1,5 @@
-//! RAM and VRAM, the two numbers every ratio divides, each in two senses:
+//! RAM and VRAM, the two numbers every ratio divides, each in two senses ([`RamSizes`] keeps
+//! RAM's `MemTotal`, usable, installed and sizing figures side by side):
 //!
 //! - **usable** RAM is what Linux manages (`MemTotal`) or the cgroup limit when lower: what a
 //!   job can allocate. Headroom findings (swap, page cache, the workload's budget, whether a
@@ -12,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::catalog;
-use crate::profile::MachineProfile;
+use crate::profile::{MachineProfile, Provenance};
 use crate::units::GIB;
 
 /// RAM the OS and a desktop session use. Assumption: a Linux desktop after login uses
@@ -22,49 +23,83 @@ pub const OS_BYTES: u64 = 2 << 30;
 /// Assumption: `import torch` plus CUDA initialisation is 2.5–3.5 GiB resident; 3 GiB.
 pub const MAIN_PROCESS_BYTES: u64 = 3 << 30;
 
-/// Where the installed size comes from.
+/// Which figure the installed size is (its [`Provenance`] says how sure it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum InstalledSource {
-    /// The sum of the memory modules SMBIOS lists.
+pub enum InstalledBasis {
+    /// The sum of the memory modules SMBIOS lists ([`Provenance::Detected`]).
     Modules,
     /// Windows' `GetPhysicallyInstalledSystemMemory` (`windows.installed_ram_bytes`): the
-    /// firmware's own total, when the modules can't be listed.
+    /// firmware's own total, when the modules can't be listed ([`Provenance::Detected`]).
     Firmware,
-    /// `memory.installed_bytes` in the profile (typed, a cloud instance's published size, a
-    /// planned machine).
-    Entered,
-    /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`]).
-    Estimated,
+    /// `memory.installed_bytes` in the profile: typed, a cloud instance's published size, a
+    /// planned machine ([`Provenance::Entered`]).
+    Profile,
+    /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`];
+    /// [`Provenance::Estimated`]).
+    MemTotalRoundedUp,
 }
 
-/// System memory as a job sees it and as it was bought. Bytes.
+impl InstalledBasis {
+    /// How sure a figure of this basis is: detected for the modules and the firmware,
+    /// entered for the profile's field, estimated for `MemTotal` rounded up.
+    pub fn provenance(self) -> Provenance {
+        match self {
+            InstalledBasis::Modules | InstalledBasis::Firmware => Provenance::Detected,
+            InstalledBasis::Profile => Provenance::Entered,
+            InstalledBasis::MemTotalRoundedUp => Provenance::Estimated,
+        }
+    }
+}
+
+/// System memory's four sizes, in bytes, each `None` where it is unknown: what the kernel
+/// manages, what a job can use, what was bought, and what the sizing rules compare with the
+/// GPUs (docs/model.md, "Usable, installed and sizing RAM"). `memory` in the assessment JSON
+/// (docs/profile.md); before assessment schema 2 this was `EffectiveRam`, with
+/// `physical_bytes` for `mem_total_bytes` and `effective_bytes` for `usable_bytes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EffectiveRam {
-    /// RAM Linux manages (`MemTotal`).
-    pub physical_bytes: Option<u64>,
-    /// cgroup limit, when one is set.
+pub struct RamSizes {
+    /// The RAM the kernel manages: `MemTotal` of `/proc/meminfo` (`memory.total_bytes`), which
+    /// is 1–5 % below what is installed (the firmware, the kernel image, `crashkernel` and
+    /// integrated graphics keep the rest). Under WSL2 it is WSL's cap, not Windows' RAM; on
+    /// Windows `GlobalMemoryStatusEx`'s `ullTotalPhys`; on a Mac `hw.memsize`. Not the
+    /// installed RAM: see [`Self::installed_bytes`].
+    pub mem_total_bytes: Option<u64>,
+    /// The cgroup memory limit on this process (a container's `--memory`, a Slurm job's
+    /// `--mem`: `memory.limit_bytes`), when one is set; it may be above `MemTotal`.
     pub limit_bytes: Option<u64>,
-    /// Usable: what a job can use — the cgroup limit when it is lower than `MemTotal`, else
-    /// `MemTotal`. `None` when `MemTotal` is unknown and there is no limit.
-    pub effective_bytes: Option<u64>,
-    /// True when the cgroup limit is what caps it.
+    /// What a job can use: `min(MemTotal, cgroup limit)` (a limit above `MemTotal` doesn't
+    /// count; under WSL2 `MemTotal` already is WSL's cap), the limit alone when `MemTotal` is
+    /// unknown, `None` when both are. Headroom (swap, the page cache, a workload's budget,
+    /// whether a plan's CPU need fits) is judged against it.
+    pub usable_bytes: Option<u64>,
+    /// True when the cgroup limit is what caps [`Self::usable_bytes`] (below `MemTotal`, or
+    /// `MemTotal` unknown).
     pub limited_by_cgroup: bool,
-    /// RAM installed; `None` when there are no modules, nothing was entered and `MemTotal`
+    /// The RAM installed (bought): the modules' sum, the firmware's total (Windows), the
+    /// profile's `memory.installed_bytes`, or `MemTotal` rounded up to a common size
+    /// ([`installed_ram`]); `None` when there are no modules, nothing was entered and `MemTotal`
     /// matches no common size ([`estimate_installed`]).
     #[serde(default)]
     pub installed_bytes: Option<u64>,
-    /// Where [`Self::installed_bytes`] comes from.
+    /// How sure [`Self::installed_bytes`] is: detected (modules, firmware), entered (the
+    /// profile's field) or estimated (from `MemTotal`); `None` with it.
     #[serde(default)]
-    pub installed_source: Option<InstalledSource>,
-    /// What the sizing rules and the RAM:VRAM ratio compare with the GPUs: the cgroup limit when
-    /// it caps this job below `MemTotal` (the job gets no more, however much is installed), else
-    /// the installed size, else `MemTotal`.
+    pub installed_provenance: Option<Provenance>,
+    /// Which figure [`Self::installed_bytes`] is: the modules' sum, the firmware's total, the
+    /// profile's field, or `MemTotal` rounded up.
+    #[serde(default)]
+    pub installed_basis: Option<InstalledBasis>,
+    /// What the RAM:VRAM ratio and the published rules ("RAM ≥ factor × nominal VRAM",
+    /// `advisor::rules`, each rule's source in docs/model.md "Published rules") compare with
+    /// the GPUs' nominal memory: the cgroup limit when it caps this job below `MemTotal` (the
+    /// job gets no more, however much is installed), else [`Self::installed_bytes`] (the rules
+    /// are written for machines as bought), else `MemTotal`.
     #[serde(default)]
     pub sizing_bytes: Option<u64>,
 }
 
-impl EffectiveRam {
+impl RamSizes {
     /// Usable ÷ installed RAM on this machine: the share the firmware and kernel leave to Linux
     /// (e.g. 62.7 GiB of `MemTotal` for 64 GiB installed), which a larger installation keeps.
     /// A need in usable bytes divided by it is the installed size to buy. 1 when either size
@@ -72,7 +107,7 @@ impl EffectiveRam {
     pub fn usable_share(&self) -> f64 {
         match (
             self.installed_bytes,
-            self.physical_bytes,
+            self.mem_total_bytes,
             self.limited_by_cgroup,
         ) {
             (Some(i), Some(p), false) if i > 0 && p <= i => p as f64 / i as f64,
@@ -128,7 +163,7 @@ pub fn round_up_installed(bytes: u64) -> u64 {
 }
 
 /// Installed RAM that leaves `usable` bytes to Linux on a machine whose usable share is
-/// `usable_share` ([`EffectiveRam::usable_share`]): `usable / usable_share`, exact (not rounded).
+/// `usable_share` ([`RamSizes::usable_share`]): `usable / usable_share`, exact (not rounded).
 /// E.g. 164.6 GiB of need where 64 GiB installed shows as 62.7 GiB: 168 GiB installed.
 pub fn installed_needed(usable: u64, usable_share: f64) -> u64 {
     crate::units::saturating_bytes(usable as f64 / usable_share.max(1e-3))
@@ -157,21 +192,21 @@ pub fn estimate_installed(mem_total: u64) -> Option<u64> {
         .filter(|size| mem_total as f64 >= *size as f64 * MEMTOTAL_MIN_SHARE)
 }
 
-/// The installed size and its source: the modules' sum when every module's size is known and
+/// The installed size and which figure it is: the modules' sum when every module's size is known and
 /// the sum is at least `MemTotal` (a virtual machine's SMBIOS can list less than it has), else
 /// `memory.installed_bytes`, else Windows' firmware total (when at least the usable RAM), else
 /// [`estimate_installed`].
-pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledSource>) {
+pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledBasis>) {
     let m = &profile.memory;
     let modules: Option<u64> = (!m.dimms.is_empty())
         .then(|| m.dimms.iter().map(|d| d.size_bytes).sum::<Option<u64>>())
         .flatten()
         .filter(|sum| m.total_bytes.is_none_or(|t| *sum >= t));
     if let Some(sum) = modules {
-        return (Some(sum), Some(InstalledSource::Modules));
+        return (Some(sum), Some(InstalledBasis::Modules));
     }
     if let Some(entered) = m.installed_bytes {
-        return (Some(entered), Some(InstalledSource::Entered));
+        return (Some(entered), Some(InstalledBasis::Profile));
     }
     let firmware = profile
         .windows
@@ -179,38 +214,40 @@ pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<Installed
         .and_then(|w| w.installed_ram_bytes)
         .filter(|i| m.total_bytes.is_none_or(|t| *i >= t));
     if let Some(f) = firmware {
-        return (Some(f), Some(InstalledSource::Firmware));
+        return (Some(f), Some(InstalledBasis::Firmware));
     }
     match m.total_bytes.and_then(estimate_installed) {
-        Some(e) => (Some(e), Some(InstalledSource::Estimated)),
+        Some(e) => (Some(e), Some(InstalledBasis::MemTotalRoundedUp)),
         None => (None, None),
     }
 }
 
-/// Usable RAM `min(MemTotal, cgroup limit)` (a limit above `MemTotal` does not count: the
-/// kernel can't hand out memory it doesn't have), installed RAM, and the RAM sizing rules use.
-pub fn effective_ram(profile: &MachineProfile) -> EffectiveRam {
-    let physical = profile.memory.total_bytes;
+/// The four sizes of [`RamSizes`]: `MemTotal`, usable RAM `min(MemTotal, cgroup limit)` (a
+/// limit above `MemTotal` does not count: the kernel can't hand out memory it doesn't have),
+/// installed RAM ([`installed_ram`]), and the RAM the sizing rules use.
+pub fn ram_sizes(profile: &MachineProfile) -> RamSizes {
+    let mem_total = profile.memory.total_bytes;
     let limit = profile.memory.limit_bytes;
-    let (effective, limited) = match (physical, limit) {
+    let (usable, limited) = match (mem_total, limit) {
         (Some(p), Some(l)) if l < p => (Some(l), true),
         (Some(p), _) => (Some(p), false),
         (None, Some(l)) => (Some(l), true),
         (None, None) => (None, false),
     };
-    let (installed, source) = installed_ram(profile);
+    let (installed, basis) = installed_ram(profile);
     let sizing = if limited {
-        effective
+        usable
     } else {
-        installed.or(physical)
+        installed.or(mem_total)
     };
-    EffectiveRam {
-        physical_bytes: physical,
+    RamSizes {
+        mem_total_bytes: mem_total,
         limit_bytes: limit,
-        effective_bytes: effective,
+        usable_bytes: usable,
         limited_by_cgroup: limited,
         installed_bytes: installed,
-        installed_source: source,
+        installed_provenance: basis.map(InstalledBasis::provenance),
+        installed_basis: basis,
         sizing_bytes: sizing,
     }
 }

@@ -2,7 +2,7 @@
 //! PCIe, the plans (training, inference, data loading), Windows and WSL. Calls each part's own
 //! findings; the vocabulary it speaks is [`super::findings`].
 
-use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{RamSizes, VramTotals};
 use super::findings::{
     BUSY_UTILIZATION_PERCENT, Finding, FindingId, Quantity, RecId, SWAP_IN_USE_WARN_BYTES,
     SWAPPINESS_MAX, Severity,
@@ -15,7 +15,7 @@ pub struct Context<'a> {
     /// The machine.
     pub profile: &'a MachineProfile,
     /// Effective RAM.
-    pub ram: &'a EffectiveRam,
+    pub ram: &'a RamSizes,
     /// VRAM totals.
     pub vram: &'a VramTotals,
     /// Ratios.
@@ -62,7 +62,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Severity::Info,
             &[RecId::BudgetUnifiedPool],
         );
-        if let Some(r) = ram.effective_bytes {
+        if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
         }
         out.push(f);
@@ -75,7 +75,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         };
         let mut f =
             Finding::new(id, Severity::Info, &[]).with("gpu_limit", Quantity::Bytes(ws.bytes));
-        if let Some(r) = ram.effective_bytes {
+        if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
         }
         out.push(f);
@@ -159,7 +159,7 @@ fn container(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if let (true, Some(limit), Some(physical)) = (
         cx.ram.limited_by_cgroup,
         cx.ram.limit_bytes,
-        cx.ram.physical_bytes,
+        cx.ram.mem_total_bytes,
     ) {
         out.push(
             Finding::new(

@@ -29,7 +29,7 @@ pub mod wsl;
 
 use serde::{Deserialize, Serialize};
 
-pub use capacity::{EffectiveRam, VramTotals};
+pub use capacity::{RamSizes, VramTotals};
 pub use findings::{Finding, FindingId, Quantity, RecId, Severity};
 pub use ratio::{Ratio, Tier};
 pub use rules::{RuleId, RuleResult, RuleStatus};
@@ -39,14 +39,18 @@ use crate::profile::MachineProfile;
 
 /// Format version of the assessment JSON (`advise --json`, reports). 2: the `scenario` it was
 /// computed from; one pipeline (`bandwidth.pipeline`, with `narrowest_stage`), no top-level
-/// `pipeline`.
+/// `pipeline`; one provenance vocabulary (`profile::Provenance`; pipeline stages' `source` plus
+/// `theoretical`, the installed RAM's `installed_provenance` and `installed_basis` for
+/// `installed_source`, a training estimate's `formula` for `source`) and [`RamSizes`] for
+/// `EffectiveRam` (`memory.mem_total_bytes` for `physical_bytes`, `usable_bytes` for
+/// `effective_bytes`). Nothing reads an assessment back.
 pub const ASSESSMENT_SCHEMA_VERSION: u32 = 2;
 
 /// The one-line answer shown at the top of every view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Effective RAM is below total VRAM (or below the largest GPU).
+    /// Sizing RAM ([`RamSizes::sizing_bytes`]) is below total VRAM (or below the largest GPU).
     RamBelowVram,
     /// 1.0–1.5×: fine without offload.
     Baseline,
@@ -83,8 +87,9 @@ pub struct Assessment {
     /// What was assessed besides the machine, as given: the training plan, the workload and the
     /// model to serve. A valid scenario file on its own (`advise --json | jq .scenario`).
     pub scenario: Scenario,
-    /// Effective RAM.
-    pub memory: EffectiveRam,
+    /// RAM's sizes: `MemTotal`, usable, installed (with its provenance) and the sizing figure
+    /// the ratio and rules use (`memory` in JSON).
+    pub memory: RamSizes,
     /// VRAM totals.
     pub vram: VramTotals,
     /// RAM:VRAM ratios and tier.
@@ -181,7 +186,7 @@ fn subject_outcome(a: &Assessment, subject: recommend::Subject) -> Option<recomm
 fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     let recognised = wsl::recognised(given);
     let profile = recognised.as_ref().unwrap_or(given);
-    let memory = capacity::effective_ram(profile);
+    let memory = capacity::ram_sizes(profile);
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
     let mut recommendations = Vec::new();

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{RamSizes, VramTotals};
 
 /// The seed article's ratio tiers (§四.1 "golden rules", revised; see `docs/model.md`):
 /// below 1.0 insufficient; 1.0–1.5 the capacity baseline, enough without offload (the seed
@@ -50,7 +50,7 @@ impl Tier {
 /// The two ratios and the tier of the first.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ratio {
-    /// RAM as sized ([`EffectiveRam::sizing_bytes`]: installed, or the cgroup limit that caps
+    /// RAM as sized ([`RamSizes::sizing_bytes`]: installed, or the cgroup limit that caps
     /// the job) / the discrete GPUs' nominal memory. `None` when either is unknown or there is
     /// no discrete GPU.
     pub ram_to_vram_total: Option<f64>,
@@ -61,7 +61,7 @@ pub struct Ratio {
 }
 
 /// Computes the ratios. Division happens only with a non-zero denominator.
-pub fn ratios(ram: &EffectiveRam, vram: &VramTotals) -> Ratio {
+pub fn ratios(ram: &RamSizes, vram: &VramTotals) -> Ratio {
     let div = |num: Option<u64>, den: Option<u64>| match (num, den) {
         (Some(n), Some(d)) if d > 0 => Some(n as f64 / d as f64),
         _ => None,

@@ -1,6 +1,6 @@
 //! The published RAM-sizing rules, each judged against this machine.
 //!
-//! Every rule is "RAM ≥ factor × basis", with RAM as sized ([`EffectiveRam::sizing_bytes`]:
+//! Every rule is "RAM ≥ factor × basis", with RAM as sized ([`RamSizes::sizing_bytes`]:
 //! installed, or a cgroup limit that caps the job) and the GPUs' nominal memory
 //! ([`VramTotals::nominal_total_bytes`]): the rules are written for machines as bought. The
 //! factors and their sources are below and in `docs/model.md`; the seed article's tiers are
@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::capacity::{EffectiveRam, VramTotals};
+use super::capacity::{RamSizes, VramTotals};
 
 /// What a rule multiplies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,11 +160,11 @@ pub struct RuleResult {
 }
 
 /// Judges every rule in [`RULES`].
-pub fn judge(ram: &EffectiveRam, vram: &VramTotals) -> Vec<RuleResult> {
+pub fn judge(ram: &RamSizes, vram: &VramTotals) -> Vec<RuleResult> {
     RULES.iter().map(|def| judge_one(def, ram, vram)).collect()
 }
 
-fn judge_one(def: &RuleDef, ram: &EffectiveRam, vram: &VramTotals) -> RuleResult {
+fn judge_one(def: &RuleDef, ram: &RamSizes, vram: &VramTotals) -> RuleResult {
     let required = match def.basis {
         Basis::TotalVram => vram.nominal_total_bytes.map(|v| scale(v, def.factor)),
         Basis::LargestGpu => vram.nominal_largest_bytes.map(|v| scale(v, def.factor)),

@@ -18,7 +18,7 @@ pub struct MachineChange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wsl_memory_bytes: Option<u64>,
     /// RAM installed. Usable RAM (`MemTotal`) keeps the machine's usable share of installed
-    /// RAM ([`crate::advisor::EffectiveRam::usable_share`]); the modules listed are dropped,
+    /// RAM ([`crate::advisor::RamSizes::usable_share`]); the modules listed are dropped,
     /// since which modules make up the size isn't known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_bytes: Option<u64>,
@@ -46,7 +46,7 @@ pub fn apply(profile: &MachineProfile, change: &MachineChange) -> MachineProfile
         p.memory.available_bytes = None;
     }
     if let Some(b) = change.ram_bytes {
-        let share = super::capacity::effective_ram(profile).usable_share();
+        let share = super::capacity::ram_sizes(profile).usable_share();
         p.memory.installed_bytes = Some(b);
         p.memory.total_bytes = Some(crate::units::saturating_bytes(b as f64 * share));
         p.memory.available_bytes = None;

@@ -1,9 +1,9 @@
 //! WSL2: the RAM Linux sees is WSL's cap, by default half of Windows' memory, so the first
 //! advice is raising `memory=` in `.wslconfig`, not buying RAM. Pure, on `memory.wsl`.
 
-use super::capacity::{EffectiveRam, VramTotals, estimate_installed};
+use super::capacity::{RamSizes, VramTotals, estimate_installed};
 use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
-use crate::profile::{MachineProfile, WslConfigState};
+use crate::profile::{MachineProfile, Provenance, WslConfigState};
 
 /// Share of Windows' memory WSL2 gives its VM when `.wslconfig` sets no `memory=`: "50% of
 /// total memory on Windows" (Microsoft, "Advanced settings configuration in WSL", `memory`
@@ -16,22 +16,16 @@ pub const WSL_DEFAULT_SHARE: f64 = 0.5;
 /// use.
 pub const WINDOWS_RESERVE_BYTES: u64 = 4 << 30;
 
-/// Where Windows' RAM figure comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowsRamSource {
-    /// `memory.wsl.windows_ram_bytes`, entered by the user.
-    Entered,
-    /// Twice the cap Linux sees, WSL's default share being half, rounded to a common installed
-    /// size ([`estimate_installed`]): only when no `memory=` overrides the default.
-    Estimated,
-}
-
 /// Windows' RAM and where the figure comes from; `None` when it can't be told (a `memory=` is
 /// set and nobody entered Windows' RAM, the `.wslconfig` couldn't be read, or this isn't WSL2).
-pub fn windows_ram(profile: &MachineProfile) -> Option<(u64, WindowsRamSource)> {
+/// The provenance is [`Provenance::Entered`] for `memory.wsl.windows_ram_bytes`, and
+/// [`Provenance::Estimated`] for twice the cap Linux sees (WSL's default share being half),
+/// rounded to a common installed size ([`estimate_installed`]): only when no `memory=`
+/// overrides the default.
+pub fn windows_ram(profile: &MachineProfile) -> Option<(u64, Provenance)> {
     let w = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2())?;
     if let Some(entered) = w.windows_ram_bytes {
-        return Some((entered, WindowsRamSource::Entered));
+        return Some((entered, Provenance::Entered));
     }
     // The default applies when no memory= is in effect: no file, or a file without memory=, or
     // one WSL ignores as malformed.
@@ -45,7 +39,7 @@ pub fn windows_ram(profile: &MachineProfile) -> Option<(u64, WindowsRamSource)> 
     }
     let cap = w.memory_cap_bytes.or(profile.memory.total_bytes)?;
     let doubled = crate::units::saturating_bytes(cap as f64 / WSL_DEFAULT_SHARE);
-    estimate_installed(doubled).map(|e| (e, WindowsRamSource::Estimated))
+    estimate_installed(doubled).map(|e| (e, Provenance::Estimated))
 }
 
 /// The most `memory=` can give: Windows' RAM less [`WINDOWS_RESERVE_BYTES`]; `None` when
@@ -85,11 +79,11 @@ pub fn recognised(profile: &MachineProfile) -> Option<MachineProfile> {
 /// `wsl-memory-capped`, under WSL2 with a known cap and room to raise it (or room unknown):
 /// a warning when the cap leaves RAM below the GPUs' memory, info otherwise. Values: `cap`,
 /// and `windows_ram` and `cap_after` when known. Its first recommendation raises `memory=`.
-pub fn findings(profile: &MachineProfile, ram: &EffectiveRam, vram: &VramTotals) -> Vec<Finding> {
+pub fn findings(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Vec<Finding> {
     let Some(w) = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2()) else {
         return Vec::new();
     };
-    let Some(cap) = w.memory_cap_bytes.or(ram.physical_bytes) else {
+    let Some(cap) = w.memory_cap_bytes.or(ram.mem_total_bytes) else {
         return Vec::new();
     };
     let windows = windows_ram(profile);
@@ -99,8 +93,9 @@ pub fn findings(profile: &MachineProfile, ram: &EffectiveRam, vram: &VramTotals)
     }
     let below_vram = vram.nominal_total_bytes.is_some_and(|v| cap < v);
     let rec = match windows {
-        Some((_, WindowsRamSource::Entered)) => RecId::WslRaiseMemory,
-        Some((_, WindowsRamSource::Estimated)) => RecId::WslRaiseMemoryEstimated,
+        Some((_, Provenance::Estimated)) => RecId::WslRaiseMemoryEstimated,
+        // Entered: the only other provenance `windows_ram` gives.
+        Some(_) => RecId::WslRaiseMemory,
         None => RecId::WslRaiseMemoryUnknown,
     };
     let mut f = Finding::new(
@@ -148,10 +143,7 @@ mod tests {
         // 2 × 15.6 GiB = 31.2 GiB, 97.5 % of 32 GiB: Windows has 32 GiB; memory= can give
         // 32 − 4 = 28 GiB.
         let p = wsl2(Some(WslConfigState::Absent), None);
-        assert_eq!(
-            windows_ram(&p),
-            Some((32 * GIB, WindowsRamSource::Estimated))
-        );
+        assert_eq!(windows_ram(&p), Some((32 * GIB, Provenance::Estimated)));
         assert_eq!(wsl_cap_after(&p), Some(28 * GIB));
         // A malformed file is ignored by WSL: the default still applies.
         let m = wsl2(Some(WslConfigState::Malformed), None);
@@ -182,7 +174,7 @@ mod tests {
     #[test]
     fn the_finding_puts_wslconfig_first() {
         let p = wsl2(Some(WslConfigState::Absent), None);
-        let ram = super::super::capacity::effective_ram(&p);
+        let ram = super::super::capacity::ram_sizes(&p);
         let vram = VramTotals {
             discrete_gpus: 1,
             unified_gpus: 0,

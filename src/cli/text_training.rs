@@ -106,7 +106,7 @@ pub fn training(lang: Lang, t: &TrainingMemory) -> String {
     for w in &t.estimate.warnings {
         let _ = writeln!(out, "  ! {}", words::plan_warning(lang, *w));
     }
-    let _ = writeln!(out, "\n  {}", words::source(lang, t.estimate.source));
+    let _ = writeln!(out, "\n  {}", words::source(lang, t.estimate.formula));
     let _ = writeln!(out, "  {}", tr(lang, Msg::TrainUnitsNote));
     out
 }

@@ -4,10 +4,12 @@
 use crate::advisor::RuleStatus;
 use crate::advisor::bandwidth::{Bandwidth, BandwidthBasis, PcieView};
 use crate::advisor::workload::view::{PipelineView, StageView};
-use crate::advisor::workload::{FigureSource, StageId, WorkloadResult};
+use crate::advisor::workload::{StageId, WorkloadResult};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::profile::ValueSource;
+use crate::profile::Provenance;
+
+use super::provenance;
 
 /// The memory table's rows, shared by the window and the terminal: type, speed, channels,
 /// modules (when any are listed), theoretical GB/s, measured Triad (marked when noisy) and
@@ -88,38 +90,22 @@ pub fn stage_name(lang: Lang, id: StageId) -> &'static str {
     super::workload::stage(lang, id)
 }
 
-/// "detected" / "entered" / "estimated".
-pub fn source_word(lang: Lang, s: ValueSource) -> &'static str {
-    tr(
-        lang,
-        match s {
-            ValueSource::Detected => Msg::BwSourceDetected,
-            ValueSource::Entered => Msg::BwSourceEntered,
-            ValueSource::Estimated => Msg::BwSourceEstimated,
-        },
-    )
-}
-
-/// Where a channel count came from: "estimated" reads "estimated from slot names".
-pub fn channels_source_word(lang: Lang, s: ValueSource) -> &'static str {
+/// Where a channel count came from: [`provenance::word`], except that "estimated" reads
+/// "estimated from slot names" (the only way a channel count is estimated).
+pub fn channels_source_word(lang: Lang, s: Provenance) -> &'static str {
     match s {
-        ValueSource::Estimated => tr(lang, Msg::BwSourceSlotNames),
-        other => source_word(lang, other),
+        Provenance::Estimated => tr(lang, Msg::BwSourceSlotNames),
+        other => provenance::word(lang, other),
     }
 }
 
-/// A value followed by where it came from: "25.6 GB/s (estimated)".
-pub fn with_source(lang: Lang, value: String, s: Option<ValueSource>, channels: bool) -> String {
-    let word = match s {
-        Some(s) if channels => channels_source_word(lang, s),
-        Some(s) => source_word(lang, s),
-        None => return value,
-    };
-    trf(
-        lang,
-        Msg::BwWithSource,
-        &[("value", &value), ("source", word)],
-    )
+/// A value followed by where it came from: "25.6 GB/s (estimated)"; with `channels`, in the
+/// words of [`channels_source_word`].
+pub fn with_source(lang: Lang, value: String, s: Option<Provenance>, channels: bool) -> String {
+    match s {
+        Some(s) if channels => provenance::aside(lang, value, channels_source_word(lang, s)),
+        s => provenance::with_word(lang, value, s),
+    }
 }
 
 /// The sentence about the pipeline: with a workload, the Data loading page's own sentence
@@ -131,18 +117,21 @@ pub fn pipeline_sentence(lang: Lang, workload: Option<&WorkloadResult>) -> Strin
     }
 }
 
-/// Where a stage's capacity comes from: "measured in /data", "typical for NVMe SSD, an
-/// assumption", "the default, an assumption".
+/// Where a stage's capacity comes from: "theoretical" for a peak from the specification,
+/// "measured in /data", "typical for NVMe SSD, an assumption", else [`provenance::word`]
+/// ("the default, an assumption").
 pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
+    if s.theoretical {
+        return tr(lang, Msg::DataloaderSourceTheoretical).to_string();
+    }
     match s.source {
-        FigureSource::Measured => match (&p.storage_path, s.id) {
+        Provenance::Measured => match (&p.storage_path, s.id) {
             (Some(path), StageId::StorageRead) => {
                 trf(lang, Msg::DataloaderSourceMeasuredPath, &[("path", path)])
             }
-            _ => tr(lang, Msg::DataloaderSourceMeasured).to_string(),
+            _ => provenance::word(lang, Provenance::Measured).to_string(),
         },
-        FigureSource::Theoretical => tr(lang, Msg::DataloaderSourceTheoretical).to_string(),
-        FigureSource::Typical => trf(
+        Provenance::Typical => trf(
             lang,
             Msg::DataloaderSourceTypical,
             &[(
@@ -153,9 +142,7 @@ pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
                 ),
             )],
         ),
-        FigureSource::Default => tr(lang, Msg::DataloaderSourceDefault).to_string(),
-        FigureSource::Given => tr(lang, Msg::DataloaderSourceGiven).to_string(),
-        FigureSource::Unknown => tr(lang, Msg::DataloaderSourceUnknown).to_string(),
+        other => provenance::word(lang, other).to_string(),
     }
 }
 

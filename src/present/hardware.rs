@@ -68,9 +68,9 @@ pub fn modules_summary(lang: Lang, a: &Assessment) -> Option<String> {
 /// Installed RAM with where the figure comes from: "64.0 GiB (estimated: the common size
 /// MemTotal comes from)".
 pub fn installed(lang: Lang, a: &Assessment) -> String {
-    use crate::advisor::capacity::InstalledSource as S;
+    use crate::advisor::capacity::InstalledBasis as S;
     let windows = crate::profile::is_windows(&a.profile);
-    match (a.memory.installed_bytes, a.memory.installed_source) {
+    match (a.memory.installed_bytes, a.memory.installed_basis) {
         (Some(size), Some(source)) => trf(
             lang,
             Msg::RamInstalledValue,
@@ -82,10 +82,10 @@ pub fn installed(lang: Lang, a: &Assessment) -> String {
                         lang,
                         match source {
                             S::Modules => Msg::RamFromModules,
-                            S::Entered => Msg::RamFromEntered,
+                            S::Profile => Msg::RamFromEntered,
                             S::Firmware => Msg::WindowsRamFromFirmware,
-                            S::Estimated if windows => Msg::WindowsRamFromEstimate,
-                            S::Estimated => Msg::RamFromEstimate,
+                            S::MemTotalRoundedUp if windows => Msg::WindowsRamFromEstimate,
+                            S::MemTotalRoundedUp => Msg::RamFromEstimate,
                         },
                     ),
                 ),

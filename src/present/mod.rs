@@ -26,6 +26,7 @@ pub mod memory_words;
 pub mod model;
 pub mod monitor;
 pub mod names;
+pub mod provenance;
 pub mod purchase;
 pub mod ratio;
 pub mod recommend;

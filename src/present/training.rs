@@ -1,7 +1,7 @@
 //! Words for the training-memory planner.
 
 use crate::advisor::training::{
-    EstimateSource, FineTune, Location, OffloadTarget, Optimizer, PlanError, PlanWarning,
+    EstimateFormula, FineTune, Location, OffloadTarget, Optimizer, PlanError, PlanWarning,
     Precision, StateKind, Strategy, TrainingMemory, TrainingPlan,
 };
 use crate::format;
@@ -98,13 +98,14 @@ pub fn location(lang: Lang, l: Location) -> &'static str {
     )
 }
 
-/// Whose formula.
-pub fn source(lang: Lang, s: EstimateSource) -> &'static str {
+/// Whose formula the estimate comes from, as a sentence: "Computed with DeepSpeed's
+/// estimator …" / "ramvram's estimate from the … papers".
+pub fn source(lang: Lang, s: EstimateFormula) -> &'static str {
     tr(
         lang,
         match s {
-            EstimateSource::DeepspeedEstimator => Msg::TrainSourceDeepspeed,
-            EstimateSource::RamvramEstimate => Msg::TrainSourceRamvram,
+            EstimateFormula::DeepspeedEstimator => Msg::TrainSourceDeepspeed,
+            EstimateFormula::RamvramEstimate => Msg::TrainSourceRamvram,
         },
     )
 }
@@ -383,7 +384,7 @@ pub fn activations_line(lang: Lang, t: &TrainingMemory) -> String {
 
 /// DeepSpeed's own figures, and what they cover, when its estimator applies.
 pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
-    (t.estimate.source == EstimateSource::DeepspeedEstimator).then(|| {
+    (t.estimate.formula == EstimateFormula::DeepspeedEstimator).then(|| {
         trf(
             lang,
             Msg::DeepspeedFigure,

@@ -1,11 +1,12 @@
 //! Words for the workload simulator.
 
 use crate::advisor::workload::{
-    Augmentation, BudgetItemId, CacheMode, CacheScope, DataFormat, DecodeOn, Inert, RateSource,
-    StageId, WorkloadResult,
+    Augmentation, BudgetItemId, CacheMode, CacheScope, DataFormat, DecodeOn, Inert, StageId,
+    WorkloadResult,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::Provenance;
 
 /// A preset's display name.
 pub fn preset_name(lang: Lang, id: &str) -> &'static str {
@@ -126,7 +127,7 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
     let flat = |low: f64, high: f64| (high - low).abs() < 5e-4;
     Some(
         match (d.source, d.utilization_at_half, d.utilization_at_double) {
-            (RateSource::Default, Some(low), Some(high)) if flat(low, high) => trf(
+            (Provenance::Default, Some(low), Some(high)) if flat(low, high) => trf(
                 lang,
                 Msg::DataloaderDecodeAssumedFlat,
                 &[
@@ -136,7 +137,7 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
                     ("height", &r.workload.height.to_string()),
                 ],
             ),
-            (RateSource::Default, Some(low), Some(high)) => trf(
+            (Provenance::Default, Some(low), Some(high)) => trf(
                 lang,
                 Msg::DataloaderDecodeAssumed,
                 &[

@@ -12,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::profile::{Dimm, Memory, ValueSource, infer_channels};
+use crate::profile::{Dimm, Memory, Provenance, infer_channels};
 
 /// Puts modules into a profile's memory section: the modules, and the channel count inferred
-/// from their slot names (labelled [`ValueSource::Estimated`]), or none when it can't be told.
+/// from their slot names (labelled [`Provenance::Estimated`]), or none when it can't be told.
 /// Does nothing when `dimms` is empty.
 pub fn apply_dimms(memory: &mut Memory, dimms: Vec<Dimm>) {
     if dimms.is_empty() {
@@ -24,7 +24,7 @@ pub fn apply_dimms(memory: &mut Memory, dimms: Vec<Dimm>) {
     match infer_channels(&dimms) {
         Some(layout) => {
             memory.channels_populated = Some(layout.count());
-            memory.channels_source = Some(ValueSource::Estimated);
+            memory.channels_source = Some(Provenance::Estimated);
         }
         None => {
             memory.channels_populated = None;

@@ -66,7 +66,7 @@ pub fn detect_linux(profile: &mut MachineProfile) {
     if profile.memory.channels_populated.is_none() {
         if let Some(n) = edac::channels(&edac_entries) {
             profile.memory.channels_populated = Some(n);
-            profile.memory.channels_source = Some(crate::profile::ValueSource::Estimated);
+            profile.memory.channels_source = Some(crate::profile::Provenance::Estimated);
         }
     }
     let (disk_list, notes) =

@@ -4,18 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where a value came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ValueSource {
-    /// Read from the machine (SMBIOS through udev or `dmidecode`, EDAC, …).
-    Detected,
-    /// Typed by the user (the window, a hand-written profile).
-    Entered,
-    /// Inferred, e.g. channel counts from slot names: plausible, not certain.
-    Estimated,
-}
-
 /// One memory module (an SMBIOS type 17 "Memory Device" that holds a module).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dimm {

@@ -14,6 +14,7 @@ mod measurements;
 mod os;
 mod platform;
 mod problem;
+mod provenance;
 pub mod redact;
 mod redact_shapes;
 pub mod strings;
@@ -27,13 +28,14 @@ pub use io::{
 };
 pub use limits::{MAX_RAM_BYTES, MAX_VRAM_BYTES};
 pub use macos::{CoreLevel, MacOs, MemoryPressure};
-pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth, ValueSource};
+pub use measurements::{Dimm, Measurements, MemoryBandwidth, StorageBandwidth};
 pub use os::{OsFamily, StartMethod, is_windows, os_family, start_method};
 pub use platform::{
     CloudProvider, MAX_INSTANCE_TYPE_CHARS, Platform, PlatformKind, Wsl, WslConfigState,
     hosted_notebook,
 };
 pub use problem::Problem;
+pub use provenance::Provenance;
 pub use windows::{
     DriverModel, GpuDriverModel, GraphicsAdapter, MAX_WINDOWS_ITEMS, MAX_WINDOWS_TEXT_CHARS,
     PageFile, PageFileSizing, SysmemFallback, WindowsMemory,
@@ -146,7 +148,7 @@ pub struct Memory {
     pub channels_populated: Option<u32>,
     /// Where `channels_populated` came from (`estimated` when inferred from slot names).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channels_source: Option<ValueSource>,
+    pub channels_source: Option<Provenance>,
     /// Memory type for the whole machine when entered by hand (`"DDR4"`); else the modules'.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_type: Option<String>,
@@ -159,7 +161,7 @@ pub struct Memory {
     pub theoretical_bandwidth_bytes_per_s: Option<f64>,
     /// Where `theoretical_bandwidth_bytes_per_s` (or the type/speed above) came from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub theoretical_bandwidth_source: Option<ValueSource>,
+    pub theoretical_bandwidth_source: Option<Provenance>,
     /// Memory slots on the board (SMBIOS memory devices, populated or empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots_total: Option<u32>,

@@ -60,7 +60,9 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
         rows: rows.into_iter().map(|r| r.to_vec()).collect(),
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    b.push(Block::Note(tw::source(lang, t.estimate.source).to_string()));
+    b.push(Block::Note(
+        tw::source(lang, t.estimate.formula).to_string(),
+    ));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
 
@@ -241,7 +243,7 @@ pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Re
                         ("need", &format::gib(need)),
                         (
                             "usable",
-                            &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                            &format::gib_or_unknown(lang, a.memory.usable_bytes),
                         ),
                     ],
                 ),

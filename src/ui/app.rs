@@ -199,8 +199,8 @@ impl RamvramApp {
             m.memory_type = Some(memory_type.to_string());
             m.speed_mts = Some(speed_mts.max(1));
             m.channels_populated = Some(channels.max(1));
-            m.channels_source = Some(profile::ValueSource::Entered);
-            m.theoretical_bandwidth_source = Some(profile::ValueSource::Entered);
+            m.channels_source = Some(profile::Provenance::Entered);
+            m.theoretical_bandwidth_source = Some(profile::Provenance::Entered);
         }
         self.reassess();
     }

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::dimm_sets::DimmSet;
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{RamSizes, VramTotals};
 use crate::advisor::findings::{Finding, FindingId, RecId};
 use crate::advisor::recommend::{RecKind, Recommendation, Subject};
 
@@ -45,7 +45,7 @@ pub struct WorkNeed {
     /// offers).
     pub needed_bytes: u64,
     /// The installed RAM that leaves that much usable: `needed_bytes` ÷ this machine's usable
-    /// share ([`EffectiveRam::usable_share`]), bytes.
+    /// share ([`RamSizes::usable_share`]), bytes.
     pub installed_bytes: u64,
     /// Whether it fits in usable RAM; `None` when usable RAM is unknown.
     pub fits: Option<bool>,
@@ -187,7 +187,7 @@ pub fn cheaper_fixes(work: &[WorkNeed], ranked: &[Recommendation]) -> Vec<Recomm
 /// once the recommendations are ranked ([`cheaper_fixes`]).
 pub fn procurement(
     profile: &crate::profile::MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     vram: &VramTotals,
     findings: &[Finding],
     work: Vec<WorkNeed>,

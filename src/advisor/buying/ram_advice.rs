@@ -3,7 +3,7 @@
 //! buy for this kind of machine (`advisor::buying::purchase`). Each carries the subject's peaks
 //! and whether they fit after the change.
 
-use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
 use crate::profile::MachineProfile;
@@ -58,11 +58,11 @@ pub fn swap_for_peak(profile: &MachineProfile, usable: u64, peak: u64) -> Option
 /// (the ranking happens once for the assessment). Empty when usable RAM is unknown or enough.
 pub fn recommendations(
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     need: &RamNeed,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
-    let Some(usable) = ram.effective_bytes else {
+    let Some(usable) = ram.usable_bytes else {
         return out;
     };
     // The usable RAM that holds the peak with its margin (`advisor::headroom`).
@@ -157,7 +157,7 @@ pub fn without_headroom(o: Outcome) -> Outcome {
 /// as it is and reads as the size to reach.
 pub fn complete_add_ram(
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     r: Recommendation,
 ) -> Recommendation {
     if r.id != R::AddRam || r.changes.contains_key("modules") {

@@ -44,7 +44,7 @@ pub const RAM_TARGET_HEADROOM: f64 = crate::advisor::workload::SWAP_RISK_SHARE;
 fn ram_target(trace: &Trace, window: &[Sample]) -> Option<u64> {
     let profile = trace.header.profile.as_ref()?;
     let total = profile.memory.total_bytes?;
-    let ram = crate::advisor::capacity::effective_ram(profile);
+    let ram = crate::advisor::capacity::ram_sizes(profile);
     let available = series::min_u64(window, |s| s.host.mem_available_bytes)?;
     let swapped = series::max_u64(window, |s| s.host.swap_used_bytes).unwrap_or(0);
     let used = total.saturating_sub(available).saturating_add(swapped);

@@ -21,9 +21,9 @@ pub enum Severity {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingId {
-    /// Effective RAM < total discrete VRAM.
+    /// Sizing RAM ([`crate::advisor::RamSizes::sizing_bytes`]) < total discrete nominal VRAM.
     RamBelowVram,
-    /// Effective RAM < the largest single GPU's VRAM (multi-GPU machines; with one GPU this is
+    /// Sizing RAM < the largest single GPU's nominal VRAM (multi-GPU machines; with one GPU this is
     /// the same as `ram-below-vram` and only that one is raised).
     RamBelowLargestGpu,
     /// 1.0 ≤ ratio < 1.5: enough without offload, not for CPU offload.

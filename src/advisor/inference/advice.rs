@@ -5,7 +5,7 @@
 use super::estimate::judge;
 use super::{Engine, InferenceMemory, InferencePlan, WeightFormat};
 use crate::advisor::buying::ram_advice::{self, RamNeed};
-use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{
     Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
@@ -59,10 +59,10 @@ pub(super) fn advice(
     now: &InferenceMemory,
     gpu_total: Option<u64>,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
 ) -> Vec<Recommendation> {
     let p = &now.plan;
-    let usable = ram.effective_bytes;
+    let usable = ram.usable_bytes;
     let mut out = Vec::new();
     let mut consider =
         |id: R, kind: RecKind, changed: InferencePlan, changes: Vec<(&str, Quantity)>| {

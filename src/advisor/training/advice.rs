@@ -6,7 +6,7 @@ use super::loading_levers::{lighter_loading, loading_is_the_peak, method_name};
 use super::memory::{Judged, MachineCapacity, judge};
 use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan};
 use crate::advisor::buying::ram_advice::{self, RamNeed};
-use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{
     Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
@@ -70,7 +70,7 @@ pub(super) fn advice(
     current: &Judged,
     machine: &MachineCapacity,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
     // Each listed change with the plan it re-ran, for pairs.
@@ -351,9 +351,9 @@ pub(super) fn advice(
 /// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
 /// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
 /// when the swap already configured covers it ([`ram_advice::swap_for_peak`]). `None` otherwise.
-fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &EffectiveRam) -> Option<(u64, u64)> {
+fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &RamSizes) -> Option<(u64, u64)> {
     use super::breakdown::{PhaseId, phase_cpu};
-    let usable = ram.effective_bytes?;
+    let usable = ram.usable_bytes?;
     let others = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
         return None;

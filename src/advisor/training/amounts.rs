@@ -2,7 +2,7 @@
 //! breakdown lines being collected ([`Lines`]) and a formula's totals ([`Totals`]). Shared by
 //! the full-model formulas (`estimate`) and the LoRA/QLoRA ones (`peft`), apart from both.
 
-use super::breakdown::{BreakdownItem, EstimateSource, Location, StateKind};
+use super::breakdown::{BreakdownItem, EstimateFormula, Location, StateKind};
 use super::plan::{Precision, TrainingPlan};
 use super::zero::StateBytes;
 
@@ -106,7 +106,7 @@ pub(super) struct Totals {
     /// NVMe traffic per optimizer step.
     pub(super) traffic: Option<u64>,
     /// Whose formula.
-    pub(super) source: EstimateSource,
+    pub(super) formula: EstimateFormula,
     /// CPU RAM per node held while training (offloaded states, pinned swap buffers).
     pub(super) states_cpu: u64,
     /// DeepSpeed's loading term (an fp32 copy per rank × the buffer factor), when the plan uses

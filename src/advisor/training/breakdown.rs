@@ -60,10 +60,11 @@ pub struct BreakdownItem {
     pub bytes_per_param: f64,
 }
 
-/// Whose formula the totals come from.
+/// Whose formula the totals come from. Every training figure is estimated
+/// ([`crate::profile::Provenance::Estimated`]); this says by which formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum EstimateSource {
+pub enum EstimateFormula {
     /// DeepSpeed's `estimate_zero2/zero3_model_states_mem_needs`, reproduced exactly.
     DeepspeedEstimator,
     /// ramvram's estimate from the papers (docs/model.md).
@@ -130,8 +131,8 @@ pub struct Estimate {
     pub runtime_bytes_per_node: u64,
     /// Per-state breakdown; per location it adds up to the totals.
     pub breakdown: Vec<BreakdownItem>,
-    /// Whose formula.
-    pub source: EstimateSource,
+    /// Whose formula (`formula` in JSON; `source` before assessment schema 2).
+    pub formula: EstimateFormula,
     /// Bytes read and written on NVMe per optimizer step (ZeRO-Infinity), when offloading there.
     pub nvme_traffic_per_step_bytes: Option<u64>,
     /// The largest layer used (given, from the preset, or assumed).

@@ -3,7 +3,7 @@
 
 use super::activations::activations;
 use super::amounts::{Bytes, Lines, Totals};
-use super::breakdown::{Estimate, EstimateSource, Location, Phase, PhaseId, StateKind};
+use super::breakdown::{Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind};
 use super::loading::{loading, runtime_bytes};
 use super::plan::{
     FineTune, NvmeConfig, OffloadTarget, PlanError, PlanWarning, Precision, Strategy, TrainingPlan,
@@ -179,7 +179,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         loading: load,
         runtime_bytes_per_node: runtime,
         breakdown: lines.items,
-        source: totals.source,
+        formula: totals.formula,
         nvme_traffic_per_step_bytes: totals.traffic,
         largest_layer_params: largest,
         warnings,
@@ -211,10 +211,10 @@ fn full(
     let deepspeed_exact = plan.precision == Precision::Mixed16
         && plan.optimizer == super::Optimizer::Adam
         && matches!(plan.strategy, Strategy::Zero2 | Strategy::Zero3);
-    let source = if deepspeed_exact {
-        EstimateSource::DeepspeedEstimator
+    let formula = if deepspeed_exact {
+        EstimateFormula::DeepspeedEstimator
     } else {
-        EstimateSource::RamvramEstimate
+        EstimateFormula::RamvramEstimate
     };
     // DeepSpeed's loading copy belongs to DeepSpeed's strategies; DDP and FSDP load by the
     // plan's method (`loading::loading`).
@@ -259,7 +259,7 @@ fn full(
                 gpu,
                 nvme: 0,
                 traffic: None,
-                source,
+                formula,
                 states_cpu: 0,
                 deepspeed_loading: deepspeed.then_some(copy),
             }
@@ -286,7 +286,7 @@ fn full(
                 gpu,
                 nvme: 0,
                 traffic: None,
-                source,
+                formula,
                 states_cpu,
                 deepspeed_loading,
             }
@@ -355,7 +355,7 @@ fn full(
                     gpu,
                     nvme: 0,
                     traffic: None,
-                    source,
+                    formula,
                     states_cpu,
                     deepspeed_loading,
                 };
@@ -385,7 +385,7 @@ fn full(
                 gpu,
                 nvme: on_nvme as u64,
                 traffic: Some((2.0 * optimizer_side) as u64),
-                source: EstimateSource::RamvramEstimate,
+                formula: EstimateFormula::RamvramEstimate,
                 states_cpu: states as u64,
                 deepspeed_loading: copy.filter(|_| deepspeed),
             }

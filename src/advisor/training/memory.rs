@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::breakdown::Estimate;
 use super::estimate;
 use super::plan::{PlanError, TrainingPlan};
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{RamSizes, VramTotals};
 pub use crate::advisor::check::CapacityCheck;
 pub(crate) use crate::advisor::check::helps;
 use crate::advisor::headroom::LimitKind;
@@ -75,11 +75,7 @@ pub struct MachineCapacity {
 }
 
 /// The machine's [`MachineCapacity`].
-pub fn capacity(
-    profile: &MachineProfile,
-    ram: &EffectiveRam,
-    vram: &VramTotals,
-) -> MachineCapacity {
+pub fn capacity(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> MachineCapacity {
     let smallest_gpu = profile
         .gpus
         .iter()
@@ -98,7 +94,7 @@ pub fn capacity(
         } else {
             smallest_gpu
         },
-        cpu: ram.effective_bytes,
+        cpu: ram.usable_bytes,
         nvme,
         unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
         gpu_working_set: crate::advisor::unified::apple_gpu_working_set(profile).map(|w| w.bytes),

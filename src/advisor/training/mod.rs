@@ -22,7 +22,7 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateSource, Location, Phase, PhaseId, StateKind, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, phase_cpu,
 };
 pub use estimate::estimate;
 pub use memory::*;

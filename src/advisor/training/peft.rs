@@ -5,7 +5,7 @@
 //! FSDP + QLoRA with CPU offload).
 
 use super::amounts::{Bytes, Lines, Totals};
-use super::breakdown::{EstimateSource, Location, StateKind};
+use super::breakdown::{EstimateFormula, Location, StateKind};
 use super::plan::{FineTune, OffloadTarget, QLORA_BASE_BYTES, Strategy, TrainingPlan};
 use super::zero::Run;
 
@@ -82,7 +82,7 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         gpu: sum(Location::Gpu),
         nvme: sum(Location::Nvme),
         traffic: None,
-        source: EstimateSource::RamvramEstimate,
+        formula: EstimateFormula::RamvramEstimate,
         states_cpu: cpu,
         deepspeed_loading: None,
     }

@@ -4,7 +4,7 @@
 
 use super::memory::{TrainingMemory, capacity, judge};
 use super::plan::{PlanError, PlanWarning, TrainingPlan};
-use crate::advisor::capacity::{EffectiveRam, VramTotals};
+use crate::advisor::capacity::{RamSizes, VramTotals};
 use crate::advisor::headroom;
 use crate::advisor::recommend::Recommendation;
 use crate::profile::MachineProfile;
@@ -18,7 +18,7 @@ use crate::profile::MachineProfile;
 pub fn plan_against(
     plan: &TrainingPlan,
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
     let machine = capacity(profile, ram, vram);

@@ -190,7 +190,7 @@ pub fn pinned_block(bytes: u64) -> u64 {
     bytes.checked_next_power_of_two().unwrap_or(bytes)
 }
 
-/// Builds the budget of `w` against `effective_ram` when `queued` batches wait for the
+/// Builds the budget of `w` against `usable_ram` when `queued` batches wait for the
 /// training process (workers × prefetch when the loader keeps up, none when the training loop
 /// waits for data: see `pipeline::simulate`), with `gpus` DDP ranks for a per-rank cache.
 ///
@@ -200,7 +200,7 @@ pub fn pinned_block(bytes: u64) -> u64 {
 /// "shared" is copied into every worker too: nothing is shared copy-on-write.
 pub fn budget(
     w: &Workload,
-    effective_ram: Option<u64>,
+    usable_ram: Option<u64>,
     queued: u64,
     gpus: u32,
     start: crate::profile::StartMethod,
@@ -296,8 +296,8 @@ pub fn budget(
         }),
     }
     let working: u64 = items.iter().fold(0u64, |s, i| s.saturating_add(i.bytes));
-    let page_cache = effective_ram.map_or(0, |r| r.saturating_sub(working));
-    let dataset_cached_fraction = match (w.cache, effective_ram) {
+    let page_cache = usable_ram.map_or(0, |r| r.saturating_sub(working));
+    let dataset_cached_fraction = match (w.cache, usable_ram) {
         (CacheMode::StoredInRam | CacheMode::DecodedInRam, _) => 1.0,
         (_, None) => 0.0,
         _ => (page_cache as f64 / w.dataset_bytes.max(1) as f64).min(1.0),
@@ -307,10 +307,10 @@ pub fn budget(
         bytes: page_cache,
     });
     MemoryBudget {
-        effective_ram_bytes: effective_ram,
+        effective_ram_bytes: usable_ram,
         items,
         working_set_bytes: working,
-        headroom_bytes: effective_ram.map(|r| r as i64 - working.min(i64::MAX as u64) as i64),
+        headroom_bytes: usable_ram.map(|r| r as i64 - working.min(i64::MAX as u64) as i64),
         dataset_cached_fraction,
         queued_batches: queued,
         start_method: start,

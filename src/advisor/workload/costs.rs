@@ -4,6 +4,7 @@
 //! each term on its own and checked the sum on configurations it was not fitted on.
 
 use super::{Augmentation, CacheMode, DecodeOn, StoredFormat, Workload};
+use crate::profile::Provenance;
 
 /// JPEG decode rate per core when not measured: 250 megapixels/s. Measured: Pillow 13 with
 /// libjpeg-turbo 3.2 decodes 259–264 MP/s per core (quality 90, 4:2:0) on a current AMD EPYC
@@ -72,21 +73,14 @@ impl Augmentation {
 /// Python overhead per sample; docs/validation.md, fitting runs f1 and f4).
 pub const MAIN_PROCESS_LOADER_EFFICIENCY: f64 = 0.85;
 
-/// Where the decode rate per core came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RateSource {
-    /// [`DEFAULT_DECODE_MPIX_PER_CORE`]: an assumption.
-    Default,
-    /// Given (`--decode-rate`, a scenario file, or measured in the window).
-    Given,
-}
-
-/// The decode rate per core the workload uses, megapixels/s, and where it came from.
-pub fn decode_rate_per_core(w: &Workload) -> (f64, RateSource) {
+/// The decode rate per core the workload uses, megapixels/s, and where it came from:
+/// [`Provenance::Entered`] when given (`--decode-rate`, a scenario file, or measured in the
+/// window and kept in the workload), else [`DEFAULT_DECODE_MPIX_PER_CORE`] as
+/// [`Provenance::Default`] (an assumption).
+pub fn decode_rate_per_core(w: &Workload) -> (f64, Provenance) {
     match w.measured_decode_mpix_per_core {
-        Some(r) => (r, RateSource::Given),
-        None => (DEFAULT_DECODE_MPIX_PER_CORE, RateSource::Default),
+        Some(r) => (r, Provenance::Entered),
+        None => (DEFAULT_DECODE_MPIX_PER_CORE, Provenance::Default),
     }
 }
 

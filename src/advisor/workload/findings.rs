@@ -2,7 +2,7 @@
 //! into every worker), the page cache, /dev/shm, the dataset size's consistency and the stage
 //! the GPUs wait for. Data only: ids, severities and numbers.
 
-use crate::advisor::EffectiveRam;
+use crate::advisor::RamSizes;
 use crate::advisor::capacity::installed_for;
 use crate::advisor::findings::{Finding, FindingId, Quantity, RecId, Severity};
 
@@ -41,7 +41,7 @@ pub fn shm_finding(shm: u64, need: &ShmNeed) -> Finding {
 }
 
 /// The findings about workload `w` on a machine with `ram`.
-pub fn findings(w: &WorkloadResult, ram: &EffectiveRam) -> Vec<Finding> {
+pub fn findings(w: &WorkloadResult, ram: &RamSizes) -> Vec<Finding> {
     let mut out = Vec::new();
     memory(w, ram, &mut out);
     consistency(w, &mut out);
@@ -49,7 +49,7 @@ pub fn findings(w: &WorkloadResult, ram: &EffectiveRam) -> Vec<Finding> {
     out
 }
 
-fn memory(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
+fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let b = &w.memory_budget;
     let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) else {
         return;
@@ -132,7 +132,7 @@ fn memory(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
 /// storage would limit them once that is fixed); when storage keeps up, the dataset streams
 /// fast enough and more RAM wouldn't speed training: said with the two rates. Nothing when the
 /// dataset isn't read from storage each epoch (a RAM cache holds it).
-fn page_cache(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
+fn page_cache(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let b = &w.memory_budget;
     let Some(storage) = w.pipeline.rate(StageId::StorageRead) else {
         return;
@@ -204,7 +204,7 @@ fn consistency(w: &WorkloadResult, out: &mut Vec<Finding>) {
     );
 }
 
-fn starvation(w: &WorkloadResult, ram_info: &EffectiveRam, out: &mut Vec<Finding>) {
+fn starvation(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let (Some(bottleneck), Some(util)) =
         (w.pipeline.bottleneck, w.pipeline.predicted_gpu_utilization)
     else {

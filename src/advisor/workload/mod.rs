@@ -27,11 +27,11 @@ pub use budget::{
     WORKER_SPAWN_BASE_BYTES, recommended_shm,
 };
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
-pub use costs::{DEFAULT_DECODE_MPIX_PER_CORE, RateSource};
+pub use costs::DEFAULT_DECODE_MPIX_PER_CORE;
 pub use findings::{SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
-pub use rates::{FigureSource, MachineRates, typical_storage, usable_cores};
+pub use rates::{MachineRates, typical_storage, usable_cores};
 
 /// Bytes of Python objects per sample in an ImageFolder-style index when not given: 190.
 /// Measured with `tracemalloc` on CPython 3.11: a list of 200,000 `(path, class)` tuples with

@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::budget::{MemoryBudget, budget};
-use super::costs::{self, RateSource};
+use super::costs;
 use super::{CacheMode, DataFormat, DecodeOn, MachineRates, Workload};
-use crate::profile::DiskKind;
+use crate::profile::{DiskKind, Provenance};
 
 /// Share of STREAM-class bandwidth the data pipeline reaches. Assumption: its copies and
 /// decodes are not pure streams; 0.5.
@@ -50,8 +50,9 @@ pub struct Stage {
 pub struct DecodeAssumption {
     /// JPEG decode rate per core used, megapixels/s.
     pub mpix_per_core: f64,
-    /// Default or given.
-    pub source: RateSource,
+    /// [`Provenance::Default`] (the built-in rate, an assumption) or [`Provenance::Entered`]
+    /// (given by the user).
+    pub source: Provenance,
     /// Predicted utilisation with half the rate (default rate only).
     #[serde(default)]
     pub utilization_at_half: Option<f64>,
@@ -231,7 +232,7 @@ pub fn simulate(w: &Workload, m: &MachineRates) -> (MemoryBudget, Pipeline) {
     let cpu_images = w.decode_on == DecodeOn::Cpu && w.width > 0;
     if cpu_images {
         let at = |r: f64| steady_state(w, m, r).1.predicted_gpu_utilization;
-        let default = source == RateSource::Default;
+        let default = source == Provenance::Default;
         p.decode = Some(DecodeAssumption {
             mpix_per_core: rate,
             source,

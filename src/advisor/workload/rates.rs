@@ -3,42 +3,24 @@
 //! the memory bandwidth (measured, else theoretical). The workload simulator and the Bandwidth
 //! page both take their stages from here, so they can't disagree.
 
-use serde::{Deserialize, Serialize};
-
-use crate::advisor::EffectiveRam;
+use crate::advisor::RamSizes;
 use crate::advisor::bandwidth_views::{MemoryBandwidthView, PcieView, StorageView};
-use crate::profile::{DiskKind, MachineProfile};
-
-/// Where a figure comes from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FigureSource {
-    /// Measured on the machine (`ramvram bench …`).
-    Measured,
-    /// Computed from the hardware's specification (memory channels × speed, PCIe links).
-    Theoretical,
-    /// The storage kind's typical figure ([`typical_storage`]): an assumption.
-    Typical,
-    /// A stated default (the decode rate per core): an assumption.
-    Default,
-    /// Given by the user (a scenario, a flag, or measured in the window and kept there).
-    Given,
-    /// Not known.
-    #[default]
-    Unknown,
-}
+use crate::profile::{DiskKind, MachineProfile, Provenance};
 
 /// Where each machine figure of [`MachineRates`] came from.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sources {
-    /// Memory bandwidth.
-    pub memory_bandwidth: FigureSource,
-    /// Storage read speed.
-    pub storage: FigureSource,
+    /// Memory bandwidth: measured, else the provenance of the theoretical peak's inputs.
+    pub memory_bandwidth: Provenance,
+    /// True when the memory bandwidth is the theoretical peak (channels × speed × bus width),
+    /// not a measurement.
+    pub memory_theoretical: bool,
+    /// Storage read speed: measured or typical.
+    pub storage: Provenance,
     /// The measured folder the storage figure describes, when measured.
     pub storage_path: Option<String>,
-    /// PCIe.
-    pub pcie: FigureSource,
+    /// PCIe: detected links (always a theoretical figure, generation × width) or unknown.
+    pub pcie: Provenance,
 }
 
 /// What the simulator needs to know about the machine. Rates in bytes/s; `None` = unknown.
@@ -91,7 +73,7 @@ impl Default for MachineRates {
             pcie_bytes_per_s: None,
             gpus: 0,
             sources: Sources {
-                storage: FigureSource::Typical,
+                storage: Provenance::Typical,
                 ..Sources::default()
             },
             start_method: crate::profile::StartMethod::Fork,
@@ -121,12 +103,18 @@ pub fn pcie_figure(pcie: &[PcieView]) -> Option<f64> {
         .then(|| pcie.iter().filter_map(|p| p.effective_bytes_per_s).sum())
 }
 
-/// Memory bandwidth for the pipeline: the measured STREAM Triad, else the theoretical peak.
-pub fn memory_figure(m: &MemoryBandwidthView) -> (Option<f64>, FigureSource) {
+/// Memory bandwidth for the pipeline: the measured STREAM Triad, else the theoretical peak
+/// (then with its inputs' provenance, detected when the view names none). The `bool` is true
+/// for the theoretical peak.
+pub fn memory_figure(m: &MemoryBandwidthView) -> (Option<f64>, Provenance, bool) {
     match (m.measured_triad_bytes_per_s, m.theoretical_bytes_per_s) {
-        (Some(v), _) => (Some(v), FigureSource::Measured),
-        (None, Some(v)) => (Some(v), FigureSource::Theoretical),
-        _ => (None, FigureSource::Unknown),
+        (Some(v), _) => (Some(v), Provenance::Measured, false),
+        (None, Some(v)) => (
+            Some(v),
+            m.theoretical_source.unwrap_or(Provenance::Detected),
+            true,
+        ),
+        _ => (None, Provenance::Unknown, false),
     }
 }
 
@@ -140,7 +128,7 @@ pub struct StorageFigure {
     /// Per-file latency, seconds.
     pub latency_s: f64,
     /// Measured or typical.
-    pub source: FigureSource,
+    pub source: Provenance,
     /// The measured folder, when measured.
     pub path: Option<String>,
 }
@@ -178,14 +166,14 @@ pub fn storage_figure(
                 .random_read_files_per_s
                 .filter(|f| *f > 0.0)
                 .map_or(typical_latency, |f| 1.0 / f),
-            source: FigureSource::Measured,
+            source: Provenance::Measured,
             path: Some(s.path.clone()),
         },
         _ => StorageFigure {
             kind,
             read_bytes_per_s: typical_read,
             latency_s: typical_latency,
-            source: FigureSource::Typical,
+            source: Provenance::Typical,
             path: None,
         },
     }
@@ -207,17 +195,17 @@ impl MachineRates {
     /// folders of [`crate::advisor::bandwidth::Bandwidth`]).
     pub fn from_profile(
         profile: &MachineProfile,
-        ram: &EffectiveRam,
+        ram: &RamSizes,
         storage: Option<DiskKind>,
         memory: &MemoryBandwidthView,
         pcie: &[PcieView],
         measured: &[StorageView],
     ) -> MachineRates {
         let disk = storage_figure(profile, measured, storage);
-        let (memory_bandwidth, memory_source) = memory_figure(memory);
+        let (memory_bandwidth, memory_source, memory_theoretical) = memory_figure(memory);
         let pcie = pcie_figure(pcie);
         MachineRates {
-            effective_ram_bytes: ram.effective_bytes,
+            effective_ram_bytes: ram.usable_bytes,
             usable_share: ram.usable_share(),
             ram_capped: ram.limited_by_cgroup,
             // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a
@@ -231,12 +219,13 @@ impl MachineRates {
             gpus: profile.gpus.iter().filter(|g| !g.unified_memory).count() as u32,
             sources: Sources {
                 memory_bandwidth: memory_source,
+                memory_theoretical,
                 storage: disk.source,
                 storage_path: disk.path,
                 pcie: if pcie.is_some() {
-                    FigureSource::Theoretical
+                    Provenance::Detected
                 } else {
-                    FigureSource::Unknown
+                    Provenance::Unknown
                 },
             },
             start_method: crate::profile::start_method(crate::profile::os_family(profile)),

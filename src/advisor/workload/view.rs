@@ -5,9 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::costs::{self, RateSource};
+use super::costs;
 use super::pipeline::bytes_touched_per_sample;
-use super::{CacheMode, FigureSource, MachineRates, StageId, WorkloadResult};
+use super::{CacheMode, MachineRates, StageId, WorkloadResult};
+use crate::profile::Provenance;
 
 /// Bytes of one decoded pixel the CPU decode capacity is counted in: 3 (RGB, uint8).
 pub const DECODED_BYTES_PER_PIXEL: f64 = 3.0;
@@ -21,8 +22,15 @@ pub struct StageView {
     /// decode output of every core (decoded RGB bytes), every GPU's PCIe link; for GPU
     /// demand, what the workload's GPUs take.
     pub capacity_bytes_per_s: Option<f64>,
-    /// Where the capacity comes from.
-    pub source: FigureSource,
+    /// Where the capacity comes from: measured, the provenance of a theoretical peak's inputs
+    /// (detected, entered, estimated), typical (storage), default or entered (the decode
+    /// rate), entered (GPU demand, from the workload), unknown when the capacity is.
+    pub source: Provenance,
+    /// True when the capacity is a theoretical peak computed from the hardware's
+    /// specification (memory channels × speed, PCIe generation × width), not a measured or
+    /// assumed rate.
+    #[serde(default)]
+    pub theoretical: bool,
     /// With a workload: the samples/s the simulator gives this stage (`None`: it doesn't limit,
     /// or a figure is unknown).
     pub samples_per_s: Option<f64>,
@@ -72,8 +80,8 @@ pub struct PipelineView {
     pub decode_cores: Option<u32>,
     /// JPEG decode rate per core behind it, megapixels/s.
     pub decode_mpix_per_core: f64,
-    /// Default or given.
-    pub decode_source: Option<RateSource>,
+    /// Where the decode rate came from: [`Provenance::Default`] or [`Provenance::Entered`].
+    pub decode_source: Option<Provenance>,
     /// The measured storage folder, when the storage figure is measured.
     pub storage_path: Option<String>,
     /// The kind of storage the dataset is on.
@@ -85,7 +93,7 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
     let decode = r.and_then(|r| r.pipeline.decode);
     let (rate, source) = match r {
         Some(r) => costs::decode_rate_per_core(&r.workload),
-        None => (costs::DEFAULT_DECODE_MPIX_PER_CORE, RateSource::Default),
+        None => (costs::DEFAULT_DECODE_MPIX_PER_CORE, Provenance::Default),
     };
     let decode_capacity = m
         .physical_cores
@@ -105,43 +113,39 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
             }
         })
     };
-    let known = |v: Option<f64>, s: FigureSource| {
-        if v.is_some() {
-            s
-        } else {
-            FigureSource::Unknown
-        }
+    let known = |v: Option<f64>, s: Provenance| {
+        if v.is_some() { s } else { Provenance::Unknown }
     };
     let demand = r.map(|r| r.workload.gpu_demand_samples_per_s * r.workload.tensor_bytes() as f64);
-    let stage = |id, capacity: Option<f64>, source| StageView {
+    let stage = |id, capacity: Option<f64>, source, theoretical: bool| StageView {
         id,
         capacity_bytes_per_s: capacity,
         source: known(capacity, source),
+        theoretical: theoretical && capacity.is_some(),
         samples_per_s: rate_of(id),
         bytes_per_sample: per_sample(id),
-    };
-    let decode_source = match source {
-        RateSource::Default => FigureSource::Default,
-        RateSource::Given => FigureSource::Given,
     };
     let stages = vec![
         stage(
             StageId::StorageRead,
             Some(m.storage_read),
             m.sources.storage,
+            false,
         ),
         stage(
             StageId::RamBandwidth,
             m.memory_bandwidth,
             m.sources.memory_bandwidth,
+            m.sources.memory_theoretical,
         ),
-        stage(StageId::Decode, decode_capacity, decode_source),
+        stage(StageId::Decode, decode_capacity, source, false),
         stage(
             StageId::PcieHostToDevice,
             m.pcie_bytes_per_s,
             m.sources.pcie,
+            true,
         ),
-        stage(StageId::GpuDemand, demand, FigureSource::Given),
+        stage(StageId::GpuDemand, demand, Provenance::Entered, false),
     ];
     PipelineView {
         stages,

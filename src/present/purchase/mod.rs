@@ -588,7 +588,7 @@ pub fn section(lang: Lang, a: &Assessment) -> Option<Section> {
                     ("need", &format::gib(need)),
                     (
                         "usable",
-                        &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                        &format::gib_or_unknown(lang, a.memory.usable_bytes),
                     ),
                 ],
             ));

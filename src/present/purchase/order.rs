@@ -173,7 +173,7 @@ fn basis(lang: Lang, a: &Assessment) -> Option<String> {
                     ("need", &format::gib(need)),
                     (
                         "usable",
-                        &format::gib_or_unknown(lang, a.memory.effective_bytes),
+                        &format::gib_or_unknown(lang, a.memory.usable_bytes),
                     ),
                 ],
             );

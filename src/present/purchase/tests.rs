@@ -1,7 +1,7 @@
 //! Purchase wording in both languages, on the fixtures of issue 11's cases.
 use super::*;
 use crate::advisor::buying::purchase::purchase_to_reach;
-use crate::advisor::{assess, capacity::effective_ram};
+use crate::advisor::{assess, capacity::ram_sizes};
 use crate::profile::MachineProfile;
 
 const GIB: u64 = 1 << 30;
@@ -16,7 +16,7 @@ fn fixture(name: &str) -> MachineProfile {
 /// The purchase lines as a reader sees them in the terminal: code spans without backticks, no-break
 /// spaces as spaces.
 fn say(lang: Lang, p: &MachineProfile, need: u64) -> String {
-    let text = lines(lang, &purchase_to_reach(p, &effective_ram(p), need), need).join("\n");
+    let text = lines(lang, &purchase_to_reach(p, &ram_sizes(p), need), need).join("\n");
     crate::codespan::plain(&text).replace('\u{a0}', " ")
 }
 

@@ -543,7 +543,7 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
         ));
     }
     ui.add(Paragraph::new(
-        RichText::new(words::source(lang, t.estimate.source)).weak(),
+        RichText::new(words::source(lang, t.estimate.formula)).weak(),
     ));
     ui.add(Paragraph::new(
         RichText::new(tr(lang, Msg::TrainUnitsNote)).weak(),

@@ -10,7 +10,7 @@ pub mod modules;
 use serde::{Deserialize, Serialize};
 
 use super::dimm_sets::{DimmSet, dimm_sets, largest_dimm_set};
-use crate::advisor::capacity::EffectiveRam;
+use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::{Quantity, RecId};
 use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
 use crate::advisor::wsl;
@@ -187,19 +187,19 @@ pub struct CpuPlatform {
 }
 
 /// What reaching `needed_installed_bytes` of installed RAM takes on this machine. `ram` is the
-/// advisor's [`EffectiveRam`]; installed RAM (modules, entered or estimated) is what is
+/// advisor's [`RamSizes`]; installed RAM (modules, entered or estimated) is what is
 /// compared and bought. Never panics: what can't be told leads to the generic sets or to
 /// keeping the machine.
 pub fn purchase_to_reach(
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     needed_installed_bytes: u64,
 ) -> Purchase {
     let needed = needed_installed_bytes;
     let platform = profile.host.platform.as_ref();
     let kind = platform.and_then(|p| p.kind);
     if let Some(w) = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2()) {
-        let cap = w.memory_cap_bytes.or(ram.physical_bytes);
+        let cap = w.memory_cap_bytes.or(ram.mem_total_bytes);
         if cap.is_some_and(|c| c >= needed) {
             return Purchase::NotNeeded {
                 installed_bytes: cap.unwrap_or(0),
@@ -330,7 +330,7 @@ fn largest_if_none(needed: u64, memory_type: Option<&str>) -> Option<DimmSet> {
     largest_dimm_set(memory_type).filter(|l| l.total_bytes < needed)
 }
 
-fn cloud_purchase(profile: &MachineProfile, ram: &EffectiveRam, needed: u64) -> Purchase {
+fn cloud_purchase(profile: &MachineProfile, ram: &RamSizes, needed: u64) -> Purchase {
     let platform = profile.host.platform.as_ref();
     let itype = platform.and_then(|p| p.instance_type.clone());
     let Some(current) = itype.as_deref().and_then(|t| catalog().instance(t)) else {
@@ -368,7 +368,8 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
         cap_bytes: cap,
         set_memory_bytes: needed.div_ceil(GIB).saturating_mul(GIB),
         windows_ram_bytes: windows.map(|w| w.0),
-        windows_ram_estimated: windows.is_some_and(|w| w.1 == wsl::WindowsRamSource::Estimated),
+        windows_ram_estimated: windows
+            .is_some_and(|w| w.1 == crate::profile::Provenance::Estimated),
         cap_after_bytes: cap_after,
         enough: cap_after.map(|c| c >= needed),
         windows_needed_bytes: crate::advisor::capacity::round_up_installed(
@@ -389,7 +390,7 @@ fn wsl_plan(profile: &MachineProfile, cap: Option<u64>, needed: u64) -> WslPlan 
 /// with the change, computed by the caller.
 pub fn hardware_recommendation(
     profile: &MachineProfile,
-    ram: &EffectiveRam,
+    ram: &RamSizes,
     needed_installed_bytes: u64,
     result: Outcome,
 ) -> Option<Recommendation> {

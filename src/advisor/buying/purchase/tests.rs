@@ -2,7 +2,7 @@
 //! figures, not from this module's output.
 
 use super::*;
-use crate::advisor::capacity::effective_ram;
+use crate::advisor::capacity::ram_sizes;
 use crate::profile::{Platform, Wsl, WslConfigState};
 
 const GIB: u64 = 1 << 30;
@@ -15,7 +15,7 @@ fn fixture(name: &str) -> MachineProfile {
 }
 
 fn buy(p: &MachineProfile, needed: u64) -> Purchase {
-    purchase_to_reach(p, &effective_ram(p), needed)
+    purchase_to_reach(p, &ram_sizes(p), needed)
 }
 
 #[test]
@@ -68,7 +68,7 @@ fn g5_xlarge_moves_to_the_smallest_g5_with_enough_ram_never_dimms() {
         assert!(!f.recommendations.contains(&RecId::AddRam));
     }
     let p = fixture("aws-g5.xlarge");
-    let r = hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).unwrap();
+    let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
     assert_eq!(
         (r.id, r.kind),
         (RecommendationId::LargerInstance, RecKind::Cloud)
@@ -102,7 +102,7 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
         (4, 2, Some(2))
     );
     assert_eq!(plan.balanced, Some(true));
-    let r = hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).unwrap();
+    let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
     assert_eq!(
         (r.id, r.kind),
         (RecommendationId::AddRam, RecKind::Hardware)
@@ -134,7 +134,7 @@ fn soldered_lpddr5_cant_be_upgraded() {
     assert_eq!(alternative, dimm_sets(need, None));
     assert_eq!(largest_set, None);
     // The ranked list's item: a new machine with the smallest common size ≥ 32 752 MiB: 32 GiB.
-    let r = hardware_recommendation(&p, &effective_ram(&p), need, Outcome::default()).unwrap();
+    let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
     assert_eq!(
         (r.id, r.kind),
         (RecommendationId::NewMachine, RecKind::Hardware)
@@ -181,14 +181,14 @@ fn an_unknown_instance_type_keeps_the_machine() {
         }
     );
     // No instance to name: the ranked list says what to look for, 48 GiB with the same GPUs.
-    let r = hardware_recommendation(&p, &effective_ram(&p), 48 * GIB, Outcome::default()).unwrap();
+    let r = hardware_recommendation(&p, &ram_sizes(&p), 48 * GIB, Outcome::default()).unwrap();
     assert_eq!(
         (r.id, r.kind),
         (RecommendationId::OtherInstance, RecKind::Cloud)
     );
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(48 * GIB));
     // Already enough installed: nothing to buy.
-    assert!(hardware_recommendation(&p, &effective_ram(&p), 8 * GIB, Outcome::default()).is_none());
+    assert!(hardware_recommendation(&p, &ram_sizes(&p), 8 * GIB, Outcome::default()).is_none());
     // The largest one-GPU g5 is g5.16xlarge with 256 GiB: 1 TiB is out of the family's reach.
     let g5 = fixture("aws-g5.xlarge");
     let Purchase::NoLargerInstance { largest, .. } = buy(&g5, 1 << 40) else {
@@ -344,7 +344,7 @@ fn other_machines() {
     // The ranked list's items name the size to reach, rounded up to a common one: 100 GiB
     // needed → 128 GiB (96 is too small).
     let item = |p: &MachineProfile| {
-        hardware_recommendation(p, &effective_ram(p), 100 * GIB, Outcome::default()).unwrap()
+        hardware_recommendation(p, &ram_sizes(p), 100 * GIB, Outcome::default()).unwrap()
     };
     let r = item(&vm);
     assert_eq!(
