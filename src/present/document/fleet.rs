@@ -1,14 +1,15 @@
-//! The lab comparison report's blocks: the table of machines, the RAM:VRAM chart, and each
+//! The fleet document (the lab comparison report's blocks): the table of machines, the RAM:VRAM chart, and each
 //! machine's verdict with its plan's problems, in each language.
 
-use super::model::{Block, Chart, FleetPoint, ReportLang, ReportMeta};
+use super::types::{Block, Chart, FleetPoint, ReportLang, ReportMeta};
 use crate::format::GIB;
-use crate::i18n::{Msg, tr, trf};
+use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
+use crate::profile::dir::Skip;
 
 /// Builds the fleet comparison report: the table, the chart, and each planned machine's
 /// problems, in each language.
-pub fn build_fleet(
+pub fn build(
     machines: &[crate::advisor::fleet::FleetMachine],
     skipped: &[(String, Option<crate::profile::dir::Skip>)],
     meta: &ReportMeta,
@@ -81,14 +82,10 @@ pub fn build_fleet(
             y_label: axis(Msg::FleetRamAxis),
             line_labels: [line("1×"), line("1.5×"), line("2×")],
         }));
-        if !skipped.is_empty() {
-            let skipped_lines = skipped
-                .iter()
-                .map(|(f, r)| present::fleet::skipped_line(lang, f, r.as_ref()))
-                .collect();
-            b.push(Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()));
-            b.push(Block::Bullets(skipped_lines));
-        }
+        b.extend(skipped_files(
+            lang,
+            skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
+        ));
         for m in &machines {
             let (title, body) = present::verdict(lang, &m.assessment);
             b.push(Block::Callout {
@@ -108,6 +105,26 @@ pub fn build_fleet(
 
 /// What to buy across the lab: each machine's order line, then the totals (modules by spec,
 /// RAM added, instance moves, new machines).
+/// The files that were not machine profiles: a "Skipped" sub-heading and one "file: reason"
+/// line each (a `None` reason was redacted); nothing when there are none. The report and the
+/// window's fleet page show this list.
+pub fn skipped_files<'a>(
+    lang: Lang,
+    skipped: impl IntoIterator<Item = (&'a str, Option<&'a Skip>)>,
+) -> Vec<Block> {
+    let lines: Vec<String> = skipped
+        .into_iter()
+        .map(|(f, r)| present::fleet::skipped_line(lang, f, r))
+        .collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()),
+        Block::Bullets(lines),
+    ]
+}
+
 fn purchases(
     b: &mut Vec<Block>,
     lang: crate::i18n::Lang,
