@@ -204,6 +204,26 @@ fn export_a_markdown_report_to_a_folder_and_a_failure_is_said() {
     assert!(!md.exists());
 }
 
+/// A file that is not a profile is listed on the fleet page under a "Skipped" heading, one line
+/// with its name and why, drawn from the same blocks as the lab report's list; in Chinese too.
+#[test]
+fn fleet_page_lists_skipped_files_under_a_heading() {
+    let profile = common::fixture("aws-g5.xlarge");
+    let mut h = on_page(&profile, Lang::En, "Lab machines");
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken-node.json");
+    std::fs::write(&broken, "{").unwrap();
+    h.state_mut()
+        .add_fleet_files(&[common::fixture_path("dgx-h100"), broken.clone()]);
+    h.run();
+    h.get_by_label("Skipped");
+    h.get_by_label_contains("broken-node.json: ");
+    h.get_by_label("中文").click();
+    h.run();
+    h.get_by_label("已跳过");
+    h.get_by_label_contains("broken-node.json：");
+}
+
 #[test]
 fn fleet_of_published_machines_and_planned_3090s_exports_to_pdf() {
     let profile = common::fixture("aws-g5.xlarge");

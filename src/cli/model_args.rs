@@ -136,7 +136,7 @@ impl ModelChoice {
             out.push_str(&trf(
                 lang,
                 Msg::ModelOverridden,
-                &[("flags", &crate::present::join(lang, &overridden))],
+                &[("flags", &crate::present::join(lang, overridden))],
             ));
         }
         out

@@ -3,13 +3,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use unicode_width::UnicodeWidthStr;
-
 use super::layout::{label_width, pad, section, wrap, wrap_hanging};
 
 use crate::advisor::Assessment;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
+use crate::present::document::{self, Section};
+use crate::report::terminal;
 
 /// The hardware summary (`ramvram detect`).
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
@@ -32,42 +32,6 @@ fn notes(out: &mut String, lang: Lang, a: &Assessment) {
     for n in &a.profile.notes {
         wrap_hanging(out, "  · ", "    ", &present::note(lang, n));
     }
-}
-
-/// A text gauge of the ratio on 0–[`present::GAUGE_MAX_RATIO`]×, with the tier boundaries
-/// ([`crate::advisor::Tier::BOUNDS`]) marked `|` and the machine's value marked `▲`.
-pub fn gauge(ratio: f64) -> String {
-    const MAX: f64 = present::GAUGE_MAX_RATIO;
-    const COLS: usize = 56;
-    let col = |v: f64| ((v.clamp(0.0, MAX) / MAX) * (COLS - 1) as f64).round() as usize;
-    let mut bar: Vec<char> = vec!['─'; COLS];
-    for b in crate::advisor::Tier::BOUNDS {
-        bar[col(b)] = '|';
-    }
-    let mut marker = vec![' '; COLS];
-    marker[col(ratio)] = '▲';
-    // Each label starts under its mark ("1.5" starts at the 1.5 mark), the last one ends at
-    // the scale's end.
-    let mut scale: Vec<char> = vec![' '; COLS + 2];
-    let mut put = |at: usize, text: &str| {
-        for (i, c) in text.chars().enumerate() {
-            if let Some(slot) = scale.get_mut(at + i) {
-                *slot = c;
-            }
-        }
-    };
-    put(0, "0");
-    for b in crate::advisor::Tier::BOUNDS {
-        put(col(b), &format!("{b}"));
-    }
-    let end = format!("{MAX}×");
-    put(COLS + 1 - end.chars().count(), &end);
-    format!(
-        "  [{}]\n   {}\n   {}\n",
-        bar.iter().collect::<String>(),
-        marker.iter().collect::<String>().trim_end(),
-        scale.iter().collect::<String>().trim_end()
-    )
 }
 
 /// The full assessment (`ramvram advise`): verdict, hardware, ratio gauge, rules, findings.
@@ -99,39 +63,11 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     wrap(&mut out, "  ", &h.detail);
     out.push_str(&hardware(lang, a));
 
-    section(&mut out, tr(lang, Msg::RatioSection));
-    let rows = present::ratio::rows(lang, a);
-    // The label column as wide as its widest label in terminal columns (a CJK character
-    // takes two), at least the 28 the other tables use.
-    let w = label_width(rows.iter().map(|(l, _)| *l)).max(28);
-    for (label, value) in rows {
-        let _ = writeln!(out, "  {}{value}", pad(label, w));
-    }
-    if let Some(r) = a.ratio.ram_to_vram_total {
-        out.push_str(&gauge(r));
-    }
-
-    section(&mut out, tr(lang, Msg::RulesSection));
-    let header = present::rule_header(lang);
-    let table: Vec<[String; 5]> = a.rules.iter().map(|r| present::rule_row(lang, r)).collect();
-    let mut widths = header.map(UnicodeWidthStr::width);
-    for row in &table {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(UnicodeWidthStr::width(cell.as_str()));
-        }
-    }
-    let line = |cells: [&str; 5]| {
-        let mut s = String::from(" ");
-        for (cell, w) in cells.iter().zip(widths) {
-            s.push(' ');
-            s.push_str(&pad(cell, w + 1));
-        }
-        s.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(header));
-    for row in &table {
-        out.push_str(&line([&row[0], &row[1], &row[2], &row[3], &row[4]]));
-    }
+    // The ratio (gauge, then its rows) and the rules' table: the report's sections, drawn for
+    // the terminal.
+    let doc = |s: Section| terminal::render(&document::machine::section(s, lang, a));
+    out.push_str(&doc(Section::Ratio));
+    out.push_str(&doc(Section::Rules));
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::RulesSources));
     for source in present::names::rule_sources(lang, &a.rules) {
         wrap_hanging(&mut out, "  · ", "    ", source);
@@ -141,23 +77,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         bandwidth(&mut out, lang, b, a.workload.as_ref());
     }
 
-    section(&mut out, tr(lang, Msg::FindingsSection));
-    if a.findings.is_empty() {
-        let _ = writeln!(out, "  {}", tr(lang, Msg::FindingsNone));
-    }
-    for f in &a.findings {
-        let _ = writeln!(
-            out,
-            "  [{}] {}",
-            present::severity(lang, f.severity),
-            present::finding_title(lang, f)
-        );
-        wrap(&mut out, "      ", &present::finding_explanation(lang, f));
-        for rec in present::finding_recommendations(lang, f) {
-            wrap_hanging(&mut out, "      → ", "        ", &rec);
-        }
-        out.push('\n');
-    }
+    out.push_str(&doc(Section::Findings));
     let purchase = present::purchase::section_lines(lang, a);
     if !purchase.is_empty() {
         section(&mut out, tr(lang, Msg::PurchaseSection));

@@ -78,16 +78,8 @@ pub fn decode(lang: Lang, r: &DecodeRate) -> String {
     for (label, v) in rows {
         let _ = writeln!(out, "  {}{:>10}", pad(&label, w), words::mpix(v));
     }
-    if let Some(share) = r.single_thread_cpu_share.filter(|_| r.contended) {
-        let _ = writeln!(
-            out,
-            "\n  {}",
-            trf(
-                lang,
-                Msg::DataloaderDecodeContended,
-                &[("share", &crate::format::percent(share))]
-            )
-        );
+    if let Some(warning) = words::decode_contended(lang, r) {
+        let _ = writeln!(out, "\n  {warning}");
     }
     let _ = writeln!(
         out,

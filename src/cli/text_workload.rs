@@ -6,7 +6,7 @@ use super::layout::{pad, section};
 
 use crate::advisor::workload::WorkloadResult;
 use crate::format;
-use crate::i18n::{Lang, Msg, tr, trf};
+use crate::i18n::{Lang, Msg, tr};
 use crate::present::workload as words;
 
 /// The simulator section of `ramvram advise`: RAM budget, stages, bottleneck, utilisation.
@@ -16,33 +16,13 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     let w = &r.workload;
     let _ = writeln!(out, "  {}", words::summary(lang, w));
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkRamBudget));
-    for i in &r.memory_budget.items {
-        let _ = writeln!(
-            out,
-            "    {}  {}",
-            pad(
-                words::budget_item(lang, i.id, r.memory_budget.start_method),
-                36
-            ),
-            format::gib(i.bytes)
-        );
+    for (item, size) in words::budget_rows(lang, r) {
+        let _ = writeln!(out, "    {}  {size}", pad(item, 36));
     }
-    let b = &r.memory_budget;
     if let Some(note) = words::spawn_note(lang, r) {
         super::layout::wrap(&mut out, "  ", &note);
     }
-    let _ = writeln!(
-        out,
-        "  {}",
-        trf(
-            lang,
-            Msg::WorkRamBarLabel,
-            &[
-                ("working", &format::gib(b.working_set_bytes)),
-                ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
-            ]
-        )
-    );
+    let _ = writeln!(out, "  {}", words::ram_bar_label(lang, r));
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkPipeline));
     for (s, (name, rate)) in r.pipeline.stages.iter().zip(words::stage_rows(lang, r)) {
         let mark = if Some(s.id) == r.pipeline.bottleneck {

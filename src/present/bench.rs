@@ -5,6 +5,18 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{MemoryBandwidth, StorageBandwidth};
 
+/// The warning when another process shared the core during the one-thread pass (`contended`),
+/// with the share of the time the thread ran as a percentage; `None` otherwise.
+/// The terminal's `bench decode` and the Data loading page say it.
+pub fn decode_contended(lang: Lang, r: &crate::bench::decode::DecodeRate) -> Option<String> {
+    let share = r.single_thread_cpu_share.filter(|_| r.contended)?;
+    Some(trf(
+        lang,
+        Msg::DataloaderDecodeContended,
+        &[("share", &crate::format::percent(share))],
+    ))
+}
+
 /// The four STREAM kernels' rows: ("Copy", "41.2 GB/s"), … in STREAM's order.
 pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
     vec![

@@ -15,6 +15,7 @@ pub mod bandwidth;
 pub mod bench;
 pub mod cluster;
 pub mod dataset;
+pub mod document;
 pub mod errors;
 pub mod fleet;
 pub mod hardware;

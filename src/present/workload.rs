@@ -207,6 +207,35 @@ pub fn stage_not_limiting(lang: Lang, id: StageId) -> String {
     .to_string()
 }
 
+/// The RAM budget as rows of (item, size in GiB), in the simulator's order: what the terminal,
+/// the report and the Data loading page list under "RAM budget".
+pub fn budget_rows(lang: Lang, r: &WorkloadResult) -> Vec<(&'static str, String)> {
+    let b = &r.memory_budget;
+    b.items
+        .iter()
+        .map(|i| {
+            (
+                budget_item(lang, i.id, b.start_method),
+                format::gib(i.bytes),
+            )
+        })
+        .collect()
+}
+
+/// The working set against RAM in one line: "working set 41.2 GiB of 64.0 GiB RAM" (RAM
+/// "unknown" when not detected).
+pub fn ram_bar_label(lang: Lang, r: &WorkloadResult) -> String {
+    let b = &r.memory_budget;
+    trf(
+        lang,
+        Msg::WorkRamBarLabel,
+        &[
+            ("working", &format::gib(b.working_set_bytes)),
+            ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
+        ],
+    )
+}
+
 /// A stage's rate, the same in every view: "1,234 samples/s", or why it has none ("cached" for
 /// storage, "unknown" otherwise; [`stage_not_limiting`]). `samples_per_s` is the simulator's
 /// samples per second for the stage.

@@ -3,7 +3,7 @@
 //! spaces (a block is one paragraph; a host name with a newline must not start a new line in
 //! the PDF or Markdown). Chart labels included, so the SVG given to the PDF writer is valid XML.
 
-use super::model::{Block, Chart};
+use crate::present::document::{Block, Chart};
 use crate::sanitize::clean_line;
 
 /// Cleans one string in place ([`clean_line`]).
@@ -96,7 +96,7 @@ fn clean_chart(chart: &mut Chart) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::FleetPoint;
+    use crate::present::document::FleetPoint;
 
     #[test]
     fn every_kind_of_block_is_cleaned() {

@@ -16,14 +16,14 @@ use std::io::{self, Seek, Write};
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
-use super::fleet_model::{
-    head, name_key, purchase_header, purchase_row, skipped_blocks, verdict_blocks,
-};
-use super::model::Block;
 use super::{ReportOptions, SkippedFile, clean, markdown};
-use crate::advisor::fleet::{FleetInput, FleetMachine, assess_marked};
 use crate::advisor::buying::order::{FleetOrder, fleet_order};
+use crate::advisor::fleet::{FleetInput, FleetMachine, assess_marked};
 use crate::i18n::{Msg, tr};
+use crate::present::document::Block;
+use crate::present::document::fleet::{
+    head, name_key, purchase_header, purchase_row, skipped_files, verdict_blocks,
+};
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
 
@@ -186,7 +186,10 @@ pub fn write_markdown(
         out.write_all(b"\n")?;
         let totals = crate::present::purchase::order::totals(lang, &totals);
         let mut after = vec![Block::KeyValues(totals)];
-        after.extend(skipped_blocks(lang, &skipped));
+        after.extend(skipped_files(
+            lang,
+            skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
+        ));
         out.write_all(rendered(after).as_bytes())?;
         copy(s.verdicts, out)?;
     }

@@ -2,7 +2,7 @@
 //! next to them). Every piece of text goes through [`crate::sanitize::markdown_inline`], so a
 //! host name can't open a heading, a link, raw HTML or a table cell.
 
-use super::model::Block;
+use crate::present::document::Block;
 use crate::sanitize::markdown_inline as md;
 
 fn cell(text: &str) -> String {

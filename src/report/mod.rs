@@ -1,16 +1,13 @@
 //! Reports: one [`Assessment`] as a PDF for procurement, Markdown for wikis, or JSON for
-//! scripts, in Chinese, English or both. The content is [`model::build`]'s; the renderers only
-//! lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
+//! scripts, in Chinese, English or both. The content is [`crate::present::document`]'s; the
+//! renderers here (terminal, Markdown, PDF) only lay it out. Writing is atomic ([`crate::fsutil::write_atomic`]).
 
 pub mod clean;
-mod fleet_model;
 pub mod fleet_stream;
-mod machine_sections;
 pub mod markdown;
-pub mod model;
 pub mod monitor;
 pub mod pdf;
-mod plan_sections;
+pub mod terminal;
 
 use std::path::Path;
 
@@ -19,9 +16,10 @@ use serde::{Deserialize, Serialize};
 use crate::advisor::Assessment;
 use crate::advisor::fleet::FleetMachine;
 use crate::i18n::{Lang, Msg, trf};
+use crate::present::document::{self, Block};
+pub use crate::present::document::{ReportLang, ReportMeta};
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
-pub use model::{ReportLang, ReportMeta};
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +132,7 @@ pub fn render_with_monitor(
         Format::Pdf => {
             let blocks = built_blocks(&a, &meta, options.lang, monitor);
             let title = blocks.iter().find_map(|b| match b {
-                model::Block::Title(t) => Some(t.clone()),
+                Block::Title(t) => Some(t.clone()),
                 _ => None,
             });
             pdf::render(
@@ -160,8 +158,8 @@ fn built_blocks(
     meta: &ReportMeta,
     lang: ReportLang,
     monitor: Option<&monitor::MonitorReport>,
-) -> Vec<model::Block> {
-    let mut blocks = model::build_with_monitor(a, meta, lang, monitor);
+) -> Vec<Block> {
+    let mut blocks = document::machine::build_with_monitor(a, meta, lang, monitor);
     clean::clean_blocks(&mut blocks);
     blocks
 }
@@ -280,7 +278,7 @@ pub fn render_fleet_sorted(
                 .into_bytes())
         }
         Format::Markdown | Format::Pdf => {
-            let mut blocks = model::build_fleet(&machines, &skipped, &meta, options.lang, sort);
+            let mut blocks = document::fleet::build(&machines, &skipped, &meta, options.lang, sort);
             clean::clean_blocks(&mut blocks);
             if options.format == Format::Markdown {
                 Ok(markdown::render(&blocks).into_bytes())

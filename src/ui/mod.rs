@@ -3,6 +3,7 @@
 //! the frame. Detection runs on a background thread.
 
 pub mod app;
+pub mod blocks;
 pub mod file_dialog;
 pub mod fonts;
 pub mod gauge;

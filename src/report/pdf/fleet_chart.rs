@@ -12,7 +12,7 @@ use super::layout::{Face, Measure};
 use crate::advisor::Tier;
 use crate::chart::{self, Axis, Box2};
 use crate::palette;
-use crate::report::model::FleetPoint;
+use crate::present::document::FleetPoint;
 
 /// Size of the machines' names, points.
 const NAME_SIZE: f32 = 7.5;

@@ -20,10 +20,10 @@ use krilla::text::{Font, TextDirection};
 use krilla::{Data, Document};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
-use super::model::Block;
 use crate::assets::{CJK_FONT, LATIN_FONT, MONO_FONT};
 use crate::i18n::Lang;
 use crate::palette::Rgb;
+use crate::present::document::Block;
 use layout::{Face, Line};
 use page::Layout;
 

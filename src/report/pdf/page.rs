@@ -8,7 +8,7 @@ use super::{
 };
 use super::{charts, fleet_chart, timeline};
 use crate::palette::{self, Rgb};
-use crate::report::model::{Block, Chart};
+use crate::present::document::{Block, Chart};
 
 /// Pages being laid out.
 pub(super) struct Layout {

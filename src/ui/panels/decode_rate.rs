@@ -39,12 +39,7 @@ pub fn decode_rate(ui: &mut Ui, lang: Lang, w: &mut Workload, bench: &BenchView)
             ],
         );
         ui.add(Paragraph::new(RichText::new(text).weak()));
-        if let Some(share) = d.single_thread_cpu_share.filter(|_| d.contended) {
-            let warn = trf(
-                lang,
-                Msg::DataloaderDecodeContended,
-                &[("share", &crate::format::percent(share))],
-            );
+        if let Some(warn) = crate::present::bench::decode_contended(lang, d) {
             ui.add(Paragraph::new(RichText::new(warn).color(
                 crate::ui::theme::severity(crate::advisor::Severity::Warning),
             )));

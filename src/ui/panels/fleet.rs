@@ -91,10 +91,11 @@ pub fn fleet(
                 egui::ScrollArea::horizontal()
                     .id_salt("fleet-table-scroll")
                     .show(ui, |ui| table(ui, lang, machines, sort, &mut commands));
-                for (file, why) in skipped {
-                    let line = crate::present::fleet::skipped_sentence(lang, file, Some(why));
-                    ui.label(RichText::new(line).weak());
-                }
+                let list = crate::present::document::fleet::skipped_files(
+                    lang,
+                    skipped.iter().map(|(f, why)| (f.as_str(), Some(why))),
+                );
+                crate::ui::blocks::show(ui, "fleet-skipped", &list);
                 if !meeting {
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));
                     super::fleet_chart::chart(ui, lang, machines, meeting);

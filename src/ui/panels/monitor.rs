@@ -118,6 +118,7 @@ pub fn monitor(
             lang,
             super::findings::Card {
                 severity: d.severity,
+                label: crate::present::severity(lang, d.severity).to_string(),
                 title: words::title(lang, d),
                 aside: Some(range),
                 explanation: words::explanation(lang, d),

@@ -173,14 +173,7 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
     let ram = b.effective_ram_bytes.unwrap_or(0);
     let scale_max = b.working_set_bytes.max(ram).max(1) as f32 * 1.05;
     let (rect, response) = ui.allocate_exact_size(vec2(ui.available_width(), 34.0), Sense::hover());
-    let label = trf(
-        lang,
-        Msg::WorkRamBarLabel,
-        &[
-            ("working", &format::gib(b.working_set_bytes)),
-            ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
-        ],
-    );
+    let label = words::ram_bar_label(lang, r);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Meter, true, &label));
     let painter = ui.painter_at(rect.expand(2.0));
     let mut x = rect.left();
@@ -210,12 +203,8 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
     }
     ui.label(label);
     ui.horizontal_wrapped(|ui| {
-        for item in &b.items {
-            let text = format!(
-                "■ {} {}",
-                words::budget_item(lang, item.id, b.start_method),
-                format::gib(item.bytes)
-            );
+        for (item, (name, size)) in b.items.iter().zip(words::budget_rows(lang, r)) {
+            let text = format!("■ {name} {size}");
             // One item never wraps inside itself: a whole item moves to the next line.
             ui.add(egui::Label::new(RichText::new(text).color(item_colour(item.id))).extend());
         }

@@ -1,14 +1,15 @@
-//! The lab comparison report's blocks: the table of machines, the RAM:VRAM chart, and each
+//! The fleet document (the lab comparison report's blocks): the table of machines, the RAM:VRAM chart, and each
 //! machine's verdict with its plan's problems, in each language.
 
-use super::model::{Block, Chart, FleetPoint, ReportLang, ReportMeta};
+use super::types::{Block, Chart, FleetPoint, ReportLang, ReportMeta};
 use crate::format::GIB;
-use crate::i18n::{Msg, tr, trf};
+use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
+use crate::profile::dir::Skip;
 
 /// Builds the fleet comparison report: the table, the chart, and each planned machine's
 /// problems, in each language.
-pub fn build_fleet(
+pub fn build(
     machines: &[crate::advisor::fleet::FleetMachine],
     skipped: &[(String, Option<crate::profile::dir::Skip>)],
     meta: &ReportMeta,
@@ -67,7 +68,10 @@ pub fn build_fleet(
             y_label: axis(Msg::FleetRamAxis),
             line_labels: [line("1×"), line("1.5×"), line("2×")],
         }));
-        b.extend(skipped_blocks(lang, skipped));
+        b.extend(skipped_files(
+            lang,
+            skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
+        ));
         for m in &machines {
             b.extend(verdict_blocks(lang, m));
         }
@@ -76,14 +80,11 @@ pub fn build_fleet(
 }
 
 /// The widths of the machine table's columns (PDF units).
-pub(super) const TABLE_WIDTHS: [f32; 7] = [2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0];
+pub const TABLE_WIDTHS: [f32; 7] = [2.2, 2.4, 1.2, 1.2, 1.0, 1.8, 3.0];
 
 /// The order of a report's machines without the window's: by host name, case folded, then as
 /// written, then by where they came from (as a reader looks them up).
-pub(super) fn name_key(
-    label: &str,
-    origin: &crate::advisor::fleet::Origin,
-) -> (String, String, String) {
+pub fn name_key(label: &str, origin: &crate::advisor::fleet::Origin) -> (String, String, String) {
     (
         label.to_lowercase(),
         label.to_string(),
@@ -92,7 +93,7 @@ pub(super) fn name_key(
 }
 
 /// The report's title, date line and (when redacted) the redaction note, in `lang`.
-pub(super) fn head(lang: crate::i18n::Lang, meta: &ReportMeta) -> Vec<Block> {
+pub fn head(lang: crate::i18n::Lang, meta: &ReportMeta) -> Vec<Block> {
     let mut b = vec![
         Block::Title(tr(lang, Msg::FleetReportTitle).to_string()),
         Block::Meta(trf(
@@ -107,26 +108,8 @@ pub(super) fn head(lang: crate::i18n::Lang, meta: &ReportMeta) -> Vec<Block> {
     b
 }
 
-/// The skipped files' heading and list (nothing when none was skipped).
-pub(super) fn skipped_blocks(
-    lang: crate::i18n::Lang,
-    skipped: &[(String, Option<crate::profile::dir::Skip>)],
-) -> Vec<Block> {
-    if skipped.is_empty() {
-        return Vec::new();
-    }
-    let lines = skipped
-        .iter()
-        .map(|(f, r)| present::fleet::skipped_line(lang, f, r.as_ref()))
-        .collect();
-    vec![
-        Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()),
-        Block::Bullets(lines),
-    ]
-}
-
 /// One machine's verdict, and its plan's problems when it has any.
-pub(super) fn verdict_blocks(
+pub fn verdict_blocks(
     lang: crate::i18n::Lang,
     m: &crate::advisor::fleet::FleetMachine,
 ) -> Vec<Block> {
@@ -148,7 +131,7 @@ pub(super) fn verdict_blocks(
 }
 
 /// The purchase table's header: machine, what to buy.
-pub(super) fn purchase_header(lang: crate::i18n::Lang) -> Vec<String> {
+pub fn purchase_header(lang: crate::i18n::Lang) -> Vec<String> {
     vec![
         tr(lang, Msg::FleetMachine).to_string(),
         tr(lang, Msg::OrderBuy).to_string(),
@@ -156,13 +139,33 @@ pub(super) fn purchase_header(lang: crate::i18n::Lang) -> Vec<String> {
 }
 
 /// One machine's line of the purchase table: its label and what to buy (or "nothing").
-pub(super) fn purchase_row(
+pub fn purchase_row(
     lang: crate::i18n::Lang,
     m: &crate::advisor::fleet::FleetMachine,
 ) -> Vec<String> {
     let buy = present::purchase::order::order(lang, &m.assessment)
         .map_or_else(|| tr(lang, Msg::OrderNothing).to_string(), |o| o.buy);
     vec![m.label.clone(), buy]
+}
+
+/// The files that were not machine profiles: a "Skipped" sub-heading and one "file: reason"
+/// line each (a `None` reason was redacted); nothing when there are none. The report and the
+/// window's fleet page show this list.
+pub fn skipped_files<'a>(
+    lang: Lang,
+    skipped: impl IntoIterator<Item = (&'a str, Option<&'a Skip>)>,
+) -> Vec<Block> {
+    let lines: Vec<String> = skipped
+        .into_iter()
+        .map(|(f, r)| present::fleet::skipped_line(lang, f, r))
+        .collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Block::Subheading(tr(lang, Msg::FleetSkipped).to_string()),
+        Block::Bullets(lines),
+    ]
 }
 
 /// What to buy across the lab: each machine's order line, then the totals (modules by spec,

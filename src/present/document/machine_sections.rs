@@ -2,13 +2,13 @@
 //! rules, bandwidth, findings, the ranked recommendations and the appendix of sources. Words come
 //! from [`crate::present`]; nothing here computes advice.
 
-use super::model::{Block, Chart, ReportMeta};
+use super::types::{Block, Chart};
 use crate::advisor::{Assessment, RuleStatus};
 use crate::format::{self, GIB};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present;
 
-pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
     b.push(Block::KeyValues(present::hardware_rows(lang, a)));
     if !a.profile.notes.is_empty() {
@@ -22,7 +22,7 @@ pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     }
 }
 
-pub(super) fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::RatioSection).to_string()));
     if let Some(r) = a.ratio.ram_to_vram_total {
         let labels = crate::advisor::Tier::ALL.map(|t| present::tier(lang, t).to_string());
@@ -39,7 +39,7 @@ pub(super) fn ratio(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMe
     ));
 }
 
-pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::RulesSection).to_string()));
     let header = present::rule_header(lang).map(str::to_string).to_vec();
     let rows = a
@@ -78,7 +78,7 @@ pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMe
 /// Memory bandwidth (theoretical and measured, with where each number came from), the seed's
 /// bandwidth rule with its arithmetic, the pipeline's stages and its narrowest one, PCIe per GPU
 /// and measured storage: what the window's Bandwidth page and `advise` show.
-pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::bandwidth as words;
     let Some(bw) = &a.bandwidth else { return };
     b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
@@ -145,7 +145,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repo
     }
 }
 
-pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::FindingsSection).to_string()));
     if a.findings.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::FindingsNone).to_string()));
@@ -163,7 +163,7 @@ pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
 }
 
 /// The ranked list of changes, the same list the window and `advise` show.
-pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     if a.recommendations.is_empty() {
         return;
     }

@@ -1,14 +1,14 @@
 //! The report's sections about what the user set up: the training plan, the data-loading workload,
 //! the served model, and what to buy for them. Words come from [`crate::present`].
 
-use super::model::{Block, ReportMeta};
+use super::types::Block;
 use crate::advisor::Assessment;
 use crate::advisor::buying::procurement::{Basis, RamReason};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, training as tw};
 
-pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     let Some(t) = &a.training_memory else { return };
     b.push(Block::Heading(tr(lang, Msg::TrainSection).to_string()));
     let (model, plan) = tw::plan_summary(lang, t);
@@ -66,7 +66,7 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
 }
 
-pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::workload as ww;
     let Some(r) = &a.workload else { return };
     let w = &r.workload;
@@ -113,16 +113,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     ));
     b.push(Block::KeyValues(kv));
     b.push(Block::Subheading(tr(lang, Msg::WorkRamBudget).to_string()));
-    let rows = r
-        .memory_budget
-        .items
-        .iter()
-        .map(|i| {
-            vec![
-                ww::budget_item(lang, i.id, r.memory_budget.start_method).to_string(),
-                format::gib(i.bytes),
-            ]
-        })
+    let rows = ww::budget_rows(lang, r)
+        .into_iter()
+        .map(|(item, size)| vec![item.to_string(), size])
         .collect();
     b.push(Block::Table {
         header: vec![String::new(), String::new()],
@@ -132,18 +125,7 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
     if let Some(note) = ww::spawn_note(lang, r) {
         b.push(Block::Paragraph(note));
     }
-    let budget = &r.memory_budget;
-    b.push(Block::Paragraph(trf(
-        lang,
-        Msg::WorkRamBarLabel,
-        &[
-            ("working", &format::gib(budget.working_set_bytes)),
-            (
-                "ram",
-                &format::gib_or_unknown(lang, budget.effective_ram_bytes),
-            ),
-        ],
-    )));
+    b.push(Block::Paragraph(ww::ram_bar_label(lang, r)));
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
     let rows = ww::stage_rows(lang, r)
         .into_iter()
@@ -170,7 +152,7 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &Repor
 
 /// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
 /// holds.
-pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::inference as iw;
     let Some(m) = &a.inference_memory else { return };
     b.push(Block::Heading(tr(lang, Msg::InferenceSection).to_string()));
@@ -206,7 +188,7 @@ pub(super) fn check_row(
     tw::check_row(lang, label, c).to_vec()
 }
 
-pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
+pub(super) fn procurement(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     let p = &a.procurement;
     b.push(Block::Heading(tr(lang, Msg::ProcSection).to_string()));
     let mut kv = vec![(

@@ -1,15 +1,12 @@
-//! The report model: an [`Assessment`] laid out as blocks of localised text, tables and charts.
-//! Builds words through [`crate::present`]; computes no advice of its own.
+//! The document's types: blocks of localised text, tables and charts, and the facts about a
+//! report (its languages, date, source). Builders live beside this file ([`super::machine`],
+//! [`super::fleet`], [`super::monitor`]); renderers in [`crate::report`] (terminal, Markdown,
+//! PDF) and the window draw them.
 
-pub use super::fleet_model::build_fleet;
-use super::machine_sections::{
-    appendix, bandwidth, findings, hardware, ratio, recommendations, rules,
-};
-use super::plan_sections::{inference, procurement, training, workload};
-use crate::advisor::{Assessment, Severity};
-use crate::format;
-use crate::i18n::{Lang, Msg, tr, trf};
-use crate::present;
+use crate::advisor::Severity;
+use crate::advisor::diagnose::Summary;
+use crate::i18n::Lang;
+use crate::trace::Trace;
 
 /// A chart, drawn as vectors by the PDF writer (and omitted from Markdown).
 #[derive(Clone, Debug, PartialEq)]
@@ -129,6 +126,56 @@ pub enum Block {
     Note(String),
 }
 
+/// The sections of the machine document after its title, in the order a report gives them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// The verdict in a coloured box.
+    Verdict,
+    /// What the report assesses: the plan and the workload, or the machine alone.
+    Inputs,
+    /// Page 1's purchase line.
+    Order,
+    /// The hardware rows and the profile's notes.
+    Hardware,
+    /// The RAM:VRAM ratio: gauge and rows.
+    Ratio,
+    /// The published rules' table and bars.
+    Rules,
+    /// Memory bandwidth, the pipeline, PCIe and storage.
+    Bandwidth,
+    /// The findings, most serious first.
+    Findings,
+    /// The ranked recommendations.
+    Recommendations,
+    /// The data-loading workload.
+    Workload,
+    /// The training plan.
+    Training,
+    /// The served model.
+    Inference,
+    /// What to buy.
+    Procurement,
+}
+
+impl Section {
+    /// Every section, in the report's order.
+    pub const ALL: [Section; 13] = [
+        Section::Verdict,
+        Section::Inputs,
+        Section::Order,
+        Section::Hardware,
+        Section::Ratio,
+        Section::Rules,
+        Section::Bandwidth,
+        Section::Findings,
+        Section::Recommendations,
+        Section::Workload,
+        Section::Training,
+        Section::Inference,
+        Section::Procurement,
+    ];
+}
+
 /// Which languages a report is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReportLang {
@@ -161,121 +208,13 @@ pub struct ReportMeta {
     pub redacted: bool,
 }
 
-/// Builds the report's blocks for `a` (already redacted when `meta.redacted`).
-pub fn build(a: &Assessment, meta: &ReportMeta, langs: ReportLang) -> Vec<Block> {
-    build_with_monitor(a, meta, langs, None)
-}
-
-/// [`build`], with a watched run's live diagnosis before the appendix when one is given.
-pub fn build_with_monitor(
-    a: &Assessment,
-    meta: &ReportMeta,
-    langs: ReportLang,
-    monitor: Option<&super::monitor::MonitorReport>,
-) -> Vec<Block> {
-    let langs = langs.langs();
-    let mut blocks = Vec::new();
-    type Section = fn(&mut Vec<Block>, Lang, &Assessment, &ReportMeta);
-    let sections: [Section; 14] = [
-        title,
-        verdict,
-        inputs,
-        order,
-        hardware,
-        ratio,
-        rules,
-        bandwidth,
-        findings,
-        recommendations,
-        workload,
-        training,
-        inference,
-        procurement,
-    ];
-    for section in sections {
-        for &lang in &langs {
-            section(&mut blocks, lang, a, meta);
-        }
-    }
-    if let Some(m) = monitor {
-        for &lang in &langs {
-            super::monitor::section(&mut blocks, lang, m, meta.redacted);
-        }
-    }
-    for &lang in &langs {
-        appendix(&mut blocks, lang, a);
-    }
-    blocks
-}
-
-fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
-    let host = a.profile.host.hostname.clone().unwrap_or_else(|| {
-        if meta.redacted {
-            tr(lang, Msg::ReportRedactedHost).to_string()
-        } else {
-            format::unknown(lang)
-        }
-    });
-    b.push(Block::Title(trf(
-        lang,
-        Msg::ReportTitle,
-        &[("host", &host)],
-    )));
-    let mut line = trf(
-        lang,
-        Msg::ReportMeta,
-        &[("date", &meta.date), ("generator", &meta.generator)],
-    );
-    // A redacted report names no file (a file name often is the host name).
-    if !meta.redacted {
-        line.push_str(" · ");
-        line.push_str(&match &meta.source_file {
-            Some(f) => trf(lang, Msg::ReportSourceFile, &[("file", f)]),
-            None => tr(lang, Msg::ReportSourceDetected).to_string(),
-        });
-    }
-    b.push(Block::Meta(line));
-    if meta.redacted {
-        b.push(Block::Note(tr(lang, Msg::ReportRedactedNote).to_string()));
-    }
-}
-
-fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
-    let h = present::headline::headline(lang, a);
-    b.push(Block::Callout {
-        severity: h.severity,
-        title: h.title,
-        body: h.detail,
-    });
-}
-
-/// What the report covers: the training plan and the workload the user set up, or the machine
-/// alone. Built from the assessment, so it can't disagree with the sections below.
-/// Page 1's purchase line: what to buy, in a line a purchasing office can act on, and why.
-fn order(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
-    let Some(o) = present::purchase::order::order(lang, a) else {
-        return;
-    };
-    b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
-    let buy = if o.more_sets {
-        o.buy + tr(lang, Msg::OrderOthers)
-    } else {
-        o.buy
-    };
-    b.push(Block::KeyValues(vec![
-        (tr(lang, Msg::OrderBuy).to_string(), buy),
-        (tr(lang, Msg::OrderWhy).to_string(), o.basis),
-    ]));
-}
-
-fn inputs(b: &mut Vec<Block>, lang: Lang, a: &Assessment, _: &ReportMeta) {
-    b.push(Block::Subheading(tr(lang, Msg::InputsSection).to_string()));
-    let lines = present::inputs::included(lang, a);
-    if lines.is_empty() {
-        b.push(Block::Paragraph(
-            tr(lang, Msg::InputsMachineOnly).to_string(),
-        ));
-    } else {
-        b.push(Block::Bullets(lines));
-    }
+/// A watched run to put in a report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorReport {
+    /// The trace file it was read from; `None` when watched in the window.
+    pub source: Option<String>,
+    /// The samples.
+    pub trace: Trace,
+    /// Its diagnosis.
+    pub summary: Summary,
 }

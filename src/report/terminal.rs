@@ -1,0 +1,286 @@
+//! The terminal renderer of a [`crate::present::document`]: the same blocks as the Markdown and
+//! PDF renderers, laid out for a fixed-width terminal. Labels pad to terminal columns (a CJK
+//! character takes two), paragraphs wrap to [`WIDTH`] columns without breaking a command, a path
+//! or a file name, and every string of a block is put on one line with anything hostile shown
+//! escaped ([`crate::sanitize::one_line`]): a host name can't start a line of its own or move
+//! the cursor. Charts are drawn only where text can say them (the ratio gauge); the others'
+//! numbers are in the tables beside them.
+
+use std::fmt::Write as _;
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::linebreak;
+use crate::present::document::{Block, Chart};
+
+/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
+pub const WIDTH: usize = 100;
+
+/// Narrowest label column of a two-column list, in terminal columns: the tables of `advise`
+/// share it, so their values line up.
+pub const LABEL_MIN: usize = 28;
+
+/// Pads `s` with spaces to `width` terminal columns.
+pub fn pad(s: &str, width: usize) -> String {
+    format!(
+        "{s}{}",
+        " ".repeat(width.saturating_sub(UnicodeWidthStr::width(s)))
+    )
+}
+
+/// `title`, underlined with as many `─` as it takes columns (at least 8).
+pub fn heading(out: &mut String, title: &str) {
+    let _ = writeln!(
+        out,
+        "{title}\n{}",
+        "─".repeat(UnicodeWidthStr::width(title).max(8))
+    );
+}
+
+/// A blank line, then [`heading`]: a section of a longer output.
+pub fn section(out: &mut String, title: &str) {
+    out.push('\n');
+    heading(out, title);
+}
+
+/// Columns for a label column: the widest label's terminal width + 2.
+pub fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> usize {
+    labels
+        .into_iter()
+        .map(UnicodeWidthStr::width)
+        .max()
+        .unwrap_or(0)
+        + 2
+}
+
+/// `text` wrapped to [`WIDTH`] columns, every line indented by `indent`.
+pub fn wrap(out: &mut String, indent: &str, text: &str) {
+    wrap_hanging(out, indent, indent, text);
+}
+
+/// `text` wrapped to [`WIDTH`] columns, the first line indented by `first`, the others by
+/// `rest`. Code spans lose their backticks ([`crate::codespan`]) and, like options, paths and
+/// file names, are never broken across lines ([`linebreak::break_lines_keeping`]): what a
+/// student copies from the terminal is the command as written.
+pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
+    let spans = crate::codespan::parse(text);
+    let text = spans.text.as_str();
+    let indent = first.width().max(rest.width());
+    let max = WIDTH.saturating_sub(indent).max(20) as f32;
+    let lines = linebreak::break_lines_keeping(text, &spans.code, max, |r| text[r].width() as f32);
+    for (i, line) in linebreak::visible_lines(text, &lines)
+        .into_iter()
+        .enumerate()
+    {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// Label/value rows, the values in one column [`LABEL_MIN`] or more columns from the left
+/// margin (two spaces), wider when a label needs it.
+pub fn key_values(out: &mut String, rows: &[(String, String)]) {
+    let w = label_width(rows.iter().map(|(l, _)| l.as_str())).max(LABEL_MIN);
+    for (label, value) in rows {
+        let _ = writeln!(out, "  {}{value}", pad(label, w));
+    }
+}
+
+/// A table: each column as wide as its widest cell plus two, indented two spaces; a header of
+/// empty cells is left out. Trailing spaces are trimmed.
+pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+    let columns = header
+        .len()
+        .max(rows.iter().map(Vec::len).max().unwrap_or(0));
+    let mut widths = vec![0; columns];
+    let show_header = header.iter().any(|h| !h.is_empty());
+    let all = show_header
+        .then_some(header)
+        .into_iter()
+        .chain(rows.iter().map(Vec::as_slice));
+    for row in all.clone() {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.width());
+        }
+    }
+    for row in all {
+        let mut line = String::from("  ");
+        for (i, cell) in row.iter().enumerate() {
+            if i + 1 < row.len() {
+                line.push_str(&pad(cell, widths[i] + 2));
+            } else {
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// A text gauge of a RAM:VRAM ratio on 0–[`crate::present::GAUGE_MAX_RATIO`]×, with the tier
+/// boundaries ([`crate::advisor::Tier::BOUNDS`]) marked `|` and the machine's value marked `▲`.
+pub fn gauge(ratio: f64) -> String {
+    const MAX: f64 = crate::present::GAUGE_MAX_RATIO;
+    const COLS: usize = 56;
+    let col = |v: f64| ((v.clamp(0.0, MAX) / MAX) * (COLS - 1) as f64).round() as usize;
+    let mut bar: Vec<char> = vec!['─'; COLS];
+    for b in crate::advisor::Tier::BOUNDS {
+        bar[col(b)] = '|';
+    }
+    let mut marker = vec![' '; COLS];
+    marker[col(ratio)] = '▲';
+    // Each label starts under its mark ("1.5" starts at the 1.5 mark), the last one ends at
+    // the scale's end.
+    let mut scale: Vec<char> = vec![' '; COLS + 2];
+    let mut put = |at: usize, text: &str| {
+        for (i, c) in text.chars().enumerate() {
+            if let Some(slot) = scale.get_mut(at + i) {
+                *slot = c;
+            }
+        }
+    };
+    put(0, "0");
+    for b in crate::advisor::Tier::BOUNDS {
+        put(col(b), &format!("{b}"));
+    }
+    let end = format!("{MAX}×");
+    put(COLS + 1 - end.chars().count(), &end);
+    format!(
+        "  [{}]\n   {}\n   {}\n",
+        bar.iter().collect::<String>(),
+        marker.iter().collect::<String>().trim_end(),
+        scale.iter().collect::<String>().trim_end()
+    )
+}
+
+/// `s` on one line, anything hostile escaped.
+fn line(s: &str) -> String {
+    crate::sanitize::one_line(s).into_owned()
+}
+
+/// Renders blocks for the terminal (see the module's description). A section heading starts
+/// with a blank line; a finding ends with one.
+pub fn render(blocks: &[Block]) -> String {
+    let mut out = String::new();
+    for block in blocks {
+        match block {
+            Block::Title(t) | Block::Meta(t) => {
+                out.push_str(&line(t));
+                out.push('\n');
+            }
+            Block::Heading(t) => section(&mut out, &line(t)),
+            Block::Subheading(t) => {
+                let _ = writeln!(out, "\n  {}", line(t));
+            }
+            Block::Paragraph(t) | Block::Note(t) => wrap(&mut out, "  ", &line(t)),
+            Block::Callout { title, body, .. } => {
+                let _ = writeln!(out, "\n{}", line(title));
+                wrap(&mut out, "  ", &line(body));
+            }
+            Block::KeyValues(kv) => {
+                let kv: Vec<(String, String)> =
+                    kv.iter().map(|(k, v)| (line(k), line(v))).collect();
+                key_values(&mut out, &kv);
+            }
+            Block::Table { header, rows, .. } => {
+                let header: Vec<String> = header.iter().map(|h| line(h)).collect();
+                let rows: Vec<Vec<String>> = rows
+                    .iter()
+                    .map(|r| r.iter().map(|c| line(c)).collect())
+                    .collect();
+                table(&mut out, &header, &rows);
+            }
+            Block::Bullets(items) => {
+                for i in items {
+                    wrap_hanging(&mut out, "  · ", "    ", &line(i));
+                }
+            }
+            Block::Numbered(items) => {
+                for (n, i) in items.iter().enumerate() {
+                    wrap_hanging(&mut out, &format!("  {}. ", n + 1), "     ", &line(i));
+                }
+            }
+            Block::Finding {
+                label,
+                title,
+                explanation,
+                recommendations,
+                ..
+            } => {
+                let _ = writeln!(out, "  [{}] {}", line(label), line(title));
+                wrap(&mut out, "      ", &line(explanation));
+                for r in recommendations {
+                    wrap_hanging(&mut out, "      → ", "        ", &line(r));
+                }
+                out.push('\n');
+            }
+            Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
+            Block::Chart(_) => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::Severity;
+    use crate::i18n::Lang;
+
+    /// Columns by hand: "A" and "xxx" make the first column 3 wide, plus 2 spaces; the last
+    /// column is not padded; an all-empty header is left out.
+    #[test]
+    fn tables_pad_to_the_widest_cell_and_drop_an_empty_header() {
+        let table = Block::Table {
+            header: vec!["A".into(), "Bb".into()],
+            rows: vec![vec!["xxx".into(), "y".into()]],
+            widths: vec![1.0, 1.0],
+        };
+        assert_eq!(render(&[table]), "  A    Bb\n  xxx  y\n");
+        let headless = Block::Table {
+            header: vec![String::new(), String::new()],
+            rows: vec![
+                vec!["内存".into(), "1".into()],
+                vec!["a".into(), "22".into()],
+            ],
+            widths: vec![1.0, 1.0],
+        };
+        // "内存" takes 4 columns: the second column starts at 2 + 4 + 2 = 8.
+        assert_eq!(render(&[headless]), "  内存  1\n  a     22\n");
+    }
+
+    /// A label/value list starts its values 2 + 28 columns in; a heading is underlined as wide
+    /// as it is (at least 8); a finding is severity, title, then indented text and advice.
+    #[test]
+    fn key_values_headings_and_findings_keep_the_terminal_layout() {
+        let blocks = [
+            Block::Heading("Ratio".into()),
+            Block::KeyValues(vec![("Tier".into(), "baseline".into())]),
+            Block::Finding {
+                lang: Lang::En,
+                severity: Severity::Warning,
+                label: "Warning".into(),
+                title: "Swap is small".into(),
+                explanation: "Why.".into(),
+                recommendations: vec!["Add swap.".into()],
+            },
+        ];
+        let expected = format!(
+            "\nRatio\n{}\n  Tier{}baseline\n  [Warning] Swap is small\n      Why.\n      → Add swap.\n\n",
+            "─".repeat(8),
+            " ".repeat(28 - 4)
+        );
+        assert_eq!(render(&blocks), expected);
+    }
+
+    /// A host name with a line break or a cursor-moving character stays on its line, shown
+    /// escaped.
+    #[test]
+    fn hostile_strings_stay_on_one_line_escaped() {
+        let text = render(&[Block::Bullets(vec!["node\nrm -rf /\u{202e}".into()])]);
+        assert_eq!(text.lines().count(), 1, "{text:?}");
+        assert!(text.contains("node\\nrm -rf /"), "{text:?}");
+        assert!(!text.contains('\u{202e}'), "{text:?}");
+    }
+}

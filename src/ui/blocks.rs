@@ -1,0 +1,160 @@
+//! The window's renderer of a [`crate::present::document`]: the same blocks the terminal,
+//! Markdown and PDF renderers draw, as egui widgets. Paragraphs wrap ([`Paragraph`]: UAX #14, so
+//! mixed Chinese and Latin text breaks where it should); tables and label/value lists are
+//! [`egui::Grid`]s; findings and the verdict take their severity's colour. Charts are drawn by
+//! the pages that own them (interactive plots), so they are skipped here.
+
+use egui::{RichText, Ui};
+
+use crate::advisor::Severity;
+use crate::i18n::{Lang, Msg, tr};
+use crate::present::document::Block;
+use crate::ui::paragraph::Paragraph;
+use crate::ui::theme;
+
+/// Draws `blocks` top to bottom. `id` keeps the grids of two documents on one page apart.
+pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
+    for (n, block) in blocks.iter().enumerate() {
+        match block {
+            Block::Title(t) => {
+                ui.heading(t);
+            }
+            Block::Meta(t) | Block::Note(t) => {
+                ui.add(Paragraph::new(RichText::new(t).weak()));
+            }
+            Block::Heading(t) => {
+                // As the pages' own headings: space, the title, a rule.
+                ui.add_space(10.0);
+                ui.heading(t);
+                ui.separator();
+            }
+            Block::Subheading(t) => {
+                ui.add_space(6.0);
+                ui.label(RichText::new(t).strong());
+            }
+            Block::Paragraph(t) => {
+                ui.add(Paragraph::new(t.as_str()));
+            }
+            Block::Callout {
+                severity,
+                title,
+                body,
+            } => {
+                ui.label(
+                    RichText::new(title)
+                        .strong()
+                        .color(theme::severity(*severity)),
+                );
+                ui.add(Paragraph::new(body.as_str()));
+            }
+            Block::KeyValues(kv) => {
+                egui::Grid::new((id, n))
+                    .num_columns(2)
+                    .spacing([16.0, 4.0])
+                    .show(ui, |ui| {
+                        for (k, v) in kv {
+                            ui.label(k);
+                            ui.add(egui::Label::new(v).wrap());
+                            ui.end_row();
+                        }
+                    });
+            }
+            Block::Table { header, rows, .. } => {
+                let columns = header
+                    .len()
+                    .max(rows.iter().map(Vec::len).max().unwrap_or(0));
+                egui::Grid::new((id, n))
+                    .num_columns(columns)
+                    .striped(true)
+                    .spacing([14.0, 4.0])
+                    .show(ui, |ui| {
+                        if header.iter().any(|h| !h.is_empty()) {
+                            for h in header {
+                                ui.label(RichText::new(h).strong());
+                            }
+                            ui.end_row();
+                        }
+                        for row in rows {
+                            for cell in row {
+                                ui.add(egui::Label::new(cell).wrap());
+                            }
+                            ui.end_row();
+                        }
+                    });
+            }
+            Block::Bullets(items) => {
+                for i in items {
+                    ui.add(Paragraph::new(format!("• {i}")));
+                }
+            }
+            Block::Numbered(items) => {
+                for (k, i) in items.iter().enumerate() {
+                    ui.add(Paragraph::new(format!("{}. {i}", k + 1)));
+                }
+            }
+            Block::Finding {
+                lang,
+                severity,
+                label,
+                title,
+                explanation,
+                recommendations,
+            } => card(
+                ui,
+                *lang,
+                Card {
+                    severity: *severity,
+                    label: label.clone(),
+                    title: title.clone(),
+                    aside: None,
+                    explanation: explanation.clone(),
+                    recommendations: recommendations.clone(),
+                },
+            ),
+            Block::Chart(_) => {}
+        }
+    }
+}
+
+/// What one card shows: a finding or a live diagnosis.
+pub struct Card {
+    /// Colours the frame.
+    pub severity: Severity,
+    /// The severity's name ("Critical" / "严重").
+    pub label: String,
+    /// The title, after the severity.
+    pub title: String,
+    /// A weak note after the title (a diagnosis's time range).
+    pub aside: Option<String>,
+    /// The paragraph under the title.
+    pub explanation: String,
+    /// "What to do" lines, each shown after an arrow.
+    pub recommendations: Vec<String>,
+}
+
+/// Draws `c` in a frame of its severity's colour, followed by a little space.
+pub fn card(ui: &mut Ui, lang: Lang, c: Card) {
+    let colour = theme::severity(c.severity);
+    egui::Frame::group(ui.style())
+        .stroke(egui::Stroke::new(1.5, colour))
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new(c.label).color(colour).strong());
+                ui.label(RichText::new(c.title).strong());
+                if let Some(aside) = c.aside {
+                    ui.label(RichText::new(aside).weak());
+                }
+            });
+            ui.add(Paragraph::new(c.explanation));
+            if !c.recommendations.is_empty() {
+                ui.add_space(4.0);
+                ui.label(RichText::new(tr(lang, Msg::FindingsWhatToDo)).italics());
+                for rec in c.recommendations {
+                    ui.add(Paragraph::new(format!("→ {rec}")));
+                }
+            }
+        });
+    ui.add_space(6.0);
+}
