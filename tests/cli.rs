@@ -217,7 +217,7 @@ fn advise_with_the_issue_example_flags_adds_training_memory() {
     assert_eq!(t["gpu_bytes_per_gpu"].as_u64(), Some(4 * 131_000_000));
     assert_eq!(t["nvme_bytes"].as_u64(), Some(0));
     assert_eq!(t["fits"], true, "189 GB of CPU states fit in 2 TiB");
-    assert_eq!(t["source"], "deepspeed-estimator");
+    assert_eq!(t["formula"], "deepspeed-estimator");
     assert!(t["breakdown"].as_array().unwrap().len() >= 4);
 }
 

@@ -112,6 +112,16 @@ fn unified_memory_verdict_with_the_gpu_limit() {
         ramvram::advisor::Quantity::Bytes(16 * GIB / 3 * 2)
     );
     assert!(a.findings.iter().any(|f| f.id == FindingId::UnifiedMemory));
+    // macOS's default share is an estimate; a set override is read from sysctl (detected).
+    let working_set = |file| ramvram::advisor::unified::apple_gpu_working_set(&mac_profile(file));
+    assert_eq!(
+        working_set("m1-16gb.txt").unwrap().source,
+        ramvram::profile::Provenance::Estimated
+    );
+    assert_eq!(
+        working_set("m5max-128gb-wired.txt").unwrap().source,
+        ramvram::profile::Provenance::Detected
+    );
     // 128 GiB with iogpu.wired_limit_mb = 114688: the override, 112 GiB.
     let a = assess(&mac_profile("m5max-128gb-wired.txt"));
     let f = a

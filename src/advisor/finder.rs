@@ -68,10 +68,10 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         out.push(f);
     }
     if let Some(ws) = crate::advisor::unified::apple_gpu_working_set(cx.profile) {
-        use crate::advisor::unified::WorkingSetSource;
-        let id = match ws.source {
-            WorkingSetSource::DefaultShare => FindingId::GpuWiredLimitDefault,
-            WorkingSetSource::WiredLimitSet => FindingId::GpuWiredLimitSet,
+        let id = if ws.is_default_share() {
+            FindingId::GpuWiredLimitDefault
+        } else {
+            FindingId::GpuWiredLimitSet
         };
         let mut f =
             Finding::new(id, Severity::Info, &[]).with("gpu_limit", Quantity::Bytes(ws.bytes));

@@ -2,24 +2,24 @@
 //! limit as `MTLDevice.recommendedMaxWorkingSetSize`; macOS lets an administrator move it with
 //! `sudo sysctl iogpu.wired_limit_mb=…` (until reboot). Pure.
 
-use crate::profile::{GpuVendor, MachineProfile};
-
-/// Where a GPU working-set limit comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WorkingSetSource {
-    /// `iogpu.wired_limit_mb` is set (detected).
-    WiredLimitSet,
-    /// macOS's default share of RAM ([`default_working_set`], estimated).
-    DefaultShare,
-}
+use crate::profile::{GpuVendor, MachineProfile, Provenance};
 
 /// The most unified memory the GPU may use for one job, bytes, and where the figure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GpuWorkingSet {
     /// Bytes.
     pub bytes: u64,
-    /// Detected override or estimated default.
-    pub source: WorkingSetSource,
+    /// [`Provenance::Detected`] when `iogpu.wired_limit_mb` is set (the administrator's
+    /// override, read by `sysctl`); [`Provenance::Estimated`] for macOS's default share of RAM
+    /// ([`default_working_set`]).
+    pub source: Provenance,
+}
+
+impl GpuWorkingSet {
+    /// True when the figure is macOS's default share, estimated, rather than a set override.
+    pub fn is_default_share(&self) -> bool {
+        self.source == Provenance::Estimated
+    }
 }
 
 /// RAM up to which macOS's default GPU share is two thirds; above it, three quarters.
@@ -61,11 +61,11 @@ pub fn apple_gpu_working_set(profile: &MachineProfile) -> Option<GpuWorkingSet> 
     Some(match set {
         Some(b) => GpuWorkingSet {
             bytes: b.min(ram),
-            source: WorkingSetSource::WiredLimitSet,
+            source: Provenance::Detected,
         },
         None => GpuWorkingSet {
             bytes: default_working_set(ram),
-            source: WorkingSetSource::DefaultShare,
+            source: Provenance::Estimated,
         },
     })
 }

@@ -122,7 +122,7 @@ pub fn pipeline_sentence(lang: Lang, workload: Option<&WorkloadResult>) -> Strin
 /// ("the default, an assumption").
 pub fn figure_source(lang: Lang, p: &PipelineView, s: &StageView) -> String {
     if s.theoretical {
-        return tr(lang, Msg::DataloaderSourceTheoretical).to_string();
+        return provenance::theoretical(lang).to_string();
     }
     match s.source {
         Provenance::Measured => match (&p.storage_path, s.id) {
@@ -256,7 +256,7 @@ pub fn seed_rule_text(lang: Lang, b: &Bandwidth) -> String {
         RuleStatus::Pass | RuleStatus::Fail => {
             let basis = match r.basis {
                 Some(BandwidthBasis::Measured) => tr(lang, Msg::BwBasisMeasured),
-                _ => tr(lang, Msg::BwBasisTheoretical),
+                _ => provenance::theoretical(lang),
             };
             trf(
                 lang,

@@ -3,7 +3,6 @@
 //! Linux's `MemTotal`, cgroup, `vm.swappiness`, THP and `/dev/shm` rows.
 
 use crate::advisor::Assessment;
-use crate::advisor::unified::WorkingSetSource;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::MemoryPressure;
@@ -49,15 +48,14 @@ pub fn memory_rows(lang: Lang, a: &Assessment) -> Option<Vec<(String, String)>> 
     if let Some(ws) = crate::advisor::unified::apple_gpu_working_set(p) {
         let limit = format::gib(ws.bytes);
         let ram = format::gib_or_unknown(lang, a.memory.sizing_bytes);
-        let value = match ws.source {
-            WorkingSetSource::WiredLimitSet => {
-                trf(lang, Msg::MacosGpuLimitOverride, &[("limit", &limit)])
-            }
-            WorkingSetSource::DefaultShare => trf(
+        let value = if ws.is_default_share() {
+            trf(
                 lang,
                 Msg::MacosGpuLimitDefault,
                 &[("limit", &limit), ("ram", &ram)],
-            ),
+            )
+        } else {
+            trf(lang, Msg::MacosGpuLimitOverride, &[("limit", &limit)])
         };
         rows.push((tr(lang, Msg::MacosRowGpuLimit).to_string(), value));
     }

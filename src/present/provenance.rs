@@ -25,6 +25,12 @@ pub fn word(lang: Lang, p: Provenance) -> &'static str {
     )
 }
 
+/// The word for a theoretical peak (memory channels × speed, PCIe generation × width), said
+/// instead of its provenance where the kind of figure matters more: "theoretical" / "理论值".
+pub fn theoretical(lang: Lang) -> &'static str {
+    tr(lang, Msg::ProvenanceTheoretical)
+}
+
 /// `value` followed by where it came from: "25.6 GB/s (estimated)"; `value` alone when the
 /// provenance isn't known.
 pub fn with_word(lang: Lang, value: String, p: Option<Provenance>) -> String {
