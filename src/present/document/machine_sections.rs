@@ -127,13 +127,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         rows,
         widths,
     });
-    b.push(Block::KeyValues(
-        words::memory_rows(lang, bw)
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    ));
-    b.push(Block::Paragraph(words::seed_rule_text(lang, bw)));
+    b.extend(memory_and_rule(lang, bw));
     let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
     lines.extend(
         bw.storage
@@ -143,6 +137,22 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     if !lines.is_empty() {
         b.push(Block::Bullets(lines));
     }
+}
+
+/// Memory bandwidth's rows (theoretical, measured, efficiency, with where each came from) and
+/// the seed's bandwidth rule in a sentence with its arithmetic: the report's bandwidth section
+/// and the window's Bandwidth page show these blocks.
+pub fn memory_and_rule(lang: Lang, bw: &crate::advisor::bandwidth::Bandwidth) -> [Block; 2] {
+    use crate::present::bandwidth as words;
+    [
+        Block::KeyValues(
+            words::memory_rows(lang, bw)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        ),
+        Block::Paragraph(words::seed_rule_text(lang, bw)),
+    ]
 }
 
 pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {

@@ -11,7 +11,7 @@
 
 pub mod fleet;
 pub mod machine;
-mod machine_sections;
+pub mod machine_sections;
 pub mod monitor;
 mod plan_sections;
 pub mod types;
