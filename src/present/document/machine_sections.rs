@@ -155,21 +155,25 @@ pub fn memory_and_rule(lang: Lang, bw: &crate::advisor::bandwidth::Bandwidth) ->
     ]
 }
 
+/// One finding as a block: its severity's name, title, explanation and what to do. The
+/// findings section and the Data loading page's own findings use it.
+pub fn finding(lang: Lang, f: &crate::advisor::Finding) -> Block {
+    Block::Finding {
+        lang,
+        severity: f.severity,
+        label: present::severity(lang, f.severity).to_string(),
+        title: present::finding_title(lang, f),
+        explanation: present::finding_explanation(lang, f),
+        recommendations: present::finding_recommendations(lang, f),
+    }
+}
+
 pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::FindingsSection).to_string()));
     if a.findings.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::FindingsNone).to_string()));
     }
-    for f in &a.findings {
-        b.push(Block::Finding {
-            lang,
-            severity: f.severity,
-            label: present::severity(lang, f.severity).to_string(),
-            title: present::finding_title(lang, f),
-            explanation: present::finding_explanation(lang, f),
-            recommendations: present::finding_recommendations(lang, f),
-        });
-    }
+    b.extend(a.findings.iter().map(|f| finding(lang, f)));
 }
 
 /// The ranked list of changes, the same list the window and `advise` show.

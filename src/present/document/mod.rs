@@ -13,7 +13,7 @@ pub mod fleet;
 pub mod machine;
 pub mod machine_sections;
 pub mod monitor;
-mod plan_sections;
+pub mod plan_sections;
 pub mod types;
 
 pub use types::{Block, Chart, FleetPoint, MonitorReport, ReportLang, ReportMeta, Section};
