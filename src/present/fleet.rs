@@ -197,3 +197,23 @@ pub fn skipped_sentence(lang: Lang, file: &str, why: Option<&Skip>) -> String {
         &skipped_line(lang, file, why),
     )
 }
+
+/// A fleet chart's axis title (`axis`: [`Msg::FleetVramAxis`] or [`Msg::FleetRamAxis`]), with
+/// ", log scale" when the axis is logarithmic ([`crate::chart::fleet_axes`] decides).
+pub fn axis_title(lang: Lang, axis: Msg, log: bool) -> String {
+    if log {
+        crate::i18n::trf(lang, Msg::FleetChartLogAxis, &[("axis", tr(lang, axis))])
+    } else {
+        tr(lang, axis).to_string()
+    }
+}
+
+/// A rule line's name on the fleet chart: "RAM = 1.5× VRAM" (`factor` as written, "1.5×").
+pub fn rule_line(lang: Lang, factor: &str) -> String {
+    crate::i18n::trf(lang, Msg::FleetRuleLine, &[("factor", factor)])
+}
+
+/// The machines drawn at one point of the fleet chart, as the language joins a list.
+pub fn same_point(lang: Lang, labels: &[&str]) -> String {
+    super::join(lang, labels)
+}

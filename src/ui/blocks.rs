@@ -74,9 +74,16 @@ pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
                             }
                             ui.end_row();
                         }
+                        // Cells keep their words on one line (a grid gives a wrapping cell
+                        // its narrowest width, one character); the last column may wrap.
                         for row in rows {
-                            for cell in row {
-                                ui.add(egui::Label::new(cell).wrap());
+                            for (i, cell) in row.iter().enumerate() {
+                                let label = egui::Label::new(cell);
+                                ui.add(if i + 1 == row.len() {
+                                    label.wrap()
+                                } else {
+                                    label.extend()
+                                });
                             }
                             ui.end_row();
                         }

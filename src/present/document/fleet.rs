@@ -53,15 +53,8 @@ pub fn build(
             .collect();
         let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
         let log = crate::chart::fleet_axes(&data).0.log;
-        let axis = |msg: Msg| {
-            let title = tr(lang, msg);
-            if log {
-                trf(lang, Msg::FleetChartLogAxis, &[("axis", title)])
-            } else {
-                title.to_string()
-            }
-        };
-        let line = |factor: &str| trf(lang, Msg::FleetRuleLine, &[("factor", factor)]);
+        let axis = |msg: Msg| present::fleet::axis_title(lang, msg, log);
+        let line = |factor: &str| present::fleet::rule_line(lang, factor);
         b.push(Block::Chart(Chart::FleetScatter {
             points,
             x_label: axis(Msg::FleetVramAxis),

@@ -127,13 +127,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         rows,
         widths,
     });
-    b.push(Block::KeyValues(
-        words::memory_rows(lang, bw)
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    ));
-    b.push(Block::Paragraph(words::seed_rule_text(lang, bw)));
+    b.extend(memory_and_rule(lang, bw));
     let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
     lines.extend(
         bw.storage
@@ -145,21 +139,41 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
 }
 
+/// Memory bandwidth's rows (theoretical, measured, efficiency, with where each came from) and
+/// the seed's bandwidth rule in a sentence with its arithmetic: the report's bandwidth section
+/// and the window's Bandwidth page show these blocks.
+pub fn memory_and_rule(lang: Lang, bw: &crate::advisor::bandwidth::Bandwidth) -> [Block; 2] {
+    use crate::present::bandwidth as words;
+    [
+        Block::KeyValues(
+            words::memory_rows(lang, bw)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        ),
+        Block::Paragraph(words::seed_rule_text(lang, bw)),
+    ]
+}
+
+/// One finding as a block: its severity's name, title, explanation and what to do. The
+/// findings section and the Data loading page's own findings use it.
+pub fn finding(lang: Lang, f: &crate::advisor::Finding) -> Block {
+    Block::Finding {
+        lang,
+        severity: f.severity,
+        label: present::severity(lang, f.severity).to_string(),
+        title: present::finding_title(lang, f),
+        explanation: present::finding_explanation(lang, f),
+        recommendations: present::finding_recommendations(lang, f),
+    }
+}
+
 pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::FindingsSection).to_string()));
     if a.findings.is_empty() {
         b.push(Block::Paragraph(tr(lang, Msg::FindingsNone).to_string()));
     }
-    for f in &a.findings {
-        b.push(Block::Finding {
-            lang,
-            severity: f.severity,
-            label: present::severity(lang, f.severity).to_string(),
-            title: present::finding_title(lang, f),
-            explanation: present::finding_explanation(lang, f),
-            recommendations: present::finding_recommendations(lang, f),
-        });
-    }
+    b.extend(a.findings.iter().map(|f| finding(lang, f)));
 }
 
 /// The ranked list of changes, the same list the window and `advise` show.

@@ -11,9 +11,9 @@
 
 pub mod fleet;
 pub mod machine;
-mod machine_sections;
+pub mod machine_sections;
 pub mod monitor;
-mod plan_sections;
+pub mod plan_sections;
 pub mod types;
 
 pub use types::{Block, Chart, FleetPoint, MonitorReport, ReportLang, ReportMeta, Section};

@@ -127,15 +127,7 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
     b.push(Block::Paragraph(ww::ram_bar_label(lang, r)));
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
-    let rows = ww::stage_rows(lang, r)
-        .into_iter()
-        .map(|(name, rate)| vec![name.to_string(), rate])
-        .collect();
-    b.push(Block::Table {
-        header: vec![String::new(), String::new()],
-        rows,
-        widths: vec![3.0, 1.6],
-    });
+    b.push(pipeline_table(lang, r));
     let mut sentence = ww::bottleneck_sentence(lang, r);
     if let Some(u) = r.pipeline.predicted_gpu_utilization {
         sentence.push_str(&trf(
@@ -152,6 +144,21 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 
 /// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
 /// holds.
+/// The pipeline's stages with their rates in samples/s (or why a stage has none), storage
+/// first, as a two-column table without a header: the report's workload section and the Data
+/// loading page show it.
+pub fn pipeline_table(lang: Lang, r: &crate::advisor::workload::WorkloadResult) -> Block {
+    use crate::present::workload as ww;
+    Block::Table {
+        header: vec![String::new(), String::new()],
+        rows: ww::stage_rows(lang, r)
+            .into_iter()
+            .map(|(name, rate)| vec![name.to_string(), rate])
+            .collect(),
+        widths: vec![3.0, 1.6],
+    }
+}
+
 pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::inference as iw;
     let Some(m) = &a.inference_memory else { return };

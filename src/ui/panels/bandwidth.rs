@@ -156,17 +156,9 @@ fn benchmark_bar(ui: &mut Ui, lang: Lang, bench: &mut BenchView, commands: &mut 
 
 fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
     super::heading(ui, tr(lang, Msg::BwMemorySection));
-    egui::Grid::new("bw-memory")
-        .num_columns(2)
-        .striped(true)
-        .spacing([12.0, 6.0])
-        .show(ui, |ui| {
-            for (label, value) in words::memory_rows(lang, b) {
-                ui.label(RichText::new(label).strong());
-                ui.label(value);
-                ui.end_row();
-            }
-        });
+    // The report's rows, drawn by the window's block renderer.
+    let [rows, _] = crate::present::document::machine_sections::memory_and_rule(lang, b);
+    crate::ui::blocks::show(ui, "bw-memory", &[rows]);
     if let Some(mb) = &a.profile.measurements.memory_bandwidth {
         ui.add_space(4.0);
         let line = bench_words::memory_rows(mb)
@@ -208,7 +200,8 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
             resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Meter, true, &label));
         }
     }
-    ui.add(Paragraph::new(words::seed_rule_text(lang, b)));
+    let [_, rule] = crate::present::document::machine_sections::memory_and_rule(lang, b);
+    crate::ui::blocks::show(ui, "bw-rule", &[rule]);
     ui.add(Paragraph::new(
         RichText::new(tr(lang, Msg::BwRuleExample)).weak(),
     ));

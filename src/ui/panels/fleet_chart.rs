@@ -68,22 +68,12 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
         .collect();
     let data: Vec<(f64, f64)> = known.iter().map(|(v, r, _)| (*v, *r)).collect();
     let (ax, ay) = chart::fleet_axes(&data);
-    let axis_title = |msg: Msg, log: bool| {
-        if log {
-            trf(lang, Msg::FleetChartLogAxis, &[("axis", tr(lang, msg))])
-        } else {
-            tr(lang, msg).to_string()
-        }
-    };
+    let axis_title = |msg: Msg, log: bool| crate::present::fleet::axis_title(lang, msg, log);
     let text_size = if meeting { 17.0 } else { 13.0 };
     // Legend of the lines, then the y axis title above the plot (never in a tick row).
     ui.horizontal_wrapped(|ui| {
         for (factor, _, tier) in LINES {
-            let label = trf(
-                lang,
-                Msg::FleetRuleLine,
-                &[("factor", &format!("{factor}×"))],
-            );
+            let label = crate::present::fleet::rule_line(lang, &format!("{factor}×"));
             let (rect, _) =
                 ui.allocate_exact_size(egui::vec2(22.0, text_size), egui::Sense::hover());
             ui.painter()
@@ -111,10 +101,8 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
     let names: Vec<String> = groups
         .iter()
         .map(|(_, idx)| {
-            idx.iter()
-                .map(|i| known[*i].2.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            let labels: Vec<&str> = idx.iter().map(|i| known[*i].2.label.as_str()).collect();
+            crate::present::fleet::same_point(lang, &labels)
         })
         .collect();
     let hover_lang = lang;
@@ -162,7 +150,7 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
     let radius = if meeting { 8.0 } else { 5.5 };
     let response = plot.show(ui, |p| {
         for (k, _, tier) in LINES {
-            let label = trf(lang, Msg::FleetRuleLine, &[("factor", &format!("{k}×"))]);
+            let label = crate::present::fleet::rule_line(lang, &format!("{k}×"));
             // Far beyond the data both ways, so the line crosses any view.
             let (x0, x1) = (ax.lo / 1e3, ax.hi * 1e3);
             let line = PlotPoints::from(vec![

@@ -125,24 +125,12 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
     if !findings.is_empty() {
         super::heading(ui, tr(lang, Msg::FindingsSection));
     }
-    for f in findings {
-        let colour = theme::severity(f.severity);
-        egui::Frame::group(ui.style())
-            .stroke(egui::Stroke::new(1.5, colour))
-            .inner_margin(8.0)
-            .show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.add(Paragraph::new(
-                    RichText::new(crate::present::finding_title(lang, f))
-                        .color(colour)
-                        .strong(),
-                ));
-                ui.add(Paragraph::new(crate::present::finding_explanation(lang, f)));
-                for rec in crate::present::finding_recommendations(lang, f) {
-                    ui.add(Paragraph::new(format!("→ {rec}")));
-                }
-            });
-    }
+    // The same cards as the Machine page's findings, from the same blocks.
+    let cards: Vec<_> = findings
+        .into_iter()
+        .map(|f| crate::present::document::machine_sections::finding(lang, f))
+        .collect();
+    crate::ui::blocks::show(ui, "workload-findings", &cards);
     super::recommendations::recommendations(
         ui,
         lang,
@@ -265,7 +253,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new(tr(lang, Msg::WorkPipeline), bars))
         });
-    for (name, rate) in words::stage_rows(lang, r) {
-        ui.label(crate::present::names::labelled(lang, name, &rate));
-    }
+    // The stages and their rates: the report's table, drawn by the block renderer.
+    let table = crate::present::document::plan_sections::pipeline_table(lang, r);
+    crate::ui::blocks::show(ui, "workload-pipeline", &[table]);
 }
