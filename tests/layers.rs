@@ -594,34 +594,7 @@ fn circles(arrows: &FolderArrows) -> Vec<Vec<ModPath>> {
 /// Circles known and left for now, each with its owner: the folder and its entries, sorted.
 /// The test fails when one of them is gone (take it off this list) and for any other circle;
 /// the list only shrinks.
-const KNOWN_CIRCLES: &[(&str, &[&str])] = &[
-    // `args` holds the command types; `bench_cmd` both uses them and owns the Ctrl-C handler
-    // that `watch` calls. Left to the work on `watch`'s signals (issue 25): the handler moves to
-    // its own file.
-    (
-        "cli",
-        &[
-            "args",
-            "bench_cmd",
-            "collect",
-            "fleet",
-            "prometheus",
-            "watch",
-        ],
-    ),
-    // `model` defines `Block` and calls the section builders that build blocks. Left to the
-    // move of the block model into `present/` (issue 24 item 1), which takes `Block` out.
-    (
-        "report",
-        &[
-            "fleet_model",
-            "machine_sections",
-            "model",
-            "monitor",
-            "plan_sections",
-        ],
-    ),
-];
+const KNOWN_CIRCLES: &[(&str, &[&str])] = &[];
 
 #[test]
 fn no_import_circle_inside_any_folder() {

@@ -1,46 +1,16 @@
 //! `ramvram bench …`: runs a benchmark on this machine, prints or stores its result, and turns
-//! Ctrl-C into a clean cancel (the storage benchmark removes its files).
+//! Ctrl-C into a clean cancel (the storage benchmark removes its files; the signal handling is
+//! [`super::interrupt`]'s).
 
 use std::process::ExitCode;
 
+use super::interrupt::{EXIT_INTERRUPTED, INTERRUPTED, catch_interrupts, interrupting_signal};
 use super::{
     BenchCommand, EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, load_for_cli, print, say, text_bench,
 };
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::errors::profile_error;
 use crate::{probe, profile};
-
-/// Set by Ctrl-C during a benchmark, so that it stops and removes its files.
-pub(super) static INTERRUPTED: std::sync::atomic::AtomicBool =
-    std::sync::atomic::AtomicBool::new(false);
-
-/// The signal that interrupted the benchmark (0 while none did).
-static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
-
-#[cfg(unix)]
-extern "C" fn on_interrupt(signal: libc::c_int) {
-    // Only atomic stores: async-signal-safe.
-    SIGNAL.store(signal, std::sync::atomic::Ordering::Relaxed);
-    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The signal that interrupted this run (SIGINT, SIGTERM or SIGHUP), once one did.
-pub(super) fn interrupting_signal() -> Option<i32> {
-    Some(SIGNAL.load(std::sync::atomic::Ordering::Relaxed)).filter(|s| (1..64).contains(s))
-}
-
-/// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP (an SSH session that drops) cancel the benchmark
-/// instead of killing the process, so the storage benchmark can delete its temporary folder.
-pub(super) fn catch_interrupts() {
-    #[cfg(unix)]
-    // SAFETY: the handler only stores to atomics.
-    unsafe {
-        let handler = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-        libc::signal(libc::SIGHUP, handler);
-    }
-}
 
 pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     catch_interrupts();
@@ -182,10 +152,6 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
     }
 }
 
-/// Exit status after Ctrl-C: 128 + SIGINT, as shells report it (after SIGTERM or SIGHUP:
-/// 128 + that signal).
-pub const EXIT_INTERRUPTED: u8 = 130;
-
 /// A size flag whose bytes don't fit in 64 bits (or in this machine's address space).
 fn too_large(lang: Lang, flag: &str, value: &str) -> ExitCode {
     fail(
@@ -201,9 +167,8 @@ fn too_large(lang: Lang, flag: &str, value: &str) -> ExitCode {
 
 fn cancelled(lang: Lang) -> ExitCode {
     say(&format!("ramvram: {}", tr(lang, Msg::BenchCancelled)));
-    let signal = SIGNAL.load(std::sync::atomic::Ordering::Relaxed);
-    match u8::try_from(signal) {
-        Ok(s) if (1..64).contains(&s) => ExitCode::from(128 + s),
-        _ => ExitCode::from(EXIT_INTERRUPTED),
+    match interrupting_signal().and_then(|s| u8::try_from(s).ok()) {
+        Some(s) => ExitCode::from(128 + s),
+        None => ExitCode::from(EXIT_INTERRUPTED),
     }
 }

@@ -9,6 +9,7 @@ mod fleet_json;
 mod fleet_report;
 pub mod help;
 pub mod inference_args;
+mod interrupt;
 #[cfg(unix)]
 mod job_control;
 mod layout;
@@ -412,4 +413,4 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
     code
 }
 
-pub use bench_cmd::EXIT_INTERRUPTED;
+pub use interrupt::EXIT_INTERRUPTED;

@@ -136,8 +136,8 @@ fn shell_status(status: std::process::ExitStatus) -> i32 {
 }
 
 pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
-    super::bench_cmd::catch_interrupts();
-    let interrupted = &super::bench_cmd::INTERRUPTED;
+    super::interrupt::catch_interrupts();
+    let interrupted = &super::interrupt::INTERRUPTED;
     let meter: Box<dyn gpu::GpuMeter> = match args.fake_gpu_series.as_deref() {
         Some(text) => match fake_series(text) {
             Ok(series) => Box::new(gpu::FakeGpuSeries::new(series)),
@@ -288,7 +288,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     // The signal that stopped ramvram goes to the command's process group, which then has
     // a while to end before it is killed. A command still running after --duration is left
     // running: it is the user's.
-    let signal = super::bench_cmd::interrupting_signal().filter(|_| was_interrupted);
+    let signal = super::interrupt::interrupting_signal().filter(|_| was_interrupted);
     if let Some(c) = child.borrow_mut().as_mut() {
         if status.get().is_none() && (was_interrupted || args.duration.is_none()) {
             status.set(end_child(c, signal));
@@ -315,7 +315,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
     }
     if was_interrupted {
         // 128 + the signal, as a shell reports a run it stopped (whatever the command did).
-        let code = signal.map_or(super::EXIT_INTERRUPTED, |s| 128 + s as u8);
+        let code = signal.map_or(super::interrupt::EXIT_INTERRUPTED, |s| 128 + s as u8);
         return ExitCode::from(code);
     }
     match exit_code {
