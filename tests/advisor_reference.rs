@@ -30,7 +30,7 @@ const PUBLISHED_RATIOS: [(&str, f64); 13] = [
 #[test]
 fn ratios_reproduce_the_csv_ram_over_vram_column() {
     for (name, published) in PUBLISHED_RATIOS {
-        let a = assess(&fixture(name));
+        let a = assess(&fixture(name), &ramvram::advisor::Scenario::NONE);
         let r = a
             .ratio
             .ram_to_vram_total
@@ -44,7 +44,7 @@ fn ratios_reproduce_the_csv_ram_over_vram_column() {
 
 #[test]
 fn g5_xlarge_is_critical_with_ratio_0_67() {
-    let a = assess(&fixture("aws-g5.xlarge"));
+    let a = assess(&fixture("aws-g5.xlarge"), &ramvram::advisor::Scenario::NONE);
     assert_eq!(a.verdict, Verdict::RamBelowVram);
     let f = a
         .findings
@@ -66,7 +66,7 @@ fn g5_xlarge_is_critical_with_ratio_0_67() {
 
 #[test]
 fn dgx_h100_has_no_ratio_finding_and_ratio_3_2() {
-    let a = assess(&fixture("dgx-h100"));
+    let a = assess(&fixture("dgx-h100"), &ramvram::advisor::Scenario::NONE);
     assert!(
         (a.ratio.ram_to_vram_total.unwrap() - 3.2).abs() < 1e-12,
         "2048\u{a0}GiB / 640\u{a0}GiB"
@@ -92,7 +92,10 @@ fn dgx_h100_has_no_ratio_finding_and_ratio_3_2() {
 
 #[test]
 fn m4_max_is_unified_memory_not_ram_below_vram() {
-    let a = assess(&fixture("macbook-pro-m4max-128g"));
+    let a = assess(
+        &fixture("macbook-pro-m4max-128g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert_eq!(a.verdict, Verdict::UnifiedMemory);
     assert!(a.findings.iter().any(|f| f.id == FindingId::UnifiedMemory));
     assert!(!a.findings.iter().any(|f| f.id == FindingId::RamBelowVram));
@@ -111,7 +114,10 @@ fn m4_max_is_unified_memory_not_ram_below_vram() {
 fn rule_thresholds_by_hand() {
     // Puget's own example: 2× RTX 3090 (48 GiB) with 128 GiB passes their 2× rule (96 GiB)
     // and RAPIDS' 1.8× (86.4 GiB), fails Cisco's 3× (144 GiB).
-    let a = assess(&fixture("puget-2x3090-128g"));
+    let a = assess(
+        &fixture("puget-2x3090-128g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let rule = |id| a.rules.iter().find(|r| r.id == id).unwrap().clone();
     assert_eq!(rule(RuleId::Puget2x).required_bytes, Some(96 * GIB));
     assert_eq!(rule(RuleId::Puget2x).status, RuleStatus::Pass);
@@ -131,7 +137,10 @@ fn rule_thresholds_by_hand() {
     assert_eq!(rule(RuleId::NvidiaRa128PerGpu).status, RuleStatus::Fail);
 
     // The same GPUs with 64 GiB: 1.33×, fails RAPIDS and Puget, passes Bekman and Dettmers.
-    let b = assess(&fixture("desktop-2x3090-64g"));
+    let b = assess(
+        &fixture("desktop-2x3090-64g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let status = |id| b.rules.iter().find(|r| r.id == id).unwrap().status;
     assert_eq!(status(RuleId::RapidsDoctor), RuleStatus::Fail);
     assert_eq!(status(RuleId::Puget2x), RuleStatus::Fail);
@@ -147,7 +156,10 @@ fn rule_thresholds_by_hand() {
 
 #[test]
 fn g4dn_boundary_ram_equal_to_vram_passes_the_1x_rules() {
-    let a = assess(&fixture("aws-g4dn.xlarge"));
+    let a = assess(
+        &fixture("aws-g4dn.xlarge"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert_eq!(a.ratio.ram_to_vram_total, Some(1.0));
     assert_eq!(a.verdict, Verdict::Baseline);
     let status = |id| a.rules.iter().find(|r| r.id == id).unwrap().status;
@@ -158,7 +170,10 @@ fn g4dn_boundary_ram_equal_to_vram_passes_the_1x_rules() {
 #[test]
 fn container_limit_and_small_shm() {
     // The 4090 + 128 GiB lab PC inside `docker run --memory=32g` with the default /dev/shm.
-    let a = assess(&fixture("docker-4090-limit32g-shm64m"));
+    let a = assess(
+        &fixture("docker-4090-limit32g-shm64m"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert_eq!(a.memory.usable_bytes, Some(32 * GIB));
     assert!(a.memory.limited_by_cgroup);
     // 32 GiB / 24 GiB = 1.33: baseline, not the 5.33 of the bare machine.
@@ -177,7 +192,7 @@ fn container_limit_and_small_shm() {
     with_swap.memory.swap_total_bytes = Some(8 * GIB);
     with_swap.memory.swap_used_bytes = Some(0);
     assert!(
-        assess(&with_swap)
+        assess(&with_swap, &ramvram::advisor::Scenario::NONE)
             .findings
             .iter()
             .any(|f| f.id == FindingId::SwappinessHigh)
@@ -194,7 +209,10 @@ fn container_limit_and_small_shm() {
 
 #[test]
 fn pcie_x8_under_load_is_degraded() {
-    let a = assess(&fixture("lab-4090-pcie-x8"));
+    let a = assess(
+        &fixture("lab-4090-pcie-x8"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let f = a
         .findings
         .iter()
@@ -203,7 +221,7 @@ fn pcie_x8_under_load_is_degraded() {
     assert_eq!(f.values["width_current"], Quantity::Count(8));
     assert_eq!(f.values["width_max"], Quantity::Count(16));
     assert!(
-        assess(&fixture("dgx-h100"))
+        assess(&fixture("dgx-h100"), &ramvram::advisor::Scenario::NONE)
             .findings
             .iter()
             .all(|f| f.id != FindingId::PcieLinkDegraded)
@@ -213,7 +231,7 @@ fn pcie_x8_under_load_is_degraded() {
 #[test]
 fn findings_are_sorted_most_severe_first() {
     for name in all_fixtures() {
-        let a = assess(&fixture(&name));
+        let a = assess(&fixture(&name), &ramvram::advisor::Scenario::NONE);
         assert!(
             a.findings
                 .windows(2)
@@ -277,7 +295,7 @@ fn more_ram_never_worsens_the_verdict() {
     let mut last = 0;
     for (gib, expected) in cases {
         p.memory.total_bytes = Some(gib * GIB);
-        let a = assess(&p);
+        let a = assess(&p, &ramvram::advisor::Scenario::NONE);
         assert!(rank(a.verdict) >= last, "{gib} GiB: {:?}", a.verdict);
         last = rank(a.verdict);
         let failed: Vec<RuleId> = a
@@ -293,7 +311,10 @@ fn more_ram_never_worsens_the_verdict() {
 
 #[test]
 fn assessment_json_round_trips() {
-    let a = assess(&fixture("docker-4090-limit32g-shm64m"));
+    let a = assess(
+        &fixture("docker-4090-limit32g-shm64m"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let text = serde_json::to_string(&a).unwrap();
     let back: ramvram::advisor::Assessment = serde_json::from_str(&text).unwrap();
     assert_eq!(a, back);
@@ -322,7 +343,10 @@ fn assessment_json_round_trips() {
 /// terms), 64 GiB ≥ 4 × 16 GiB. The machine passes "RAM ≥ total VRAM" and shows both figures.
 #[test]
 fn installed_ram_against_nominal_vram_decides_the_sizing_rules() {
-    let a = assess(&fixture("live-4x4080-64g"));
+    let a = assess(
+        &fixture("live-4x4080-64g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let mem_total = 65_745_012u64 * 1024;
     assert_eq!(a.memory.mem_total_bytes, Some(mem_total));
     assert!(
@@ -371,7 +395,10 @@ fn live_shaped_fixtures_agree_with_their_nominal_twins() {
         ("live-g5-xlarge", "aws-g5.xlarge", 16.0 / 24.0),
         ("live-dgx-h100", "dgx-h100", 2048.0 / 640.0),
     ] {
-        let (a, b) = (assess(&fixture(live)), assess(&fixture(nominal)));
+        let (a, b) = (
+            assess(&fixture(live), &ramvram::advisor::Scenario::NONE),
+            assess(&fixture(nominal), &ramvram::advisor::Scenario::NONE),
+        );
         assert_eq!(a.verdict, b.verdict, "{live}");
         assert!(
             (a.ratio.ram_to_vram_total.unwrap() - ratio).abs() < 1e-9,
@@ -386,7 +413,7 @@ fn live_shaped_fixtures_agree_with_their_nominal_twins() {
         assert_eq!(statuses(&a), statuses(&b), "{live}");
     }
     // NVIDIA's 128 GB per GPU in decimal GB: 8 × 128 × 10^9 = 953.7 GiB ≤ 2048 GiB.
-    let dgx = assess(&fixture("live-dgx-h100"));
+    let dgx = assess(&fixture("live-dgx-h100"), &ramvram::advisor::Scenario::NONE);
     let nvidia = dgx
         .rules
         .iter()

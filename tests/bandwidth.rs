@@ -14,7 +14,10 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
-    let a = assess(&fixture("student-4090-ddr4-single-channel"));
+    let a = assess(
+        &fixture("student-4090-ddr4-single-channel"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let b = a.bandwidth.as_ref().expect("bandwidth computed");
     // One channel × 3200 MT/s × 8 bytes = 25.6 GB/s.
     assert_eq!(b.memory.theoretical_bytes_per_s, Some(25.6e9));
@@ -53,7 +56,10 @@ fn single_channel_ddr4_with_rtx_4090_is_bandwidth_bound() {
 
 #[test]
 fn pcie_x8_fixture_still_degraded_with_its_bandwidth() {
-    let a = assess(&fixture("lab-4090-pcie-x8"));
+    let a = assess(
+        &fixture("lab-4090-pcie-x8"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert!(
         a.findings
             .iter()
@@ -75,7 +81,7 @@ fn quad_channel_ddr4_3200_from_dmidecode_is_102_4_gbps_and_covers_51_gib() {
     .unwrap();
     let mut p = fixture("lab-4090-128g");
     ramvram::probe::dimm::apply_dimms(&mut p.memory, ramvram::probe::dimm::parse_dmidecode(&text));
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     let b = a.bandwidth.unwrap();
     assert_eq!(b.memory.channels, Some(4));
     assert_eq!(b.memory.theoretical_bytes_per_s, Some(102.4e9));
@@ -119,7 +125,9 @@ fn measured_efficiency_and_pipeline_with_measurements() {
         random_direct_io: true,
         tool: None,
     });
-    let b = assess(&p).bandwidth.unwrap();
+    let b = assess(&p, &ramvram::advisor::Scenario::NONE)
+        .bandwidth
+        .unwrap();
     // 20.48 / 25.6 = 0.8.
     assert!(close(b.memory.efficiency.unwrap(), 0.8));
     // The measured folder is the dataset's storage: 0.55 GB/s, latency 1 / 5000 files/s.
@@ -154,7 +162,7 @@ fn old_profiles_load_and_keep_their_json_keys() {
     let v = serde_json::to_value(&p).unwrap();
     assert!(v.get("measurements").is_none());
     assert!(v["memory"].get("dimms").is_none());
-    let a = serde_json::to_value(assess(&p)).unwrap();
+    let a = serde_json::to_value(assess(&p, &ramvram::advisor::Scenario::NONE)).unwrap();
     for key in [
         "schema_version",
         "profile",
@@ -173,7 +181,9 @@ fn old_profiles_load_and_keep_their_json_keys() {
     for g in &mut bare.gpus {
         g.pcie = None;
     }
-    let b = assess(&bare).bandwidth.unwrap();
+    let b = assess(&bare, &ramvram::advisor::Scenario::NONE)
+        .bandwidth
+        .unwrap();
     assert_eq!(b.pipeline.stages[0].source, Provenance::Typical);
     assert_eq!(b.pipeline.stages[1].source, Provenance::Unknown);
     assert_eq!(b.pipeline.stages[2].source, Provenance::Default);
@@ -182,7 +192,10 @@ fn old_profiles_load_and_keep_their_json_keys() {
 
 #[test]
 fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
-    let a = assess(&fixture("lab-a6000-nfs-measured"));
+    let a = assess(
+        &fixture("lab-a6000-nfs-measured"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let b = a.bandwidth.as_ref().unwrap();
     // Quad-channel DDR4-3200: 4 × 3200 × 8 = 102.4 GB/s; measured Triad 80 GB/s → 78.125 %.
     assert_eq!(b.memory.theoretical_bytes_per_s, Some(102.4e9));
@@ -214,7 +227,7 @@ fn nfs_dataset_is_the_narrowest_stage_of_a_well_built_workstation() {
 #[test]
 fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
     use ramvram::advisor::workload::presets;
-    use ramvram::advisor::{Scenario, assess_with};
+    use ramvram::advisor::{Scenario, assess};
     for name in [
         "lab-4090-pcie-x8",
         "student-4090-ddr4-single-channel",
@@ -224,7 +237,7 @@ fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
         "docker-4090-limit32g-shm64m",
     ] {
         for preset in ["imagenet-resnet50", "seed-4k-medical", "generic"] {
-            let a = assess_with(
+            let a = assess(
                 &fixture(name),
                 &Scenario {
                     workload: presets::preset(preset),
@@ -257,11 +270,11 @@ fn the_bandwidth_pipeline_is_the_simulators_on_every_fixture() {
 #[test]
 fn a_degraded_link_counts_at_its_current_width_on_both_pages() {
     use ramvram::advisor::workload::presets;
-    use ramvram::advisor::{Scenario, assess_with};
+    use ramvram::advisor::{Scenario, assess};
     // The RTX 4090 runs at Gen4 x8 (97 % busy): 8 × 1.969 = 15.75 GB/s, not the x16 it can
     // reach. Pinned copies reach 0.8 of it: ÷ one 224² float32 sample (602,112 bytes) =
     // 20,928 samples/s.
-    let a = assess_with(
+    let a = assess(
         &fixture("lab-4090-pcie-x8"),
         &Scenario {
             workload: presets::preset("imagenet-resnet50"),
@@ -348,9 +361,12 @@ fn profiles_written_by_older_builds_keep_their_provenance_words() {
 fn a_theoretical_stage_keeps_its_inputs_provenance() {
     // One channel inferred from slot names: the theoretical 25.6 GB/s is estimated, and the
     // pipeline's RAM stage says both that it is a theoretical peak and that it is estimated.
-    let b = assess(&fixture("student-4090-ddr4-single-channel"))
-        .bandwidth
-        .unwrap();
+    let b = assess(
+        &fixture("student-4090-ddr4-single-channel"),
+        &ramvram::advisor::Scenario::NONE,
+    )
+    .bandwidth
+    .unwrap();
     let ram = &b.pipeline.stages[1];
     assert_eq!(ram.id, StageId::RamBandwidth);
     assert!(ram.theoretical);

@@ -23,7 +23,7 @@ fn eight_h100() {
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     // NVML reports 8 × 81,559 MiB; the catalogue knows "NVIDIA H100 80GB HBM3" as 80 GiB, and
     // the ratio divides by that nominal 8 × 80 GiB = 640 GiB.
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     assert_eq!(a.vram.total_discrete_bytes, Some(8 * H100_VRAM_BYTES));
     assert_eq!(a.vram.nominal_total_bytes, Some(640 << 30));
     assert_eq!(a.vram.catalogue_gpus, 8);
@@ -42,7 +42,10 @@ fn nvml_missing_still_gives_a_profile_with_the_reason() {
         .find(|n| n.id == NoteId::NvmlUnavailable)
         .expect("note");
     assert!(note.detail.as_deref().unwrap().contains("libnvidia-ml.so"));
-    assert_eq!(assess(&p).verdict, Verdict::NoGpu);
+    assert_eq!(
+        assess(&p, &ramvram::advisor::Scenario::NONE).verdict,
+        Verdict::NoGpu
+    );
 }
 
 #[test]
@@ -57,7 +60,7 @@ fn one_gpu_erroring_keeps_the_other() {
         .expect("note");
     assert!(note.detail.as_deref().unwrap().starts_with("GPU 1"));
     // The surviving GPU idles at Gen1 of Gen4 with 0 % load: power saving, not a fault.
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     assert!(a.findings.iter().any(|f| f.id == FindingId::PcieLinkIdle));
     assert!(
         !a.findings
@@ -74,7 +77,7 @@ fn memory_info_unsupported_on_a_known_unified_part_is_unified_memory() {
     assert!(p.gpus[0].unified_memory);
     assert_eq!(p.gpus[0].vram_total_bytes, None);
     assert_eq!(p.gpus[0].status.memory, Some(FieldStatus::Unsupported));
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     assert_eq!(a.verdict, Verdict::UnifiedMemory);
     assert!(!a.findings.iter().any(|f| f.id == FindingId::RamBelowVram));
 }
@@ -93,7 +96,7 @@ fn memory_info_unsupported_is_unknown_not_unified() {
     );
     assert_eq!(g.status.uuid, Some(FieldStatus::Value));
     assert!(p.notes.iter().any(|n| n.id == NoteId::GpuMemoryUnsupported));
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     assert_ne!(a.verdict, Verdict::UnifiedMemory);
     assert_eq!(a.vram.unified_gpus, 0);
     assert!(a.findings.iter().any(|f| f.id == FindingId::VramUnknown));
@@ -132,7 +135,9 @@ fn an_old_driver_without_memory_info_v2_falls_back_to_v1() {
     assert_eq!(note.detail.as_deref(), Some("0000:65:00.0"));
     assert!(!p.notes.iter().any(|n| n.id == NoteId::GpuMemoryUnsupported));
     assert_eq!(
-        assess(&p).vram.total_discrete_bytes,
+        assess(&p, &ramvram::advisor::Scenario::NONE)
+            .vram
+            .total_discrete_bytes,
         Some(49_140 * 1024 * 1024)
     );
 }

@@ -100,7 +100,10 @@ fn core_kinds_and_sizes_of_four_macs() {
 #[test]
 fn unified_memory_verdict_with_the_gpu_limit() {
     // 16 GiB at the default share: 2/3, 10922.67 MiB as Metal reports it on a 16 GiB M1.
-    let a = assess(&mac_profile("m1-16gb.txt"));
+    let a = assess(
+        &mac_profile("m1-16gb.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert_eq!(a.verdict, Verdict::UnifiedMemory);
     let f = a
         .findings
@@ -123,7 +126,10 @@ fn unified_memory_verdict_with_the_gpu_limit() {
         ramvram::profile::Provenance::Detected
     );
     // 128 GiB with iogpu.wired_limit_mb = 114688: the override, 112 GiB.
-    let a = assess(&mac_profile("m5max-128gb-wired.txt"));
+    let a = assess(
+        &mac_profile("m5max-128gb-wired.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let f = a
         .findings
         .iter()
@@ -139,7 +145,10 @@ fn unified_memory_verdict_with_the_gpu_limit() {
             .any(|f| f.id == FindingId::GpuWiredLimitDefault)
     );
     // 64 GiB: three quarters, 48 GiB.
-    let a = assess(&mac_profile("m2max-64gb.txt"));
+    let a = assess(
+        &mac_profile("m2max-64gb.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let f = a
         .findings
         .iter()
@@ -159,7 +168,10 @@ fn a_mac_profile_read_elsewhere_gives_the_same_assessment() {
     std::fs::write(&file, serde_json::to_string_pretty(&p).unwrap()).unwrap();
     let loaded = ramvram::profile::load_profile(&file).unwrap().profile;
     assert_eq!(loaded, p);
-    let (here, there) = (assess(&p), assess(&loaded));
+    let (here, there) = (
+        assess(&p, &ramvram::advisor::Scenario::NONE),
+        assess(&loaded, &ramvram::advisor::Scenario::NONE),
+    );
     assert_eq!(here.verdict, there.verdict);
     assert_eq!(
         here.findings.iter().map(|f| f.id).collect::<Vec<_>>(),
@@ -176,7 +188,10 @@ fn a_mac_profile_read_elsewhere_gives_the_same_assessment() {
 
 #[test]
 fn a_macs_rows_use_macos_words_only() {
-    let a = assess(&mac_profile("m3ultra-96gb.txt"));
+    let a = assess(
+        &mac_profile("m3ultra-96gb.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     for lang in [Lang::En, Lang::Zh] {
         let rows = hardware_rows(lang, &a);
         let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
@@ -212,7 +227,10 @@ fn a_macs_rows_use_macos_words_only() {
 
 #[test]
 fn named_core_levels_read_in_words() {
-    let a = assess(&mac_profile("m5max-128gb-wired.txt"));
+    let a = assess(
+        &mac_profile("m5max-128gb-wired.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let zh = hardware_rows(Lang::Zh, &a);
     let cores = &zh.iter().find(|(l, _)| l == "核心类型").unwrap().1;
     assert_eq!(cores, "6 个Super + 12 个性能核");

@@ -255,7 +255,7 @@ fn eight_h100_through_the_real_library_path() {
         p.notes
     );
     // 8 × 81,559 MiB, the same as the fake scenario's NVML totals; nominal 8 × 80 GiB.
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     assert_eq!(a.vram.total_discrete_bytes, Some(8 * 81_559 * MIB));
     assert_eq!(a.vram.nominal_total_bytes, Some(640 << 30));
 }
@@ -267,7 +267,11 @@ fn a_degraded_link_is_read_and_flagged() {
     };
     let Some(p) = detect_cli(&dir) else { return };
     assert_matches_smi(&p, "degraded-link.smi.txt");
-    let ids: Vec<FindingId> = assess(&p).findings.iter().map(|f| f.id).collect();
+    let ids: Vec<FindingId> = assess(&p, &ramvram::advisor::Scenario::NONE)
+        .findings
+        .iter()
+        .map(|f| f.id)
+        .collect();
     assert!(ids.contains(&FindingId::PcieLinkDegraded), "{ids:?}");
 }
 

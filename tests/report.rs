@@ -5,7 +5,7 @@ mod common;
 use std::path::Path;
 
 use ramvram::advisor::training::{OffloadTarget, Strategy, TrainingPlan, presets};
-use ramvram::advisor::{Assessment, Scenario, assess, assess_with};
+use ramvram::advisor::{Assessment, Scenario, assess};
 use ramvram::i18n::Lang;
 use ramvram::present;
 use ramvram::report::{self, Format, ReportLang, ReportOptions};
@@ -26,7 +26,7 @@ fn g5_with_plan() -> Assessment {
         offload_optimizer: OffloadTarget::Cpu,
         ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
     };
-    assess_with(
+    assess(
         &common::fixture("aws-g5.xlarge"),
         &Scenario {
             training: Some(plan),
@@ -75,7 +75,10 @@ fn pdf_in_chinese_carries_the_numbers_and_every_finding_title() {
 
 #[test]
 fn pdf_in_both_languages_has_each_section_twice_and_page_numbers() {
-    let a = assess(&common::fixture("aws-g5.xlarge"));
+    let a = assess(
+        &common::fixture("aws-g5.xlarge"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let bytes = report::render(&a, &options(Format::Pdf, ReportLang::Both)).unwrap();
     let text = squash(&pdf_text(&bytes));
     assert!(text.contains("RAMissmallerthanGPUmemory"));
@@ -97,7 +100,10 @@ fn pdffonts_shows_the_font_embedded_and_subset() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.pdf");
     report::write(
-        &assess(&common::fixture("dgx-h100")),
+        &assess(
+            &common::fixture("dgx-h100"),
+            &ramvram::advisor::Scenario::NONE,
+        ),
         &options(Format::Pdf, ReportLang::One(Lang::Zh)),
         &path,
     )
@@ -172,7 +178,10 @@ fn json_report_is_the_assessment_and_round_trips() {
 #[test]
 fn a_failed_write_leaves_nothing_and_keeps_the_old_report() {
     let dir = tempfile::tempdir().unwrap();
-    let a = assess(&common::fixture("aws-g5.xlarge"));
+    let a = assess(
+        &common::fixture("aws-g5.xlarge"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     // The target is a folder: the final rename fails.
     let target = dir.path().join("report.pdf");
     std::fs::create_dir(&target).unwrap();
@@ -229,7 +238,7 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
     profile.host.hostname = Some("gpu-node-042.lab.example".into());
     profile.gpus = FakeScenario::EightH100.probe().gpus;
     let uuid = profile.gpus[0].uuid.clone().unwrap();
-    let a = assess(&profile);
+    let a = assess(&profile, &ramvram::advisor::Scenario::NONE);
     for format in [Format::Pdf, Format::Markdown, Format::Json] {
         let mut o = options(format, ReportLang::Both);
         o.redact = true;
@@ -266,7 +275,10 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
 /// simulator's narrowest stage.
 #[test]
 fn every_format_has_the_bandwidth_section() {
-    let a = assess(&common::fixture("lab-a6000-nfs-measured"));
+    let a = assess(
+        &common::fixture("lab-a6000-nfs-measured"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let md = report::render(&a, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
     let md = String::from_utf8(md).unwrap();
     for needle in [
@@ -293,7 +305,7 @@ fn every_format_has_the_bandwidth_section() {
         serde_json::Value::Null
     );
     // With ImageNet set up, the table marks the simulator's narrowest stage.
-    let with = ramvram::advisor::assess_with(
+    let with = ramvram::advisor::assess(
         &common::fixture("lab-a6000-nfs-measured"),
         &ramvram::advisor::Scenario {
             workload: ramvram::advisor::workload::presets::preset("imagenet-resnet50"),

@@ -9,10 +9,10 @@ use ramvram::advisor::training::{
     CheckpointDtype, FineTune, LoadingMethod, OffloadTarget, PhaseId, Strategy, TrainingPlan,
     presets,
 };
-use ramvram::advisor::{Assessment, Scenario, assess_with};
+use ramvram::advisor::{self, Assessment, Scenario};
 
 fn assess(profile: &str, plan: TrainingPlan) -> Assessment {
-    assess_with(
+    advisor::assess(
         &fixture(profile),
         &Scenario {
             training: Some(plan),
@@ -422,7 +422,10 @@ fn the_headline_puts_a_plan_that_does_not_fit_first() {
     use ramvram::advisor::{Severity, Verdict};
     use ramvram::i18n::Lang;
     use ramvram::present::headline::headline;
-    let alone = ramvram::advisor::assess(&common::fixture("seed-4090-32g"));
+    let alone = ramvram::advisor::assess(
+        &common::fixture("seed-4090-32g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     assert_eq!(alone.verdict, Verdict::Baseline);
     let h = headline(Lang::En, &alone);
     assert_eq!(h.severity, Severity::Info);

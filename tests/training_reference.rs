@@ -9,7 +9,7 @@ use ramvram::advisor::training::{
     EstimateFormula, FineTune, Location, OffloadTarget, PlanError, Strategy, TrainingPlan,
     estimate, presets,
 };
-use ramvram::advisor::{FindingId, Scenario, assess_with};
+use ramvram::advisor::{FindingId, Scenario, assess};
 
 fn t5_3b(
     strategy: Strategy,
@@ -128,7 +128,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
         offload_optimizer: OffloadTarget::Cpu,
         ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
     };
-    let a = assess_with(
+    let a = assess(
         &profile,
         &Scenario {
             training: Some(plan),
@@ -195,7 +195,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
         finetune: ramvram::advisor::training::FineTune::Qlora,
         ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
     };
-    let a = assess_with(
+    let a = assess(
         &profile,
         &Scenario {
             training: Some(qlora_70b),
@@ -374,7 +374,7 @@ fn training_memory_json_round_trips() {
         OffloadTarget::Cpu,
         true,
     );
-    let a = assess_with(
+    let a = assess(
         &profile,
         &Scenario {
             training: Some(plan),

@@ -7,7 +7,7 @@ mod common;
 
 use common::{fixture, fixture_path, ramvram};
 use ramvram::advisor::findings::FindingId;
-use ramvram::advisor::{Scenario, assess, assess_with};
+use ramvram::advisor::{Scenario, assess};
 use ramvram::profile::{OsFamily, StartMethod, os_family};
 
 /// Linux's words and advice, in both languages, that a Windows profile must never show.
@@ -131,8 +131,8 @@ fn spawned_workers_carry_their_own_interpreter_and_dataset_copy() {
         }),
         ..Scenario::NONE
     };
-    let w = assess_with(&windows, &inputs).workload.unwrap();
-    let l = assess_with(&linux, &inputs).workload.unwrap();
+    let w = assess(&windows, &inputs).workload.unwrap();
+    let l = assess(&linux, &inputs).workload.unwrap();
     use ramvram::advisor::workload::BudgetItemId as B;
     assert_eq!(w.start_method, StartMethod::Spawn);
     assert_eq!(l.start_method, StartMethod::Fork);
@@ -148,7 +148,10 @@ fn spawned_workers_carry_their_own_interpreter_and_dataset_copy() {
 
 #[test]
 fn windows_findings_replace_linux_ones() {
-    let a = assess(&fixture("windows-4070-32g"));
+    let a = assess(
+        &fixture("windows-4070-32g"),
+        &ramvram::advisor::Scenario::NONE,
+    );
     let ids: Vec<FindingId> = a.findings.iter().map(|f| f.id).collect();
     assert!(ids.contains(&FindingId::WddmSysmemFallback), "{ids:?}");
     for linux in [
@@ -165,7 +168,7 @@ fn windows_findings_replace_linux_ones() {
     p.memory.swap_total_bytes = Some(0);
     p.memory.swap_used_bytes = Some(0);
     p.windows.as_mut().unwrap().page_files = Some(Vec::new());
-    let a = assess(&p);
+    let a = assess(&p, &ramvram::advisor::Scenario::NONE);
     let f = a
         .findings
         .iter()
@@ -177,7 +180,7 @@ fn windows_findings_replace_linux_ones() {
     let mut linux = fixture("live-g5-xlarge");
     linux.memory.swap_total_bytes = Some(0);
     assert!(
-        assess(&linux)
+        assess(&linux, &ramvram::advisor::Scenario::NONE)
             .findings
             .iter()
             .any(|f| f.id == FindingId::SwapAbsent)
@@ -237,7 +240,7 @@ fn a_loading_peak_goes_to_the_page_file_on_windows() {
         gpus_per_node: 4,
         ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
     };
-    let a = assess_with(
+    let a = assess(
         &p,
         &Scenario {
             training: Some(plan),

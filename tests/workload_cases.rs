@@ -10,7 +10,7 @@ use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
 use ramvram::advisor::workload::{
     BudgetItemId, CacheMode, CacheScope, Dtype, MachineRates, Workload, levers, presets, simulate,
 };
-use ramvram::advisor::{FindingId, Quantity, RecId, Scenario, Severity, assess_with};
+use ramvram::advisor::{FindingId, Quantity, RecId, Scenario, Severity, assess};
 use ramvram::profile::DiskKind;
 
 /// COCO train2017 for a YOLO-style trainer: 118,287 images (19.3 GB of JPEGs), letterboxed to
@@ -46,7 +46,7 @@ fn v100_32g() -> ramvram::profile::MachineProfile {
 
 #[test]
 fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() {
-    let a = assess_with(
+    let a = assess(
         &v100_32g(),
         &Scenario {
             workload: Some(coco_cached()),
@@ -253,7 +253,7 @@ fn a_flag_that_cannot_change_the_result_is_a_note_unless_pytorch_refuses_it() {
 #[test]
 fn the_index_copied_into_every_worker_is_a_finding_with_its_growth_and_the_array_fix() {
     // ImageNet's 1,281,167 samples × 190 bytes, in each of 8 workers, on 16 GiB.
-    let a = assess_with(
+    let a = assess(
         &fixture("aws-g5.xlarge"),
         &Scenario {
             workload: presets::preset("imagenet-resnet50"),
@@ -368,7 +368,7 @@ fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_a
 fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
     let profile = fixture("seed-4090-32g");
     let with = |w: Workload| {
-        assess_with(
+        assess(
             &profile,
             &Scenario {
                 workload: Some(w),
@@ -442,7 +442,7 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     );
     // The whole assessment of the tryout's machine: nothing asks for RAM, and procurement says
     // nothing is to be bought for the workload (its working set, 8.7 GiB, fits in 32).
-    let a = assess_with(
+    let a = assess(
         &fixture("seed-4090-32g"),
         &Scenario {
             workload: Some(seed),
@@ -593,7 +593,7 @@ fn no_ranked_purchase_without_a_gain_on_any_fixture() {
             "t2i-1024-multiscale",
             "llm-token-shards",
         ] {
-            let a = assess_with(
+            let a = assess(
                 &profile,
                 &Scenario {
                     workload: presets::preset(id),

@@ -59,7 +59,7 @@ pub fn assess_machine(input: FleetInput, duplicate_hostname: bool) -> FleetMachi
         origin,
         duplicate_hostname,
         plan_issues,
-        assessment: assess(&profile),
+        assessment: assess(&profile, &crate::advisor::Scenario::NONE),
     }
 }
 

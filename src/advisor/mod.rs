@@ -132,15 +132,12 @@ pub struct Assessment {
     pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
-/// Assesses one machine on its own.
-pub fn assess(profile: &MachineProfile) -> Assessment {
-    assess_with(profile, &Scenario::NONE)
-}
-
-/// Assesses one machine with a [`Scenario`] (a training plan, a workload, a model to serve). Each recommendation that
-/// changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the changed machine, every
-/// limit at once, and carries that result.
-pub fn assess_with(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
+/// Assesses one machine with a [`Scenario`] (a training plan, a workload, a model to serve;
+/// [`Scenario::NONE`] for the machine on its own): the one entry point every view uses. Each
+/// recommendation that changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the
+/// changed machine, every limit at once, and carries that result. Pure: the same profile and
+/// scenario give the same [`Assessment`].
+pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
     let mut a = assess_once(profile, scenario);
     for r in &mut a.recommendations {
         // Changes of the machine alone: those that change a plan too were judged with the

@@ -222,7 +222,10 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     let text = if json {
         serde_json::to_string_pretty(&profile).expect("profile serialises") + "\n"
     } else {
-        crate::codespan::plain(&text::hardware(lang, &advisor::assess(&profile)))
+        crate::codespan::plain(&text::hardware(
+            lang,
+            &advisor::assess(&profile, &crate::advisor::Scenario::NONE),
+        ))
     };
     print(&text)
 }
@@ -346,7 +349,7 @@ fn assessment(
         let overridden = training.model_overrides(inference.kv_heads.is_some());
         say(&format!("ramvram: {}", m.note(lang, &overridden)));
     }
-    let a = advisor::assess_with(
+    let a = advisor::assess(
         &machine,
         &advisor::Scenario {
             training: plan,

@@ -163,7 +163,7 @@ mod tests {
             .unwrap(),
         )
         .unwrap();
-        let a = crate::advisor::assess(&profile);
+        let a = crate::advisor::assess(&profile, &crate::advisor::Scenario::NONE);
         let b = a.bandwidth.as_ref().expect("bandwidth");
         for lang in Lang::ALL {
             let rows = crate::present::bandwidth::memory_rows(lang, b);

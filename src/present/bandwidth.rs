@@ -347,7 +347,7 @@ mod tests {
         m.spread = 0.0;
         m.noisy = true;
         let one = m.clone();
-        let a = assess(&p);
+        let a = assess(&p, &crate::advisor::Scenario::NONE);
         let rows = memory_rows(Lang::En, a.bandwidth.as_ref().unwrap());
         let measured = &rows
             .iter()
@@ -368,7 +368,10 @@ mod tests {
 
     #[test]
     fn without_a_workload_the_page_lists_capacities_and_names_no_stage() {
-        let a = assess(&fixture("student-4090-ddr4-single-channel"));
+        let a = assess(
+            &fixture("student-4090-ddr4-single-channel"),
+            &crate::advisor::Scenario::NONE,
+        );
         let b = a.bandwidth.as_ref().unwrap();
         assert_eq!(b.pipeline.narrowest, None);
         assert!(pipeline_sentence(Lang::En, None).starts_with("No workload is set up"));
@@ -387,7 +390,9 @@ mod tests {
         use crate::probe::gpu::fake::FakeScenario;
         // The fake H100s report 12,000,000 KB/s received and 1,500,000 KB/s sent (KB = 1000 B).
         let p = crate::probe::detect_with(&FakeScenario::EightH100);
-        let b = assess(&p).bandwidth.unwrap();
+        let b = assess(&p, &crate::advisor::Scenario::NONE)
+            .bandwidth
+            .unwrap();
         assert_eq!(b.pcie[0].rx_bytes_per_s, Some(12e9));
         assert!(
             pcie_line(Lang::En, &b.pcie[0]).ends_with(
@@ -404,7 +409,9 @@ mod tests {
         let link = p.gpus[0].pcie.as_mut().unwrap();
         link.gen_current = Some(1);
         p.gpus[0].utilization_percent = Some(0);
-        let b = assess(&p).bandwidth.unwrap();
+        let b = assess(&p, &crate::advisor::Scenario::NONE)
+            .bandwidth
+            .unwrap();
         // Gen1 x16 = 16 × 0.25 = 4.0 GB/s now; the pipeline counts Gen4 x16 (31.5 GB/s).
         assert_eq!(
             pcie_line(Lang::En, &b.pcie[0]).replace('\u{a0}', " "),
@@ -416,7 +423,9 @@ mod tests {
                 < 1.0
         );
         p.gpus[0].utilization_percent = Some(97);
-        let b = assess(&p).bandwidth.unwrap();
+        let b = assess(&p, &crate::advisor::Scenario::NONE)
+            .bandwidth
+            .unwrap();
         assert!(!b.pcie[0].idle_slowdown);
         assert!((b.pcie[0].effective_bytes_per_s.unwrap() - 4e9).abs() < 1.0);
     }

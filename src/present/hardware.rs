@@ -381,7 +381,7 @@ mod tests {
 
     #[test]
     fn unknown_values_are_whole_phrases() {
-        let a = assess(&bare());
+        let a = assess(&bare(), &crate::advisor::Scenario::NONE);
         let zh = hardware_rows(Lang::Zh, &a);
         assert_eq!(value(&zh, "CPU"), "型号未知 · 4 线程（物理核数未知）");
         assert_eq!(value(&zh, "交换空间（swap）"), "未知");
@@ -413,7 +413,7 @@ mod tests {
         p.cpu.logical_cpus = Some(2);
         p.cpu.model = Some("Desktop (AM5 / LGA1700 / LGA1851)".into());
         p.memory.swap_total_bytes = Some(8 << 30);
-        let a = assess(&p);
+        let a = assess(&p, &crate::advisor::Scenario::NONE);
         let en = hardware_rows(Lang::En, &a);
         assert_eq!(
             value(&en, "CPU"),

@@ -554,7 +554,10 @@ mod tests {
             profiles.push(p);
         }
         let mut seen = std::collections::BTreeSet::new();
-        let mut assessments: Vec<Assessment> = profiles.iter().map(assess).collect();
+        let mut assessments: Vec<Assessment> = profiles
+            .iter()
+            .map(|p| assess(p, &crate::advisor::Scenario::NONE))
+            .collect();
         // Workloads raise their own findings: every preset on three kinds of storage, plus one
         // that can't fit in RAM.
         let seed = profiles
@@ -570,13 +573,13 @@ mod tests {
                     workload: Some(w.clone()),
                     ..Default::default()
                 };
-                assessments.push(crate::advisor::assess_with(seed, &inputs));
+                assessments.push(crate::advisor::assess(seed, &inputs));
                 w.num_workers = 64;
                 let inputs = crate::advisor::Scenario {
                     workload: Some(w),
                     ..Default::default()
                 };
-                assessments.push(crate::advisor::assess_with(seed, &inputs));
+                assessments.push(crate::advisor::assess(seed, &inputs));
             }
         }
         for a in assessments {
@@ -604,10 +607,13 @@ mod tests {
 
     #[test]
     fn rule_statements_read_naturally() {
-        let a = assess(&MachineProfile {
-            gpus: FakeScenario::EightH100.probe().gpus,
-            ..MachineProfile::unknown()
-        });
+        let a = assess(
+            &MachineProfile {
+                gpus: FakeScenario::EightH100.probe().gpus,
+                ..MachineProfile::unknown()
+            },
+            &crate::advisor::Scenario::NONE,
+        );
         let rapids = a
             .rules
             .iter()

@@ -192,7 +192,7 @@ mod tests {
     }
 
     fn rows(p: &MachineProfile, lang: Lang) -> Vec<(String, String)> {
-        super::super::hardware::hardware_rows(lang, &assess(p))
+        super::super::hardware::hardware_rows(lang, &assess(p, &crate::advisor::Scenario::NONE))
     }
 
     #[test]

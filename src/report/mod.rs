@@ -149,7 +149,7 @@ pub fn render_with_monitor(
 /// profile string the assessment holds (a measured folder, a memory type) escapes redaction.
 fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
     let profile = a.profile.redacted_with(scrubber);
-    *a = crate::advisor::assess_with(&profile, &a.scenario);
+    *a = crate::advisor::assess(&profile, &a.scenario);
 }
 
 /// The report's blocks, every string cleaned ([`clean::clean_blocks`]).

@@ -270,14 +270,8 @@ impl RamvramApp {
 
     fn reassess(&mut self) {
         let (set_up, on_pages) = (self.scenario.assessed(), self.scenario.on_pages());
-        self.assessment = self
-            .profile
-            .as_ref()
-            .map(|p| advisor::assess_with(p, &set_up));
-        self.preview = self
-            .profile
-            .as_ref()
-            .map(|p| advisor::assess_with(p, &on_pages));
+        self.assessment = self.profile.as_ref().map(|p| advisor::assess(p, &set_up));
+        self.preview = self.profile.as_ref().map(|p| advisor::assess(p, &on_pages));
     }
 
     /// Includes the training plan (`Some(true)`), the workload, or both in the assessment and

@@ -61,7 +61,10 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
             let Ok(loaded) = ramvram::profile::parse_profile(text, path) else {
                 return false;
             };
-            render_all(&advisor::assess(&loaded.profile), pdf);
+            render_all(
+                &advisor::assess(&loaded.profile, &ramvram::advisor::Scenario::NONE),
+                pdf,
+            );
         }
         Kind::Scenario => {
             let Ok((s, _)) = ramvram::inputs::scenario::parse_scenario(text, path) else {
@@ -73,7 +76,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                 inference: s.inference,
                 ..Scenario::NONE
             };
-            render_all(&advisor::assess_with(base_machine(), &inputs), pdf);
+            render_all(&advisor::assess(base_machine(), &inputs), pdf);
         }
         Kind::Slurm => {
             let Ok(profiles) = ramvram::import::slurm::parse(text, path) else {
@@ -108,7 +111,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
             let mut p = base_machine().clone();
             ramvram::probe::dimm::apply_dimms(&mut p.memory, dimms);
             if ramvram::profile::limits::check(&mut p).is_ok() {
-                render_all(&advisor::assess(&p), pdf);
+                render_all(&advisor::assess(&p, &ramvram::advisor::Scenario::NONE), pdf);
             }
         }
         Kind::Trace | Kind::TraceManyGpus => return run_trace(text, pdf),
@@ -126,7 +129,7 @@ pub(crate) fn run_one(kind: Kind, text: &str, pdf: bool) -> bool {
                     inference: None,
                     ..Scenario::NONE
                 };
-                render_all(&advisor::assess_with(base_machine(), &inputs), false);
+                render_all(&advisor::assess(base_machine(), &inputs), false);
             }
         }
     }

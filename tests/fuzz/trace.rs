@@ -126,7 +126,7 @@ pub(crate) fn run_trace(text: &str, pdf: bool) -> bool {
         trace: loaded.trace,
         summary,
     };
-    let a = advisor::assess(base_machine());
+    let a = advisor::assess(base_machine(), &ramvram::advisor::Scenario::NONE);
     report::render_with_monitor(&a, &options(Format::Markdown), Some(&monitor)).unwrap();
     report::render_with_monitor(&a, &options(Format::Json), Some(&monitor)).unwrap();
     if pdf {

@@ -91,7 +91,7 @@ proptest! {
 
     #[test]
     fn no_identifier_of_any_category_survives_redaction(p in plant()) {
-        let a = assess(&planted(&p));
+        let a = assess(&planted(&p), &ramvram::advisor::Scenario::NONE);
         let open = text_of(Format::Markdown, report::render(&a, &options(Format::Markdown, false)).unwrap());
         for s in &p.secrets {
             prop_assert!(open.contains(s.as_str()), "{s} not shown even without --redact");

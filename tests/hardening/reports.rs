@@ -58,7 +58,7 @@ fn control_characters_in_a_host_name_do_not_break_the_fleet_pdf() {
 #[test]
 fn a_host_name_cannot_inject_markdown() {
     let hostile = "evil\n# Owned <img src=x onerror=alert(1)> [click](https://x) | cell";
-    let a = assess(&profile_named(hostile));
+    let a = assess(&profile_named(hostile), &ramvram::advisor::Scenario::NONE);
     let md =
         String::from_utf8(report::render(&a, &options(Format::Markdown, false)).unwrap()).unwrap();
     let title = md.lines().next().unwrap();
@@ -198,7 +198,7 @@ fn redaction_sweep_leaves_no_planted_identifier_in_any_format() {
         PLANTED.iter().all(|p| unredacted.contains(p)),
         "the plant is there"
     );
-    let a = assess(&profile);
+    let a = assess(&profile, &ramvram::advisor::Scenario::NONE);
     for format in [Format::Json, Format::Markdown, Format::Pdf] {
         let bytes = report::render(&a, &options(format, true)).unwrap();
         let text = match format {

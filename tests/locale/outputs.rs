@@ -10,7 +10,7 @@ use egui_kittest::kittest::Queryable;
 use ramvram::advisor::inference::{Engine, InferencePlan, WeightFormat};
 use ramvram::advisor::training::{TrainingPlan, presets};
 use ramvram::advisor::workload::presets as workloads;
-use ramvram::advisor::{Scenario, assess_with, defaults};
+use ramvram::advisor::{Scenario, assess, defaults};
 use ramvram::i18n::{Lang, Msg, tr};
 use ramvram::inputs::scenario::SCENARIO_SCHEMA_VERSION;
 use ramvram::profile::MachineProfile;
@@ -318,7 +318,7 @@ fn assessments() -> Vec<(String, ramvram::advisor::Assessment, Vec<String>)> {
     let mut out = Vec::new();
     for name in FIXTURES {
         let profile = common::fixture(name);
-        let a = assess_with(&profile, &Scenario::NONE);
+        let a = assess(&profile, &Scenario::NONE);
         out.push((name.to_string(), a, data_of(&profile, name)));
     }
     let name = "aws-g5.xlarge";
@@ -330,7 +330,7 @@ fn assessments() -> Vec<(String, ramvram::advisor::Assessment, Vec<String>)> {
             inference: s.inference,
             ..Scenario::NONE
         };
-        let a = assess_with(&profile, &inputs);
+        let a = assess(&profile, &inputs);
         out.push((format!("{name}, {what}"), a, data_of(&profile, name)));
     }
     out
@@ -357,7 +357,7 @@ pub fn markdown(lang: Lang) -> Vec<Output> {
         })
         .collect();
     let profile = common::fixture("seed-4090-32g");
-    let a = assess_with(&profile, &Scenario::NONE);
+    let a = assess(&profile, &Scenario::NONE);
     for trace in traces() {
         let live = monitor_of(&trace);
         let md = report::render_with_monitor(&a, &options(Format::Markdown, lang), Some(&live));
@@ -420,7 +420,7 @@ pub fn pdf(lang: Lang) -> Vec<Output> {
         .collect();
     // One live diagnosis with its timeline chart: the saw-tooth.
     let profile = common::fixture("seed-4090-32g");
-    let a = assess_with(&profile, &Scenario::NONE);
+    let a = assess(&profile, &Scenario::NONE);
     let trace = traces()
         .into_iter()
         .find(|t| trace_name(t) == "sawtooth.jsonl");

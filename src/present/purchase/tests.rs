@@ -150,18 +150,30 @@ fn every_purchase_fills_every_placeholder_in_both_languages() {
 
 #[test]
 fn hardware_rows_name_the_machine_slots_and_wsl() {
-    let rows = platform_rows(Lang::En, &assess(&fixture("desktop-3090-1x32-ddr4-4slot")));
+    let rows = platform_rows(
+        Lang::En,
+        &assess(
+            &fixture("desktop-3090-1x32-ddr4-4slot"),
+            &crate::advisor::Scenario::NONE,
+        ),
+    );
     assert_eq!(rows[0], ("Machine".into(), "desktop".into()));
     assert_eq!(
         rows[1].1,
         "1 of 4 used, over 2 channels (estimated from slot names)"
     );
-    let wsl = platform_rows(Lang::En, &assess(&fixture("wsl2-4090-32g")));
+    let wsl = platform_rows(
+        Lang::En,
+        &assess(&fixture("wsl2-4090-32g"), &crate::advisor::Scenario::NONE),
+    );
     assert_eq!(wsl[0].1, "unknown");
     assert_eq!(
         wsl[1].1,
         "WSL2: Linux sees 15.6\u{a0}GiB; .wslconfig: none found (WSL's defaults)"
     );
-    let g5 = platform_rows(Lang::Zh, &assess(&fixture("aws-g5.xlarge")));
+    let g5 = platform_rows(
+        Lang::Zh,
+        &assess(&fixture("aws-g5.xlarge"), &crate::advisor::Scenario::NONE),
+    );
     assert_eq!(g5[0].1, "云实例 · AWS · g5.xlarge");
 }

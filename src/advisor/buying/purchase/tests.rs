@@ -48,7 +48,7 @@ fn g5_xlarge_moves_to_the_smallest_g5_with_enough_ram_never_dimms() {
             (1, "A10G 24GB")
         );
         // The whole assessment: the procurement section names the instance and lists no DIMMs.
-        let a = crate::advisor::assess(&p);
+        let a = crate::advisor::assess(&p, &crate::advisor::Scenario::NONE);
         assert_eq!(a.procurement.recommended_ram_bytes, Some(need));
         assert!(
             a.procurement.dimm_sets.is_empty(),
@@ -88,7 +88,9 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     let p = fixture("desktop-3090-1x32-ddr4-4slot");
     let need = 2 * 24 * GIB;
     assert_eq!(
-        crate::advisor::assess(&p).procurement.recommended_ram_bytes,
+        crate::advisor::assess(&p, &crate::advisor::Scenario::NONE)
+            .procurement
+            .recommended_ram_bytes,
         Some(need)
     );
     let Purchase::AddModules(plan) = buy(&p, need) else {
@@ -258,7 +260,7 @@ fn wsl2_raises_memory_first() {
     // A need under the cap: nothing to do.
     assert!(matches!(buy(&p, 8 * GIB), Purchase::NotNeeded { .. }));
     // The assessment's RAM finding puts .wslconfig before buying.
-    let a = crate::advisor::assess(&p);
+    let a = crate::advisor::assess(&p, &crate::advisor::Scenario::NONE);
     let f = a
         .findings
         .iter()
