@@ -12,6 +12,7 @@ pub mod diagnose;
 pub mod finder;
 pub mod findings;
 pub mod fleet;
+pub mod fleet_machine;
 pub mod headline;
 pub mod headroom;
 pub mod inference;
