@@ -96,8 +96,6 @@ pub fn build(
     b
 }
 
-/// What to buy across the lab: each machine's order line, then the totals (modules by spec,
-/// RAM added, instance moves, new machines).
 /// The files that were not machine profiles: a "Skipped" sub-heading and one "file: reason"
 /// line each (a `None` reason was redacted); nothing when there are none. The report and the
 /// window's fleet page show this list.
@@ -118,6 +116,8 @@ pub fn skipped_files<'a>(
     ]
 }
 
+/// What to buy across the lab: each machine's order line, then the totals (modules by spec,
+/// RAM added, instance moves, new machines).
 fn purchases(
     b: &mut Vec<Block>,
     lang: crate::i18n::Lang,
