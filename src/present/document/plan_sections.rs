@@ -142,11 +142,8 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
 }
 
-/// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
-/// holds.
 /// The pipeline's stages with their rates in samples/s (or why a stage has none), storage
-/// first, as a two-column table without a header: the report's workload section and the Data
-/// loading page show it.
+/// first, as a two-column table without a header (the report's workload section).
 pub fn pipeline_table(lang: Lang, r: &crate::advisor::workload::WorkloadResult) -> Block {
     use crate::present::workload as ww;
     Block::Table {
@@ -159,6 +156,8 @@ pub fn pipeline_table(lang: Lang, r: &crate::advisor::workload::WorkloadResult) 
     }
 }
 
+/// Inference memory: the plan, weights and KV cache, the checks, the phases and what the host
+/// holds.
 pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::inference as iw;
     let Some(m) = &a.inference_memory else { return };
