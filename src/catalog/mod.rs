@@ -188,10 +188,21 @@ pub fn catalog() -> &'static Catalog {
 
 /// Lower-case letters and digits only: "RTX-3090" and "rtx_3090" compare equal.
 fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    normalised(s).map(char::from).collect()
+}
+
+/// The bytes of [`normalise`]`(s)` without building the string: ASCII letters and digits,
+/// lowercased (the filter keeps only ASCII, so ASCII lowercasing is the whole of it).
+fn normalised(s: &str) -> impl Iterator<Item = u8> + '_ {
+    s.bytes()
+        .filter(u8::is_ascii_alphanumeric)
+        .map(|b| b.to_ascii_lowercase())
+}
+
+/// True when `s` normalises to `n` (already normalised): compared byte by byte, with no
+/// allocation, since a lookup compares every catalogue row and alias.
+fn same_name(s: &str, n: &str) -> bool {
+    normalised(s).eq(n.bytes())
 }
 
 impl Catalog {
@@ -203,11 +214,11 @@ impl Catalog {
         }
         self.gpus
             .iter()
-            .find(|g| normalise(&g.model) == n)
+            .find(|g| same_name(&g.model, &n))
             .or_else(|| {
                 self.gpus
                     .iter()
-                    .find(|g| g.slurm_aliases.split(';').any(|a| normalise(a) == n))
+                    .find(|g| g.slurm_aliases.split(';').any(|a| same_name(a, &n)))
             })
     }
 
@@ -223,7 +234,7 @@ impl Catalog {
             return None;
         }
         let model = self.gpus.iter().find(|g| {
-            normalise(&g.model) == n || g.detected_names.split(';').any(|a| normalise(a) == n)
+            same_name(&g.model, &n) || g.detected_names.split(';').any(|a| same_name(a, &n))
         })?;
         let nominal = (model.vram_gib << 30) as f64;
         match detected_vram {
@@ -238,7 +249,7 @@ impl Catalog {
     /// A memory type by name ("DDR5-5600").
     pub fn memory_type(&self, name: &str) -> Option<&MemoryType> {
         let n = normalise(name);
-        self.memory.iter().find(|m| normalise(&m.name) == n)
+        self.memory.iter().find(|m| same_name(&m.name, &n))
     }
 
     /// A platform by name.
@@ -271,6 +282,22 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_compare_as_their_letters_and_digits_lowercased() {
+        // Written out by hand: punctuation, spaces and non-ASCII letters drop out.
+        assert_eq!(normalise("GeForce RTX-3090 24GB"), "geforcertx309024gb");
+        assert_eq!(normalise("Ａ100 «x»"), "100x");
+        for (a, b, same) in [
+            ("rtx_3090", "RTX 3090", true),
+            ("NVIDIA H100 80GB HBM3", "nvidia-h100-80gb-hbm3", true),
+            ("A100", "A1000", false),
+            ("", "", true),
+            ("é", "", true),
+        ] {
+            assert_eq!(same_name(a, &normalise(b)), same, "{a} / {b}");
+        }
+    }
 
     #[test]
     fn every_row_has_a_source_and_sane_numbers() {
