@@ -13,8 +13,8 @@ use super::{inference, training, workload};
 pub const SCENARIO_SCHEMA_VERSION: u32 = 1;
 
 /// What is assessed besides the machine: a training plan, a data-loading workload and a model to
-/// serve, each `None` when not asked about. Field names are the scenario file's
-/// (`docs/profile.md` § Scenario files).
+/// serve, each `None` when not asked about. Field names are the scenario file's, documented
+/// with the assessment's `scenario` in `docs/profile.md` ("The assessment").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Scenario {
     /// [`SCENARIO_SCHEMA_VERSION`]; a file without it is read as version 1.
@@ -45,11 +45,6 @@ impl Scenario {
         workload: None,
         inference: None,
     };
-
-    /// True when nothing besides the machine is asked about.
-    pub fn is_empty(&self) -> bool {
-        self.training.is_none() && self.workload.is_none() && self.inference.is_none()
-    }
 }
 
 impl Default for Scenario {

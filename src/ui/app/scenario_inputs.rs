@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn only_what_is_included_is_assessed_and_the_rest_is_left_out() {
         let mut w = window();
-        assert!(w.assessed().is_empty());
+        assert_eq!(w.assessed(), Scenario::NONE);
         assert_eq!(
             w.left_out(),
             LeftOut {
