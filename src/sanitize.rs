@@ -3,10 +3,11 @@
 //! terminal's cursor, reorder a report's text, break an SVG parser or open a Markdown heading.
 //!
 //! One rule ([`is_unsafe`]) serves the terminal ([`clean`]), the reports' blocks
-//! ([`clean_line`], via `report::clean`), JSON files ([`escape_for_json`]) and Markdown
+//! ([`clean_line`], via `report::clean`), JSON ([`write_json_pretty`]) and Markdown
 //! ([`markdown_inline`]).
 
 use std::borrow::Cow;
+use std::io::{self, Write};
 
 /// True for characters no output should carry: C0 and C1 control characters and DEL (tab and
 /// newline are decided by the caller), Unicode bidirectional formatting characters (ALM U+061C,
@@ -74,27 +75,153 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// JSON text with every [`is_unsafe`] character written as a `\uXXXX` escape (UTF-16, so a
-/// plane-1 noncharacter becomes a surrogate pair). The data is unchanged for a JSON reader; a
-/// terminal showing the file sees no raw control or override characters. serde_json already
-/// escapes C0 controls; this adds DEL, C1 and the Unicode formatting characters, which can only
-/// occur inside strings.
-pub fn escape_for_json(json: &str) -> Cow<'_, str> {
-    if !json.chars().any(is_unsafe) {
-        return Cow::Borrowed(json);
-    }
-    let mut out = String::with_capacity(json.len() + 16);
-    for c in json.chars() {
-        if is_unsafe(c) {
-            let mut units = [0u16; 2];
-            for u in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{u:04x}"));
-            }
-        } else {
-            out.push(c);
+/// What [`write_json_pretty`] does with an [`is_unsafe`] character inside a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnsafeInJson {
+    /// Written as a `\uXXXX` escape (UTF-16, so a plane-1 noncharacter becomes a surrogate
+    /// pair): the data is unchanged for a JSON reader, and a terminal showing the file sees no
+    /// raw control or override character. Files (reports).
+    Escape,
+    /// Left out, as [`clean`] does for every other output of the command line.
+    Drop,
+}
+
+/// serde_json's pretty layout (two-space indent, `": "` after a key) with every [`is_unsafe`]
+/// character of a string escaped or dropped as it is written. serde_json already escapes C0
+/// controls; this handles DEL, C1 and the Unicode formatting characters, which can only occur
+/// inside strings. Working on the string fragments, not on the finished text, and writing each
+/// line break with its indent at once, keeps 1.2 GB of fleet JSON within its CPU budget
+/// (docs/benchmarks.md); the layout is serde_json's `PrettyFormatter`'s, byte for byte (tested).
+struct SafeStrings {
+    /// How deep the value being written is.
+    depth: usize,
+    /// Whether the array or object being written has a value yet.
+    has_value: bool,
+    unsafe_chars: UnsafeInJson,
+}
+
+/// A comma, a line break and the indent of 64 levels, sliced for each line.
+const BREAK_AND_INDENT: &[u8; 130] = b",\n                                                                                                                                ";
+
+impl SafeStrings {
+    /// A line break (after a comma unless `first`) and the indent of the current depth.
+    fn new_line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+        let start = usize::from(first);
+        let wanted = 2 + 2 * self.depth;
+        if wanted <= BREAK_AND_INDENT.len() {
+            return w.write_all(&BREAK_AND_INDENT[start..wanted]);
         }
+        w.write_all(&BREAK_AND_INDENT[start..])?;
+        for _ in 0..(wanted - BREAK_AND_INDENT.len()) / 2 {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
     }
-    Cow::Owned(out)
+
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.new_line(w, true)?;
+        }
+        w.write_all(bracket)
+    }
+}
+
+impl serde_json::ser::Formatter for SafeStrings {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.new_line(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        self.new_line(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // Printable ASCII, the usual case, holds no unsafe character.
+        if fragment.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return w.write_all(fragment.as_bytes());
+        }
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if !is_unsafe(c) {
+                continue;
+            }
+            w.write_all(&fragment.as_bytes()[start..i])?;
+            if self.unsafe_chars == UnsafeInJson::Escape {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    write!(w, "\\u{u:04x}")?;
+                }
+            }
+            start = i + c.len_utf8();
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
+/// Writes `value` as pretty JSON (serde_json's layout) to `out`, with every [`is_unsafe`]
+/// character inside a string escaped or dropped (`unsafe_chars`). Nothing is added after the
+/// closing bracket.
+///
+/// # Errors
+/// The writer's error, or the value's own serialisation error.
+pub fn write_json_pretty<W: Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+    unsafe_chars: UnsafeInJson,
+) -> serde_json::Result<()> {
+    let formatter = SafeStrings {
+        depth: 0,
+        has_value: false,
+        unsafe_chars,
+    };
+    value.serialize(&mut serde_json::Serializer::with_formatter(out, formatter))
+}
+
+/// [`write_json_pretty`] into a string.
+///
+/// # Errors
+/// The value's own serialisation error (a map with non-string keys, a failing `Serialize`).
+pub fn json_pretty<T: serde::Serialize + ?Sized>(
+    value: &T,
+    unsafe_chars: UnsafeInJson,
+) -> serde_json::Result<String> {
+    let mut bytes = Vec::with_capacity(4096);
+    write_json_pretty(&mut bytes, value, unsafe_chars)?;
+    // serde_json writes UTF-8, and the formatter only removes whole characters or adds ASCII.
+    Ok(String::from_utf8(bytes).expect("serde_json writes UTF-8"))
 }
 
 /// One line of Markdown text that renders as the same words and nothing else: [`clean_line`],
@@ -153,12 +280,30 @@ mod tests {
 
     #[test]
     fn json_keeps_its_data_and_shows_no_raw_controls() {
-        let value = serde_json::json!({"host": "a\u{202e}b\u{85}c\u{1fffe}"});
-        let text = serde_json::to_string(&value).unwrap();
-        let safe = escape_for_json(&text);
-        assert_eq!(safe, r#"{"host":"a\u202eb\u0085c\ud83f\udffe"}"#);
+        // RLM-override U+202E, the C1 control NEL U+0085 and the noncharacter U+1FFFE, whose
+        // UTF-16 form is the surrogate pair D83F DFFE (Unicode §3.9: (0x1FFFE − 0x10000) >> 10
+        // = 0x3F above 0xD800, low ten bits 0x3FE above 0xDC00); the tab is escaped by
+        // serde_json itself.
+        let value = serde_json::json!({"host": "a\u{202e}b\u{85}c\u{1fffe}\td"});
+        let safe = json_pretty(&value, UnsafeInJson::Escape).unwrap();
+        assert_eq!(
+            safe,
+            "{\n  \"host\": \"a\\u202eb\\u0085c\\ud83f\\udffe\\td\"\n}"
+        );
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+        let dropped = json_pretty(&value, UnsafeInJson::Drop).unwrap();
+        assert_eq!(dropped, "{\n  \"host\": \"abc\\td\"\n}");
+        // Everything else is serde_json's own pretty layout.
+        let mut deep = serde_json::json!([[], {}, 1.5, null]);
+        for i in 0..70 {
+            deep = serde_json::json!({ "k": [i, deep], "e": [] });
+        }
+        let plain = serde_json::json!({"a": [1, "节点"], "b": {}, "deep": deep});
+        assert_eq!(
+            json_pretty(&plain, UnsafeInJson::Escape).unwrap(),
+            serde_json::to_string_pretty(&plain).unwrap()
+        );
     }
 
     #[test]

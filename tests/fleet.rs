@@ -349,3 +349,43 @@ fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
     );
     assert!(md.contains("Move to g5.4xlarge"), "{md}");
 }
+
+/// The fleet assessor shares one assessment among machines that differ only in their host
+/// name; each machine's answer must still be exactly what `assess` gives it alone.
+#[test]
+fn machines_of_one_shape_get_the_assessment_assess_gives_each_alone() {
+    use ramvram::advisor::fleet::{FleetAssessor, FleetInput};
+    use ramvram::advisor::{Scenario, assess};
+    let mut inputs: Vec<FleetInput> = Vec::new();
+    // Every fixture three times, interleaved, so a shape comes back after others: under two
+    // host names and once with none.
+    for round in 0..3 {
+        for name in common::all_fixtures() {
+            let mut p = common::fixture(&name);
+            p.host.hostname = (round < 2).then(|| format!("{name}-{round}"));
+            inputs.push((name.clone(), Origin::File(name), p, vec![]));
+        }
+    }
+    // More shapes than the assessor keeps (64): one profile with 70 RAM sizes, twice.
+    for round in 0..2 {
+        for gib in 0..70u64 {
+            let mut p = common::fixture("seed-4090-32g");
+            p.memory.total_bytes = Some((16 + gib) << 30);
+            p.host.hostname = Some(format!("n{gib}-{round}"));
+            inputs.push((format!("n{gib}"), Origin::Slurm("x".into()), p, vec![]));
+        }
+    }
+    assert!(inputs.len() > 200);
+    let fleet = assess_fleet(inputs.clone());
+    let mut assessor = FleetAssessor::new();
+    let none = Default::default();
+    for (input, m) in inputs.into_iter().zip(&fleet) {
+        let alone = assess(&input.2, &Scenario::NONE);
+        assert_eq!(m.assessment, alone, "{}", input.0);
+        assert_eq!(m.assessment.profile, input.2, "{}", input.0);
+        // Looked at in place (a table row), the machine is the same as the one handed out.
+        let label = input.0.clone();
+        let seen = assessor.marked_with(input, &none, |m| m.clone());
+        assert_eq!(seen.assessment, alone, "{label}");
+    }
+}

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use unicode_width::UnicodeWidthStr;
 
 use crate::advisor::fleet::{
-    FleetInput, FleetMachine, Origin, assess_fleet, assess_marked, duplicate_names,
+    FleetAssessor, FleetInput, FleetMachine, Origin, assess_fleet, duplicate_names,
 };
 use crate::i18n::{Lang, Msg, trf};
 use crate::import::slurm;
@@ -80,8 +80,9 @@ impl Sources {
     /// taken; a host name seen more than once is marked on each machine that has it.
     pub(super) fn assessed(self) -> impl Iterator<Item = FleetMachine> {
         let duplicates = self.duplicates();
+        let mut assessor = FleetAssessor::new();
         self.inputs()
-            .map(move |input| assess_marked(input, &duplicates))
+            .map(move |input| assessor.marked(input, &duplicates))
     }
 
     /// The host names that more than one machine has.
@@ -175,7 +176,12 @@ pub fn print_table(
         Err(e) => return super::fail(lang, super::EXIT_BAD_INPUT, &e),
     };
     let skipped = std::mem::take(&mut sources.skipped);
-    let rows: Vec<[String; 7]> = sources.assessed().map(|m| row(lang, &m)).collect();
+    let duplicates = sources.duplicates();
+    let mut assessor = FleetAssessor::new();
+    let rows: Vec<[String; 7]> = sources
+        .inputs()
+        .map(|input| assessor.marked_with(input, &duplicates, |m| row(lang, m)))
+        .collect();
     super::print_text(&table(lang, &rows, &skipped))
 }
 
@@ -204,33 +210,35 @@ pub fn print(
 /// skipped files.
 fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
     let head = header(lang);
-    let mut widths = head.map(UnicodeWidthStr::width);
-    for r in rows {
-        for (w, c) in widths.iter_mut().zip(r.iter()).take(6) {
-            *w = (*w).max(UnicodeWidthStr::width(c.as_str()));
+    let cell_widths = |cells: [&str; 7]| cells.map(UnicodeWidthStr::width);
+    let head_widths = cell_widths(head);
+    let row_widths: Vec<[usize; 7]> = rows
+        .iter()
+        .map(|r| cell_widths(r.each_ref().map(String::as_str)))
+        .collect();
+    let mut widths = head_widths;
+    for r in &row_widths {
+        for (w, c) in widths.iter_mut().zip(r).take(6) {
+            *w = (*w).max(*c);
         }
     }
-    let pad = |s: &str, w: usize| {
-        format!(
-            "{s}{}",
-            " ".repeat(w.saturating_sub(UnicodeWidthStr::width(s)))
-        )
-    };
-    let mut out = String::new();
-    let line = |cells: Vec<&str>| {
-        let mut l = String::new();
+    let mut out = String::with_capacity((rows.len() + 1) * widths.iter().sum::<usize>());
+    let mut line = |cells: [&str; 7], cell_widths: &[usize; 7]| {
+        let start = out.len();
         for (i, c) in cells.iter().enumerate() {
+            out.push_str(c);
             if i < 6 {
-                l.push_str(&pad(c, widths[i] + 2));
-            } else {
-                l.push_str(c);
+                let pad = (widths[i] + 2).saturating_sub(cell_widths[i]);
+                out.extend(std::iter::repeat_n(' ', pad));
             }
         }
-        l.trim_end().to_string() + "\n"
+        let kept = out[start..].trim_end().len();
+        out.truncate(start + kept);
+        out.push('\n');
     };
-    out.push_str(&line(head.to_vec()));
-    for r in rows {
-        out.push_str(&line(r.iter().map(String::as_str).collect()));
+    line(head, &head_widths);
+    for (r, w) in rows.iter().zip(&row_widths) {
+        line(r.each_ref().map(String::as_str), w);
     }
     for (f, r) in skipped {
         out.push('\n');

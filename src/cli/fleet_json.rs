@@ -11,25 +11,7 @@ use super::fleet::{PrometheusSource, sources};
 use crate::i18n::Lang;
 use crate::report::SkippedFile;
 use crate::report::fleet_stream::StreamedDocument;
-
-/// Standard output with terminal control characters removed as it passes
-/// ([`crate::sanitize::clean`], as every output of the command line). serde_json writes a
-/// string in pieces cut at escapes, which are ASCII, so each piece is whole UTF-8.
-struct Clean<W: Write>(W);
-
-impl<W: Write> Write for Clean<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match std::str::from_utf8(buf) {
-            Ok(text) => self.0.write_all(crate::sanitize::clean(text).as_bytes())?,
-            Err(_) => self.0.write_all(buf)?,
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
-    }
-}
+use crate::sanitize::{UnsafeInJson, write_json_pretty};
 
 /// Prints the fleet as JSON, one machine at a time.
 pub fn print(
@@ -51,8 +33,9 @@ pub fn print(
         .collect();
     let doc = StreamedDocument::new(sources.assessed(), &skipped);
     let stdout = std::io::stdout().lock();
-    let mut out = Clean(std::io::BufWriter::new(stdout));
-    let written = serde_json::to_writer_pretty(&mut out, &doc)
+    // Unsafe characters dropped, as `print` does with every other output of the command line.
+    let mut out = std::io::BufWriter::new(stdout);
+    let written = write_json_pretty(&mut out, &doc, UnsafeInJson::Drop)
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush());

@@ -287,10 +287,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Vec<MachineProfile>, ProfileErro
 pub fn parse_inventory(text: &str, path: &Path) -> Result<Inventory, ProfileError> {
     // Slurm writes dozens of fields ramvram does not use: no list of ignored fields is kept.
     let text = crate::profile::json::without_bom(text);
-    let mut json = serde_json::Deserializer::from_str(text);
-    let doc: ScontrolNodes = serde_path_to_error::deserialize(&mut json)
-        .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
-    json.end().map_err(|e| ProfileError::parse(path, ".", &e))?;
+    // Read without tracking the path (a third of the time on 100,000 nodes), and again with it
+    // only to name the place of an error.
+    let doc: ScontrolNodes = match serde_json::from_str(text) {
+        Ok(doc) => doc,
+        Err(_) => {
+            let mut json = serde_json::Deserializer::from_str(text);
+            let doc: ScontrolNodes = serde_path_to_error::deserialize(&mut json)
+                .map_err(|e| ProfileError::parse(path, &e.path().to_string(), e.inner()))?;
+            json.end().map_err(|e| ProfileError::parse(path, ".", &e))?;
+            doc
+        }
+    };
     let invalid = |field: String, problem: Problem| ProfileError::Invalid {
         path: path.to_path_buf(),
         field,

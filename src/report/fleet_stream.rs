@@ -18,7 +18,7 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use super::{ReportOptions, SkippedFile, clean, markdown};
 use crate::advisor::buying::order::{FleetOrder, fleet_order};
-use crate::advisor::fleet::{FleetInput, FleetMachine, assess_marked};
+use crate::advisor::fleet::{FleetAssessor, FleetInput, FleetMachine};
 use crate::i18n::{Msg, tr};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
@@ -26,6 +26,7 @@ use crate::present::document::fleet::{
 };
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
+use crate::sanitize::UnsafeInJson;
 
 /// The machines of a fleet, built one at a time and in any order.
 pub trait FleetInputs {
@@ -75,27 +76,6 @@ impl<'a, I: Iterator<Item = FleetMachine>> StreamedDocument<'a, I> {
     }
 }
 
-/// A writer that passes JSON text through [`crate::sanitize::escape_for_json`]. serde_json
-/// writes a string in pieces cut at its own escapes, which are ASCII, so each piece is whole
-/// UTF-8.
-struct EscapeJson<'a>(&'a mut dyn Write);
-
-impl Write for EscapeJson<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match std::str::from_utf8(buf) {
-            Ok(text) => self
-                .0
-                .write_all(crate::sanitize::escape_for_json(text).as_bytes())?,
-            Err(_) => self.0.write_all(buf)?,
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-
 /// Writes the fleet report as JSON (the bytes of [`super::render_fleet`]), one machine at a
 /// time, in the order read; `duplicates` are the host names met more than once
 /// ([`crate::advisor::fleet::duplicate_names`]).
@@ -119,9 +99,11 @@ pub fn write_json(
         .collect();
     let scrubber = options.redact.then(|| learn(inputs));
     let n = inputs.count();
-    let machines = (0..n).map(|i| machine(inputs, i, duplicates, scrubber.as_ref()));
+    let mut assessor = FleetAssessor::new();
+    let machines =
+        (0..n).map(move |i| machine(&mut assessor, inputs, i, duplicates, scrubber.as_ref()));
     let doc = StreamedDocument::new(machines, &skipped);
-    serde_json::to_writer_pretty(EscapeJson(out), &doc).map_err(io::Error::from)
+    crate::sanitize::write_json_pretty(out, &doc, UnsafeInJson::Escape).map_err(io::Error::from)
 }
 
 /// Writes the fleet report as Markdown (the bytes of [`super::render_fleet`]), taking each
@@ -156,8 +138,9 @@ pub fn write_markdown(
         .collect::<io::Result<Vec<_>>>()?;
     let mut totals = FleetOrder::default();
     let mut line = String::new();
+    let mut assessor = FleetAssessor::new();
     for (_, i) in order {
-        let m = machine(inputs, i, duplicates, scrubber.as_ref());
+        let m = machine(&mut assessor, inputs, i, duplicates, scrubber.as_ref());
         add_order(&mut totals, &m);
         for (&lang, s) in langs.iter().zip(&mut sections) {
             line.clear();
@@ -252,12 +235,13 @@ fn learn(inputs: &mut dyn FleetInputs) -> Scrubber {
 
 /// Machine `i` assessed (and redacted when there is a scrubber).
 fn machine(
+    assessor: &mut FleetAssessor,
     inputs: &mut dyn FleetInputs,
     i: usize,
     duplicates: &HashSet<String>,
     scrubber: Option<&Scrubber>,
 ) -> FleetMachine {
-    let mut m = assess_marked(inputs.input(i), duplicates);
+    let mut m = assessor.marked(inputs.input(i), duplicates);
     if let Some(s) = scrubber {
         super::redact_fleet_machine(&mut m, i, s);
     }

@@ -20,6 +20,7 @@ use crate::present::document::{self, Block};
 pub use crate::present::document::{ReportLang, ReportMeta};
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
+use crate::sanitize::UnsafeInJson;
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,11 +121,10 @@ pub fn render_with_monitor(
                 assessment: &a,
                 live_diagnosis: monitor.map(|m| m.json(options.redact)),
             };
-            let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+            let mut text = crate::sanitize::json_pretty(&doc, UnsafeInJson::Escape)
+                .map_err(|e| e.to_string())?;
             text.push('\n');
-            Ok(crate::sanitize::escape_for_json(&text)
-                .into_owned()
-                .into_bytes())
+            Ok(text.into_bytes())
         }
         Format::Markdown => {
             Ok(markdown::render(&built_blocks(&a, &meta, options.lang, monitor)).into_bytes())
@@ -272,10 +272,9 @@ pub fn render_fleet_sorted(
     match options.format {
         Format::Json => {
             let doc = FleetDocument::new(first, &machines, &skipped);
-            let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-            Ok(crate::sanitize::escape_for_json(&text)
-                .into_owned()
-                .into_bytes())
+            let text = crate::sanitize::json_pretty(&doc, UnsafeInJson::Escape)
+                .map_err(|e| e.to_string())?;
+            Ok(text.into_bytes())
         }
         Format::Markdown | Format::Pdf => {
             let mut blocks = document::fleet::build(&machines, &skipped, &meta, options.lang, sort);
