@@ -17,6 +17,8 @@ pub struct ValueError {
     list: Option<(&'static str, Vec<String>)>,
     /// The `{reason}` placeholder, itself a message (why a file named as a value was refused).
     reason: Option<Box<ValueError>>,
+    /// Placeholders worded before, in English and in Chinese (a parser's words reworded).
+    worded: Vec<(&'static str, [String; 2])>,
 }
 
 impl ValueError {
@@ -27,6 +29,7 @@ impl ValueError {
             args: vec![("value", value.to_string())],
             list: None,
             reason: None,
+            worded: Vec::new(),
         }
     }
 
@@ -39,6 +42,13 @@ impl ValueError {
     /// Also fills the placeholder `name` with `value`.
     pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
         self.args.push((name, value.into()));
+        self
+    }
+
+    /// Also fills the placeholder `name` with `en` in English and `zh` in Chinese: text worded
+    /// in each language before (by `present`, which this module can't call).
+    pub fn with_worded(mut self, name: &'static str, en: String, zh: String) -> Self {
+        self.worded.push((name, [en, zh]));
         self
     }
 
@@ -65,6 +75,13 @@ impl ValueError {
             .map(|(k, v)| (*k, v.as_str()))
             .chain(list.as_ref().map(|(k, v)| (*k, v.as_str())))
             .chain(reason.as_deref().map(|r| ("reason", r)))
+            .chain(self.worded.iter().map(|(k, [en, zh])| {
+                let text = match lang {
+                    Lang::En => en,
+                    Lang::Zh => zh,
+                };
+                (*k, text.as_str())
+            }))
             .collect();
         trf(lang, self.msg, &args)
     }

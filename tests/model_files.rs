@@ -173,6 +173,36 @@ fn a_single_safetensors_file_and_pickles() {
     assert_eq!(r.pickle_files[0].bytes, 7);
 }
 
+/// A header value of the wrong type is named by its tensor and field with the expected type in
+/// plain words, in the user's language; neither serde's type names nor the file's own string
+/// appear (the file may be one the user can't read).
+#[test]
+fn a_wrong_type_in_a_header_names_the_field_not_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.safetensors");
+    let json = r#"{"w":{"dtype":"F32","shape":"SECRET-abc","data_offsets":[0,4]}}"#;
+    let mut bytes = (json.len() as u64).to_le_bytes().to_vec();
+    bytes.extend_from_slice(json.as_bytes());
+    bytes.extend_from_slice(&[0; 4]);
+    std::fs::write(&p, bytes).unwrap();
+    for (lang, words) in [("en", "a sequence"), ("zh", "数组")] {
+        let out = ramvram()
+            .args(["--lang", lang, "advise", "--inference", "vllm", "--model"])
+            .arg(&p)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("bad.safetensors"), "{stderr}");
+        assert!(stderr.contains("w.shape"), "{stderr}");
+        assert!(stderr.contains(words), "{stderr}");
+        for leak in ["SECRET", "Vec<", "u64", "\"abc"] {
+            assert!(!stderr.contains(leak), "{leak}: {stderr}");
+        }
+    }
+}
+
 #[test]
 fn hostile_folders_are_named_errors() {
     let dir = tempfile::tempdir().unwrap();
@@ -200,7 +230,7 @@ fn hostile_folders_are_named_errors() {
     .unwrap();
     assert!(matches!(
         read(dir.path()).unwrap_err().problem,
-        ModelProblem::Json(_)
+        ModelProblem::Json { .. }
     ));
     // In Chinese, on the command line, naming the file.
     let out = ramvram()

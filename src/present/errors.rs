@@ -139,7 +139,7 @@ pub fn profile_error(lang: Lang, e: &ProfileError) -> String {
 
 /// A JSON document's (or trace line's) parse problem at `field`, in `lang`: the field, and
 /// serde's words reworded with the expected type in plain words ([`super::serde_words`]).
-fn parse_problem(lang: Lang, field: &str, problem: &ParseProblem) -> String {
+pub(crate) fn parse_problem(lang: Lang, field: &str, problem: &ParseProblem) -> String {
     match problem {
         ParseProblem::EndsEarly { line } => {
             trf(lang, Msg::ErrorEndsEarly, &[("line", &line.to_string())])

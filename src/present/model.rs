@@ -159,8 +159,13 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
     let reason = match &e.problem {
         ModelProblem::Io(p) => io_reason(p),
         ModelProblem::NoModel => ValueError::new(Msg::ModelErrorNoModel, ""),
-        ModelProblem::Json(why) => {
-            ValueError::new(Msg::ModelErrorJson, "").with("why", why.clone())
+        ModelProblem::Json { field, problem } => {
+            let why = |lang| super::errors::parse_problem(lang, field, problem);
+            ValueError::new(Msg::ModelErrorJson, "").with_worded(
+                "why",
+                why(Lang::En),
+                why(Lang::Zh),
+            )
         }
         ModelProblem::Field(field) => {
             ValueError::new(Msg::ModelErrorField, "").with("field", field.clone())

@@ -58,11 +58,14 @@ impl Fields<'_> {
 /// field that is not a sane count.
 pub(super) fn parse(file: &Path, text: &str) -> Result<ConfigRead, ModelFileError> {
     let root: Value = serde_json::from_str(text)
-        .map_err(|e| ModelFileError::new(file, ModelProblem::Json(e.to_string())))?;
+        .map_err(|e| ModelFileError::new(file, ModelProblem::json(".", &e)))?;
     let Value::Object(outer) = &root else {
         return Err(ModelFileError::new(
             file,
-            ModelProblem::Json("not an object".into()),
+            ModelProblem::Json {
+                field: ".".into(),
+                problem: crate::profile::ParseProblem::NotObject,
+            },
         ));
     };
     let model_type = outer

@@ -207,8 +207,15 @@ pub enum ModelProblem {
     Io(crate::fsutil::IoProblem),
     /// A folder with neither `config.json` nor weights.
     NoModel,
-    /// Not JSON, or JSON of the wrong shape (serde_json's words).
-    Json(String),
+    /// Not JSON, or JSON of the wrong shape: where (a JSON path, `.` for the document; for a
+    /// safetensors header, the tensor's name) and what ([`ParseProblem`]: serde_json's words,
+    /// reworded when shown, with no value from the file).
+    Json {
+        /// Where.
+        field: String,
+        /// What.
+        problem: crate::profile::ParseProblem,
+    },
     /// A field with a value that can't be right.
     Field(String),
     /// A length or count read from the file beyond its cap or the file's size.
@@ -237,6 +244,14 @@ pub struct ModelFileError {
     pub file: PathBuf,
     /// Why.
     pub problem: ModelProblem,
+}
+
+impl ModelProblem {
+    /// The problem behind serde_json's error `e` met at `at` (`.` for the whole document).
+    pub(crate) fn json(at: &str, e: &serde_json::Error) -> ModelProblem {
+        let (field, problem) = crate::profile::ParseProblem::of(at, e);
+        ModelProblem::Json { field, problem }
+    }
 }
 
 impl ModelFileError {

@@ -79,7 +79,7 @@ fn index_shards(index: &Path) -> Result<Vec<String>, ModelFileError> {
     let text =
         crate::fsutil::read_input_string(index, MAX_JSON_BYTES).map_err(|e| io(index, &e))?;
     let root: Value = serde_json::from_str(&text)
-        .map_err(|e| ModelFileError::new(index, ModelProblem::Json(e.to_string())))?;
+        .map_err(|e| ModelFileError::new(index, ModelProblem::json(".", &e)))?;
     let Some(map) = root.get("weight_map").and_then(Value::as_object) else {
         return Err(ModelFileError::new(
             index,

@@ -51,15 +51,20 @@ pub(super) fn parse_header(
 ) -> Result<Vec<Tensor>, ModelFileError> {
     let err = |p| ModelFileError::new(file, p);
     let map: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_slice(json).map_err(|e| err(ModelProblem::Json(e.to_string())))?;
+        serde_json::from_slice(json).map_err(|e| err(ModelProblem::json(".", &e)))?;
     let data_len = file_len.saturating_sub(8 + json.len() as u64);
     let mut out = Vec::with_capacity(map.len());
     for (name, value) in map {
         if name == "__metadata__" {
             continue;
         }
-        let entry: Entry = serde_json::from_value(value)
-            .map_err(|e| err(ModelProblem::Json(format!("{name}: {e}"))))?;
+        let entry: Entry = serde_path_to_error::deserialize(value).map_err(|e| {
+            let at = match e.path().to_string() {
+                inner if inner == "." => name.clone(),
+                inner => format!("{name}.{inner}"),
+            };
+            err(ModelProblem::json(&at, e.inner()))
+        })?;
         let elements = entry
             .shape
             .iter()
@@ -191,7 +196,7 @@ mod tests {
         std::fs::write(&p, file(&deep, 0)).unwrap();
         assert!(matches!(
             read_file(&p).unwrap_err().problem,
-            ModelProblem::Json(_)
+            ModelProblem::Json { .. }
         ));
         // Too short for the length.
         std::fs::write(&p, [1u8, 2]).unwrap();
