@@ -308,7 +308,7 @@ fn imagenet_on_a_hard_disk_gets_a_storage_change_first() {
     let r = first(&v);
     let id = r["id"].as_str().unwrap();
     assert!(
-        matches!(id, "storage-local-copy" | "pack-shards"),
+        matches!(id, "copy-to-local-nvme" | "pack-shards"),
         "{:?}",
         ids(&v)
     );
@@ -347,7 +347,7 @@ fn wsl2_known_only_by_its_kernel_raises_the_wsl_cap_first() {
     let v = advise("wsl2-kernel-only-4090", &args);
     assert_eq!(v["profile"]["memory"]["wsl"]["version"], 2);
     let r = first(&v);
-    assert_eq!(r["id"], "wsl-memory-limit", "{:?}", ids(&v));
+    assert_eq!(r["id"], "wsl-raise-memory", "{:?}", ids(&v));
     let peak = (32.5e9_f64 * 4.127 / 8.0).round() as u64 + 5 * GIB;
     let gib = ((peak as f64 / 0.95).ceil() as u64).div_ceil(GIB);
     assert_eq!(r["changes"]["memory"]["value"], format!("{gib}GB"));

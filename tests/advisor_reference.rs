@@ -335,7 +335,7 @@ fn assessment_json_round_trips() {
     for old in ["physical_bytes", "effective_bytes", "installed_source"] {
         assert!(m.get(old).is_none(), "{old} is schema 1's name");
     }
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
 }
 
 /// Issue 13's case: 64 GB installed shows as `MemTotal` 62.7 GiB, and four 16 GB GPUs as NVML's

@@ -81,7 +81,7 @@ fn wsl2_with_a_30b_4bit_model_raises_the_wsl_cap_first() {
     assert_eq!(m["cpu"]["fits"], false);
     assert_eq!(m["gpu"]["fits"], true);
     let first = &v["recommendations"][0];
-    assert_eq!(first["id"], "wsl-memory-limit");
+    assert_eq!(first["id"], "wsl-raise-memory");
     assert_eq!(first["kind"], "os");
     assert_eq!(first["result"]["fits"], true);
     // Enough for the peak with its margin (5 % of the cap, at least 1 GiB: the peak ÷ 0.95),

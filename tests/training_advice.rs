@@ -4,7 +4,7 @@
 mod common;
 
 use common::{GIB, fixture};
-use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
+use ramvram::advisor::recommend::{AdviceId as R, RecKind};
 use ramvram::advisor::training::{
     CheckpointDtype, FineTune, LoadingMethod, OffloadTarget, PhaseId, Strategy, TrainingPlan,
     presets,

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{GIB, fixture};
-use ramvram::advisor::recommend::{RecKind, RecommendationId, Subject};
+use ramvram::advisor::recommend::{AdviceId, RecKind, Subject};
 use ramvram::advisor::training::{
     EstimateFormula, FineTune, Location, OffloadTarget, PlanError, Strategy, TrainingPlan,
     estimate, presets,
@@ -169,7 +169,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     let qlora = a
         .recommendations
         .iter()
-        .find(|r| r.id == RecommendationId::Qlora)
+        .find(|r| r.id == AdviceId::Qlora)
         .unwrap();
     assert_eq!(qlora.subject, Subject::Training);
     assert_eq!(qlora.kind, RecKind::Software);
@@ -188,7 +188,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     assert!(
         !a.recommendations
             .iter()
-            .any(|r| r.id == RecommendationId::Zero3InsteadOfZero2)
+            .any(|r| r.id == AdviceId::Zero3InsteadOfZero2)
     );
     // A QLoRA plan that doesn't fit (70B on one A10G) is not offered QLoRA again.
     let qlora_70b = TrainingPlan {
@@ -204,11 +204,7 @@ fn g5_xlarge_7b_zero2_offload_does_not_fit_and_qlora_does() {
     );
     let t = a.training_memory.as_ref().unwrap();
     assert_eq!(t.fits, Some(false));
-    assert!(
-        a.recommendations
-            .iter()
-            .all(|r| r.id != RecommendationId::Qlora)
-    );
+    assert!(a.recommendations.iter().all(|r| r.id != AdviceId::Qlora));
 }
 
 #[test]

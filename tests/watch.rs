@@ -101,7 +101,7 @@ fn sawtooth_trace_gives_duty_cycle_period_and_advice() {
         (1.0.into(), 116.0.into())
     );
     assert_eq!(d["severity"], "critical");
-    assert_eq!(d["recommendations"][0], "more-workers");
+    assert_eq!(d["recommendations"][0], "increase-num-workers");
     // The text names it in Chinese too.
     let out = ramvram()
         .args(["--lang", "zh", "diagnose"])

@@ -6,11 +6,11 @@
 mod common;
 
 use common::{GIB, fixture, fixture_path};
-use ramvram::advisor::recommend::{RecKind, RecommendationId as R};
+use ramvram::advisor::recommend::{AdviceId as R, RecKind};
 use ramvram::advisor::workload::{
     BudgetItemId, CacheMode, CacheScope, Dtype, MachineRates, Workload, levers, presets, simulate,
 };
-use ramvram::advisor::{FindingId, Quantity, RecId, Scenario, Severity, assess};
+use ramvram::advisor::{AdviceId, FindingId, Quantity, Scenario, Severity, assess};
 use ramvram::profile::DiskKind;
 
 /// COCO train2017 for a YOLO-style trainer: 118,287 images (19.3 GB of JPEGs), letterboxed to
@@ -153,7 +153,7 @@ fn docker_shm_need_names_the_workers_and_batch_and_sizes_the_flag_from_it() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["id"] == "shm-size")
+        .find(|r| r["id"] == "grow-shm")
         .expect("ranked shm advice");
     assert_eq!(rec["changes"]["shm_flag"]["value"], "1g");
     // In words, in both languages.
@@ -269,7 +269,7 @@ fn the_index_copied_into_every_worker_is_a_finding_with_its_growth_and_the_array
     assert_eq!(f.values["per_worker"], Quantity::Bytes(per_worker));
     assert_eq!(f.values["total"], Quantity::Bytes(8 * per_worker));
     assert_eq!(f.values["workers"], Quantity::Count(8));
-    assert_eq!(f.recommendations, vec![RecId::IndexAsArrays]);
+    assert_eq!(f.recommendations, vec![AdviceId::IndexAsArrays]);
     let arrays = a
         .recommendations
         .iter()
@@ -360,7 +360,7 @@ fn num_workers_advice_is_a_count_that_fits_and_when_none_fits_the_other_levers_a
         .unwrap();
     assert_eq!(
         exceeded.recommendations,
-        vec![RecId::NoWorkerCountFits, RecId::AddRam]
+        vec![AdviceId::NoWorkerCountFits, AdviceId::AddRam]
     );
 }
 
@@ -438,7 +438,7 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     assert!(f.iter().all(|f| f.id != FindingId::DatasetNotCached));
     assert!(
         f.iter()
-            .all(|f| !f.recommendations.contains(&RecId::AddRam))
+            .all(|f| !f.recommendations.contains(&AdviceId::AddRam))
     );
     // The whole assessment of the tryout's machine: nothing asks for RAM, and procurement says
     // nothing is to be bought for the workload (its working set, 8.7 GiB, fits in 32).
@@ -452,7 +452,7 @@ fn a_dataset_storage_serves_fast_enough_gets_no_ram_advice() {
     assert!(
         a.findings
             .iter()
-            .all(|f| !f.recommendations.contains(&RecId::AddRam))
+            .all(|f| !f.recommendations.contains(&AdviceId::AddRam))
     );
     assert!(a.recommendations.iter().all(|r| r.id != R::AddRam));
     assert_eq!(
@@ -500,7 +500,11 @@ fn ram_for_the_page_cache_is_advice_only_when_storage_is_too_slow() {
     assert_eq!(not_cached.severity, Severity::Warning);
     assert_eq!(
         not_cached.recommendations,
-        [RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam]
+        [
+            AdviceId::PackShards,
+            AdviceId::CopyToLocalNvme,
+            AdviceId::AddRam
+        ]
     );
     assert!(
         f.iter()
@@ -526,7 +530,7 @@ fn ram_for_the_page_cache_is_advice_only_when_storage_is_too_slow() {
         .find(|f| f.id == FindingId::DatasetNotCached)
         .unwrap();
     assert_eq!(not_cached.severity, Severity::Info);
-    assert!(not_cached.recommendations.contains(&RecId::AddRam));
+    assert!(not_cached.recommendations.contains(&AdviceId::AddRam));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::capacity::VramTotals;
-use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
+use super::findings::{AdviceId, Finding, FindingId, Quantity, Severity};
 use super::rules::RuleStatus;
 use crate::profile::{Disk, DiskKind, MachineProfile, Provenance};
 
@@ -258,7 +258,7 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
         let mut f = Finding::new(
             FindingId::SingleChannelMemory,
             Severity::Warning,
-            &[RecId::PopulateChannels],
+            &[AdviceId::PopulateChannels],
         )
         .with("channels", Quantity::Count(1));
         if let Some(t) = m.theoretical_bytes_per_s {
@@ -270,7 +270,7 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
             Finding::new(
                 FindingId::UnevenChannels,
                 Severity::Warning,
-                &[RecId::MatchModules],
+                &[AdviceId::MatchModules],
             )
             .with(
                 "channels",
@@ -288,7 +288,7 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
         let mut f = Finding::new(
             id,
             Severity::Warning,
-            &[RecId::CopyToLocalNvme, RecId::StreamDataset],
+            &[AdviceId::CopyToLocalNvme, AdviceId::StreamDataset],
         );
         if let Some(files) = s.random_read_files_per_s {
             f = f.with("files", Quantity::Count(files.round() as u64));
@@ -310,7 +310,7 @@ pub fn findings(b: &Bandwidth) -> Vec<Finding> {
             Finding::new(
                 FindingId::MemoryBandwidthBound,
                 Severity::Warning,
-                &[RecId::PopulateChannels, RecId::GpuDataLoading],
+                &[AdviceId::PopulateChannels, AdviceId::GpuDecode],
             )
             .with("actual", Quantity::BytesPerSecond(actual))
             .with("required", Quantity::BytesPerSecond(required))

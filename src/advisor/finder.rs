@@ -4,7 +4,7 @@
 
 use super::capacity::{RamSizes, VramTotals};
 use super::findings::{
-    BUSY_UTILIZATION_PERCENT, Finding, FindingId, Quantity, RecId, SWAP_IN_USE_WARN_BYTES,
+    AdviceId, BUSY_UTILIZATION_PERCENT, Finding, FindingId, Quantity, SWAP_IN_USE_WARN_BYTES,
     SWAPPINESS_MAX, Severity,
 };
 use super::ratio::{Ratio, Tier};
@@ -60,7 +60,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         let mut f = Finding::new(
             FindingId::UnifiedMemory,
             Severity::Info,
-            &[RecId::BudgetUnifiedPool],
+            &[AdviceId::BudgetUnifiedPool],
         );
         if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
@@ -91,7 +91,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Finding::new(
                 FindingId::VramUnknown,
                 Severity::Warning,
-                &[RecId::InstallDriver],
+                &[AdviceId::InstallDriver],
             )
             .with("gpus", Quantity::Count(u64::from(vram.unknown_vram_gpus))),
         );
@@ -99,7 +99,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
     // What "add RAM" means on this kind of machine (a larger instance, a new machine, …), after
     // raising WSL's cap when that is what holds RAM down.
     let wsl = super::wsl::findings(cx.profile, ram, vram);
-    let mut add: Vec<RecId> = wsl.iter().flat_map(|f| f.recommendations.clone()).collect();
+    let mut add: Vec<AdviceId> = wsl.iter().flat_map(|f| f.recommendations.clone()).collect();
     add.push(super::buying::purchase::add_ram_rec(cx.profile));
     // The WSL recommendation's numbers travel with it.
     let with_wsl = |mut f: Finding| {
@@ -110,10 +110,10 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
     };
     if let (Some(total), Some(r)) = (vram.nominal_total_bytes, cx.ratio.ram_to_vram_total) {
         if effective < total {
-            let recs: Vec<RecId> = add
+            let recs: Vec<AdviceId> = add
                 .iter()
                 .copied()
-                .chain([RecId::StreamDataset, RecId::PreferLora])
+                .chain([AdviceId::StreamDataset, AdviceId::Lora])
                 .collect();
             out.push(with_wsl(
                 Finding::new(FindingId::RamBelowVram, Severity::Critical, &recs)
@@ -130,7 +130,7 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
                 Finding::new(
                     FindingId::RamBelowOffloadTier,
                     Severity::Info,
-                    &[RecId::PreferLora],
+                    &[AdviceId::Lora],
                 )
                 .with("ram", Quantity::Bytes(effective))
                 .with("vram", Quantity::Bytes(total))
@@ -165,7 +165,7 @@ fn container(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Finding::new(
                 FindingId::ContainerLimitBelowRam,
                 Severity::Warning,
-                &[RecId::RaiseLimit],
+                &[AdviceId::RaiseLimit],
             )
             .with("limit", Quantity::Bytes(limit))
             .with("physical", Quantity::Bytes(physical)),
@@ -179,7 +179,7 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
         Some(0) => out.push(Finding::new(
             FindingId::SwapAbsent,
             Severity::Info,
-            &[RecId::AddSwap],
+            &[AdviceId::AddSwap],
         )),
         Some(total) => {
             if let Some(used) = m.swap_used_bytes.filter(|u| *u >= SWAP_IN_USE_WARN_BYTES) {
@@ -187,7 +187,7 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
                     Finding::new(
                         FindingId::SwapInUse,
                         Severity::Warning,
-                        &[RecId::LowerSwappiness],
+                        &[AdviceId::LowerSwappiness],
                     )
                     .with("used", Quantity::Bytes(used))
                     .with("total", Quantity::Bytes(total)),
@@ -203,7 +203,7 @@ fn swap(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Finding::new(
                 FindingId::SwappinessHigh,
                 Severity::Warning,
-                &[RecId::LowerSwappiness],
+                &[AdviceId::LowerSwappiness],
             )
             .with("swappiness", Quantity::Count(u64::from(s)))
             .with("max", Quantity::Count(u64::from(SWAPPINESS_MAX))),
@@ -244,7 +244,7 @@ fn pcie(cx: &Context<'_>, out: &mut Vec<Finding>) {
             Finding::new(
                 FindingId::PcieLinkDegraded,
                 Severity::Warning,
-                &[RecId::CheckPcieSlot],
+                &[AdviceId::CheckPcieSlot],
             )
         } else if slow_gen {
             Finding::new(FindingId::PcieLinkIdle, Severity::Info, &[])
@@ -317,7 +317,7 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
         .iter()
         .any(|r| r.subject == super::recommend::Subject::Training);
     if any_change {
-        recs.push(RecId::TryFittingPlan);
+        recs.push(AdviceId::TryFittingPlan);
     } else if t.ram_to_fit_bytes.is_some() {
         recs.push(super::buying::purchase::add_ram_rec(cx.profile));
     }
@@ -346,7 +346,7 @@ fn plan_tight(
         Finding::new(
             FindingId::PlanTight,
             Severity::Warning,
-            &[RecId::TryFittingPlan],
+            &[AdviceId::TryFittingPlan],
         )
         .with("plan", Quantity::Text(plan.to_string()))
         .with("limit", Quantity::Text(limit.id().to_string()))
@@ -376,13 +376,13 @@ fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
 /// Advice a workload finding would give that the recommender computes (a worker count, shards,
 /// a local copy, GPU decoding, pre-resized images, RAM): with a ranked workload item listed,
 /// the finding points to the list instead of repeating it without figures.
-const COMPUTED_BY_RECOMMENDER: [RecId; 6] = [
-    RecId::SetNumWorkers,
-    RecId::GpuDataLoading,
-    RecId::PreResize,
-    RecId::UseShards,
-    RecId::CopyToLocalNvme,
-    RecId::AddRam,
+const COMPUTED_BY_RECOMMENDER: [AdviceId; 6] = [
+    AdviceId::SetNumWorkers,
+    AdviceId::GpuDecode,
+    AdviceId::PreResize,
+    AdviceId::PackShards,
+    AdviceId::CopyToLocalNvme,
+    AdviceId::AddRam,
 ];
 
 fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
@@ -402,7 +402,7 @@ fn workload(cx: &Context<'_>, out: &mut Vec<Finding>) {
         if ranked && pipeline {
             f.recommendations
                 .retain(|r| !COMPUTED_BY_RECOMMENDER.contains(r));
-            f.recommendations.insert(0, RecId::SeeWorkloadChanges);
+            f.recommendations.insert(0, AdviceId::SeeWorkloadChanges);
         }
         out.push(f);
     }

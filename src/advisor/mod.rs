@@ -2,6 +2,7 @@
 //! clock, no globals: the same profile always gives the same assessment. Every constant names
 //! its source in its docstring and in `docs/model.md`.
 
+pub mod advice_id;
 pub mod bandwidth;
 pub mod bandwidth_views;
 pub mod buying;
@@ -30,22 +31,26 @@ pub mod wsl;
 
 use serde::{Deserialize, Serialize};
 
+pub use advice_id::AdviceId;
 pub use capacity::{RamSizes, VramTotals};
-pub use findings::{Finding, FindingId, Quantity, RecId, Severity};
+pub use findings::{Finding, FindingId, Quantity, Severity};
 pub use ratio::{Ratio, Tier};
 pub use rules::{RuleId, RuleResult, RuleStatus};
 pub use scenario::Scenario;
 
 use crate::profile::MachineProfile;
 
-/// Format version of the assessment JSON (`advise --json`, reports). 2: the `scenario` it was
+/// Format version of the assessment JSON (`advise --json`, reports). 3: one advice id space
+/// ([`AdviceId`]) for `findings[].recommendations` and `recommendations[].id`, with renames
+/// (`shm-size` → `grow-shm`, …; docs/profile.md "Advice ids"; the old ids load as aliases).
+/// 2: the `scenario` it was
 /// computed from; one pipeline (`bandwidth.pipeline`, with `narrowest_stage`), no top-level
 /// `pipeline`; one provenance vocabulary (`profile::Provenance`; pipeline stages' `source` plus
 /// `theoretical`, the installed RAM's `installed_provenance` and `installed_basis` for
 /// `installed_source`, a training estimate's `formula` for `source`) and [`RamSizes`] for
 /// `EffectiveRam` (`memory.mem_total_bytes` for `physical_bytes`, `usable_bytes` for
 /// `effective_bytes`). Nothing reads an assessment back.
-pub const ASSESSMENT_SCHEMA_VERSION: u32 = 2;
+pub const ASSESSMENT_SCHEMA_VERSION: u32 = 3;
 
 /// The one-line answer shown at the top of every view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! the page file and the commit limit, and WDDM's shared GPU memory with NVIDIA's CUDA sysmem
 //! fallback. Pure, on the profile's `windows` section and its GPUs.
 
-use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
+use super::findings::{AdviceId, Finding, FindingId, Quantity, Severity};
 use crate::profile::{DriverModel, GpuVendor, MachineProfile, SysmemFallback};
 
 /// Page-file use worth a warning on Windows: 2 GiB. Assumption: Windows writes idle pages of
@@ -38,7 +38,7 @@ pub fn page_file_findings(p: &MachineProfile, out: &mut Vec<Finding>) {
         (Some(0), _) => out.push(Finding::new(
             FindingId::PageFileAbsent,
             Severity::Info,
-            &[RecId::SystemManagedPageFile],
+            &[AdviceId::GrowPageFile],
         )),
         (Some(total), Some(used)) if used >= PAGE_FILE_IN_USE_WARN_BYTES => out.push(
             Finding::new(FindingId::PageFileInUse, Severity::Warning, &[])
@@ -88,7 +88,7 @@ pub fn sysmem_fallback_findings(p: &MachineProfile, out: &mut Vec<Finding>) {
         let mut f = Finding::new(
             FindingId::WddmSysmemFallback,
             Severity::Info,
-            &[RecId::PreferNoSysmemFallback],
+            &[AdviceId::PreferNoSysmemFallback],
         )
         .with("gpu", Quantity::Count(u64::from(g.index)))
         .with("policy", Quantity::Text(policy.into()));

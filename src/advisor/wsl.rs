@@ -2,7 +2,7 @@
 //! advice is raising `memory=` in `.wslconfig`, not buying RAM. Pure, on `memory.wsl`.
 
 use super::capacity::{RamSizes, VramTotals, estimate_installed};
-use super::findings::{Finding, FindingId, Quantity, RecId, Severity};
+use super::findings::{AdviceId, Finding, FindingId, Quantity, Severity};
 use crate::profile::{MachineProfile, Provenance, WslConfigState};
 
 /// Share of Windows' memory WSL2 gives its VM when `.wslconfig` sets no `memory=`: "50% of
@@ -78,7 +78,8 @@ pub fn recognised(profile: &MachineProfile) -> Option<MachineProfile> {
 
 /// `wsl-memory-capped`, under WSL2 with a known cap and room to raise it (or room unknown):
 /// a warning when the cap leaves RAM below the GPUs' memory, info otherwise. Values: `cap`,
-/// and `windows_ram` and `cap_after` when known. Its first recommendation raises `memory=`.
+/// and `windows_ram` (with `windows_ram_provenance`: `entered` or `estimated`) and `cap_after`
+/// when known. Its first recommendation raises `memory=` ([`AdviceId::WslRaiseMemory`]).
 pub fn findings(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Vec<Finding> {
     let Some(w) = profile.memory.wsl.as_ref().filter(|w| w.is_wsl2()) else {
         return Vec::new();
@@ -92,12 +93,6 @@ pub fn findings(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> 
         return Vec::new();
     }
     let below_vram = vram.nominal_total_bytes.is_some_and(|v| cap < v);
-    let rec = match windows {
-        Some((_, Provenance::Estimated)) => RecId::WslRaiseMemoryEstimated,
-        // Entered: the only other provenance `windows_ram` gives.
-        Some(_) => RecId::WslRaiseMemory,
-        None => RecId::WslRaiseMemoryUnknown,
-    };
     let mut f = Finding::new(
         FindingId::WslMemoryCapped,
         if below_vram {
@@ -105,12 +100,18 @@ pub fn findings(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> 
         } else {
             Severity::Info
         },
-        &[rec],
+        &[AdviceId::WslRaiseMemory],
     )
     .with("cap", Quantity::Bytes(cap));
-    if let (Some((win, _)), Some(a)) = (windows, after) {
+    if let (Some((win, provenance)), Some(a)) = (windows, after) {
+        // Entered or estimated: the advice's wording says which (`present::advice_text`).
+        let provenance = match provenance {
+            Provenance::Estimated => "estimated",
+            _ => "entered",
+        };
         f = f
             .with("windows_ram", Quantity::Bytes(win))
+            .with("windows_ram_provenance", Quantity::Text(provenance.into()))
             .with("cap_after", Quantity::Bytes(a));
     }
     vec![f]
@@ -190,8 +191,14 @@ mod tests {
         assert_eq!(f[0].id, FindingId::WslMemoryCapped);
         // 15.6 GiB < 24 GiB of VRAM: a warning.
         assert_eq!(f[0].severity, Severity::Warning);
-        assert_eq!(f[0].recommendations, [RecId::WslRaiseMemoryEstimated]);
+        assert_eq!(f[0].recommendations, [AdviceId::WslRaiseMemory]);
         assert_eq!(f[0].values["cap_after"], Quantity::Bytes(28 * GIB));
+        // Windows' RAM estimated from WSL's default cap (twice what Linux sees): the advice is
+        // worded as an estimate.
+        assert_eq!(
+            f[0].values["windows_ram_provenance"],
+            Quantity::Text("estimated".into())
+        );
         // memory= already at Windows' RAM less the reserve: nothing left to raise.
         let mut full = wsl2(Some(WslConfigState::Read), Some(28 * GIB));
         let w = full.memory.wsl.as_mut().unwrap();

@@ -4,13 +4,14 @@
 
 use crate::advisor::rules::Basis;
 use crate::advisor::{
-    Assessment, Finding, FindingId, Quantity, RecId, RuleId, RuleResult, RuleStatus, Severity,
+    AdviceId, Assessment, Finding, FindingId, Quantity, RuleId, RuleResult, RuleStatus, Severity,
     Tier, Verdict,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::{DiskKind, Note, NoteId};
 
+pub mod advice_text;
 pub mod bandwidth;
 pub mod bench;
 pub mod cluster;
@@ -273,43 +274,19 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
     }
 }
 
-pub(crate) fn rec_msg(id: RecId) -> Msg {
-    match id {
-        RecId::AddRam => Msg::RecAddRam,
-        RecId::StreamDataset => Msg::RecStreamDataset,
-        RecId::PreferLora => Msg::RecPreferLora,
-        RecId::RaiseLimit => Msg::RecRaiseLimit,
-        RecId::BudgetUnifiedPool => Msg::RecBudgetUnifiedPool,
-        RecId::InstallDriver => Msg::RecInstallDriver,
-        RecId::AddSwap => Msg::RecAddSwap,
-        RecId::LowerSwappiness => Msg::RecLowerSwappiness,
-        RecId::GrowShm => Msg::RecGrowShm,
-        RecId::CheckPcieSlot => Msg::RecCheckPcieSlot,
-        RecId::TryFittingPlan => Msg::RecTryFittingPlan,
-        RecId::SeeWorkloadChanges => Msg::RecSeeWorkloadChanges,
-        RecId::LargerRuntime => Msg::RecLargerRuntime,
-        RecId::SetNumWorkers => Msg::RecSetNumWorkers,
-        RecId::PreResize => Msg::RecPreResize,
-        RecId::UseShards => Msg::RecUseShards,
-        RecId::PinMemory => Msg::RecPinMemory,
-        RecId::PopulateChannels => Msg::RecPopulateChannels,
-        RecId::MatchModules => Msg::RecMatchModules,
-        RecId::GpuDataLoading => Msg::RecGpuDataLoading,
-        RecId::CopyToLocalNvme => Msg::RecCopyToLocalNvme,
-        RecId::LargerInstance => Msg::RecLargerInstance,
-        RecId::PlanNewMachine => Msg::RecPlanNewMachine,
-        RecId::RaiseVmMemory => Msg::RecRaiseVmMemory,
-        RecId::WslRaiseMemory => Msg::RecWslRaiseMemory,
-        RecId::WslRaiseMemoryEstimated => Msg::RecWslRaiseMemoryEstimated,
-        RecId::WslRaiseMemoryUnknown => Msg::RecWslRaiseMemoryUnknown,
-        RecId::IndexAsArrays => Msg::RecIndexAsArrays,
-        RecId::NoWorkerCountFits => Msg::RecNoWorkerCountFits,
-        RecId::ReduceWorkers => Msg::RecReduceWorkers,
-        RecId::MoreWorkers => Msg::RecMoreWorkers,
-        RecId::CheckDataLoader => Msg::RecCheckDataLoader,
-        RecId::SystemManagedPageFile => Msg::RecSystemManagedPageFile,
-        RecId::PreferNoSysmemFallback => Msg::RecPreferNoSysmemFallback,
-    }
+/// The sentence of a finding's advice `id`: WSL's `memory=` advice is worded by what the
+/// finding knows of Windows' RAM (`windows_ram` and its `windows_ram_provenance`).
+fn finding_rec_msg(f: &Finding, id: AdviceId) -> Msg {
+    use advice_text::WindowsRamKnown as W;
+    let known = match (
+        f.values.get("windows_ram"),
+        f.values.get("windows_ram_provenance"),
+    ) {
+        (None, _) => W::Unknown,
+        (Some(_), Some(Quantity::Text(p))) if p == "estimated" => W::Estimated,
+        (Some(_), _) => W::Entered,
+    };
+    advice_text::finding_variant_msg(id, known)
 }
 
 /// Fills `msg` from a finding's values (see [`fill_values`]).
@@ -381,13 +358,13 @@ pub fn finding_explanation(lang: Lang, f: &Finding) -> String {
 pub fn finding_recommendations(lang: Lang, f: &Finding) -> Vec<String> {
     f.recommendations
         .iter()
-        .map(|r| fill(lang, rec_msg(*r), f))
+        .map(|r| fill(lang, finding_rec_msg(f, *r), f))
         .collect()
 }
 
 /// One recommendation of a finding, with the finding's numbers.
-pub fn recommendation(lang: Lang, f: &Finding, rec: RecId) -> String {
-    fill(lang, rec_msg(rec), f)
+pub fn recommendation(lang: Lang, f: &Finding, rec: AdviceId) -> String {
+    fill(lang, finding_rec_msg(f, rec), f)
 }
 
 /// A rule's short name ("RAPIDS doctor").
@@ -586,7 +563,7 @@ mod tests {
             for f in a.findings {
                 seen.insert(f.id);
                 let (title, explain) = finding_msgs(f.id);
-                let recs = f.recommendations.iter().map(|r| rec_msg(*r));
+                let recs = f.recommendations.iter().map(|r| finding_rec_msg(&f, *r));
                 for msg in [title, explain].into_iter().chain(recs) {
                     for name in msg.placeholders() {
                         assert!(

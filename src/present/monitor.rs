@@ -179,7 +179,11 @@ pub fn all_messages(d: &Diagnosis) -> Vec<Msg> {
     let (title, explain) = messages(d);
     let mut v = vec![title];
     v.extend(explain);
-    v.extend(d.recommendations.iter().map(|r| super::rec_msg(*r)));
+    v.extend(
+        d.recommendations
+            .iter()
+            .map(|r| super::advice_text::finding_msg(*r)),
+    );
     v
 }
 
@@ -203,7 +207,7 @@ pub fn explanation(lang: Lang, d: &Diagnosis) -> String {
 pub fn recommendations(lang: Lang, d: &Diagnosis) -> Vec<String> {
     d.recommendations
         .iter()
-        .map(|r| fill(lang, super::rec_msg(*r), d))
+        .map(|r| fill(lang, super::advice_text::finding_msg(*r), d))
         .collect()
 }
 
@@ -731,7 +735,10 @@ mod tests {
             "Out of memory: the kernel killed 1 process"
         );
         // No add-RAM advice precedes it, so the dataset advice stands on its own.
-        assert!(!d.recommendations.contains(&crate::advisor::RecId::AddRam));
+        assert!(
+            !d.recommendations
+                .contains(&crate::advisor::AdviceId::AddRam)
+        );
         for lang in Lang::ALL {
             let recs = recommendations(lang, d);
             assert!(

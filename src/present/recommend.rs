@@ -1,76 +1,27 @@
 //! Words for the ranked recommendations: a title with the values the change sets, and the
 //! result of the model re-run with it. Shared by the window, the terminal and the reports.
 
-use crate::advisor::recommend::{Limit, Outcome, RecKind, Recommendation, RecommendationId};
+use crate::advisor::recommend::{AdviceId, Limit, Outcome, RecKind, Recommendation};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
-/// The title's message for a recommendation id.
-pub fn title_msg(id: RecommendationId) -> Msg {
-    use RecommendationId as R;
-    match id {
-        R::LoadOnRank0 => Msg::RecommendationLoadOnRank0,
-        R::MetaDeviceInit => Msg::RecommendationMetaDeviceInit,
-        R::ZeroInit => Msg::RecommendationZeroInit,
-        R::LowCpuMemUsage => Msg::RecommendationLowCpuMemUsage,
-        R::ShardedQlora => Msg::RecommendationShardedQlora,
-        R::Zero3InsteadOfZero2 => Msg::RecommendationZero3InsteadOfZero2,
-        R::OffloadOptimizerToCpu => Msg::RecommendationOffloadOptimizerToCpu,
-        R::OffloadParamsToCpu => Msg::RecommendationOffloadParamsToCpu,
-        R::OffloadToNvme => Msg::RecommendationOffloadToNvme,
-        R::GradientCheckpointing => Msg::RecommendationGradientCheckpointing,
-        R::Lora => Msg::RecommendationLora,
-        R::Qlora => Msg::RecommendationQlora,
-        R::AddSwap => Msg::RecommendationAddSwap,
-        R::GrowPageFile => Msg::RecommendationGrowPageFile,
-        R::WslMemoryLimit => Msg::RecommendationWslMemoryLimit,
-        R::ShmSize => Msg::RecommendationShmSize,
-        R::ReduceNumWorkers => Msg::RecommendationReduceNumWorkers,
-        R::IncreaseNumWorkers => Msg::RecommendationIncreaseNumWorkers,
-        R::ReducePrefetchFactor => Msg::RecommendationReducePrefetchFactor,
-        R::ReduceBatchSize => Msg::RecommendationReduceBatchSize,
-        R::CacheOnDisk => Msg::RecommendationCacheOnDisk,
-        R::NoCache => Msg::RecommendationNoCache,
-        R::IndexAsArrays => Msg::RecommendationIndexAsArrays,
-        R::AddRam => Msg::RecommendationAddRam,
-        R::LargerInstance => Msg::RecommendationLargerInstance,
-        R::OtherInstance => Msg::RecommendationOtherInstance,
-        R::NewMachine => Msg::RecommendationNewMachine,
-        R::RaiseVmMemory => Msg::RecommendationRaiseVmMemory,
-        R::ReduceContext => Msg::RecommendationReduceContext,
-        R::KvCacheFp8 => Msg::RecommendationKvCacheFp8,
-        R::CpuOffloadGb => Msg::RecommendationCpuOffloadGb,
-        R::GpuLayers => Msg::RecommendationGpuLayers,
-        R::DeviceMapOffload => Msg::RecommendationDeviceMapOffload,
-        R::QuantizeWeights => Msg::RecommendationQuantizeWeights,
-        R::ReduceSwapSpace => Msg::RecommendationReduceSwapSpace,
-        R::SmallerCacheImages => Msg::RecommendationSmallerCacheImages,
-        R::DropOffload => Msg::RecommendationDropOffload,
-        R::UseSafetensors => Msg::RecommendationUseSafetensors,
-        R::ReshardCheckpoint => Msg::RecommendationReshardCheckpoint,
-        R::StorageLocalCopy => Msg::RecommendationStorageLocalCopy,
-        R::PackShards => Msg::RecommendationPackShards,
-        R::PreResize => Msg::RecommendationPreResize,
-        R::GpuDecode => Msg::RecommendationGpuDecode,
-        R::LargerRuntime => Msg::RecommendationLargerRuntime,
-    }
-}
+use super::advice_text::title_msg;
 
 /// What a change costs, in its own words, starting with its class ([`GivesUp`]): "slower:
 /// every step moves the optimizer states over PCIe".
 pub fn cost(lang: Lang, r: &Recommendation) -> String {
-    use RecommendationId as R;
+    use AdviceId as R;
     let msg = match r.id {
         R::DropOffload => Msg::AdviceCostDropOffload,
         R::UseSafetensors => Msg::AdviceCostUseSafetensors,
         R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
         R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
-        R::WslMemoryLimit | R::ShmSize => Msg::AdviceCostOs,
+        R::WslRaiseMemory | R::GrowShm => Msg::AdviceCostOs,
         R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
             Msg::AdviceCostWorkers
         }
         R::IndexAsArrays => Msg::AdviceCostIndex,
-        R::StorageLocalCopy | R::PackShards => Msg::AdviceCostStorage,
+        R::CopyToLocalNvme | R::PackShards => Msg::AdviceCostStorage,
         R::GpuDecode => Msg::AdviceCostGpuDecode,
         R::OffloadOptimizerToCpu | R::OffloadParamsToCpu | R::OffloadToNvme => {
             Msg::AdviceCostOffload
@@ -91,7 +42,24 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         | R::OtherInstance
         | R::NewMachine
         | R::RaiseVmMemory
-        | R::LargerRuntime => Msg::AdviceCostMoney,
+        | R::LargerRuntime
+        | R::PopulateChannels
+        | R::MatchModules => Msg::AdviceCostMoney,
+        // Only a finding carries these (the recommender ranks none of them): the words of the
+        // class they would have.
+        R::StreamDataset => Msg::AdviceCostStorage,
+        R::RaiseLimit
+        | R::InstallDriver
+        | R::LowerSwappiness
+        | R::PreferNoSysmemFallback
+        | R::CheckPcieSlot => Msg::AdviceCostOs,
+        R::SetNumWorkers
+        | R::PinMemory
+        | R::BudgetUnifiedPool
+        | R::TryFittingPlan
+        | R::SeeWorkloadChanges
+        | R::NoWorkerCountFits
+        | R::CheckDataLoader => Msg::AdviceCostWorkers,
     };
     tr(lang, msg).to_string()
 }
@@ -197,7 +165,7 @@ pub fn title(lang: Lang, r: &Recommendation) -> String {
 }
 
 fn one_title(lang: Lang, r: &Recommendation) -> String {
-    use RecommendationId as R;
+    use AdviceId as R;
     // Add RAM where the modules can't be named: the size to reach.
     // QLoRA from a full fine-tune replaces training all parameters; from LoRA it quantises the
     // base (`advisor::training::advice` records which).
@@ -206,12 +174,12 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
         r.changes.contains_key("base"),
     );
     let msg = match r.id {
-        R::AddRam if !r.changes.contains_key("modules") => Msg::RecommendationAddRamSize,
-        R::ShardedQlora if from_full => Msg::RecommendationShardedQloraFromFull,
-        R::ShardedQlora if from_lora => Msg::RecommendationShardedQloraFromLora,
-        R::Qlora if from_lora => Msg::RecommendationQloraFromLora,
+        R::AddRam if !r.changes.contains_key("modules") => Msg::AdviceAddRamTitleSize,
+        R::ShardedQlora if from_full => Msg::AdviceShardedQloraTitleFromFull,
+        R::ShardedQlora if from_lora => Msg::AdviceShardedQloraTitleFromLora,
+        R::Qlora if from_lora => Msg::AdviceQloraTitleFromLora,
         R::DropOffload if !r.changes.contains_key("offload_optimizer") => {
-            Msg::RecommendationDropOffloadParam
+            Msg::AdviceDropOffloadTitleParam
         }
         id => title_msg(id),
     };

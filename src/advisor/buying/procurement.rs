@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dimm_sets::DimmSet;
 use crate::advisor::capacity::{RamSizes, VramTotals};
-use crate::advisor::findings::{Finding, FindingId, RecId};
+use crate::advisor::findings::{AdviceId, Finding, FindingId};
 use crate::advisor::recommend::{RecKind, Recommendation, Subject};
 
 /// Why RAM should grow to a size.
@@ -122,7 +122,7 @@ pub struct Procurement {
     /// is the generic advice (the same sets as its own).
     pub dimm_sets: Vec<DimmSet>,
     /// Other hardware and configuration advice from the findings (storage, PCIe, /dev/shm, …).
-    pub other: Vec<RecId>,
+    pub other: Vec<AdviceId>,
     /// What reaching `recommended_ram_bytes` takes on this kind of machine
     /// ([`super::purchase::purchase_to_reach`]); `None` when no more RAM is needed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,11 +143,11 @@ fn rules_basis() -> Basis {
 }
 
 /// Hardware/configuration recommendations worth a line in a purchase request.
-const OTHER_ADVICE: [RecId; 4] = [
-    RecId::CheckPcieSlot,
-    RecId::GrowShm,
-    RecId::AddSwap,
-    RecId::RaiseLimit,
+const OTHER_ADVICE: [AdviceId; 4] = [
+    AdviceId::CheckPcieSlot,
+    AdviceId::GrowShm,
+    AdviceId::AddSwap,
+    AdviceId::RaiseLimit,
 ];
 
 /// What the advice rests on for `work`: nothing set up, something that doesn't fit (or can't
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn the_basis_and_cheaper_fixes_follow_what_was_set_up() {
-        use crate::advisor::recommend::{Outcome, RecommendationId as R};
+        use crate::advisor::recommend::{AdviceId as R, Outcome};
         let part = |subject, fits| WorkNeed {
             subject,
             needed_bytes: 10 * GIB,
@@ -303,10 +303,9 @@ mod tests {
         ];
         assert_eq!(basis(&both), Basis::Work);
         assert_eq!(basis(&[part(Subject::Training, None)]), Basis::Work);
-        let rec = |id, kind, subject, fits| {
+        let rec = |id, subject, fits| {
             Recommendation::new(
                 id,
-                kind,
                 subject,
                 Outcome {
                     fits: Some(fits),
@@ -315,15 +314,10 @@ mod tests {
             )
         };
         let ranked = [
-            rec(
-                R::ReduceBatchSize,
-                RecKind::Setting,
-                Subject::Workload,
-                false,
-            ),
-            rec(R::AddRam, RecKind::Hardware, Subject::Workload, true),
-            rec(R::NoCache, RecKind::Setting, Subject::Workload, true),
-            rec(R::Lora, RecKind::Software, Subject::Training, true),
+            rec(R::ReduceBatchSize, Subject::Workload, false),
+            rec(R::AddRam, Subject::Workload, true),
+            rec(R::NoCache, Subject::Workload, true),
+            rec(R::Lora, Subject::Training, true),
         ];
         // The workload's first fitting change short of hardware: no cache (not the batch size,
         // which still doesn't fit; not RAM).

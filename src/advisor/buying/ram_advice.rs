@@ -5,7 +5,7 @@
 
 use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId as R, Subject};
+use crate::advisor::recommend::{AdviceId as R, Outcome, Recommendation, Subject};
 use crate::profile::MachineProfile;
 use crate::units::GIB;
 
@@ -85,8 +85,7 @@ pub fn recommendations(
         let set = cap_after.map_or(want, |c| want.min(c / GIB));
         if set * GIB > usable {
             let fits = cap_after.map(|c| hold <= c.min(set * GIB));
-            let mut r =
-                Recommendation::new(R::WslMemoryLimit, RecKind::Os, need.subject, with_fit(fits));
+            let mut r = Recommendation::new(R::WslRaiseMemory, need.subject, with_fit(fits));
             if cap_after.is_none() {
                 // Windows' RAM unknown: the setting works when Windows has it and its reserve.
                 let windows =
@@ -118,13 +117,8 @@ pub fn recommendations(
                 R::AddSwap
             };
             out.push(
-                Recommendation::new(
-                    id,
-                    RecKind::Os,
-                    need.subject,
-                    without_headroom(with_fit(Some(true))),
-                )
-                .with("swap", Quantity::Bytes(add)),
+                Recommendation::new(id, need.subject, without_headroom(with_fit(Some(true))))
+                    .with("swap", Quantity::Bytes(add)),
             );
         }
     }

@@ -3,7 +3,7 @@
 use super::series::{self, Run};
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
 use crate::advisor::bandwidth::pcie_bytes_per_s;
-use crate::advisor::{RecId, Severity};
+use crate::advisor::{AdviceId, Severity};
 use crate::trace::{GpuSample, Sample, Trace};
 
 /// Utilisation at or below this is the idle half of a saw-tooth: 30 %. Assumption: a GPU that
@@ -114,10 +114,14 @@ pub(super) fn starved(trace: &Trace, out: &mut Vec<Diagnosis>) {
             };
             let mut recs = Vec::new();
             if cpu_bound {
-                recs.extend([RecId::MoreWorkers, RecId::GpuDataLoading, RecId::PreResize]);
+                recs.extend([
+                    AdviceId::IncreaseNumWorkers,
+                    AdviceId::GpuDecode,
+                    AdviceId::PreResize,
+                ]);
             }
             if io_wait {
-                recs.extend([RecId::UseShards, RecId::CopyToLocalNvme]);
+                recs.extend([AdviceId::PackShards, AdviceId::CopyToLocalNvme]);
             }
             let (from, to) = run.range(samples);
             let workers = window
@@ -271,9 +275,9 @@ pub(super) fn pcie_saturated(trace: &Trace, out: &mut Vec<Diagnosis>) {
                     .with_opt("rx", rx.map(Evidence::BytesPerSecond))
                     .with_opt("tx", tx.map(Evidence::BytesPerSecond))
                     .recs(&[
-                        RecId::PinMemory,
-                        RecId::GpuDataLoading,
-                        RecId::CheckPcieSlot,
+                        AdviceId::PinMemory,
+                        AdviceId::GpuDecode,
+                        AdviceId::CheckPcieSlot,
                     ]),
             );
         }
@@ -325,7 +329,7 @@ pub(super) fn power_unstable(trace: &Trace, out: &mut Vec<Diagnosis>) {
                     .with("jumps", Evidence::Count(g.len() as u64))
                     .with_opt("power_min", lo.map(Evidence::Watts))
                     .with_opt("power_max", hi.map(Evidence::Watts))
-                    .recs(&[RecId::CheckDataLoader]),
+                    .recs(&[AdviceId::CheckDataLoader]),
             );
         }
     }

@@ -5,7 +5,7 @@ use super::series;
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
 use crate::advisor::findings::SHM_NEEDED_DEFAULT_BYTES;
 use crate::advisor::workload::shm_flag;
-use crate::advisor::{RecId, Severity};
+use crate::advisor::{AdviceId, Severity};
 use crate::trace::{Sample, Trace};
 
 /// GPUs this busy on average don't suffer from the I/O wait (then it is information only):
@@ -66,7 +66,11 @@ pub(super) fn io_bound(trace: &Trace, out: &mut Vec<Diagnosis>) {
                     "duration",
                     Evidence::Seconds(run.duration(samples, trace.header.interval_s)),
                 )
-                .recs(&[RecId::UseShards, RecId::CopyToLocalNvme, RecId::MoreWorkers]),
+                .recs(&[
+                    AdviceId::PackShards,
+                    AdviceId::CopyToLocalNvme,
+                    AdviceId::IncreaseNumWorkers,
+                ]),
         );
     }
 }
@@ -107,7 +111,7 @@ pub(super) fn shm_exhausted(trace: &Trace, out: &mut Vec<Diagnosis>) {
                 .with("needed", Evidence::Bytes(total))
                 .with("recommended", Evidence::Bytes(recommended))
                 .with("shm_flag", Evidence::Text(shm_flag(recommended)))
-                .recs(&[RecId::GrowShm, RecId::ReduceWorkers]),
+                .recs(&[AdviceId::GrowShm, AdviceId::ReduceNumWorkers]),
         );
     }
 }

@@ -4,7 +4,7 @@
 use super::series::{self, Run};
 use super::{Diagnosis, DiagnosisId, Evidence, SUSTAIN_S};
 use crate::advisor::capacity::installed_for;
-use crate::advisor::{RecId, Severity};
+use crate::advisor::{AdviceId, Severity};
 use crate::trace::{Sample, Trace};
 
 /// Swap-ins per second that make a stretch thrashing: 256 pages/s (1 MiB/s with 4 KiB pages).
@@ -75,9 +75,9 @@ pub(super) fn swap_thrashing(trace: &Trace, out: &mut Vec<Diagnosis>) {
             Severity::Warning
         };
         let target = ram_target(trace, w);
-        let mut recs = vec![RecId::ReduceWorkers, RecId::StreamDataset];
+        let mut recs = vec![AdviceId::ReduceNumWorkers, AdviceId::StreamDataset];
         if target.is_some() {
-            recs.push(RecId::AddRam);
+            recs.push(AdviceId::AddRam);
         }
         out.push(
             Diagnosis::new(DiagnosisId::SwapThrashing, severity, from, to)
@@ -151,9 +151,9 @@ pub(super) fn page_cache_thrashing(trace: &Trace, out: &mut Vec<Diagnosis>) {
                     series::mean(w, |s| s.host.major_faults_per_s).map(Evidence::PerSecond),
                 )
                 .recs(&[
-                    RecId::ReduceWorkers,
-                    RecId::UseShards,
-                    RecId::CopyToLocalNvme,
+                    AdviceId::ReduceNumWorkers,
+                    AdviceId::PackShards,
+                    AdviceId::CopyToLocalNvme,
                 ]),
         );
     }
@@ -203,15 +203,15 @@ pub(super) fn oom_killed(trace: &Trace, out: &mut Vec<Diagnosis>) {
         let pid = before.process.as_ref().map(|p| u64::from(p.pid));
         let window = &samples[..=i + 1];
         let target = ram_target(trace, window);
-        let mut recs = vec![RecId::ReduceWorkers, RecId::StreamDataset];
+        let mut recs = vec![AdviceId::ReduceNumWorkers, AdviceId::StreamDataset];
         let limit = trace.header.profile.as_ref().and_then(|p| {
             Some((p.memory.limit_bytes?, p.memory.total_bytes?)).filter(|(l, t)| l < t)
         });
         if cgroup.is_some() && limit.is_some() {
-            recs.push(RecId::RaiseLimit);
+            recs.push(AdviceId::RaiseLimit);
         }
         if target.is_some() {
-            recs.push(RecId::AddRam);
+            recs.push(AdviceId::AddRam);
         }
         out.push(
             Diagnosis::new(
@@ -250,9 +250,9 @@ pub(super) fn near_limit(trace: &Trace, out: &mut Vec<Diagnosis>) {
             let (from, to) = run.range(samples);
             let least = series::min_u64(w, |s| s.host.mem_available_bytes).unwrap_or(0);
             let target = ram_target(trace, w);
-            let mut recs = vec![RecId::ReduceWorkers, RecId::StreamDataset];
+            let mut recs = vec![AdviceId::ReduceNumWorkers, AdviceId::StreamDataset];
             if target.is_some() {
-                recs.push(RecId::AddRam);
+                recs.push(AdviceId::AddRam);
             }
             out.push(
                 Diagnosis::new(DiagnosisId::RamNearLimit, Severity::Warning, from, to)
@@ -273,9 +273,9 @@ pub(super) fn near_limit(trace: &Trace, out: &mut Vec<Diagnosis>) {
             let (from, to) = run.range(samples);
             let most = series::max_u64(w, |s| s.host.cgroup_mem_used_bytes).unwrap_or(0);
             let physical = profile.memory.total_bytes.filter(|t| *t > limit);
-            let mut recs = vec![RecId::ReduceWorkers, RecId::StreamDataset];
+            let mut recs = vec![AdviceId::ReduceNumWorkers, AdviceId::StreamDataset];
             if physical.is_some() {
-                recs.push(RecId::RaiseLimit);
+                recs.push(AdviceId::RaiseLimit);
             }
             out.push(
                 Diagnosis::new(DiagnosisId::RamNearLimit, Severity::Warning, from, to)

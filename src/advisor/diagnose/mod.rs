@@ -4,7 +4,7 @@
 //!
 //! Each recogniser reads a window of samples and returns [`Diagnosis`] values: a stable id, a
 //! severity, the evidence as numbers with units, the time range it covers and ranked
-//! recommendation ids (the same [`RecId`]s the machine's findings use). Prose lives in the
+//! recommendation ids (the same [`AdviceId`]s the machine's findings use). Prose lives in the
 //! locale files (`diagnosis.<id>.*`). Every threshold is a named constant with its reasoning;
 //! `docs/model.md` lists them. A value a sample doesn't know never counts for or against a
 //! diagnosis.
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use coverage::{MissingData, Unchecked, missing, unchecked};
 pub use peaks::Peaks;
 
-use super::{RecId, Severity};
+use super::{AdviceId, Severity};
 use crate::trace::Trace;
 
 /// Stable diagnosis ids.
@@ -126,7 +126,7 @@ pub struct Diagnosis {
     /// Time of the last sample showing it, seconds.
     pub to_s: f64,
     /// What to do, most useful first.
-    pub recommendations: Vec<RecId>,
+    pub recommendations: Vec<AdviceId>,
 }
 
 impl Diagnosis {
@@ -155,7 +155,7 @@ impl Diagnosis {
         }
     }
 
-    fn recs(mut self, recs: &[RecId]) -> Diagnosis {
+    fn recs(mut self, recs: &[AdviceId]) -> Diagnosis {
         self.recommendations = recs.to_vec();
         self
     }

@@ -53,7 +53,11 @@ fn sawtooth_with_busy_workers_is_gpu_starved_with_its_duty_cycle_and_period() {
     assert_eq!(d.severity, Severity::Critical);
     assert_eq!(
         d.recommendations,
-        [RecId::MoreWorkers, RecId::GpuDataLoading, RecId::PreResize]
+        [
+            AdviceId::IncreaseNumWorkers,
+            AdviceId::GpuDecode,
+            AdviceId::PreResize
+        ]
     );
     // Power 90 ↔ 380 W: every busy sample is two jumps of 290 W (≥ 0.3 × 380 = 114 W).
     let p = only(&s, DiagnosisId::PowerUnstable);
@@ -111,7 +115,7 @@ fn sawtooth_waiting_on_storage_names_io() {
     assert!(!d.evidence.contains_key("loader_cpu"));
     assert_eq!(
         d.recommendations,
-        [RecId::UseShards, RecId::CopyToLocalNvme]
+        [AdviceId::PackShards, AdviceId::CopyToLocalNvme]
     );
     // The I/O wait itself, for the whole 60 s.
     let io = only(&s, DiagnosisId::IoBound);
@@ -148,7 +152,11 @@ fn swap_storm_is_thrashing_and_memory_near_its_limit() {
     assert_eq!(num(d, "target"), (96 * GIB) as f64);
     assert_eq!(
         d.recommendations,
-        [RecId::ReduceWorkers, RecId::StreamDataset, RecId::AddRam]
+        [
+            AdviceId::ReduceNumWorkers,
+            AdviceId::StreamDataset,
+            AdviceId::AddRam
+        ]
     );
     // 1 GiB of 64 GiB available is 1.56 %, below 5 %.
     let r = only(&s, DiagnosisId::RamNearLimit);
@@ -199,7 +207,7 @@ fn a_cgroup_kill_asks_to_raise_the_limit() {
     assert_eq!(num(&d, "cgroup_kills"), 2.0);
     assert_eq!(num(&d, "limit"), (16 * GIB) as f64);
     assert_eq!(num(&d, "physical"), (64 * GIB) as f64);
-    assert!(d.recommendations.contains(&RecId::RaiseLimit));
+    assert!(d.recommendations.contains(&AdviceId::RaiseLimit));
 }
 
 #[test]
@@ -216,7 +224,7 @@ fn shm_filling_up_is_exhausted_from_90_percent() {
     assert_eq!(num(d, "needed"), (2 * GIB) as f64);
     assert_eq!(num(d, "recommended"), (4 * GIB) as f64);
     assert_eq!(d.evidence["shm_flag"], Evidence::Text("4g".into()));
-    assert_eq!(d.recommendations[0], RecId::GrowShm);
+    assert_eq!(d.recommendations[0], AdviceId::GrowShm);
 }
 
 #[test]
@@ -274,7 +282,7 @@ fn a_cgroup_near_its_limit_is_ram_near_limit() {
     assert_eq!((d.from_s, d.to_s), (6.0, 9.0));
     assert_eq!(num(d, "limit"), (16 * GIB) as f64);
     assert!((num(d, "share") - 15.5 / 16.0).abs() < 1e-12);
-    assert!(d.recommendations.contains(&RecId::RaiseLimit));
+    assert!(d.recommendations.contains(&AdviceId::RaiseLimit));
 }
 
 #[test]
@@ -485,7 +493,7 @@ fn a_gpu_underfed_at_15_s_resolution_is_starved() {
     assert_eq!(num(d, "span"), 1200.0);
     assert_eq!(num(d, "host_cpu"), 95.0);
     assert!(!d.evidence.contains_key("period"), "no saw-tooth seen");
-    assert!(d.recommendations.contains(&RecId::MoreWorkers));
+    assert!(d.recommendations.contains(&AdviceId::IncreaseNumWorkers));
 }
 
 /// The same at 60 s: busy one sample in three (60 s of every 180) for 30 minutes, the loader's

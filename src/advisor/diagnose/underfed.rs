@@ -13,7 +13,7 @@ use super::gpu::{
 };
 use super::series;
 use super::{Diagnosis, DiagnosisId, Evidence};
-use crate::advisor::{RecId, Severity};
+use crate::advisor::{AdviceId, Severity};
 use crate::trace::{Sample, Trace};
 
 /// A low duty cycle must last this long: 3 minutes. Assumption: an evaluation pass, a
@@ -120,10 +120,14 @@ fn diagnosis(window: &[Sample], index: u32, interval: f64, w: &Window) -> Diagno
     };
     let mut recs = Vec::new();
     if w.cpu_bound() {
-        recs.extend([RecId::MoreWorkers, RecId::GpuDataLoading, RecId::PreResize]);
+        recs.extend([
+            AdviceId::IncreaseNumWorkers,
+            AdviceId::GpuDecode,
+            AdviceId::PreResize,
+        ]);
     }
     if w.iowait.is_some() {
-        recs.extend([RecId::UseShards, RecId::CopyToLocalNvme]);
+        recs.extend([AdviceId::PackShards, AdviceId::CopyToLocalNvme]);
     }
     let (from, to) = (window[0].t, window[window.len() - 1].t);
     let workers = window

@@ -1,12 +1,12 @@
 //! Findings: what is wrong or worth knowing, as data. A finding has a stable id, a severity,
 //! the numbers that triggered it and the ids of its recommendations; the prose lives in the
-//! locale files (`finding.<id>.*`, `rec.<id>`), so the window, the terminal and reports say the
+//! locale files (`finding.<id>.*`, `advice.<id>.finding`), so the window, the terminal and reports say the
 //! same thing. This folder holds the vocabulary and the thresholds; what finds them for one
 //! machine is [`crate::advisor::finder`].
 
 mod types;
 
-pub use types::{Finding, FindingId, Quantity, RecId, Severity};
+pub use types::{AdviceId, Finding, FindingId, Quantity, Severity};
 
 /// Swap use worth a warning: 256 MiB. Assumption: a few MiB of idle pages in swap is normal on
 /// a long-running host; hundreds of MiB means memory pressure happened.

@@ -1,9 +1,11 @@
-//! The findings vocabulary: severities, finding and recommendation ids, the quantities behind a
+//! The findings vocabulary: severities, finding ids (advice ids: [`AdviceId`]), the quantities behind a
 //! finding, and the finding itself. Data only; `super` builds them.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::advisor::advice_id::AdviceId;
 
 /// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -116,83 +118,6 @@ pub enum FindingId {
     WddmSysmemFallback,
 }
 
-/// Stable recommendation ids; text in `rec.<id>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RecId {
-    /// Add RAM up to the target.
-    AddRam,
-    /// Stream or memory-map the dataset instead of holding it in RAM.
-    StreamDataset,
-    /// Fine-tune with LoRA/QLoRA instead of full-parameter CPU offload.
-    PreferLora,
-    /// Raise the container / job memory limit.
-    RaiseLimit,
-    /// Plan model, data and OS against one shared pool.
-    BudgetUnifiedPool,
-    /// Install or repair the NVIDIA driver so NVML can report VRAM.
-    InstallDriver,
-    /// Add swap on fast NVMe as a safety net.
-    AddSwap,
-    /// Set `vm.swappiness` to 10–20.
-    LowerSwappiness,
-    /// Grow `/dev/shm` (Docker `--shm-size` or `--ipc=host`).
-    GrowShm,
-    /// Reseat the GPU / check the slot, riser and BIOS link settings.
-    CheckPcieSlot,
-    /// Switch to a training plan that fits (the planner lists them).
-    TryFittingPlan,
-    /// Set `num_workers` to the recommended value.
-    SetNumWorkers,
-    /// Store images pre-resized near the training resolution.
-    PreResize,
-    /// Shard the dataset (WebDataset, TFRecord) or memory-map it.
-    UseShards,
-    /// Turn on `pin_memory`.
-    PinMemory,
-    /// Install modules so every memory channel is populated.
-    PopulateChannels,
-    /// Use identical modules in every channel.
-    MatchModules,
-    /// Decode and augment on the GPU (NVIDIA DALI) to take work off CPU and RAM.
-    GpuDataLoading,
-    /// Copy the dataset to local NVMe, or pack small files into shards.
-    CopyToLocalNvme,
-    /// A cloud instance: move to a larger instance of the same family
-    /// (`advisor::buying::purchase`).
-    LargerInstance,
-    /// Soldered memory: it can't be upgraded; plan a new machine.
-    PlanNewMachine,
-    /// A virtual machine: ask its host for more memory.
-    RaiseVmMemory,
-    /// WSL2: raise `memory=` in `.wslconfig` (Windows' RAM entered).
-    WslRaiseMemory,
-    /// WSL2: raise `memory=` (Windows' RAM estimated from the default cap).
-    WslRaiseMemoryEstimated,
-    /// WSL2: raise `memory=` (Windows' RAM unknown).
-    WslRaiseMemoryUnknown,
-    /// Hold the dataset index in NumPy arrays or Arrow, or memory-mapped files.
-    IndexAsArrays,
-    /// No `num_workers` value fits: the other levers (listed with their numbers) or RAM.
-    NoWorkerCountFits,
-    /// Fewer DataLoader workers or a smaller `prefetch_factor`, to use less RAM (live
-    /// diagnosis).
-    ReduceWorkers,
-    /// More DataLoader workers, to decode faster or keep more reads in flight (live diagnosis).
-    MoreWorkers,
-    /// Look at the data loader first: the GPU idles between batches (live diagnosis).
-    CheckDataLoader,
-    /// A hosted notebook: a runtime with more RAM.
-    LargerRuntime,
-    /// The data-loading changes are in the ranked list, each with its predicted utilisation
-    /// (in place of canned advice the recommender computes).
-    SeeWorkloadChanges,
-    /// Windows: a system-managed page file on an SSD.
-    SystemManagedPageFile,
-    /// Windows: "Prefer No Sysmem Fallback" for python.exe in the NVIDIA Control Panel.
-    PreferNoSysmemFallback,
-}
-
 /// A number behind a finding, with its unit. Serialises as `{"unit": "bytes", "value": 1}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "unit", content = "value", rename_all = "lowercase")]
@@ -225,11 +150,11 @@ pub struct Finding {
     /// The numbers behind it, by name; the locale texts use the same names as placeholders.
     pub values: BTreeMap<String, Quantity>,
     /// What to do, most useful first.
-    pub recommendations: Vec<RecId>,
+    pub recommendations: Vec<AdviceId>,
 }
 
 impl Finding {
-    pub(crate) fn new(id: FindingId, severity: Severity, recs: &[RecId]) -> Finding {
+    pub(crate) fn new(id: FindingId, severity: Severity, recs: &[AdviceId]) -> Finding {
         Finding {
             id,
             severity,

@@ -7,9 +7,7 @@ use super::{Engine, InferenceMemory, InferencePlan, WeightFormat};
 use crate::advisor::buying::ram_advice::{self, RamNeed};
 use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{
-    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
-};
+use crate::advisor::recommend::{AdviceId as R, Limit, Outcome, Recommendation, Subject};
 use crate::advisor::training::PhaseId;
 use crate::profile::MachineProfile;
 use crate::units::GIB;
@@ -64,20 +62,19 @@ pub(super) fn advice(
     let p = &now.plan;
     let usable = ram.usable_bytes;
     let mut out = Vec::new();
-    let mut consider =
-        |id: R, kind: RecKind, changed: InferencePlan, changes: Vec<(&str, Quantity)>| {
-            let Ok(next) = judge(&changed, gpu_total, usable) else {
-                return;
-            };
-            if changed != *p && helps(now, &next) {
-                let mut r = Recommendation::new(id, kind, Subject::Inference, outcome(&next))
-                    .applied_by(super::apply::inference(p, &changed));
-                for (name, q) in changes {
-                    r = r.with(name, q);
-                }
-                out.push(r);
-            }
+    let mut consider = |id: R, changed: InferencePlan, changes: Vec<(&str, Quantity)>| {
+        let Ok(next) = judge(&changed, gpu_total, usable) else {
+            return;
         };
+        if changed != *p && helps(now, &next) {
+            let mut r = Recommendation::new(id, Subject::Inference, outcome(&next))
+                .applied_by(super::apply::inference(p, &changed));
+            for (name, q) in changes {
+                r = r.with(name, q);
+            }
+            out.push(r);
+        }
+    };
     let gpu_fits = |plan: &InferencePlan| {
         judge(plan, gpu_total, usable).is_ok_and(|m| m.gpu.fits != Some(false))
     };
@@ -91,7 +88,6 @@ pub(super) fn advice(
         if let Some(n) = largest_fitting(1, steps.saturating_sub(1), |n| gpu_fits(&ctx(n))) {
             consider(
                 R::ReduceContext,
-                RecKind::Setting,
                 ctx(n),
                 vec![("context_len", Quantity::Count(n * 256))],
             );
@@ -99,7 +95,6 @@ pub(super) fn advice(
         if p.engine == Engine::Vllm && p.kv_bytes > 1 {
             consider(
                 R::KvCacheFp8,
-                RecKind::Setting,
                 InferencePlan {
                     kv_bytes: 1,
                     ..p.clone()
@@ -113,7 +108,6 @@ pub(super) fn advice(
             let gib = excess.div_ceil(GIB) as f64 + p.cpu_offload_gib;
             consider(
                 R::CpuOffloadGb,
-                RecKind::Setting,
                 InferencePlan {
                     cpu_offload_gib: gib,
                     ..p.clone()
@@ -140,7 +134,7 @@ pub(super) fn advice(
                         ],
                     )
                 };
-                consider(id, RecKind::Setting, with(g), changes);
+                consider(id, with(g), changes);
             }
         }
         let four_bit = match p.engine {
@@ -154,7 +148,6 @@ pub(super) fn advice(
             };
             consider(
                 R::QuantizeWeights,
-                RecKind::Software,
                 InferencePlan {
                     weights: four_bit,
                     ..p.clone()
@@ -171,7 +164,6 @@ pub(super) fn advice(
         let left = (p.swap_space_gib - per_gpu).max(0.0).floor();
         consider(
             R::ReduceSwapSpace,
-            RecKind::Setting,
             InferencePlan {
                 swap_space_gib: left,
                 ..p.clone()
@@ -190,7 +182,6 @@ pub(super) fn advice(
     {
         consider(
             R::UseSafetensors,
-            RecKind::Setting,
             InferencePlan {
                 files: super::CheckpointFiles::Safetensors,
                 ..p.clone()
@@ -201,7 +192,6 @@ pub(super) fn advice(
         if p.checkpoint_shard_bytes.is_none_or(|b| b > small) {
             consider(
                 R::ReshardCheckpoint,
-                RecKind::Setting,
                 InferencePlan {
                     checkpoint_shard_bytes: Some(small),
                     ..p.clone()

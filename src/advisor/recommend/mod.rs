@@ -2,163 +2,18 @@
 //! computed by re-running the advisor's own model with that change applied (every limit at
 //! once, with headroom), and ranked by what the user gives up ([`GivesUp`]): nothing, then
 //! speed, then fidelity, then money. Each carries the command-line arguments that apply it
-//! ([`Recommendation::apply`]). The words are in the locale files (`recommendation.<id>`,
+//! ([`Recommendation::apply`]). The words are in the locale files (`advice.<id>.title`,
 //! `advice.cost.<id>`); this module holds data.
 
 pub mod apply;
-mod gives_up;
 
-pub use gives_up::gives_up;
+pub use crate::advisor::advice_id::{AdviceId, GivesUp, RecKind};
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::findings::Quantity;
-
-/// What a change costs the user, cheapest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RecKind {
-    /// A flag or a configuration value (`num_workers`, loading on rank 0, `zero_init`).
-    Setting,
-    /// A different technique in the same software (ZeRO-3 instead of ZeRO-2, QLoRA, NVMe
-    /// offload, gradient checkpointing).
-    Software,
-    /// The operating system or container (swap, `.wslconfig`, `--shm-size`).
-    Os,
-    /// Parts bought for this machine (memory modules).
-    Hardware,
-    /// A larger cloud instance of the same family.
-    Cloud,
-}
-
-impl RecKind {
-    /// Rank for ordering: hardware and a larger instance cost the same rank (both are money).
-    pub fn cost(self) -> u8 {
-        match self {
-            RecKind::Setting => 0,
-            RecKind::Software => 1,
-            RecKind::Os => 2,
-            RecKind::Hardware | RecKind::Cloud => 3,
-        }
-    }
-}
-
-/// Stable recommendation ids (`recommendations[].id` in `advise --json`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RecommendationId {
-    /// Load the checkpoint on rank 0 only and broadcast (FSDP `sync_module_states=True`).
-    LoadOnRank0,
-    /// Build the model on the meta device and load shards into place.
-    MetaDeviceInit,
-    /// DeepSpeed `zero.Init`: build the model already partitioned.
-    ZeroInit,
-    /// Hugging Face `from_pretrained(low_cpu_mem_usage=True)`: load shard by shard.
-    LowCpuMemUsage,
-    /// QLoRA with the 4-bit base sharded by FSDP across the GPUs.
-    ShardedQlora,
-    /// ZeRO-3 instead of ZeRO-2 (parameters partitioned too).
-    Zero3InsteadOfZero2,
-    /// DeepSpeed ZeRO-Offload: the optimizer states (and fp32 gradients) in CPU RAM.
-    OffloadOptimizerToCpu,
-    /// The parameters in CPU RAM too: ZeRO-3 `offload_param`, or FSDP `CPUOffload`.
-    OffloadParamsToCpu,
-    /// DeepSpeed ZeRO-Infinity: optimizer states (and parameters) on NVMe.
-    OffloadToNvme,
-    /// Activation (gradient) checkpointing.
-    GradientCheckpointing,
-    /// LoRA instead of full fine-tuning.
-    Lora,
-    /// QLoRA instead of full fine-tuning.
-    Qlora,
-    /// A swap file on fast storage for a loading peak.
-    AddSwap,
-    /// Windows: a larger page file (or a system-managed one) for a loading peak: the same
-    /// change as [`RecommendationId::AddSwap`] in Windows' terms.
-    GrowPageFile,
-    /// Raise WSL2's memory cap in `.wslconfig`.
-    WslMemoryLimit,
-    /// Grow `/dev/shm` (`docker run --shm-size`).
-    ShmSize,
-    /// Fewer DataLoader workers.
-    ReduceNumWorkers,
-    /// More DataLoader workers.
-    IncreaseNumWorkers,
-    /// A smaller `prefetch_factor`.
-    ReducePrefetchFactor,
-    /// A smaller batch per step.
-    ReduceBatchSize,
-    /// Cache decoded samples on disk instead of in RAM.
-    CacheOnDisk,
-    /// Don't cache decoded samples.
-    NoCache,
-    /// Hold the dataset index in NumPy arrays or Arrow (no per-worker copies).
-    IndexAsArrays,
-    /// Add memory modules (or replace them) to reach a size.
-    AddRam,
-    /// A larger cloud instance of the same family.
-    LargerInstance,
-    /// A cloud instance of another family (or type) with enough RAM: the family has none, or
-    /// the instance type isn't in the catalogue.
-    OtherInstance,
-    /// A new machine: the memory is soldered, or the board's slots can't hold the size.
-    NewMachine,
-    /// A virtual machine outside a known cloud: its host gives it more memory.
-    RaiseVmMemory,
-    /// Cache decoded images at a smaller size (`cache_size`), so the cache fits.
-    SmallerCacheImages,
-    /// A shorter context (vLLM `max_model_len`, llama.cpp `-c`).
-    ReduceContext,
-    /// An 8-bit KV cache (vLLM `kv_cache_dtype=fp8`).
-    KvCacheFp8,
-    /// vLLM `cpu_offload_gb`: part of each GPU's weights in host RAM.
-    CpuOffloadGb,
-    /// llama.cpp `n_gpu_layers`: the layers that fit on the GPUs, the rest in RAM.
-    GpuLayers,
-    /// transformers `device_map="auto"` with `max_memory`: the layers that fit on the GPUs,
-    /// the rest in CPU RAM, copied to the GPU for every forward pass.
-    DeviceMapOffload,
-    /// Serve 4-bit weights (GPTQ/AWQ, GGUF Q4_K_M).
-    QuantizeWeights,
-    /// A smaller vLLM `swap_space`.
-    ReduceSwapSpace,
-    /// Remove an offload the plan sets where the GPUs hold the states themselves: same model,
-    /// faster (no optimizer step over PCIe), less host RAM.
-    DropOffload,
-    /// Load the safetensors files (memory-mapped) instead of the pickle (`.bin`) checkpoint.
-    UseSafetensors,
-    /// Re-save the checkpoint in smaller shards (`save_pretrained(max_shard_size=…)`), so a
-    /// pickle load holds one small shard at a time.
-    ReshardCheckpoint,
-    /// Copy the dataset to local NVMe (or read it from there) instead of a slow disk or network.
-    StorageLocalCopy,
-    /// Pack many small files into large shards (WebDataset tar, TFRecord, Arrow).
-    PackShards,
-    /// Store the images pre-resized to near the training resolution.
-    PreResize,
-    /// Decode and augment on the GPU (NVIDIA DALI, torchvision.io.decode_jpeg on CUDA).
-    GpuDecode,
-    /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
-    LargerRuntime,
-}
-
-/// What a change costs the user, the ranking's first key: a change that gives up nothing comes
-/// before one that makes training slower, before one that changes what is trained or served,
-/// before one that costs money.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GivesUp {
-    /// Same result at the same or better speed: a setting, a file format, an OS setting.
-    Nothing,
-    /// The same model and data, trained or served more slowly.
-    Speed,
-    /// A different model or data: LoRA/QLoRA, quantisation, a shorter context, smaller images.
-    Fidelity,
-    /// Hardware or a larger instance.
-    Money,
-}
 
 /// A limit a plan is checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -266,7 +121,7 @@ pub enum Subject {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recommendation {
     /// Stable id.
-    pub id: RecommendationId,
+    pub id: AdviceId,
     /// What it costs.
     pub kind: RecKind,
     /// What it is about.
@@ -290,23 +145,32 @@ pub struct Recommendation {
     /// Further changes this one is paired with (none changes enough alone): their values are
     /// under `also.<name>` in `changes`, and `apply` sets them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<RecommendationId>,
+    pub also: Vec<AdviceId>,
 }
 
 impl Recommendation {
-    /// A recommendation with no changes recorded yet.
-    pub fn new(id: RecommendationId, kind: RecKind, subject: Subject, result: Outcome) -> Self {
+    /// A recommendation with no changes recorded yet, of its id's kind ([`AdviceId::kind`])
+    /// and cost ([`AdviceId::gives_up`]).
+    pub fn new(id: AdviceId, subject: Subject, result: Outcome) -> Self {
         Recommendation {
             id,
-            kind,
+            kind: id.kind(),
             subject,
             changes: BTreeMap::new(),
             result,
-            gives_up: gives_up(id),
+            gives_up: id.gives_up(),
             apply: Vec::new(),
             machine_change: None,
             also: Vec::new(),
         }
+    }
+
+    /// Counts the change as of another kind than its id's: a training setting that needs a swap
+    /// file for its loading peak is an OS change (`training::advice`), and a pair is listed
+    /// under its main part's kind (`training::pairs`).
+    pub fn with_kind(mut self, kind: RecKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     /// Records a machine-level change and the arguments that apply it.
@@ -348,11 +212,7 @@ pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
             let util = |r: &Recommendation| r.result.predicted_gpu_utilization.unwrap_or(-1.0);
             let nothing = |r: &Recommendation| r.gives_up == GivesUp::Nothing;
             let files = |r: &Recommendation| {
-                nothing(r)
-                    && matches!(
-                        r.id,
-                        RecommendationId::UseSafetensors | RecommendationId::ReshardCheckpoint
-                    )
+                nothing(r) && matches!(r.id, AdviceId::UseSafetensors | AdviceId::ReshardCheckpoint)
             };
             let room = |r: &Recommendation| {
                 if nothing(r) {
@@ -390,10 +250,9 @@ fn quantised(share: f64) -> f64 {
 mod tests {
     use super::*;
 
-    fn rec(id: RecommendationId, kind: RecKind, fits: Option<bool>) -> Recommendation {
+    fn rec(id: AdviceId, fits: Option<bool>) -> Recommendation {
         Recommendation::new(
             id,
-            kind,
             Subject::Training,
             Outcome {
                 fits,
@@ -404,15 +263,15 @@ mod tests {
 
     #[test]
     fn fitting_changes_come_first_by_what_they_give_up_and_money_last_among_them() {
-        use RecommendationId as R;
+        use AdviceId as R;
         let ranked = rank(vec![
-            rec(R::AddRam, RecKind::Hardware, Some(true)),
-            rec(R::Zero3InsteadOfZero2, RecKind::Software, Some(false)),
-            rec(R::Lora, RecKind::Software, Some(true)),
-            rec(R::AddSwap, RecKind::Os, Some(true)),
-            rec(R::LoadOnRank0, RecKind::Setting, Some(true)),
-            rec(R::LoadOnRank0, RecKind::Setting, Some(true)),
-            rec(R::Qlora, RecKind::Software, None),
+            rec(R::AddRam, Some(true)),
+            rec(R::Zero3InsteadOfZero2, Some(false)),
+            rec(R::Lora, Some(true)),
+            rec(R::AddSwap, Some(true)),
+            rec(R::LoadOnRank0, Some(true)),
+            rec(R::LoadOnRank0, Some(true)),
+            rec(R::Qlora, None),
         ]);
         let ids: Vec<R> = ranked.iter().map(|r| r.id).collect();
         // Nothing (rank 0 loading), speed (a swap file), fidelity (LoRA), money (RAM); then
@@ -432,9 +291,9 @@ mod tests {
 
     #[test]
     fn within_a_class_the_most_headroom_comes_first() {
-        use RecommendationId as R;
+        use AdviceId as R;
         let with_room = |id, share: f64| {
-            let mut r = rec(id, RecKind::Setting, Some(true));
+            let mut r = rec(id, Some(true));
             r.result.headroom_share = Some(share);
             r
         };

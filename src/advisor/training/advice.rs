@@ -8,9 +8,7 @@ use super::plan::{FineTune, LoadingMethod, OffloadTarget, Strategy, TrainingPlan
 use crate::advisor::buying::ram_advice::{self, RamNeed};
 use crate::advisor::capacity::RamSizes;
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{
-    Limit, Outcome, RecKind, Recommendation, RecommendationId as R, Subject,
-};
+use crate::advisor::recommend::{AdviceId as R, Limit, Outcome, RecKind, Recommendation, Subject};
 use crate::profile::MachineProfile;
 
 /// A change worth showing ([`super::memory::helps`] on the GPU and CPU checks).
@@ -75,75 +73,76 @@ pub(super) fn advice(
     let mut out = Vec::new();
     // Each listed change with the plan it re-ran, for pairs.
     let mut tried: Vec<(usize, TrainingPlan)> = Vec::new();
-    let mut consider =
-        |id: R, kind: RecKind, changed: TrainingPlan, changes: &[(&str, Quantity)]| {
-            if changed == *plan {
-                return;
-            }
-            let Ok(mut next) = judge(&changed, machine) else {
-                return;
-            };
-            let mut applied = changed.clone();
-            let mut extra = None;
-            // A change that fails only on its loading peak is shown with the loading setting
-            // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start;
-            // optimizer offload under ZeRO-3 with zero.Init).
-            if next.fits == Some(false) && loading_is_the_peak(&next) {
-                if let Some((lighter, name)) = lighter_loading(&changed) {
-                    if let Ok(j) = judge(&lighter, machine) {
-                        if j.fits == Some(true) || swap_to_finish(&j, profile, ram).is_some() {
-                            next = j;
-                            extra = Some(name);
-                            applied = lighter;
-                        }
+    let mut consider = |id: R, changed: TrainingPlan, changes: &[(&str, Quantity)]| {
+        let kind = id.kind();
+        if changed == *plan {
+            return;
+        }
+        let Ok(mut next) = judge(&changed, machine) else {
+            return;
+        };
+        let mut applied = changed.clone();
+        let mut extra = None;
+        // A change that fails only on its loading peak is shown with the loading setting
+        // that makes it fit (QLoRA loaded shard by shard, not QLoRA that can't start;
+        // optimizer offload under ZeRO-3 with zero.Init).
+        if next.fits == Some(false) && loading_is_the_peak(&next) {
+            if let Some((lighter, name)) = lighter_loading(&changed) {
+                if let Ok(j) = judge(&lighter, machine) {
+                    if j.fits == Some(true) || swap_to_finish(&j, profile, ram).is_some() {
+                        next = j;
+                        extra = Some(name);
+                        applied = lighter;
                     }
                 }
             }
-            // Still short only while loading, by no more than a swap file absorbs: the change
-            // with that swap file (the setting that nearly fits, not 500 GiB of swap alone).
-            let mut swap = None;
-            if next.fits == Some(false) && loading_is_the_peak(&next) {
-                swap = swap_to_finish(&next, profile, ram);
+        }
+        // Still short only while loading, by no more than a swap file absorbs: the change
+        // with that swap file (the setting that nearly fits, not 500 GiB of swap alone).
+        let mut swap = None;
+        if next.fits == Some(false) && loading_is_the_peak(&next) {
+            swap = swap_to_finish(&next, profile, ram);
+        }
+        let mut result = outcome(&next);
+        if swap.is_some() {
+            result = ram_advice::without_headroom(result);
+            result.fits = Some(true);
+        }
+        // Two techniques with the same figures read as one: the first (preferred) stays.
+        // Settings stay side by side (rank 0 or the meta device: whichever the code uses).
+        let same = kind == RecKind::Software
+            && out
+                .iter()
+                .any(|r: &Recommendation| r.kind == kind && r.result == result);
+        if (helps(current, &next) || swap.is_some()) && !same {
+            let kind = match swap {
+                Some(_) if kind.cost() < RecKind::Os.cost() => RecKind::Os,
+                _ => kind,
+            };
+            let mut r = Recommendation::new(id, Subject::Training, result)
+                .with_kind(kind)
+                .applied_by(super::apply::training(plan, &applied));
+            for (name, q) in changes {
+                r = r.with(name, q.clone());
             }
-            let mut result = outcome(&next);
-            if swap.is_some() {
-                result = ram_advice::without_headroom(result);
-                result.fits = Some(true);
+            if let Some(m) = extra {
+                r = r.with("loading", text(m));
             }
-            // Two techniques with the same figures read as one: the first (preferred) stays.
-            // Settings stay side by side (rank 0 or the meta device: whichever the code uses).
-            let same = kind == RecKind::Software
-                && out
-                    .iter()
-                    .any(|r: &Recommendation| r.kind == kind && r.result == result);
-            if (helps(current, &next) || swap.is_some()) && !same {
-                let kind = match swap {
-                    Some(_) if kind.cost() < RecKind::Os.cost() => RecKind::Os,
-                    _ => kind,
-                };
-                let mut r = Recommendation::new(id, kind, Subject::Training, result)
-                    .applied_by(super::apply::training(plan, &applied));
-                for (name, q) in changes {
-                    r = r.with(name, q.clone());
-                }
-                if let Some(m) = extra {
-                    r = r.with("loading", text(m));
-                }
-                // Windows' page file takes the peak where Linux's swap would.
-                let (add_key, used_key) = if crate::profile::is_windows(profile) {
-                    ("page_file", "page_file_used")
-                } else {
-                    ("swap", "swap_used")
-                };
-                match swap {
-                    Some((0, overflow)) => r = r.with(used_key, Quantity::Bytes(overflow)),
-                    Some((add, _)) => r = r.with(add_key, Quantity::Bytes(add)),
-                    None => {}
-                }
-                tried.push((out.len(), applied.clone()));
-                out.push(r);
+            // Windows' page file takes the peak where Linux's swap would.
+            let (add_key, used_key) = if crate::profile::is_windows(profile) {
+                ("page_file", "page_file_used")
+            } else {
+                ("swap", "swap_used")
+            };
+            match swap {
+                Some((0, overflow)) => r = r.with(used_key, Quantity::Bytes(overflow)),
+                Some((add, _)) => r = r.with(add_key, Quantity::Bytes(add)),
+                None => {}
             }
-        };
+            tried.push((out.len(), applied.clone()));
+            out.push(r);
+        }
+    };
     let with = |f: &dyn Fn(&mut TrainingPlan)| {
         let mut p = plan.clone();
         f(&mut p);
@@ -162,7 +161,6 @@ pub(super) fn advice(
     if plan.offload_param != OffloadTarget::None && plan.offload_optimizer != OffloadTarget::None {
         consider(
             R::DropOffload,
-            RecKind::Setting,
             with(&|p| p.offload_param = OffloadTarget::None),
             &[("offload_param", text("none"))],
         );
@@ -170,7 +168,6 @@ pub(super) fn advice(
     if plan.offload_optimizer != OffloadTarget::None || plan.offload_param != OffloadTarget::None {
         consider(
             R::DropOffload,
-            RecKind::Setting,
             with(&|p| {
                 p.offload_optimizer = OffloadTarget::None;
                 p.offload_param = OffloadTarget::None;
@@ -190,7 +187,6 @@ pub(super) fn advice(
     {
         consider(
             R::LoadOnRank0,
-            RecKind::Setting,
             with(&|p| p.loading = Some(LoadingMethod::Rank0Broadcast)),
             &[("loading", text(method_name(LoadingMethod::Rank0Broadcast)))],
         );
@@ -198,7 +194,6 @@ pub(super) fn advice(
     if plan.strategy == Strategy::FsdpFullShard && method != LoadingMethod::MetaDevice {
         consider(
             R::MetaDeviceInit,
-            RecKind::Setting,
             with(&|p| p.loading = Some(LoadingMethod::MetaDevice)),
             &[("loading", text(method_name(LoadingMethod::MetaDevice)))],
         );
@@ -206,7 +201,6 @@ pub(super) fn advice(
     if plan.strategy == Strategy::Zero3 && !plan.zero_init {
         consider(
             R::ZeroInit,
-            RecKind::Setting,
             with(&|p| p.zero_init = true),
             &[("zero_init", text("true"))],
         );
@@ -219,7 +213,6 @@ pub(super) fn advice(
     {
         consider(
             R::LowCpuMemUsage,
-            RecKind::Setting,
             with(&|p| p.loading = Some(LoadingMethod::LowCpuMemUsage)),
             &[("loading", text(method_name(LoadingMethod::LowCpuMemUsage)))],
         );
@@ -233,7 +226,6 @@ pub(super) fn advice(
     {
         consider(
             R::OffloadOptimizerToCpu,
-            RecKind::Setting,
             with(&|p| p.offload_optimizer = OffloadTarget::Cpu),
             &[("offload_optimizer", text("cpu"))],
         );
@@ -244,7 +236,6 @@ pub(super) fn advice(
     {
         consider(
             R::OffloadParamsToCpu,
-            RecKind::Setting,
             with(&|p| {
                 p.offload_optimizer = OffloadTarget::Cpu;
                 p.offload_param = OffloadTarget::Cpu;
@@ -259,7 +250,6 @@ pub(super) fn advice(
     if plan.finetune == FineTune::Full && plan.strategy < Strategy::Zero3 {
         consider(
             R::Zero3InsteadOfZero2,
-            RecKind::Software,
             with(&|p| {
                 p.strategy = Strategy::Zero3;
                 // DeepSpeed's `offload_param` needs ZeRO-3; keep the optimizer's.
@@ -270,7 +260,6 @@ pub(super) fn advice(
     if plan.finetune == FineTune::Full && machine.nvme.is_some() && deepspeed {
         consider(
             R::OffloadToNvme,
-            RecKind::Software,
             with(&|p| {
                 p.strategy = Strategy::Zero3;
                 p.offload_optimizer = OffloadTarget::Nvme;
@@ -285,7 +274,6 @@ pub(super) fn advice(
         a.checkpointing = true;
         consider(
             R::GradientCheckpointing,
-            RecKind::Software,
             with(&|p| p.activations = Some(a)),
             &[("checkpointing", text("true"))],
         );
@@ -293,7 +281,6 @@ pub(super) fn advice(
     if plan.finetune == FineTune::Full {
         consider(
             R::Lora,
-            RecKind::Software,
             with(&|p| p.finetune = FineTune::Lora),
             &[("finetune", text("lora"))],
         );
@@ -301,7 +288,6 @@ pub(super) fn advice(
     if plan.finetune != FineTune::Qlora {
         consider(
             R::Qlora,
-            RecKind::Software,
             with(&|p| p.finetune = FineTune::Qlora),
             &to_qlora(plan),
         );
@@ -331,7 +317,7 @@ pub(super) fn advice(
         if plan.strategy != Strategy::FsdpFullShard {
             changes.push(("strategy", text("fsdp")));
         }
-        consider(R::ShardedQlora, RecKind::Software, sharded, &changes);
+        consider(R::ShardedQlora, sharded, &changes);
     }
     // No single change fits: pairs of those that helped, each re-run (`pairs`).
     if !out.iter().any(|r| r.result.fits == Some(true)) {

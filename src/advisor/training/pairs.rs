@@ -76,13 +76,9 @@ pub(super) fn pairs(
             } else {
                 (ra, rb)
             };
-            let mut r = Recommendation::new(
-                main.id,
-                main.kind,
-                main.subject,
-                super::outcome_of_judged(&j),
-            )
-            .applied_by(super::apply::training(plan, &both));
+            let mut r = Recommendation::new(main.id, main.subject, super::outcome_of_judged(&j))
+                .with_kind(main.kind)
+                .applied_by(super::apply::training(plan, &both));
             r.changes = main.changes.clone();
             r.gives_up = main.gives_up.max(other.gives_up);
             r.also = vec![other.id];

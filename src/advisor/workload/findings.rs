@@ -4,7 +4,7 @@
 
 use crate::advisor::RamSizes;
 use crate::advisor::capacity::installed_for;
-use crate::advisor::findings::{Finding, FindingId, Quantity, RecId, Severity};
+use crate::advisor::findings::{AdviceId, Finding, FindingId, Quantity, Severity};
 
 use super::{BudgetItemId, CacheMode, ShmNeed, StageId, WorkloadResult};
 
@@ -28,7 +28,7 @@ pub fn shm_flag(bytes: u64) -> String {
 /// The `shm-small` finding for a /dev/shm of `shm` bytes against `need`: the need as workers ×
 /// prefetch × batch × sample bytes, and the size to give it.
 pub fn shm_finding(shm: u64, need: &ShmNeed) -> Finding {
-    Finding::new(FindingId::ShmSmall, Severity::Warning, &[RecId::GrowShm])
+    Finding::new(FindingId::ShmSmall, Severity::Warning, &[AdviceId::GrowShm])
         .with("shm", Quantity::Bytes(shm))
         .with("needed", Quantity::Bytes(need.bytes))
         .with("workers", Quantity::Count(u64::from(need.workers)))
@@ -54,7 +54,7 @@ fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) else {
         return;
     };
-    let base = |id, sev, recs: &[RecId]| {
+    let base = |id, sev, recs: &[AdviceId]| {
         Finding::new(id, sev, recs)
             .with("working_set", Quantity::Bytes(b.working_set_bytes))
             .with("ram", Quantity::Bytes(ram))
@@ -79,11 +79,11 @@ fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
             );
         } else {
             // A worker count only when one fits; when none does, say so.
-            let mut recs = vec![RecId::AddRam];
+            let mut recs = vec![AdviceId::AddRam];
             match w.pipeline.recommended_num_workers {
-                Some(n) if n < w.workload.num_workers => recs.insert(0, RecId::SetNumWorkers),
+                Some(n) if n < w.workload.num_workers => recs.insert(0, AdviceId::SetNumWorkers),
                 None if w.workload.decode_on == super::DecodeOn::Cpu => {
-                    recs.insert(0, RecId::NoWorkerCountFits)
+                    recs.insert(0, AdviceId::NoWorkerCountFits)
                 }
                 _ => {}
             }
@@ -110,7 +110,7 @@ fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
             Finding::new(
                 FindingId::DatasetIndexCopied,
                 Severity::Warning,
-                &[RecId::IndexAsArrays],
+                &[AdviceId::IndexAsArrays],
             )
             .with("total", Quantity::Bytes(index))
             .with("per_worker", Quantity::Bytes(index / workers))
@@ -168,7 +168,11 @@ fn page_cache(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
             } else {
                 Severity::Info
             },
-            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
+            &[
+                AdviceId::PackShards,
+                AdviceId::CopyToLocalNvme,
+                AdviceId::AddRam,
+            ],
         ))
         .with(
             "target",
@@ -211,26 +215,30 @@ fn starvation(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
         return;
     };
     let supply = w.pipeline.rate(bottleneck).unwrap_or(0.0);
-    let (id, recs): (FindingId, &[RecId]) = match bottleneck {
+    let (id, recs): (FindingId, &[AdviceId]) = match bottleneck {
         StageId::StorageRead => (
             FindingId::StarvedByStorage,
-            &[RecId::UseShards, RecId::CopyToLocalNvme, RecId::AddRam],
+            &[
+                AdviceId::PackShards,
+                AdviceId::CopyToLocalNvme,
+                AdviceId::AddRam,
+            ],
         ),
         StageId::RamBandwidth => (
             FindingId::StarvedByRamBandwidth,
-            &[RecId::PopulateChannels, RecId::GpuDataLoading],
+            &[AdviceId::PopulateChannels, AdviceId::GpuDecode],
         ),
         StageId::Decode => (
             FindingId::StarvedByDecode,
             &[
-                RecId::SetNumWorkers,
-                RecId::GpuDataLoading,
-                RecId::PreResize,
+                AdviceId::SetNumWorkers,
+                AdviceId::GpuDecode,
+                AdviceId::PreResize,
             ],
         ),
         StageId::PcieHostToDevice => (
             FindingId::StarvedByPcie,
-            &[RecId::PinMemory, RecId::CheckPcieSlot],
+            &[AdviceId::PinMemory, AdviceId::CheckPcieSlot],
         ),
         StageId::GpuDemand => return,
     };
@@ -238,11 +246,11 @@ fn starvation(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     // count (when RAM limits workers) would slow decoding further.
     let recommended = w.pipeline.recommended_num_workers;
     let more = recommended.filter(|n| *n > w.workload.num_workers);
-    let recs: Vec<RecId> = recs
+    let recs: Vec<AdviceId> = recs
         .iter()
         .copied()
-        .filter(|r| *r != RecId::SetNumWorkers || more.is_some())
-        .filter(|r| *r != RecId::PinMemory || !w.workload.pin_memory)
+        .filter(|r| *r != AdviceId::SetNumWorkers || more.is_some())
+        .filter(|r| *r != AdviceId::PinMemory || !w.workload.pin_memory)
         .collect();
     let severity = if util < STARVED_CRITICAL {
         Severity::Critical

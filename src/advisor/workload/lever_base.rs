@@ -4,9 +4,7 @@
 
 use crate::advisor::findings::Quantity;
 use crate::advisor::headroom::{LimitKind, margin};
-use crate::advisor::recommend::{
-    Limit, Outcome, RecKind, Recommendation, RecommendationId, Subject,
-};
+use crate::advisor::recommend::{AdviceId, Limit, Outcome, Recommendation, Subject};
 use crate::advisor::whatif::MachineChange;
 
 use super::findings::shm_flag;
@@ -77,34 +75,28 @@ impl Base<'_> {
     /// the change puts more in `/dev/shm` than the machine has, the size that holds it comes
     /// with the change (a pair: the change and `--shm-size`), so no change that "fits" makes a
     /// Bus error worse.
-    pub(super) fn rec(
-        &self,
-        id: RecommendationId,
-        kind: RecKind,
-        after: &WorkloadResult,
-    ) -> Recommendation {
+    pub(super) fn rec(&self, id: AdviceId, after: &WorkloadResult) -> Recommendation {
         match shm_to_give(after, self.shm) {
             Some(give) => self
-                .rec_with_shm(id, kind, after, Some(give))
+                .rec_with_shm(id, after, Some(give))
                 .with("shm", Quantity::Bytes(give))
                 .with("shm_flag", Quantity::Text(shm_flag(give)))
                 .on_machine(MachineChange {
                     shm_bytes: Some(give),
                     ..Default::default()
                 }),
-            None => self.rec_with_shm(id, kind, after, self.shm),
+            None => self.rec_with_shm(id, after, self.shm),
         }
     }
 
     /// The same on a machine whose `/dev/shm` holds `shm` bytes.
     pub(super) fn rec_with_shm(
         &self,
-        id: RecommendationId,
-        kind: RecKind,
+        id: AdviceId,
         after: &WorkloadResult,
         shm: Option<u64>,
     ) -> Recommendation {
-        Recommendation::new(id, kind, Subject::Workload, outcome(after, shm))
+        Recommendation::new(id, Subject::Workload, outcome(after, shm))
             .applied_by(super::apply::workload(self.given, &after.workload))
     }
 }

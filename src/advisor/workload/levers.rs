@@ -3,7 +3,7 @@
 //! batch size, the RAM cache, the index, /dev/shm and, last, RAM itself.
 
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{RecKind, Recommendation, RecommendationId, Subject};
+use crate::advisor::recommend::{AdviceId, Recommendation, Subject};
 use crate::advisor::whatif::MachineChange;
 use crate::profile::DiskKind;
 
@@ -74,10 +74,10 @@ pub fn recommendations(
     shm: Option<u64>,
     rates_on: &dyn Fn(DiskKind) -> Option<MachineRates>,
 ) -> Vec<Recommendation> {
-    use RecommendationId as R;
+    use AdviceId as R;
     let w = &r.workload;
     let base = Base { given: w, shm };
-    let rec = |id, kind, after: &WorkloadResult| base.rec(id, kind, after);
+    let rec = |id, after: &WorkloadResult| base.rec(id, after);
     let run = |changed: Workload| simulate_only(&changed, m);
     let mut out = Vec::new();
     let fits_now = fits(r);
@@ -106,10 +106,7 @@ pub fn recommendations(
         if better {
             // More workers put more batches in /dev/shm: `Base::rec` gives the size that holds
             // them with the change.
-            out.push(
-                rec(id, RecKind::Setting, &after)
-                    .with("num_workers", Quantity::Count(u64::from(n))),
-            );
+            out.push(rec(id, &after).with("num_workers", Quantity::Count(u64::from(n))));
         }
     }
     if !fits_now {
@@ -122,7 +119,7 @@ pub fn recommendations(
                 })
             });
             out.push(
-                rec(R::ReducePrefetchFactor, RecKind::Setting, &after)
+                rec(R::ReducePrefetchFactor, &after)
                     .with("prefetch_factor", Quantity::Count(u64::from(p))),
             );
         }
@@ -141,8 +138,7 @@ pub fn recommendations(
                 });
             }
             out.push(
-                rec(R::ReduceBatchSize, RecKind::Setting, &after)
-                    .with("batch_size", Quantity::Count(u64::from(b))),
+                rec(R::ReduceBatchSize, &after).with("batch_size", Quantity::Count(u64::from(b))),
             );
         }
     }
@@ -155,13 +151,13 @@ pub fn recommendations(
             index_bytes_per_sample: Some(0),
             ..w.clone()
         });
-        out.push(rec(R::IndexAsArrays, RecKind::Software, &after));
+        out.push(rec(R::IndexAsArrays, &after));
     }
     if let (Some(shm), Some(need)) = (shm, r.shm.filter(|s| s.bytes > 0)) {
         if shm < need.bytes {
             let give = need.recommended_bytes;
             out.push(
-                base.rec_with_shm(R::ShmSize, RecKind::Os, r, Some(give))
+                base.rec_with_shm(R::GrowShm, r, Some(give))
                     .with("shm", Quantity::Bytes(give))
                     .with("shm_flag", Quantity::Text(shm_flag(give)))
                     .on_machine(MachineChange {
@@ -185,17 +181,12 @@ pub fn recommendations(
         let after = with_ram(w, m, installed);
         if improves(&outcome(r, shm), &outcome(&after, shm)) {
             out.push(
-                Recommendation::new(
-                    R::AddRam,
-                    RecKind::Hardware,
-                    Subject::Workload,
-                    outcome(&after, shm),
-                )
-                .with("ram_bytes", Quantity::Bytes(installed))
-                .on_machine(MachineChange {
-                    ram_bytes: Some(installed),
-                    ..Default::default()
-                }),
+                Recommendation::new(R::AddRam, Subject::Workload, outcome(&after, shm))
+                    .with("ram_bytes", Quantity::Bytes(installed))
+                    .on_machine(MachineChange {
+                        ram_bytes: Some(installed),
+                        ..Default::default()
+                    }),
             );
         }
     }
@@ -236,8 +227,8 @@ fn cache_levers(
     fits_now: bool,
     out: &mut Vec<Recommendation>,
 ) {
-    use RecommendationId as R;
-    let rec = |id, kind, after: &WorkloadResult| base.rec(id, kind, after);
+    use AdviceId as R;
+    let rec = |id, after: &WorkloadResult| base.rec(id, after);
     let w = &r.workload;
     if w.cache == CacheMode::None || fits_now {
         return;
@@ -254,10 +245,9 @@ fn cache_levers(
             dataset_bytes: per_sample.saturating_mul(w.samples),
             ..w.clone()
         };
-        out.push(rec(R::CacheOnDisk, RecKind::Setting, &run(on_disk)));
+        out.push(rec(R::CacheOnDisk, &run(on_disk)));
         out.push(rec(
             R::NoCache,
-            RecKind::Setting,
             &run(Workload {
                 cache: CacheMode::None,
                 ..w.clone()
@@ -279,7 +269,7 @@ fn cache_levers(
                 ..w.clone()
             });
             out.push(
-                rec(R::SmallerCacheImages, RecKind::Setting, &after)
+                rec(R::SmallerCacheImages, &after)
                     .with("cache_size", Quantity::Text(format!("{sw}×{sh}")))
                     .with(
                         "cache",
@@ -290,7 +280,6 @@ fn cache_levers(
     } else {
         out.push(rec(
             R::NoCache,
-            RecKind::Setting,
             &run(Workload {
                 cache: CacheMode::None,
                 ..w.clone()

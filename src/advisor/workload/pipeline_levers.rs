@@ -6,7 +6,7 @@
 use super::lever_base::{Base, improves, outcome};
 use super::{DataFormat, DecodeOn, MachineRates, StageId, StoredFormat, Workload, WorkloadResult};
 use crate::advisor::findings::Quantity;
-use crate::advisor::recommend::{RecKind, Recommendation, RecommendationId as R};
+use crate::advisor::recommend::{AdviceId as R, Recommendation};
 use crate::profile::DiskKind;
 
 /// The stored short side a pre-resize keeps: 8 ÷ 7 of the training crop (256 pixels for a
@@ -35,9 +35,9 @@ pub(super) fn recommendations(
         return out;
     };
     let before = outcome(r, base.shm);
-    let mut keep = |id, kind, after: WorkloadResult, changes: Vec<(&str, Quantity)>| {
+    let mut keep = |id, after: WorkloadResult, changes: Vec<(&str, Quantity)>| {
         if improves(&before, &outcome(&after, base.shm)) {
-            let mut rec = base.rec(id, kind, &after);
+            let mut rec = base.rec(id, &after);
             for (k, q) in changes {
                 rec = rec.with(k, q);
             }
@@ -55,7 +55,7 @@ pub(super) fn recommendations(
                     ..w.clone()
                 };
                 let after = super::simulate_only(&moved, &nvme);
-                keep(R::StorageLocalCopy, RecKind::Setting, after, vec![]);
+                keep(R::CopyToLocalNvme, after, vec![]);
             }
         }
         if w.format == DataFormat::Files {
@@ -63,12 +63,7 @@ pub(super) fn recommendations(
                 format: DataFormat::Shards,
                 ..w.clone()
             };
-            keep(
-                R::PackShards,
-                RecKind::Software,
-                super::simulate_only(&packed, m),
-                vec![],
-            );
+            keep(R::PackShards, super::simulate_only(&packed, m), vec![]);
         }
     }
     if matches!(narrowest, StageId::Decode | StageId::StorageRead) && w.width > 0 {
@@ -76,7 +71,6 @@ pub(super) fn recommendations(
             let size = format!("{}×{}", smaller.width, smaller.height);
             keep(
                 R::PreResize,
-                RecKind::Software,
                 super::simulate_only(&smaller, m),
                 vec![("image_size", Quantity::Text(size))],
             );
@@ -92,12 +86,7 @@ pub(super) fn recommendations(
             decode_on: DecodeOn::Gpu,
             ..w.clone()
         };
-        keep(
-            R::GpuDecode,
-            RecKind::Software,
-            super::simulate_only(&on_gpu, m),
-            vec![],
-        );
+        keep(R::GpuDecode, super::simulate_only(&on_gpu, m), vec![]);
     }
     out
 }

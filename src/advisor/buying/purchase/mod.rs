@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::dimm_sets::{DimmSet, dimm_sets, largest_dimm_set};
 use crate::advisor::capacity::RamSizes;
-use crate::advisor::findings::{Quantity, RecId};
-use crate::advisor::recommend::{Outcome, RecKind, Recommendation, RecommendationId, Subject};
+use crate::advisor::findings::Quantity;
+use crate::advisor::recommend::{AdviceId, Outcome, Recommendation, Subject};
 use crate::advisor::wsl;
 use crate::catalog::catalog;
 use crate::catalog::instances::{self, InstanceType};
@@ -394,7 +394,7 @@ pub fn hardware_recommendation(
     needed_installed_bytes: u64,
     result: Outcome,
 ) -> Option<Recommendation> {
-    let rec = |id, kind| Recommendation::new(id, kind, Subject::Machine, result);
+    let rec = |id| Recommendation::new(id, Subject::Machine, result);
     // Where the machine can't say which modules or instance, the size to reach is still the
     // advice: the smallest common capacity that covers the need.
     let rounded = crate::advisor::capacity::round_up_installed(needed_installed_bytes);
@@ -408,36 +408,36 @@ pub fn hardware_recommendation(
     };
     match purchase_to_reach(profile, ram, needed_installed_bytes) {
         Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(with_ram(
-            rec(RecommendationId::AddRam, RecKind::Hardware)
+            rec(AdviceId::AddRam)
                 .with("modules", Quantity::Text(modules_text(&p)))
                 .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
             p.installed_after_bytes,
         )),
         Purchase::LargerInstance { target, .. } => Some(with_ram(
-            rec(RecommendationId::LargerInstance, RecKind::Cloud)
+            rec(AdviceId::LargerInstance)
                 .with("instance_type", Quantity::Text(target.instance_type))
                 .with("ram", Quantity::Bytes(target.ram_bytes)),
             target.ram_bytes,
         )),
         Purchase::Generic { .. } => Some(with_ram(
-            rec(RecommendationId::AddRam, RecKind::Hardware).with("ram_bytes", size),
+            rec(AdviceId::AddRam).with("ram_bytes", size),
             rounded,
         )),
         Purchase::Soldered { .. } | Purchase::BoardLimit { .. } => Some(with_ram(
-            rec(RecommendationId::NewMachine, RecKind::Hardware).with("ram_bytes", size),
+            rec(AdviceId::NewMachine).with("ram_bytes", size),
             rounded,
         )),
         Purchase::HostedNotebook => Some(with_ram(
-            rec(RecommendationId::LargerRuntime, RecKind::Cloud).with("ram_bytes", size.clone()),
+            rec(AdviceId::LargerRuntime).with("ram_bytes", size.clone()),
             rounded,
         )),
         Purchase::VirtualMachine => Some(with_ram(
-            rec(RecommendationId::RaiseVmMemory, RecKind::Os).with("ram_bytes", size),
+            rec(AdviceId::RaiseVmMemory).with("ram_bytes", size),
             rounded,
         )),
         Purchase::NoLargerInstance { .. } | Purchase::InstanceNotInCatalogue { .. } => {
             Some(with_ram(
-                rec(RecommendationId::OtherInstance, RecKind::Cloud).with("ram_bytes", size),
+                rec(AdviceId::OtherInstance).with("ram_bytes", size),
                 rounded,
             ))
         }
@@ -471,17 +471,17 @@ pub fn spec_text(count: u32, m: &ModuleSpec) -> String {
 /// The finding recommendation that stands for "add RAM" on this kind of machine: a larger
 /// instance for a cloud instance, a new machine for soldered memory, a larger allocation for a
 /// virtual machine, modules otherwise.
-pub fn add_ram_rec(profile: &MachineProfile) -> RecId {
+pub fn add_ram_rec(profile: &MachineProfile) -> AdviceId {
     let platform = profile.host.platform.as_ref();
     let kind = platform.and_then(|p| p.kind);
     if kind == Some(PlatformKind::Cloud) || platform.is_some_and(|p| p.provider.is_some()) {
-        return RecId::LargerInstance;
+        return AdviceId::LargerInstance;
     }
     if kind == Some(PlatformKind::VirtualMachine) {
-        return RecId::RaiseVmMemory;
+        return AdviceId::RaiseVmMemory;
     }
     if kind == Some(PlatformKind::HostedNotebook) {
-        return RecId::LargerRuntime;
+        return AdviceId::LargerRuntime;
     }
     let soldered = profile.memory.dimms.iter().any(|d| {
         d.memory_type
@@ -492,9 +492,9 @@ pub fn add_ram_rec(profile: &MachineProfile) -> RecId {
         || profile.gpus.iter().any(|g| g.vendor == GpuVendor::Apple)
         || soldered
     {
-        return RecId::PlanNewMachine;
+        return AdviceId::NewMachine;
     }
-    RecId::AddRam
+    AdviceId::AddRam
 }
 
 #[cfg(test)]

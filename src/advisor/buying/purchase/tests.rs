@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::advisor::capacity::ram_sizes;
+use crate::advisor::recommend::RecKind;
 use crate::profile::{Platform, Wsl, WslConfigState};
 
 const GIB: u64 = 1 << 30;
@@ -64,15 +65,12 @@ fn g5_xlarge_moves_to_the_smallest_g5_with_enough_ram_never_dimms() {
             .iter()
             .find(|f| f.id == crate::advisor::FindingId::RamBelowVram)
             .unwrap();
-        assert!(f.recommendations.contains(&RecId::LargerInstance));
-        assert!(!f.recommendations.contains(&RecId::AddRam));
+        assert!(f.recommendations.contains(&AdviceId::LargerInstance));
+        assert!(!f.recommendations.contains(&AdviceId::AddRam));
     }
     let p = fixture("aws-g5.xlarge");
     let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::LargerInstance, RecKind::Cloud)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::LargerInstance, RecKind::Cloud));
     assert_eq!(
         r.changes["instance_type"],
         Quantity::Text("g5.4xlarge".into())
@@ -105,10 +103,7 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     );
     assert_eq!(plan.balanced, Some(true));
     let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::AddRam, RecKind::Hardware)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::AddRam, RecKind::Hardware));
     assert_eq!(
         r.changes["modules"],
         Quantity::Text("1 × 32\u{a0}GB DDR4-3200".into())
@@ -137,13 +132,10 @@ fn soldered_lpddr5_cant_be_upgraded() {
     assert_eq!(largest_set, None);
     // The ranked list's item: a new machine with the smallest common size ≥ 32 752 MiB: 32 GiB.
     let r = hardware_recommendation(&p, &ram_sizes(&p), need, Outcome::default()).unwrap();
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::NewMachine, RecKind::Hardware)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::NewMachine, RecKind::Hardware));
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(32 * GIB));
     assert!(!r.changes.contains_key("modules"));
-    assert_eq!(add_ram_rec(&p), RecId::PlanNewMachine);
+    assert_eq!(add_ram_rec(&p), AdviceId::NewMachine);
     // A Mac: memory in the processor package.
     let mac = fixture("macbook-pro-m4max-128g");
     assert!(matches!(
@@ -184,10 +176,7 @@ fn an_unknown_instance_type_keeps_the_machine() {
     );
     // No instance to name: the ranked list says what to look for, 48 GiB with the same GPUs.
     let r = hardware_recommendation(&p, &ram_sizes(&p), 48 * GIB, Outcome::default()).unwrap();
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::OtherInstance, RecKind::Cloud)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::OtherInstance, RecKind::Cloud));
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(48 * GIB));
     // Already enough installed: nothing to buy.
     assert!(hardware_recommendation(&p, &ram_sizes(&p), 8 * GIB, Outcome::default()).is_none());
@@ -266,7 +255,13 @@ fn wsl2_raises_memory_first() {
         .iter()
         .find(|f| f.id == crate::advisor::FindingId::RamBelowVram)
         .unwrap();
-    assert_eq!(f.recommendations[0], RecId::WslRaiseMemoryEstimated);
+    assert_eq!(f.recommendations[0], AdviceId::WslRaiseMemory);
+    // Windows' RAM estimated (not entered): the values that pick the estimate's wording
+    // travel with the RAM finding.
+    assert_eq!(
+        f.values["windows_ram_provenance"],
+        Quantity::Text("estimated".into())
+    );
     assert!(
         a.findings
             .iter()
@@ -296,7 +291,7 @@ fn other_machines() {
         ..Platform::default()
     });
     assert_eq!(buy(&vm, 64 * GIB), Purchase::VirtualMachine);
-    assert_eq!(add_ram_rec(&vm), RecId::RaiseVmMemory);
+    assert_eq!(add_ram_rec(&vm), AdviceId::RaiseVmMemory);
     // Nothing known: the generic sets, exactly procurement's.
     let unknown = MachineProfile::unknown();
     assert_eq!(
@@ -342,23 +337,17 @@ fn other_machines() {
             ..
         }
     ));
-    assert_eq!(add_ram_rec(&old), RecId::AddRam);
+    assert_eq!(add_ram_rec(&old), AdviceId::AddRam);
     // The ranked list's items name the size to reach, rounded up to a common one: 100 GiB
     // needed → 128 GiB (96 is too small).
     let item = |p: &MachineProfile| {
         hardware_recommendation(p, &ram_sizes(p), 100 * GIB, Outcome::default()).unwrap()
     };
     let r = item(&vm);
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::RaiseVmMemory, RecKind::Os)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::RaiseVmMemory, RecKind::Os));
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(128 * GIB));
     let r = item(&old);
-    assert_eq!(
-        (r.id, r.kind),
-        (RecommendationId::AddRam, RecKind::Hardware)
-    );
+    assert_eq!((r.id, r.kind), (AdviceId::AddRam, RecKind::Hardware));
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(128 * GIB));
     assert!(!r.changes.contains_key("modules"));
 }
