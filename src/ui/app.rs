@@ -691,8 +691,24 @@ impl Drop for RamvramApp {
     }
 }
 
+/// The widest glyph atlas the window asks for, in pixels. egui makes its font atlas as wide as
+/// the largest texture the renderer takes (16,384 on Mesa's llvmpipe) and doubles its height as
+/// glyphs arrive, so a wide atlas wastes most of its last rows, held twice (egui's copy and the
+/// driver's). 4,096 × 4,096 still holds every glyph of the Chinese pages at twice the scale (an
+/// atlas that fills is cleared and drawn again); docs/benchmarks.md has the figures. egui also
+/// checks images against this side; the window draws none larger (its icon is 256 × 256).
+const ATLAS_SIDE: usize = 4096;
+
 impl eframe::App for RamvramApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
+    }
+
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        raw_input.max_texture_side = Some(
+            raw_input
+                .max_texture_side
+                .map_or(ATLAS_SIDE, |side| side.min(ATLAS_SIDE)),
+        );
     }
 }
