@@ -312,7 +312,7 @@ fn every_format_has_the_bandwidth_section() {
             ..Default::default()
         },
     );
-    let narrowest = with.workload.as_ref().unwrap().pipeline.narrowest.unwrap();
+    let narrowest = with.pipeline().unwrap().narrowest.unwrap();
     let md = report::render(&with, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
     let md = String::from_utf8(md).unwrap();
     let name = ramvram::present::workload::stage(Lang::En, narrowest);

@@ -133,6 +133,18 @@ pub struct Assessment {
     pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
+impl Assessment {
+    /// The one pipeline of the assessment (`bandwidth.pipeline`) when a workload was simulated
+    /// on it: what every view reads for the stages' samples/s, the narrowest stage and the
+    /// predicted GPU utilisation. `None` without a workload (or in a file without `bandwidth`).
+    pub fn pipeline(&self) -> Option<&workload::view::PipelineView> {
+        self.bandwidth
+            .as_ref()
+            .map(|b| &b.pipeline)
+            .filter(|p| p.with_workload)
+    }
+}
+
 /// Assesses one machine with a [`Scenario`] (a training plan, a workload, a model to serve;
 /// [`Scenario::NONE`] for the machine on its own): the one entry point every view uses. Each
 /// recommendation that changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the

@@ -5,12 +5,15 @@ use std::fmt::Write as _;
 use super::layout::{pad, section};
 
 use crate::advisor::workload::WorkloadResult;
+use crate::advisor::workload::view::PipelineView;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr};
 use crate::present::workload as words;
 
 /// The simulator section of `ramvram advise`: RAM budget, stages, bottleneck, utilisation.
-pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
+/// `r` is the simulator's result, `p` the assessment's one pipeline
+/// ([`crate::advisor::Assessment::pipeline`]).
+pub fn workload(lang: Lang, r: &WorkloadResult, p: &PipelineView) -> String {
     let mut out = String::new();
     section(&mut out, tr(lang, Msg::WorkTitle));
     let w = &r.workload;
@@ -24,16 +27,16 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
     }
     let _ = writeln!(out, "  {}", words::ram_bar_label(lang, r));
     let _ = writeln!(out, "\n  {}", tr(lang, Msg::WorkPipeline));
-    for (s, (name, rate)) in r.pipeline.stages.iter().zip(words::stage_rows(lang, r)) {
-        let mark = if Some(s.id) == r.pipeline.bottleneck {
+    for (s, (name, rate)) in p.stages.iter().zip(words::stage_rows(lang, p)) {
+        let mark = if Some(s.id) == p.bottleneck() {
             "  ◀"
         } else {
             ""
         };
         let _ = writeln!(out, "    {}  {rate}{mark}", pad(name, 24));
     }
-    let _ = writeln!(out, "  {}", words::bottleneck_sentence(lang, r));
-    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+    let _ = writeln!(out, "  {}", words::bottleneck_sentence(lang, p));
+    if let Some(u) = p.predicted_gpu_utilization {
         let _ = writeln!(
             out,
             "  {}",
@@ -44,7 +47,7 @@ pub fn workload(lang: Lang, r: &WorkloadResult) -> String {
             )
         );
     }
-    if let Some(note) = words::decode_assumption(lang, r) {
+    if let Some(note) = words::decode_assumption(lang, w, p) {
         super::layout::wrap(&mut out, "  ", &note);
     }
     out

@@ -68,7 +68,9 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 
 pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::workload as ww;
-    let Some(r) = &a.workload else { return };
+    let (Some(r), Some(p)) = (&a.workload, a.pipeline()) else {
+        return;
+    };
     let w = &r.workload;
     b.push(Block::Heading(tr(lang, Msg::WorkTitle).to_string()));
     let mut kv = vec![
@@ -127,9 +129,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
     b.push(Block::Paragraph(ww::ram_bar_label(lang, r)));
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
-    b.push(pipeline_table(lang, r));
-    let mut sentence = ww::bottleneck_sentence(lang, r);
-    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+    b.push(pipeline_table(lang, p));
+    let mut sentence = ww::bottleneck_sentence(lang, p);
+    if let Some(u) = p.predicted_gpu_utilization {
         sentence.push_str(&trf(
             lang,
             Msg::JoinUtilizationSentence,
@@ -137,18 +139,19 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         ));
     }
     b.push(Block::Paragraph(sentence));
-    if let Some(note) = ww::decode_assumption(lang, r) {
+    if let Some(note) = ww::decode_assumption(lang, w, p) {
         b.push(Block::Paragraph(note));
     }
 }
 
 /// The pipeline's stages with their rates in samples/s (or why a stage has none), storage
-/// first, as a two-column table without a header (the report's workload section).
-pub fn pipeline_table(lang: Lang, r: &crate::advisor::workload::WorkloadResult) -> Block {
+/// first, as a two-column table without a header (the report's workload section). `p` is the
+/// assessment's pipeline ([`Assessment::pipeline`]).
+pub fn pipeline_table(lang: Lang, p: &crate::advisor::workload::view::PipelineView) -> Block {
     use crate::present::workload as ww;
     Block::Table {
         header: vec![String::new(), String::new()],
-        rows: ww::stage_rows(lang, r)
+        rows: ww::stage_rows(lang, p)
             .into_iter()
             .map(|(name, rate)| vec![name.to_string(), rate])
             .collect(),
