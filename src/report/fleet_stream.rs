@@ -110,13 +110,7 @@ pub fn write_json(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let first = options.lang.langs()[0];
-    let skipped: Vec<SkippedFile> = super::fleet_skipped(skipped, options.redact)
-        .into_iter()
-        .map(|(file, why)| SkippedFile {
-            file,
-            reason: super::skip_reason(first, why.as_ref()),
-        })
-        .collect();
+    let skipped = SkippedFile::worded(first, &super::fleet_skipped(skipped, options.redact));
     let scrubber = options.redact.then(|| learn(inputs));
     let n = inputs.count();
     let machines = (0..n).map(|i| machine(inputs, i, duplicates, scrubber.as_ref()));
