@@ -237,7 +237,7 @@ pub fn ram_bar_label(lang: Lang, r: &WorkloadResult) -> String {
         Msg::WorkRamBarLabel,
         &[
             ("working", &format::gib(b.working_set_bytes)),
-            ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
+            ("ram", &format::gib_or_unknown(lang, b.usable_ram_bytes)),
         ],
     )
 }

@@ -161,7 +161,7 @@ fn item_colour(id: BudgetItemId) -> Color32 {
 
 fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
     let b = &r.memory_budget;
-    let ram = b.effective_ram_bytes.unwrap_or(0);
+    let ram = b.usable_ram_bytes.unwrap_or(0);
     let scale_max = b.working_set_bytes.max(ram).max(1) as f32 * 1.05;
     let (rect, response) = ui.allocate_exact_size(vec2(ui.available_width(), 34.0), Sense::hover());
     let label = words::ram_bar_label(lang, r);
