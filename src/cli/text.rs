@@ -85,15 +85,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             wrap_hanging(&mut out, "  ", "    ", &line);
         }
     }
-    if let (Some(w), Some(p)) = (&a.workload, a.pipeline()) {
-        out.push_str(&super::text_workload::workload(lang, w, p));
-    }
-    if let Some(t) = &a.training_memory {
-        out.push_str(&super::text_training::training(lang, t));
-    }
-    if let Some(m) = &a.inference_memory {
-        out.push_str(&super::text_inference::inference(lang, m));
-    }
+    // The plans: the report's sections, drawn for the terminal (each empty when not set up).
+    out.push_str(&doc(Section::Workload));
+    out.push_str(&doc(Section::Training));
+    out.push_str(&doc(Section::Inference));
     if !a.recommendations.is_empty() {
         section(&mut out, tr(lang, Msg::RecommendationSection));
         for (i, r) in a.recommendations.iter().enumerate() {
