@@ -377,3 +377,37 @@ fn a_theoretical_stage_keeps_its_inputs_provenance() {
     assert_eq!(pcie.source, Provenance::Detected);
     assert!(!b.pipeline.stages[0].theoretical);
 }
+
+/// The decode rate's provenance is in the one pipeline only when the rate plays a part: images
+/// decoded by CPU workers (ImageNet's preset: the built-in default rate). With DALI decoding on
+/// the GPU it is null, and no view words a decode assumption.
+#[test]
+fn the_decode_rate_is_named_only_when_cpu_workers_decode() {
+    use ramvram::advisor::Scenario;
+    use ramvram::advisor::workload::{DecodeOn, presets};
+    use ramvram::i18n::Lang;
+    let on = |decode_on| {
+        let mut w = presets::preset("imagenet-resnet50").unwrap();
+        w.decode_on = decode_on;
+        assess(
+            &fixture("seed-4090-32g"),
+            &Scenario {
+                workload: Some(w),
+                ..Scenario::NONE
+            },
+        )
+    };
+    let cpu = on(DecodeOn::Cpu);
+    let p = cpu.pipeline().unwrap();
+    assert_eq!(p.decode_source, Some(Provenance::Default));
+    let w = &cpu.workload.as_ref().unwrap().workload;
+    assert!(ramvram::present::workload::decode_assumption(Lang::En, w, p).is_some());
+    let gpu = on(DecodeOn::Gpu);
+    let p = gpu.pipeline().unwrap();
+    assert_eq!(p.decode_source, None);
+    let w = &gpu.workload.as_ref().unwrap().workload;
+    assert_eq!(
+        ramvram::present::workload::decode_assumption(Lang::En, w, p),
+        None
+    );
+}

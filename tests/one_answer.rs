@@ -240,13 +240,13 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
                 .click();
             h.run();
         }
-        let w = h.state().assessment().unwrap().workload.clone().unwrap();
-        let narrowest = w.pipeline.narrowest.unwrap();
+        let p = h.state().assessment().unwrap().pipeline().unwrap().clone();
+        let narrowest = p.narrowest.unwrap();
         let stage = ramvram::present::workload::stage(Lang::En, narrowest);
-        let rate = ramvram::format::rate(Lang::En, w.pipeline.rate(narrowest).unwrap());
-        let sentence = ramvram::present::workload::bottleneck_sentence(Lang::En, &w);
+        let rate = ramvram::format::rate(Lang::En, p.rate(narrowest).unwrap());
+        let sentence = ramvram::present::workload::bottleneck_sentence(Lang::En, &p);
         assert!(
-            sentence.contains(stage) || w.pipeline.bottleneck.is_none(),
+            sentence.contains(stage) || p.bottleneck().is_none(),
             "{name}: {sentence}"
         );
         h.get_by_label(&sentence);

@@ -312,7 +312,7 @@ fn every_format_has_the_bandwidth_section() {
             ..Default::default()
         },
     );
-    let narrowest = with.workload.as_ref().unwrap().pipeline.narrowest.unwrap();
+    let narrowest = with.pipeline().unwrap().narrowest.unwrap();
     let md = report::render(&with, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
     let md = String::from_utf8(md).unwrap();
     let name = ramvram::present::workload::stage(Lang::En, narrowest);
@@ -407,4 +407,43 @@ fn the_first_pdf_page_carries_the_purchase_line() {
         p.contains(&squash("该买什么")) && p.contains(&squash("先查说明书")),
         "{p}"
     );
+}
+
+/// The training section is built once for the terminal and the report, so the report carries
+/// what the terminal always said: the plan's warnings and, with NVMe offload, the NVMe traffic
+/// per step. Llama 2 7B (6,738,415,616 parameters, Meta's model card) with ZeRO-3 offloading
+/// both to NVMe reads and writes its optimizer side once per step: fp32 gradients (4 B), fp32
+/// master weights (4 B) and Adam's two moments (8 B) = 16 B × 6,738,415,616 × 2 =
+/// 215,629,299,712 bytes. Eight GPUs per node on the one-GPU g5 is a plan warning.
+#[test]
+fn the_report_lists_the_plans_warnings_and_nvme_traffic_like_the_terminal() {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero3,
+        offload_optimizer: OffloadTarget::Nvme,
+        offload_param: OffloadTarget::Nvme,
+        gpus_per_node: 8,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = assess(
+        &common::fixture("aws-g5.xlarge"),
+        &Scenario {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    let traffic = ramvram::format::gib(2 * 16 * 6_738_415_616);
+    let md = report::render(&a, &options(Format::Markdown, ReportLang::One(Lang::En))).unwrap();
+    let md = String::from_utf8(md).unwrap();
+    let line = format!("NVMe traffic per optimizer step: {traffic} read and written");
+    assert!(md.contains(&line), "{line}");
+    let warning = "The plan uses more GPUs per node than this machine has.";
+    assert!(md.contains(warning), "{md}");
+    let terminal =
+        ramvram::report::terminal::render(&ramvram::present::document::machine::section(
+            ramvram::present::document::Section::Training,
+            Lang::En,
+            &a,
+        ));
+    assert!(terminal.contains(&line), "{terminal}");
+    assert!(terminal.contains(warning), "{terminal}");
 }

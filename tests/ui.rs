@@ -310,14 +310,8 @@ fn measuring_decode_speed_replaces_the_default_rate() {
     h.get_by_label("250\u{a0}MP/s — the default assumption (docs/model.md)");
     h.get_by_label("Measure decode speed").click();
     let decode_stage = |h: &egui_kittest::Harness<'_, RamvramApp>| {
-        let w = h.state().preview().unwrap().workload.as_ref().unwrap();
-        w.pipeline
-            .stages
-            .iter()
-            .find(|s| s.id == ramvram::advisor::workload::StageId::Decode)
-            .unwrap()
-            .samples_per_s
-            .unwrap()
+        let p = h.state().preview().unwrap().pipeline().unwrap();
+        p.rate(ramvram::advisor::workload::StageId::Decode).unwrap()
     };
     let before = decode_stage(&h);
     for _ in 0..10_000 {

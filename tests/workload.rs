@@ -17,7 +17,7 @@ const MIB: u64 = 1 << 20;
 fn machine(ram_gib: u64, storage: DiskKind) -> MachineRates {
     let (read, latency) = typical_storage(storage);
     MachineRates {
-        effective_ram_bytes: Some(ram_gib * GIB),
+        usable_ram_bytes: Some(ram_gib * GIB),
         physical_cores: Some(16),
         memory_bandwidth: Some(45e9),
         storage_kind: storage,
@@ -339,7 +339,17 @@ fn advise_json_with_flags_has_budget_and_pipeline() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let b = &v["memory_budget"];
-    assert_eq!(b["effective_ram_bytes"].as_u64(), Some(32 * GIB));
+    assert_eq!(b["usable_ram_bytes"].as_u64(), Some(32 * GIB));
+    // A file written before the rename reads back: the old name is an alias.
+    let mut old = b.clone();
+    let usable = old
+        .as_object_mut()
+        .unwrap()
+        .remove("usable_ram_bytes")
+        .unwrap();
+    old["effective_ram_bytes"] = usable;
+    let read: ramvram::advisor::workload::MemoryBudget = serde_json::from_value(old).unwrap();
+    assert_eq!(read.usable_ram_bytes, Some(32 * GIB));
     assert!(
         b["items"]
             .as_array()

@@ -295,7 +295,7 @@ fn the_index_copied_into_every_worker_is_a_finding_with_its_growth_and_the_array
 
 fn machine(ram_gib: u64) -> MachineRates {
     MachineRates {
-        effective_ram_bytes: Some(ram_gib * GIB),
+        usable_ram_bytes: Some(ram_gib * GIB),
         physical_cores: Some(16),
         memory_bandwidth: Some(45e9),
         storage_kind: DiskKind::Nvme,
@@ -554,7 +554,7 @@ fn the_ram_lever_is_the_simulator_rerun_on_the_larger_machine() {
     let after = simulate(
         &seed,
         &MachineRates {
-            effective_ram_bytes: Some(ram),
+            usable_ram_bytes: Some(ram),
             ..tiny.clone()
         },
     );

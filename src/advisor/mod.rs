@@ -138,6 +138,18 @@ pub struct Assessment {
     pub bandwidth: Option<bandwidth::Bandwidth>,
 }
 
+impl Assessment {
+    /// The one pipeline of the assessment (`bandwidth.pipeline`) when a workload was simulated
+    /// on it: what every view reads for the stages' samples/s, the narrowest stage and the
+    /// predicted GPU utilisation. `None` without a workload (or in a file without `bandwidth`).
+    pub fn pipeline(&self) -> Option<&workload::view::PipelineView> {
+        self.bandwidth
+            .as_ref()
+            .map(|b| &b.pipeline)
+            .filter(|p| p.with_workload)
+    }
+}
+
 /// Assesses one machine with a [`Scenario`] (a training plan, a workload, a model to serve;
 /// [`Scenario::NONE`] for the machine on its own): the one entry point every view uses. Each
 /// recommendation that changes the machine (`/dev/shm`, WSL's cap, RAM) is re-assessed on the
@@ -213,34 +225,32 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         },
         None => (None, None),
     };
-    let mut bw = bandwidth::bandwidth(profile, &vram);
-    let rates = workload::MachineRates::from_profile(
-        profile,
-        &memory,
-        scenario.workload.as_ref().and_then(|w| w.storage),
-        &bw.memory,
-        &bw.pcie,
-        &bw.storage,
-    );
+    let bw = bandwidth::bandwidth(profile, &vram);
+    // The simulator's view of this machine with the dataset on `storage`: from the bandwidth
+    // view's memory, PCIe and measured folders (not its pipeline, which is made from these).
+    let rates_with = |storage: Option<crate::profile::DiskKind>| {
+        workload::MachineRates::from_profile(
+            profile,
+            &memory,
+            storage,
+            &bw.memory,
+            &bw.pcie,
+            &bw.storage,
+        )
+    };
+    let rates = rates_with(scenario.workload.as_ref().and_then(|w| w.storage));
     let workload = scenario
         .workload
         .as_ref()
         .map(|w| workload::simulate(w, &rates));
-    // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
-    bw.pipeline = workload::view::pipeline_view(&rates, workload.as_ref());
     if let Some(w) = &workload {
         // The machine's rates with the dataset on a kind of disk it has (a local copy).
         let rates_on = |kind: crate::profile::DiskKind| {
-            profile.disks.iter().any(|d| d.kind == kind).then(|| {
-                workload::MachineRates::from_profile(
-                    profile,
-                    &memory,
-                    Some(kind),
-                    &bw.memory,
-                    &bw.pcie,
-                    &bw.storage,
-                )
-            })
+            profile
+                .disks
+                .iter()
+                .any(|d| d.kind == kind)
+                .then(|| rates_with(Some(kind)))
         };
         recommendations.extend(workload::levers::recommendations(
             w,
@@ -249,7 +259,11 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
             &rates_on,
         ));
     }
-    let bandwidth = Some(bw);
+    // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
+    let bandwidth = Some(bandwidth::Bandwidth {
+        pipeline: workload::view::pipeline_view(&rates, workload.as_ref()),
+        ..bw
+    });
     let cx = finder::Context {
         profile,
         ram: &memory,

@@ -74,7 +74,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
     }
 
     if let Some(b) = &a.bandwidth {
-        bandwidth(&mut out, lang, b, a.workload.as_ref());
+        bandwidth(&mut out, lang, b);
     }
 
     out.push_str(&doc(Section::Findings));
@@ -85,15 +85,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             wrap_hanging(&mut out, "  ", "    ", &line);
         }
     }
-    if let Some(w) = &a.workload {
-        out.push_str(&super::text_workload::workload(lang, w));
-    }
-    if let Some(t) = &a.training_memory {
-        out.push_str(&super::text_training::training(lang, t));
-    }
-    if let Some(m) = &a.inference_memory {
-        out.push_str(&super::text_inference::inference(lang, m));
-    }
+    // The plans: the report's sections, drawn for the terminal (each empty when not set up).
+    out.push_str(&doc(Section::Workload));
+    out.push_str(&doc(Section::Training));
+    out.push_str(&doc(Section::Inference));
     if !a.recommendations.is_empty() {
         section(&mut out, tr(lang, Msg::RecommendationSection));
         for (i, r) in a.recommendations.iter().enumerate() {
@@ -115,15 +110,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
 }
 
 /// The bandwidth section: pipeline sentence, memory bandwidth, the seed's rule, PCIe.
-fn bandwidth(
-    out: &mut String,
-    lang: Lang,
-    b: &crate::advisor::bandwidth::Bandwidth,
-    workload: Option<&crate::advisor::workload::WorkloadResult>,
-) {
+fn bandwidth(out: &mut String, lang: Lang, b: &crate::advisor::bandwidth::Bandwidth) {
     use crate::present::bandwidth as words;
     section(out, tr(lang, Msg::BwTab));
-    wrap(out, "  ", &words::pipeline_sentence(lang, workload));
+    wrap(out, "  ", &words::pipeline_sentence(lang, &b.pipeline));
     out.push('\n');
     for line in words::stage_lines(lang, b) {
         wrap_hanging(out, "  · ", "    ", &line);

@@ -16,7 +16,7 @@ use super::{EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, print};
 use crate::advisor::diagnose::{self, Summary};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::ValueError;
-use crate::present::{self, monitor as words};
+use crate::present::monitor as words;
 use crate::probe::live::{self, Sampler, gpu, watch::Step};
 use crate::trace::jsonl::{self, TraceNote, TraceWriter};
 use crate::trace::{Trace, TraceHeader};
@@ -447,36 +447,10 @@ pub fn text_with(
         let _ = writeln!(out, "  {}", tr(lang, Msg::MonitorNoSamples));
         return out;
     }
-    let _ = writeln!(out, "\n  {}", tr(lang, Msg::MonitorPeaks));
-    for line in words::peak_lines(lang, &s.peaks) {
-        let _ = writeln!(out, "    {line}");
-    }
-    section(&mut out, tr(lang, Msg::MonitorCliDiagnoses));
-    if s.diagnoses.is_empty() {
-        super::layout::wrap_hanging(&mut out, "  ", "  ", &words::none_found(lang, s));
-    }
-    for d in &s.diagnoses {
-        let _ = writeln!(
-            out,
-            "  [{}] {}",
-            present::severity(lang, d.severity),
-            heading(d)
-        );
-        super::layout::wrap_hanging(&mut out, "      ", "      ", &words::explanation(lang, d));
-        for rec in words::recommendations(lang, d) {
-            super::layout::wrap_hanging(&mut out, "      → ", "        ", &rec);
-        }
-        out.push('\n');
-    }
-    let unchecked = words::unchecked_lines(lang, s);
-    if !unchecked.is_empty() {
-        if s.diagnoses.is_empty() {
-            out.push('\n');
-        }
-        for line in unchecked {
-            super::layout::wrap_hanging(&mut out, "  ", "  ", &line);
-        }
-    }
+    // Peaks and diagnoses: the report's blocks, drawn for the terminal.
+    out.push_str(&crate::report::terminal::render(
+        &crate::present::document::monitor::diagnoses(lang, s, heading),
+    ));
     out
 }
 

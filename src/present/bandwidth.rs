@@ -3,8 +3,8 @@
 
 use crate::advisor::RuleStatus;
 use crate::advisor::bandwidth::{Bandwidth, BandwidthBasis, PcieView};
+use crate::advisor::workload::StageId;
 use crate::advisor::workload::view::{PipelineView, StageView};
-use crate::advisor::workload::{StageId, WorkloadResult};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::Provenance;
@@ -108,12 +108,14 @@ pub fn with_source(lang: Lang, value: String, s: Option<Provenance>, channels: b
     }
 }
 
-/// The sentence about the pipeline: with a workload, the Data loading page's own sentence
-/// (the same numbers, from the same result); without, that these are the machine's capacities.
-pub fn pipeline_sentence(lang: Lang, workload: Option<&WorkloadResult>) -> String {
-    match workload {
-        Some(r) => super::workload::bottleneck_sentence(lang, r),
-        None => tr(lang, Msg::DataloaderMachineOnly).to_string(),
+/// The sentence about the pipeline `p` (`bandwidth.pipeline`): with a workload, the Data
+/// loading page's own sentence ([`super::workload::bottleneck_sentence`], the same numbers);
+/// without, that these are the machine's capacities.
+pub fn pipeline_sentence(lang: Lang, p: &PipelineView) -> String {
+    if p.with_workload {
+        super::workload::bottleneck_sentence(lang, p)
+    } else {
+        tr(lang, Msg::DataloaderMachineOnly).to_string()
     }
 }
 
@@ -374,8 +376,8 @@ mod tests {
         );
         let b = a.bandwidth.as_ref().unwrap();
         assert_eq!(b.pipeline.narrowest, None);
-        assert!(pipeline_sentence(Lang::En, None).starts_with("No workload is set up"));
-        assert!(pipeline_sentence(Lang::Zh, None).starts_with("还没有设定数据加载任务"));
+        assert!(pipeline_sentence(Lang::En, &b.pipeline).starts_with("No workload is set up"));
+        assert!(pipeline_sentence(Lang::Zh, &b.pipeline).starts_with("还没有设定数据加载任务"));
         let lines = stage_lines(Lang::En, b);
         // One channel × 3200 MT/s × 8 B = 25.6 GB/s, inferred from slot names.
         assert_eq!(lines[1], "RAM bandwidth: 25.6\u{a0}GB/s (theoretical)");

@@ -189,15 +189,8 @@ fn expected_words(lang: Lang, expected: &str) -> String {
     // A list of names: each between backticks.
     let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
     if !names.is_empty() {
-        let sep = match lang {
-            Lang::En => ", ",
-            Lang::Zh => "、",
-        };
-        return names
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(sep);
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        return super::join(lang, &quoted);
     }
     format!("`{expected}`")
 }

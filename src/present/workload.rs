@@ -1,8 +1,9 @@
 //! Words for the workload simulator.
 
+use crate::advisor::workload::view::PipelineView;
 use crate::advisor::workload::{
     Augmentation, BudgetItemId, CacheMode, CacheScope, DataFormat, DecodeOn, Inert, StageId,
-    WorkloadResult,
+    Workload, WorkloadResult,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -120,21 +121,26 @@ pub fn inert_reason(lang: Lang, i: Inert) -> &'static str {
 
 /// The decode rate the utilisation rests on: when it is the built-in default, that it is
 /// assumed, with the utilisation at half and double the rate and how to measure it; else the
-/// rate given. `None` when nothing is decoded on the CPU.
-pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
-    let d = r.pipeline.decode?;
-    let rate = super::bench::mpix(d.mpix_per_core);
+/// rate given. `w` is the workload simulated, `p` the assessment's pipeline
+/// ([`crate::advisor::Assessment::pipeline`]). `None` when nothing is decoded on the CPU.
+pub fn decode_assumption(lang: Lang, w: &Workload, p: &PipelineView) -> Option<String> {
+    let source = p.decode_source.filter(|_| p.with_workload)?;
+    let rate = super::bench::mpix(p.decode_mpix_per_core);
     let flat = |low: f64, high: f64| (high - low).abs() < 5e-4;
     Some(
-        match (d.source, d.utilization_at_half, d.utilization_at_double) {
+        match (
+            source,
+            p.utilization_at_half_decode_rate,
+            p.utilization_at_double_decode_rate,
+        ) {
             (Provenance::Default, Some(low), Some(high)) if flat(low, high) => trf(
                 lang,
                 Msg::DataloaderDecodeAssumedFlat,
                 &[
                     ("rate", &rate),
                     ("value", &format::percent(low)),
-                    ("width", &r.workload.width.to_string()),
-                    ("height", &r.workload.height.to_string()),
+                    ("width", &w.width.to_string()),
+                    ("height", &w.height.to_string()),
                 ],
             ),
             (Provenance::Default, Some(low), Some(high)) => trf(
@@ -144,8 +150,8 @@ pub fn decode_assumption(lang: Lang, r: &WorkloadResult) -> Option<String> {
                     ("rate", &rate),
                     ("low", &format::percent(low)),
                     ("high", &format::percent(high)),
-                    ("width", &r.workload.width.to_string()),
-                    ("height", &r.workload.height.to_string()),
+                    ("width", &w.width.to_string()),
+                    ("height", &w.height.to_string()),
                 ],
             ),
             _ => trf(lang, Msg::DataloaderDecodeGiven, &[("rate", &rate)]),
@@ -231,7 +237,7 @@ pub fn ram_bar_label(lang: Lang, r: &WorkloadResult) -> String {
         Msg::WorkRamBarLabel,
         &[
             ("working", &format::gib(b.working_set_bytes)),
-            ("ram", &format::gib_or_unknown(lang, b.effective_ram_bytes)),
+            ("ram", &format::gib_or_unknown(lang, b.usable_ram_bytes)),
         ],
     )
 }
@@ -244,21 +250,22 @@ pub fn stage_rate(lang: Lang, id: StageId, samples_per_s: Option<f64>) -> String
 }
 
 /// The pipeline as rows of (stage name, rate), storage first: what the terminal, the report's
-/// workload section and the Data loading page list under "Pipeline".
-pub fn stage_rows(lang: Lang, r: &WorkloadResult) -> Vec<(&'static str, String)> {
-    r.pipeline
-        .stages
+/// workload section and the Data loading page list under "Pipeline". `p` is the assessment's
+/// pipeline ([`crate::advisor::Assessment::pipeline`]).
+pub fn stage_rows(lang: Lang, p: &PipelineView) -> Vec<(&'static str, String)> {
+    p.stages
         .iter()
         .map(|s| (stage(lang, s.id), stage_rate(lang, s.id, s.samples_per_s)))
         .collect()
 }
 
-/// One sentence naming the narrowest stage, in numbers.
-pub fn bottleneck_sentence(lang: Lang, r: &WorkloadResult) -> String {
-    let demand = format::rate(lang, r.workload.gpu_demand_samples_per_s);
-    match r.pipeline.bottleneck {
+/// One sentence naming the narrowest stage of the simulated pipeline `p`, in numbers: the
+/// stage that starves the GPUs with its rate and their demand, or that none does.
+pub fn bottleneck_sentence(lang: Lang, p: &PipelineView) -> String {
+    let demand = format::rate(lang, p.rate(StageId::GpuDemand).unwrap_or(0.0));
+    match p.bottleneck() {
         Some(id) => {
-            let supply = r.pipeline.rate(id).unwrap_or(0.0);
+            let supply = p.rate(id).unwrap_or(0.0);
             trf(
                 lang,
                 Msg::WorkBottleneck,

@@ -71,6 +71,7 @@ fn clean_chart(chart: &mut Chart) {
             x_label,
             y_label,
             line_labels,
+            ..
         } => {
             points.iter_mut().for_each(|p| fix(&mut p.label));
             fix(x_label);
@@ -118,6 +119,7 @@ mod tests {
                 x_label: "x".into(),
                 y_label: "y".into(),
                 line_labels: ["1×".into(), "1.5×".into(), "2×".into()],
+                lang: crate::i18n::Lang::En,
             }),
         ];
         clean_blocks(&mut blocks);

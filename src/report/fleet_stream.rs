@@ -90,13 +90,7 @@ pub fn write_json(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let first = options.lang.langs()[0];
-    let skipped: Vec<SkippedFile> = super::fleet_skipped(skipped, options.redact)
-        .into_iter()
-        .map(|(file, why)| SkippedFile {
-            file,
-            reason: super::skip_reason(first, why.as_ref()),
-        })
-        .collect();
+    let skipped = SkippedFile::worded(first, &super::fleet_skipped(skipped, options.redact));
     let scrubber = options.redact.then(|| learn(inputs));
     let n = inputs.count();
     let mut assessor = FleetAssessor::new();

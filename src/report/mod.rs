@@ -358,6 +358,20 @@ pub struct SkippedFile {
     pub reason: String,
 }
 
+impl SkippedFile {
+    /// The skipped files of a fleet report as its JSON lists them (from
+    /// [`fleet_skipped`]'s list; `None`: the reason was redacted), reasons worded in `lang`.
+    pub fn worded(lang: Lang, skipped: &[(String, Option<Skip>)]) -> Vec<SkippedFile> {
+        skipped
+            .iter()
+            .map(|(file, why)| SkippedFile {
+                file: file.clone(),
+                reason: skip_reason(lang, why.as_ref()),
+            })
+            .collect()
+    }
+}
+
 /// A skipped file's reason (built in [`crate::present::fleet`]).
 pub use crate::present::fleet::skip_reason;
 
@@ -380,13 +394,7 @@ impl FleetDocument {
     ) -> FleetDocument {
         FleetDocument {
             machines: machines.to_vec(),
-            skipped: skipped
-                .iter()
-                .map(|(file, why)| SkippedFile {
-                    file: file.clone(),
-                    reason: skip_reason(lang, why.as_ref()),
-                })
-                .collect(),
+            skipped: SkippedFile::worded(lang, skipped),
         }
     }
 }

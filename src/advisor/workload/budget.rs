@@ -74,13 +74,16 @@ pub struct BudgetItem {
 /// The RAM budget.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemoryBudget {
-    /// Effective RAM (cgroup limit applied), when known.
-    pub effective_ram_bytes: Option<u64>,
+    /// The usable RAM the budget is held against, bytes: [`crate::advisor::RamSizes`]'s
+    /// `usable_bytes` (`MemTotal`, or the cgroup limit when lower), when known. Read back
+    /// under its old name `effective_ram_bytes` too.
+    #[serde(alias = "effective_ram_bytes")]
+    pub usable_ram_bytes: Option<u64>,
     /// Parts, the page cache last.
     pub items: Vec<BudgetItem>,
     /// Everything but the page cache.
     pub working_set_bytes: u64,
-    /// Effective RAM − working set (negative: over by that much). `None` when RAM is unknown.
+    /// Usable RAM − working set (negative: over by that much). `None` when RAM is unknown.
     pub headroom_bytes: Option<i64>,
     /// Share of the dataset the page cache can hold, 0–1 (1 when a cache holds it in RAM).
     pub dataset_cached_fraction: f64,
@@ -307,7 +310,7 @@ pub fn budget(
         bytes: page_cache,
     });
     MemoryBudget {
-        effective_ram_bytes: usable_ram,
+        usable_ram_bytes: usable_ram,
         items,
         working_set_bytes: working,
         headroom_bytes: usable_ram.map(|r| r as i64 - working.min(i64::MAX as u64) as i64),

@@ -51,7 +51,7 @@ pub fn findings(w: &WorkloadResult, ram: &RamSizes) -> Vec<Finding> {
 
 fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let b = &w.memory_budget;
-    let (Some(ram), Some(headroom)) = (b.effective_ram_bytes, b.headroom_bytes) else {
+    let (Some(ram), Some(headroom)) = (b.usable_ram_bytes, b.headroom_bytes) else {
         return;
     };
     let base = |id, sev, recs: &[AdviceId]| {

@@ -21,7 +21,7 @@ pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
         (Some(have), Some(need)) => Some(need <= have),
         _ => Some(true),
     };
-    let ram_fits = b.effective_ram_bytes.map(|_| ram_fits(r));
+    let ram_fits = b.usable_ram_bytes.map(|_| ram_fits(r));
     let mut o = Outcome {
         working_set_bytes: Some(b.working_set_bytes),
         predicted_gpu_utilization: r.pipeline.predicted_gpu_utilization,
@@ -29,7 +29,7 @@ pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
         fits: crate::advisor::check::all_fit(&[Some(ram_fits), Some(shm_fits)]),
         ..Outcome::default()
     };
-    let ram_check = b.effective_ram_bytes.map(|ram| {
+    let ram_check = b.usable_ram_bytes.map(|ram| {
         crate::advisor::training::CapacityCheck::new(LimitKind::Ram, b.working_set_bytes, Some(ram))
     });
     let shm_check = match (shm, shm_need) {
@@ -55,7 +55,7 @@ pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
 /// RAM is unknown (nothing to check against).
 pub fn ram_fits(r: &WorkloadResult) -> bool {
     let b = &r.memory_budget;
-    match (b.effective_ram_bytes, b.headroom_bytes) {
+    match (b.usable_ram_bytes, b.headroom_bytes) {
         (Some(ram), Some(h)) => h >= 0 && h.unsigned_abs() >= margin(LimitKind::Ram, ram),
         _ => true,
     }

@@ -144,7 +144,7 @@ pub fn recommendations(
     }
     cache_levers(r, &base, m, fits_now, &mut out);
     let index = r.memory_budget.item(BudgetItemId::WorkerIndexCopies);
-    let ram = r.memory_budget.effective_ram_bytes;
+    let ram = r.memory_budget.usable_ram_bytes;
     let noticeable = ram.is_some_and(|ram| index as f64 >= ram as f64 * INDEX_NOTICEABLE_SHARE);
     if index > 0 && (noticeable || !fits_now) {
         let after = run(Workload {
@@ -199,7 +199,7 @@ pub fn recommendations(
 pub fn with_ram(w: &Workload, m: &MachineRates, installed: u64) -> WorkloadResult {
     let usable = crate::units::saturating_bytes(installed as f64 * m.usable_share);
     let more = MachineRates {
-        effective_ram_bytes: Some(usable),
+        usable_ram_bytes: Some(usable),
         ..m.clone()
     };
     simulate_only(w, &more)
@@ -257,7 +257,7 @@ fn cache_levers(
         // (SWAP_RISK_SHARE): scale both sides by √(room ÷ cache).
         let cache = r.memory_budget.item(BudgetItemId::DecodedCache);
         let others = r.memory_budget.working_set_bytes - cache;
-        let ram = r.memory_budget.effective_ram_bytes.unwrap_or(0) as f64;
+        let ram = r.memory_budget.usable_ram_bytes.unwrap_or(0) as f64;
         let room = ((ram * (1.0 - SWAP_RISK_SHARE)) as u64).saturating_sub(others);
         let scale = (room as f64 / cache.max(1) as f64).sqrt().min(1.0);
         let side = |s: u32| ((f64::from(s) * scale) as u32 / CACHE_SIDE_STEP) * CACHE_SIDE_STEP;

@@ -346,9 +346,10 @@ pub struct WorkloadResult {
     pub workload: Workload,
     /// The RAM budget (`memory_budget` in `advise --json`).
     pub memory_budget: MemoryBudget,
-    /// The simulator's pipeline, samples/s per stage. Not written in the assessment JSON: the
+    /// The simulator's pipeline, samples/s per stage: what the advisor's own checks and the
+    /// simulator's tests read. Not written in the assessment JSON, and no view reads it: the
     /// one pipeline there is `bandwidth.pipeline` ([`view::pipeline_view`] of this one, with the
-    /// machine's capacities in bytes/s besides).
+    /// machine's capacities in bytes/s besides; [`crate::advisor::Assessment::pipeline`]).
     #[serde(skip)]
     pub pipeline: Pipeline,
     /// /dev/shm this workload needs, bytes: [`ShmNeed::bytes`].

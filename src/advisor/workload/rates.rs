@@ -26,8 +26,9 @@ pub struct Sources {
 /// What the simulator needs to know about the machine. Rates in bytes/s; `None` = unknown.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MachineRates {
-    /// Usable RAM (the cgroup limit when it is lower than `MemTotal`).
-    pub effective_ram_bytes: Option<u64>,
+    /// Usable RAM, bytes: [`RamSizes::usable_bytes`] (the cgroup limit when it is lower than
+    /// `MemTotal`).
+    pub usable_ram_bytes: Option<u64>,
     /// Usable ÷ installed RAM on this machine (1 when unknown): a RAM need in usable bytes
     /// divided by it is the installed RAM to buy.
     pub usable_share: f64,
@@ -62,7 +63,7 @@ impl Default for MachineRates {
     fn default() -> MachineRates {
         let (read, latency) = typical_storage(DiskKind::Unknown);
         MachineRates {
-            effective_ram_bytes: None,
+            usable_ram_bytes: None,
             usable_share: 1.0,
             ram_capped: false,
             physical_cores: None,
@@ -205,7 +206,7 @@ impl MachineRates {
         let (memory_bandwidth, memory_source, memory_theoretical) = memory_figure(memory);
         let pcie = pcie_figure(pcie);
         MachineRates {
-            effective_ram_bytes: ram.usable_bytes,
+            usable_ram_bytes: ram.usable_bytes,
             usable_share: ram.usable_share(),
             ram_capped: ram.limited_by_cgroup,
             // Workers can only use the CPUs this process may use (a Slurm job's cpuset, a

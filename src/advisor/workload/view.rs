@@ -81,11 +81,30 @@ pub struct PipelineView {
     /// JPEG decode rate per core behind it, megapixels/s.
     pub decode_mpix_per_core: f64,
     /// Where the decode rate came from: [`Provenance::Default`] or [`Provenance::Entered`].
+    /// With a workload whose samples aren't decoded by CPU workers (GPU decode, no images),
+    /// `None`: the rate plays no part in its prediction.
     pub decode_source: Option<Provenance>,
     /// The measured storage folder, when the storage figure is measured.
     pub storage_path: Option<String>,
     /// The kind of storage the dataset is on.
     pub storage_kind: Option<crate::profile::DiskKind>,
+}
+
+impl PipelineView {
+    /// The simulator's rate of stage `id`, samples/s; `None` without a workload, or when the
+    /// stage has none (cached storage, an unknown figure).
+    pub fn rate(&self, id: StageId) -> Option<f64> {
+        self.stages
+            .iter()
+            .find(|s| s.id == id)
+            .and_then(|s| s.samples_per_s)
+    }
+
+    /// The stage that starves the GPUs: the narrowest one when it is below their demand
+    /// ([`Self::starves_gpus`]); `None` without a workload or when the GPUs are fed.
+    pub fn bottleneck(&self) -> Option<StageId> {
+        self.narrowest.filter(|_| self.starves_gpus == Some(true))
+    }
 }
 
 /// The pipeline view of machine `m`, with workload result `r` when one is set up.
@@ -158,7 +177,10 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
         with_workload: r.is_some(),
         decode_cores: m.physical_cores,
         decode_mpix_per_core: rate,
-        decode_source: Some(source),
+        decode_source: match r {
+            Some(_) => decode.map(|d| d.source),
+            None => Some(source),
+        },
         storage_path: m.sources.storage_path.clone(),
         storage_kind: Some(m.storage_kind),
     }

@@ -60,6 +60,7 @@ pub fn build(
             x_label: axis(Msg::FleetVramAxis),
             y_label: axis(Msg::FleetRamAxis),
             line_labels: [line("1×"), line("1.5×"), line("2×")],
+            lang,
         }));
         b.extend(skipped_files(
             lang,

@@ -84,7 +84,7 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::BwTab).to_string()));
     b.push(Block::Paragraph(words::pipeline_sentence(
         lang,
-        a.workload.as_ref(),
+        &bw.pipeline,
     )));
     let p = &bw.pipeline;
     // Without a workload there is no per-workload rate and no narrowest stage: two columns of

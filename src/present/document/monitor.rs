@@ -3,6 +3,7 @@
 //! [`crate::present::monitor`]; computes nothing.
 
 use super::types::{Block, Chart, MonitorReport};
+use crate::advisor::diagnose::{Diagnosis, Summary};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, monitor as words};
 
@@ -52,11 +53,19 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
     if !spans.is_empty() {
         b.push(Block::Note(tr(lang, Msg::MonitorUiShaded).to_string()));
     }
-    b.push(Block::Subheading(tr(lang, Msg::MonitorPeaks).to_string()));
-    b.push(Block::Bullets(words::peak_lines(lang, &s.peaks)));
-    b.push(Block::Subheading(
-        tr(lang, Msg::MonitorCliDiagnoses).to_string(),
-    ));
+    b.extend(diagnoses(lang, s, &|d| words::title_with_range(lang, d)));
+}
+
+/// A run's peaks, then its diagnoses (each titled by `title`: its time range from the start, or
+/// on the clock for a trace from a metrics server) with their advice, or that nothing was
+/// found, then the checks that had no data: what the report's section and the terminal's
+/// `ramvram watch` / `diagnose` show.
+pub fn diagnoses(lang: Lang, s: &Summary, title: &dyn Fn(&Diagnosis) -> String) -> Vec<Block> {
+    let mut b = vec![
+        Block::Subheading(tr(lang, Msg::MonitorPeaks).to_string()),
+        Block::Bullets(words::peak_lines(lang, &s.peaks)),
+        Block::Subheading(tr(lang, Msg::MonitorCliDiagnoses).to_string()),
+    ];
     if s.diagnoses.is_empty() {
         b.push(Block::Paragraph(words::none_found(lang, s)));
     }
@@ -65,7 +74,7 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
             lang,
             severity: d.severity,
             label: present::severity(lang, d.severity).to_string(),
-            title: words::title_with_range(lang, d),
+            title: title(d),
             explanation: words::explanation(lang, d),
             recommendations: words::recommendations(lang, d),
         });
@@ -73,4 +82,5 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
     for line in words::unchecked_lines(lang, s) {
         b.push(Block::Paragraph(line));
     }
+    b
 }

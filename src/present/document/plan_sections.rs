@@ -60,6 +60,22 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         rows: rows.into_iter().map(|r| r.to_vec()).collect(),
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
+    if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
+        b.push(Block::Paragraph(trf(
+            lang,
+            Msg::TrainNvmeTraffic,
+            &[("bytes", &format::gib(traffic))],
+        )));
+    }
+    if !t.estimate.warnings.is_empty() {
+        b.push(Block::Bullets(
+            t.estimate
+                .warnings
+                .iter()
+                .map(|w| tw::plan_warning(lang, *w).to_string())
+                .collect(),
+        ));
+    }
     b.push(Block::Note(
         tw::source(lang, t.estimate.formula).to_string(),
     ));
@@ -68,10 +84,14 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 
 pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::workload as ww;
-    let Some(r) = &a.workload else { return };
+    let (Some(r), Some(p)) = (&a.workload, a.pipeline()) else {
+        return;
+    };
     let w = &r.workload;
     b.push(Block::Heading(tr(lang, Msg::WorkTitle).to_string()));
-    let mut kv = vec![
+    let preset = ww::preset_basis(lang, w).map(|p| (tr(lang, Msg::WorkPresetRow).to_string(), p));
+    let mut kv: Vec<(String, String)> = preset.into_iter().collect();
+    kv.extend([
         (
             tr(lang, Msg::WorkDataset).to_string(),
             format::gb(w.dataset_bytes),
@@ -80,7 +100,7 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
             tr(lang, Msg::WorkSamples).to_string(),
             w.samples.to_string(),
         ),
-    ];
+    ]);
     if w.width > 0 {
         kv.push((
             tr(lang, Msg::WorkImageSize).to_string(),
@@ -127,9 +147,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     }
     b.push(Block::Paragraph(ww::ram_bar_label(lang, r)));
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
-    b.push(pipeline_table(lang, r));
-    let mut sentence = ww::bottleneck_sentence(lang, r);
-    if let Some(u) = r.pipeline.predicted_gpu_utilization {
+    b.push(pipeline_table(lang, p));
+    let mut sentence = ww::bottleneck_sentence(lang, p);
+    if let Some(u) = p.predicted_gpu_utilization {
         sentence.push_str(&trf(
             lang,
             Msg::JoinUtilizationSentence,
@@ -137,22 +157,29 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         ));
     }
     b.push(Block::Paragraph(sentence));
-    if let Some(note) = ww::decode_assumption(lang, r) {
+    if let Some(note) = ww::decode_assumption(lang, w, p) {
         b.push(Block::Paragraph(note));
     }
 }
 
 /// The pipeline's stages with their rates in samples/s (or why a stage has none), storage
-/// first, as a two-column table without a header (the report's workload section).
-pub fn pipeline_table(lang: Lang, r: &crate::advisor::workload::WorkloadResult) -> Block {
+/// first, the narrowest stage marked ● as the Bandwidth section marks it, as a table without a
+/// header (the workload section of the report and the terminal). `p` is the assessment's
+/// pipeline ([`Assessment::pipeline`]).
+pub fn pipeline_table(lang: Lang, p: &crate::advisor::workload::view::PipelineView) -> Block {
     use crate::present::workload as ww;
     Block::Table {
-        header: vec![String::new(), String::new()],
-        rows: ww::stage_rows(lang, r)
-            .into_iter()
-            .map(|(name, rate)| vec![name.to_string(), rate])
+        header: vec![String::new(), String::new(), String::new()],
+        rows: p
+            .stages
+            .iter()
+            .zip(ww::stage_rows(lang, p))
+            .map(|(s, (name, rate))| {
+                let mark = if p.narrowest == Some(s.id) { "●" } else { "" };
+                vec![name.to_string(), rate, mark.to_string()]
+            })
             .collect(),
-        widths: vec![3.0, 1.6],
+        widths: vec![3.0, 1.6, 0.4],
     }
 }
 

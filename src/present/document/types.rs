@@ -52,6 +52,9 @@ pub enum Chart {
         y_label: String,
         /// Names of the lines RAM = 1×, 1.5× and 2× VRAM.
         line_labels: [String; 3],
+        /// The language the chart is in: machines drawn at one point share a label, their
+        /// names joined as it joins a list ([`crate::present::fleet::same_point`]).
+        lang: crate::i18n::Lang,
     },
 }
 

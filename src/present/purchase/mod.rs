@@ -603,12 +603,13 @@ pub fn section(lang: Lang, a: &Assessment) -> Option<Section> {
     }
     // A workload that runs but waits for storage: RAM for the page cache is one way to speed
     // it up, after cheaper ones.
-    if let (Some(target), Some(w)) = (
+    if let (Some(target), Some(w), Some(pipeline)) = (
         p.work.iter().find_map(|w| w.page_cache_bytes),
         a.workload.as_ref(),
+        a.pipeline(),
     ) {
         use crate::advisor::workload::StageId;
-        let storage = w.pipeline.rate(StageId::StorageRead);
+        let storage = pipeline.rate(StageId::StorageRead);
         paragraphs.push(trf(
             lang,
             Msg::PurchaseLeadStorage,

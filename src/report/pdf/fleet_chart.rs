@@ -35,12 +35,14 @@ fn anchored(text: &str, size: f32, h: HPos, v: VPos) -> TextStyle<'static> {
     font(text, f64::from(size)).pos(Pos::new(h, v))
 }
 
-/// The chart as SVG. `line_labels` name the lines RAM = 1×, 1.5× and 2× VRAM (in a legend
-/// above the plot; each line also has a short tag where it leaves the plot).
+/// The chart as SVG, in `lang` (machines at one point share a label, their names joined as
+/// `lang` joins a list). `[x_label, y_label]` are the axis titles; `line_labels` name the lines
+/// RAM = 1×, 1.5× and 2× VRAM (in a legend above the plot; each line also has a short tag
+/// where it leaves the plot).
 pub fn fleet_scatter(
+    lang: crate::i18n::Lang,
     points: &[FleetPoint],
-    x_label: &str,
-    y_label: &str,
+    [x_label, y_label]: [&str; 2],
     line_labels: &[String; 3],
     size: ChartSize,
 ) -> String {
@@ -111,7 +113,7 @@ pub fn fleet_scatter(
             x1: right - 2.0,
             y1: bottom - 2.0,
         };
-        machines(&root, &m, points, (&px, &py), inside);
+        machines(&root, &m, lang, points, (&px, &py), inside);
         let _ = root.present();
     }
     svg
@@ -212,6 +214,7 @@ fn tier_lines(
 fn machines(
     root: &Root<'_>,
     m: &Measure,
+    lang: crate::i18n::Lang,
     points: &[FleetPoint],
     (px, py): Project<'_>,
     bounds: Box2,
@@ -222,10 +225,8 @@ fn machines(
     let names: Vec<String> = groups
         .iter()
         .map(|(_, idx)| {
-            idx.iter()
-                .map(|i| points[*i].label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            let labels: Vec<&str> = idx.iter().map(|i| points[*i].label.as_str()).collect();
+            crate::present::fleet::same_point(lang, &labels)
         })
         .collect();
     for (((_, idx), p), _) in groups.iter().zip(&screen).zip(&names) {
@@ -250,5 +251,30 @@ fn machines(
                 style,
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Two machines at the same point share one label, joined as the chart's language joins a
+    /// list: "a, b" in English, "a、b" in Chinese (the ideographic comma of GB/T 15834).
+    #[test]
+    fn machines_at_one_point_share_a_label_joined_in_the_charts_language() {
+        let point = |label: &str| FleetPoint {
+            label: label.into(),
+            vram_gib: 24.0,
+            ram_gib: 64.0,
+            tier: None,
+        };
+        let points = [point("node-a"), point("node-b")];
+        let lines = ["1×".to_string(), "1.5×".to_string(), "2×".to_string()];
+        let svg = |lang| fleet_scatter(lang, &points, ["x", "y"], &lines, (600, 330));
+        assert!(svg(Lang::En).contains("node-a, node-b"));
+        let zh = svg(Lang::Zh);
+        assert!(zh.contains("node-a、node-b"), "{zh}");
+        assert!(!zh.contains("node-a, node-b"));
     }
 }

@@ -334,10 +334,12 @@ impl Layout {
                         x_label,
                         y_label,
                         line_labels,
+                        lang,
                     } => {
                         let size = (CONTENT_W as u32, 330);
+                        let labels = [x_label.as_str(), y_label.as_str()];
                         (
-                            fleet_chart::fleet_scatter(points, x_label, y_label, line_labels, size),
+                            fleet_chart::fleet_scatter(*lang, points, labels, line_labels, size),
                             CONTENT_W,
                             330.0,
                         )

@@ -23,7 +23,7 @@ const LOG_FLOOR: f64 = -2.0;
 pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &mut BenchView) {
     super::heading(ui, tr(lang, Msg::BwPipelineSection));
     let p = &b.pipeline;
-    let sentence = words::pipeline_sentence(lang, a.workload.as_ref());
+    let sentence = words::pipeline_sentence(lang, p);
     let strong = p.starves_gpus == Some(true);
     let text = RichText::new(&sentence).size(16.0);
     ui.add(crate::ui::paragraph::Paragraph::new(if strong {
@@ -192,7 +192,7 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         ui.add(crate::ui::paragraph::Paragraph::new(line));
     }
     if let Some(w) = &a.workload {
-        if let Some(note) = crate::present::workload::decode_assumption(lang, w) {
+        if let Some(note) = crate::present::workload::decode_assumption(lang, &w.workload, p) {
             ui.add(crate::ui::paragraph::Paragraph::new(
                 RichText::new(note).italics(),
             ));

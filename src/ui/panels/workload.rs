@@ -7,6 +7,7 @@ use egui_plot::{Bar, BarChart, Plot};
 
 use super::Command;
 use super::bench_view::BenchView;
+use crate::advisor::workload::view::PipelineView;
 use crate::advisor::workload::{BudgetItemId, StageId, Workload, WorkloadResult};
 use crate::advisor::{Assessment, FindingId, Severity};
 use crate::format;
@@ -70,8 +71,8 @@ pub fn workload(
         egui::ScrollArea::both()
             .id_salt("workload-out")
             .show(&mut cols[1], |ui| {
-                if let Some(r) = &a.workload {
-                    outputs(ui, lang, r, a);
+                if let (Some(r), Some(p)) = (&a.workload, a.pipeline()) {
+                    outputs(ui, lang, r, p, a);
                 }
             });
     });
@@ -81,9 +82,11 @@ pub fn workload(
     commands
 }
 
-fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
+/// The simulator's result `r` with the assessment's one pipeline `p`
+/// ([`Assessment::pipeline`]).
+fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, p: &PipelineView, a: &Assessment) {
     super::heading(ui, tr(lang, Msg::WorkUtilization));
-    match r.pipeline.predicted_gpu_utilization {
+    match p.predicted_gpu_utilization {
         Some(u) => {
             let colour = if u >= 0.9 {
                 theme::tier(crate::advisor::Tier::LargeModel)
@@ -108,15 +111,15 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, a: &Assessment) {
         }
     }
     ui.add(Paragraph::new(
-        RichText::new(words::bottleneck_sentence(lang, r)).strong(),
+        RichText::new(words::bottleneck_sentence(lang, p)).strong(),
     ));
-    if let Some(note) = words::decode_assumption(lang, r) {
+    if let Some(note) = words::decode_assumption(lang, &r.workload, p) {
         ui.add(Paragraph::new(RichText::new(note).italics()));
     }
     super::heading(ui, tr(lang, Msg::WorkRamBudget));
     ram_bar(ui, lang, r);
     super::heading(ui, tr(lang, Msg::WorkPipeline));
-    pipeline_chart(ui, lang, r);
+    pipeline_chart(ui, lang, p);
     let findings: Vec<_> = a
         .findings
         .iter()
@@ -158,7 +161,7 @@ fn item_colour(id: BudgetItemId) -> Color32 {
 
 fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
     let b = &r.memory_budget;
-    let ram = b.effective_ram_bytes.unwrap_or(0);
+    let ram = b.usable_ram_bytes.unwrap_or(0);
     let scale_max = b.working_set_bytes.max(ram).max(1) as f32 * 1.05;
     let (rect, response) = ui.allocate_exact_size(vec2(ui.available_width(), 34.0), Sense::hover());
     let label = words::ram_bar_label(lang, r);
@@ -199,10 +202,10 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
     });
 }
 
-fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
+fn pipeline_chart(ui: &mut Ui, lang: Lang, p: &PipelineView) {
     // Rates span four orders of magnitude: bars show log10(samples/s), ticks show samples/s.
-    let bars: Vec<Bar> = r
-        .pipeline
+    let bottleneck = p.bottleneck();
+    let bars: Vec<Bar> = p
         .stages
         .iter()
         .enumerate()
@@ -210,7 +213,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
             let v = s.samples_per_s?;
             let colour = if s.id == StageId::GpuDemand {
                 theme::severity(Severity::Info)
-            } else if Some(s.id) == r.pipeline.bottleneck {
+            } else if Some(s.id) == bottleneck {
                 theme::severity(Severity::Critical)
             } else {
                 theme::tier(crate::advisor::Tier::LargeModel)
@@ -229,8 +232,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
             )
         })
         .collect();
-    let names: Vec<String> = r
-        .pipeline
+    let names: Vec<String> = p
         .stages
         .iter()
         .map(|s| words::stage(lang, s.id).to_string())
@@ -255,7 +257,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         });
     // "stage: rate" per line, as the Bandwidth page words its stages (tests/one_answer.rs
     // reads both pages by these labels).
-    for (name, rate) in words::stage_rows(lang, r) {
+    for (name, rate) in words::stage_rows(lang, p) {
         ui.label(crate::present::names::labelled(lang, name, &rate));
     }
 }
