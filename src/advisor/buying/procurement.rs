@@ -6,7 +6,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dimm_sets::DimmSet;
 use crate::advisor::capacity::{RamSizes, VramTotals};
 use crate::advisor::findings::{AdviceId, Finding, FindingId};
 use crate::advisor::recommend::{RecKind, Recommendation, Subject};
@@ -117,10 +116,6 @@ pub struct Procurement {
     /// the rules' target when nothing was set up ([`Basis::Rules`]); `None` when nothing needs
     /// buying — including when what was set up fits, whatever the rules ask.
     pub recommended_ram_bytes: Option<u64>,
-    /// Channel-filling sets of equal modules reaching the recommendation, for the kinds of
-    /// platform in the catalogue ([`dimm_sets`]), fewest channels first; only when the purchase
-    /// is the generic advice (the same sets as its own).
-    pub dimm_sets: Vec<DimmSet>,
     /// Other hardware and configuration advice from the findings (storage, PCIe, /dev/shm, …).
     pub other: Vec<AdviceId>,
     /// What reaching `recommended_ram_bytes` takes on this kind of machine
@@ -252,12 +247,6 @@ pub fn procurement(
     let rules_purchase = rules_ram
         .filter(|_| matches!(basis, Basis::WorkFits | Basis::RamWontFix))
         .map(|r| super::purchase::purchase_to_reach(profile, ram, r));
-    // The generic channel-filling sets only where nothing better can be said: never for a cloud
-    // instance, a machine whose modules can be planned, or soldered memory.
-    let generic_sets = match &purchase {
-        Some(super::purchase::Purchase::Generic { dimm_sets, .. }) => dimm_sets.clone(),
-        _ => Vec::new(),
-    };
     Procurement {
         current_ram_bytes: current,
         vram_bytes: vram.nominal_total_bytes,
@@ -266,7 +255,6 @@ pub fn procurement(
         targets,
         rules_ram_bytes: rules_ram,
         recommended_ram_bytes: recommended,
-        dimm_sets: generic_sets,
         other,
         purchase,
         rules_purchase,
