@@ -159,7 +159,7 @@ fn too_large(lang: Lang, flag: &str, value: &str) -> ExitCode {
         EXIT_BAD_INPUT,
         &trf(
             lang,
-            Msg::HardeningFlagTooLarge,
+            Msg::ValueFlagTooLarge,
             &[("flag", flag), ("value", value)],
         ),
     )

@@ -39,7 +39,7 @@ pub(super) fn write(
     if options.format == Format::Pdf && count > MAX_PDF_MACHINES {
         let message = trf(
             lang,
-            Msg::HardeningFleetPdfTooMany,
+            Msg::ReportFleetPdfTooMany,
             &[
                 ("count", &count.to_string()),
                 ("max", &MAX_PDF_MACHINES.to_string()),

@@ -133,7 +133,7 @@ pub fn error(lang: Lang, e: &BenchError) -> String {
         }
         BenchError::ImageTooLarge { width, height } => trf(
             lang,
-            Msg::HardeningBenchImageTooLarge,
+            Msg::BenchImageTooLarge,
             &[
                 ("width", &width.to_string()),
                 ("height", &height.to_string()),
@@ -141,7 +141,7 @@ pub fn error(lang: Lang, e: &BenchError) -> String {
         ),
         BenchError::Implausible { what, value } => trf(
             lang,
-            Msg::HardeningBenchImplausible,
+            Msg::BenchImplausible,
             &[("what", what), ("value", &value.to_string())],
         ),
         BenchError::Io { path, source } => trf(

@@ -224,7 +224,7 @@ fn gpu(lang: Lang, g: &Gpu) -> String {
     if g.pcie.is_none() {
         if let Some(status) = field_status(lang, g.status.pcie.as_ref()) {
             line.push_str(" · ");
-            line.push_str(&trf(lang, Msg::HardeningPcieStatus, &[("status", &status)]));
+            line.push_str(&trf(lang, Msg::GpuPcieStatus, &[("status", &status)]));
         }
     }
     if let Some(d) = &g.driver_version {

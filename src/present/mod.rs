@@ -457,8 +457,8 @@ pub fn field_status(lang: Lang, status: Option<&crate::profile::FieldStatus>) ->
     use crate::profile::FieldStatus;
     match status? {
         FieldStatus::Value => None,
-        FieldStatus::Unsupported => Some(tr(lang, Msg::HardeningFieldUnsupported).to_string()),
-        FieldStatus::Error(e) => Some(trf(lang, Msg::HardeningFieldError, &[("error", e)])),
+        FieldStatus::Unsupported => Some(tr(lang, Msg::GpuFieldUnsupported).to_string()),
+        FieldStatus::Error(e) => Some(trf(lang, Msg::GpuFieldError, &[("error", e)])),
     }
 }
 
@@ -473,10 +473,10 @@ pub fn note(lang: Lang, n: &Note) -> String {
         NoteId::PlatformPartial => Msg::NotePlatformPartial,
         NoteId::GpuTypeUnknown => Msg::NoteGpuTypeUnknown,
         NoteId::WslConfigMalformed => Msg::NoteWslConfigMalformed,
-        NoteId::GpuSuspended => Msg::HardeningNoteGpuSuspended,
+        NoteId::GpuSuspended => Msg::GpuNoteSuspended,
         NoteId::SourceMalformed => Msg::WindowsNoteSourceMalformed,
         NoteId::SysmemFallbackUnknown => Msg::WindowsNoteSysmemFallbackUnknown,
-        NoteId::GpuMigEnabled => Msg::GpuboundaryNoteMigEnabled,
+        NoteId::GpuMigEnabled => Msg::GpuNoteMigEnabled,
         NoteId::ValueOutOfRange => Msg::MacosNoteValueOutOfRange,
     };
     match &n.detail {

@@ -465,11 +465,8 @@ impl RamvramApp {
                 Severity::Critical,
                 trf(
                     lang,
-                    Msg::HardeningThreadFailed,
-                    &[
-                        ("task", tr(lang, Msg::HardeningTaskDetection)),
-                        ("error", e),
-                    ],
+                    Msg::UiTaskFailed,
+                    &[("task", tr(lang, Msg::UiTaskDetection)), ("error", e)],
                 ),
             ),
             Message::Settings(p) => {
@@ -481,7 +478,7 @@ impl RamvramApp {
                 let mut text = trf(lang, msg, &[("file", &p.file), ("error", &p.error)]);
                 if let Some(bad) = &p.kept_as {
                     text.push(' ');
-                    text.push_str(&trf(lang, Msg::HardeningSettingsKept, &[("file", bad)]));
+                    text.push_str(&trf(lang, Msg::UiSettingsKept, &[("file", bad)]));
                 }
                 (Severity::Warning, text)
             }

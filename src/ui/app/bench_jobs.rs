@@ -146,7 +146,7 @@ impl RamvramApp {
             BenchOutcome::Panicked(e) => {
                 self.bench_view.message = Some(trf(
                     lang,
-                    Msg::HardeningThreadFailed,
+                    Msg::UiTaskFailed,
                     &[("task", &running_what), ("error", &e)],
                 ));
             }

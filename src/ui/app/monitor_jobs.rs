@@ -212,7 +212,7 @@ impl RamvramApp {
                     let task = crate::i18n::tr(self.lang, Msg::MonitorUiStart).to_string();
                     self.monitor.message = Some(trf(
                         self.lang,
-                        Msg::HardeningThreadFailed,
+                        Msg::UiTaskFailed,
                         &[("task", &task), ("error", &e)],
                     ));
                 }

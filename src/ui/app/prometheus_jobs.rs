@@ -119,11 +119,7 @@ impl RamvramApp {
             .spawn(move || {
                 let event = super::worker::run_caught(work).unwrap_or_else(|e| {
                     let task = tr(lang, Msg::ClusterUiFetch).to_string();
-                    let msg = trf(
-                        lang,
-                        Msg::HardeningThreadFailed,
-                        &[("task", &task), ("error", &e)],
-                    );
+                    let msg = trf(lang, Msg::UiTaskFailed, &[("task", &task), ("error", &e)]);
                     PromEvent::Fetched(Err(msg))
                 });
                 let _ = tx.send(event);
