@@ -384,10 +384,22 @@ fn wsl2_known_only_by_its_kernel_raises_the_wsl_cap_first() {
 /// command line accepts: re-running with them never fails to parse.
 #[test]
 fn every_apply_is_accepted_by_the_command_line() {
-    let cases: [(&str, &[&str]); 3] = [
+    let cases: [(&str, &[&str]); 4] = [
         (
             "aws-g5.xlarge",
             &["--preset", "llama2-7b", "--offload-optimizer", "cpu"],
+        ),
+        // The strategy written as `--zero-stage`: the items' `--strategy` must still apply.
+        (
+            "desktop-2x3090-64g",
+            &[
+                "--preset",
+                "llama2-7b",
+                "--zero-stage",
+                "2",
+                "--offload-optimizer",
+                "cpu",
+            ],
         ),
         (
             "seed-4090-32g",

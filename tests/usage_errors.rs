@@ -234,3 +234,23 @@ fn english_keeps_claps_messages() {
         "{err}"
     );
 }
+
+/// A negative number is a value of its option, refused as negative, not taken for an unknown
+/// option ("unexpected argument '-3'", or '-4' for `-40`).
+#[test]
+fn a_negative_number_is_a_refused_value_not_an_option() {
+    chinese_error(
+        &["advise", "--workload", "generic", "--num-workers", "-3"],
+        "ramvram advise",
+        &["--num-workers 的值不对：-3 不能是负数。"],
+    );
+    for args in [
+        ["advise", "--workload", "generic", "--gpu-demand", "-40"],
+        ["report", "--out", "x.md", "--num-workers", "-3"],
+    ] {
+        let (code, err, _) = run("en", &args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+        assert!(err.contains(args[3]), "{args:?}: {err}");
+    }
+}

@@ -56,7 +56,7 @@ pub enum Command {
         dmidecode: Option<PathBuf>,
     },
     /// Judge a machine's RAM against its GPUs: ratio, published rules, findings.
-    #[command(args_override_self = true)]
+    #[command(args_override_self = true, allow_negative_numbers = true)]
     Advise {
         /// Which machine or machines.
         #[command(flatten)]
@@ -75,7 +75,7 @@ pub enum Command {
         inference: inference_args::InferenceArgs,
     },
     /// Write a report: PDF for procurement, Markdown for wikis, JSON for scripts.
-    #[command(args_override_self = true)]
+    #[command(args_override_self = true, allow_negative_numbers = true)]
     Report {
         /// Which machine or machines.
         #[command(flatten)]

@@ -38,10 +38,12 @@ pub struct TrainingArgs {
     #[arg(long, value_enum)]
     pub optimizer: Option<OptimizerArg>,
     /// Strategy (default zero2).
-    #[arg(long, value_enum, conflicts_with = "zero_stage")]
+    #[arg(long, value_enum, overrides_with = "zero_stage")]
     pub strategy: Option<StrategyArg>,
-    /// DeepSpeed ZeRO stage 0–3 (0 = plain data parallel); same as --strategy zeroN.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3))]
+    /// DeepSpeed ZeRO stage 0–3 (0 = plain data parallel); same as --strategy zeroN. Of the
+    /// two, the one given last counts, so a recommendation's `--strategy` added to a command
+    /// line with `--zero-stage` applies.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3), overrides_with = "strategy")]
     pub zero_stage: Option<u8>,
     /// Offload optimizer states (and fp32 gradients) to cpu or nvme.
     #[arg(long, value_enum)]

@@ -166,15 +166,21 @@ pub(crate) fn parse_problem(lang: Lang, field: &str, problem: &ParseProblem) -> 
 }
 
 /// A trace file's error in `lang`, naming the file, the line and the field: "run.jsonl: line
-/// 3: field `t`: invalid type: a string, expected a number at line 1 column 6" (the column is
-/// within the line). serde's type names ("f64") and any string from the file never appear.
+/// 3: field `t`: invalid type: a string, expected a number at column 6" (the column within the
+/// line; the parser's own "line 1" is the line alone). A file that can't be read gets the
+/// common reasons in the user's words ([`io_problem`]). serde's type names ("f64") and any
+/// string from the file never appear.
 pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
     use crate::trace::jsonl::{LineProblem, TraceError};
     match e {
-        TraceError::Read { path, error } => in_file(
+        TraceError::Read { path, problem } => in_file(
             lang,
             &path.display().to_string(),
-            &trf(lang, Msg::ErrorRead, &[("error", error.as_str())]),
+            &trf(
+                lang,
+                Msg::ErrorRead,
+                &[("error", &io_problem(lang, problem))],
+            ),
         ),
         TraceError::Line {
             path,
@@ -186,6 +192,24 @@ pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
                 // A line is parsed alone: its JSON ending early is the line's, not the file's.
                 ParseProblem::EndsEarly { .. } => {
                     tr(lang, Msg::TraceErrorLineEndsEarly).to_string()
+                }
+                // The parser's place is "line 1" of the line alone: only its column is said.
+                ParseProblem::Syntax(words) | ParseProblem::Data(words) => {
+                    let (body, column) = match words.rsplit_once(" at line 1 column ") {
+                        Some((body, column)) if column.bytes().all(|b| b.is_ascii_digit()) => {
+                            (body.to_string(), Some(column))
+                        }
+                        _ => (words.clone(), None),
+                    };
+                    let alone = match p {
+                        ParseProblem::Syntax(_) => ParseProblem::Syntax(body),
+                        _ => ParseProblem::Data(body),
+                    };
+                    let mut text = parse_problem(lang, field, &alone);
+                    if let Some(column) = column {
+                        text.push_str(&trf(lang, Msg::ErrorSerdeAtColumn, &[("column", column)]));
+                    }
+                    text
                 }
                 p => parse_problem(lang, field, p),
             };
@@ -363,6 +387,41 @@ mod tests {
             en,
             "d: cannot read: is a folder, not a regular file (give a file, or - for standard input)"
         );
+    }
+
+    /// A trace line is parsed alone, so the parser's "line 1" is not the file's line: only the
+    /// column is said. A missing trace gets the same words as a missing profile.
+    #[test]
+    fn trace_errors_give_the_files_line_and_the_column_and_read_errors_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("run.jsonl");
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/traces/oom-kill.jsonl"
+        );
+        let header = std::fs::read_to_string(fixture).unwrap();
+        let header = header.lines().next().unwrap();
+        std::fs::write(&bad, format!("{header}\n{{\"t\":\"abc\"}}\n")).unwrap();
+        let e = crate::trace::jsonl::read_trace(&bad).unwrap_err();
+        let en = trace_error(Lang::En, &e);
+        // `{"t":"abc"` ends at byte 10 of the line, where serde_json reports the string.
+        assert!(
+            en.ends_with(
+                "line 2: field `t`: invalid type: a string, expected a number at column 10"
+            ),
+            "{en}"
+        );
+        assert!(!en.contains("line 1"), "{en}");
+        let zh = trace_error(Lang::Zh, &e);
+        assert!(
+            zh.contains("第 2 行") && zh.ends_with("（第 10 列）"),
+            "{zh}"
+        );
+        assert!(!zh.contains("第 1 行"), "{zh}");
+        let missing = crate::trace::jsonl::read_trace(&dir.path().join("none.jsonl")).unwrap_err();
+        assert!(trace_error(Lang::En, &missing).ends_with("none.jsonl: cannot read: no such file"));
+        assert!(trace_error(Lang::Zh, &missing).ends_with("none.jsonl：无法读取：文件不存在"));
+        assert!(!trace_error(Lang::En, &missing).contains("os error"));
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub enum TraceError {
         /// The file.
         path: PathBuf,
         /// Why.
-        error: String,
+        problem: crate::fsutil::IoProblem,
     },
     /// A line is not valid, or has a value that cannot be right.
     Line {
@@ -80,8 +80,8 @@ impl fmt::Display for LineProblem {
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TraceError::Read { path, error } => {
-                write!(f, "{}: cannot read: {error}", path.display())
+            TraceError::Read { path, problem } => {
+                write!(f, "{}: cannot read: {problem}", path.display())
             }
             TraceError::Line {
                 path,
@@ -125,7 +125,7 @@ pub struct LoadedTrace {
 pub fn read_trace(path: &Path) -> Result<LoadedTrace, TraceError> {
     let bytes = crate::fsutil::read_input(path, TRACE_MAX_BYTES).map_err(|e| TraceError::Read {
         path: path.to_path_buf(),
-        error: e.to_string(),
+        problem: crate::fsutil::IoProblem::of(&e),
     })?;
     parse_trace(&bytes, path)
 }
