@@ -316,10 +316,11 @@ mod tests {
                 "{}",
                 p.platform
             );
-            // Every platform takes modules the catalogue sells: desktops unbuffered, the rest
-            // registered (AMD, Intel platform specifications).
+            // Every platform takes modules the catalogue sells: desktops (Intel's X299 Core
+            // X-series among them) unbuffered, the rest registered (AMD, Intel platform
+            // specifications).
             assert!(!p.module_sizes(&c.modules).is_empty(), "{}", p.platform);
-            let desktop = p.platform.starts_with("Desktop");
+            let desktop = p.platform.starts_with("Desktop") || p.platform.starts_with("Core X");
             let expected = if desktop {
                 modules::FormFactor::Udimm
             } else {
@@ -359,6 +360,21 @@ mod tests {
         assert_eq!(of("Intel(R) Xeon(R) w7-3465X"), Some((8, "DDR5")));
         assert_eq!(of("AMD Ryzen 9 7950X 16-Core Processor"), Some((2, "DDR5")));
         assert_eq!(of("AMD Ryzen 9 5950X 16-Core Processor"), Some((2, "DDR4")));
+        // Core X-series (LGA2066, 4 DDR4 channels per ark.intel.com) share the i9-10 and i9-79
+        // prefixes with the dual-channel desktops and Ryzen's "7900X".
+        assert_eq!(
+            of("Intel(R) Core(TM) i9-10980XE CPU @ 3.00GHz"),
+            Some((4, "DDR4"))
+        );
+        assert_eq!(
+            of("Intel(R) Core(TM) i9-7900X CPU @ 3.30GHz"),
+            Some((4, "DDR4"))
+        );
+        assert_eq!(
+            of("Intel(R) Core(TM) i9-10900K CPU @ 3.70GHz"),
+            Some((2, "DDR4"))
+        );
+        assert_eq!(of("AMD Ryzen 9 7900X 12-Core Processor"), Some((2, "DDR5")));
         // LGA1700 boards take DDR4 or DDR5: the CPU can't tell.
         assert_eq!(of("12th Gen Intel(R) Core(TM) i9-12900K"), None);
         assert_eq!(of("Intel(R) Xeon(R) Platinum 8380 CPU @ 2.30GHz"), None);
