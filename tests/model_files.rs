@@ -185,7 +185,7 @@ fn a_wrong_type_in_a_header_names_the_field_not_the_value() {
     bytes.extend_from_slice(json.as_bytes());
     bytes.extend_from_slice(&[0; 4]);
     std::fs::write(&p, bytes).unwrap();
-    for (lang, words) in [("en", "a sequence"), ("zh", "数组")] {
+    for (lang, words) in [("en", "an array"), ("zh", "数组")] {
         let out = ramvram()
             .args(["--lang", lang, "advise", "--inference", "vllm", "--model"])
             .arg(&p)
