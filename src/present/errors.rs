@@ -219,6 +219,7 @@ pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
                 LineProblem::HeaderCutOff(p) => {
                     trf(lang, Msg::TraceErrorHeaderCutOff, &[("error", &parsed(p))])
                 }
+                LineProblem::Empty => tr(lang, Msg::TraceErrorEmpty).to_string(),
                 LineProblem::Invalid(words) => invalid_problem(lang, field, words),
             };
             let reason = trf(
@@ -422,6 +423,22 @@ mod tests {
         assert!(trace_error(Lang::En, &missing).ends_with("none.jsonl: cannot read: no such file"));
         assert!(trace_error(Lang::Zh, &missing).ends_with("none.jsonl：无法读取：文件不存在"));
         assert!(!trace_error(Lang::En, &missing).contains("os error"));
+        let empty = dir.path().join("empty.jsonl");
+        std::fs::write(&empty, "").unwrap();
+        let e = crate::trace::jsonl::read_trace(&empty).unwrap_err();
+        assert!(
+            trace_error(Lang::En, &e).ends_with(
+                "empty.jsonl: line 1: the file is empty: a trace starts with its header line"
+            ),
+            "{}",
+            trace_error(Lang::En, &e)
+        );
+        assert!(
+            trace_error(Lang::Zh, &e)
+                .ends_with("empty.jsonl：第 1 行：文件是空的：trace 文件的第一行应是头部行"),
+            "{}",
+            trace_error(Lang::Zh, &e)
+        );
     }
 
     #[test]

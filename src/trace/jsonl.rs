@@ -53,6 +53,8 @@ pub enum LineProblem {
     Parse(ParseProblem),
     /// The header, the file's last line, is cut off before its JSON ends.
     HeaderCutOff(ParseProblem),
+    /// The file has no line at all: a trace starts with its header line.
+    Empty,
     /// A value that cannot be right, or a line out of place: ramvram's own words (English).
     Invalid(String),
 }
@@ -71,6 +73,12 @@ impl fmt::Display for LineProblem {
             LineProblem::HeaderCutOff(p) => {
                 write!(f, "the header line is cut off: ")?;
                 parse(f, p)
+            }
+            LineProblem::Empty => {
+                write!(
+                    f,
+                    "the file is empty: a trace starts with a {TRACE_SCHEMA} header line"
+                )
             }
             LineProblem::Invalid(words) => write!(f, "{words}"),
         }
@@ -233,11 +241,7 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
         }
     }
     let Some(header) = header else {
-        return Err(line_err(
-            1,
-            ".",
-            format!("empty: a trace starts with a {TRACE_SCHEMA} header line"),
-        ));
+        return Err(line_problem(1, ".", LineProblem::Empty));
     };
     if !ignored.is_empty() {
         notes.push(TraceNote::IgnoredFields(ignored));
