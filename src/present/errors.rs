@@ -220,7 +220,7 @@ pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
                     trf(lang, Msg::TraceErrorHeaderCutOff, &[("error", &parsed(p))])
                 }
                 LineProblem::Empty => tr(lang, Msg::TraceErrorEmpty).to_string(),
-                LineProblem::Invalid(words) => invalid_problem(lang, field, words),
+                LineProblem::Invalid(i) => invalid_problem(lang, field, &trace_invalid(lang, i)),
             };
             let reason = trf(
                 lang,
@@ -230,6 +230,67 @@ pub fn trace_error(lang: Lang, e: &crate::trace::jsonl::TraceError) -> String {
             in_file(lang, &path.display().to_string(), &reason)
         }
     }
+}
+
+/// A trace value that can't be right, or a line out of place, in `lang`: "140 is outside
+/// 0–100 %". Numbers as Rust writes them (the file's own figure), a too-large one in
+/// scientific notation.
+fn trace_invalid(lang: Lang, i: &crate::trace::invalid::TraceInvalid) -> String {
+    use crate::trace::invalid::TraceInvalid as I;
+    use crate::trace::jsonl::{MAX_GPUS_PER_SAMPLE, MAX_TRACE_VALUE};
+    let (msg, args): (Msg, Vec<(&str, String)>) = match i {
+        I::NotTrace => (
+            Msg::TraceErrorNotTrace,
+            vec![("schema", crate::trace::TRACE_SCHEMA.to_string())],
+        ),
+        I::Version { found } => (
+            Msg::TraceErrorVersion,
+            vec![
+                ("found", found.to_string()),
+                ("supported", crate::trace::TRACE_VERSION.to_string()),
+            ],
+        ),
+        I::Interval { value } => (Msg::TraceErrorInterval, vec![("value", value.to_string())]),
+        I::Earlier { t, before } => (
+            Msg::TraceErrorEarlier,
+            vec![("t", t.to_string()), ("before", before.to_string())],
+        ),
+        I::TooManySamples {
+            samples,
+            sample_bytes,
+            gpu_bytes,
+        } => (
+            Msg::TraceErrorTooManySamples,
+            vec![
+                ("samples", samples.to_string()),
+                ("sample_bytes", sample_bytes.to_string()),
+                ("gpu_bytes", gpu_bytes.to_string()),
+            ],
+        ),
+        I::Negative { value } => (Msg::TraceErrorNegative, vec![("value", value.to_string())]),
+        I::TooLarge { value } => (
+            Msg::TraceErrorTooLarge,
+            vec![
+                ("value", format!("{value:e}")),
+                ("max", format!("{MAX_TRACE_VALUE:e}")),
+            ],
+        ),
+        I::Percent { value } => (Msg::TraceErrorPercent, vec![("value", value.to_string())]),
+        I::ShmAboveTotal { used, total } => (
+            Msg::TraceErrorShmAboveTotal,
+            vec![("used", used.to_string()), ("total", total.to_string())],
+        ),
+        I::TooManyGpus { count } => (
+            Msg::TraceErrorTooManyGpus,
+            vec![
+                ("count", count.to_string()),
+                ("max", MAX_GPUS_PER_SAMPLE.to_string()),
+            ],
+        ),
+        I::GpuTwice { index } => (Msg::TraceErrorGpuTwice, vec![("index", index.to_string())]),
+    };
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    trf(lang, msg, &args)
 }
 
 /// What is wrong in a profile file, without the file's name (for a list that names it already).
@@ -423,6 +484,25 @@ mod tests {
         assert!(trace_error(Lang::En, &missing).ends_with("none.jsonl: cannot read: no such file"));
         assert!(trace_error(Lang::Zh, &missing).ends_with("none.jsonl：无法读取：文件不存在"));
         assert!(!trace_error(Lang::En, &missing).contains("os error"));
+        // ramvram's own checks, in each language (docs/trace.md's example).
+        let hot = dir.path().join("hot.jsonl");
+        std::fs::write(
+            &hot,
+            format!("{header}\n{{\"t\":0,\"gpus\":[{{\"index\":0,\"util_percent\":140}}]}}\n"),
+        )
+        .unwrap();
+        let e = crate::trace::jsonl::read_trace(&hot).unwrap_err();
+        assert!(
+            trace_error(Lang::En, &e)
+                .ends_with("line 2: field `gpus[0].util_percent`: 140 is outside 0–100\u{a0}%"),
+            "{:?}",
+            trace_error(Lang::En, &e)
+        );
+        assert!(
+            trace_error(Lang::Zh, &e).ends_with("140 超出了 0–100\u{a0}% 的范围"),
+            "{}",
+            trace_error(Lang::Zh, &e)
+        );
         let empty = dir.path().join("empty.jsonl");
         std::fs::write(&empty, "").unwrap();
         let e = crate::trace::jsonl::read_trace(&empty).unwrap_err();

@@ -10,6 +10,7 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::invalid::TraceInvalid;
 use super::{Sample, TRACE_SCHEMA, TRACE_VERSION, Trace, TraceHeader};
 use crate::profile::ParseProblem;
 
@@ -45,7 +46,7 @@ pub enum TraceError {
 /// What is wrong with one line of a trace. The parser's problems are kept apart from
 /// ramvram's own checks so that they can be worded in the user's language
 /// (`present::errors::trace_error`), never in serde's words ("expected f64").
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum LineProblem {
     /// The line is not UTF-8 text.
     NotUtf8,
@@ -55,8 +56,8 @@ pub enum LineProblem {
     HeaderCutOff(ParseProblem),
     /// The file has no line at all: a trace starts with its header line.
     Empty,
-    /// A value that cannot be right, or a line out of place: ramvram's own words (English).
-    Invalid(String),
+    /// A value that cannot be right, or a line out of place.
+    Invalid(TraceInvalid),
 }
 
 impl fmt::Display for LineProblem {
@@ -80,7 +81,7 @@ impl fmt::Display for LineProblem {
                     "the file is empty: a trace starts with a {TRACE_SCHEMA} header line"
                 )
             }
-            LineProblem::Invalid(words) => write!(f, "{words}"),
+            LineProblem::Invalid(i) => write!(f, "{i:?}"),
         }
     }
 }
@@ -149,8 +150,8 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
         field: field.to_string(),
         problem,
     };
-    let line_err = |line: usize, field: &str, message: String| {
-        line_problem(line, field, LineProblem::Invalid(message))
+    let line_err = |line: usize, field: &str, invalid: TraceInvalid| {
+        line_problem(line, field, LineProblem::Invalid(invalid))
     };
     let complete = bytes.ends_with(b"\n");
     let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
@@ -209,7 +210,10 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                         return Err(line_err(
                             n,
                             "t",
-                            format!("{} is earlier than the line before ({})", s.t, prev.t),
+                            TraceInvalid::Earlier {
+                                t: s.t,
+                                before: prev.t,
+                            },
                         ));
                     }
                 }
@@ -220,14 +224,11 @@ pub fn parse_trace(bytes: &[u8], path: &Path) -> Result<LoadedTrace, TraceError>
                     return Err(line_err(
                         n,
                         ".",
-                        format!(
-                            "{} samples so far would take more than twice the file's size in \
-                             memory ({} bytes each, with {} a GPU, however short their lines): \
-                             not a trace ramvram wrote",
-                            samples.len() + 1,
-                            std::mem::size_of::<Sample>(),
-                            std::mem::size_of::<super::GpuSample>()
-                        ),
+                        TraceInvalid::TooManySamples {
+                            samples: samples.len() + 1,
+                            sample_bytes: std::mem::size_of::<Sample>(),
+                            gpu_bytes: std::mem::size_of::<super::GpuSample>(),
+                        },
                     ));
                 }
                 samples.push(s);
@@ -269,29 +270,19 @@ fn parse_line<T: serde::de::DeserializeOwned>(
     crate::profile::json::from_json::<T>(text).map_err(|(at, e)| ParseProblem::of(&at, &e))
 }
 
-fn check_header(h: &TraceHeader) -> Result<(), (String, String)> {
+fn check_header(h: &TraceHeader) -> Result<(), (String, TraceInvalid)> {
     if h.schema != TRACE_SCHEMA {
-        return Err((
-            "schema".into(),
-            format!(
-                "is {:?}, not {TRACE_SCHEMA:?}: not a ramvram trace",
-                h.schema
-            ),
-        ));
+        return Err(("schema".into(), TraceInvalid::NotTrace));
     }
     if h.version != TRACE_VERSION {
-        return Err((
-            "version".into(),
-            format!(
-                "{} is not supported (this ramvram reads version {TRACE_VERSION})",
-                h.version
-            ),
-        ));
+        return Err(("version".into(), TraceInvalid::Version { found: h.version }));
     }
     if !(h.interval_s.is_finite() && h.interval_s > 0.0 && h.interval_s <= 86_400.0) {
         return Err((
             "interval_s".into(),
-            format!("{} must be between 0 and 86400 seconds", h.interval_s),
+            TraceInvalid::Interval {
+                value: h.interval_s,
+            },
         ));
     }
     Ok(())
@@ -315,20 +306,19 @@ pub const MAX_TRACE_VALUE: f64 = 1e15;
 /// Values that parse but cannot be right: percentages outside 0–100, negative rates, a time
 /// that is not a finite number of seconds, a value above [`MAX_TRACE_VALUE`], more GPUs than
 /// [`MAX_GPUS_PER_SAMPLE`].
-fn check_sample(s: &Sample) -> Result<(), (String, String)> {
+fn check_sample(s: &Sample) -> Result<(), (String, TraceInvalid)> {
     let finite_nonneg = |field: &str, v: Option<f64>| match v {
         Some(x) if !(x.is_finite() && x >= 0.0) => {
-            Err((field.to_string(), format!("{x} must be 0 or more")))
+            Err((field.to_string(), TraceInvalid::Negative { value: x }))
         }
-        Some(x) if x > MAX_TRACE_VALUE => Err((
-            field.to_string(),
-            format!("{x:e} is more than any machine reaches (at most {MAX_TRACE_VALUE:e})"),
-        )),
+        Some(x) if x > MAX_TRACE_VALUE => {
+            Err((field.to_string(), TraceInvalid::TooLarge { value: x }))
+        }
         _ => Ok(()),
     };
     let percent = |field: &str, v: Option<f64>| match v {
         Some(x) if !(0.0..=100.0).contains(&x) => {
-            Err((field.to_string(), format!("{x} is outside 0–100 %")))
+            Err((field.to_string(), TraceInvalid::Percent { value: x }))
         }
         _ => Ok(()),
     };
@@ -356,17 +346,16 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
         if used > total {
             return Err((
                 "host.shm_used_bytes".into(),
-                format!("{used} is larger than host.shm_total_bytes ({total})"),
+                TraceInvalid::ShmAboveTotal { used, total },
             ));
         }
     }
     if s.gpus.len() > MAX_GPUS_PER_SAMPLE {
         return Err((
             "gpus".into(),
-            format!(
-                "{} GPUs in one sample; a trace holds at most {MAX_GPUS_PER_SAMPLE}",
-                s.gpus.len()
-            ),
+            TraceInvalid::TooManyGpus {
+                count: s.gpus.len(),
+            },
         ));
     }
     // Indices seen: a duplicate is found in linear time.
@@ -385,7 +374,7 @@ fn check_sample(s: &Sample) -> Result<(), (String, String)> {
         if !seen.insert(g.index) {
             return Err((
                 format!("gpus[{i}].index"),
-                format!("GPU {} appears twice", g.index),
+                TraceInvalid::GpuTwice { index: g.index },
             ));
         }
     }
@@ -454,6 +443,11 @@ impl TraceWriter {
 
 #[cfg(test)]
 mod tests {
+    /// The error as the command line words it in English.
+    fn words(e: TraceError) -> String {
+        crate::present::errors::trace_error(crate::i18n::Lang::En, &e)
+    }
+
     use super::*;
     use crate::trace::{GpuSample, HostSample};
 
@@ -520,15 +514,11 @@ mod tests {
         assert_eq!(t.samples[1].gpu(700).map(|g| g.index), Some(700));
         // 1,025: refused, the field named.
         let over = format!(r#"{{"t":0,"gpus":[{},{{"index":5000}}]}}"#, gpus.join(","));
-        let e = parse_trace(format!("{HEADER}\n{over}\n").as_bytes(), p())
-            .unwrap_err()
-            .to_string();
+        let e = words(parse_trace(format!("{HEADER}\n{over}\n").as_bytes(), p()).unwrap_err());
         assert!(e.contains("line 2: field `gpus`: 1025 GPUs"), "{e}");
         // 1e308 pages a second: refused rather than printed as a 309-digit number.
         let absurd = r#"{"t":0,"host":{"swap_in_pages_per_s":1e308}}"#;
-        let e = parse_trace(format!("{HEADER}\n{absurd}\n").as_bytes(), p())
-            .unwrap_err()
-            .to_string();
+        let e = words(parse_trace(format!("{HEADER}\n{absurd}\n").as_bytes(), p()).unwrap_err());
         assert!(
             e.contains("field `host.swap_in_pages_per_s`: 1e308 is more"),
             "{e}"
@@ -543,7 +533,7 @@ mod tests {
         for t in 0..2_000_000u32 {
             text.push_str(&format!("{{\"t\":{t}}}\n"));
         }
-        let e = parse_trace(text.as_bytes(), p()).unwrap_err().to_string();
+        let e = words(parse_trace(text.as_bytes(), p()).unwrap_err());
         assert!(
             e.contains("more than twice the file's size in memory"),
             "{e}"

@@ -6,6 +6,7 @@
 //! seconds since the first sample's clock start. Every value may be unknown (`None`, `null` in
 //! the file): a counter the kernel lacks, a GPU without NVML, a process not watched.
 
+pub mod invalid;
 pub mod jsonl;
 pub mod metric;
 pub mod synthetic;

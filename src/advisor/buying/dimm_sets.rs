@@ -275,10 +275,11 @@ mod tests {
     #[test]
     fn ddr4_sets_use_ddr4_platforms_and_anything_else_plans_ddr5() {
         // DDR4 UDIMMs stop at 32 GB: 48 GiB on a desktop is 2 × 32 = 64 (4 × 16 = 64 ties, one
-        // per channel wins); EPYC 7003's 8 RDIMM channels: 8 × 16 = 128.
+        // per channel wins); Intel's X299 Core X-series, 4 UDIMM channels: 4 × 16 = 64; EPYC
+        // 7003's 8 RDIMM channels: 8 × 16 = 128.
         assert_eq!(
             shape(&dimm_sets(48 * GIB, Some("DDR4"))),
-            [(2, 1, 32, 64), (8, 1, 16, 128)]
+            [(2, 1, 32, 64), (4, 1, 16, 64), (8, 1, 16, 128)]
         );
         // LPDDR5 is soldered: no platform takes it, so a planned machine is DDR5.
         assert_eq!(
