@@ -229,8 +229,9 @@ pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static 
 }
 
 /// One row of a plan's capacity checks: what it is ("GPU memory per GPU"), needed, this
-/// machine's (GiB; "unknown" when not detected), and [`fits_word`]. `label` names the check;
-/// training and inference plans use the same rows.
+/// machine's (GiB; "unknown" when not detected), and [`fits_word`], or "fits, no headroom" for
+/// a need that fits but not with its margin (`plan-tight`, as the headline says). `label` names
+/// the check; training and inference plans use the same rows.
 pub fn check_row(
     lang: Lang,
     label: Msg,
@@ -240,7 +241,11 @@ pub fn check_row(
         tr(lang, label).to_string(),
         format::gib(c.needed_bytes),
         format::gib_or_unknown(lang, c.available_bytes),
-        fits_word(lang, c.fits).to_string(),
+        if c.tight() {
+            tr(lang, Msg::TrainNoHeadroom).to_string()
+        } else {
+            fits_word(lang, c.fits).to_string()
+        },
     ]
 }
 
@@ -432,5 +437,36 @@ pub fn verdict_msg(t: &crate::advisor::training::TrainingMemory) -> Msg {
         Some(false) if t.tight() => Msg::AdviceVerdictTight,
         Some(false) => Msg::TrainVerdictDoesNotFit,
         None => Msg::TrainVerdictUnknown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::training::CapacityCheck;
+
+    /// A check by hand: 159 GiB needed of 163 GiB leaves 4 GiB, under the RAM margin of
+    /// max(5 % × 163, 1) = 8.15 GiB: it fits only without headroom, as the headline says.
+    #[test]
+    fn a_need_within_the_capacity_but_not_its_margin_is_said_to_have_no_headroom() {
+        const GIB: u64 = 1 << 30;
+        let check = |needed: u64, available: u64| CapacityCheck {
+            needed_bytes: needed,
+            available_bytes: Some(available),
+            margin_bytes: available / 20,
+            headroom_bytes: Some(available as i64 - needed as i64),
+            fits: Some(needed + available / 20 <= available),
+        };
+        let word = |lang, c: &CapacityCheck| check_row(lang, Msg::TrainFits, c)[3].clone();
+        assert_eq!(
+            word(Lang::En, &check(159 * GIB, 163 * GIB)),
+            "fits, no headroom"
+        );
+        assert_eq!(
+            word(Lang::Zh, &check(159 * GIB, 163 * GIB)),
+            "勉强放得下，没有余量"
+        );
+        assert_eq!(word(Lang::En, &check(100 * GIB, 163 * GIB)), "fits");
+        assert_eq!(word(Lang::En, &check(170 * GIB, 163 * GIB)), "does not fit");
     }
 }
