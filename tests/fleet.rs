@@ -389,3 +389,35 @@ fn machines_of_one_shape_get_the_assessment_assess_gives_each_alone() {
         assert_eq!(seen.assessment, alone, "{label}");
     }
 }
+
+/// A node whose ratio can't be judged is told to see what detection could not read: the lab
+/// report lists it under the verdict (the K80's GRES type is not in the catalogue).
+#[test]
+fn a_fleet_verdict_that_cannot_judge_lists_what_was_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lab.md");
+    let slurm =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/slurm/scontrol-show-node.json");
+    Command::cargo_bin("ramvram")
+        .unwrap()
+        .args(["report", "--lang", "en", "--slurm"])
+        .arg(&slurm)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(&out).unwrap();
+    let verdict = md
+        .find("**old-k80: Can't judge the RAM:VRAM ratio**")
+        .expect(&md);
+    let after = &md[verdict..];
+    let bullet = after.find("\n- ").expect(after);
+    assert!(
+        after[bullet..]
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("gpu:k80:4"),
+        "{after}"
+    );
+}

@@ -102,7 +102,8 @@ pub fn head(lang: crate::i18n::Lang, meta: &ReportMeta) -> Vec<Block> {
     b
 }
 
-/// One machine's verdict, and its plan's problems when it has any.
+/// One machine's verdict; when the ratio can't be judged, what detection could not read (the
+/// notes its verdict points to); and its plan's problems when it has any.
 pub fn verdict_blocks(
     lang: crate::i18n::Lang,
     m: &crate::advisor::fleet::FleetMachine,
@@ -113,6 +114,13 @@ pub fn verdict_blocks(
         title: present::names::host_line(lang, &m.label, &title),
         body,
     }];
+    // A ratio that can't be judged says to see what detection could not read: the notes.
+    let notes = &m.assessment.profile.notes;
+    if m.assessment.verdict == crate::advisor::Verdict::CannotJudge && !notes.is_empty() {
+        b.push(Block::Bullets(
+            notes.iter().map(|n| present::note(lang, n)).collect(),
+        ));
+    }
     if !m.plan_issues.is_empty() {
         b.push(Block::Bullets(
             m.plan_issues
