@@ -12,10 +12,7 @@ use ramvram::ui::app::Source;
 use serde_json::Value;
 
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
-    Harness::builder()
-        .with_size([1280.0, 900.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+    common::window::window(app, 900.0)
 }
 
 fn window(fixture: &str) -> Harness<'static, RamvramApp> {
@@ -223,13 +220,10 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
     ] {
         let profile = common::fixture(name);
         // egui gives AccessKit only the widgets on screen: a tall window reads the pages whole.
-        let mut h = Harness::builder()
-            .with_size([1280.0, 2400.0])
-            .with_context_setup(ramvram::ui::fonts::install)
-            .build_ui_state(
-                |ui, app: &mut RamvramApp| app.show(ui),
-                RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
-            );
+        let mut h = common::window::window(
+            RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+            2400.0,
+        );
         h.run();
         h.get_by_label("Data loading").click();
         h.run();
