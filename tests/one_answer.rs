@@ -265,3 +265,40 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
         h.get_by_label(&line);
     }
 }
+
+/// The window's recommendations (blocks with a copy button) and the report's numbered list are
+/// one list: the same heading, the same lines in the same order, each block carrying its own
+/// recommendation's arguments, ranked from 1.
+#[test]
+fn the_windows_recommendations_are_the_reports_list() {
+    use ramvram::advisor::{Scenario, assess, defaults};
+    use ramvram::present::document::{Block, Section, advice_blocks, machine};
+    // A 7B plan on 24 GiB of VRAM and 16 GiB of RAM: it does not fit, so there is advice.
+    let profile = common::fixture("aws-g5.xlarge");
+    let scenario = Scenario {
+        training: Some(defaults::first_plan()),
+        ..Default::default()
+    };
+    let a = assess(&profile, &scenario);
+    assert!(a.recommendations.len() >= 2, "{:?}", a.recommendations);
+    for lang in Lang::ALL {
+        let report = machine::section(Section::Recommendations, lang, &a);
+        let Some(Block::Numbered(lines)) = report.get(1) else {
+            panic!("the report lists its recommendations: {report:?}")
+        };
+        let window = advice_blocks::recommendations(lang, &a.recommendations, None);
+        assert_eq!(window[0], report[0], "the same heading");
+        assert_eq!(window.len(), lines.len() + 1);
+        for (i, (block, line)) in window[1..].iter().zip(lines).enumerate() {
+            let Block::Recommendation {
+                rank, text, apply, ..
+            } = block
+            else {
+                panic!("a recommendation block: {block:?}")
+            };
+            assert_eq!(*rank, i + 1);
+            assert_eq!(text, line);
+            assert_eq!(apply, &a.recommendations[i].apply);
+        }
+    }
+}
