@@ -12,10 +12,7 @@ use ramvram::ui::app::Source;
 use serde_json::Value;
 
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
-    Harness::builder()
-        .with_size([1280.0, 900.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+    common::window::window(app, 900.0)
 }
 
 fn window(fixture: &str) -> Harness<'static, RamvramApp> {
@@ -223,13 +220,10 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
     ] {
         let profile = common::fixture(name);
         // egui gives AccessKit only the widgets on screen: a tall window reads the pages whole.
-        let mut h = Harness::builder()
-            .with_size([1280.0, 2400.0])
-            .with_context_setup(ramvram::ui::fonts::install)
-            .build_ui_state(
-                |ui, app: &mut RamvramApp| app.show(ui),
-                RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
-            );
+        let mut h = common::window::window(
+            RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+            2400.0,
+        );
         h.run();
         h.get_by_label("Data loading").click();
         h.run();
@@ -269,5 +263,42 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
             "{name}: {line}"
         );
         h.get_by_label(&line);
+    }
+}
+
+/// The window's recommendations (blocks with a copy button) and the report's numbered list are
+/// one list: the same heading, the same lines in the same order, each block carrying its own
+/// recommendation's arguments, ranked from 1.
+#[test]
+fn the_windows_recommendations_are_the_reports_list() {
+    use ramvram::advisor::{Scenario, assess, defaults};
+    use ramvram::present::document::{Block, Section, advice_blocks, machine};
+    // A 7B plan on 24 GiB of VRAM and 16 GiB of RAM: it does not fit, so there is advice.
+    let profile = common::fixture("aws-g5.xlarge");
+    let scenario = Scenario {
+        training: Some(defaults::first_plan()),
+        ..Default::default()
+    };
+    let a = assess(&profile, &scenario);
+    assert!(a.recommendations.len() >= 2, "{:?}", a.recommendations);
+    for lang in Lang::ALL {
+        let report = machine::section(Section::Recommendations, lang, &a);
+        let Some(Block::Numbered(lines)) = report.get(1) else {
+            panic!("the report lists its recommendations: {report:?}")
+        };
+        let window = advice_blocks::recommendations(lang, &a.recommendations, None);
+        assert_eq!(window[0], report[0], "the same heading");
+        assert_eq!(window.len(), lines.len() + 1);
+        for (i, (block, line)) in window[1..].iter().zip(lines).enumerate() {
+            let Block::Recommendation {
+                rank, text, apply, ..
+            } = block
+            else {
+                panic!("a recommendation block: {block:?}")
+            };
+            assert_eq!(*rank, i + 1);
+            assert_eq!(text, line);
+            assert_eq!(apply, &a.recommendations[i].apply);
+        }
     }
 }

@@ -15,10 +15,7 @@ use ramvram::ui::file_dialog::{self, Backend};
 const NO_DIALOG: &str = "No file dialog is available on this computer";
 
 fn window(app: RamvramApp) -> Harness<'static, RamvramApp> {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 900.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+    let mut h = common::window::window(app, 900.0);
     h.run();
     h
 }

@@ -23,10 +23,7 @@ fn lab_window() -> Harness<'static, RamvramApp> {
     let profile = common::fixture("aws-g5.xlarge");
     let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
     app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
-    let mut h = Harness::builder()
-        .with_size([1280.0, 1700.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+    let mut h = common::window::window(app, 1700.0);
     h.run();
     h
 }
@@ -111,10 +108,7 @@ fn meeting_mode_shows_every_column_and_the_chart_one_click_away() {
             let profile = common::fixture("aws-g5.xlarge");
             let mut app = RamvramApp::with_profile(lang, &profile, Source::Detected);
             app.add_fleet_dir(common::fixture_path("aws-g5.xlarge").parent().unwrap());
-            let mut h = Harness::builder()
-                .with_size([w, h_px])
-                .with_context_setup(ramvram::ui::fonts::install)
-                .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+            let mut h = common::window::sized(app, [w, h_px]);
             h.run();
             h.get_by_label(tr(lang, Msg::FleetMeetingMode)).click();
             h.run();

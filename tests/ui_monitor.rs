@@ -14,10 +14,7 @@ use ramvram::ui::RamvramApp;
 use ramvram::ui::app::Source;
 
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
-    Harness::builder()
-        .with_size([1280.0, 1100.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+    common::window::window(app, 1100.0)
 }
 
 fn sawtooth() -> PathBuf {

@@ -17,10 +17,7 @@ use ramvram::ui::RamvramApp;
 use ramvram::ui::app::Source;
 
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
-    Harness::builder()
-        .with_size([1280.0, 1300.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+    common::window::window(app, 1300.0)
 }
 
 /// A lab's Prometheus: two nodes; gpu07's GPU 0 saw-tooths (3 s idle, 3 s busy) while its CPUs

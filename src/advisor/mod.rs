@@ -22,6 +22,7 @@ pub mod recommend;
 pub mod rules;
 pub mod scenario;
 pub mod set_up;
+pub mod standing;
 pub mod training;
 pub mod unified;
 pub mod whatif;

@@ -48,6 +48,20 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                 fix(explanation);
                 recommendations.iter_mut().for_each(fix);
             }
+            Block::Recommendation {
+                text,
+                kind,
+                title,
+                result,
+                cost,
+                apply,
+                ..
+            } => {
+                for t in [text, kind, title, result, cost] {
+                    fix(t);
+                }
+                apply.iter_mut().for_each(fix);
+            }
             Block::Chart(chart) => clean_chart(chart),
         }
     }

@@ -90,6 +90,9 @@ pub fn render(blocks: &[Block]) -> String {
                     out.push('\n');
                 }
             }
+            Block::Recommendation { rank, text, .. } => {
+                out.push_str(&format!("{rank}. {}\n\n", md(text)));
+            }
             Block::Chart(_) => {}
         }
     }

@@ -215,6 +215,9 @@ pub fn render(blocks: &[Block]) -> String {
                 }
                 out.push('\n');
             }
+            Block::Recommendation { rank, text, .. } => {
+                wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text));
+            }
             Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
             Block::Chart(_) => {}
         }

@@ -1,19 +1,24 @@
 //! The window's renderer of a [`crate::present::document`]: the same blocks the terminal,
 //! Markdown and PDF renderers draw, as egui widgets. Paragraphs wrap ([`Paragraph`]: UAX #14, so
 //! mixed Chinese and Latin text breaks where it should); tables and label/value lists are
-//! [`egui::Grid`]s; findings and the verdict take their severity's colour. Charts are drawn by
-//! the pages that own them (interactive plots), so they are skipped here.
+//! [`egui::Grid`]s; findings and the verdict take their severity's colour, a recommendation's
+//! result its standing's (both judged by the advisor). The ratio gauge is the window's own
+//! painted gauge; the other charts are drawn by the pages that own them (interactive plots), so
+//! they are skipped here.
 
 use egui::{RichText, Ui};
 
-use crate::advisor::Severity;
-use crate::i18n::{Lang, Msg, tr};
-use crate::present::document::Block;
+use crate::advisor::{Severity, Tier};
+use crate::codespan::plain;
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::document::{Block, Chart};
 use crate::ui::paragraph::Paragraph;
-use crate::ui::theme;
+use crate::ui::{gauge, theme};
 
-/// Draws `blocks` top to bottom. `id` keeps the grids of two documents on one page apart.
-pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
+/// Draws `blocks` top to bottom in `lang` (the words the window adds: a gauge's label). `id`
+/// keeps the grids of two documents on one page apart.
+pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
     for (n, block) in blocks.iter().enumerate() {
         match block {
             Block::Title(t) => {
@@ -40,21 +45,27 @@ pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
                 title,
                 body,
             } => {
-                ui.label(
-                    RichText::new(title)
-                        .strong()
-                        .color(theme::severity(*severity)),
-                );
-                ui.add(Paragraph::new(body.as_str()));
+                // The verdict: a frame of its severity's colour, the title large.
+                let colour = theme::severity(*severity);
+                egui::Frame::group(ui.style())
+                    .stroke(egui::Stroke::new(2.0, colour))
+                    .inner_margin(12.0)
+                    .show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        ui.label(RichText::new(title).size(22.0).strong().color(colour));
+                        ui.add_space(4.0);
+                        ui.add(Paragraph::new(body.as_str()));
+                    });
             }
             Block::KeyValues(kv) => {
                 egui::Grid::new((id, n))
                     .num_columns(2)
                     .spacing([16.0, 4.0])
                     .show(ui, |ui| {
+                        // A value may hold a code span (`memory=`): shown without its backticks.
                         for (k, v) in kv {
-                            ui.label(k);
-                            ui.add(egui::Label::new(v).wrap());
+                            ui.label(plain(k));
+                            ui.add(egui::Label::new(plain(v)).wrap());
                             ui.end_row();
                         }
                     });
@@ -70,7 +81,7 @@ pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
                     .show(ui, |ui| {
                         if header.iter().any(|h| !h.is_empty()) {
                             for h in header {
-                                ui.label(RichText::new(h).strong());
+                                ui.label(RichText::new(plain(h)).strong());
                             }
                             ui.end_row();
                         }
@@ -78,7 +89,7 @@ pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
                         // its narrowest width, one character); the last column may wrap.
                         for row in rows {
                             for (i, cell) in row.iter().enumerate() {
-                                let label = egui::Label::new(cell);
+                                let label = egui::Label::new(plain(cell));
                                 ui.add(if i + 1 == row.len() {
                                     label.wrap()
                                 } else {
@@ -118,9 +129,64 @@ pub fn show(ui: &mut Ui, id: &str, blocks: &[Block]) {
                     recommendations: recommendations.clone(),
                 },
             ),
+            Block::Chart(Chart::RatioGauge { ratio, tier_labels }) => {
+                ratio_gauge(ui, lang, *ratio, tier_labels);
+            }
             Block::Chart(_) => {}
+            Block::Recommendation {
+                lang,
+                rank,
+                kind,
+                title,
+                result,
+                standing,
+                cost,
+                apply,
+                ..
+            } => {
+                let colour = theme::standing(*standing, ui.visuals().weak_text_color());
+                // The number and the kind, then the title wrapping beside them. A title may
+                // name a command (`docker run --shm-size=…`): set as code, unbroken.
+                ui.horizontal_top(|ui| {
+                    ui.label(RichText::new(format!("{rank}.")).strong());
+                    ui.label(RichText::new(kind).weak());
+                    ui.add(Paragraph::new(RichText::new(title).strong()));
+                });
+                ui.add(Paragraph::new(RichText::new(result).color(colour)));
+                ui.add(Paragraph::new(RichText::new(cost).weak()));
+                // The arguments that apply it, copyable: added to the same `advise` command.
+                if !apply.is_empty() {
+                    let args = apply.join(" ");
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(RichText::new(tr(*lang, Msg::AdviceApplyLabel)).weak());
+                        ui.add(egui::Label::new(RichText::new(&args).monospace()).selectable(true));
+                        if ui.small_button(tr(*lang, Msg::AdviceCopy)).clicked() {
+                            ui.ctx().copy_text(args.clone());
+                        }
+                    });
+                }
+                ui.add_space(4.0);
+            }
         }
     }
+}
+
+/// The ratio gauge (the window's painted one) and its legend of tiers, `tier_labels` lowest
+/// first, the ratio's own tier (the advisor's [`Tier::of`]) underlined.
+fn ratio_gauge(ui: &mut Ui, lang: Lang, ratio: f64, tier_labels: &[String; 4]) {
+    let label = trf(lang, Msg::UiGaugeLabel, &[("ratio", &format::ratio(ratio))]);
+    gauge::ratio_gauge(ui, ratio, &label);
+    let current = Tier::of(ratio);
+    ui.horizontal_wrapped(|ui| {
+        for (t, name) in Tier::ALL.into_iter().zip(tier_labels) {
+            let text = RichText::new(format!("■ {name}")).color(theme::tier(t));
+            ui.label(if t == current {
+                text.strong().underline()
+            } else {
+                text
+            });
+        }
+    });
 }
 
 /// What one card shows: a finding or a live diagnosis.

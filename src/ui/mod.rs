@@ -100,6 +100,14 @@ pub fn renderer(asked: Option<&str>) -> eframe::Renderer {
     }
 }
 
+/// Sets up `ctx` as the window starts: the bundled fonts ([`fonts::install`]) and the window's
+/// style ([`theme::install_style`]). The window ([`run`]) and the tests' harness both call it, so
+/// what is tested is drawn as the window draws it.
+pub fn setup_context(ctx: &egui::Context) {
+    fonts::install(ctx);
+    theme::install_style(ctx);
+}
+
 /// Opens the window and runs until it is closed.
 ///
 /// # Errors
@@ -137,8 +145,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         "ramvram",
         options,
         Box::new(move |cc| {
-            fonts::install(&cc.egui_ctx);
-            theme::install_style(&cc.egui_ctx);
+            setup_context(&cc.egui_ctx);
             let mut app = RamvramApp::new(lang, settings);
             app.remember_inputs();
             if let Some(notice) = settings_notice {

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use ramvram::profile::{MachineProfile, load_profile};
 
+pub mod window;
+
 /// Path of a fixture profile by its file stem.
 pub fn fixture_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

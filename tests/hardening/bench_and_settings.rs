@@ -157,10 +157,7 @@ fn first_frames(dir: &Path) {
     drop(settings);
     app.remember_inputs();
     app.notify(notice);
-    let mut h = egui_kittest::Harness::builder()
-        .with_size([1280.0, 900.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app);
+    let mut h = common::window::window(app, 900.0);
     for _ in 0..5 {
         h.run();
     }

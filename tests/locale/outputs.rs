@@ -147,10 +147,7 @@ fn painted(h: &Harness<'_, RamvramApp>) -> String {
 
 fn harness(app: RamvramApp) -> Harness<'static, RamvramApp> {
     // Tall enough that every page is painted whole: egui skips what is scrolled out of view.
-    Harness::builder()
-        .with_size([1280.0, 7000.0])
-        .with_context_setup(ramvram::ui::fonts::install)
-        .build_ui_state(|ui, app: &mut RamvramApp| app.show(ui), app)
+    common::window::window(app, 7000.0)
 }
 
 const TABS: [Msg; 6] = [

@@ -40,17 +40,7 @@ pub fn build(
             widths: TABLE_WIDTHS.to_vec(),
         });
         purchases(&mut b, lang, &machines);
-        let points: Vec<FleetPoint> = machines
-            .iter()
-            .filter_map(|m| {
-                Some(FleetPoint {
-                    label: m.label.clone(),
-                    vram_gib: m.assessment.vram.nominal_total_bytes? as f64 / GIB,
-                    ram_gib: m.assessment.memory.sizing_bytes? as f64 / GIB,
-                    tier: m.assessment.ratio.tier,
-                })
-            })
-            .collect();
+        let points = chart_points(machines.iter().copied());
         let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
         let log = crate::chart::fleet_axes(&data).0.log;
         let axis = |msg: Msg| present::fleet::axis_title(lang, msg, log);
@@ -71,6 +61,25 @@ pub fn build(
         }
     }
     b
+}
+
+/// The lab chart's points: each machine whose total VRAM and RAM as sized are both known, in
+/// GiB, with its name and its ratio's tier (the colour). The report's chart and the window's
+/// draw these same points.
+pub fn chart_points<'a>(
+    machines: impl IntoIterator<Item = &'a crate::advisor::fleet::FleetMachine>,
+) -> Vec<FleetPoint> {
+    machines
+        .into_iter()
+        .filter_map(|m| {
+            Some(FleetPoint {
+                label: m.label.clone(),
+                vram_gib: m.assessment.vram.nominal_total_bytes? as f64 / GIB,
+                ram_gib: m.assessment.memory.sizing_bytes? as f64 / GIB,
+                tier: m.assessment.ratio.tier,
+            })
+        })
+        .collect()
 }
 
 /// The widths of the machine table's columns (PDF units).

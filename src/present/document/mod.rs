@@ -9,6 +9,7 @@
 //!
 //! [`Assessment`]: crate::advisor::Assessment
 
+pub mod advice_blocks;
 pub mod fleet;
 pub mod machine;
 pub mod machine_sections;

@@ -127,6 +127,30 @@ pub enum Block {
     Chart(Chart),
     /// Small print.
     Note(String),
+    /// One ranked recommendation. `text` is the line every printed view gives it (the change,
+    /// what the model says after it, what it costs and the arguments that apply it: the
+    /// numbered list's line); the other fields are its parts, for a view that lays it out and
+    /// acts on it (the window: a copy button for `apply`, the result in its standing's colour).
+    Recommendation {
+        /// The language it is written in (the window's "Apply:" label).
+        lang: Lang,
+        /// Its rank, 1 first.
+        rank: usize,
+        /// The whole line, as a numbered list gives it.
+        text: String,
+        /// The kind as a tag: "[setting]" / "【设置】".
+        kind: String,
+        /// The change.
+        title: String,
+        /// What the model says after the change.
+        result: String,
+        /// How that result stands (the advisor's judgement, for the colour).
+        standing: crate::advisor::standing::Standing,
+        /// What it costs the user.
+        cost: String,
+        /// The `advise` arguments that apply it; empty when no flag says it.
+        apply: Vec<String>,
+    },
 }
 
 /// The sections of the machine document after its title, in the order a report gives them.

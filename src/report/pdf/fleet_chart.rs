@@ -10,6 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::charts::{ChartSize, family, font, font_registered, has_cjk, rgb};
 use super::layout::{Face, Measure};
 use crate::advisor::Tier;
+use crate::advisor::standing::TIER_LINES;
 use crate::chart::{self, Axis, Box2};
 use crate::palette;
 use crate::present::document::FleetPoint;
@@ -123,10 +124,11 @@ type Root<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 type Project<'f> = (&'f dyn Fn(f64) -> f32, &'f dyn Fn(f64) -> f32);
 
 /// The lines RAM = k × VRAM: factor, tag at the line's end, tier for the colour.
+/// The factors and tiers are the advisor's ([`TIER_LINES`]), as the window's chart draws them.
 const LINES: [(f64, &str, Tier); 3] = [
-    (1.0, "1×", Tier::Insufficient),
-    (1.5, "1.5×", Tier::Baseline),
-    (2.0, "2×", Tier::LargeModel),
+    (TIER_LINES[0].0, "1×", TIER_LINES[0].1),
+    (TIER_LINES[1].0, "1.5×", TIER_LINES[1].1),
+    (TIER_LINES[2].0, "2×", TIER_LINES[2].1),
 ];
 
 /// Draws the lines RAM = k × VRAM across the plot, a legend naming them above the plot

@@ -255,6 +255,9 @@ impl Layout {
             } => self.table(header, rows, widths),
             Block::Bullets(items) => self.list(items, |_| "•".to_string()),
             Block::Numbered(items) => self.list(items, |n| format!("{}.", n + 1)),
+            Block::Recommendation { rank, text, .. } => {
+                self.list(std::slice::from_ref(text), |_| format!("{rank}."))
+            }
             Block::Finding {
                 severity,
                 label,

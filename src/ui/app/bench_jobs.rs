@@ -4,36 +4,15 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc;
 
-use super::{RamvramApp, Source};
-use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
+use super::RamvramApp;
+use super::jobs::{BenchOutcome, RunningBench};
+use crate::bench::decode::DecodeBenchConfig;
 use crate::bench::memory::MemoryBenchConfig;
 use crate::bench::storage::StorageBenchConfig;
 use crate::bench::{self, BenchError};
 use crate::i18n::{Msg, tr, trf};
-use crate::profile::{MemoryBandwidth, StorageBandwidth};
-
-/// A benchmark's result, sent back from its thread.
-pub(super) enum BenchOutcome {
-    Memory(Result<MemoryBandwidth, BenchError>),
-    Storage(Result<StorageBandwidth, BenchError>),
-    Decode(Result<DecodeRate, BenchError>),
-    /// The benchmark thread panicked; the panic's message.
-    Panicked(String),
-}
-
-/// A benchmark running on a background thread.
-pub(super) struct RunningBench {
-    /// What is measured, in words.
-    what: String,
-    pub(super) cancel: Arc<AtomicBool>,
-    /// Progress 0–1 as `f32` bits.
-    progress: Arc<AtomicU32>,
-    pub(super) rx: Receiver<BenchOutcome>,
-    /// The machine shown when it started: the result goes to that profile only.
-    started_for: Source,
-}
 
 /// A benchmark to run.
 pub(super) enum BenchJob {

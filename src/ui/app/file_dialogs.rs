@@ -5,56 +5,10 @@
 use std::path::PathBuf;
 
 use super::RamvramApp;
+use super::file_dialog_state::Purpose;
 use crate::i18n::{Msg, tr};
 use crate::ui::file_dialog::{self, Backend, Kind, Request, TOO_FAST};
 use crate::ui::path_prompt::{PathPrompt, PromptAnswer};
-
-/// What a file dialog is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// Open a profile and show it.
-    OpenProfile,
-    /// Write the report with the export dialog's choices.
-    ExportReport,
-    /// Add profile files to the lab.
-    AddProfiles,
-    /// Add a folder of profiles to the lab.
-    AddFolder,
-    /// Add a Slurm inventory's nodes to the lab.
-    ImportSlurm,
-    /// Write the lab comparison.
-    ExportFleet,
-    /// Load a scenario's workload and training plan.
-    OpenScenario,
-    /// Save the workload and training plan.
-    SaveScenario,
-    /// Read `dmidecode -t memory` output.
-    OpenDmidecode,
-    /// Save the profile on screen.
-    SaveProfile,
-    /// Open a recorded trace on the Monitor page.
-    OpenTrace,
-    /// Scan a dataset folder for the workload.
-    OpenDataset,
-    /// Read a model file for the training planner.
-    OpenModelFile,
-    /// Read a Hugging Face model folder for the training planner.
-    OpenModelFolder,
-}
-
-/// The dialogs' state: which backend (found on first use) and the path field, while open.
-#[derive(Clone, Debug, Default)]
-pub struct FileDialogs {
-    backend: Option<Backend>,
-    prompt: Option<(Purpose, PathPrompt)>,
-}
-
-impl FileDialogs {
-    /// The path field is open.
-    pub fn prompting(&self) -> bool {
-        self.prompt.is_some()
-    }
-}
 
 fn filter(name: &str, exts: &[&str]) -> (String, Vec<String>) {
     (

@@ -9,67 +9,12 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use super::RamvramApp;
+use super::jobs::{RunningWatch, WatchEvent};
 use super::trace_origin::TraceOrigin;
-use crate::advisor::diagnose::{self, Summary};
+use crate::advisor::diagnose::Summary;
 use crate::i18n::{Msg, trf};
 use crate::probe::live::{Sampler, gpu, watch};
 use crate::trace::{Sample, Trace, TraceHeader};
-
-/// What the watching thread sends.
-pub(super) enum WatchEvent {
-    Header(Box<TraceHeader>),
-    Sample(Box<Sample>),
-    /// The thread panicked: the message.
-    Failed(String),
-}
-
-/// A watch running on a background thread.
-pub(super) struct RunningWatch {
-    pub(super) cancel: Arc<AtomicBool>,
-    rx: Receiver<WatchEvent>,
-}
-
-/// The Monitor page's state.
-pub(super) struct MonitorState {
-    pub(super) trace: Option<Trace>,
-    pub(super) summary: Option<Summary>,
-    pub(super) origin: Option<TraceOrigin>,
-    pub(super) running: Option<RunningWatch>,
-    pub(super) pid_text: String,
-    pub(super) message: Option<String>,
-    /// Seconds between samples (tests shorten it).
-    pub(super) interval: Duration,
-    /// Test hook: GPU utilisation series for a fake meter instead of NVML.
-    pub(super) fake_gpus: Option<Vec<Vec<u32>>>,
-    /// The "From Prometheus…" form.
-    pub(super) prometheus: crate::ui::panels::prometheus::PrometheusForm,
-    /// A Prometheus request running.
-    pub(super) prometheus_job: Option<super::prometheus_jobs::PromJob>,
-    /// What the shown Prometheus range could not fill (its trace is in `trace`).
-    pub(super) fetched: Option<crate::import::prometheus::range::Fetched>,
-}
-
-impl MonitorState {
-    pub(super) fn new() -> MonitorState {
-        MonitorState {
-            trace: None,
-            summary: None,
-            origin: None,
-            running: None,
-            pid_text: String::new(),
-            message: None,
-            interval: Duration::from_secs(1),
-            fake_gpus: None,
-            prometheus: Default::default(),
-            prometheus_job: None,
-            fetched: None,
-        }
-    }
-
-    fn rediagnose(&mut self) {
-        self.summary = self.trace.as_ref().map(diagnose::diagnose);
-    }
-}
 
 impl RamvramApp {
     /// Opens a recorded trace on the Monitor page (stopping a live watch); a trace that can't

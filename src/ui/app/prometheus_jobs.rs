@@ -3,14 +3,15 @@
 //! any trace, with what the server did not have.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc;
 
 use super::RamvramApp;
+use super::jobs::{PromEvent, PromJob};
 use super::trace_origin::TraceOrigin;
 use crate::advisor::diagnose;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::import::prometheus::mapping::Mapping;
-use crate::import::prometheus::range::{self, Fetched, RangeRequest};
+use crate::import::prometheus::range::{self, RangeRequest};
 use crate::import::prometheus::time::{parse_step, parse_time};
 use crate::import::prometheus::{Client, fleet};
 use crate::present::cluster as words;
@@ -32,18 +33,6 @@ pub struct PrometheusStart {
     pub step: Option<String>,
     /// A mapping file.
     pub mapping: Option<PathBuf>,
-}
-
-/// What the thread sends back.
-pub(super) enum PromEvent {
-    Nodes(Result<Vec<String>, String>),
-    Fetched(Result<Box<Fetched>, String>),
-}
-
-/// A request running on its thread, and what it is (for the spinner's label).
-pub(super) struct PromJob {
-    rx: Receiver<PromEvent>,
-    pub(super) what: String,
 }
 
 fn now() -> f64 {

@@ -158,7 +158,7 @@ fn memory(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth) {
     super::heading(ui, tr(lang, Msg::BwMemorySection));
     // The report's rows, drawn by the window's block renderer.
     let [rows, _] = crate::present::document::machine_sections::memory_and_rule(lang, b);
-    crate::ui::blocks::show(ui, "bw-memory", &[rows]);
+    crate::ui::blocks::show(ui, lang, "bw-memory", &[rows]);
     if let Some(mb) = &a.profile.measurements.memory_bandwidth {
         ui.add_space(4.0);
         let line = bench_words::memory_rows(mb)
@@ -201,7 +201,7 @@ fn seed_rule(ui: &mut Ui, lang: Lang, b: &Bandwidth) {
         }
     }
     let [_, rule] = crate::present::document::machine_sections::memory_and_rule(lang, b);
-    crate::ui::blocks::show(ui, "bw-rule", &[rule]);
+    crate::ui::blocks::show(ui, lang, "bw-rule", &[rule]);
     ui.add(Paragraph::new(
         RichText::new(tr(lang, Msg::BwRuleExample)).weak(),
     ));

@@ -51,7 +51,8 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         });
     });
     let per_sample = bench.per_sample;
-    let narrow = p.narrowest;
+    // The stage the GPUs wait for, as the advisor names it.
+    let bottleneck = p.bottleneck();
     let normal = Color32::from_rgb(0x4a, 0x90, 0xd9);
     let capacity_only = Color32::from_rgb(0x9a, 0xb8, 0xd8);
     let highlight = Color32::from_rgb(0xe0, 0x6c, 0x3c);
@@ -100,7 +101,7 @@ pub fn pipeline(ui: &mut Ui, lang: Lang, a: &Assessment, b: &Bandwidth, bench: &
         match values[i] {
             Some((v, capacity)) => {
                 // The narrowest stage is marked only when the GPUs wait for it.
-                let color = if Some(s.id) == narrow && p.starves_gpus == Some(true) {
+                let color = if bottleneck == Some(s.id) {
                     highlight
                 } else if s.id == StageId::GpuDemand {
                     demand

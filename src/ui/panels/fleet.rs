@@ -7,6 +7,7 @@ use super::Command;
 use crate::advisor::fleet::FleetMachine;
 use crate::catalog::catalog;
 use crate::catalog::planner::PlannedMachine;
+use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 pub use crate::present::fleet::{FleetSort, order};
 use crate::present::fleet::{header, row};
@@ -95,7 +96,7 @@ pub fn fleet(
                     lang,
                     skipped.iter().map(|(f, why)| (f.as_str(), Some(why))),
                 );
-                crate::ui::blocks::show(ui, "fleet-skipped", &list);
+                crate::ui::blocks::show(ui, lang, "fleet-skipped", &list);
                 if !meeting {
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));
                     super::fleet_chart::chart(ui, lang, machines, meeting);
@@ -302,13 +303,13 @@ fn planner_form(ui: &mut Ui, lang: Lang, p: &mut PlannedMachine) -> Option<Comma
             ui.text_edit_singleline(&mut p.name).labelled_by(l.id);
             ui.end_row();
         });
-    let total = p.dimm_gib * u64::from(p.dimm_count);
-    ui.label(trf(
-        lang,
-        Msg::PlannerTotal,
-        &[("ram", &format!("{total} GiB"))],
-    ));
-    let (_, issues) = crate::catalog::planner::build(p);
+    // The planned machine's RAM as the catalogue builds it, not summed again here.
+    let (planned, issues) = crate::catalog::planner::build(p);
+    let total = planned
+        .memory
+        .total_bytes
+        .map_or_else(|| format::unknown(lang), format::gib);
+    ui.label(trf(lang, Msg::PlannerTotal, &[("ram", &total)]));
     for issue in &issues {
         ui.label(
             RichText::new(crate::present::fleet::plan_issue(lang, issue))

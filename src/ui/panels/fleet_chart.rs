@@ -11,6 +11,7 @@ use egui_plot::{GridInput, GridMark, HoverPosition, Line, Plot, PlotPoint, PlotP
 
 use crate::advisor::Tier;
 use crate::advisor::fleet::FleetMachine;
+use crate::advisor::standing::TIER_LINES;
 use crate::chart::{self, Axis, Box2};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::ui::theme;
@@ -18,13 +19,11 @@ use crate::ui::theme;
 /// The plot's id source (`Id::unique(PLOT_ID)`): its memory, the view's bounds, lives under it.
 pub const PLOT_ID: &str = "fleet-chart";
 
-use crate::format::GIB;
-
-/// The lines RAM = k × VRAM: factor, short tag, tier for the colour.
+/// The lines RAM = k × VRAM: the advisor's factor and tier ([`TIER_LINES`]), with a short tag.
 const LINES: [(f64, &str, Tier); 3] = [
-    (1.0, "1×", Tier::Insufficient),
-    (1.5, "1.5×", Tier::Baseline),
-    (2.0, "2×", Tier::LargeModel),
+    (TIER_LINES[0].0, "1×", TIER_LINES[0].1),
+    (TIER_LINES[1].0, "1.5×", TIER_LINES[1].1),
+    (TIER_LINES[2].0, "2×", TIER_LINES[2].1),
 ];
 
 /// Grid marks for an axis: at 1, 2 and 5 of each decade on a log axis (plot coordinates are
@@ -58,15 +57,9 @@ fn padded(axis: Axis) -> (f64, f64) {
 
 /// Draws the chart of `machines` (those with both VRAM and RAM known).
 pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) {
-    let known: Vec<(f64, f64, &FleetMachine)> = machines
-        .iter()
-        .filter_map(|m| {
-            let v = m.assessment.vram.nominal_total_bytes? as f64 / GIB;
-            let r = m.assessment.memory.sizing_bytes? as f64 / GIB;
-            Some((v, r, m))
-        })
-        .collect();
-    let data: Vec<(f64, f64)> = known.iter().map(|(v, r, _)| (*v, *r)).collect();
+    // The report's points (present::document::fleet): the window judges none of its own.
+    let known = crate::present::document::fleet::chart_points(machines);
+    let data: Vec<(f64, f64)> = known.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
     let (ax, ay) = chart::fleet_axes(&data);
     let axis_title = |msg: Msg, log: bool| crate::present::fleet::axis_title(lang, msg, log);
     let text_size = if meeting { 17.0 } else { 13.0 };
@@ -101,7 +94,7 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
     let names: Vec<String> = groups
         .iter()
         .map(|(_, idx)| {
-            let labels: Vec<&str> = idx.iter().map(|i| known[*i].2.label.as_str()).collect();
+            let labels: Vec<&str> = idx.iter().map(|i| known[*i].label.as_str()).collect();
             crate::present::fleet::same_point(lang, &labels)
         })
         .collect();
@@ -160,12 +153,7 @@ pub fn chart(ui: &mut Ui, lang: Lang, machines: &[FleetMachine], meeting: bool) 
             p.line(Line::new(label, line).color(theme::tier(tier)).width(2.0));
         }
         for ((point, idx), name) in groups.iter().zip(&names) {
-            let colour = known[idx[0]]
-                .2
-                .assessment
-                .ratio
-                .tier
-                .map_or(Color32::GRAY, theme::tier);
+            let colour = known[idx[0]].tier.map_or(Color32::GRAY, theme::tier);
             let at = [ax.to_plot(point.0), ay.to_plot(point.1)];
             p.points(
                 Points::new(name.clone(), vec![at])

@@ -113,10 +113,10 @@ pub fn monitor(
             Some(origin) => crate::present::cluster::diagnosis_range(lang, origin, d),
             None => words::range(lang, d),
         };
-        super::findings::card(
+        crate::ui::blocks::card(
             ui,
             lang,
-            super::findings::Card {
+            crate::ui::blocks::Card {
                 severity: d.severity,
                 label: crate::present::severity(lang, d.severity).to_string(),
                 title: words::title(lang, d),

@@ -2,7 +2,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::advisor::{Assessment, RuleStatus, Severity};
+use crate::advisor::{Assessment, RuleStatus};
 use crate::i18n::{Lang, Msg, tr};
 use crate::present;
 use crate::ui::paragraph::Paragraph;
@@ -45,13 +45,14 @@ fn rules_table(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 ui.label(formula);
                 ui.label(required);
                 ui.label(actual);
-                let text = match r.status {
-                    RuleStatus::Pass => RichText::new(format!("✓ {status}"))
-                        .color(theme::tier(crate::advisor::Tier::LargeModel)),
-                    RuleStatus::Fail => RichText::new(format!("× {status}"))
-                        .color(theme::severity(Severity::Critical)),
-                    _ => RichText::new(status).weak(),
-                };
+                let standing = crate::advisor::standing::rule(r.status);
+                let colour = theme::standing(standing, ui.visuals().weak_text_color());
+                let text = RichText::new(match r.status {
+                    RuleStatus::Pass => format!("✓ {status}"),
+                    RuleStatus::Fail => format!("× {status}"),
+                    _ => status,
+                })
+                .color(colour);
                 ui.label(text.strong());
                 ui.end_row();
             }

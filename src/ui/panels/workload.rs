@@ -88,13 +88,11 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, p: &PipelineView, a: &As
     super::heading(ui, tr(lang, Msg::WorkUtilization));
     match p.predicted_gpu_utilization {
         Some(u) => {
-            let colour = if u >= 0.9 {
-                theme::tier(crate::advisor::Tier::LargeModel)
-            } else if u >= 0.5 {
-                theme::severity(Severity::Warning)
-            } else {
-                theme::severity(Severity::Critical)
-            };
+            // The advisor judges the utilisation; the page only colours it.
+            let colour = theme::standing(
+                crate::advisor::standing::utilization(u),
+                ui.visuals().weak_text_color(),
+            );
             let text = trf(
                 lang,
                 Msg::WorkUtilizationValue,
@@ -133,7 +131,7 @@ fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, p: &PipelineView, a: &As
         .into_iter()
         .map(|f| crate::present::document::machine_sections::finding(lang, f))
         .collect();
-    crate::ui::blocks::show(ui, "workload-findings", &cards);
+    crate::ui::blocks::show(ui, lang, "workload-findings", &cards);
     super::recommendations::recommendations(
         ui,
         lang,
@@ -216,7 +214,7 @@ fn pipeline_chart(ui: &mut Ui, lang: Lang, p: &PipelineView) {
             } else if Some(s.id) == bottleneck {
                 theme::severity(Severity::Critical)
             } else {
-                theme::tier(crate::advisor::Tier::LargeModel)
+                theme::good()
             };
             let name = crate::present::names::labelled(
                 lang,
