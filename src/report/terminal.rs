@@ -79,16 +79,23 @@ pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
 }
 
 /// Label/value rows, the values in one column [`LABEL_MIN`] or more columns from the left
-/// margin (two spaces), wider when a label needs it.
+/// margin (two spaces), wider when a label needs it; a long value wraps within its column.
 pub fn key_values(out: &mut String, rows: &[(String, String)]) {
     let w = label_width(rows.iter().map(|(l, _)| l.as_str())).max(LABEL_MIN);
+    let rest = " ".repeat(2 + w);
     for (label, value) in rows {
-        let _ = writeln!(out, "  {}{value}", pad(label, w));
+        let first = format!("  {}", pad(label, w));
+        if value.is_empty() {
+            let _ = writeln!(out, "{}", first.trim_end());
+        } else {
+            wrap_hanging(out, &first, &rest, value);
+        }
     }
 }
 
 /// A table: each column as wide as its widest cell plus two, indented two spaces; a header of
-/// empty cells is left out. Trailing spaces are trimmed.
+/// empty cells is left out. A table wider than [`WIDTH`] wraps its widest column's cells within
+/// the columns left to it (never narrower than 20). Trailing spaces are trimmed.
 pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     let columns = header
         .len()
@@ -104,18 +111,47 @@ pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
             *w = (*w).max(cell.width());
         }
     }
-    for row in all {
-        let mut line = String::from("  ");
-        for (i, cell) in row.iter().enumerate() {
-            if i + 1 < row.len() {
-                line.push_str(&pad(cell, widths[i] + 2));
-            } else {
-                line.push_str(cell);
-            }
+    let total = 2 + widths.iter().sum::<usize>() + 2 * columns.saturating_sub(1);
+    if total > WIDTH {
+        if let Some(widest) = widths.iter_mut().max() {
+            *widest = widest.saturating_sub(total - WIDTH).max(20).min(*widest);
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
+    for row in all {
+        // Each cell as lines no wider than its column; the row takes as many lines as its
+        // tallest cell.
+        let cells: Vec<Vec<String>> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| cell_lines(cell, *w))
+            .collect();
+        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+        for n in 0..height {
+            let mut line = String::from("  ");
+            for (i, cell) in cells.iter().enumerate() {
+                let text = cell.get(n).map_or("", String::as_str);
+                if i + 1 < cells.len() {
+                    line.push_str(&pad(text, widths[i] + 2));
+                } else {
+                    line.push_str(text);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+}
+
+/// `cell` broken into lines of at most `width` columns (one line when it fits).
+fn cell_lines(cell: &str, width: usize) -> Vec<String> {
+    if cell.width() <= width {
+        return vec![cell.to_string()];
+    }
+    let lines = linebreak::break_lines_keeping(cell, &[], width as f32, |r| cell[r].width() as f32);
+    linebreak::visible_lines(cell, &lines)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// A text gauge of a RAM:VRAM ratio on 0–[`crate::present::GAUGE_MAX_RATIO`]×, with the tier
@@ -169,6 +205,8 @@ pub fn render(blocks: &[Block]) -> String {
                 out.push_str(&line(t));
                 out.push('\n');
             }
+            // One blank line before a heading, also after a block that ends with one.
+            Block::Heading(t) if out.ends_with("\n\n") => heading(&mut out, &line(t)),
             Block::Heading(t) => section(&mut out, &line(t)),
             Block::Subheading(t) => {
                 let _ = writeln!(out, "\n  {}", line(t));
