@@ -523,12 +523,8 @@ fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 ui.end_row();
             }
         });
-    if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(Paragraph::new(trf(
-            lang,
-            Msg::TrainNvmeTraffic,
-            &[("bytes", &format::gib(traffic))],
-        )));
+    if let Some(traffic) = crate::present::document::plan_sections::nvme_traffic(lang, t) {
+        ui.add(Paragraph::new(traffic));
     }
     super::recommendations::recommendations(
         ui,
