@@ -79,16 +79,18 @@ pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
 }
 
 /// Label/value rows, the values in one column [`LABEL_MIN`] or more columns from the left
-/// margin (two spaces), wider when a label needs it; a long value wraps within its column.
+/// margin (two spaces), wider when a label needs it. A value is a fact on its row's line (found
+/// with grep, even past the margin), unless it is wider than a whole line, prose (a purchase's
+/// reason): that wraps within its column.
 pub fn key_values(out: &mut String, rows: &[(String, String)]) {
     let w = label_width(rows.iter().map(|(l, _)| l.as_str())).max(LABEL_MIN);
     let rest = " ".repeat(2 + w);
     for (label, value) in rows {
         let first = format!("  {}", pad(label, w));
-        if value.is_empty() {
-            let _ = writeln!(out, "{}", first.trim_end());
-        } else {
+        if value.width() > WIDTH {
             wrap_hanging(out, &first, &rest, value);
+        } else {
+            let _ = writeln!(out, "{}", format!("{first}{value}").trim_end());
         }
     }
 }
@@ -310,6 +312,48 @@ mod tests {
             " ".repeat(28 - 4)
         );
         assert_eq!(render(&blocks), expected);
+    }
+
+    /// A table wider than 100 columns wraps its widest column. By hand: a 149-column cell of
+    /// "abcd" words and "Required" (8) make 2 + 149 + 2 + 8 = 161 columns, 61 too many, so the
+    /// first column gets 149 − 61 = 88: 17 words (84 columns) a line, 30 words in two lines, and
+    /// the second column starts at 2 + 88 + 2 = 92.
+    #[test]
+    fn a_table_wider_than_the_page_wraps_its_widest_column() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let table = Block::Table {
+            header: vec!["Reason".into(), "Required".into()],
+            rows: vec![vec![words(30), "48 GiB".into()]],
+            widths: vec![1.0, 1.0],
+        };
+        let expected = format!(
+            "  {}Required\n  {}48 GiB\n  {}\n",
+            pad("Reason", 90),
+            pad(&words(17), 90),
+            words(13)
+        );
+        assert_eq!(render(&[table]), expected);
+        assert!(expected.lines().all(|l| l.width() <= WIDTH));
+    }
+
+    /// A value wider than a line (101 columns: 20 "abcd" words and "x") wraps within its
+    /// column: values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
+    /// continue under the value. A value of 99 columns stays on its row's line.
+    #[test]
+    fn only_a_value_wider_than_a_line_wraps_under_itself() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let long = format!("{} x", words(20));
+        let text = render(&[Block::KeyValues(vec![("Buy".into(), long)])]);
+        let expected = format!(
+            "  {}{}\n{}{} x\n",
+            pad("Buy", 28),
+            words(14),
+            " ".repeat(30),
+            words(6)
+        );
+        assert_eq!(text, expected);
+        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
+        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
     }
 
     /// A host name with a line break or a cursor-moving character stays on its line, shown
