@@ -285,7 +285,7 @@ fn every_format_has_the_bandwidth_section() {
         "## Bandwidth",
         "102.4\u{a0}GB/s (theoretical) covers 51.2\u{a0}GiB of VRAM",
         "| Measured (STREAM Triad) | 80.0\u{a0}GB/s |",
-        "| storage read | 0.35\u{a0}GB/s (measured in /mnt/datasets/imagenet) |",
+        "- storage read: 0.35\u{a0}GB/s (measured in /mnt/datasets/imagenet)",
     ] {
         assert!(md.contains(needle), "Markdown lacks {needle:?}");
     }
@@ -304,7 +304,7 @@ fn every_format_has_the_bandwidth_section() {
         v["bandwidth"]["pipeline"]["narrowest_stage"],
         serde_json::Value::Null
     );
-    // With ImageNet set up, the table marks the simulator's narrowest stage.
+    // With ImageNet set up, the pipeline's table marks the simulator's narrowest stage.
     let with = ramvram::advisor::assess(
         &common::fixture("lab-a6000-nfs-measured"),
         &ramvram::advisor::Scenario {

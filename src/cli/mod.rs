@@ -12,7 +12,6 @@ pub mod inference_args;
 mod interrupt;
 #[cfg(unix)]
 mod job_control;
-mod layout;
 pub mod model_args;
 mod output;
 pub mod prometheus;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::layout::{heading, label_width, pad};
+use crate::report::terminal::{heading, label_width, pad};
 
 use crate::bench::decode::{DecodeBenchConfig, DecodeRate};
 use crate::i18n::{Lang, Msg, tr, trf};

@@ -11,13 +11,13 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::layout::section;
 use super::{EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, print};
 use crate::advisor::diagnose::{self, Summary};
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::parse::ValueError;
 use crate::present::monitor as words;
 use crate::probe::live::{self, Sampler, gpu, watch::Step};
+use crate::report::terminal::section;
 use crate::trace::jsonl::{self, TraceNote, TraceWriter};
 use crate::trace::{Trace, TraceHeader};
 

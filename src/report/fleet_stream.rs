@@ -6,7 +6,8 @@
 //! JSON keeps the order read. Markdown lists machines by name, and each language repeats the
 //! machine table, the purchase table and the verdicts: the machines are taken once in that
 //! order, each section's lines go to an anonymous temporary file, and the sections are copied
-//! into the report at the end. A redacted report first reads every profile once to learn the
+//! into the report at the end, part by part in the fleet document's order
+//! ([`crate::present::document::fleet::FleetPart`], the order its blocks are built in). A redacted report first reads every profile once to learn the
 //! names to remove (as [`super::render_fleet`] does).
 
 use std::cell::RefCell;
@@ -19,10 +20,10 @@ use serde::ser::{SerializeSeq, Serializer};
 use super::{ReportOptions, SkippedFile, clean, markdown};
 use crate::advisor::buying::order::{FleetOrder, fleet_order};
 use crate::advisor::fleet::{FleetAssessor, FleetInput, FleetMachine};
-use crate::i18n::{Msg, tr};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
-    head, name_key, purchase_header, purchase_row, skipped_files, verdict_blocks,
+    self, FleetPart, head, name_key, purchase_header, purchase_row, purchases_heading,
+    skipped_files, verdict_blocks,
 };
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
@@ -148,29 +149,60 @@ pub fn write_markdown(
         }
     }
     for (&lang, s) in langs.iter().zip(sections) {
-        out.write_all(rendered(head(lang, &meta)).as_bytes())?;
-        let mut text = String::new();
-        markdown::table_head(&mut text, &cleaned(crate::present::fleet::header(lang)));
-        out.write_all(text.as_bytes())?;
-        copy(s.table, out)?;
-        out.write_all(b"\n")?;
-        let mut text = rendered(vec![Block::Subheading(
-            tr(lang, Msg::OrderSection).to_string(),
-        )]);
-        markdown::table_head(&mut text, &cleaned(purchase_header(lang)));
-        out.write_all(text.as_bytes())?;
-        copy(s.purchases, out)?;
-        out.write_all(b"\n")?;
-        let totals = crate::present::purchase::order::totals(lang, &totals);
-        let mut after = vec![Block::KeyValues(totals)];
-        after.extend(skipped_files(
-            lang,
-            skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
-        ));
-        out.write_all(rendered(after).as_bytes())?;
-        copy(s.verdicts, out)?;
+        let Sections {
+            table,
+            purchases,
+            verdicts,
+        } = s;
+        let (mut table, mut purchases, mut verdicts) =
+            (Some(table), Some(purchases), Some(verdicts));
+        for part in FleetPart::ALL {
+            match part {
+                FleetPart::Head => out.write_all(rendered(head(lang, &meta)).as_bytes())?,
+                FleetPart::Machines => {
+                    let header = cleaned(crate::present::fleet::header(lang));
+                    spilled_table(out, String::new(), &header, table.take())?;
+                }
+                FleetPart::Purchases => {
+                    let heading = rendered(vec![purchases_heading(lang)]);
+                    let header = cleaned(purchase_header(lang));
+                    spilled_table(out, heading, &header, purchases.take())?;
+                }
+                FleetPart::Totals => {
+                    out.write_all(rendered(vec![fleet::totals(lang, &totals)]).as_bytes())?
+                }
+                // Markdown has no charts.
+                FleetPart::Chart => {}
+                FleetPart::Skipped => {
+                    let blocks =
+                        skipped_files(lang, skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())));
+                    out.write_all(rendered(blocks).as_bytes())?;
+                }
+                FleetPart::Verdicts => {
+                    if let Some(v) = verdicts.take() {
+                        copy(v, out)?;
+                    }
+                }
+            }
+        }
     }
     Ok(())
+}
+
+/// A table written as [`markdown::render`] writes one: `before` (a heading), the header, the
+/// rows spilled to `rows`, then a blank line.
+fn spilled_table(
+    out: &mut dyn Write,
+    mut before: String,
+    header: &[String],
+    rows: Option<io::BufWriter<std::fs::File>>,
+) -> io::Result<()> {
+    markdown::table_head(&mut before, header);
+    out.write_all(before.as_bytes())?;
+    if let Some(rows) = rows {
+        copy(rows, out)?;
+    }
+    out.write_all(b"\n")
 }
 
 /// One language's sections, each in an anonymous temporary file until the report is put

@@ -79,16 +79,25 @@ pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
 }
 
 /// Label/value rows, the values in one column [`LABEL_MIN`] or more columns from the left
-/// margin (two spaces), wider when a label needs it.
+/// margin (two spaces), wider when a label needs it. A value is a fact on its row's line (found
+/// with grep, even past the margin), unless it is wider than a whole line, prose (a purchase's
+/// reason): that wraps within its column.
 pub fn key_values(out: &mut String, rows: &[(String, String)]) {
     let w = label_width(rows.iter().map(|(l, _)| l.as_str())).max(LABEL_MIN);
+    let rest = " ".repeat(2 + w);
     for (label, value) in rows {
-        let _ = writeln!(out, "  {}{value}", pad(label, w));
+        let first = format!("  {}", pad(label, w));
+        if value.width() > WIDTH {
+            wrap_hanging(out, &first, &rest, value);
+        } else {
+            let _ = writeln!(out, "{}", format!("{first}{value}").trim_end());
+        }
     }
 }
 
 /// A table: each column as wide as its widest cell plus two, indented two spaces; a header of
-/// empty cells is left out. Trailing spaces are trimmed.
+/// empty cells is left out. A table wider than [`WIDTH`] wraps its widest column's cells within
+/// the columns left to it (never narrower than 20). Trailing spaces are trimmed.
 pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     let columns = header
         .len()
@@ -104,18 +113,47 @@ pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
             *w = (*w).max(cell.width());
         }
     }
-    for row in all {
-        let mut line = String::from("  ");
-        for (i, cell) in row.iter().enumerate() {
-            if i + 1 < row.len() {
-                line.push_str(&pad(cell, widths[i] + 2));
-            } else {
-                line.push_str(cell);
-            }
+    let total = 2 + widths.iter().sum::<usize>() + 2 * columns.saturating_sub(1);
+    if total > WIDTH {
+        if let Some(widest) = widths.iter_mut().max() {
+            *widest = widest.saturating_sub(total - WIDTH).max(20).min(*widest);
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
+    for row in all {
+        // Each cell as lines no wider than its column; the row takes as many lines as its
+        // tallest cell.
+        let cells: Vec<Vec<String>> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| cell_lines(cell, *w))
+            .collect();
+        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+        for n in 0..height {
+            let mut line = String::from("  ");
+            for (i, cell) in cells.iter().enumerate() {
+                let text = cell.get(n).map_or("", String::as_str);
+                if i + 1 < cells.len() {
+                    line.push_str(&pad(text, widths[i] + 2));
+                } else {
+                    line.push_str(text);
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+}
+
+/// `cell` broken into lines of at most `width` columns (one line when it fits).
+fn cell_lines(cell: &str, width: usize) -> Vec<String> {
+    if cell.width() <= width {
+        return vec![cell.to_string()];
+    }
+    let lines = linebreak::break_lines_keeping(cell, &[], width as f32, |r| cell[r].width() as f32);
+    linebreak::visible_lines(cell, &lines)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
 }
 
 /// A text gauge of a RAM:VRAM ratio on 0–[`crate::present::GAUGE_MAX_RATIO`]×, with the tier
@@ -169,6 +207,8 @@ pub fn render(blocks: &[Block]) -> String {
                 out.push_str(&line(t));
                 out.push('\n');
             }
+            // One blank line before a heading, also after a block that ends with one.
+            Block::Heading(t) if out.ends_with("\n\n") => heading(&mut out, &line(t)),
             Block::Heading(t) => section(&mut out, &line(t)),
             Block::Subheading(t) => {
                 let _ = writeln!(out, "\n  {}", line(t));
@@ -275,6 +315,48 @@ mod tests {
             " ".repeat(28 - 4)
         );
         assert_eq!(render(&blocks), expected);
+    }
+
+    /// A table wider than 100 columns wraps its widest column. By hand: a 149-column cell of
+    /// "abcd" words and "Required" (8) make 2 + 149 + 2 + 8 = 161 columns, 61 too many, so the
+    /// first column gets 149 − 61 = 88: 17 words (84 columns) a line, 30 words in two lines, and
+    /// the second column starts at 2 + 88 + 2 = 92.
+    #[test]
+    fn a_table_wider_than_the_page_wraps_its_widest_column() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let table = Block::Table {
+            header: vec!["Reason".into(), "Required".into()],
+            rows: vec![vec![words(30), "48 GiB".into()]],
+            widths: vec![1.0, 1.0],
+        };
+        let expected = format!(
+            "  {}Required\n  {}48 GiB\n  {}\n",
+            pad("Reason", 90),
+            pad(&words(17), 90),
+            words(13)
+        );
+        assert_eq!(render(&[table]), expected);
+        assert!(expected.lines().all(|l| l.width() <= WIDTH));
+    }
+
+    /// A value wider than a line (101 columns: 20 "abcd" words and "x") wraps within its
+    /// column: values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
+    /// continue under the value. A value of 99 columns stays on its row's line.
+    #[test]
+    fn only_a_value_wider_than_a_line_wraps_under_itself() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let long = format!("{} x", words(20));
+        let text = render(&[Block::KeyValues(vec![("Buy".into(), long)])]);
+        let expected = format!(
+            "  {}{}\n{}{} x\n",
+            pad("Buy", 28),
+            words(14),
+            " ".repeat(30),
+            words(6)
+        );
+        assert_eq!(text, expected);
+        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
+        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
     }
 
     /// A host name with a line break or a cursor-moving character stays on its line, shown

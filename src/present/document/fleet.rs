@@ -32,35 +32,90 @@ pub fn build(
     };
     let mut b = Vec::new();
     for lang in langs.langs() {
-        b.extend(head(lang, meta));
-        let rows = machines.iter().map(|m| row(lang, m).to_vec()).collect();
-        b.push(Block::Table {
-            header: header(lang).iter().map(|h| h.to_string()).collect(),
-            rows,
-            widths: TABLE_WIDTHS.to_vec(),
-        });
-        purchases(&mut b, lang, &machines);
-        let points = chart_points(machines.iter().copied());
-        let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
-        let log = crate::chart::fleet_axes(&data).0.log;
-        let axis = |msg: Msg| present::fleet::axis_title(lang, msg, log);
-        let line = |factor: &str| present::fleet::rule_line(lang, factor);
-        b.push(Block::Chart(Chart::FleetScatter {
-            points,
-            x_label: axis(Msg::FleetVramAxis),
-            y_label: axis(Msg::FleetRamAxis),
-            line_labels: [line("1×"), line("1.5×"), line("2×")],
-            lang,
-        }));
-        b.extend(skipped_files(
-            lang,
-            skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
-        ));
-        for m in &machines {
-            b.extend(verdict_blocks(lang, m));
+        for part in FleetPart::ALL {
+            match part {
+                FleetPart::Head => b.extend(head(lang, meta)),
+                FleetPart::Machines => b.push(Block::Table {
+                    header: header(lang).iter().map(|h| h.to_string()).collect(),
+                    rows: machines.iter().map(|m| row(lang, m).to_vec()).collect(),
+                    widths: TABLE_WIDTHS.to_vec(),
+                }),
+                FleetPart::Purchases => {
+                    b.push(purchases_heading(lang));
+                    b.push(Block::Table {
+                        header: purchase_header(lang),
+                        rows: machines.iter().map(|m| purchase_row(lang, m)).collect(),
+                        widths: vec![2.2, 10.6],
+                    });
+                }
+                FleetPart::Totals => b.push(totals(
+                    lang,
+                    &crate::advisor::buying::order::fleet_order(machines.iter().copied()),
+                )),
+                FleetPart::Chart => b.push(chart(lang, &machines)),
+                FleetPart::Skipped => b.extend(skipped_files(
+                    lang,
+                    skipped.iter().map(|(f, r)| (f.as_str(), r.as_ref())),
+                )),
+                FleetPart::Verdicts => {
+                    for m in &machines {
+                        b.extend(verdict_blocks(lang, m));
+                    }
+                }
+            }
         }
     }
     b
+}
+
+/// The parts of the fleet document in one language, in its order: what [`build`] fills with
+/// blocks and what the Markdown written a machine at a time
+/// ([`crate::report::fleet_stream`]) writes part by part, so the two can't differ in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FleetPart {
+    /// The title, the date line and (when redacted) the redaction note ([`head`]).
+    Head,
+    /// The table of machines, one row each ([`crate::present::fleet::row`]).
+    Machines,
+    /// The purchase sub-heading and table, one row each ([`purchase_row`]).
+    Purchases,
+    /// What the lab buys in all ([`totals`]).
+    Totals,
+    /// The machines' RAM against their VRAM (a chart: Markdown has none).
+    Chart,
+    /// The files that were not machine profiles ([`skipped_files`]).
+    Skipped,
+    /// Each machine's verdict ([`verdict_blocks`]).
+    Verdicts,
+}
+
+impl FleetPart {
+    /// Every part, in the document's order.
+    pub const ALL: [FleetPart; 7] = [
+        FleetPart::Head,
+        FleetPart::Machines,
+        FleetPart::Purchases,
+        FleetPart::Totals,
+        FleetPart::Chart,
+        FleetPart::Skipped,
+        FleetPart::Verdicts,
+    ];
+}
+
+/// The machines as points of RAM against VRAM, with the 1×, 1.5× and 2× lines.
+fn chart(lang: Lang, machines: &[&crate::advisor::fleet::FleetMachine]) -> Block {
+    let points = chart_points(machines.iter().copied());
+    let data: Vec<(f64, f64)> = points.iter().map(|p| (p.vram_gib, p.ram_gib)).collect();
+    let log = crate::chart::fleet_axes(&data).0.log;
+    let axis = |msg: Msg| present::fleet::axis_title(lang, msg, log);
+    let line = |factor: &str| present::fleet::rule_line(lang, factor);
+    Block::Chart(Chart::FleetScatter {
+        points,
+        x_label: axis(Msg::FleetVramAxis),
+        y_label: axis(Msg::FleetRamAxis),
+        line_labels: [line("1×"), line("1.5×"), line("2×")],
+        lang,
+    })
 }
 
 /// The lab chart's points: each machine whose total VRAM and RAM as sized are both known, in
@@ -179,23 +234,12 @@ pub fn skipped_files<'a>(
     ]
 }
 
-/// What to buy across the lab: each machine's order line, then the totals (modules by spec,
-/// RAM added, instance moves, new machines).
-fn purchases(
-    b: &mut Vec<Block>,
-    lang: crate::i18n::Lang,
-    machines: &[&crate::advisor::fleet::FleetMachine],
-) {
-    use crate::advisor::buying::order::fleet_order;
-    b.push(Block::Subheading(tr(lang, Msg::OrderSection).to_string()));
-    let rows = machines.iter().map(|m| purchase_row(lang, m)).collect();
-    b.push(Block::Table {
-        header: purchase_header(lang),
-        rows,
-        widths: vec![2.2, 10.6],
-    });
-    b.push(Block::KeyValues(present::purchase::order::totals(
-        lang,
-        &fleet_order(machines.iter().copied()),
-    )));
+/// The purchase table's sub-heading ("What to buy").
+pub fn purchases_heading(lang: Lang) -> Block {
+    Block::Subheading(tr(lang, Msg::OrderSection).to_string())
+}
+
+/// What the lab buys in all: modules by spec, RAM added, instance moves, new machines.
+pub fn totals(lang: Lang, order: &crate::advisor::buying::order::FleetOrder) -> Block {
+    Block::KeyValues(present::purchase::order::totals(lang, order))
 }

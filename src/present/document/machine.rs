@@ -46,8 +46,22 @@ pub fn build_with_monitor(
     blocks
 }
 
+/// The machine document after its title in one language: every section of [`Section::ALL`] in
+/// its order, then the appendix of assumptions and sources. A view with a title of its own
+/// renders this (the terminal's `advise`), so its sections are the report's, titled alike and in
+/// the same order.
+pub fn body(lang: Lang, a: &Assessment) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Section::ALL
+        .into_iter()
+        .flat_map(|s| section(s, lang, a))
+        .collect();
+    appendix(&mut blocks, lang, a);
+    blocks
+}
+
 /// One section of the machine document in `lang`, for a view that shows sections apart (the
-/// terminal's `advise`); empty when `a` has nothing for it (no plan, no recommendation).
+/// terminal's `detect`, the window's pages); empty when `a` has nothing for it (no plan, no
+/// recommendation).
 pub fn section(s: Section, lang: Lang, a: &Assessment) -> Vec<Block> {
     let mut b = Vec::new();
     let build: fn(&mut Vec<Block>, Lang, &Assessment) = match s {
@@ -103,9 +117,12 @@ fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
 
 fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     let h = present::headline::headline(lang, a);
+    // The severity's word leads the title: a printout in black and white, and the terminal,
+    // have no colour to say it.
+    let severity = present::severity(lang, h.severity);
     b.push(Block::Callout {
         severity: h.severity,
-        title: h.title,
+        title: present::names::labelled(lang, severity, &h.title),
         body: h.detail,
     });
 }

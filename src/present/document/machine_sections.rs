@@ -12,6 +12,7 @@ pub(super) fn hardware(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::HwSection).to_string()));
     b.push(Block::KeyValues(present::hardware_rows(lang, a)));
     if !a.profile.notes.is_empty() {
+        b.push(Block::Subheading(tr(lang, Msg::NotesSection).to_string()));
         b.push(Block::Bullets(
             a.profile
                 .notes
@@ -52,6 +53,16 @@ pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         rows,
         widths: vec![3.0, 3.2, 1.4, 1.4, 1.2],
     });
+    // Where each rule comes from, under the rules (as the window's Rules page lists them).
+    let sources = present::names::rule_sources(lang, &a.rules);
+    if !sources.is_empty() {
+        b.push(Block::Subheading(
+            tr(lang, Msg::RulesSourcesHeading).to_string(),
+        ));
+        b.push(Block::Bullets(
+            sources.into_iter().map(str::to_string).collect(),
+        ));
+    }
     let bars: Vec<(String, f64)> = a
         .rules
         .iter()
@@ -76,8 +87,8 @@ pub(super) fn rules(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 }
 
 /// Memory bandwidth (theoretical and measured, with where each number came from), the seed's
-/// bandwidth rule with its arithmetic, the pipeline's stages and its narrowest one, PCIe per GPU
-/// and measured storage: what the window's Bandwidth page and `advise` show.
+/// bandwidth rule with its arithmetic, the pipeline's stages (one line each) and its narrowest
+/// one, PCIe per GPU and measured storage: what the window's Bandwidth page and `advise` show.
 pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::present::bandwidth as words;
     let Some(bw) = &a.bandwidth else { return };
@@ -86,47 +97,10 @@ pub(super) fn bandwidth(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         lang,
         &bw.pipeline,
     )));
-    let p = &bw.pipeline;
-    // Without a workload there is no per-workload rate and no narrowest stage: two columns of
-    // capacities only.
-    let with_workload = p.with_workload;
-    let rows = p
-        .stages
-        .iter()
-        .map(|s| {
-            let mark = if p.narrowest == Some(s.id) {
-                "●".to_string()
-            } else {
-                String::new()
-            };
-            let workload = crate::present::workload::stage_rate(lang, s.id, s.samples_per_s);
-            let mut row = vec![
-                words::stage_name(lang, s.id).to_string(),
-                words::capacity_with_source(lang, p, s),
-            ];
-            if with_workload {
-                row.extend([workload, mark]);
-            }
-            row
-        })
-        .collect();
-    let mut header = vec![
-        tr(lang, Msg::BwColStage).to_string(),
-        tr(lang, Msg::DataloaderColCapacity).to_string(),
-    ];
-    let mut widths = vec![2.0, 3.4];
-    if with_workload {
-        header.extend([
-            tr(lang, Msg::DataloaderColWorkload).to_string(),
-            tr(lang, Msg::BwColNarrowest).to_string(),
-        ]);
-        widths.extend([1.6, 0.8]);
-    }
-    b.push(Block::Table {
-        header,
-        rows,
-        widths,
-    });
+    // Each stage's capacity and where it comes from and, with a workload, what it delivers
+    // for it (samples/s × bytes per sample = GB/s): the arithmetic, which a table of rates
+    // would leave out. The narrowest stage is named in the sentence above.
+    b.push(Block::Bullets(words::stage_lines(lang, bw)));
     b.extend(memory_and_rule(lang, bw));
     let mut lines: Vec<String> = bw.pcie.iter().map(|p| words::pcie_line(lang, p)).collect();
     lines.extend(
@@ -204,10 +178,8 @@ pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
 pub(super) fn appendix(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::ReportAppendix).to_string()));
     b.push(Block::Paragraph(tr(lang, Msg::ReportUnits).to_string()));
-    let mut sources: Vec<String> = present::names::rule_sources(lang, &a.rules)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    // The rules' sources are under the rules ([`rules`]); these are the other assumptions.
+    let mut sources: Vec<String> = Vec::new();
     // The /dev/shm need the findings used: the workload's own, else the default assumption.
     // Windows has no /dev/shm: its batches sit in file mappings, in RAM, without a limit.
     let windows = crate::profile::is_windows(&a.profile);

@@ -60,12 +60,8 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         rows: rows.into_iter().map(|r| r.to_vec()).collect(),
         widths: vec![3.0, 2.0, 1.4, 1.2],
     });
-    if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        b.push(Block::Paragraph(trf(
-            lang,
-            Msg::TrainNvmeTraffic,
-            &[("bytes", &format::gib(traffic))],
-        )));
+    if let Some(traffic) = nvme_traffic(lang, t) {
+        b.push(Block::Paragraph(traffic));
     }
     if !t.estimate.warnings.is_empty() {
         b.push(Block::Bullets(
@@ -80,6 +76,18 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         tw::source(lang, t.estimate.formula).to_string(),
     ));
     b.push(Block::Note(tr(lang, Msg::TrainUnitsNote).to_string()));
+}
+
+/// The NVMe traffic of one optimizer step when the plan offloads to NVMe (read and written,
+/// GiB), in a sentence; `None` without NVMe offload. The report's training section and the
+/// window's Training page say it in these words.
+pub fn nvme_traffic(lang: Lang, t: &crate::advisor::training::TrainingMemory) -> Option<String> {
+    let traffic = t.estimate.nvme_traffic_per_step_bytes?;
+    Some(trf(
+        lang,
+        Msg::TrainNvmeTraffic,
+        &[("bytes", &format::gib(traffic))],
+    ))
 }
 
 pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {

@@ -6,7 +6,6 @@ use egui::{RichText, Ui};
 
 use crate::advisor::Assessment;
 use crate::advisor::training::{CapacityCheck, TrainingMemory};
-use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::training as words;
 use crate::ui::paragraph::Paragraph;
@@ -123,12 +122,8 @@ pub(super) fn outputs(ui: &mut Ui, lang: Lang, a: &Assessment) {
                 ui.end_row();
             }
         });
-    if let Some(traffic) = t.estimate.nvme_traffic_per_step_bytes {
-        ui.add(Paragraph::new(trf(
-            lang,
-            Msg::TrainNvmeTraffic,
-            &[("bytes", &format::gib(traffic))],
-        )));
+    if let Some(traffic) = crate::present::document::plan_sections::nvme_traffic(lang, t) {
+        ui.add(Paragraph::new(traffic));
     }
     crate::ui::panels::recommendations::recommendations(
         ui,
