@@ -363,4 +363,9 @@ advice_ids! {
     PreferNoSysmemFallback "prefer-no-sysmem-fallback" => Os, Nothing,
         cost "advice.cost.os",
         "Windows: \"Prefer No Sysmem Fallback\" for python.exe in the NVIDIA Control Panel";
+    /// The OS and every other program keep what the GPU no longer may take.
+    RaiseGpuWiredLimit "raise-gpu-wired-limit" => Os, Nothing,
+        cost "advice.cost.os",
+        "Apple Silicon: raise the GPU's share of unified memory (`sudo sysctl \
+         iogpu.wired_limit_mb=…`, until the next reboot)";
 }
