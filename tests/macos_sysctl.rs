@@ -160,6 +160,48 @@ fn unified_memory_verdict_with_the_gpu_limit() {
     );
 }
 
+/// At macOS's default share the finding advises raising `iogpu.wired_limit_mb`
+/// (`raise-gpu-wired-limit`), with the share and the RAM it already states; once set, it doesn't.
+#[test]
+fn the_default_share_advises_raising_the_wired_limit() {
+    use ramvram::advisor::AdviceId;
+    let a = assess(
+        &mac_profile("m1-16gb.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::GpuWiredLimitDefault)
+        .unwrap();
+    assert_eq!(f.recommendations, [AdviceId::RaiseGpuWiredLimit]);
+    // 16 GiB × 2/3 = 10.67 GiB, shown to one decimal.
+    let en = ramvram::present::recommendation(Lang::En, f, AdviceId::RaiseGpuWiredLimit);
+    assert!(
+        en.contains("sudo sysctl iogpu.wired_limit_mb=<MiB>"),
+        "{en}"
+    );
+    assert!(en.contains("10.7\u{a0}GiB"), "{en}");
+    let zh = ramvram::present::recommendation(Lang::Zh, f, AdviceId::RaiseGpuWiredLimit);
+    assert!(
+        zh.contains("10.7\u{a0}GiB") && zh.contains("重启后失效"),
+        "{zh}"
+    );
+    // The explanation no longer says it too.
+    let explain = ramvram::present::finding_explanation(Lang::En, f);
+    assert!(!explain.contains("sysctl"), "{explain}");
+    let a = assess(
+        &mac_profile("m5max-128gb-wired.txt"),
+        &ramvram::advisor::Scenario::NONE,
+    );
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.id == FindingId::GpuWiredLimitSet)
+        .unwrap();
+    assert!(f.recommendations.is_empty());
+}
+
 #[test]
 fn a_mac_profile_read_elsewhere_gives_the_same_assessment() {
     let p = mac_profile("m3ultra-96gb.txt");

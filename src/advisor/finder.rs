@@ -68,13 +68,17 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
         out.push(f);
     }
     if let Some(ws) = crate::advisor::unified::apple_gpu_working_set(cx.profile) {
-        let id = if ws.is_default_share() {
-            FindingId::GpuWiredLimitDefault
+        // At macOS's default share, the advice is to raise it (`iogpu.wired_limit_mb`).
+        let (id, advice): (_, &[AdviceId]) = if ws.is_default_share() {
+            (
+                FindingId::GpuWiredLimitDefault,
+                &[AdviceId::RaiseGpuWiredLimit],
+            )
         } else {
-            FindingId::GpuWiredLimitSet
+            (FindingId::GpuWiredLimitSet, &[])
         };
         let mut f =
-            Finding::new(id, Severity::Info, &[]).with("gpu_limit", Quantity::Bytes(ws.bytes));
+            Finding::new(id, Severity::Info, advice).with("gpu_limit", Quantity::Bytes(ws.bytes));
         if let Some(r) = ram.usable_bytes {
             f = f.with("ram", Quantity::Bytes(r));
         }

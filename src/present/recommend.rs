@@ -5,63 +5,15 @@ use crate::advisor::recommend::{AdviceId, Limit, Outcome, RecKind, Recommendatio
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
-use super::advice_text::title_msg;
+use super::advice_text::{cost_msg, title_msg};
 
 /// What a change costs, in its own words, starting with its class ([`GivesUp`]): "slower:
-/// every step moves the optimizer states over PCIe".
+/// every step moves the optimizer states over PCIe". The message is the one its advice id's row
+/// names ([`AdviceId::cost_key`]).
 pub fn cost(lang: Lang, r: &Recommendation) -> String {
-    use AdviceId as R;
-    let msg = match r.id {
-        R::DropOffload => Msg::AdviceCostDropOffload,
-        R::UseSafetensors => Msg::AdviceCostUseSafetensors,
-        R::ReshardCheckpoint => Msg::AdviceCostReshardCheckpoint,
-        R::LoadOnRank0 | R::MetaDeviceInit | R::ZeroInit | R::LowCpuMemUsage => Msg::AdviceCostLoad,
-        R::WslRaiseMemory | R::GrowShm => Msg::AdviceCostOs,
-        R::IncreaseNumWorkers | R::ReducePrefetchFactor | R::ReduceSwapSpace => {
-            Msg::AdviceCostWorkers
-        }
-        R::IndexAsArrays => Msg::AdviceCostIndex,
-        R::CopyToLocalNvme | R::PackShards => Msg::AdviceCostStorage,
-        R::GpuDecode => Msg::AdviceCostGpuDecode,
-        R::OffloadOptimizerToCpu | R::OffloadParamsToCpu | R::OffloadToNvme => {
-            Msg::AdviceCostOffload
-        }
-        R::Zero3InsteadOfZero2 => Msg::AdviceCostZero3,
-        R::GradientCheckpointing => Msg::AdviceCostCheckpointing,
-        R::AddSwap => Msg::AdviceCostSwap,
-        R::GrowPageFile => Msg::WindowsAdviceCostPageFile,
-        R::ReduceNumWorkers | R::ReduceBatchSize => Msg::AdviceCostFewer,
-        R::CacheOnDisk | R::NoCache => Msg::AdviceCostRecompute,
-        R::CpuOffloadGb | R::GpuLayers | R::DeviceMapOffload => Msg::AdviceCostLayersInRam,
-        R::Lora | R::Qlora | R::ShardedQlora => Msg::AdviceCostPeft,
-        R::QuantizeWeights | R::KvCacheFp8 => Msg::AdviceCostQuantised,
-        R::ReduceContext => Msg::AdviceCostContext,
-        R::SmallerCacheImages | R::PreResize => Msg::AdviceCostSmallerImages,
-        R::AddRam
-        | R::LargerInstance
-        | R::OtherInstance
-        | R::NewMachine
-        | R::RaiseVmMemory
-        | R::LargerRuntime
-        | R::PopulateChannels
-        | R::MatchModules => Msg::AdviceCostMoney,
-        // Only a finding carries these (the recommender ranks none of them): the words of the
-        // class they would have.
-        R::StreamDataset => Msg::AdviceCostStorage,
-        R::RaiseLimit
-        | R::InstallDriver
-        | R::LowerSwappiness
-        | R::PreferNoSysmemFallback
-        | R::CheckPcieSlot => Msg::AdviceCostOs,
-        R::SetNumWorkers
-        | R::PinMemory
-        | R::BudgetUnifiedPool
-        | R::TryFittingPlan
-        | R::SeeWorkloadChanges
-        | R::NoWorkerCountFits
-        | R::CheckDataLoader => Msg::AdviceCostWorkers,
-    };
-    tr(lang, msg).to_string()
+    cost_msg(r.id)
+        .map(|m| tr(lang, m).to_string())
+        .unwrap_or_default()
 }
 
 /// The arguments that apply a change, as a copyable line (`apply: --num-workers 4 …`); `None`
