@@ -4,7 +4,7 @@
 use super::*;
 use crate::advisor::capacity::ram_sizes;
 use crate::advisor::recommend::RecKind;
-use crate::profile::{Platform, Wsl, WslConfigState};
+use crate::profile::{CloudProvider, Platform, Wsl, WslConfigState};
 
 const GIB: u64 = 1 << 30;
 
