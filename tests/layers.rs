@@ -963,13 +963,8 @@ const KNOWN_TIES: &[(&str, &str)] = &[
     ("ui/app", "remembered"),
     // Not yet moved.
     ("advisor", "buying"),
-    ("advisor", "headline"),
-    ("import/prometheus", "client"),
-    ("probe/gpu", "nvml"),
     ("profile", "platform"),
     ("profile", "windows"),
-    ("report", "pdf"),
-    ("report/pdf", "page"),
 ];
 
 #[test]
