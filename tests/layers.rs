@@ -961,10 +961,6 @@ const KNOWN_TIES: &[(&str, &str)] = &[
     ("ui/app", "file_dialogs"),
     ("ui/app", "monitor_jobs"),
     ("ui/app", "remembered"),
-    // Not yet moved.
-    ("advisor", "buying"),
-    ("profile", "platform"),
-    ("profile", "windows"),
 ];
 
 #[test]
