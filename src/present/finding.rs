@@ -171,6 +171,14 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
     if f.id == FindingId::WddmSysmemFallback {
         return windows::fill_sysmem_finding(lang, msg, &f.values);
     }
+    if f.id == FindingId::DatasetSizeInconsistent {
+        // The implied bytes per pixel to three decimals (the format's usual range as written).
+        let mut values = f.values.clone();
+        if let Some(Quantity::Number(n)) = values.get("per_pixel") {
+            values.insert("per_pixel".into(), Quantity::Text(format!("{n:.3}")));
+        }
+        return fill_values(lang, msg, &values);
+    }
     if f.id != FindingId::PlanTight {
         return fill_values(lang, msg, &f.values);
     }

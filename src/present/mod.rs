@@ -21,6 +21,7 @@ pub mod model;
 pub mod monitor;
 pub mod names;
 pub mod notes;
+pub mod parts;
 pub mod provenance;
 pub mod purchase;
 pub mod ratio;

@@ -75,6 +75,21 @@ pub fn fill_values(
                 Some(Quantity::Share(s)) => format::percent(*s),
                 Some(Quantity::BytesPerSecond(b)) => format::gbps(*b),
                 Some(Quantity::Text(t)) => t.clone(),
+                Some(Quantity::Number(n)) => n.to_string(),
+                Some(Quantity::Pixels { width, height }) => format!("{width}×{height}"),
+                Some(Quantity::Modules {
+                    count,
+                    size_bytes,
+                    memory_type,
+                    speed_mts,
+                    form_factor,
+                }) => super::parts::part_list(
+                    *count,
+                    *size_bytes,
+                    memory_type,
+                    *speed_mts,
+                    *form_factor,
+                ),
                 None => format::unknown(lang),
             };
             (*name, text)

@@ -3,10 +3,11 @@
 use super::platform::{channels, provider};
 use crate::advisor::buying::dimm_sets::DimmSet;
 use crate::advisor::buying::purchase::{
-    GenericReason, ModulePlan, Purchase, ReplaceReason, SolderedReason, modules_text,
+    GenericReason, ModulePlan, Purchase, ReplaceReason, SolderedReason,
 };
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::parts::modules_text;
 
 fn plan_args(lang: Lang, p: &ModulePlan) -> Vec<(&'static str, String)> {
     vec![

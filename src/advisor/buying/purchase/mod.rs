@@ -243,7 +243,7 @@ pub fn hardware_recommendation(
     match purchase_to_reach(profile, ram, needed_installed_bytes) {
         Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(with_ram(
             rec(AdviceId::AddRam)
-                .with("modules", Quantity::Text(modules_text(&p)))
+                .with("modules", modules_quantity(&p))
                 .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
             p.installed_after_bytes,
         )),
@@ -279,27 +279,16 @@ pub fn hardware_recommendation(
     }
 }
 
-/// The modules to buy as a part list, the same in every language: "1 × 32 GB DDR4-3200",
-/// "4 × 64 GB DDR5-4800 RDIMM" (sizes as modules are sold: binary GB).
-pub fn modules_text(p: &ModulePlan) -> String {
-    spec_text(p.buy, &p.module)
-}
-
-/// `count` modules of `m` as a part list: "4 × 64 GB DDR5-4800 RDIMM" ([`modules_text`]).
-pub fn spec_text(count: u32, m: &ModuleSpec) -> String {
-    let speed = m.speed_mts.map(|s| format!("-{s}")).unwrap_or_default();
-    let form = match m.form_factor {
-        Some(crate::catalog::modules::FormFactor::Rdimm) => " RDIMM",
-        Some(crate::catalog::modules::FormFactor::Sodimm) => " SODIMM",
-        _ => "",
-    };
-    format!(
-        "{} × {}{}GB {}{speed}{form}",
-        count,
-        m.size_bytes >> 30,
-        crate::format::NBSP,
-        m.memory_type
-    )
+/// The modules of `p` to buy as a [`Quantity::Modules`] (`present::parts` writes the part list).
+pub fn modules_quantity(p: &ModulePlan) -> Quantity {
+    let m = &p.module;
+    Quantity::Modules {
+        count: p.buy,
+        size_bytes: m.size_bytes,
+        memory_type: m.memory_type.clone(),
+        speed_mts: m.speed_mts,
+        form_factor: m.form_factor,
+    }
 }
 
 /// The finding recommendation that stands for "add RAM" on this kind of machine: a larger
