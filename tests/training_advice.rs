@@ -277,10 +277,22 @@ fn a_desktop_with_one_module_gets_its_twin() {
         .find(|r| r.id == R::AddRam)
         .expect("add RAM");
     // The size and its unit are joined by a no-break space, as every quantity shown is.
+    let ramvram::advisor::Quantity::Modules {
+        count,
+        size_bytes,
+        memory_type,
+        speed_mts,
+        ..
+    } = &add.changes["modules"]
+    else {
+        panic!("{add:?}")
+    };
     assert_eq!(
-        add.changes["modules"],
-        ramvram::advisor::Quantity::Text("1 × 32\u{a0}GB DDR4-3200".into())
+        (*count, *size_bytes, memory_type.as_str(), *speed_mts),
+        (1, 32 * GIB, "DDR4", Some(3200))
     );
+    let title = ramvram::present::recommend::title(ramvram::i18n::Lang::En, add);
+    assert!(title.contains("1 × 32\u{a0}GB DDR4-3200"), "{title}");
     assert_eq!(
         add.changes["ram_bytes"],
         ramvram::advisor::Quantity::Bytes(64 * GIB)

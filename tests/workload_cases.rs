@@ -86,14 +86,14 @@ fn a_decoded_coco_cache_does_not_fit_32_gb_and_the_advice_is_disk_or_no_cache() 
         .iter()
         .find(|r| r.id == R::SmallerCacheImages)
         .expect("smaller cache");
-    let Quantity::Text(size) = &smaller.changes["cache_size"] else {
+    let Quantity::Pixels { width, height } = smaller.changes["cache_size"] else {
         panic!("{smaller:?}")
     };
     let others = w.memory_budget.working_set_bytes - cache;
     let room = (0.9 * (32 * GIB) as f64) as u64 - others;
     let scale = (room as f64 / cache as f64).sqrt();
     let side = |s: f64| ((s * scale) as u32 / 32) * 32;
-    assert_eq!(size, &format!("{}×{}", side(640.0), side(480.0)));
+    assert_eq!((width, height), (side(640.0), side(480.0)));
     assert_eq!(smaller.result.fits, Some(true));
     // RAM as the last lever: installed RAM whose usable part holds the working set.
     let add = a
@@ -395,7 +395,12 @@ fn a_dataset_size_far_from_its_images_is_flagged_and_a_plausible_one_is_not() {
         .find(|f| f.id == FindingId::DatasetSizeInconsistent)
         .expect("inconsistent");
     assert_eq!(f.values["implied"], Quantity::Bytes(149_999_925));
-    assert_eq!(f.values["per_pixel"], Quantity::Text("18.084".into()));
+    let Quantity::Number(per_pixel) = f.values["per_pixel"] else {
+        panic!("{f:?}")
+    };
+    assert!((per_pixel - 18.084).abs() < 0.0005, "{per_pixel}");
+    let words = ramvram::present::finding_explanation(ramvram::i18n::Lang::En, f);
+    assert!(words.contains("18.084 bytes per pixel"), "{words}");
     assert_eq!(f.values["typical"], Quantity::Bytes(2_488_320));
 }
 

@@ -25,6 +25,7 @@ pub mod set_up;
 pub mod standing;
 pub mod training;
 pub mod unified;
+pub mod verdict;
 pub mod whatif;
 pub mod windows;
 pub mod workload;
@@ -38,6 +39,7 @@ pub use findings::{Finding, FindingId, Quantity, Severity};
 pub use ratio::{Ratio, Tier};
 pub use rules::{RuleId, RuleResult, RuleStatus};
 pub use scenario::Scenario;
+pub use verdict::Verdict;
 
 use crate::profile::MachineProfile;
 
@@ -52,37 +54,6 @@ use crate::profile::MachineProfile;
 /// `EffectiveRam` (`memory.mem_total_bytes` for `physical_bytes`, `usable_bytes` for
 /// `effective_bytes`). Nothing reads an assessment back.
 pub const ASSESSMENT_SCHEMA_VERSION: u32 = 3;
-
-/// The one-line answer shown at the top of every view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// Sizing RAM ([`RamSizes::sizing_bytes`]) is below total VRAM (or below the largest GPU).
-    RamBelowVram,
-    /// 1.0–1.5×: fine without offload.
-    Baseline,
-    /// 1.5–2.0×: room for CPU offload.
-    OffloadReady,
-    /// ≥ 2.0×: room for large models and high resolution.
-    LargeModelReady,
-    /// The GPU shares system RAM; judge the pool, not a ratio.
-    UnifiedMemory,
-    /// No GPU found.
-    NoGpu,
-    /// RAM or VRAM unknown.
-    CannotJudge,
-}
-
-impl Verdict {
-    /// The severity used to colour the verdict.
-    pub fn severity(self) -> Severity {
-        match self {
-            Verdict::RamBelowVram => Severity::Critical,
-            Verdict::CannotJudge => Severity::Warning,
-            _ => Severity::Info,
-        }
-    }
-}
 
 /// Everything the views show about one machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -135,7 +135,17 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
         }
         id => title_msg(id),
     };
-    let mut t = super::fill_values(lang, msg, &r.changes);
+    let mut t = match (r.id, r.changes.get("shard")) {
+        // A checkpoint shard's size as `save_pretrained`'s `max_shard_size` writes it: whole
+        // decimal GB ("2 GB").
+        (R::ReshardCheckpoint, Some(crate::advisor::Quantity::Bytes(b))) => {
+            let mut changes = r.changes.clone();
+            let gb = format!("{} GB", b / 1_000_000_000);
+            changes.insert("shard".into(), crate::advisor::Quantity::Text(gb));
+            super::fill_values(lang, msg, &changes)
+        }
+        _ => super::fill_values(lang, msg, &r.changes),
+    };
     if r.changes.contains_key("windows_ram_needed") {
         t.push_str(&super::fill_values(
             lang,
@@ -275,4 +285,27 @@ pub fn detail(lang: Lang, r: &Recommendation) -> String {
 /// The kind as a tag before a title: "[setting]" / "【设置】".
 pub fn kind_tag(lang: Lang, k: RecKind) -> String {
     trf(lang, Msg::JoinKindTag, &[("kind", kind(lang, k))])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::Quantity;
+    use crate::advisor::recommend::Subject;
+
+    #[test]
+    fn a_reshard_names_its_shard_in_decimal_gb() {
+        // 2,000,000,000 bytes is "2 GB" as `save_pretrained(max_shard_size="2GB")` counts.
+        let r = Recommendation::new(
+            AdviceId::ReshardCheckpoint,
+            Subject::Inference,
+            Outcome::default(),
+        )
+        .with("shard", Quantity::Bytes(2_000_000_000));
+        let en = title(Lang::En, &r);
+        assert!(
+            en.starts_with("Re-save the checkpoint in 2 GB shards"),
+            "{en}"
+        );
+    }
 }

@@ -144,6 +144,32 @@ pub(super) fn smallest_up<T: PartialOrd + Copy>(
     smallest
 }
 
+/// `/proc/PID/cgroup` for `pid`, `/proc/self/cgroup` without one.
+pub fn proc_cgroup_path(pid: Option<u32>) -> std::path::PathBuf {
+    match pid {
+        Some(pid) => std::path::PathBuf::from(format!("/proc/{pid}/cgroup")),
+        None => std::path::PathBuf::from("/proc/self/cgroup"),
+    }
+}
+
+/// The memory limit, bytes, of the cgroup of process `pid` (this process without one): the
+/// smallest `memory.max` (v2) or `memory.limit_in_bytes` (v1) on its path, as in the profile's
+/// `memory.limit_bytes`. `None` without a limit, or when the process's cgroup can't be read
+/// (it ended, or belongs to another user under `hidepid`): unknown, not this process's limit.
+#[cfg(target_os = "linux")]
+pub fn cgroup_memory_limit(pid: Option<u32>) -> Option<u64> {
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).ok();
+    let mountinfo = read(std::path::Path::new("/proc/self/mountinfo")).unwrap_or_default();
+    let cg = read(&proc_cgroup_path(pid))?;
+    memory_limit(&cg, &super::mounts::parse_mountinfo(&mountinfo), &read)
+}
+
+/// Elsewhere than Linux there are no cgroups: always `None`.
+#[cfg(not(target_os = "linux"))]
+pub fn cgroup_memory_limit(_pid: Option<u32>) -> Option<u64> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::mounts::parse_mountinfo;

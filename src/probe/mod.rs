@@ -29,11 +29,11 @@ mod linux;
 #[cfg(target_os = "macos")]
 mod macos;
 
+pub use cgroup::{cgroup_memory_limit, proc_cgroup_path};
+pub use statfs::MOUNT_TIMEOUT;
+
 use crate::profile::{Cpu, Host, MachineProfile};
 use gpu::GpuSource;
-
-/// How long one mount may take to answer `statvfs` before it is reported as not answering.
-pub const MOUNT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Detects this machine with the platform's GPU sources.
 pub fn detect() -> MachineProfile {
@@ -78,32 +78,6 @@ pub fn detect_available_memory() -> Option<u64> {
         (Some(a), Some(l)) => Some(a.min(l)),
         (a, l) => a.or(l),
     }
-}
-
-/// `/proc/PID/cgroup` for `pid`, `/proc/self/cgroup` without one.
-pub fn proc_cgroup_path(pid: Option<u32>) -> std::path::PathBuf {
-    match pid {
-        Some(pid) => std::path::PathBuf::from(format!("/proc/{pid}/cgroup")),
-        None => std::path::PathBuf::from("/proc/self/cgroup"),
-    }
-}
-
-/// The memory limit, bytes, of the cgroup of process `pid` (this process without one): the
-/// smallest `memory.max` (v2) or `memory.limit_in_bytes` (v1) on its path, as in the profile's
-/// `memory.limit_bytes`. `None` without a limit, or when the process's cgroup can't be read
-/// (it ended, or belongs to another user under `hidepid`): unknown, not this process's limit.
-#[cfg(target_os = "linux")]
-pub fn cgroup_memory_limit(pid: Option<u32>) -> Option<u64> {
-    let read = |p: &std::path::Path| std::fs::read_to_string(p).ok();
-    let mountinfo = read(std::path::Path::new("/proc/self/mountinfo")).unwrap_or_default();
-    let cg = read(&proc_cgroup_path(pid))?;
-    cgroup::memory_limit(&cg, &mounts::parse_mountinfo(&mountinfo), &read)
-}
-
-/// Elsewhere than Linux there are no cgroups: always `None`.
-#[cfg(not(target_os = "linux"))]
-pub fn cgroup_memory_limit(_pid: Option<u32>) -> Option<u64> {
-    None
 }
 
 fn host() -> Host {

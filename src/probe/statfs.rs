@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// How long one mount may take to answer `statvfs` before it is reported as not answering.
+pub const MOUNT_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// Size and free space of a file system, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FsSpace {

@@ -319,8 +319,8 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
         positive(&format!("memory.dimms[{i}].size_bytes"), d.size_bytes)?;
     }
     // host.platform, the slot counts and memory.wsl check themselves.
-    super::platform::validate(p)?;
-    super::windows::validate(p)?;
+    super::validate::platform(p)?;
+    super::validate::windows(p)?;
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         at_most(

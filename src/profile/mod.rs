@@ -18,6 +18,7 @@ mod provenance;
 pub mod redact;
 mod redact_shapes;
 pub mod strings;
+mod validate;
 mod windows;
 
 pub use channels::{ChannelLayout, infer_channels};

@@ -150,93 +150,10 @@ mod notebook_tests {
     }
 }
 
-/// Checks the fields of this file's part of a profile (`host.platform`, the slot counts,
-/// `memory.wsl`): an instance type of at most [`MAX_INSTANCE_TYPE_CHARS`] printable characters,
-/// slot and channel counts a board can have, sizes no larger than [`super::MAX_RAM_BYTES`].
-///
-/// # Errors
-/// The field's JSON path and what is wrong with it.
-pub(super) fn validate(p: &super::MachineProfile) -> Result<(), (String, super::Problem)> {
-    use super::Problem;
-    let err = |field: &str, problem| Err((field.to_string(), problem));
-    if let Some(t) = p
-        .host
-        .platform
-        .as_ref()
-        .and_then(|p| p.instance_type.as_ref())
-    {
-        if t.chars().count() > MAX_INSTANCE_TYPE_CHARS || t.chars().any(char::is_control) {
-            return err(
-                "host.platform.instance_type",
-                Problem::TooLong {
-                    max: MAX_INSTANCE_TYPE_CHARS,
-                },
-            );
-        }
-    }
-    let m = &p.memory;
-    let counts = [
-        ("memory.slots_total", m.slots_total, 1, 1024),
-        ("memory.slots_populated", m.slots_populated, 0, 1024),
-        ("memory.channels_total", m.channels_total, 1, 256),
-    ];
-    for (field, v, lo, hi) in counts {
-        if let Some(x) = v.filter(|x| *x < lo || *x > hi) {
-            return err(field, Problem::out_of_range(x, lo, hi));
-        }
-    }
-    if let (Some(used), Some(total)) = (m.slots_populated, m.slots_total) {
-        if used > total {
-            return err(
-                "memory.slots_populated",
-                Problem::LargerThanField {
-                    value: used.to_string(),
-                    other: "memory.slots_total".into(),
-                    other_value: total.to_string(),
-                },
-            );
-        }
-    }
-    if let Some(w) = &m.wsl {
-        if let Some(v) = w.version.filter(|v| !(1..=2).contains(v)) {
-            return err("memory.wsl.version", Problem::out_of_range(v, 1, 2));
-        }
-        let sizes = [
-            ("memory.wsl.memory_cap_bytes", w.memory_cap_bytes, false),
-            (
-                "memory.wsl.wslconfig_memory_bytes",
-                w.wslconfig_memory_bytes,
-                true,
-            ),
-            (
-                "memory.wsl.wslconfig_swap_bytes",
-                w.wslconfig_swap_bytes,
-                true,
-            ),
-            ("memory.wsl.windows_ram_bytes", w.windows_ram_bytes, false),
-        ];
-        for (field, v, zero_ok) in sizes {
-            match v {
-                Some(0) if !zero_ok => return err(field, Problem::Zero),
-                Some(x) if x > super::MAX_RAM_BYTES => {
-                    return err(
-                        field,
-                        Problem::TooLarge {
-                            value: x.to_string(),
-                            max: super::MAX_RAM_BYTES.to_string(),
-                        },
-                    );
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::validate::platform as validate;
     use crate::profile::{MachineProfile, Problem};
 
     #[test]

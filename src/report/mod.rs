@@ -15,12 +15,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::advisor::Assessment;
 use crate::advisor::fleet::FleetMachine;
-use crate::i18n::{Lang, Msg, trf};
+use crate::i18n::{Lang, Msg};
 use crate::present::document::{self, Block};
 pub use crate::present::document::{ReportLang, ReportMeta};
 use crate::profile::dir::Skip;
 use crate::profile::redact::Scrubber;
 use crate::sanitize::UnsafeInJson;
+pub use pdf::page_label;
 
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,15 +338,6 @@ fn fleet_meta(options: &ReportOptions) -> ReportMeta {
         source_file: None,
         redacted: options.redact,
     }
-}
-
-/// The page footer text, "Page 2 of 5".
-pub fn page_label(lang: Lang, n: usize, total: usize) -> String {
-    trf(
-        lang,
-        Msg::ReportPage,
-        &[("n", &n.to_string()), ("total", &total.to_string())],
-    )
 }
 
 /// A file that was not a machine profile, and why (in the report's first language; a redacted

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 use super::procurement::{Basis, Procurement};
 use super::purchase::Purchase;
 use super::purchase::modules::ModuleSpec;
-use crate::advisor::Assessment;
 use crate::advisor::fleet::FleetMachine;
 
 /// The purchase the procurement section shows and the installed RAM it reaches for: what to
@@ -47,16 +46,15 @@ pub struct MachineOrder {
     pub other: bool,
 }
 
-/// Counts the order of `a`.
-pub fn machine_order(a: &Assessment) -> MachineOrder {
-    let Some((buy, _)) = to_buy(&a.procurement) else {
+/// Counts the order of one machine, from its assessment's procurement.
+pub fn machine_order(procurement: &Procurement) -> MachineOrder {
+    let Some((buy, _)) = to_buy(procurement) else {
         return MachineOrder::default();
     };
     match buy {
         Purchase::AddModules(plan) | Purchase::ReplaceModules(plan) => MachineOrder {
             modules: Some((plan.module.clone(), plan.buy)),
-            ram_added_bytes: a
-                .procurement
+            ram_added_bytes: procurement
                 .current_ram_bytes
                 .map(|now| plan.installed_after_bytes.saturating_sub(now)),
             ..MachineOrder::default()
@@ -107,7 +105,7 @@ pub struct FleetOrder {
 pub fn fleet_order<'a>(machines: impl IntoIterator<Item = &'a FleetMachine>) -> FleetOrder {
     let mut t = FleetOrder::default();
     for m in machines {
-        let o = machine_order(&m.assessment);
+        let o = machine_order(&m.assessment.procurement);
         let any = o.modules.is_some() || o.instance_move || o.new_set || o.other;
         t.machines += u32::from(any);
         if let Some((spec, n)) = o.modules {

@@ -1,6 +1,7 @@
 //! Recognisers on synthetic traces; every expected number is worked out by hand in the test.
 
 use super::*;
+use crate::advisor::{AdviceId, Severity};
 use crate::trace::synthetic::{self, build};
 
 const GIB: u64 = 1 << 30;

@@ -138,6 +138,29 @@ pub enum Quantity {
     /// A setting's value as written in a configuration (`"rank0"`, `"g5.2xlarge"`): shown as
     /// it is, untranslated.
     Text(String),
+    /// A plain number without a unit of its own (bytes per pixel); `present` words it.
+    Number(f64),
+    /// An image size, pixels: `{"unit": "pixels", "value": {"width": 640, "height": 480}}`.
+    Pixels {
+        /// Width, pixels.
+        width: u32,
+        /// Height, pixels.
+        height: u32,
+    },
+    /// Memory modules to buy: `count` modules of one kind (`present` writes the part list,
+    /// "4 × 64 GB DDR5-4800 RDIMM").
+    Modules {
+        /// How many modules.
+        count: u32,
+        /// Size of one module, bytes (a "32 GB" module is 32 GiB).
+        size_bytes: u64,
+        /// Memory type as SMBIOS names it ("DDR4").
+        memory_type: String,
+        /// Rated speed, MT/s; `None` when unknown.
+        speed_mts: Option<u32>,
+        /// UDIMM, RDIMM or SODIMM; `None` when unknown.
+        form_factor: Option<crate::catalog::modules::FormFactor>,
+    },
 }
 
 /// One finding.

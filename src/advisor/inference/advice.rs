@@ -196,11 +196,9 @@ pub(super) fn advice(
                     checkpoint_shard_bytes: Some(small),
                     ..p.clone()
                 },
-                // A file size, as `save_pretrained` writes it: decimal GB.
-                vec![(
-                    "shard",
-                    Quantity::Text(format!("{} GB", small / 1_000_000_000)),
-                )],
+                // The shard size, bytes (`present` writes it as `save_pretrained` does: decimal
+                // GB).
+                vec![("shard", Quantity::Bytes(small))],
             );
         }
     }

@@ -191,15 +191,9 @@ fn consistency(w: &WorkloadResult, out: &mut Vec<Finding>) {
     out.push(
         Finding::new(FindingId::DatasetSizeInconsistent, Severity::Warning, &[])
             .with("implied", Quantity::Bytes(c.implied_bytes_per_sample))
-            .with(
-                "per_pixel",
-                Quantity::Text(format!("{:.3}", c.implied_bytes_per_pixel)),
-            )
-            .with("low", Quantity::Text(format!("{}", c.low_bytes_per_pixel)))
-            .with(
-                "high",
-                Quantity::Text(format!("{}", c.high_bytes_per_pixel)),
-            )
+            .with("per_pixel", Quantity::Number(c.implied_bytes_per_pixel))
+            .with("low", Quantity::Number(c.low_bytes_per_pixel))
+            .with("high", Quantity::Number(c.high_bytes_per_pixel))
             .with("typical", Quantity::Bytes(c.typical_bytes_per_sample))
             .with("width", Quantity::Count(u64::from(w.workload.width)))
             .with("height", Quantity::Count(u64::from(w.workload.height)))

@@ -270,7 +270,13 @@ fn cache_levers(
             });
             out.push(
                 rec(R::SmallerCacheImages, &after)
-                    .with("cache_size", Quantity::Text(format!("{sw}×{sh}")))
+                    .with(
+                        "cache_size",
+                        Quantity::Pixels {
+                            width: sw,
+                            height: sh,
+                        },
+                    )
                     .with(
                         "cache",
                         Quantity::Bytes(after.memory_budget.item(BudgetItemId::DecodedCache)),

@@ -16,6 +16,9 @@ mod pipeline;
 mod pipeline_levers;
 pub mod presets;
 mod rates;
+mod result;
+mod simulate;
+mod simulator;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
@@ -32,6 +35,9 @@ pub use findings::{STARVED_CRITICAL, SWAP_RISK_SHARE, findings, shm_finding, shm
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
 pub use rates::{MachineRates, typical_storage, usable_cores};
+pub use result::WorkloadResult;
+pub use simulate::simulate;
+pub use simulator::simulate_only;
 
 /// Bytes of Python objects per sample in an ImageFolder-style index when not given: 190.
 /// Measured with `tracemalloc` on CPython 3.11: a list of 200,000 `(path, class)` tuples with
@@ -336,72 +342,5 @@ impl Workload {
         w.cache_height = w.cache_height.min(65_536);
         w.index_bytes_per_sample = w.index_bytes_per_sample.map(|b| b.min(1 << 20));
         w
-    }
-}
-
-/// What the simulator found for one workload on one machine.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WorkloadResult {
-    /// The workload as used (clamped).
-    pub workload: Workload,
-    /// The RAM budget (`memory_budget` in `advise --json`).
-    pub memory_budget: MemoryBudget,
-    /// The simulator's pipeline, samples/s per stage: what the advisor's own checks and the
-    /// simulator's tests read. Not written in the assessment JSON, and no view reads it: the
-    /// one pipeline there is `bandwidth.pipeline` ([`view::pipeline_view`] of this one, with the
-    /// machine's capacities in bytes/s besides; [`crate::advisor::Assessment::pipeline`]).
-    #[serde(skip)]
-    pub pipeline: Pipeline,
-    /// /dev/shm this workload needs, bytes: [`ShmNeed::bytes`].
-    pub shm_needed_bytes: u64,
-    /// How the /dev/shm need is made up, with the size to give it.
-    #[serde(default)]
-    pub shm: Option<ShmNeed>,
-    /// Usable RAM that would hold the working set and the whole dataset in the page cache,
-    /// bytes, exact; the installed size to buy for it is `capacity::installed_for` of it.
-    pub ram_to_cache_dataset_bytes: u64,
-    /// The stored bytes per sample the dataset size implies, against what the format and
-    /// image size usually take (`None` for non-image samples).
-    #[serde(default)]
-    pub consistency: Option<Consistency>,
-    /// How the workers were modelled to start (the machine's OS: spawn on Windows and macOS).
-    #[serde(default = "fork")]
-    pub start_method: crate::profile::StartMethod,
-}
-
-fn fork() -> crate::profile::StartMethod {
-    crate::profile::StartMethod::Fork
-}
-
-/// Runs the simulator for `w` on the machine described by `m`, with the `num_workers` the
-/// advisor recommends (see [`levers::recommended_workers`]).
-pub fn simulate(w: &Workload, m: &MachineRates) -> WorkloadResult {
-    let mut r = simulate_only(w, m);
-    r.pipeline.recommended_num_workers = levers::recommended_workers(&r.workload, m);
-    r
-}
-
-/// The simulator without the worker recommendation (which re-runs it): what every lever is
-/// judged with.
-pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
-    let w = w.clamped();
-    let (budget, pipeline) = pipeline::simulate(&w, m);
-    let working = budget.working_set_bytes;
-    let cached_dataset = if w.cache == CacheMode::None {
-        w.dataset_bytes
-    } else {
-        0
-    };
-    let ram_to_cache_dataset_bytes = working.saturating_add(cached_dataset);
-    let shm = budget::shm_need(&w);
-    WorkloadResult {
-        start_method: m.start_method,
-        shm_needed_bytes: shm.bytes,
-        shm: Some(shm),
-        consistency: checks::consistency(&w),
-        workload: w,
-        memory_budget: budget,
-        pipeline,
-        ram_to_cache_dataset_bytes,
     }
 }

@@ -68,11 +68,14 @@ pub(super) fn recommendations(
     }
     if matches!(narrowest, StageId::Decode | StageId::StorageRead) && w.width > 0 {
         if let Some(smaller) = pre_resized(w) {
-            let size = format!("{}×{}", smaller.width, smaller.height);
+            let size = Quantity::Pixels {
+                width: smaller.width,
+                height: smaller.height,
+            };
             keep(
                 R::PreResize,
                 super::simulate_only(&smaller, m),
-                vec![("image_size", Quantity::Text(size))],
+                vec![("image_size", size)],
             );
         }
     }

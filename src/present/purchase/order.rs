@@ -13,9 +13,10 @@
 use crate::advisor::Assessment;
 use crate::advisor::buying::dimm_sets::DimmSet;
 use crate::advisor::buying::procurement::Basis;
-use crate::advisor::buying::purchase::{Purchase, modules_text};
+use crate::advisor::buying::purchase::Purchase;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::present::parts::modules_text;
 
 /// The purchase line and the sentence it rests on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,7 +212,7 @@ pub fn totals(lang: Lang, t: &crate::advisor::buying::order::FleetOrder) -> Vec<
         let parts: Vec<String> = t
             .modules
             .iter()
-            .map(|(spec, n)| crate::advisor::buying::purchase::spec_text(*n, spec))
+            .map(|(spec, n)| crate::present::parts::spec_text(*n, spec))
             .collect();
         rows.push((
             tr(lang, Msg::OrderTotalModules).to_string(),

@@ -2,7 +2,9 @@
 use super::*;
 use crate::advisor::buying::purchase::purchase_to_reach;
 use crate::advisor::{assess, capacity::ram_sizes};
+use crate::i18n::Lang;
 use crate::profile::MachineProfile;
+use crate::profile::WslConfigState;
 
 const GIB: u64 = 1 << 30;
 

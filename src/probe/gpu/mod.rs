@@ -10,24 +10,12 @@ pub mod apple;
 pub mod fake;
 pub mod nvidia;
 pub mod nvml;
+mod source;
 pub mod sysfs;
 
-use crate::profile::{Gpu, Note};
+pub use source::{GpuProbe, GpuSource};
 
-/// What a GPU source found: the GPUs and anything it could not read.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GpuProbe {
-    /// GPUs, in the source's index order.
-    pub gpus: Vec<Gpu>,
-    /// Problems, as profile notes.
-    pub notes: Vec<Note>,
-}
-
-/// A source of GPU information.
-pub trait GpuSource {
-    /// Reads every GPU this source can see. Never panics; failures become notes.
-    fn probe(&self) -> GpuProbe;
-}
+use crate::profile::Gpu;
 
 /// The GPU sources of this platform, combined: NVML for NVIDIA, sysfs for AMD and for NVIDIA
 /// cards NVML could not reach, and unified memory on Apple Silicon.

@@ -7,6 +7,7 @@
 pub mod charts;
 pub mod fleet_chart;
 pub mod layout;
+mod ops;
 mod page;
 pub mod table;
 pub mod timeline;
@@ -21,66 +22,20 @@ use krilla::{Data, Document};
 use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::assets::{CJK_FONT, LATIN_FONT, MONO_FONT};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg, trf};
 use crate::palette::Rgb;
 use crate::present::document::Block;
 use layout::{Face, Line};
+use ops::{GREY, Op, PAGE_H, PAGE_W};
 use page::Layout;
 
-/// A4 in points.
-const PAGE_W: f32 = 595.28;
-const PAGE_H: f32 = 841.89;
-const MARGIN: f32 = 50.0;
-const TOP: f32 = 54.0;
-const BOTTOM: f32 = PAGE_H - 58.0;
-const CONTENT_W: f32 = PAGE_W - 2.0 * MARGIN;
-
-const INK: Rgb = (0x1f, 0x29, 0x37);
-const GREY: Rgb = (0x6b, 0x72, 0x80);
-const RULE: Rgb = (0xd1, 0xd5, 0xdb);
-const SHADE: Rgb = (0xf3, 0xf4, 0xf6);
-
-/// Padding inside table cells, points.
-const CELL_PAD: f32 = 3.0;
-/// Line height as a multiple of the font size.
-const LEADING: f32 = 1.45;
-/// Baseline below the top of a line, as a multiple of the font size (Noto CJK's ascender 0.88
-/// of the em, centred in the leading; Noto Sans shares the baseline).
-const BASELINE: f32 = 1.1;
-
-/// One drawing operation, in page coordinates (points, origin top left).
-#[derive(Clone, Debug)]
-enum Op {
-    /// One line of text; [`layout::Measure::runs_in`] picks the font of each run when drawn.
-    Text {
-        x: f32,
-        y: f32,
-        size: f32,
-        line: layout::Line,
-        color: Rgb,
-    },
-    Rect {
-        x: f32,
-        y: f32,
-        w: f32,
-        h: f32,
-        color: Rgb,
-    },
-    Line {
-        x1: f32,
-        y1: f32,
-        x2: f32,
-        y2: f32,
-        width: f32,
-        color: Rgb,
-    },
-    Svg {
-        x: f32,
-        y: f32,
-        w: f32,
-        h: f32,
-        svg: String,
-    },
+/// The page footer text, "Page 2 of 5".
+pub fn page_label(lang: Lang, n: usize, total: usize) -> String {
+    trf(
+        lang,
+        Msg::ReportPage,
+        &[("n", &n.to_string()), ("total", &total.to_string())],
+    )
 }
 
 fn fill(c: Rgb) -> Fill {
@@ -220,7 +175,7 @@ pub fn render(blocks: &[Block], title: &str, langs: &[Lang]) -> Result<Vec<u8>, 
 fn footer(langs: &[Lang], n: usize, total: usize) -> String {
     langs
         .iter()
-        .map(|l| super::page_label(*l, n, total))
+        .map(|l| page_label(*l, n, total))
         .collect::<Vec<_>>()
         .join("   ·   ")
 }

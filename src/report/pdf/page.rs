@@ -2,10 +2,10 @@
 //! rectangles, rules and SVG charts), breaking lines and pages. [`super::render`] draws them.
 
 use super::layout::{Line, Measure};
-use super::table;
-use super::{
+use super::ops::{
     BASELINE, BOTTOM, CELL_PAD, CONTENT_W, GREY, INK, LEADING, MARGIN, Op, RULE, SHADE, TOP,
 };
+use super::table;
 use super::{charts, fleet_chart, timeline};
 use crate::palette::{self, Rgb};
 use crate::present::document::{Block, Chart};

@@ -2,8 +2,8 @@
 //! piece (a word), with host names, short values ("2048 GiB") and short headers ("内存 : 显存")
 //! kept on one line, and the rest shared by the report model's relative widths.
 
-use super::CELL_PAD;
 use super::layout::Measure;
+use super::ops::CELL_PAD;
 
 /// A header no wider than this (points) stays on one line.
 const HEADER_KEEP: f32 = 64.0;

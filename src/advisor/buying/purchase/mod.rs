@@ -6,8 +6,7 @@
 //! channel-filling sets ([`super::dimm_sets::dimm_sets`]) when the machine can't be told. Pure.
 
 pub mod modules;
-
-use serde::{Deserialize, Serialize};
+mod types;
 
 use super::dimm_sets::{DimmSet, dimm_sets, largest_dimm_set};
 use crate::advisor::capacity::RamSizes;
@@ -15,176 +14,11 @@ use crate::advisor::findings::Quantity;
 use crate::advisor::recommend::{AdviceId, Outcome, Recommendation, Subject};
 use crate::advisor::wsl;
 use crate::catalog::catalog;
-use crate::catalog::instances::{self, InstanceType};
-use crate::profile::{CloudProvider, GpuVendor, MachineProfile, PlatformKind};
+use crate::catalog::instances;
+use crate::profile::{GpuVendor, MachineProfile, PlatformKind};
 
 pub use modules::{ModulePlan, ModuleSpec, ReplaceReason};
-
-/// One instance type, as advice names it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InstanceChoice {
-    /// The name (`g5.4xlarge`).
-    pub instance_type: String,
-    /// Its family (`g5`).
-    pub family: String,
-    /// GPU model.
-    pub gpu_model: String,
-    /// GPUs.
-    pub gpu_count: u32,
-    /// vCPUs.
-    pub vcpus: u32,
-    /// RAM, bytes.
-    pub ram_bytes: u64,
-}
-
-impl From<&InstanceType> for InstanceChoice {
-    fn from(i: &InstanceType) -> Self {
-        InstanceChoice {
-            instance_type: i.instance_type.clone(),
-            family: i.family.clone(),
-            gpu_model: i.gpu_model.clone(),
-            gpu_count: i.gpu_count,
-            vcpus: i.vcpus,
-            ram_bytes: i.ram_bytes(),
-        }
-    }
-}
-
-/// Why memory can't be added.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SolderedReason {
-    /// An Apple Mac: memory is part of the chip package (Apple Silicon) or soldered.
-    Apple,
-    /// Soldered LPDDR or "Row Of Chips" modules with no free slot.
-    Soldered,
-}
-
-/// Why the advice is the generic channel-filling sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GenericReason {
-    /// The kind of machine is unknown and no module could be read.
-    PlatformUnknown,
-    /// Modules are listed, but the slot count is unknown.
-    SlotsUnknown,
-    /// The modules' type, size or form factor is unknown or mixed, or the catalogue has no
-    /// sizes for them.
-    ModulesUnknown,
-}
-
-/// WSL2: raise `memory=` first; buy RAM for Windows only when that can't reach the need.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WslPlan {
-    /// The RAM Linux sees now (WSL's cap), bytes.
-    pub cap_bytes: Option<u64>,
-    /// The `memory=` to write: the need rounded up to whole GiB, bytes.
-    pub set_memory_bytes: u64,
-    /// Windows' RAM (entered, or estimated as twice the default cap); `None` when unknown.
-    pub windows_ram_bytes: Option<u64>,
-    /// True when `windows_ram_bytes` is the estimate.
-    pub windows_ram_estimated: bool,
-    /// The most `memory=` can give ([`wsl::wsl_cap_after`]), bytes.
-    pub cap_after_bytes: Option<u64>,
-    /// True when raising `memory=` reaches the need; `None` when Windows' RAM is unknown.
-    pub enough: Option<bool>,
-    /// RAM Windows needs installed for `memory=` to reach the need: need + the reserve kept
-    /// for Windows, rounded up to a common installed size
-    /// ([`crate::advisor::capacity::COMMON_INSTALLED_GIB`]).
-    pub windows_needed_bytes: u64,
-}
-
-/// What to buy (or do) to reach an installed RAM size. Serialises with a `kind` tag.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Purchase {
-    /// Installed RAM already reaches the need.
-    NotNeeded {
-        /// Installed RAM (the instance's, for a catalogued cloud instance), bytes.
-        installed_bytes: u64,
-    },
-    /// Modules like the installed ones in free slots, keeping those installed.
-    AddModules(ModulePlan),
-    /// Every module replaced with larger ones that exist for the type.
-    ReplaceModules(ModulePlan),
-    /// The largest module that exists in every slot still falls short.
-    BoardLimit {
-        /// The largest module of the installed type.
-        module: ModuleSpec,
-        /// Slots.
-        slots: u32,
-        /// What the board can hold, bytes.
-        max_bytes: u64,
-        /// Channel-filling sets for a planned machine.
-        alternative: Vec<DimmSet>,
-        /// When no set reaches the need: the largest set any platform holds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        largest_set: Option<DimmSet>,
-    },
-    /// The smallest instance of the same family (same GPU model and count) with enough RAM.
-    LargerInstance {
-        /// This instance.
-        current: InstanceChoice,
-        /// The one to move to.
-        target: InstanceChoice,
-    },
-    /// No instance of the family with the same GPUs reaches the need.
-    NoLargerInstance {
-        /// This instance.
-        current: InstanceChoice,
-        /// The family's largest with the same GPUs.
-        largest: InstanceChoice,
-    },
-    /// A cloud instance the catalogue has no entry for (or whose type is unknown): keep it.
-    InstanceNotInCatalogue {
-        /// The cloud, when known.
-        provider: Option<CloudProvider>,
-        /// The instance type, when known.
-        instance_type: Option<String>,
-    },
-    /// Memory that can't be upgraded; a planned machine instead.
-    Soldered {
-        /// Why.
-        reason: SolderedReason,
-        /// The memory type, when known ("LPDDR5").
-        memory_type: Option<String>,
-        /// Channel-filling sets for a planned machine.
-        alternative: Vec<DimmSet>,
-        /// When no set reaches the need: the largest set any platform holds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        largest_set: Option<DimmSet>,
-    },
-    /// A virtual machine outside a known cloud: its host sets its memory.
-    VirtualMachine,
-    /// A hosted notebook (Colab, Kaggle): a runtime with more RAM.
-    HostedNotebook,
-    /// WSL2: `.wslconfig` first.
-    Wsl(WslPlan),
-    /// Not enough is known about the machine: generic channel-filling sets, of the installed
-    /// memory type when the catalogue has platforms for it.
-    Generic {
-        /// Why.
-        reason: GenericReason,
-        /// The sets, smallest platform first.
-        dimm_sets: Vec<DimmSet>,
-        /// When no set reaches the need: the largest set any platform holds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        largest_set: Option<DimmSet>,
-        /// The platform the CPU's model places the machine on (`cpus.csv`), when it does: the
-        /// sets are for that platform alone (its channels, memory type and form factor).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cpu_platform: Option<CpuPlatform>,
-    },
-}
-
-/// A machine placed on a platform by its CPU's model name.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CpuPlatform {
-    /// The CPU's model name, as detected.
-    pub cpu: String,
-    /// The platform's name in the catalogue (`platforms.csv`).
-    pub platform: String,
-}
+pub use types::{CpuPlatform, GenericReason, InstanceChoice, Purchase, SolderedReason, WslPlan};
 
 /// What reaching `needed_installed_bytes` of installed RAM takes on this machine. `ram` is the
 /// advisor's [`RamSizes`]; installed RAM (modules, entered or estimated) is what is
@@ -409,7 +243,7 @@ pub fn hardware_recommendation(
     match purchase_to_reach(profile, ram, needed_installed_bytes) {
         Purchase::AddModules(p) | Purchase::ReplaceModules(p) => Some(with_ram(
             rec(AdviceId::AddRam)
-                .with("modules", Quantity::Text(modules_text(&p)))
+                .with("modules", modules_quantity(&p))
                 .with("ram_bytes", Quantity::Bytes(p.installed_after_bytes)),
             p.installed_after_bytes,
         )),
@@ -445,27 +279,16 @@ pub fn hardware_recommendation(
     }
 }
 
-/// The modules to buy as a part list, the same in every language: "1 × 32 GB DDR4-3200",
-/// "4 × 64 GB DDR5-4800 RDIMM" (sizes as modules are sold: binary GB).
-pub fn modules_text(p: &ModulePlan) -> String {
-    spec_text(p.buy, &p.module)
-}
-
-/// `count` modules of `m` as a part list: "4 × 64 GB DDR5-4800 RDIMM" ([`modules_text`]).
-pub fn spec_text(count: u32, m: &ModuleSpec) -> String {
-    let speed = m.speed_mts.map(|s| format!("-{s}")).unwrap_or_default();
-    let form = match m.form_factor {
-        Some(crate::catalog::modules::FormFactor::Rdimm) => " RDIMM",
-        Some(crate::catalog::modules::FormFactor::Sodimm) => " SODIMM",
-        _ => "",
-    };
-    format!(
-        "{} × {}{}GB {}{speed}{form}",
-        count,
-        m.size_bytes >> 30,
-        crate::format::NBSP,
-        m.memory_type
-    )
+/// The modules of `p` to buy as a [`Quantity::Modules`] (`present::parts` writes the part list).
+pub fn modules_quantity(p: &ModulePlan) -> Quantity {
+    let m = &p.module;
+    Quantity::Modules {
+        count: p.buy,
+        size_bytes: m.size_bytes,
+        memory_type: m.memory_type.clone(),
+        speed_mts: m.speed_mts,
+        form_factor: m.form_factor,
+    }
 }
 
 /// The finding recommendation that stands for "add RAM" on this kind of machine: a larger

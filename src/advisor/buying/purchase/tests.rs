@@ -4,7 +4,7 @@
 use super::*;
 use crate::advisor::capacity::ram_sizes;
 use crate::advisor::recommend::RecKind;
-use crate::profile::{Platform, Wsl, WslConfigState};
+use crate::profile::{CloudProvider, Platform, Wsl, WslConfigState};
 
 const GIB: u64 = 1 << 30;
 
@@ -90,7 +90,15 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     let Purchase::AddModules(plan) = buy(&p, need) else {
         panic!("{:?}", buy(&p, need));
     };
-    assert_eq!(modules_text(&plan), "1 × 32\u{a0}GB DDR4-3200");
+    assert_eq!(
+        (
+            plan.buy,
+            plan.module.size_bytes,
+            plan.module.memory_type.as_str()
+        ),
+        (1, 32 * GIB, "DDR4")
+    );
+    assert_eq!(plan.module.speed_mts, Some(3200));
     assert_eq!((plan.keep, plan.remove), (1, 0));
     assert_eq!(plan.installed_after_bytes, 64 * GIB);
     assert_eq!(
@@ -102,7 +110,13 @@ fn one_32_gb_ddr4_module_in_four_slots_gets_a_second() {
     assert_eq!((r.id, r.kind), (AdviceId::AddRam, RecKind::Hardware));
     assert_eq!(
         r.changes["modules"],
-        Quantity::Text("1 × 32\u{a0}GB DDR4-3200".into())
+        Quantity::Modules {
+            count: 1,
+            size_bytes: 32 * GIB,
+            memory_type: "DDR4".into(),
+            speed_mts: Some(3200),
+            form_factor: plan.module.form_factor,
+        }
     );
     assert_eq!(r.changes["ram_bytes"], Quantity::Bytes(64 * GIB));
 }
