@@ -9,6 +9,7 @@ mod fleet_json;
 mod fleet_report;
 pub mod help;
 pub mod inference_args;
+pub mod knob_args;
 mod interrupt;
 #[cfg(unix)]
 mod job_control;
@@ -317,7 +318,8 @@ fn assessment(
             say(&format!("ramvram: {}", w.note));
             // The dataset's own file system, when the machine is this one and --storage wasn't
             // given.
-            let disk = match (&workload.dataset, workload.storage, profile) {
+            let storage = workload.knobs.0.get(crate::advisor::knobs::KnobId::Storage);
+            let disk = match (&workload.dataset, storage, profile) {
                 (Some(scan), None, None) => {
                     crate::inputs::dataset::disk_of(&scan.root, &machine.disks)
                 }
@@ -344,6 +346,7 @@ fn assessment(
     };
     if let Some(m) = &training.model {
         let overridden = training.model_overrides(inference.kv_heads.is_some());
+        let overridden: Vec<&str> = overridden.iter().map(String::as_str).collect();
         say(&format!("ramvram: {}", m.note(lang, &overridden)));
     }
     let a = advisor::assess(

@@ -4,7 +4,6 @@
 //! defaults in `docs/model.md` § "Inference memory".
 
 mod advice;
-mod apply;
 mod estimate;
 mod serve;
 

@@ -6,7 +6,6 @@
 pub mod activations;
 mod advice;
 mod amounts;
-mod apply;
 mod breakdown;
 mod estimate;
 pub mod loading;
