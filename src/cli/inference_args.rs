@@ -6,8 +6,8 @@ use clap::{Args, ValueEnum};
 
 use super::training_args::TrainingArgs;
 use crate::advisor::defaults;
-use crate::advisor::knobs::{self, KnobId as K};
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
+use crate::advisor::knobs::{self, KnobId as K};
 use crate::advisor::training::TransformerShape;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::MachineProfile;
@@ -119,12 +119,24 @@ impl InferenceArgs {
         [
             (self.weights.is_some(), K::Weights, all),
             (self.context_len.is_some(), K::ContextLen, all),
-            (self.concurrent_sequences.is_some(), K::ConcurrentSequences, all),
+            (
+                self.concurrent_sequences.is_some(),
+                K::ConcurrentSequences,
+                all,
+            ),
             (self.kv_heads.is_some(), K::KvHeads, all),
             (self.kv_cache_dtype.is_some(), K::KvCacheDtype, all),
             (self.checkpoint_files.is_some(), K::CheckpointFiles, all),
-            (self.checkpoint_shard_size.is_some(), K::CheckpointShardSize, all),
-            (self.gpu_memory_utilization.is_some(), K::GpuMemoryUtilization, VLLM),
+            (
+                self.checkpoint_shard_size.is_some(),
+                K::CheckpointShardSize,
+                all,
+            ),
+            (
+                self.gpu_memory_utilization.is_some(),
+                K::GpuMemoryUtilization,
+                VLLM,
+            ),
             (self.swap_space.is_some(), K::SwapSpace, VLLM),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb, VLLM),
             (self.n_gpu_layers.is_some(), K::NGpuLayers, LAYERED),
@@ -137,7 +149,10 @@ impl InferenceArgs {
     /// A flag for another engine than the one given.
     fn wrong_engine(&self, engine: Engine) -> Option<(&'static str, &'static str)> {
         let vllm = [
-            (self.gpu_memory_utilization.is_some(), K::GpuMemoryUtilization),
+            (
+                self.gpu_memory_utilization.is_some(),
+                K::GpuMemoryUtilization,
+            ),
             (self.swap_space.is_some(), K::SwapSpace),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb),
         ];

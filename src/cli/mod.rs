@@ -9,10 +9,10 @@ mod fleet_json;
 mod fleet_report;
 pub mod help;
 pub mod inference_args;
-pub mod knob_args;
 mod interrupt;
 #[cfg(unix)]
 mod job_control;
+pub mod knob_args;
 mod layout;
 pub mod model_args;
 mod output;

@@ -268,7 +268,10 @@ impl TrainingArgs {
             (K::NvmeBufferCount, self.nvme_buffer_count.is_some()),
             (K::NvmeBufferSize, self.nvme_buffer_size.is_some()),
             (K::NvmeMaxInCpu, self.nvme_max_in_cpu.is_some()),
-            (K::NvmeOptimizerBufferCount, self.nvme_optimizer_buffer_count.is_some()),
+            (
+                K::NvmeOptimizerBufferCount,
+                self.nvme_optimizer_buffer_count.is_some(),
+            ),
             (K::AioBlockSize, self.aio_block_size.is_some()),
             (K::AioQueueDepth, self.aio_queue_depth.is_some()),
             (K::AioThreadCount, self.aio_thread_count.is_some()),
@@ -350,12 +353,22 @@ impl TrainingArgs {
             return Vec::new();
         }
         let given = self.given();
-        let model = [K::Params, K::LargestLayerParams, K::Layers, K::HiddenSize, K::Heads];
+        let model = [
+            K::Params,
+            K::LargestLayerParams,
+            K::Layers,
+            K::HiddenSize,
+            K::Heads,
+        ];
         model
             .into_iter()
             .filter(|id| given.contains(id))
             .chain(kv_heads.then_some(K::KvHeads))
-            .chain(given.contains(&K::CheckpointDtype).then_some(K::CheckpointDtype))
+            .chain(
+                given
+                    .contains(&K::CheckpointDtype)
+                    .then_some(K::CheckpointDtype),
+            )
             .map(|id| format!("--{}", knobs::flag(id)))
             .collect()
     }

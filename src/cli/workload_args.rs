@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::knob_args::WorkloadKnobs;
 use crate::advisor::knobs::{self, KnobId, KnobId as K, KnobValue};
-use crate::advisor::workload::{InertInput, Workload, inert_inputs, presets};
+use crate::advisor::workload::{InertInput, Workload, inert_inputs, knob_values, presets};
 use crate::i18n::{Lang, Msg, trf};
 use crate::inputs::dataset::DatasetScan;
 use crate::parse::ValueError;
@@ -98,16 +98,26 @@ impl WorkloadArgs {
         let as_knob = |id: KnobId, set: &dyn Fn(&mut Workload)| {
             let mut t = w.clone();
             set(&mut t);
-            knobs::workload(&t, id)
+            knob_values::get(&t, id)
         };
         // What the dataset's folder fills in, by the knob it stands for.
         let filled: Vec<(KnobId, KnobValue)> = scan.as_ref().map_or_else(Vec::new, |s| {
             [
                 (K::DatasetSize, s.dataset_size.map(KnobValue::Whole)),
                 (K::Samples, s.samples.map(KnobValue::Whole)),
-                (K::ImageSize, s.image_size.map(|(w, h)| KnobValue::Pair(w, h))),
-                (K::Stored, s.stored.and_then(|x| as_knob(K::Stored, &|t| t.stored = x))),
-                (K::DataFormat, s.format.and_then(|x| as_knob(K::DataFormat, &|t| t.format = x))),
+                (
+                    K::ImageSize,
+                    s.image_size.map(|(w, h)| KnobValue::Pair(w, h)),
+                ),
+                (
+                    K::Stored,
+                    s.stored.and_then(|x| as_knob(K::Stored, &|t| t.stored = x)),
+                ),
+                (
+                    K::DataFormat,
+                    s.format
+                        .and_then(|x| as_knob(K::DataFormat, &|t| t.format = x)),
+                ),
             ]
             .into_iter()
             .filter_map(|(k, v)| v.map(|v| (k, v)))
@@ -143,7 +153,7 @@ impl WorkloadArgs {
         let size_knobs = [K::DatasetSize, K::Samples, K::ImageSize];
         for (id, v) in filled.iter().chain(&given.0) {
             if !size_knobs.contains(id) {
-                knobs::set_workload(&mut w, *id, *v);
+                knob_values::set(&mut w, *id, *v);
             }
         }
         w.validate().map_err(|(field, problem)| {
@@ -151,16 +161,13 @@ impl WorkloadArgs {
             errors::flag(lang, flag, &problem)
         })?;
         let inert = inert_inputs(&w);
-        let given_inert: Vec<_> = inert
-            .iter()
-            .filter(|(i, _)| given.has(knobs::of_inert(*i)))
-            .collect();
+        let given_inert: Vec<_> = inert.iter().filter(|(i, _)| given.has(i.knob())).collect();
         let words = |msg, (input, reason): &(InertInput, crate::advisor::workload::Inert)| {
             trf(
                 lang,
                 msg,
                 &[
-                    ("flag", knobs::flag(knobs::of_inert(*input))),
+                    ("flag", knobs::flag(input.knob())),
                     (
                         "reason",
                         crate::present::workload::inert_reason(lang, *reason),
@@ -187,9 +194,9 @@ impl WorkloadArgs {
             .iter()
             .filter(|k| k.in_base_note && !given.has(k.id))
             .filter(|k| !filled.iter().any(|(f, _)| *f == k.id))
-            .filter(|k| !inert.iter().any(|(i, _)| knobs::of_inert(*i) == k.id))
+            .filter(|k| !inert.iter().any(|(i, _)| i.knob() == k.id))
             .filter_map(|k| {
-                let v = knobs::workload(&w, k.id)?;
+                let v = knob_values::get(&w, k.id)?;
                 Some(format!("`--{} {}`", k.flag, knobs::note_text(k, v)))
             })
             .collect();

@@ -4,7 +4,8 @@
 //! docs' flag table (`docs/knobs.md`) are derived from the rows; a recommendation's changes are
 //! typed values ([`KnobValue`]) keyed by [`KnobId`]. How to add a knob: `docs/extending.md`.
 //!
-//! `types` holds the row's types; `rows_*` the rows; `values` reads and writes a plan's knobs,
+//! `types` holds the row's types; `rows_*` the rows; `values` looks knobs up and holds what each plan's accessors share
+//! (`workload::knob_values`, `training::knob_values`, `inference::knob_values`);
 //! `text` writes and parses values as the command line takes them.
 
 mod rows_plans;
@@ -21,7 +22,6 @@ pub use rows_workload::WORKLOAD;
 pub use text::{args, decimal, note_text, parse, parse_share, size_arg, value_text};
 pub use types::{DefaultSource, Kind, Knob, KnobId, KnobValue, Label, Plan, Range, Setting};
 pub use values::{
-    all, find, flag, inference, inference_changes, knob, machine_settings, of_field, of_flag,
-    check_range, of_inert, set_inference, set_training, set_workload, training, training_changes, workload,
-    workload_changes,
+    all, changed, check_range, find, flag, float, knob, machine_settings, name_of, of_field,
+    of_flag, on, variant_of, whole, whole32,
 };

@@ -49,7 +49,12 @@ const fn defaults(mut k: Knob, value: &'static str, source: D) -> Knob {
 pub const WORKLOAD: &[Knob] = &[
     labelled(
         ranged(
-            noted(row(K::DatasetSize, "dataset-size", &["dataset_bytes"], Kind::Size)),
+            noted(row(
+                K::DatasetSize,
+                "dataset-size",
+                &["dataset_bytes"],
+                Kind::Size,
+            )),
             Range::whole(1 << 20, 1 << 50),
         ),
         L::Text(Msg::WorkDataset),
@@ -66,7 +71,12 @@ pub const WORKLOAD: &[Knob] = &[
     },
     labelled(
         ranged(
-            noted(row(K::ImageSize, "image-size", &["width", "height"], Kind::Resolution)),
+            noted(row(
+                K::ImageSize,
+                "image-size",
+                &["width", "height"],
+                Kind::Resolution,
+            )),
             Range::whole(0, 65_536),
         ),
         L::Sides(Msg::WorkWidth, Msg::WorkHeight),
@@ -87,7 +97,12 @@ pub const WORKLOAD: &[Knob] = &[
         )),
         L::Text(Msg::WorkStored),
     ),
-    noted(row(K::SampleBytes, "sample-bytes", &["sample_bytes"], Kind::Size)),
+    noted(row(
+        K::SampleBytes,
+        "sample-bytes",
+        &["sample_bytes"],
+        Kind::Size,
+    )),
     labelled(
         noted(row(K::Dtype, "dtype", &["dtype"], Kind::Choice(DTYPES))),
         L::Text(Msg::WorkDtype),
@@ -101,7 +116,12 @@ pub const WORKLOAD: &[Knob] = &[
     ),
     labelled(
         ranged(
-            noted(row(K::NumWorkers, "num-workers", &["num_workers"], Kind::U32)),
+            noted(row(
+                K::NumWorkers,
+                "num-workers",
+                &["num_workers"],
+                Kind::U32,
+            )),
             Range::whole(0, 1024),
         ),
         L::Keyword,

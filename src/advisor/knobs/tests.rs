@@ -4,9 +4,13 @@
 
 use super::types::{DefaultSource, Kind, Knob, KnobId as K, KnobValue as V, Label, Plan};
 use super::*;
-use crate::advisor::inference::{Engine, InferencePlan, WeightFormat};
-use crate::advisor::training::{ActivationInput, OffloadTarget, Strategy, TrainingPlan, TransformerShape};
+use crate::advisor::inference::{Engine, InferencePlan, WeightFormat, knob_values as served};
+use crate::advisor::training::knob_values as trained;
+use crate::advisor::training::{
+    ActivationInput, OffloadTarget, Strategy, TrainingPlan, TransformerShape,
+};
 use crate::advisor::whatif::MachineChange;
+use crate::advisor::workload::knob_values as loaded;
 use crate::i18n::{Lang, Msg, tr};
 
 #[test]
@@ -49,7 +53,10 @@ fn every_row_has_its_help_and_a_label_in_both_languages() {
             .or_else(|| Msg::from_key(&format!("clihelp.shared.{}", k.arg_id())));
         assert!(help.is_some(), "no help for --{}", k.flag);
         let texts: Vec<&str> = match k.label {
-            Some(Label::Text(m)) => vec![m].into_iter().flat_map(|m| [tr(Lang::En, m), tr(Lang::Zh, m)]).collect(),
+            Some(Label::Text(m)) => vec![m]
+                .into_iter()
+                .flat_map(|m| [tr(Lang::En, m), tr(Lang::Zh, m)])
+                .collect(),
             Some(Label::Sides(w, h)) => [w, h]
                 .into_iter()
                 .flat_map(|m| [tr(Lang::En, m), tr(Lang::Zh, m)])
@@ -78,7 +85,10 @@ fn every_default_is_read_by_its_own_parser_and_within_its_range() {
         assert_eq!(check_range(k, v), Ok(()), "--{} {d}", k.flag);
     }
     // DeepSpeed's NVMe defaults (`offload_param.buffer_count = 5`, `buffer_size = 1e8`).
-    assert_eq!(parse(knob(K::NvmeBufferSize), "100000000"), Ok(V::Whole(100_000_000)));
+    assert_eq!(
+        parse(knob(K::NvmeBufferSize), "100000000"),
+        Ok(V::Whole(100_000_000))
+    );
     assert_eq!(knob(K::NvmeBufferCount).source, DefaultSource::DeepSpeed);
     assert_eq!(parse(knob(K::LoraShare), "1%"), Ok(V::Float(0.01)));
 }
@@ -189,18 +199,18 @@ fn set_and_get(k: &Knob, v: V) -> Option<V> {
     match k.plan {
         Plan::Workload => {
             let mut w = crate::advisor::workload::presets::preset("generic")?;
-            assert!(set_workload(&mut w, k.id, v), "--{}", k.flag);
-            workload(&w, k.id)
+            assert!(loaded::set(&mut w, k.id, v), "--{}", k.flag);
+            loaded::get(&w, k.id)
         }
         Plan::Training | Plan::Model => {
             let mut p = training_plan();
-            assert!(set_training(&mut p, k.id, v), "--{}", k.flag);
-            training(&p, k.id)
+            assert!(trained::set(&mut p, k.id, v), "--{}", k.flag);
+            trained::get(&p, k.id)
         }
         Plan::Inference => {
             let mut p = inference_plan();
-            assert!(set_inference(&mut p, k.id, v), "--{}", k.flag);
-            inference(&p, k.id)
+            assert!(served::set(&mut p, k.id, v), "--{}", k.flag);
+            served::get(&p, k.id)
         }
         Plan::Machine => {
             let V::Whole(b) = v else { return None };
@@ -222,7 +232,10 @@ fn every_knob_set_written_as_apply_and_parsed_back_gives_the_same_value() {
         let k = knob(id);
         assert_eq!(parse(k, typed), Ok(want), "--{} {typed}", k.flag);
         assert_eq!(set_and_get(k, want), Some(want), "--{} {typed}", k.flag);
-        let args = args(&[Setting { knob: id, value: want }]);
+        let args = args(&[Setting {
+            knob: id,
+            value: want,
+        }]);
         assert_eq!(args[0], format!("--{}", k.flag));
         let back = match k.kind {
             Kind::Switch => {
@@ -263,7 +276,7 @@ fn a_change_is_the_flags_of_the_knobs_that_differ() {
         offload_param: OffloadTarget::None,
         ..from.clone()
     };
-    let settings = training_changes(&from, &to);
+    let settings = trained::changes(&from, &to);
     assert_eq!(
         settings.iter().map(|s| s.knob).collect::<Vec<_>>(),
         [K::OffloadOptimizer, K::OffloadParam]
@@ -279,7 +292,7 @@ fn a_change_is_the_flags_of_the_knobs_that_differ() {
         ..w.clone()
     };
     assert_eq!(
-        args(&workload_changes(&w, &fewer)),
+        args(&loaded::changes(&w, &fewer)),
         ["--num-workers", "3", "--batch-size", "96"]
     );
     // A machine change: 16 GiB of /dev/shm is `--shm-size 16GiB`.
@@ -294,7 +307,10 @@ fn a_change_is_the_flags_of_the_knobs_that_differ() {
 fn a_range_error_names_the_field_and_the_bounds() {
     let (field, problem) = check_range(knob(K::NumWorkers), V::Whole(2000)).unwrap_err();
     assert_eq!(field, "num_workers");
-    assert_eq!(problem, crate::profile::Problem::out_of_range(2000, 0, 1024));
+    assert_eq!(
+        problem,
+        crate::profile::Problem::out_of_range(2000, 0, 1024)
+    );
     let (field, _) = check_range(knob(K::ImageSize), V::Pair(640, 70_000)).unwrap_err();
     assert_eq!(field, "height");
     assert!(check_range(knob(K::GpuDemand), V::Float(0.0)).is_err());

@@ -5,7 +5,6 @@
 //! ([`Recommendation::apply`]). The words are in the locale files (`advice.<id>.title`,
 //! `advice.cost.<id>`); this module holds data.
 
-
 pub use crate::advisor::advice_id::{AdviceId, GivesUp, RecKind};
 
 use std::collections::BTreeMap;
@@ -198,9 +197,9 @@ impl Recommendation {
     /// True when the change sets only the machine's knobs (`/dev/shm`, WSL's cap, RAM), no
     /// plan's.
     pub fn changes_only_the_machine(&self) -> bool {
-        self.settings
-            .iter()
-            .all(|s| crate::advisor::knobs::knob(s.knob).plan == crate::advisor::knobs::Plan::Machine)
+        self.settings.iter().all(|s| {
+            crate::advisor::knobs::knob(s.knob).plan == crate::advisor::knobs::Plan::Machine
+        })
     }
 
     /// Records the new value of knob `id` under its field's name (`num_workers`), the name the

@@ -121,7 +121,7 @@ pub(super) fn advice(
             };
             let mut r = Recommendation::new(id, Subject::Training, result)
                 .with_kind(kind)
-                .sets(crate::advisor::knobs::training_changes(plan, &applied));
+                .sets(super::knob_values::changes(plan, &applied));
             for (name, q) in changes {
                 r = r.with(name, q.clone());
             }

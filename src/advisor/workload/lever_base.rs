@@ -97,7 +97,7 @@ impl Base<'_> {
         shm: Option<u64>,
     ) -> Recommendation {
         Recommendation::new(id, Subject::Workload, outcome(after, shm))
-            .sets(crate::advisor::knobs::workload_changes(self.given, &after.workload))
+            .sets(super::knob_values::changes(self.given, &after.workload))
     }
 }
 

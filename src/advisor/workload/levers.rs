@@ -139,7 +139,8 @@ pub fn recommendations(
                 });
             }
             out.push(
-                rec(R::ReduceBatchSize, &after).with_knob(K::BatchSize, Quantity::Count(u64::from(b))),
+                rec(R::ReduceBatchSize, &after)
+                    .with_knob(K::BatchSize, Quantity::Count(u64::from(b))),
             );
         }
     }

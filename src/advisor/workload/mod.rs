@@ -9,6 +9,7 @@ mod checks;
 pub mod costs;
 mod findings;
 mod kinds;
+pub mod knob_values;
 mod lever_base;
 pub mod levers;
 mod pipeline;
@@ -19,7 +20,6 @@ mod validate;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
-
 
 pub use budget::{
     BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed,

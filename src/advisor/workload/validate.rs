@@ -29,7 +29,7 @@ impl Workload {
                 KnobId::CacheSize => decoded_cache,
                 _ => true,
             };
-            if let Some(v) = knobs::workload(self, k.id).filter(|_| applies) {
+            if let Some(v) = super::knob_values::get(self, k.id).filter(|_| applies) {
                 knobs::check_range(k, v)?;
             }
         }
