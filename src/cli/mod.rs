@@ -20,6 +20,7 @@ pub mod prometheus;
 pub mod text;
 pub mod text_bench;
 pub mod training_args;
+pub mod training_values;
 pub mod usage_error;
 pub mod watch;
 pub mod workload_args;

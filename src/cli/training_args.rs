@@ -1,8 +1,11 @@
 //! `advise` flags for the training-memory planner.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::model_args::{ModelChoice, parse_model};
+pub use super::training_values::{
+    CheckpointArg, FineTuneArg, LoadingArg, OffloadArg, OptimizerArg, PrecisionArg, StrategyArg,
+};
 use crate::advisor::defaults;
 use crate::advisor::knobs::{self, DefaultSource, KnobId as K, Plan};
 use crate::advisor::training::{
@@ -118,32 +121,6 @@ pub struct TrainingArgs {
     pub aio_thread_count: Option<u32>,
 }
 
-/// `--loading` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LoadingArg {
-    /// Every rank loads the whole checkpoint.
-    EveryRank,
-    /// Rank 0 loads and broadcasts (FSDP sync_module_states=True).
-    Rank0,
-    /// Built on the meta device; each rank loads its shards.
-    MetaDevice,
-    /// Hugging Face low_cpu_mem_usage=True: shard by shard.
-    LowCpuMemUsage,
-    /// Memory-mapped safetensors.
-    Mmap,
-}
-
-/// `--checkpoint-dtype` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckpointArg {
-    /// bf16/fp16.
-    Bf16,
-    /// fp32.
-    Fp32,
-    /// Pre-quantised 4-bit.
-    Int4,
-}
-
 fn parse_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(p) => Ok(p.id.to_string()),
@@ -154,28 +131,6 @@ fn parse_preset(s: &str) -> Result<String, ValueError> {
     }
 }
 
-/// `--precision` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PrecisionArg {
-    /// bf16/fp16 mixed precision with fp32 master weights.
-    Mixed16,
-    /// Everything in fp32.
-    Fp32,
-}
-
-/// `--optimizer` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OptimizerArg {
-    /// Adam / AdamW.
-    Adam,
-    /// SGD with momentum.
-    SgdMomentum,
-    /// bitsandbytes 8-bit Adam.
-    Adam8bit,
-    /// Adafactor.
-    Adafactor,
-}
-
 /// The fine-tuning method `--finetune` names (full without it).
 fn finetune_of(arg: Option<FineTuneArg>) -> FineTune {
     match arg {
@@ -183,43 +138,6 @@ fn finetune_of(arg: Option<FineTuneArg>) -> FineTune {
         Some(FineTuneArg::Lora) => FineTune::Lora,
         Some(FineTuneArg::Qlora) => FineTune::Qlora,
     }
-}
-
-/// `--strategy` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum StrategyArg {
-    /// Plain data parallel.
-    Ddp,
-    /// ZeRO-1.
-    Zero1,
-    /// ZeRO-2.
-    Zero2,
-    /// ZeRO-3.
-    Zero3,
-    /// FSDP FULL_SHARD.
-    Fsdp,
-}
-
-/// `--offload-*` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OffloadArg {
-    /// No offload.
-    None,
-    /// CPU RAM.
-    Cpu,
-    /// NVMe.
-    Nvme,
-}
-
-/// `--finetune` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FineTuneArg {
-    /// All parameters.
-    Full,
-    /// LoRA.
-    Lora,
-    /// QLoRA.
-    Qlora,
 }
 
 fn offload(o: Option<OffloadArg>) -> OffloadTarget {

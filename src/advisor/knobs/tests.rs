@@ -414,3 +414,25 @@ fn source(s: DefaultSource) -> &'static str {
         DefaultSource::Off => "off",
     }
 }
+
+#[test]
+fn every_workload_and_machine_field_is_a_field_of_the_json() {
+    let w = crate::advisor::workload::presets::preset("generic").expect("built in");
+    let json = serde_json::to_value(&w).expect("a workload serialises");
+    let c = MachineChange {
+        shm_bytes: Some(1),
+        wsl_memory_bytes: Some(1),
+        ram_bytes: Some(1),
+    };
+    let machine = serde_json::to_value(c).expect("a change serialises");
+    for k in all() {
+        let json = match k.plan {
+            Plan::Workload => &json,
+            Plan::Machine => &machine,
+            _ => continue,
+        };
+        for f in k.fields {
+            assert!(json.get(f).is_some(), "--{}: no field {f}", k.flag);
+        }
+    }
+}
