@@ -116,7 +116,7 @@ pub enum Subject {
 }
 
 /// One recommendation with its computed result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Recommendation {
     /// Stable id.
     pub id: AdviceId,
@@ -139,7 +139,8 @@ pub struct Recommendation {
     pub apply: Vec<String>,
     /// The knobs this change sets, with their values: the plan's, then the machine's. What
     /// code reads to tell what a recommendation changes (`apply` is their text). Not in the
-    /// JSON, which has `apply`.
+    /// JSON, which has `apply`; two recommendations are equal when everything else is (their
+    /// `apply` says the same), so an assessment read back from its JSON equals the one written.
     #[serde(skip)]
     pub settings: Vec<crate::advisor::knobs::Setting>,
     /// The machine-level change this recommendation makes, which the assessment re-assesses on
@@ -150,6 +151,20 @@ pub struct Recommendation {
     /// under `also.<name>` in `changes`, and `apply` sets them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<AdviceId>,
+}
+
+impl PartialEq for Recommendation {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.kind == other.kind
+            && self.subject == other.subject
+            && self.changes == other.changes
+            && self.result == other.result
+            && self.gives_up == other.gives_up
+            && self.apply == other.apply
+            && self.machine_change == other.machine_change
+            && self.also == other.also
+    }
 }
 
 impl Recommendation {
