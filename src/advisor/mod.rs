@@ -17,6 +17,7 @@ pub mod fleet_machine;
 pub mod headline;
 pub mod headroom;
 pub mod inference;
+pub mod knobs;
 pub mod ratio;
 pub mod recommend;
 pub mod rules;
@@ -135,7 +136,7 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
         let Some(change) = r.machine_change.filter(|c| !c.is_empty()) else {
             continue;
         };
-        if r.apply != recommend::apply::machine(&change) {
+        if !r.changes_only_the_machine() {
             continue;
         }
         let changed = assess_once(&whatif::apply(&a.profile, &change), scenario);

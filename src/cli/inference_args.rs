@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use super::training_args::TrainingArgs;
 use crate::advisor::defaults;
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
+use crate::advisor::knobs::{self, KnobId as K};
 use crate::advisor::training::TransformerShape;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::MachineProfile;
@@ -104,50 +105,45 @@ pub enum FilesArg {
     Pickle,
 }
 
+/// What a vLLM flag needs.
+const VLLM: &str = "--inference vllm";
+/// What `--n-gpu-layers` needs.
+const LAYERED: &str = "--inference llama.cpp / transformers";
+/// What `--experts-on-cpu` needs.
+const LLAMA_CPP: &str = "--inference llama.cpp";
+
 impl InferenceArgs {
     /// The first inference flag given, for "only applies with --inference".
     fn any_flag(&self) -> Option<(&'static str, &'static str)> {
         let all = "--inference";
         [
-            (self.weights.is_some(), "weights", all),
-            (self.context_len.is_some(), "context-len", all),
+            (self.weights.is_some(), K::Weights, all),
+            (self.context_len.is_some(), K::ContextLen, all),
             (
                 self.concurrent_sequences.is_some(),
-                "concurrent-sequences",
+                K::ConcurrentSequences,
                 all,
             ),
-            (self.kv_heads.is_some(), "kv-heads", all),
-            (self.kv_cache_dtype.is_some(), "kv-cache-dtype", all),
-            (self.checkpoint_files.is_some(), "checkpoint-files", all),
+            (self.kv_heads.is_some(), K::KvHeads, all),
+            (self.kv_cache_dtype.is_some(), K::KvCacheDtype, all),
+            (self.checkpoint_files.is_some(), K::CheckpointFiles, all),
             (
                 self.checkpoint_shard_size.is_some(),
-                "checkpoint-shard-size",
+                K::CheckpointShardSize,
                 all,
             ),
             (
                 self.gpu_memory_utilization.is_some(),
-                "gpu-memory-utilization",
-                "--inference vllm",
+                K::GpuMemoryUtilization,
+                VLLM,
             ),
-            (self.swap_space.is_some(), "swap-space", "--inference vllm"),
-            (
-                self.cpu_offload_gb.is_some(),
-                "cpu-offload-gb",
-                "--inference vllm",
-            ),
-            (
-                self.n_gpu_layers.is_some(),
-                "n-gpu-layers",
-                "--inference llama.cpp / transformers",
-            ),
-            (
-                self.experts_on_cpu,
-                "experts-on-cpu",
-                "--inference llama.cpp",
-            ),
+            (self.swap_space.is_some(), K::SwapSpace, VLLM),
+            (self.cpu_offload_gb.is_some(), K::CpuOffloadGb, VLLM),
+            (self.n_gpu_layers.is_some(), K::NGpuLayers, LAYERED),
+            (self.experts_on_cpu, K::ExpertsOnCpu, LLAMA_CPP),
         ]
         .into_iter()
-        .find_map(|(set, flag, needs)| set.then_some((flag, needs)))
+        .find_map(|(set, id, needs)| set.then_some((knobs::flag(id), needs)))
     }
 
     /// A flag for another engine than the one given.
@@ -155,23 +151,23 @@ impl InferenceArgs {
         let vllm = [
             (
                 self.gpu_memory_utilization.is_some(),
-                "gpu-memory-utilization",
+                K::GpuMemoryUtilization,
             ),
-            (self.swap_space.is_some(), "swap-space"),
-            (self.cpu_offload_gb.is_some(), "cpu-offload-gb"),
+            (self.swap_space.is_some(), K::SwapSpace),
+            (self.cpu_offload_gb.is_some(), K::CpuOffloadGb),
         ];
         if engine != Engine::Vllm {
-            if let Some((_, flag)) = vllm.iter().find(|(set, _)| *set) {
-                return Some((flag, "--inference vllm"));
+            if let Some((_, id)) = vllm.iter().find(|(set, _)| *set) {
+                return Some((knobs::flag(*id), VLLM));
             }
         }
         // Layers on the GPUs: llama.cpp's `-ngl`, or transformers' `device_map` with
         // `max_memory` keeping the rest in CPU RAM.
         if engine == Engine::Vllm && self.n_gpu_layers.is_some() {
-            return Some(("n-gpu-layers", "--inference llama.cpp / transformers"));
+            return Some((knobs::flag(K::NGpuLayers), LAYERED));
         }
         if engine != Engine::LlamaCpp && self.experts_on_cpu {
-            return Some(("experts-on-cpu", "--inference llama.cpp"));
+            return Some((knobs::flag(K::ExpertsOnCpu), LLAMA_CPP));
         }
         None
     }
@@ -208,7 +204,7 @@ impl InferenceArgs {
         // The checkpoint's dtype on disk is what loading reads, for serving as for training.
         if let Some(flag) = training
             .training_only_flag()
-            .filter(|f| *f != "checkpoint-dtype")
+            .filter(|f| *f != knobs::flag(K::CheckpointDtype))
         {
             return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
         }

@@ -12,12 +12,14 @@ pub mod inference_args;
 mod interrupt;
 #[cfg(unix)]
 mod job_control;
+pub mod knob_args;
 pub mod model_args;
 mod output;
 pub mod prometheus;
 pub mod text;
 pub mod text_bench;
 pub mod training_args;
+pub mod training_values;
 pub mod usage_error;
 pub mod watch;
 pub mod workload_args;
@@ -316,7 +318,8 @@ fn assessment(
             say(&format!("ramvram: {}", w.note));
             // The dataset's own file system, when the machine is this one and --storage wasn't
             // given.
-            let disk = match (&workload.dataset, workload.storage, profile) {
+            let storage = workload.knobs.0.get(crate::advisor::knobs::KnobId::Storage);
+            let disk = match (&workload.dataset, storage, profile) {
                 (Some(scan), None, None) => {
                     crate::inputs::dataset::disk_of(&scan.root, &machine.disks)
                 }
@@ -343,6 +346,7 @@ fn assessment(
     };
     if let Some(m) = &training.model {
         let overridden = training.model_overrides(inference.kv_heads.is_some());
+        let overridden: Vec<&str> = overridden.iter().map(String::as_str).collect();
         say(&format!("ramvram: {}", m.note(lang, &overridden)));
     }
     let a = advisor::assess(

@@ -1,9 +1,13 @@
 //! `advise` flags for the training-memory planner.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::model_args::{ModelChoice, parse_model};
+pub use super::training_values::{
+    CheckpointArg, FineTuneArg, LoadingArg, OffloadArg, OptimizerArg, PrecisionArg, StrategyArg,
+};
 use crate::advisor::defaults;
+use crate::advisor::knobs::{self, DefaultSource, KnobId as K, Plan};
 use crate::advisor::training::{
     ActivationInput, CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
     Optimizer, Precision, Strategy, TrainingPlan, TransformerShape, presets,
@@ -64,7 +68,7 @@ pub struct TrainingArgs {
     #[arg(long, value_enum)]
     pub finetune: Option<FineTuneArg>,
     /// Share of parameters LoRA trains: 0.01 or 1% (default 1%).
-    #[arg(long, value_parser = parse_share)]
+    #[arg(long, value_parser = knobs::parse_share)]
     pub lora_share: Option<f64>,
     /// Sequence length, for the activation estimate (transformer presets).
     #[arg(long, requires = "micro_batch")]
@@ -117,32 +121,6 @@ pub struct TrainingArgs {
     pub aio_thread_count: Option<u32>,
 }
 
-/// `--loading` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LoadingArg {
-    /// Every rank loads the whole checkpoint.
-    EveryRank,
-    /// Rank 0 loads and broadcasts (FSDP sync_module_states=True).
-    Rank0,
-    /// Built on the meta device; each rank loads its shards.
-    MetaDevice,
-    /// Hugging Face low_cpu_mem_usage=True: shard by shard.
-    LowCpuMemUsage,
-    /// Memory-mapped safetensors.
-    Mmap,
-}
-
-/// `--checkpoint-dtype` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckpointArg {
-    /// bf16/fp16.
-    Bf16,
-    /// fp32.
-    Fp32,
-    /// Pre-quantised 4-bit.
-    Int4,
-}
-
 fn parse_preset(s: &str) -> Result<String, ValueError> {
     match presets::preset(s) {
         Some(p) => Ok(p.id.to_string()),
@@ -153,42 +131,6 @@ fn parse_preset(s: &str) -> Result<String, ValueError> {
     }
 }
 
-fn parse_share(s: &str) -> Result<f64, ValueError> {
-    let t = s.trim();
-    let v = match t.strip_suffix('%') {
-        Some(pct) => pct.trim().parse::<f64>().map(|v| v / 100.0),
-        None => t.parse::<f64>(),
-    }
-    .map_err(|_| ValueError::new(Msg::ValueShareNotShare, s))?;
-    if v.is_finite() && v > 0.0 && v <= 1.0 {
-        Ok(v)
-    } else {
-        Err(ValueError::new(Msg::ValueShareRange, s))
-    }
-}
-
-/// `--precision` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PrecisionArg {
-    /// bf16/fp16 mixed precision with fp32 master weights.
-    Mixed16,
-    /// Everything in fp32.
-    Fp32,
-}
-
-/// `--optimizer` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OptimizerArg {
-    /// Adam / AdamW.
-    Adam,
-    /// SGD with momentum.
-    SgdMomentum,
-    /// bitsandbytes 8-bit Adam.
-    Adam8bit,
-    /// Adafactor.
-    Adafactor,
-}
-
 /// The fine-tuning method `--finetune` names (full without it).
 fn finetune_of(arg: Option<FineTuneArg>) -> FineTune {
     match arg {
@@ -196,43 +138,6 @@ fn finetune_of(arg: Option<FineTuneArg>) -> FineTune {
         Some(FineTuneArg::Lora) => FineTune::Lora,
         Some(FineTuneArg::Qlora) => FineTune::Qlora,
     }
-}
-
-/// `--strategy` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum StrategyArg {
-    /// Plain data parallel.
-    Ddp,
-    /// ZeRO-1.
-    Zero1,
-    /// ZeRO-2.
-    Zero2,
-    /// ZeRO-3.
-    Zero3,
-    /// FSDP FULL_SHARD.
-    Fsdp,
-}
-
-/// `--offload-*` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OffloadArg {
-    /// No offload.
-    None,
-    /// CPU RAM.
-    Cpu,
-    /// NVMe.
-    Nvme,
-}
-
-/// `--finetune` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FineTuneArg {
-    /// All parameters.
-    Full,
-    /// LoRA.
-    Lora,
-    /// QLoRA.
-    Qlora,
 }
 
 fn offload(o: Option<OffloadArg>) -> OffloadTarget {
@@ -253,92 +158,98 @@ impl TrainingArgs {
         })
     }
 
-    /// True when any planner flag is set.
+    /// The knobs given, by id, in the table's order of fields here.
+    fn given(&self) -> Vec<K> {
+        [
+            (K::Params, self.params.is_some()),
+            (K::LargestLayerParams, self.largest_layer_params.is_some()),
+            (K::Precision, self.precision.is_some()),
+            (K::Optimizer, self.optimizer.is_some()),
+            (K::Strategy, self.strategy.is_some()),
+            (K::ZeroStage, self.zero_stage.is_some()),
+            (K::OffloadOptimizer, self.offload_optimizer.is_some()),
+            (K::OffloadParam, self.offload_param.is_some()),
+            (K::ZeroInit, self.zero_init),
+            (K::GpusPerNode, self.gpus_per_node.is_some()),
+            (K::Nodes, self.nodes.is_some()),
+            (K::Finetune, self.finetune.is_some()),
+            (K::LoraShare, self.lora_share.is_some()),
+            (K::SeqLen, self.seq_len.is_some()),
+            (K::MicroBatch, self.micro_batch.is_some()),
+            (K::Checkpointing, self.checkpointing),
+            (K::EagerAttention, self.eager_attention),
+            (K::Layers, self.layers.is_some()),
+            (K::HiddenSize, self.hidden_size.is_some()),
+            (K::Heads, self.heads.is_some()),
+            (K::Loading, self.loading.is_some()),
+            (K::CheckpointDtype, self.checkpoint_dtype.is_some()),
+            (K::NvmeBufferCount, self.nvme_buffer_count.is_some()),
+            (K::NvmeBufferSize, self.nvme_buffer_size.is_some()),
+            (K::NvmeMaxInCpu, self.nvme_max_in_cpu.is_some()),
+            (
+                K::NvmeOptimizerBufferCount,
+                self.nvme_optimizer_buffer_count.is_some(),
+            ),
+            (K::AioBlockSize, self.aio_block_size.is_some()),
+            (K::AioQueueDepth, self.aio_queue_depth.is_some()),
+            (K::AioThreadCount, self.aio_thread_count.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(id, set)| set.then_some(id))
+        .collect()
+    }
+
+    /// True when any planner flag is set: any knob of the training table but the model's size
+    /// and the settings that only refine another flag (heads, attention, checkpointing).
     fn any(&self) -> bool {
-        self.largest_layer_params.is_some()
-            || self.precision.is_some()
-            || self.optimizer.is_some()
-            || self.strategy.is_some()
-            || self.zero_stage.is_some()
-            || self.offload_optimizer.is_some()
-            || self.offload_param.is_some()
-            || self.zero_init
-            || self.gpus_per_node.is_some()
-            || self.nodes.is_some()
-            || self.finetune.is_some()
-            || self.lora_share.is_some()
-            || self.seq_len.is_some()
-            || self.loading.is_some()
-            || self.checkpoint_dtype.is_some()
-            || self.nvme_flag().is_some()
-            || self.layers.is_some()
+        self.given().into_iter().any(|id| {
+            !matches!(
+                id,
+                K::Params | K::Heads | K::Checkpointing | K::EagerAttention
+            )
+        })
     }
 
     /// The first flag that only a training plan uses (strategy, offload, precision, optimizer,
     /// fine-tuning, activations, loading, NVMe), as its flag; for `--inference`.
     pub fn training_only_flag(&self) -> Option<&'static str> {
-        [
-            (self.largest_layer_params.is_some(), "largest-layer-params"),
-            (self.precision.is_some(), "precision"),
-            (self.optimizer.is_some(), "optimizer"),
-            (self.strategy.is_some(), "strategy"),
-            (self.zero_stage.is_some(), "zero-stage"),
-            (self.offload_optimizer.is_some(), "offload-optimizer"),
-            (self.offload_param.is_some(), "offload-param"),
-            (self.zero_init, "zero-init"),
-            (self.nodes.is_some(), "nodes"),
-            (self.finetune.is_some(), "finetune"),
-            (self.lora_share.is_some(), "lora-share"),
-            (self.seq_len.is_some(), "seq-len"),
-            (self.checkpointing, "checkpointing"),
-            (self.eager_attention, "eager-attention"),
-            (self.loading.is_some(), "loading"),
-            (self.checkpoint_dtype.is_some(), "checkpoint-dtype"),
-        ]
-        .into_iter()
-        .find_map(|(set, flag)| set.then_some(flag))
-        .or_else(|| self.nvme_flag())
+        let only = self
+            .given()
+            .into_iter()
+            .filter(|id| knobs::knob(*id).plan == Plan::Training);
+        let (nvme, other): (Vec<K>, Vec<K>) = only.partition(|id| is_nvme(*id));
+        other.first().or(nvme.first()).map(|id| knobs::flag(*id))
     }
 
     /// The first NVMe setting given, as its flag.
     fn nvme_flag(&self) -> Option<&'static str> {
-        [
-            (self.nvme_buffer_count.is_some(), "nvme-buffer-count"),
-            (self.nvme_buffer_size.is_some(), "nvme-buffer-size"),
-            (self.nvme_max_in_cpu.is_some(), "nvme-max-in-cpu"),
-            (
-                self.nvme_optimizer_buffer_count.is_some(),
-                "nvme-optimizer-buffer-count",
-            ),
-            (self.aio_block_size.is_some(), "aio-block-size"),
-            (self.aio_queue_depth.is_some(), "aio-queue-depth"),
-            (self.aio_thread_count.is_some(), "aio-thread-count"),
-        ]
-        .into_iter()
-        .find_map(|(set, flag)| set.then_some(flag))
+        self.given()
+            .into_iter()
+            .find(|id| is_nvme(*id))
+            .map(knobs::flag)
     }
 
     /// A flag that can't change this plan: an NVMe setting without NVMe offload, an attention
     /// or shape flag without --seq-len.
-    fn inapplicable(&self, plan: &TrainingPlan) -> Option<(&'static str, &'static str)> {
+    fn inapplicable(&self, plan: &TrainingPlan) -> Option<(&'static str, String)> {
         let nvme = plan.offload_optimizer == OffloadTarget::Nvme
             || plan.offload_param == OffloadTarget::Nvme;
         if let (false, Some(flag)) = (nvme, self.nvme_flag()) {
-            return Some((flag, "--offload-optimizer nvme"));
+            return Some((flag, format!("--{} nvme", knobs::flag(K::OffloadOptimizer))));
         }
-        if self.seq_len.is_none() {
-            for (set, flag) in [
-                (self.checkpointing, "checkpointing"),
-                (self.eager_attention, "eager-attention"),
-                (self.layers.is_some(), "layers"),
-                (self.heads.is_some(), "heads"),
-            ] {
-                if set {
-                    return Some((flag, "--seq-len and --micro-batch"));
-                }
-            }
+        let needs_seq = [K::Checkpointing, K::EagerAttention, K::Layers, K::Heads];
+        let given = self.given();
+        match needs_seq.into_iter().find(|id| given.contains(id)) {
+            Some(id) if self.seq_len.is_none() => Some((
+                knobs::flag(id),
+                format!(
+                    "--{} and --{}",
+                    knobs::flag(K::SeqLen),
+                    knobs::flag(K::MicroBatch)
+                ),
+            )),
+            _ => None,
         }
-        None
     }
 
     /// The catalogue preset `--preset` or `--model` names.
@@ -355,25 +266,29 @@ impl TrainingArgs {
     }
 
     /// The model flags given beside `--model` (as `--flag`), which replace what it gave.
-    pub fn model_overrides(&self, kv_heads: bool) -> Vec<&'static str> {
+    pub fn model_overrides(&self, kv_heads: bool) -> Vec<String> {
         if self.model.is_none() {
             return Vec::new();
         }
-        [
-            (self.params.is_some(), "--params"),
-            (
-                self.largest_layer_params.is_some(),
-                "--largest-layer-params",
-            ),
-            (self.layers.is_some(), "--layers"),
-            (self.hidden_size.is_some(), "--hidden-size"),
-            (self.heads.is_some(), "--heads"),
-            (kv_heads, "--kv-heads"),
-            (self.checkpoint_dtype.is_some(), "--checkpoint-dtype"),
-        ]
-        .into_iter()
-        .filter_map(|(set, flag)| set.then_some(flag))
-        .collect()
+        let given = self.given();
+        let model = [
+            K::Params,
+            K::LargestLayerParams,
+            K::Layers,
+            K::HiddenSize,
+            K::Heads,
+        ];
+        model
+            .into_iter()
+            .filter(|id| given.contains(id))
+            .chain(kv_heads.then_some(K::KvHeads))
+            .chain(
+                given
+                    .contains(&K::CheckpointDtype)
+                    .then_some(K::CheckpointDtype),
+            )
+            .map(|id| format!("--{}", knobs::flag(id)))
+            .collect()
     }
 
     /// The plan these flags describe, `None` when no model was given.
@@ -488,11 +403,16 @@ impl TrainingArgs {
             return Err(trf(
                 lang,
                 Msg::FlagOnlyWith,
-                &[("flag", flag), ("needs", needs)],
+                &[("flag", flag), ("needs", &needs)],
             ));
         }
         Ok(Some(plan))
     }
+}
+
+/// True for DeepSpeed's NVMe offload settings (the rows whose default is DeepSpeed's).
+fn is_nvme(id: K) -> bool {
+    knobs::knob(id).source == DefaultSource::DeepSpeed
 }
 
 /// The checkpoint's element type as its headers show it: the type holding most bytes (F32 is

@@ -68,7 +68,7 @@ pub(super) fn advice(
         };
         if changed != *p && helps(now, &next) {
             let mut r = Recommendation::new(id, Subject::Inference, outcome(&next))
-                .applied_by(super::apply::inference(p, &changed));
+                .sets(super::knob_values::changes(p, &changed));
             for (name, q) in changes {
                 r = r.with(name, q);
             }

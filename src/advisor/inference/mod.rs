@@ -4,8 +4,8 @@
 //! defaults in `docs/model.md` § "Inference memory".
 
 mod advice;
-mod apply;
 mod estimate;
+pub mod knob_values;
 mod serve;
 
 use serde::{Deserialize, Serialize};

@@ -5,8 +5,6 @@
 //! ([`Recommendation::apply`]). The words are in the locale files (`advice.<id>.title`,
 //! `advice.cost.<id>`); this module holds data.
 
-pub mod apply;
-
 pub use crate::advisor::advice_id::{AdviceId, GivesUp, RecKind};
 
 use std::collections::BTreeMap;
@@ -118,7 +116,7 @@ pub enum Subject {
 }
 
 /// One recommendation with its computed result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Recommendation {
     /// Stable id.
     pub id: AdviceId,
@@ -135,9 +133,16 @@ pub struct Recommendation {
     pub gives_up: GivesUp,
     /// The command-line arguments that, added to the same `advise` command, give the plan with
     /// this change (`["--num-workers", "4", "--shm-size", "1g"]`); empty when the change is
-    /// outside what a flag can say (buy modules, move to another instance).
+    /// outside what a flag can say (buy modules, move to another instance). Written from
+    /// [`Recommendation::settings`] through the knob table ([`crate::advisor::knobs::args`]).
     #[serde(default)]
     pub apply: Vec<String>,
+    /// The knobs this change sets, with their values: the plan's, then the machine's. What
+    /// code reads to tell what a recommendation changes (`apply` is their text). Not in the
+    /// JSON, which has `apply`; two recommendations are equal when everything else is (their
+    /// `apply` says the same), so an assessment read back from its JSON equals the one written.
+    #[serde(skip)]
+    pub settings: Vec<crate::advisor::knobs::Setting>,
     /// The machine-level change this recommendation makes, which the assessment re-assesses on
     /// the changed profile ([`crate::advisor::whatif`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -146,6 +151,20 @@ pub struct Recommendation {
     /// under `also.<name>` in `changes`, and `apply` sets them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<AdviceId>,
+}
+
+impl PartialEq for Recommendation {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.kind == other.kind
+            && self.subject == other.subject
+            && self.changes == other.changes
+            && self.result == other.result
+            && self.gives_up == other.gives_up
+            && self.apply == other.apply
+            && self.machine_change == other.machine_change
+            && self.also == other.also
+    }
 }
 
 impl Recommendation {
@@ -160,6 +179,7 @@ impl Recommendation {
             result,
             gives_up: id.gives_up(),
             apply: Vec::new(),
+            settings: Vec::new(),
             machine_change: None,
             also: Vec::new(),
         }
@@ -173,17 +193,36 @@ impl Recommendation {
         self
     }
 
-    /// Records a machine-level change and the arguments that apply it.
+    /// Records a machine-level change, its settings and the arguments that apply it.
     pub fn on_machine(mut self, c: crate::advisor::whatif::MachineChange) -> Self {
-        self.apply.extend(apply::machine(&c));
+        let settings = crate::advisor::knobs::machine_settings(&c);
+        self.apply.extend(crate::advisor::knobs::args(&settings));
+        self.settings.extend(settings);
         self.machine_change = Some(c);
         self
     }
 
-    /// Records the arguments that apply the change.
-    pub fn applied_by(mut self, args: Vec<String>) -> Self {
-        self.apply = args;
+    /// Records the plan's settings this change makes, and the arguments that apply them.
+    pub fn sets(mut self, settings: Vec<crate::advisor::knobs::Setting>) -> Self {
+        self.settings.splice(0..0, settings);
+        self.apply = crate::advisor::knobs::args(&self.settings);
         self
+    }
+
+    /// True when the change sets only the machine's knobs (`/dev/shm`, WSL's cap, RAM), no
+    /// plan's.
+    pub fn changes_only_the_machine(&self) -> bool {
+        self.settings.iter().all(|s| {
+            crate::advisor::knobs::knob(s.knob).plan == crate::advisor::knobs::Plan::Machine
+        })
+    }
+
+    /// Records the new value of knob `id` under its field's name (`num_workers`), the name the
+    /// locale texts' placeholders use.
+    pub fn with_knob(self, id: crate::advisor::knobs::KnobId, q: Quantity) -> Self {
+        let k = crate::advisor::knobs::knob(id);
+        let name = k.fields.first().copied().unwrap_or(k.flag);
+        self.with(name, q)
     }
 
     /// Records one changed value.

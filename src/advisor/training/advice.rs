@@ -121,7 +121,7 @@ pub(super) fn advice(
             };
             let mut r = Recommendation::new(id, Subject::Training, result)
                 .with_kind(kind)
-                .applied_by(super::apply::training(plan, &applied));
+                .sets(super::knob_values::changes(plan, &applied));
             for (name, q) in changes {
                 r = r.with(name, q.clone());
             }

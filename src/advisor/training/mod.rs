@@ -6,9 +6,9 @@
 pub mod activations;
 mod advice;
 mod amounts;
-mod apply;
 mod breakdown;
 mod estimate;
+pub mod knob_values;
 pub mod loading;
 mod loading_levers;
 mod memory;

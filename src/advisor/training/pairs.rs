@@ -78,7 +78,7 @@ pub(super) fn pairs(
             };
             let mut r = Recommendation::new(main.id, main.subject, super::outcome_of_judged(&j))
                 .with_kind(main.kind)
-                .applied_by(super::apply::training(plan, &both));
+                .sets(super::knob_values::changes(plan, &both));
             r.changes = main.changes.clone();
             r.gives_up = main.gives_up.max(other.gives_up);
             r.also = vec![other.id];

@@ -97,7 +97,7 @@ impl Base<'_> {
         shm: Option<u64>,
     ) -> Recommendation {
         Recommendation::new(id, Subject::Workload, outcome(after, shm))
-            .applied_by(super::apply::workload(self.given, &after.workload))
+            .sets(super::knob_values::changes(self.given, &after.workload))
     }
 }
 

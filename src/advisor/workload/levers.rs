@@ -3,6 +3,7 @@
 //! batch size, the RAM cache, the index, /dev/shm and, last, RAM itself.
 
 use crate::advisor::findings::Quantity;
+use crate::advisor::knobs::KnobId as K;
 use crate::advisor::recommend::{AdviceId, Recommendation, Subject};
 use crate::advisor::whatif::MachineChange;
 use crate::profile::DiskKind;
@@ -106,7 +107,7 @@ pub fn recommendations(
         if better {
             // More workers put more batches in /dev/shm: `Base::rec` gives the size that holds
             // them with the change.
-            out.push(rec(id, &after).with("num_workers", Quantity::Count(u64::from(n))));
+            out.push(rec(id, &after).with_knob(K::NumWorkers, Quantity::Count(u64::from(n))));
         }
     }
     if !fits_now {
@@ -120,7 +121,7 @@ pub fn recommendations(
             });
             out.push(
                 rec(R::ReducePrefetchFactor, &after)
-                    .with("prefetch_factor", Quantity::Count(u64::from(p))),
+                    .with_knob(K::PrefetchFactor, Quantity::Count(u64::from(p))),
             );
         }
         // batch size: halving until it fits, else the smallest tried.
@@ -138,7 +139,8 @@ pub fn recommendations(
                 });
             }
             out.push(
-                rec(R::ReduceBatchSize, &after).with("batch_size", Quantity::Count(u64::from(b))),
+                rec(R::ReduceBatchSize, &after)
+                    .with_knob(K::BatchSize, Quantity::Count(u64::from(b))),
             );
         }
     }

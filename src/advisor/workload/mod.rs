@@ -4,12 +4,12 @@
 //! utilisation, with computed recommendations. Every constant names its source or is marked
 //! as an assumption; `docs/model.md` § "Workload simulator" lists them.
 
-mod apply;
 mod budget;
 mod checks;
 pub mod costs;
 mod findings;
 mod kinds;
+pub mod knob_values;
 mod lever_base;
 pub mod levers;
 mod pipeline;
@@ -19,11 +19,10 @@ mod rates;
 mod result;
 mod simulate;
 mod simulator;
+mod validate;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
-
-use crate::profile::Problem;
 
 pub use budget::{
     BudgetItem, BudgetItemId, MAIN_PROCESS_BYTES, MemoryBudget, OS_BYTES, ShmNeed,
@@ -240,73 +239,6 @@ impl Workload {
         }
         self.width = width;
         self.height = height;
-    }
-
-    /// Checks every field against the range the model handles. Returns the field's name (as in
-    /// a scenario file) and what is wrong. Sliders can't leave these ranges; files and flags can.
-    pub fn validate(&self) -> Result<(), (&'static str, Problem)> {
-        fn range<T: PartialOrd + ToString>(
-            field: &'static str,
-            v: T,
-            lo: T,
-            hi: T,
-        ) -> Result<(), (&'static str, Problem)> {
-            if v < lo || v > hi {
-                Err((field, Problem::out_of_range(v, lo, hi)))
-            } else {
-                Ok(())
-            }
-        }
-        range("dataset_bytes", self.dataset_bytes, 1 << 20, 1 << 50)?;
-        range("samples", self.samples, 1, 1 << 40)?;
-        range("width", self.width, 0, 65_536)?;
-        range("height", self.height, 0, 65_536)?;
-        if (self.width == 0) != (self.height == 0) {
-            return Err(("width", Problem::WidthHeightPair));
-        }
-        if self.width == 0 && self.sample_bytes.unwrap_or(0) == 0 {
-            return Err(("sample_bytes", Problem::NeedsSampleBytes));
-        }
-        range("channels", self.channels, 1, 16)?;
-        if self.width > 0 {
-            range("crop", self.crop, 1, 16_384)?;
-        }
-        range("batch_size", self.batch_size, 1, 65_536)?;
-        range("num_workers", self.num_workers, 0, 1024)?;
-        range("prefetch_factor", self.prefetch_factor, 1, 64)?;
-        range("concurrent_experiments", self.concurrent_experiments, 1, 64)?;
-        let demand = self.gpu_demand_samples_per_s;
-        if !(demand.is_finite() && demand > 0.0 && demand <= 1e7) {
-            return Err((
-                "gpu_demand_samples_per_s",
-                Problem::AboveZeroAtMost {
-                    value: demand.to_string(),
-                    hi: "10000000".into(),
-                },
-            ));
-        }
-        if self.cache == CacheMode::DecodedInRam && self.width > 0 {
-            range("cache_width", self.cache_width, 0, 65_536)?;
-            range("cache_height", self.cache_height, 0, 65_536)?;
-            if (self.cache_width == 0) != (self.cache_height == 0) {
-                return Err(("cache_width", Problem::WidthHeightPair));
-            }
-        }
-        if let Some(b) = self.index_bytes_per_sample {
-            range("index_bytes_per_sample", b, 0, 1 << 20)?;
-        }
-        if let Some(r) = self.measured_decode_mpix_per_core {
-            if !(r.is_finite() && r > 0.0 && r <= 1e5) {
-                return Err((
-                    "measured_decode_mpix_per_core",
-                    Problem::AboveZeroAtMost {
-                        value: r.to_string(),
-                        hi: "100000".into(),
-                    },
-                ));
-            }
-        }
-        Ok(())
     }
 
     /// Clamps every field into a range the model handles (no zeros where they would divide,

@@ -6,6 +6,7 @@ use egui::{RichText, Ui};
 
 use super::Command;
 use crate::advisor::Severity;
+use crate::advisor::knobs::{self, KnobId as K, Label};
 use crate::advisor::workload::{
     Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, Inert, InertInput,
     StoredFormat, Workload, WorkloadResult, inert_inputs, presets,
@@ -15,6 +16,17 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::workload as words;
 use crate::profile::DiskKind;
 use crate::ui::theme;
+
+/// The window's label of knob `id`, from its row in the knob table; `side` picks the width's
+/// (0) or the height's (1) of a `WIDTHxHEIGHT` knob.
+fn label(lang: Lang, id: K, side: usize) -> &'static str {
+    let k = knobs::knob(id);
+    match k.label {
+        Some(Label::Text(m)) => tr(lang, m),
+        Some(Label::Sides(w, h)) => tr(lang, if side == 0 { w } else { h }),
+        Some(Label::Keyword) | None => k.fields.first().copied().unwrap_or(k.flag),
+    }
+}
 
 fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) {
     let l = ui.label(label);
@@ -121,7 +133,7 @@ pub fn inputs(
         .spacing([10.0, 6.0])
         .show(ui, |ui| {
             let mut gb = crate::units::to_gb(w.dataset_bytes);
-            row(ui, tr(lang, Msg::WorkDataset), |ui| {
+            row(ui, label(lang, K::DatasetSize, 0), |ui| {
                 ui.add(
                     super::slider(&mut gb, 1.0..=100_000.0)
                         .logarithmic(true)
@@ -132,13 +144,13 @@ pub fn inputs(
             if bytes != w.dataset_bytes {
                 w.set_dataset_size(bytes);
             }
-            row(ui, tr(lang, Msg::WorkSamples), |ui| {
+            row(ui, label(lang, K::Samples, 0), |ui| {
                 ui.add(super::slider(&mut w.samples, 100..=10_000_000_000).logarithmic(true))
             });
-            row(ui, tr(lang, Msg::WorkWidth), |ui| {
+            row(ui, label(lang, K::ImageSize, 0), |ui| {
                 ui.add(super::number(&mut w.width, 0..=16_384).suffix(" px"))
             });
-            row(ui, tr(lang, Msg::WorkHeight), |ui| {
+            row(ui, label(lang, K::ImageSize, 1), |ui| {
                 ui.add(super::number(&mut w.height, 0..=16_384).suffix(" px"))
             });
             let stored = [
@@ -149,14 +161,14 @@ pub fn inputs(
             input_row(
                 ui,
                 lang,
-                tr(lang, Msg::WorkStored),
+                label(lang, K::Stored, 0),
                 inert(InertInput::Stored),
                 |ui| combo(ui, "stored", &mut w.stored, &stored),
             );
             input_row(
                 ui,
                 lang,
-                tr(lang, Msg::WorkCrop),
+                label(lang, K::Crop, 0),
                 inert(InertInput::Crop),
                 |ui| {
                     ui.add(
@@ -174,30 +186,33 @@ pub fn inputs(
             input_row(
                 ui,
                 lang,
-                tr(lang, Msg::WorkDtype),
+                label(lang, K::Dtype, 0),
                 inert(InertInput::Dtype),
                 |ui| combo(ui, "dtype", &mut w.dtype, &dtypes),
             );
-            row(ui, "batch_size", |ui| {
+            row(ui, label(lang, K::BatchSize, 0), |ui| {
                 ui.add(super::slider(&mut w.batch_size, 1..=4096).logarithmic(true))
             });
-            row(ui, "num_workers", |ui| {
+            row(ui, label(lang, K::NumWorkers, 0), |ui| {
                 ui.add(super::slider(&mut w.num_workers, 0..=64))
             });
             input_row(
                 ui,
                 lang,
-                "prefetch_factor",
+                label(lang, K::PrefetchFactor, 0),
                 inert(InertInput::PrefetchFactor),
                 |ui| ui.add(super::slider(&mut w.prefetch_factor, 1..=16)),
             );
             ui.label("");
             ui.horizontal(|ui| {
-                ui.checkbox(&mut w.pin_memory, "pin_memory");
+                ui.checkbox(&mut w.pin_memory, label(lang, K::PinMemory, 0));
                 let persistent = inert(InertInput::PersistentWorkers);
                 let r = ui.add_enabled(
                     persistent.is_none(),
-                    egui::Checkbox::new(&mut w.persistent_workers, "persistent_workers"),
+                    egui::Checkbox::new(
+                        &mut w.persistent_workers,
+                        label(lang, K::PersistentWorkers, 0),
+                    ),
                 );
                 if let Some(reason) = persistent {
                     r.on_disabled_hover_text(trf(
@@ -213,18 +228,18 @@ pub fn inputs(
             input_row(
                 ui,
                 lang,
-                tr(lang, Msg::WorkAugmentation),
+                label(lang, K::Augmentation, 0),
                 inert(InertInput::Augmentation),
                 |ui| combo(ui, "aug", &mut w.augmentation, &augs),
             );
             let formats = [DataFormat::Files, DataFormat::Shards, DataFormat::Mmap]
                 .map(|x| (x, words::data_format(lang, x).to_string()));
-            row(ui, tr(lang, Msg::WorkFormat), |ui| {
+            row(ui, label(lang, K::DataFormat, 0), |ui| {
                 combo(ui, "format", &mut w.format, &formats)
             });
             let decode =
                 [DecodeOn::Cpu, DecodeOn::Gpu].map(|x| (x, words::decode_on(lang, x).to_string()));
-            row(ui, tr(lang, Msg::WorkDecodeOn), |ui| {
+            row(ui, label(lang, K::DecodeOn, 0), |ui| {
                 combo(ui, "decode", &mut w.decode_on, &decode)
             });
             let mut storage_opts = vec![(None, tr(lang, Msg::WorkStorageMachine).to_string())];
@@ -239,17 +254,17 @@ pub fn inputs(
             input_row(
                 ui,
                 lang,
-                tr(lang, Msg::WorkStorage),
+                label(lang, K::Storage, 0),
                 inert(InertInput::Storage),
                 |ui| combo(ui, "storage", &mut w.storage, &storage_opts),
             );
-            row(ui, tr(lang, Msg::WorkDemand), |ui| {
+            row(ui, label(lang, K::GpuDemand, 0), |ui| {
                 ui.add(
                     super::slider(&mut w.gpu_demand_samples_per_s, 1.0..=100_000.0)
                         .logarithmic(true),
                 )
             });
-            row(ui, tr(lang, Msg::WorkConcurrent), |ui| {
+            row(ui, label(lang, K::ConcurrentExperiments, 0), |ui| {
                 ui.add(super::slider(&mut w.concurrent_experiments, 1..=8))
             });
         });
@@ -274,20 +289,20 @@ pub fn inputs(
                         CacheMode::DecodedInRam,
                     ]
                     .map(|x| (x, words::cache_mode(lang, x).to_string()));
-                    row(ui, tr(lang, Msg::DataloaderCache), |ui| {
+                    row(ui, label(lang, K::Cache, 0), |ui| {
                         combo(ui, "cache", &mut w.cache, &caches)
                     });
                     let size = inert(InertInput::CacheSize);
-                    input_row(ui, lang, tr(lang, Msg::DataloaderCacheWidth), size, |ui| {
+                    input_row(ui, lang, label(lang, K::CacheSize, 0), size, |ui| {
                         ui.add(super::number(&mut w.cache_width, 0..=16_384).suffix(" px"))
                     });
-                    input_row(ui, lang, tr(lang, Msg::DataloaderCacheHeight), size, |ui| {
+                    input_row(ui, lang, label(lang, K::CacheSize, 1), size, |ui| {
                         ui.add(super::number(&mut w.cache_height, 0..=16_384).suffix(" px"))
                     });
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::DataloaderCacheDtype),
+                        label(lang, K::CacheDtype, 0),
                         inert(InertInput::CacheDtype),
                         |ui| combo(ui, "cache-dtype", &mut w.cache_dtype, &cache_dtypes),
                     );
@@ -300,7 +315,7 @@ pub fn inputs(
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::DataloaderCacheScope),
+                        label(lang, K::CacheScope, 0),
                         inert(InertInput::CacheScope),
                         |ui| combo(ui, "cache-scope", &mut w.cache_scope, &scopes),
                     );
@@ -308,7 +323,7 @@ pub fn inputs(
                     input_row(
                         ui,
                         lang,
-                        tr(lang, Msg::DataloaderIndexBytes),
+                        label(lang, K::IndexBytes, 0),
                         inert(InertInput::IndexBytes),
                         |ui| ui.add(super::number(&mut index, 0..=100_000).suffix(" B")),
                     );

@@ -1,0 +1,83 @@
+//! The served model's knobs by id ([`crate::advisor::knobs`]): a knob's typed value in an
+//! [`InferencePlan`], setting it, and the settings that turn one plan into another.
+
+use super::{CheckpointFiles, InferencePlan, WeightFormat};
+
+use crate::advisor::knobs::{
+    KnobId, KnobId as K, KnobValue, KnobValue as V, Setting, changed, float, name_of, on,
+    variant_of, whole,
+};
+
+const WEIGHTS: [WeightFormat; 5] = [
+    WeightFormat::Bf16,
+    WeightFormat::Fp8,
+    WeightFormat::Int8,
+    WeightFormat::Int4,
+    WeightFormat::Q4KM,
+];
+const FILES: [CheckpointFiles; 2] = [CheckpointFiles::Safetensors, CheckpointFiles::Pickle];
+/// Bytes of a KV-cache element for each `--kv-cache-dtype` name: the model's 16 bits, 8 bits.
+const KV_BYTES: [u8; 2] = [2, 1];
+
+/// Knob `id`'s value in inference plan `p`; `None` for a knob of another plan or one the plan
+/// doesn't set.
+pub fn get(p: &InferencePlan, id: KnobId) -> Option<KnobValue> {
+    Some(match id {
+        K::Weights => return name_of(id, &WEIGHTS, &p.weights),
+        K::ContextLen => V::Whole(p.context_len),
+        K::ConcurrentSequences => V::Whole(p.concurrent_sequences),
+        K::KvHeads => V::Whole(p.shape.kv_heads?),
+        K::KvCacheDtype => {
+            let bytes = if p.kv_bytes == 1 { 1 } else { 2 };
+            return name_of(id, &KV_BYTES, &bytes);
+        }
+        K::GpuMemoryUtilization => V::Float(p.gpu_memory_utilization),
+        K::SwapSpace => V::Float(p.swap_space_gib),
+        K::CpuOffloadGb => V::Float(p.cpu_offload_gib),
+        K::NGpuLayers => V::Whole(p.gpu_layers?),
+        K::ExpertsOnCpu => V::Bool(p.experts_on_cpu),
+        K::CheckpointFiles => return name_of(id, &FILES, &p.files),
+        K::CheckpointShardSize => V::Whole(p.checkpoint_shard_bytes?),
+        _ => return None,
+    })
+}
+
+/// Sets knob `id` of inference plan `p` to `v`. False when `v` isn't a value of that knob.
+pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
+    fn put<T>(field: &mut T, v: Option<T>) -> bool {
+        v.map(|v| *field = v).is_some()
+    }
+    match id {
+        K::Weights => put(&mut p.weights, variant_of(id, &WEIGHTS, v)),
+        K::ContextLen => put(&mut p.context_len, whole(v)),
+        K::ConcurrentSequences => put(&mut p.concurrent_sequences, whole(v)),
+        K::KvHeads => put(&mut p.shape.kv_heads, whole(v).map(Some)),
+        K::KvCacheDtype => put(&mut p.kv_bytes, variant_of(id, &KV_BYTES, v)),
+        K::GpuMemoryUtilization => put(&mut p.gpu_memory_utilization, float(v)),
+        K::SwapSpace => put(&mut p.swap_space_gib, float(v)),
+        K::CpuOffloadGb => put(&mut p.cpu_offload_gib, float(v)),
+        K::NGpuLayers => put(&mut p.gpu_layers, whole(v).map(Some)),
+        K::ExpertsOnCpu => put(&mut p.experts_on_cpu, on(v)),
+        K::CheckpointFiles => put(&mut p.files, variant_of(id, &FILES, v)),
+        K::CheckpointShardSize => put(&mut p.checkpoint_shard_bytes, whole(v).map(Some)),
+        _ => false,
+    }
+}
+
+/// The knobs an inference recommendation's `apply` names when they change, in that order.
+const INFERENCE_APPLIED: &[KnobId] = &[
+    K::Weights,
+    K::ContextLen,
+    K::ConcurrentSequences,
+    K::KvCacheDtype,
+    K::SwapSpace,
+    K::CpuOffloadGb,
+    K::NGpuLayers,
+    K::CheckpointFiles,
+    K::CheckpointShardSize,
+];
+
+/// The settings that turn inference plan `from` into `to`.
+pub fn changes(from: &InferencePlan, to: &InferencePlan) -> Vec<Setting> {
+    changed(INFERENCE_APPLIED, from, to, get)
+}
