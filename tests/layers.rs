@@ -946,22 +946,7 @@ fn ties(mods: &BTreeMap<ModPath, std::path::PathBuf>, re: &Reexports) -> Vec<Tie
 /// Ties known and left for now, as `(parent, child)` below `src/`, each in a module another
 /// change is reworking. The test fails when one of them is gone (take it off this list) and for
 /// any other tie; the list only shrinks.
-const KNOWN_TIES: &[(&str, &str)] = &[
-    // cli/mod.rs defines the exit codes its commands return and calls them (issue 36 item 5).
-    ("cli", "bench_cmd"),
-    ("cli", "collect"),
-    ("cli", "fleet"),
-    ("cli", "fleet_json"),
-    ("cli", "fleet_report"),
-    ("cli", "output"),
-    ("cli", "prometheus"),
-    ("cli", "watch"),
-    // ui/app.rs holds `RamvramApp` and calls the parts that take it (issue 36: split by job).
-    ("ui/app", "bench_jobs"),
-    ("ui/app", "file_dialogs"),
-    ("ui/app", "monitor_jobs"),
-    ("ui/app", "remembered"),
-];
+const KNOWN_TIES: &[(&str, &str)] = &[];
 
 #[test]
 fn no_parent_tied_both_ways_to_a_child() {

@@ -15,6 +15,7 @@ mod job_control;
 pub mod knob_args;
 pub mod model_args;
 mod output;
+mod profile_file;
 pub mod prometheus;
 pub mod text;
 pub mod text_bench;
@@ -34,13 +35,12 @@ use crate::probe;
 use crate::profile::{self, MachineProfile};
 use crate::report::{self};
 pub use args::*;
-pub use output::{exit_status, printable, warn_unknown_language};
+pub use output::{
+    EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, exit_status, printable, warn_unknown_language,
+};
 pub(crate) use output::{fail, print, print_text, say};
-
-/// Exit status for bad input (a missing or invalid profile), as for clap's usage errors.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status when output could not be written.
-pub const EXIT_OUTPUT_FAILED: u8 = 1;
+pub use profile_file::load_for_cli;
+use profile_file::warn_ignored;
 
 /// Runs a subcommand. `None` for no subcommand (the caller opens the window).
 pub fn run(args: &Args) -> Option<ExitCode> {
@@ -226,39 +226,6 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
         ))
     };
     print(&text)
-}
-
-fn warn_ignored(lang: Lang, path: &Path, fields: &[String]) {
-    for field in fields {
-        let file = path.display().to_string();
-        say(&trf(
-            lang,
-            Msg::CliIgnoredField,
-            &[("file", &file), ("field", field)],
-        ));
-    }
-}
-
-/// Loads a profile for the command line, printing one line naming the file and field on error.
-pub fn load_for_cli(lang: Lang, path: &Path) -> Result<MachineProfile, ExitCode> {
-    match profile::load_profile(path) {
-        Ok(loaded) => {
-            if let Some(version) = loaded.newer_schema {
-                say(&trf(
-                    lang,
-                    Msg::CliNewerSchema,
-                    &[
-                        ("file", &path.display().to_string()),
-                        ("version", &version.to_string()),
-                        ("ours", &profile::SCHEMA_VERSION.to_string()),
-                    ],
-                ));
-            }
-            warn_ignored(lang, path, &loaded.ignored_fields);
-            Ok(loaded.profile)
-        }
-        Err(e) => Err(fail(lang, EXIT_BAD_INPUT, &profile_error(lang, &e))),
-    }
 }
 
 /// The machine (a profile file, or detected), the scenario and the flags, assessed. Bad input

@@ -5,8 +5,12 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::EXIT_OUTPUT_FAILED;
 use crate::i18n::{Lang, Msg, tr, trf};
+
+/// Exit status for bad input (a missing or invalid profile), as for clap's usage errors.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status when output could not be written.
+pub const EXIT_OUTPUT_FAILED: u8 = 1;
 
 /// Removes terminal control characters, bidirectional formatting and noncharacters
 /// ([`crate::sanitize::clean`]): profiles come from other machines, and a host name must not be
