@@ -2,7 +2,8 @@
 //! cli/ui/report, with no arrow back up (DESIGN.md "One flow, three views"). Fails when a
 //! module's code names a module of its own rank or above (`crate::ui` inside `src/cli/`, say).
 //! Comments and `#[cfg(test)]` modules are left out: tests may use the probe's fakes as
-//! fixtures, and a doc link is not an import.
+//! fixtures, and a doc link is not an import. Below: no import circle inside a folder, no
+//! parent module tied both ways to a child, and no file over 500 lines of non-test code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -1053,4 +1054,89 @@ fn the_tie_checker_sees_calls_both_ways_and_ignores_reexports_and_mod_lines() {
     let (uses, body) = split_uses("pub mod a;\npub(crate) use a::{\n    B,\n};\nfn f() {}\n");
     assert_eq!(uses, [(true, "a::{ B, };".to_string())]);
     assert_eq!(body, "fn f() {}\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// File sizes: no source file holds more than 500 lines of non-test code. A file's count is all
+// its lines less its `#[cfg(test)] mod name { … }` blocks; a file that is itself a
+// `#[cfg(test)] mod name;` module (`tests.rs`) is test code and not counted ([`modules`] leaves
+// those out).
+// ---------------------------------------------------------------------------------------------
+
+/// The most lines of non-test code one file may hold.
+const MAX_LINES: usize = 500;
+
+/// Lines of `text` outside its `#[cfg(test)] mod name { … }` blocks (a block ends at the
+/// closing brace at the `mod` line's indentation: the code is rustfmt'd).
+fn non_test_lines(text: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut count = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        let next = lines.get(i + 1).copied().unwrap_or("");
+        let block = lines[i].trim_start().starts_with("#[cfg(test)]")
+            && next.trim_start().starts_with("mod ")
+            && !next.trim_end().ends_with(';');
+        if block {
+            let indent = &next[..next.len() - next.trim_start().len()];
+            let close = format!("{indent}}}");
+            let mut j = i + 2;
+            while j < lines.len() && lines[j].trim_end() != close {
+                j += 1;
+            }
+            i = j + 1;
+            continue;
+        }
+        count += 1;
+        i += 1;
+    }
+    count
+}
+
+#[test]
+fn no_source_file_over_500_lines_of_non_test_code() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut long = Vec::new();
+    for file in modules().values() {
+        let n = non_test_lines(&std::fs::read_to_string(file).unwrap());
+        if n > MAX_LINES {
+            long.push(format!(
+                "{}: {n}",
+                file.strip_prefix(&src).unwrap().display()
+            ));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over {MAX_LINES} lines of non-test code (split them by job; a `#[cfg(test)] \
+         mod` block does not count): {long:?}"
+    );
+}
+
+#[test]
+fn the_counter_leaves_out_test_blocks_only() {
+    let text = "//! Doc.\nfn a() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {\n    }\n}\n\
+                #[cfg(test)]\nmod more;\nfn b() {\n    let s = \"}\";\n}\n";
+    // Kept: the doc line, `fn a`, the blank line, the `mod more;` declaration and its
+    // attribute, and the three lines of `fn b`.
+    assert_eq!(non_test_lines(text), 8);
+    assert_eq!(non_test_lines(""), 0);
+    // An indented test module ends at its own closing brace, not at an inner one.
+    let nested = "mod outer {\n    #[cfg(test)]\n    mod tests {\n        fn f() {\n        }\n    }\n    fn g() {}\n}\n";
+    assert_eq!(non_test_lines(nested), 3);
+    // The files the size test reads: every module, test modules' own files left out.
+    let files: Vec<String> = modules()
+        .values()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        files
+            .iter()
+            .any(|f| f.ends_with("src/advisor/diagnose/mod.rs"))
+    );
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.ends_with("src/advisor/diagnose/tests.rs"))
+    );
 }

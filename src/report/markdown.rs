@@ -51,8 +51,9 @@ pub fn render(blocks: &[Block]) -> String {
             Block::Subheading(t) => out.push_str(&format!("### {}\n\n", md(t))),
             Block::Paragraph(t) => out.push_str(&format!("{}\n\n", md(t))),
             Block::Note(t) => out.push_str(&format!("> {}\n\n", md(t))),
-            Block::Callout { title, body, .. } => {
-                out.push_str(&format!("> **{}**\n>\n> {}\n\n", md(title), md(body)))
+            Block::Callout { .. } => {
+                let (title, body) = block.callout_text().expect("a callout");
+                out.push_str(&format!("> **{}**\n>\n> {}\n\n", md(&title), md(body)))
             }
             Block::KeyValues(kv) => {
                 let rows: Vec<Vec<String>> =

@@ -214,8 +214,9 @@ pub fn render(blocks: &[Block]) -> String {
                 let _ = writeln!(out, "\n  {}", line(t));
             }
             Block::Paragraph(t) | Block::Note(t) => wrap(&mut out, "  ", &line(t)),
-            Block::Callout { title, body, .. } => {
-                let _ = writeln!(out, "\n{}", line(title));
+            Block::Callout { .. } => {
+                let (title, body) = block.callout_text().expect("a callout");
+                let _ = writeln!(out, "\n{}", line(&title));
                 wrap(&mut out, "  ", &line(body));
             }
             Block::KeyValues(kv) => {

@@ -44,6 +44,7 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
                 severity,
                 title,
                 body,
+                ..
             } => {
                 // The verdict: a frame of its severity's colour, the title large.
                 let colour = theme::severity(*severity);

@@ -174,7 +174,9 @@ pub fn verdict_blocks(
 ) -> Vec<Block> {
     let (title, body) = present::verdict(lang, &m.assessment);
     let mut b = vec![Block::Callout {
+        lang,
         severity: m.assessment.verdict.severity(),
+        label: String::new(),
         title: present::names::host_line(lang, &m.label, &title),
         body,
     }];

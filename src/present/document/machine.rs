@@ -117,12 +117,11 @@ fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
 
 fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     let h = present::headline::headline(lang, a);
-    // The severity's word leads the title: a printout in black and white, and the terminal,
-    // have no colour to say it.
-    let severity = present::severity(lang, h.severity);
     b.push(Block::Callout {
+        lang,
         severity: h.severity,
-        title: present::names::labelled(lang, severity, &h.title),
+        label: present::severity(lang, h.severity).to_string(),
+        title: h.title,
         body: h.detail,
     });
 }

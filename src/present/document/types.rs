@@ -86,8 +86,14 @@ pub enum Block {
     Paragraph(String),
     /// A coloured box with a title and text (the verdict).
     Callout {
+        /// The language it is written in (how a renderer joins the label and the title).
+        lang: Lang,
         /// Colour.
         severity: Severity,
+        /// The severity's word ("Critical" / "严重"), empty for none: renderers without colour
+        /// (the terminal, Markdown, a PDF printed in black and white) lead the title with it;
+        /// the window says it with the frame's colour.
+        label: String,
         /// Bold line.
         title: String,
         /// Text.
@@ -244,4 +250,28 @@ pub struct MonitorReport {
     pub trace: Trace,
     /// Its diagnosis.
     pub summary: Summary,
+}
+
+impl Block {
+    /// A callout's title as renderers without colour print it, led by its severity's word
+    /// ("Critical: RAM is smaller…"), and its body; `None` for any other block.
+    pub fn callout_text(&self) -> Option<(String, &str)> {
+        match self {
+            Block::Callout {
+                lang,
+                label,
+                title,
+                body,
+                ..
+            } => {
+                let title = if label.is_empty() {
+                    title.clone()
+                } else {
+                    crate::present::names::labelled(*lang, label, title)
+                };
+                Some((title, body.as_str()))
+            }
+            _ => None,
+        }
+    }
 }

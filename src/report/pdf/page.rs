@@ -217,11 +217,9 @@ impl Layout {
                 self.text(t, MARGIN, CONTENT_W, 8.0, GREY);
                 self.space(6.0);
             }
-            Block::Callout {
-                severity,
-                title,
-                body,
-            } => {
+            Block::Callout { severity, .. } => {
+                let (title, body) = block.callout_text().expect("a callout");
+                let title = &title;
                 let colour = palette::severity(*severity);
                 let inner = CONTENT_W - 24.0;
                 let h = self.text_height(title, inner, 13.0)
