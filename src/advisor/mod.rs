@@ -19,6 +19,7 @@ pub mod headroom;
 pub mod inference;
 pub mod ratio;
 pub mod recommend;
+pub mod redacted;
 pub mod rules;
 pub mod scenario;
 pub mod set_up;
