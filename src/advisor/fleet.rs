@@ -1,5 +1,6 @@
-//! A lab's machines side by side: one assessment per machine, duplicate host names marked. The
-//! types are [`super::fleet_machine`]'s (re-exported here); this file assesses.
+//! A lab's machines side by side: one assessment per machine, duplicate host names marked, and
+//! for a redacted report each profile and label redacted before it is assessed. The types are
+//! [`super::fleet_machine`]'s (re-exported here); this file assesses.
 
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};

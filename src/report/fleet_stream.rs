@@ -1,7 +1,8 @@
 //! Fleet reports written as they are built (`report --slurm`/`--profile-dir`, Markdown and
-//! JSON): each machine is assessed ([`AssessedFleet`]), written and dropped before the next, so a 100,000-node
-//! inventory never holds 100,000 assessments (docs/benchmarks.md). The bytes are those of
-//! [`super::render_fleet`] for the same machines (tests/fleet.rs compares them).
+//! JSON): each machine is taken assessed ([`AssessedFleet`]), written and dropped before the
+//! next, so a 100,000-node inventory never holds 100,000 assessments (docs/benchmarks.md). The
+//! bytes are those of [`super::render_fleet`] for the same machines (tests/fleet.rs compares
+//! them).
 //!
 //! JSON keeps the order read. Markdown lists machines by name, and each language repeats the
 //! machine table, the purchase table and the verdicts: the machines are taken once in that
@@ -19,7 +20,6 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use super::{ReportOptions, SkippedFile, clean, markdown};
 use crate::advisor::buying::order::{FleetOrder, fleet_order};
-pub use crate::advisor::fleet::FleetInputs;
 use crate::advisor::fleet::{AssessedFleet, FleetMachine};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
