@@ -1140,3 +1140,77 @@ fn the_counter_leaves_out_test_blocks_only() {
             .any(|f| f.ends_with("src/advisor/diagnose/tests.rs"))
     );
 }
+
+/// The calls that assess a machine, found in `code` (comments and test modules already left
+/// out by [`code`]): `assess(`, `assess_fleet(`, `assess_machine(` and the redacted assessments
+/// (`redacted_assessment(`, `redacted_assessment_with(`), as a whole word.
+fn assess_calls(code: &str) -> Vec<String> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut calls = Vec::new();
+    for (at, _) in code.match_indices("assess") {
+        if code[..at].chars().next_back().is_some_and(word) {
+            continue;
+        }
+        let rest = &code[at..];
+        let name: String = rest.chars().take_while(|c| word(*c)).collect();
+        let called = rest[name.len()..].trim_start().starts_with('(');
+        let assessing = name == "assess" || name.starts_with("assess_");
+        if called && assessing {
+            calls.push(name);
+        }
+    }
+    for (at, _) in code.match_indices("redacted_assessment") {
+        if !code[..at].chars().next_back().is_some_and(word) {
+            calls.push("redacted_assessment".to_string());
+        }
+    }
+    calls
+}
+
+/// Issue 36: no renderer assesses. A report is laid out from the assessment its caller made
+/// (of the redacted profile, for a redacted report; the fleet's machines come assessed from
+/// `advisor::fleet::AssessedFleet`), so nothing under `src/report/` calls the advisor's
+/// assessments.
+#[test]
+fn no_report_file_assesses() {
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report"),
+        &mut files,
+    );
+    assert!(files.len() > 5, "the report's files are found: {files:?}");
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for call in assess_calls(&code(&text)) {
+            found.push(format!("{}: {call}(", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "renderers that assess: {found:#?}");
+}
+
+#[test]
+fn the_assess_checker_sees_calls_and_ignores_comments_tests_and_other_words() {
+    let text = "\
+use crate::advisor::assess;
+// assess(&p, &s) in a comment
+fn f() {
+    let a = crate::advisor::assess(&p, &s);
+    let b = assess_fleet (inputs);
+    let c = advisor::redacted::redacted_assessment(&p, &s);
+    let d = text::assessment(lang, &a);
+    self.reassess();
+    let e = preassess(1);
+}
+#[cfg(test)]
+mod tests {
+    fn g() {
+        let a = assess(&p, &s);
+    }
+}
+";
+    assert_eq!(
+        assess_calls(&code(text)),
+        ["assess", "assess_fleet", "redacted_assessment"]
+    );
+}

@@ -238,7 +238,11 @@ fn redaction_leaves_no_hostname_or_uuid_in_any_format() {
     profile.host.hostname = Some("gpu-node-042.lab.example".into());
     profile.gpus = FakeScenario::EightH100.probe().gpus;
     let uuid = profile.gpus[0].uuid.clone().unwrap();
-    let a = assess(&profile, &ramvram::advisor::Scenario::NONE);
+    // Redacted as the command line and the window redact: before the one assessment.
+    let a = ramvram::advisor::redacted::redacted_assessment(
+        &profile,
+        &ramvram::advisor::Scenario::NONE,
+    );
     for format in [Format::Pdf, Format::Markdown, Format::Json] {
         let mut o = options(format, ReportLang::Both);
         o.redact = true;

@@ -1,12 +1,15 @@
-//! A lab's machines side by side: one assessment per machine, duplicate host names marked. The
-//! types are [`super::fleet_machine`]'s (re-exported here); this file assesses.
+//! A lab's machines side by side: one assessment per machine, duplicate host names marked, and
+//! for a redacted report each profile and label redacted before it is assessed. The types are
+//! [`super::fleet_machine`]'s (re-exported here); this file assesses.
 
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-pub use super::fleet_machine::{FleetInput, FleetMachine, Origin};
+pub use super::fleet_machine::{FleetInput, FleetInputs, FleetMachine, Origin};
+use super::redacted::redacted_assessment_with;
 use super::{Assessment, assess};
 use crate::profile::MachineProfile;
+use crate::profile::redact::Scrubber;
 
 /// How many machine shapes (profiles apart from the host name) a [`FleetAssessor`] keeps.
 const SHAPES_KEPT: usize = 64;
@@ -53,6 +56,24 @@ impl FleetAssessor {
     ) -> R {
         let dup = is_duplicate(&input, duplicates);
         self.machine_with(input, dup, f)
+    }
+
+    /// [`FleetAssessor::marked`] for a redacted report: the machine number `i` of the fleet
+    /// (from 0, in the order read) is marked by its own host name, then its profile is redacted
+    /// by `scrubber` (one that learned every machine's profile) before it is assessed, and its
+    /// label is redacted ([`redact_label`]).
+    pub fn marked_redacted(
+        &mut self,
+        input: FleetInput,
+        i: usize,
+        duplicates: &HashSet<String>,
+        scrubber: &Scrubber,
+    ) -> FleetMachine {
+        let dup = is_duplicate(&input, duplicates);
+        let (mut label, mut origin, profile, plan_issues) = input;
+        redact_label(&mut label, &mut origin, i, scrubber);
+        let redacted = (label, origin, profile.redacted_with(scrubber), plan_issues);
+        self.machine(redacted, dup)
     }
 
     fn machine_with<R>(
@@ -157,4 +178,109 @@ pub fn assess_fleet(inputs: Vec<FleetInput>) -> Vec<FleetMachine> {
         .into_iter()
         .map(|input| assessor.marked(input, &duplicates))
         .collect()
+}
+
+/// A scrubber that learned every machine's profile of a fleet: one host's name can appear in
+/// another's mounts (an NFS server).
+fn fleet_scrubber<'a>(profiles: impl IntoIterator<Item = &'a MachineProfile>) -> Scrubber {
+    let mut scrubber = Scrubber::new();
+    for p in profiles {
+        scrubber.learn(p);
+    }
+    scrubber
+}
+
+/// Assessed machines as a redacted fleet report shows them: each profile redacted by a
+/// scrubber that learned every one ([`fleet_scrubber`]) and assessed again under its scenario,
+/// each label redacted by the machine's number ([`redact_label`]). For a caller that holds
+/// assessed machines already (the tests); the command line redacts before it assesses
+/// ([`AssessedFleet`]).
+pub fn redacted_fleet(machines: &[FleetMachine]) -> Vec<FleetMachine> {
+    let scrubber = fleet_scrubber(machines.iter().map(|m| &m.assessment.profile));
+    machines
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let a = &m.assessment;
+            let mut m = FleetMachine {
+                assessment: redacted_assessment_with(&a.profile, &a.scenario, &scrubber),
+                ..m.clone()
+            };
+            redact_label(&mut m.label, &mut m.origin, i, &scrubber);
+            m
+        })
+        .collect()
+}
+
+/// The label and origin of the fleet's machine number `i` (from 0, in the order read) in a
+/// redacted report: a planned machine's label is scrubbed; any other (a host or file name)
+/// becomes `#i+1`, from [`Origin::Redacted`].
+pub fn redact_label(label: &mut String, origin: &mut Origin, i: usize, scrubber: &Scrubber) {
+    if *origin == Origin::Planned {
+        scrubber.scrub_in_place(label);
+    } else {
+        *label = format!("#{}", i + 1);
+        *origin = Origin::Redacted;
+    }
+}
+
+/// A fleet's machines as a report takes them: assessed one at a time (shapes shared,
+/// [`FleetAssessor`]), duplicate host names marked, and for a redacted report redacted before
+/// they are assessed. Memory does not grow with the fleet: nothing is kept but the scrubber and
+/// the assessor's few shapes.
+pub struct AssessedFleet<'a> {
+    inputs: &'a mut dyn FleetInputs,
+    duplicates: &'a HashSet<String>,
+    /// Learned from every machine's profile, for a redacted report.
+    scrubber: Option<Scrubber>,
+    assessor: FleetAssessor,
+}
+
+impl<'a> AssessedFleet<'a> {
+    /// The machines of `inputs`, `duplicates` being the host names met more than once
+    /// ([`duplicate_names`]); with `redact`, every profile is read once now to learn the names
+    /// to remove.
+    pub fn new(
+        inputs: &'a mut dyn FleetInputs,
+        duplicates: &'a HashSet<String>,
+        redact: bool,
+    ) -> AssessedFleet<'a> {
+        let scrubber = redact.then(|| {
+            let mut scrubber = Scrubber::new();
+            for i in 0..inputs.count() {
+                scrubber.learn(&inputs.input(i).2);
+            }
+            scrubber
+        });
+        AssessedFleet {
+            inputs,
+            duplicates,
+            scrubber,
+            assessor: FleetAssessor::new(),
+        }
+    }
+
+    /// How many machines there are.
+    pub fn count(&self) -> usize {
+        self.inputs.count()
+    }
+
+    /// Machine `i`'s label and origin as the report shows them (redacted for a redacted
+    /// report), without assessing it.
+    pub fn label(&mut self, i: usize) -> (String, Origin) {
+        let (mut label, mut origin, ..) = self.inputs.input(i);
+        if let Some(s) = &self.scrubber {
+            redact_label(&mut label, &mut origin, i, s);
+        }
+        (label, origin)
+    }
+
+    /// Machine `i` (from 0, in the order read) assessed, and redacted for a redacted report.
+    pub fn machine(&mut self, i: usize) -> FleetMachine {
+        let input = self.inputs.input(i);
+        match &self.scrubber {
+            Some(s) => self.assessor.marked_redacted(input, i, self.duplicates, s),
+            None => self.assessor.marked(input, self.duplicates),
+        }
+    }
 }

@@ -50,3 +50,12 @@ impl FleetMachine {
 
 /// One machine to assess: its label, origin, profile and (for planned ones) issues.
 pub type FleetInput = (String, Origin, MachineProfile, Vec<PlanIssue>);
+
+/// The machines of a fleet, built one at a time and in any order (a report lists them by name
+/// and may read each more than once), so a 100,000-node inventory is never held whole.
+pub trait FleetInputs {
+    /// How many machines there are.
+    fn count(&self) -> usize;
+    /// Machine `i` (from 0, in the order read; `i` < [`FleetInputs::count`]), built now.
+    fn input(&mut self, i: usize) -> FleetInput;
+}

@@ -20,6 +20,7 @@ pub mod inference;
 pub mod knobs;
 pub mod ratio;
 pub mod recommend;
+pub mod redacted;
 pub mod rules;
 pub mod scenario;
 pub mod set_up;

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::advisor::fleet::FleetInputs;
 use crate::advisor::fleet::{
     FleetAssessor, FleetInput, FleetMachine, Origin, assess_fleet, duplicate_names,
 };
@@ -22,7 +23,6 @@ use crate::inputs::fleet::{self as fleet_inputs, SkippedFiles};
 use crate::present::errors::profile_error;
 use crate::present::fleet::{header, row};
 use crate::report::FleetDocument;
-use crate::report::fleet_stream::FleetInputs;
 
 /// A Prometheus server to read the machines from, and the mapping file to use.
 #[derive(Clone, Copy, Debug)]

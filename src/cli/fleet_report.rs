@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use super::fleet::{PrometheusSource, sources};
 use super::{EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, fail, say};
+use crate::advisor::fleet::AssessedFleet;
 use crate::i18n::{Lang, Msg, trf};
 use crate::report::{self, Format, ReportOptions, fleet_stream};
 
@@ -48,25 +49,25 @@ pub(super) fn write(
         return fail(lang, EXIT_BAD_INPUT, &message);
     }
     let skipped = std::mem::take(&mut sources.skipped);
+    let duplicates = sources.duplicates();
+    let mut inputs = sources.indexed();
+    // Assessed (and for a redacted report redacted first) as the report takes them.
+    let mut fleet = AssessedFleet::new(&mut inputs, &duplicates, options.redact);
     let written = match options.format {
         Format::Pdf => {
-            let machines: Vec<_> = sources.assessed().collect();
+            let machines: Vec<_> = (0..fleet.count()).map(|i| fleet.machine(i)).collect();
             report::render_fleet(&machines, &skipped, options).and_then(|bytes| {
                 crate::fsutil::write_atomic(out, &bytes)
                     .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
             })
         }
         Format::Markdown | Format::Json => {
-            let duplicates = sources.duplicates();
-            let mut inputs = sources.indexed();
             let stream = match options.format {
                 Format::Json => fleet_stream::write_json,
                 _ => fleet_stream::write_markdown,
             };
-            crate::fsutil::write_atomic_with(out, &mut |w| {
-                stream(&mut inputs, &duplicates, &skipped, options, w)
-            })
-            .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
+            crate::fsutil::write_atomic_with(out, &mut |w| stream(&mut fleet, &skipped, options, w))
+                .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
         }
     };
     match written {

@@ -95,7 +95,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             training,
             workload,
             inference,
-        } => match assessment(lang, machines, training, workload, inference) {
+        } => match assessment(lang, machines, training, workload, inference, false) {
             Ok(a) if *json => print(&json_text(&a)),
             Ok(a) => {
                 let texts: Vec<String> = langs
@@ -136,7 +136,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             inference,
             trace,
             ..
-        } => match assessment(lang, machines, training, workload, inference) {
+        } => match assessment(lang, machines, training, workload, inference, *redact) {
             Ok(a) => {
                 let live = match trace.as_deref().map(|t| watch::monitor_report(lang, t)) {
                     Some(Ok(m)) => Some(m),
@@ -228,14 +228,16 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     print(&text)
 }
 
-/// The machine (a profile file, or detected), the scenario and the flags, assessed. Bad input
-/// prints one line and gives exit status 2.
+/// The machine (a profile file, or detected), the scenario and the flags, assessed; with
+/// `redact`, the redacted machine is assessed ([`advisor::redacted`]), for a redacted report.
+/// Bad input prints one line and gives exit status 2.
 fn assessment(
     lang: Lang,
     machines: &MachineArgs,
     training: &training_args::TrainingArgs,
     workload: &workload_args::WorkloadArgs,
     inference: &inference_args::InferenceArgs,
+    redact: bool,
 ) -> Result<advisor::Assessment, ExitCode> {
     let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
     let mut machine = match profile {
@@ -316,15 +318,16 @@ fn assessment(
         let overridden: Vec<&str> = overridden.iter().map(String::as_str).collect();
         say(&format!("ramvram: {}", m.note(lang, &overridden)));
     }
-    let a = advisor::assess(
-        &machine,
-        &advisor::Scenario {
-            training: plan,
-            workload: work,
-            inference: serve,
-            ..advisor::Scenario::NONE
-        },
-    );
+    let scenario = advisor::Scenario {
+        training: plan,
+        workload: work,
+        inference: serve,
+        ..advisor::Scenario::NONE
+    };
+    let a = match redact {
+        true => advisor::redacted::redacted_assessment(&machine, &scenario),
+        false => advisor::assess(&machine, &scenario),
+    };
     if let Some(e) = a.inference_error {
         return Err(fail(
             lang,
@@ -375,7 +378,7 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
         ram: None,
     };
     let no_inference = inference_args::InferenceArgs::default();
-    let code = match assessment(lang, &machines, &none, &no_workload, &no_inference) {
+    let code = match assessment(lang, &machines, &none, &no_workload, &no_inference, false) {
         Ok(a) => print_text(&text::assessment(lang, &a, args.profile.as_deref())),
         Err(code) => code,
     };

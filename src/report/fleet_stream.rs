@@ -1,17 +1,18 @@
 //! Fleet reports written as they are built (`report --slurm`/`--profile-dir`, Markdown and
-//! JSON): each machine is assessed, written and dropped before the next, so a 100,000-node
-//! inventory never holds 100,000 assessments (docs/benchmarks.md). The bytes are those of
-//! [`super::render_fleet`] for the same machines (tests/fleet.rs compares them).
+//! JSON): each machine is taken assessed ([`AssessedFleet`]), written and dropped before the
+//! next, so a 100,000-node inventory never holds 100,000 assessments (docs/benchmarks.md). The
+//! bytes are those of [`super::render_fleet`] for the same machines (tests/fleet.rs compares
+//! them).
 //!
 //! JSON keeps the order read. Markdown lists machines by name, and each language repeats the
 //! machine table, the purchase table and the verdicts: the machines are taken once in that
 //! order, each section's lines go to an anonymous temporary file, and the sections are copied
 //! into the report at the end, part by part in the fleet document's order
-//! ([`crate::present::document::fleet::FleetPart`], the order its blocks are built in). A redacted report first reads every profile once to learn the
-//! names to remove (as [`super::render_fleet`] does).
+//! ([`crate::present::document::fleet::FleetPart`], the order its blocks are built in). The
+//! machines come assessed, and redacted for a redacted report, from
+//! [`AssessedFleet`]: this file only renders.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::io::{self, Seek, Write};
 
 use serde::Serialize;
@@ -19,23 +20,14 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use super::{ReportOptions, SkippedFile, clean, markdown};
 use crate::advisor::buying::order::{FleetOrder, fleet_order};
-use crate::advisor::fleet::{FleetAssessor, FleetInput, FleetMachine};
+use crate::advisor::fleet::{AssessedFleet, FleetMachine};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
     self, FleetPart, head, name_key, purchase_header, purchase_row, purchases_heading,
     skipped_files, verdict_blocks,
 };
 use crate::profile::dir::Skip;
-use crate::profile::redact::Scrubber;
 use crate::sanitize::UnsafeInJson;
-
-/// The machines of a fleet, built one at a time and in any order.
-pub trait FleetInputs {
-    /// How many machines there are.
-    fn count(&self) -> usize;
-    /// Machine `i` (from 0, in the order read; `i` < [`FleetInputs::count`]), built now.
-    fn input(&mut self, i: usize) -> FleetInput;
-}
 
 /// A JSON array serialised from an iterator, taken once (a second serialisation writes `[]`).
 pub struct Streamed<I>(RefCell<Option<I>>);
@@ -78,37 +70,30 @@ impl<'a, I: Iterator<Item = FleetMachine>> StreamedDocument<'a, I> {
 }
 
 /// Writes the fleet report as JSON (the bytes of [`super::render_fleet`]), one machine at a
-/// time, in the order read; `duplicates` are the host names met more than once
-/// ([`crate::advisor::fleet::duplicate_names`]).
+/// time, in the order read (`fleet` redacted when `options.redact`).
 ///
 /// # Errors
 /// The writer's error.
 pub fn write_json(
-    inputs: &mut dyn FleetInputs,
-    duplicates: &HashSet<String>,
+    fleet: &mut AssessedFleet<'_>,
     skipped: &[(String, Skip)],
     options: &ReportOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let first = options.lang.langs()[0];
     let skipped = SkippedFile::worded(first, &super::fleet_skipped(skipped, options.redact));
-    let scrubber = options.redact.then(|| learn(inputs));
-    let n = inputs.count();
-    let mut assessor = FleetAssessor::new();
-    let machines =
-        (0..n).map(move |i| machine(&mut assessor, inputs, i, duplicates, scrubber.as_ref()));
+    let machines = (0..fleet.count()).map(move |i| fleet.machine(i));
     let doc = StreamedDocument::new(machines, &skipped);
     crate::sanitize::write_json_pretty(out, &doc, UnsafeInJson::Escape).map_err(io::Error::from)
 }
 
 /// Writes the fleet report as Markdown (the bytes of [`super::render_fleet`]), taking each
-/// machine once, by name; see the module's notes.
+/// machine once, by name (`fleet` redacted when `options.redact`); see the module's notes.
 ///
 /// # Errors
 /// The writer's error, or one creating or reading the temporary files.
 pub fn write_markdown(
-    inputs: &mut dyn FleetInputs,
-    duplicates: &HashSet<String>,
+    fleet: &mut AssessedFleet<'_>,
     skipped: &[(String, Skip)],
     options: &ReportOptions,
     out: &mut dyn Write,
@@ -116,13 +101,9 @@ pub fn write_markdown(
     let langs = options.lang.langs();
     let skipped = super::fleet_skipped(skipped, options.redact);
     let meta = super::fleet_meta(options);
-    let scrubber = options.redact.then(|| learn(inputs));
-    let mut order: Vec<((String, String, String), usize)> = (0..inputs.count())
+    let mut order: Vec<((String, String, String), usize)> = (0..fleet.count())
         .map(|i| {
-            let (mut label, mut origin, ..) = inputs.input(i);
-            if let Some(s) = &scrubber {
-                super::redact_label(&mut label, &mut origin, i, s);
-            }
+            let (label, origin) = fleet.label(i);
             (name_key(&label, &origin), i)
         })
         .collect();
@@ -133,9 +114,8 @@ pub fn write_markdown(
         .collect::<io::Result<Vec<_>>>()?;
     let mut totals = FleetOrder::default();
     let mut line = String::new();
-    let mut assessor = FleetAssessor::new();
     for (_, i) in order {
-        let m = machine(&mut assessor, inputs, i, duplicates, scrubber.as_ref());
+        let m = fleet.machine(i);
         add_order(&mut totals, &m);
         for (&lang, s) in langs.iter().zip(&mut sections) {
             line.clear();
@@ -248,30 +228,6 @@ fn cleaned<S: Into<String>>(cells: impl IntoIterator<Item = S>) -> Vec<String> {
             c
         })
         .collect()
-}
-
-/// A scrubber that learned every machine's profile.
-fn learn(inputs: &mut dyn FleetInputs) -> Scrubber {
-    let mut scrubber = Scrubber::new();
-    for i in 0..inputs.count() {
-        scrubber.learn(&inputs.input(i).2);
-    }
-    scrubber
-}
-
-/// Machine `i` assessed (and redacted when there is a scrubber).
-fn machine(
-    assessor: &mut FleetAssessor,
-    inputs: &mut dyn FleetInputs,
-    i: usize,
-    duplicates: &HashSet<String>,
-    scrubber: Option<&Scrubber>,
-) -> FleetMachine {
-    let mut m = assessor.marked(inputs.input(i), duplicates);
-    if let Some(s) = scrubber {
-        super::redact_fleet_machine(&mut m, i, s);
-    }
-    m
 }
 
 /// Adds one machine's order to the fleet's totals, as [`fleet_order`] adds them up.

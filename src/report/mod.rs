@@ -19,7 +19,6 @@ use crate::i18n::{Lang, Msg};
 use crate::present::document::{self, Block};
 pub use crate::present::document::{ReportLang, ReportMeta};
 use crate::profile::dir::Skip;
-use crate::profile::redact::Scrubber;
 use crate::sanitize::UnsafeInJson;
 pub use pdf::page_label;
 
@@ -79,8 +78,9 @@ pub fn today() -> String {
     format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
 }
 
-/// Renders a report. A redacted report is built from the redacted profile, so nothing
-/// identifying reaches any renderer.
+/// Renders a report. When `options.redact`, `a` is already the assessment of the redacted
+/// profile ([`crate::advisor::redacted`]): the renderers only lay it out, and the option adds the
+/// redaction note and leaves out the file name and the watched trace's path.
 ///
 /// # Errors
 /// The PDF writer's error text.
@@ -98,11 +98,6 @@ pub fn render_with_monitor(
     options: &ReportOptions,
     monitor: Option<&monitor::MonitorReport>,
 ) -> Result<Vec<u8>, String> {
-    let mut a = a.clone();
-    if options.redact {
-        let scrubber = Scrubber::for_profile(&a.profile);
-        redact_assessment(&mut a, &scrubber);
-    }
     let meta = ReportMeta {
         date: options.date.clone(),
         generator: format!("ramvram {}", env!("CARGO_PKG_VERSION")),
@@ -119,7 +114,7 @@ pub fn render_with_monitor(
                 live_diagnosis: Option<monitor::MonitorJson<'a>>,
             }
             let doc = WithMonitor {
-                assessment: &a,
+                assessment: a,
                 live_diagnosis: monitor.map(|m| m.json(options.redact)),
             };
             let mut text = crate::sanitize::json_pretty(&doc, UnsafeInJson::Escape)
@@ -128,10 +123,10 @@ pub fn render_with_monitor(
             Ok(text.into_bytes())
         }
         Format::Markdown => {
-            Ok(markdown::render(&built_blocks(&a, &meta, options.lang, monitor)).into_bytes())
+            Ok(markdown::render(&built_blocks(a, &meta, options.lang, monitor)).into_bytes())
         }
         Format::Pdf => {
-            let blocks = built_blocks(&a, &meta, options.lang, monitor);
+            let blocks = built_blocks(a, &meta, options.lang, monitor);
             let title = blocks.iter().find_map(|b| match b {
                 Block::Title(t) => Some(t.clone()),
                 _ => None,
@@ -143,14 +138,6 @@ pub fn render_with_monitor(
             )
         }
     }
-}
-
-/// The assessment of the redacted profile: the profile goes through the scrubber, and the
-/// assessment is made again from it with the same scenario, so that no copy of a
-/// profile string the assessment holds (a measured folder, a memory type) escapes redaction.
-fn redact_assessment(a: &mut Assessment, scrubber: &Scrubber) {
-    let profile = a.profile.redacted_with(scrubber);
-    *a = crate::advisor::assess(&profile, &a.scenario);
 }
 
 /// The report's blocks, every string cleaned ([`clean::clean_blocks`]).
@@ -234,7 +221,10 @@ pub fn write_with_monitor(
     })
 }
 
-/// Renders the fleet comparison (PDF or Markdown; JSON is the machines' assessments).
+/// Renders the fleet comparison (PDF or Markdown; JSON is the machines' assessments). When
+/// `options.redact`, the machines are already redacted
+/// ([`crate::advisor::fleet::AssessedFleet`], [`crate::advisor::fleet::redacted_fleet`]); the
+/// option numbers the skipped files and adds the redaction note.
 ///
 /// # Errors
 /// The PDF writer's error text.
@@ -256,29 +246,18 @@ pub fn render_fleet_sorted(
     options: &ReportOptions,
     sort: Option<crate::present::fleet::FleetSort>,
 ) -> Result<Vec<u8>, String> {
-    let mut machines = machines.to_vec();
     let skipped = fleet_skipped(skipped, options.redact);
-    if options.redact {
-        // One scrubber for all: a host's name can appear in another's mounts (an NFS server).
-        let mut scrubber = Scrubber::new();
-        for m in &machines {
-            scrubber.learn(&m.assessment.profile);
-        }
-        for (i, m) in machines.iter_mut().enumerate() {
-            redact_fleet_machine(m, i, &scrubber);
-        }
-    }
     let meta = fleet_meta(options);
     let first = options.lang.langs()[0];
     match options.format {
         Format::Json => {
-            let doc = FleetDocument::new(first, &machines, &skipped);
+            let doc = FleetDocument::new(first, machines, &skipped);
             let text = crate::sanitize::json_pretty(&doc, UnsafeInJson::Escape)
                 .map_err(|e| e.to_string())?;
             Ok(text.into_bytes())
         }
         Format::Markdown | Format::Pdf => {
-            let mut blocks = document::fleet::build(&machines, &skipped, &meta, options.lang, sort);
+            let mut blocks = document::fleet::build(machines, &skipped, &meta, options.lang, sort);
             clean::clean_blocks(&mut blocks);
             if options.format == Format::Markdown {
                 Ok(markdown::render(&blocks).into_bytes())
@@ -304,30 +283,6 @@ fn fleet_skipped(skipped: &[(String, Skip)], redact: bool) -> Vec<(String, Optio
             false => (file.clone(), Some(why.clone())),
         })
         .collect()
-}
-
-/// Redacts the fleet's machine number `i` (from 0, in the order read) with the scrubber that
-/// learned every machine's profile: its assessment is made again from the redacted profile, and
-/// its label (a host or file name) becomes `#i+1`; a planned machine's label is scrubbed.
-fn redact_fleet_machine(m: &mut FleetMachine, i: usize, scrubber: &Scrubber) {
-    redact_assessment(&mut m.assessment, scrubber);
-    redact_label(&mut m.label, &mut m.origin, i, scrubber);
-}
-
-/// The label and origin of the fleet's machine number `i` in a redacted report (see
-/// [`redact_fleet_machine`]).
-fn redact_label(
-    label: &mut String,
-    origin: &mut crate::advisor::fleet::Origin,
-    i: usize,
-    scrubber: &Scrubber,
-) {
-    if *origin == crate::advisor::fleet::Origin::Planned {
-        scrubber.scrub_in_place(label);
-    } else {
-        *label = format!("#{}", i + 1);
-        *origin = crate::advisor::fleet::Origin::Redacted;
-    }
 }
 
 /// The fleet report's date line and generator.

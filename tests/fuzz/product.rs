@@ -22,7 +22,7 @@ pub(crate) fn render_all(a: &advisor::Assessment, pdf: bool) {
     report::render(a, &options(Format::Json)).unwrap();
     let mut redacted = options(Format::Markdown);
     redacted.redact = true;
-    report::render(a, &redacted).unwrap();
+    report::render(&advisor::redacted::redacted(a), &redacted).unwrap();
     if pdf {
         report::render(a, &options(Format::Pdf)).unwrap();
     }

@@ -198,7 +198,10 @@ fn redaction_sweep_leaves_no_planted_identifier_in_any_format() {
         PLANTED.iter().all(|p| unredacted.contains(p)),
         "the plant is there"
     );
-    let a = assess(&profile, &ramvram::advisor::Scenario::NONE);
+    let a = ramvram::advisor::redacted::redacted_assessment(
+        &profile,
+        &ramvram::advisor::Scenario::NONE,
+    );
     for format in [Format::Json, Format::Markdown, Format::Pdf] {
         let bytes = report::render(&a, &options(format, true)).unwrap();
         let text = match format {
@@ -242,8 +245,9 @@ fn redaction_sweep_leaves_no_planted_identifier_in_any_format() {
             error: ramvram::fsutil::IoProblem::Other("zzhost7".to_string()),
         }),
     )];
+    let redacted = fleet::redacted_fleet(&machines);
     for format in [Format::Json, Format::Markdown, Format::Pdf] {
-        let bytes = report::render_fleet(&machines, &skipped, &options(format, true)).unwrap();
+        let bytes = report::render_fleet(&redacted, &skipped, &options(format, true)).unwrap();
         let text = match format {
             Format::Pdf => pdf_extract::extract_text_from_mem(&bytes).unwrap(),
             _ => String::from_utf8(bytes).unwrap(),

@@ -147,6 +147,9 @@ impl RamvramApp {
             },
         };
         let live = self.monitor_report();
+        // A redacted report is rendered from the assessment of the redacted profile.
+        let redacted = form.redact.then(|| crate::advisor::redacted::redacted(a));
+        let a = redacted.as_ref().unwrap_or(a);
         self.message = Some(
             match crate::report::write_with_monitor(a, &options, live.as_ref(), path) {
                 Ok(()) => Message::Exported(path.to_path_buf()),
