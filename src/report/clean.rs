@@ -50,6 +50,7 @@ pub fn clean_blocks(blocks: &mut [Block]) {
             }
             Block::Recommendation {
                 text,
+                apply_text,
                 kind,
                 title,
                 result,
@@ -57,7 +58,7 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                 apply,
                 ..
             } => {
-                for t in [text, kind, title, result, cost] {
+                for t in [text, apply_text, kind, title, result, cost] {
                     fix(t);
                 }
                 apply.iter_mut().for_each(fix);

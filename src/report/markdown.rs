@@ -43,7 +43,7 @@ pub fn table_row(out: &mut String, row: &[String]) {
 /// Renders blocks as GitHub-flavoured Markdown.
 pub fn render(blocks: &[Block]) -> String {
     let mut out = String::new();
-    for block in blocks {
+    for (n, block) in blocks.iter().enumerate() {
         match block {
             Block::Title(t) => out.push_str(&format!("# {}\n\n", md(t))),
             Block::Meta(t) => out.push_str(&format!("_{}_\n\n", md(t))),
@@ -90,8 +90,22 @@ pub fn render(blocks: &[Block]) -> String {
                     out.push('\n');
                 }
             }
-            Block::Recommendation { rank, text, .. } => {
-                out.push_str(&format!("{rank}. {}\n\n", md(text)));
+            // A numbered item; the arguments that apply it after a hard line break, indented
+            // under the item. Items in a row make one tight list, as `Numbered` does.
+            Block::Recommendation {
+                rank,
+                text,
+                apply_text,
+                ..
+            } => {
+                out.push_str(&format!("{rank}. {}", md(text)));
+                if !apply_text.is_empty() {
+                    out.push_str(&format!("\\\n   {}", md(apply_text)));
+                }
+                out.push('\n');
+                if !matches!(blocks.get(n + 1), Some(Block::Recommendation { .. })) {
+                    out.push('\n');
+                }
             }
             Block::Chart(_) => {}
         }

@@ -255,8 +255,18 @@ pub fn render(blocks: &[Block]) -> String {
                 }
                 out.push('\n');
             }
-            Block::Recommendation { rank, text, .. } => {
+            // A numbered item, then the arguments that apply it on a line of their own, under
+            // the item's text: what a user copies.
+            Block::Recommendation {
+                rank,
+                text,
+                apply_text,
+                ..
+            } => {
                 wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text));
+                if !apply_text.is_empty() {
+                    wrap(&mut out, "     ", &line(apply_text));
+                }
             }
             Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
             Block::Chart(_) => {}
@@ -357,6 +367,29 @@ mod tests {
         assert_eq!(text, expected);
         let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
         assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
+    }
+
+    /// A recommendation is a numbered item with the line that applies it under its text,
+    /// indented as far as the text (two spaces, "1. "); without arguments, the item alone.
+    #[test]
+    fn a_recommendation_puts_its_arguments_on_a_line_of_their_own() {
+        let rec = |rank: usize, apply_text: &str| Block::Recommendation {
+            lang: Lang::En,
+            rank,
+            text: "Set workers — fits; nothing".into(),
+            apply_text: apply_text.into(),
+            kind: "[setting]".into(),
+            title: "Set workers".into(),
+            result: "fits".into(),
+            standing: crate::advisor::standing::Standing::Good,
+            cost: "nothing".into(),
+            apply: Vec::new(),
+        };
+        let text = render(&[rec(1, "Apply: add `--num-workers 4`"), rec(2, "")]);
+        assert_eq!(
+            text,
+            "  1. Set workers — fits; nothing\n     Apply: add --num-workers 4\n  2. Set workers — fits; nothing\n"
+        );
     }
 
     /// A host name with a line break or a cursor-moving character stays on its line, shown
