@@ -105,7 +105,9 @@ fn window_and_command_line_assess_the_same_inputs_alike() {
         let mut h = window(fixture);
         h.get_by_label("Training memory").click();
         h.run();
-        h.get_by_label("Model").click();
+        // The form's list, not the results' "Model" row (the Training section's model line).
+        h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Model")
+            .click();
         h.run();
         h.get_by_label(model).click();
         h.run();
@@ -323,5 +325,49 @@ fn the_windows_recommendations_are_the_reports_list() {
             };
             assert_eq!(standing, &expected, "{text}");
         }
+    }
+}
+
+/// The Training page's results are the document's Training section: the plan's verdict and
+/// each capacity check carry how they stand, judged by hand here. A 7B full fine-tune with
+/// ZeRO-2 and optimizer offload to the CPU on g5.xlarge (one A10G of 24 GiB, 16 GiB of RAM)
+/// needs 12.6 GiB per GPU (fits in 24) and 156 GiB of RAM per node (ten times the 16): the GPU
+/// row is good, the RAM row critical, and so is the plan, far past any margin.
+#[test]
+fn the_training_section_carries_the_standing_of_its_verdict_and_each_check() {
+    use ramvram::advisor::standing::Standing;
+    use ramvram::advisor::training::{OffloadTarget, TrainingPlan};
+    use ramvram::advisor::{Scenario, Severity, assess, defaults};
+    use ramvram::present::document::{Block, Section, machine};
+    let plan = TrainingPlan {
+        offload_optimizer: OffloadTarget::Cpu,
+        ..defaults::first_plan()
+    };
+    let a = assess(
+        &common::fixture("aws-g5.xlarge"),
+        &Scenario {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    for lang in Lang::ALL {
+        let blocks = machine::section(Section::Training, lang, &a);
+        let Some(Block::Verdict { standing, .. }) = blocks.get(1) else {
+            panic!("the verdict right under the heading: {blocks:?}")
+        };
+        assert_eq!(*standing, Standing::Short(Severity::Critical));
+        let rows = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Checks { rows, .. } => Some(rows),
+                _ => None,
+            })
+            .expect("the capacity checks");
+        let standings: Vec<Standing> = rows.iter().map(|(_, s)| *s).collect();
+        assert_eq!(
+            standings,
+            [Standing::Good, Standing::Short(Severity::Critical)],
+            "{rows:?}"
+        );
     }
 }

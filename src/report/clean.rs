@@ -63,6 +63,16 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                 }
                 apply.iter_mut().for_each(fix);
             }
+            Block::Verdict { title, body, .. } => {
+                fix(title);
+                fix(body);
+            }
+            Block::Checks { header, rows, .. } => {
+                header.iter_mut().for_each(fix);
+                rows.iter_mut()
+                    .flat_map(|(r, _)| r.iter_mut())
+                    .for_each(fix);
+            }
             Block::Chart(chart) => clean_chart(chart),
         }
     }

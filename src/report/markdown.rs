@@ -107,6 +107,15 @@ pub fn render(blocks: &[Block]) -> String {
                     out.push('\n');
                 }
             }
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    out.push_str(&format!("{}\n\n", md(t)));
+                }
+            }
+            Block::Checks { header, rows, .. } => {
+                let rows: Vec<Vec<String>> = rows.iter().map(|(r, _)| r.clone()).collect();
+                table(&mut out, header, &rows);
+            }
             Block::Chart(_) => {}
         }
     }

@@ -268,6 +268,19 @@ pub fn render(blocks: &[Block]) -> String {
                     wrap(&mut out, "     ", &line(apply_text));
                 }
             }
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    wrap(&mut out, "  ", &line(t));
+                }
+            }
+            Block::Checks { header, rows, .. } => {
+                let header: Vec<String> = header.iter().map(|h| line(h)).collect();
+                let rows: Vec<Vec<String>> = rows
+                    .iter()
+                    .map(|(r, _)| r.iter().map(|c| line(c)).collect())
+                    .collect();
+                table(&mut out, &header, &rows);
+            }
             Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
             Block::Chart(_) => {}
         }
@@ -390,6 +403,36 @@ mod tests {
             text,
             "  1. Set workers — fits; nothing\n     Apply: add --num-workers 4\n  2. Set workers — fits; nothing\n"
         );
+    }
+
+    /// A table of checks prints as the table of its cells (the standing is for colour), and a
+    /// plan's verdict as its two lines of running text.
+    #[test]
+    fn checks_print_as_their_table_and_a_verdict_as_text() {
+        use crate::advisor::standing::Standing;
+        let cells = vec![
+            "Each GPU".to_string(),
+            "126 GiB".into(),
+            "does not fit".into(),
+        ];
+        let header = vec![String::new(), "Needed".into(), String::new()];
+        let checks = Block::Checks {
+            header: header.clone(),
+            rows: vec![(cells.clone(), Standing::Short(Severity::Critical))],
+            widths: vec![1.0; 3],
+        };
+        let table = Block::Table {
+            header,
+            rows: vec![cells],
+            widths: vec![1.0; 3],
+        };
+        assert_eq!(render(&[checks]), render(&[table]));
+        let verdict = Block::Verdict {
+            standing: Standing::Good,
+            title: "Fits.".into(),
+            body: String::new(),
+        };
+        assert_eq!(render(&[verdict]), "  Fits.\n");
     }
 
     /// A host name with a line break or a cursor-moving character stays on its line, shown

@@ -156,6 +156,27 @@ pub enum Block {
         /// The `advise` arguments that apply it; empty when no flag says it.
         apply: Vec<String>,
     },
+    /// A plan's verdict, in the colour of how it stands (the advisor's judgement): "This plan
+    /// fits this machine" and the line on RAM under it. Printed views give it as running text.
+    Verdict {
+        /// How the plan stands, for the colour.
+        standing: crate::advisor::standing::Standing,
+        /// The verdict.
+        title: String,
+        /// What RAM would make it fit, or why more RAM alone wouldn't; empty when nothing.
+        body: String,
+    },
+    /// A table of checks: each row with how it stands (its last cell says it in words: "fits",
+    /// "no headroom", "does not fit"), so that a view with colour colours it. Printed views give
+    /// it as a [`Block::Table`].
+    Checks {
+        /// Header row.
+        header: Vec<String>,
+        /// Body rows, each with its standing.
+        rows: Vec<(Vec<String>, crate::advisor::standing::Standing)>,
+        /// Relative widths, one per column.
+        widths: Vec<f32>,
+    },
 }
 
 /// The sections of the machine document after its title, in the order a report gives them.

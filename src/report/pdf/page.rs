@@ -260,6 +260,20 @@ impl Layout {
                 rows,
                 widths,
             } => self.table(header, rows, widths),
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    self.text(t, MARGIN, CONTENT_W, 9.5, INK);
+                    self.space(6.0);
+                }
+            }
+            Block::Checks {
+                header,
+                rows,
+                widths,
+            } => {
+                let rows: Vec<Vec<String>> = rows.iter().map(|(r, _)| r.clone()).collect();
+                self.table(header, &rows, widths);
+            }
             Block::Bullets(items) => self.list(items, |_| "•".to_string()),
             Block::Numbered(items) => self.list(items, |n| format!("{}.", n + 1)),
             // A numbered item, then the arguments that apply it under its text.
