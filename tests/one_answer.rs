@@ -105,7 +105,9 @@ fn window_and_command_line_assess_the_same_inputs_alike() {
         let mut h = window(fixture);
         h.get_by_label("Training memory").click();
         h.run();
-        h.get_by_label("Model").click();
+        // The form's list, not the results' "Model" row (the Training section's model line).
+        h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Model")
+            .click();
         h.run();
         h.get_by_label(model).click();
         h.run();
@@ -267,8 +269,9 @@ fn the_bandwidth_and_data_loading_pages_name_the_same_stage_with_the_same_rate()
 }
 
 /// The window's recommendations (blocks with a copy button) and the report's numbered list are
-/// one list: the same heading, the same lines in the same order, each block carrying its own
-/// recommendation's arguments, ranked from 1.
+/// one list: the report's section is the window's blocks, each block carrying its own
+/// recommendation's arguments, ranked from 1, its line ending in the verdict of what it leads to
+/// and its arguments on a line of their own.
 #[test]
 fn the_windows_recommendations_are_the_reports_list() {
     use ramvram::advisor::{Scenario, assess, defaults};
@@ -283,23 +286,89 @@ fn the_windows_recommendations_are_the_reports_list() {
     assert!(a.recommendations.len() >= 2, "{:?}", a.recommendations);
     for lang in Lang::ALL {
         let report = machine::section(Section::Recommendations, lang, &a);
-        let Some(Block::Numbered(lines)) = report.get(1) else {
-            panic!("the report lists its recommendations: {report:?}")
-        };
         let window = advice_blocks::recommendations(lang, &a.recommendations, None);
-        assert_eq!(window[0], report[0], "the same heading");
-        assert_eq!(window.len(), lines.len() + 1);
-        for (i, (block, line)) in window[1..].iter().zip(lines).enumerate() {
+        assert_eq!(window, report, "the same blocks");
+        assert_eq!(
+            report.len(),
+            a.recommendations.len() + 1,
+            "a heading, then one each"
+        );
+        for (i, block) in report[1..].iter().enumerate() {
             let Block::Recommendation {
-                rank, text, apply, ..
+                rank,
+                text,
+                apply,
+                apply_text,
+                standing,
+                ..
             } = block
             else {
                 panic!("a recommendation block: {block:?}")
             };
             assert_eq!(*rank, i + 1);
-            assert_eq!(text, line);
             assert_eq!(apply, &a.recommendations[i].apply);
+            // Every argument is in the line under the item, none in the item itself.
+            for arg in apply {
+                assert!(apply_text.contains(arg.as_str()), "{arg}: {apply_text}");
+            }
+            assert!(!text.contains("--"), "{text}");
+            // The verdict its standing colours in the window is a word of the line.
+            let fits = a.recommendations[i].result.fits;
+            let word = ramvram::present::recommend::fits_word(lang, fits);
+            assert!(text.contains(word), "{word}: {text}");
+            let expected = match fits {
+                Some(true) => ramvram::advisor::standing::Standing::Good,
+                Some(false) => {
+                    ramvram::advisor::standing::Standing::Short(ramvram::advisor::Severity::Warning)
+                }
+                None => ramvram::advisor::standing::Standing::Unknown,
+            };
+            assert_eq!(standing, &expected, "{text}");
         }
+    }
+}
+
+/// The Training page's results are the document's Training section: the plan's verdict and
+/// each capacity check carry how they stand, judged by hand here. A 7B full fine-tune with
+/// ZeRO-2 and optimizer offload to the CPU on g5.xlarge (one A10G of 24 GiB, 16 GiB of RAM)
+/// needs 12.6 GiB per GPU (fits in 24) and 156 GiB of RAM per node (ten times the 16): the GPU
+/// row is good, the RAM row critical, and so is the plan, far past any margin.
+#[test]
+fn the_training_section_carries_the_standing_of_its_verdict_and_each_check() {
+    use ramvram::advisor::standing::Standing;
+    use ramvram::advisor::training::{OffloadTarget, TrainingPlan};
+    use ramvram::advisor::{Scenario, Severity, assess, defaults};
+    use ramvram::present::document::{Block, Section, machine};
+    let plan = TrainingPlan {
+        offload_optimizer: OffloadTarget::Cpu,
+        ..defaults::first_plan()
+    };
+    let a = assess(
+        &common::fixture("aws-g5.xlarge"),
+        &Scenario {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    for lang in Lang::ALL {
+        let blocks = machine::section(Section::Training, lang, &a);
+        let Some(Block::Verdict { standing, .. }) = blocks.get(1) else {
+            panic!("the verdict right under the heading: {blocks:?}")
+        };
+        assert_eq!(*standing, Standing::Short(Severity::Critical));
+        let rows = blocks
+            .iter()
+            .find_map(|b| match b {
+                Block::Checks { rows, .. } => Some(rows),
+                _ => None,
+            })
+            .expect("the capacity checks");
+        let standings: Vec<Standing> = rows.iter().map(|(_, s)| *s).collect();
+        assert_eq!(
+            standings,
+            [Standing::Good, Standing::Short(Severity::Critical)],
+            "{rows:?}"
+        );
     }
 }
 

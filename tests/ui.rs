@@ -720,7 +720,9 @@ fn the_machine_page_says_what_to_buy_for_this_kind_of_machine() {
 fn the_model_list_finds_a_catalogue_model_by_its_hub_id() {
     let profile = common::fixture("dgx-a100");
     let mut h = on_page(&profile, Lang::En, "Training memory");
-    h.get_by_label("Model").click();
+    // The form's list, not the results' "Model" row (the Training section's model line).
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Model")
+        .click();
     h.run();
     h.get_by_label("Find a model").click();
     h.run();

@@ -16,8 +16,9 @@ pub fn cost(lang: Lang, r: &Recommendation) -> String {
         .unwrap_or_default()
 }
 
-/// The arguments that apply a change, as a copyable line (`apply: --num-workers 4 …`); `None`
-/// when no flag says it (buying modules, another instance).
+/// The arguments that apply a change, as the line a printed view puts under it ("Apply: add
+/// `--num-workers 4` to the `ramvram advise` command"); `None` when no flag says it (buying
+/// modules, another instance).
 pub fn apply_line(lang: Lang, r: &Recommendation) -> Option<String> {
     (!r.apply.is_empty()).then(|| trf(lang, Msg::AdviceApply, &[("args", &apply_spans(r))]))
 }
@@ -269,17 +270,6 @@ pub fn line(lang: Lang, r: &Recommendation) -> String {
             ("result", &result(lang, &r.result)),
         ],
     )
-}
-
-/// The second line of a recommendation: what it costs and, when a flag says it, the arguments
-/// that apply it ("slower: every step moves … · apply: `--offload-optimizer cpu`"). Every view
-/// prints it under [`line`].
-pub fn detail(lang: Lang, r: &Recommendation) -> String {
-    let cost = cost(lang, r);
-    match apply_line(lang, r) {
-        Some(a) => trf(lang, Msg::AdviceDetail, &[("cost", &cost), ("apply", &a)]),
-        None => cost,
-    }
 }
 
 /// The kind as a tag before a title: "[setting]" / "【设置】".

@@ -50,6 +50,7 @@ pub fn clean_blocks(blocks: &mut [Block]) {
             }
             Block::Recommendation {
                 text,
+                apply_text,
                 kind,
                 title,
                 result,
@@ -57,10 +58,20 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                 apply,
                 ..
             } => {
-                for t in [text, kind, title, result, cost] {
+                for t in [text, apply_text, kind, title, result, cost] {
                     fix(t);
                 }
                 apply.iter_mut().for_each(fix);
+            }
+            Block::Verdict { title, body, .. } => {
+                fix(title);
+                fix(body);
+            }
+            Block::Checks { header, rows, .. } => {
+                header.iter_mut().for_each(fix);
+                rows.iter_mut()
+                    .flat_map(|(r, _)| r.iter_mut())
+                    .for_each(fix);
             }
             Block::Chart(chart) => clean_chart(chart),
         }

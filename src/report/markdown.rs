@@ -43,7 +43,7 @@ pub fn table_row(out: &mut String, row: &[String]) {
 /// Renders blocks as GitHub-flavoured Markdown.
 pub fn render(blocks: &[Block]) -> String {
     let mut out = String::new();
-    for block in blocks {
+    for (n, block) in blocks.iter().enumerate() {
         match block {
             Block::Title(t) => out.push_str(&format!("# {}\n\n", md(t))),
             Block::Meta(t) => out.push_str(&format!("_{}_\n\n", md(t))),
@@ -91,8 +91,31 @@ pub fn render(blocks: &[Block]) -> String {
                     out.push('\n');
                 }
             }
-            Block::Recommendation { rank, text, .. } => {
-                out.push_str(&format!("{rank}. {}\n\n", md(text)));
+            // A numbered item; the arguments that apply it after a hard line break, indented
+            // under the item. Items in a row make one tight list, as `Numbered` does.
+            Block::Recommendation {
+                rank,
+                text,
+                apply_text,
+                ..
+            } => {
+                out.push_str(&format!("{rank}. {}", md(text)));
+                if !apply_text.is_empty() {
+                    out.push_str(&format!("\\\n   {}", md(apply_text)));
+                }
+                out.push('\n');
+                if !matches!(blocks.get(n + 1), Some(Block::Recommendation { .. })) {
+                    out.push('\n');
+                }
+            }
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    out.push_str(&format!("{}\n\n", md(t)));
+                }
+            }
+            Block::Checks { header, rows, .. } => {
+                let rows: Vec<Vec<String>> = rows.iter().map(|(r, _)| r.clone()).collect();
+                table(&mut out, header, &rows);
             }
             Block::Chart(_) => {}
         }

@@ -256,8 +256,31 @@ pub fn render(blocks: &[Block]) -> String {
                 }
                 out.push('\n');
             }
-            Block::Recommendation { rank, text, .. } => {
+            // A numbered item, then the arguments that apply it on a line of their own, under
+            // the item's text: what a user copies.
+            Block::Recommendation {
+                rank,
+                text,
+                apply_text,
+                ..
+            } => {
                 wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text));
+                if !apply_text.is_empty() {
+                    wrap(&mut out, "     ", &line(apply_text));
+                }
+            }
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    wrap(&mut out, "  ", &line(t));
+                }
+            }
+            Block::Checks { header, rows, .. } => {
+                let header: Vec<String> = header.iter().map(|h| line(h)).collect();
+                let rows: Vec<Vec<String>> = rows
+                    .iter()
+                    .map(|(r, _)| r.iter().map(|c| line(c)).collect())
+                    .collect();
+                table(&mut out, &header, &rows);
             }
             Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
             Block::Chart(_) => {}
@@ -358,6 +381,59 @@ mod tests {
         assert_eq!(text, expected);
         let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
         assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
+    }
+
+    /// A recommendation is a numbered item with the line that applies it under its text,
+    /// indented as far as the text (two spaces, "1. "); without arguments, the item alone.
+    #[test]
+    fn a_recommendation_puts_its_arguments_on_a_line_of_their_own() {
+        let rec = |rank: usize, apply_text: &str| Block::Recommendation {
+            lang: Lang::En,
+            rank,
+            text: "Set workers — fits; nothing".into(),
+            apply_text: apply_text.into(),
+            kind: "[setting]".into(),
+            title: "Set workers".into(),
+            result: "fits".into(),
+            standing: crate::advisor::standing::Standing::Good,
+            cost: "nothing".into(),
+            apply: Vec::new(),
+        };
+        let text = render(&[rec(1, "Apply: add `--num-workers 4`"), rec(2, "")]);
+        assert_eq!(
+            text,
+            "  1. Set workers — fits; nothing\n     Apply: add --num-workers 4\n  2. Set workers — fits; nothing\n"
+        );
+    }
+
+    /// A table of checks prints as the table of its cells (the standing is for colour), and a
+    /// plan's verdict as its two lines of running text.
+    #[test]
+    fn checks_print_as_their_table_and_a_verdict_as_text() {
+        use crate::advisor::standing::Standing;
+        let cells = vec![
+            "Each GPU".to_string(),
+            "126 GiB".into(),
+            "does not fit".into(),
+        ];
+        let header = vec![String::new(), "Needed".into(), String::new()];
+        let checks = Block::Checks {
+            header: header.clone(),
+            rows: vec![(cells.clone(), Standing::Short(Severity::Critical))],
+            widths: vec![1.0; 3],
+        };
+        let table = Block::Table {
+            header,
+            rows: vec![cells],
+            widths: vec![1.0; 3],
+        };
+        assert_eq!(render(&[checks]), render(&[table]));
+        let verdict = Block::Verdict {
+            standing: Standing::Good,
+            title: "Fits.".into(),
+            body: String::new(),
+        };
+        assert_eq!(render(&[verdict]), "  Fits.\n");
     }
 
     /// A host name with a line break or a cursor-moving character stays on its line, shown

@@ -8,6 +8,7 @@
 
 use egui::{RichText, Ui};
 
+use crate::advisor::standing::Standing;
 use crate::advisor::{Severity, Tier};
 use crate::codespan::plain;
 use crate::format;
@@ -75,31 +76,41 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
                 let columns = header
                     .len()
                     .max(rows.iter().map(Vec::len).max().unwrap_or(0));
-                egui::Grid::new((id, n))
+                // A table of three columns or more names its rows in the first column, which
+                // may take a long name ("loading copies and buffers (DeepSpeed's ×1.5 buffer
+                // factor)"): it wraps within a third of the width rather than pushing the
+                // figures past the window's edge.
+                let name_width = (ui.available_width() * 0.34).max(120.0);
+                let wrap_names = columns >= 3;
+                let mut grid = egui::Grid::new((id, n))
                     .num_columns(columns)
                     .striped(true)
-                    .spacing([14.0, 4.0])
-                    .show(ui, |ui| {
-                        if header.iter().any(|h| !h.is_empty()) {
-                            for h in header {
-                                ui.label(RichText::new(plain(h)).strong());
-                            }
-                            ui.end_row();
+                    .spacing([14.0, 4.0]);
+                if wrap_names {
+                    grid = grid.max_col_width(name_width);
+                }
+                grid.show(ui, |ui| {
+                    if header.iter().any(|h| !h.is_empty()) {
+                        for h in header {
+                            // Headers on one line ("Bytes/param" broken in three reads as noise).
+                            ui.add(egui::Label::new(RichText::new(plain(h)).strong()).extend());
                         }
-                        // Cells keep their words on one line (a grid gives a wrapping cell
-                        // its narrowest width, one character); the last column may wrap.
-                        for row in rows {
-                            for (i, cell) in row.iter().enumerate() {
-                                let label = egui::Label::new(plain(cell));
-                                ui.add(if i + 1 == row.len() {
-                                    label.wrap()
-                                } else {
-                                    label.extend()
-                                });
-                            }
-                            ui.end_row();
+                        ui.end_row();
+                    }
+                    // Other cells keep their words on one line (a grid gives a wrapping cell
+                    // its narrowest width, one character); the last column may wrap.
+                    for row in rows {
+                        for (i, cell) in row.iter().enumerate() {
+                            let label = egui::Label::new(plain(cell));
+                            ui.add(if i + 1 == row.len() || (i == 0 && wrap_names) {
+                                label.wrap()
+                            } else {
+                                label.extend()
+                            });
                         }
-                    });
+                        ui.end_row();
+                    }
+                });
             }
             Block::Bullets(items) => {
                 for i in items {
@@ -130,6 +141,27 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
                     recommendations: recommendations.clone(),
                 },
             ),
+            Block::Verdict {
+                standing,
+                title,
+                body,
+            } => {
+                // A plan's verdict: a frame of its standing's colour, the verdict large.
+                let colour = theme::standing(*standing, ui.visuals().weak_text_color());
+                egui::Frame::group(ui.style())
+                    .stroke(egui::Stroke::new(2.0, colour))
+                    .inner_margin(10.0)
+                    .show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        ui.add(Paragraph::new(
+                            RichText::new(title).size(20.0).strong().color(colour),
+                        ));
+                        if !body.is_empty() {
+                            ui.add(Paragraph::new(body.as_str()));
+                        }
+                    });
+            }
+            Block::Checks { header, rows, .. } => checks(ui, (id, n), header, rows),
             Block::Chart(Chart::RatioGauge { ratio, tier_labels }) => {
                 ratio_gauge(ui, lang, *ratio, tier_labels);
             }
@@ -170,6 +202,33 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
             }
         }
     }
+}
+
+/// A table of checks as a grid: the header strong, each row's last cell (its verdict in
+/// words) strong in the colour of the row's standing.
+fn checks(ui: &mut Ui, id: (&str, usize), header: &[String], rows: &[(Vec<String>, Standing)]) {
+    egui::Grid::new(id)
+        .num_columns(header.len())
+        .striped(true)
+        .spacing([14.0, 6.0])
+        .show(ui, |ui| {
+            for h in header {
+                ui.label(RichText::new(plain(h)).strong());
+            }
+            ui.end_row();
+            let unknown = ui.visuals().weak_text_color();
+            for (row, standing) in rows {
+                for (i, cell) in row.iter().enumerate() {
+                    let text = RichText::new(plain(cell));
+                    ui.label(if i + 1 == row.len() {
+                        text.strong().color(theme::standing(*standing, unknown))
+                    } else {
+                        text
+                    });
+                }
+                ui.end_row();
+            }
+        });
 }
 
 /// The ratio gauge (the window's painted one) and its legend of tiers, `tier_labels` lowest

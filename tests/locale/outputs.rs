@@ -646,7 +646,12 @@ pub fn pick_preset(fixture: &str, label: &str) -> TrainingPlan {
         .expect("the CPU choice")
         .click();
     h.run();
-    h.get_by_label(tr(Lang::Zh, Msg::TrainPreset)).click();
+    // The form's list, not the results' "模型" row (the Training section's model line).
+    h.get_by_role_and_label(
+        egui::accesskit::Role::ComboBox,
+        tr(Lang::Zh, Msg::TrainPreset),
+    )
+    .click();
     h.run();
     h.get_by_label(label).click();
     h.run();

@@ -1,6 +1,7 @@
-//! The ranked recommendations as [`Block::Recommendation`]s: each with the line every printed
-//! view gives it and the parts a view that acts on it needs (the window's copy button for its
-//! `apply` arguments, the colour of what it leads to, judged by the advisor).
+//! The ranked recommendations as [`Block::Recommendation`]s: each with the lines every printed
+//! view gives it (the report's Recommendations section, the terminal's `advise`) and the parts a
+//! view that acts on it needs (the window's copy button for its `apply` arguments, the colour of
+//! what it leads to, judged by the advisor). One builder for every view.
 
 use super::types::Block;
 use crate::advisor::recommend::{Recommendation, Subject};
@@ -17,9 +18,10 @@ pub fn recommendation(lang: Lang, rank: usize, r: &Recommendation) -> Block {
             Msg::AdviceLineWithDetail,
             &[
                 ("line", &words::line(lang, r)),
-                ("detail", &words::detail(lang, r)),
+                ("cost", &words::cost(lang, r)),
             ],
         ),
+        apply_text: words::apply_line(lang, r).unwrap_or_default(),
         kind: words::kind_tag(lang, r.kind),
         title: words::title(lang, r),
         result: words::result(lang, &r.result),

@@ -150,28 +150,13 @@ pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.extend(a.findings.iter().map(|f| finding(lang, f)));
 }
 
-/// The ranked list of changes, the same list the window and `advise` show.
+/// The ranked list of changes: the blocks the window and `advise` show
+/// ([`super::advice_blocks::recommendations`]).
 pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
-    if a.recommendations.is_empty() {
-        return;
-    }
-    b.push(Block::Heading(
-        tr(lang, Msg::RecommendationSection).to_string(),
-    ));
-    b.push(Block::Numbered(
-        a.recommendations
-            .iter()
-            .map(|r| {
-                trf(
-                    lang,
-                    Msg::AdviceLineWithDetail,
-                    &[
-                        ("line", &present::recommend::line(lang, r)),
-                        ("detail", &present::recommend::detail(lang, r)),
-                    ],
-                )
-            })
-            .collect(),
+    b.extend(super::advice_blocks::recommendations(
+        lang,
+        &a.recommendations,
+        None,
     ));
 }
 

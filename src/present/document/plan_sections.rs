@@ -9,19 +9,32 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, training as tw};
 
 pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
+    use crate::advisor::standing;
     let Some(t) = &a.training_memory else { return };
     b.push(Block::Heading(tr(lang, Msg::TrainSection).to_string()));
+    // The verdict first, in the colour of how the plan stands.
+    b.push(Block::Verdict {
+        standing: standing::training(t),
+        title: tr(lang, tw::verdict_msg(t)).to_string(),
+        body: tw::ram_line(lang, t).unwrap_or_default(),
+    });
     let (model, plan) = tw::plan_summary(lang, t);
     b.push(Block::KeyValues(vec![
         (tr(lang, Msg::TrainPreset).to_string(), model),
         (tr(lang, Msg::TrainStrategy).to_string(), plan),
     ]));
     let mut rows = vec![
-        check_row(lang, Msg::TrainNeedGpu, &t.gpu),
-        check_row(lang, Msg::TrainNeedCpu, &t.cpu),
+        (
+            check_row(lang, Msg::TrainNeedGpu, &t.gpu),
+            standing::check(&t.gpu),
+        ),
+        (
+            check_row(lang, Msg::TrainNeedCpu, &t.cpu),
+            standing::check(&t.cpu),
+        ),
     ];
     if let Some(n) = &t.nvme {
-        rows.push(check_row(lang, Msg::TrainNeedNvme, n));
+        rows.push((check_row(lang, Msg::TrainNeedNvme, n), standing::check(n)));
     }
     let header = vec![
         String::new(),
@@ -29,13 +42,14 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         tr(lang, Msg::TrainAvailable).into(),
         String::new(),
     ];
-    b.push(Block::Table {
+    b.push(Block::Checks {
         header,
         rows,
         widths: vec![2.5, 1.5, 1.5, 1.5],
     });
     // Next to the VRAM figure: what it includes of activations.
     b.push(Block::Paragraph(tw::activations_line(lang, t)));
+    b.push(Block::Subheading(tr(lang, Msg::PhaseSection).to_string()));
     let (header, rows) = tw::phase_table(lang, t);
     b.push(Block::Table {
         header: header.to_vec(),
@@ -47,12 +61,6 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     if let Some(d) = tw::deepspeed_line(lang, t) {
         b.push(Block::Note(d));
     }
-    let verdict = tw::verdict_msg(t);
-    let mut text = tr(lang, verdict).to_string();
-    if let Some(line) = tw::ram_line(lang, t) {
-        text = present::sentences(lang, &text, &line);
-    }
-    b.push(Block::Paragraph(text));
     b.push(Block::Subheading(tr(lang, Msg::TrainBreakdown).to_string()));
     let (header, rows) = tw::breakdown_table(lang, t);
     b.push(Block::Table {

@@ -133,17 +133,22 @@ pub enum Block {
     Chart(Chart),
     /// Small print.
     Note(String),
-    /// One ranked recommendation. `text` is the line every printed view gives it (the change,
-    /// what the model says after it, what it costs and the arguments that apply it: the
-    /// numbered list's line); the other fields are its parts, for a view that lays it out and
-    /// acts on it (the window: a copy button for `apply`, the result in its standing's colour).
+    /// One ranked recommendation. `text` and `apply_text` are what every printed view gives it
+    /// (a numbered item, then the arguments that apply it on a line of their own); the other
+    /// fields are its parts, for a view that lays it out and acts on it (the window: a copy
+    /// button for `apply`, the result in its standing's colour).
     Recommendation {
         /// The language it is written in (the window's "Apply:" label).
         lang: Lang,
         /// Its rank, 1 first.
         rank: usize,
-        /// The whole line, as a numbered list gives it.
+        /// The numbered item's line: the change, what the model says after it (ending in the
+        /// verdict `standing` judges: "fits", "still does not fit", "can't tell whether it
+        /// fits") and what it costs.
         text: String,
+        /// The line under it that applies it ("Apply: add `--num-workers 4` to the `ramvram
+        /// advise` command"); empty when `apply` is.
+        apply_text: String,
         /// The kind as a tag: "[setting]" / "【设置】".
         kind: String,
         /// The change.
@@ -156,6 +161,27 @@ pub enum Block {
         cost: String,
         /// The `advise` arguments that apply it; empty when no flag says it.
         apply: Vec<String>,
+    },
+    /// A plan's verdict, in the colour of how it stands (the advisor's judgement): "This plan
+    /// fits this machine" and the line on RAM under it. Printed views give it as running text.
+    Verdict {
+        /// How the plan stands, for the colour.
+        standing: crate::advisor::standing::Standing,
+        /// The verdict.
+        title: String,
+        /// What RAM would make it fit, or why more RAM alone wouldn't; empty when nothing.
+        body: String,
+    },
+    /// A table of checks: each row with how it stands (its last cell says it in words: "fits",
+    /// "no headroom", "does not fit"), so that a view with colour colours it. Printed views give
+    /// it as a [`Block::Table`].
+    Checks {
+        /// Header row.
+        header: Vec<String>,
+        /// Body rows, each with its standing.
+        rows: Vec<(Vec<String>, crate::advisor::standing::Standing)>,
+        /// Relative widths, one per column.
+        widths: Vec<f32>,
     },
 }
 

@@ -127,19 +127,26 @@ impl Layout {
     /// A list: each item's marker (a bullet, a number) in the margin, its text wrapped beside.
     fn list(&mut self, items: &[String], marker: impl Fn(usize) -> String) {
         for (n, i) in items.iter().enumerate() {
-            self.ensure(Self::line_height(9.0));
-            let y = self.y + 9.0 * BASELINE;
-            self.ops().push(Op::Text {
-                x: MARGIN + 2.0,
-                y,
-                size: 9.0,
-                line: Line::plain(marker(n)),
-                color: GREY,
-            });
-            self.text(i, MARGIN + 14.0, CONTENT_W - 14.0, 9.0, INK);
-            self.space(2.0);
+            self.item(&marker(n), &[i]);
         }
         self.space(4.0);
+    }
+
+    /// One list item: `marker` in the margin, then each of `paragraphs` indented beside it.
+    fn item(&mut self, marker: &str, paragraphs: &[&str]) {
+        self.ensure(Self::line_height(9.0));
+        let y = self.y + 9.0 * BASELINE;
+        self.ops().push(Op::Text {
+            x: MARGIN + 2.0,
+            y,
+            size: 9.0,
+            line: Line::plain(marker.to_string()),
+            color: GREY,
+        });
+        for p in paragraphs {
+            self.text(p, MARGIN + 14.0, CONTENT_W - 14.0, 9.0, INK);
+        }
+        self.space(2.0);
     }
 
     fn table(&mut self, header: &[String], rows: &[Vec<String>], widths: &[f32]) {
@@ -251,10 +258,35 @@ impl Layout {
                 rows,
                 widths,
             } => self.table(header, rows, widths),
+            Block::Verdict { title, body, .. } => {
+                for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
+                    self.text(t, MARGIN, CONTENT_W, 9.5, INK);
+                    self.space(6.0);
+                }
+            }
+            Block::Checks {
+                header,
+                rows,
+                widths,
+            } => {
+                let rows: Vec<Vec<String>> = rows.iter().map(|(r, _)| r.clone()).collect();
+                self.table(header, &rows, widths);
+            }
             Block::Bullets(items) => self.list(items, |_| "•".to_string()),
             Block::Numbered(items) => self.list(items, |n| format!("{}.", n + 1)),
-            Block::Recommendation { rank, text, .. } => {
-                self.list(std::slice::from_ref(text), |_| format!("{rank}."))
+            // A numbered item, then the arguments that apply it under its text.
+            Block::Recommendation {
+                rank,
+                text,
+                apply_text,
+                ..
+            } => {
+                let mut lines = vec![text.as_str()];
+                if !apply_text.is_empty() {
+                    lines.push(apply_text);
+                }
+                self.item(&format!("{rank}."), &lines);
+                self.space(4.0);
             }
             Block::Finding {
                 severity,
