@@ -51,8 +51,14 @@ pub fn render(blocks: &[Block]) -> String {
             Block::Subheading(t) => out.push_str(&format!("### {}\n\n", md(t))),
             Block::Paragraph(t) => out.push_str(&format!("{}\n\n", md(t))),
             Block::Note(t) => out.push_str(&format!("> {}\n\n", md(t))),
-            Block::Callout { .. } => {
-                let (title, body) = block.callout_text().expect("a callout");
+            Block::Callout {
+                lang,
+                label,
+                title,
+                body,
+                ..
+            } => {
+                let title = Block::callout_title(*lang, label, title);
                 out.push_str(&format!("> **{}**\n>\n> {}\n\n", md(&title), md(body)))
             }
             Block::KeyValues(kv) => {

@@ -214,8 +214,14 @@ pub fn render(blocks: &[Block]) -> String {
                 let _ = writeln!(out, "\n  {}", line(t));
             }
             Block::Paragraph(t) | Block::Note(t) => wrap(&mut out, "  ", &line(t)),
-            Block::Callout { .. } => {
-                let (title, body) = block.callout_text().expect("a callout");
+            Block::Callout {
+                lang,
+                label,
+                title,
+                body,
+                ..
+            } => {
+                let title = Block::callout_title(*lang, label, title);
                 let _ = writeln!(out, "\n{}", line(&title));
                 wrap(&mut out, "  ", &line(body));
             }

@@ -321,13 +321,13 @@ fn a_range_error_names_the_field_and_the_bounds() {
 fn the_docs_flag_table_is_the_rows() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/knobs.md");
     let want = docs_table();
-    if std::env::var_os("RAMVRAM_WRITE_DOCS").is_some() {
+    if std::env::var_os("RAMVRAM_BLESS").is_some() {
         std::fs::write(&path, &want).expect("docs/knobs.md written");
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "docs/knobs.md differs from the knob table; run `RAMVRAM_WRITE_DOCS=1 cargo test --lib knobs`"
+        "docs/knobs.md differs from the knob table; run `RAMVRAM_BLESS=1 cargo test --lib knobs`"
     );
 }
 
@@ -369,7 +369,7 @@ fn docs_table() -> String {
     let mut out = String::from(
         "# `advise` knobs\n\nGenerated from the knob table (`src/advisor/knobs/`); \
          `cargo test --lib knobs` fails when this file differs from the rows \
-         (run it with `RAMVRAM_WRITE_DOCS=1` to rewrite it). How to add a knob: \
+         (run it with `RAMVRAM_BLESS=1` to rewrite it). How to add a knob: \
          [extending.md](extending.md).\n",
     );
     for (plan, title) in [

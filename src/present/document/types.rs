@@ -279,25 +279,13 @@ pub struct MonitorReport {
 }
 
 impl Block {
-    /// A callout's title as renderers without colour print it, led by its severity's word
-    /// ("Critical: RAM is smaller…"), and its body; `None` for any other block.
-    pub fn callout_text(&self) -> Option<(String, &str)> {
-        match self {
-            Block::Callout {
-                lang,
-                label,
-                title,
-                body,
-                ..
-            } => {
-                let title = if label.is_empty() {
-                    title.clone()
-                } else {
-                    crate::present::names::labelled(*lang, label, title)
-                };
-                Some((title, body.as_str()))
-            }
-            _ => None,
+    /// A callout's title as renderers without colour print it: led by its severity's word
+    /// `label` ("Critical: RAM is smaller…"), or `title` alone when `label` is empty.
+    pub fn callout_title(lang: Lang, label: &str, title: &str) -> String {
+        if label.is_empty() {
+            title.to_string()
+        } else {
+            crate::present::names::labelled(lang, label, title)
         }
     }
 }

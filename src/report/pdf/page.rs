@@ -224,9 +224,14 @@ impl Layout {
                 self.text(t, MARGIN, CONTENT_W, 8.0, GREY);
                 self.space(6.0);
             }
-            Block::Callout { severity, .. } => {
-                let (title, body) = block.callout_text().expect("a callout");
-                let title = &title;
+            Block::Callout {
+                lang,
+                severity,
+                label,
+                title,
+                body,
+            } => {
+                let title = &Block::callout_title(*lang, label, title);
                 let colour = palette::severity(*severity);
                 let inner = CONTENT_W - 24.0;
                 let h = self.text_height(title, inner, 13.0)
