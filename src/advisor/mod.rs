@@ -18,12 +18,14 @@ pub mod headline;
 pub mod headroom;
 pub mod inference;
 pub mod knobs;
+pub mod native;
 pub mod ratio;
 pub mod recommend;
 pub mod redacted;
 pub mod rules;
 pub mod scenario;
 pub mod set_up;
+pub mod speed;
 pub mod standing;
 pub mod training;
 pub mod unified;
@@ -150,6 +152,10 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
             r.result = o;
         }
     }
+    // Each change priced in speed and written in the user's tools, then ranked by the rule
+    // (`recommend::rank`), which reads the price.
+    speed::price_all(&mut a);
+    native::write_all(&mut a);
     a.recommendations = recommend::rank(std::mem::take(&mut a.recommendations));
     a.procurement.cheaper_fixes =
         buying::procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);

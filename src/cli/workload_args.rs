@@ -17,7 +17,7 @@ use crate::profile::Problem;
 #[derive(Debug, Default, Args)]
 #[command(next_help_heading = "Workload simulator (data loading)")]
 pub struct WorkloadArgs {
-    /// Preset to start from: imagenet-resnet50, seed-4k-medical, t2i-1024-multiscale,
+    /// Preset to start from: imagenet-resnet50, seed-4k-medical, t2i-1024-multiscale, coco-detector,
     /// llm-token-shards, generic (the default when other workload flags are given).
     #[arg(long = "workload", value_parser = parse_workload_preset)]
     pub workload_preset: Option<String>,

@@ -299,3 +299,96 @@ mod tests {
         );
     }
 }
+
+/// A relative speed as a factor: two significant figures ("0.12", "0.75", "2.7", "1").
+fn factor(s: f64) -> String {
+    let digits = if s >= 10.0 {
+        0
+    } else if s >= 1.0 {
+        1
+    } else {
+        2
+    };
+    let t = format!("{s:.digits$}");
+    if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        t
+    }
+}
+
+/// What the change does to the plan's speed, with the figure's source, or why it can't be
+/// known: "speed 0.12× the plan as it stands (bytes read per token at each device's
+/// bandwidth)".
+pub fn speed(lang: Lang, o: &Outcome) -> String {
+    use crate::advisor::recommend::{SpeedSource as S, SpeedUnknown as U};
+    match (o.relative_speed, o.speed_source, o.speed_unknown) {
+        (Some(s), src, _) => {
+            let source = match src.unwrap_or(S::Unchanged) {
+                S::Unchanged => Msg::AdviceSpeedSourceUnchanged,
+                S::Pipeline => Msg::AdviceSpeedSourcePipeline,
+                S::Bandwidth => Msg::AdviceSpeedSourceBandwidth,
+                S::Recompute => Msg::AdviceSpeedSourceRecompute,
+            };
+            trf(
+                lang,
+                Msg::AdviceSpeedKnown,
+                &[("speed", &factor(s)), ("source", tr(lang, source))],
+            )
+        }
+        (None, _, Some(why)) => {
+            let why = match why {
+                U::DemandUnknown => Msg::AdviceSpeedWhyDemand,
+                U::ComputeUnknown => Msg::AdviceSpeedWhyCompute,
+                U::BandwidthUnknown => Msg::AdviceSpeedWhyBandwidth,
+                U::InterconnectUnknown => Msg::AdviceSpeedWhyInterconnect,
+            };
+            trf(lang, Msg::AdviceSpeedUnknown, &[("why", tr(lang, why))])
+        }
+        (None, _, None) => String::new(),
+    }
+}
+
+/// What the change costs, in words and in speed: "slower: …; speed 0.75× the plan as it
+/// stands (…)". The cost alone when the result carries no speed (an assessment read from an
+/// older file).
+pub fn cost_and_speed(lang: Lang, r: &Recommendation) -> String {
+    let (c, s) = (cost(lang, r), speed(lang, &r.result));
+    if s.is_empty() {
+        c
+    } else {
+        trf(
+            lang,
+            Msg::AdviceCostWithSpeed,
+            &[("cost", &c), ("speed", &s)],
+        )
+    }
+}
+
+/// The change in the user's own tools, each with its label ("In deepspeed:") and its text, in
+/// the recommendation's order.
+pub fn native(lang: Lang, r: &Recommendation) -> Vec<(String, String)> {
+    r.native
+        .iter()
+        .map(|n| {
+            (
+                trf(lang, Msg::AdviceNativeLabel, &[("tool", n.tool.name())]),
+                n.text.clone(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod speed_tests {
+    use super::*;
+
+    #[test]
+    fn a_factor_keeps_two_significant_figures() {
+        assert_eq!(factor(0.1234), "0.12");
+        assert_eq!(factor(0.75), "0.75");
+        assert_eq!(factor(1.0), "1");
+        assert_eq!(factor(2.66), "2.7");
+        assert_eq!(factor(12.4), "12");
+    }
+}

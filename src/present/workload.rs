@@ -18,6 +18,7 @@ pub fn preset_name(lang: Lang, id: &str) -> &'static str {
             "seed-4k-medical" => Msg::WorkPresetSeed4k,
             "t2i-1024-multiscale" => Msg::WorkPresetT2i,
             "llm-token-shards" => Msg::WorkPresetLlm,
+            "coco-detector" => Msg::WorkPresetDetector,
             _ => Msg::DataloaderPresetGeneric,
         },
     )

@@ -56,12 +56,17 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                 result,
                 cost,
                 apply,
+                native,
                 ..
             } => {
                 for t in [text, apply_text, kind, title, result, cost] {
                     fix(t);
                 }
                 apply.iter_mut().for_each(fix);
+                for (label, t) in native {
+                    fix(label);
+                    fix(t);
+                }
             }
             Block::Verdict { title, body, .. } => {
                 fix(title);

@@ -103,6 +103,7 @@ pub fn render(blocks: &[Block]) -> String {
                 rank,
                 text,
                 apply_text,
+                native,
                 ..
             } => {
                 out.push_str(&format!("{rank}. {}", md(text)));
@@ -110,6 +111,15 @@ pub fn render(blocks: &[Block]) -> String {
                     out.push_str(&format!("\\\n   {}", md(apply_text)));
                 }
                 out.push('\n');
+                // Each tool's text as an indented code block under the item.
+                for (label, t) in native {
+                    out.push_str(&format!("\n   {}\n\n", md(label)));
+                    out.push_str("   ```\n");
+                    for l in t.lines() {
+                        out.push_str(&format!("   {l}\n"));
+                    }
+                    out.push_str("   ```\n");
+                }
                 if !matches!(blocks.get(n + 1), Some(Block::Recommendation { .. })) {
                     out.push('\n');
                 }

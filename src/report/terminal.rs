@@ -268,11 +268,19 @@ pub fn render(blocks: &[Block]) -> String {
                 rank,
                 text,
                 apply_text,
+                native,
                 ..
             } => {
                 wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text));
                 if !apply_text.is_empty() {
                     wrap(&mut out, "     ", &line(apply_text));
+                }
+                // Each tool's text as it is pasted: its lines unwrapped, indented.
+                for (label, t) in native {
+                    wrap(&mut out, "     ", &line(label));
+                    for l in t.lines() {
+                        out.push_str(&format!("       {l}\n"));
+                    }
                 }
             }
             Block::Verdict { title, body, .. } => {
@@ -404,6 +412,7 @@ mod tests {
             standing: crate::advisor::standing::Standing::Good,
             cost: "nothing".into(),
             apply: Vec::new(),
+            native: Vec::new(),
         };
         let text = render(&[rec(1, "Apply: add `--num-workers 4`"), rec(2, "")]);
         assert_eq!(

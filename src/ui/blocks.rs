@@ -175,6 +175,7 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
                 standing,
                 cost,
                 apply,
+                native,
                 ..
             } => {
                 let colour = theme::standing(*standing, ui.visuals().weak_text_color());
@@ -197,6 +198,16 @@ pub fn show(ui: &mut Ui, lang: Lang, id: &str, blocks: &[Block]) {
                             ui.ctx().copy_text(args.clone());
                         }
                     });
+                }
+                // The same change in the user's own tools, each with its copy button.
+                for (label, text) in native {
+                    ui.horizontal_top(|ui| {
+                        ui.label(RichText::new(label).weak());
+                        if ui.small_button(tr(*lang, Msg::AdviceCopy)).clicked() {
+                            ui.ctx().copy_text(text.clone());
+                        }
+                    });
+                    ui.add(egui::Label::new(RichText::new(text).monospace()).selectable(true));
                 }
                 ui.add_space(4.0);
             }

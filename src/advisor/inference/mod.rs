@@ -11,7 +11,7 @@ mod serve;
 use serde::{Deserialize, Serialize};
 
 pub use advice::outcome as outcome_of;
-pub use serve::serve_against;
+pub use serve::{judged, serve_against};
 
 use super::training::{CapacityCheck, Phase, TransformerShape};
 

@@ -18,10 +18,7 @@ pub fn serve_against(
     ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
-    // Apple Silicon: the GPU's share of the unified memory is capped by Metal's working-set
-    // limit (crate::advisor::unified), the figure llama.cpp checks its Metal buffers against.
-    let cap = crate::advisor::training::capacity(profile, ram, vram);
-    let gpu_total = cap.gpu.or(cap.gpu_working_set);
+    let gpu_total = gpu_total(profile, ram, vram);
     let m = super::estimate::judge(p, gpu_total, ram.usable_bytes)?;
     let recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
@@ -29,4 +26,26 @@ pub fn serve_against(
         Vec::new()
     };
     Ok((m, recs))
+}
+
+/// The GPU memory a plan is judged against: the smallest discrete GPU, or on Apple Silicon the
+/// GPU's share of the unified memory (Metal's working-set limit, [`crate::advisor::unified`],
+/// the figure llama.cpp checks its Metal buffers against).
+fn gpu_total(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Option<u64> {
+    let cap = crate::advisor::training::capacity(profile, ram, vram);
+    cap.gpu.or(cap.gpu_working_set)
+}
+
+/// Judges `p` on the machine, as [`serve_against`] does, without asking for advice: what a
+/// recommendation's plan is priced from ([`crate::advisor::speed`]).
+///
+/// # Errors
+/// An [`InferenceError`] for an input that can't be right.
+pub fn judged(
+    p: &InferencePlan,
+    profile: &MachineProfile,
+    ram: &RamSizes,
+    vram: &VramTotals,
+) -> Result<InferenceMemory, InferenceError> {
+    super::estimate::judge(p, gpu_total(profile, ram, vram), ram.usable_bytes)
 }

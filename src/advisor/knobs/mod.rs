@@ -19,7 +19,7 @@ mod tests;
 
 pub use rows_plans::{INFERENCE, MACHINE, TRAINING};
 pub use rows_workload::WORKLOAD;
-pub use text::{args, decimal, note_text, parse, parse_share, size_arg, value_text};
+pub use text::{args, decimal, note_text, parse, parse_share, settings_of, size_arg, value_text};
 pub use types::{DefaultSource, Kind, Knob, KnobId, KnobValue, Label, Plan, Range, Setting};
 pub use values::{
     all, changed, check_range, find, flag, float, knob, machine_settings, name_of, of_field,

@@ -146,3 +146,36 @@ pub fn parse_share(s: &str) -> Result<f64, ValueError> {
         Err(ValueError::new(Msg::ValueShareRange, s))
     }
 }
+
+/// The settings a list of `advise` arguments makes, as [`args`] writes them: `--flag value`,
+/// or `--flag` alone for a switch. What reading a recommendation back from its JSON (which has
+/// `apply`, not the typed settings) rebuilds. An argument that names no knob, or a value its
+/// parser refuses, is skipped: the JSON may come from another version.
+pub fn settings_of(apply: &[String]) -> Vec<Setting> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < apply.len() {
+        let Some(k) = apply[i].strip_prefix("--").and_then(super::values::of_flag) else {
+            i += 1;
+            continue;
+        };
+        let next = apply.get(i + 1).filter(|v| !v.starts_with("--"));
+        match (k.kind, next) {
+            (Kind::Switch, _) => {
+                out.push(Setting {
+                    knob: k.id,
+                    value: KnobValue::Bool(true),
+                });
+                i += 1;
+            }
+            (_, Some(text)) => {
+                if let Ok(value) = parse(k, text) {
+                    out.push(Setting { knob: k.id, value });
+                }
+                i += 2;
+            }
+            (_, None) => i += 1,
+        }
+    }
+    out
+}

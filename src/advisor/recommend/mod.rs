@@ -6,6 +6,10 @@
 //! `advice.cost.<id>`); this module holds data.
 
 pub use crate::advisor::advice_id::{AdviceId, GivesUp, RecKind};
+pub use rank::{SLOW, Tier, changes_the_plan, rank, tier};
+
+mod rank;
+mod stored;
 
 use std::collections::BTreeMap;
 
@@ -77,6 +81,122 @@ pub struct Outcome {
     pub headroom_share: Option<f64>,
     /// Every limit holds with its margin after the change (`None`: can't tell).
     pub fits: Option<bool>,
+    /// How fast the plan runs after the change, against the plan as it stands: 1.0 the same,
+    /// 0.25 four times slower, above 1 faster ([`crate::advisor::speed`]). `None` when it can't
+    /// be known (`speed_unknown` says why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_speed: Option<f64>,
+    /// Where `relative_speed` comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_source: Option<SpeedSource>,
+    /// Why `relative_speed` can't be known, when it can't.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_unknown: Option<SpeedUnknown>,
+    /// No critical finding of the plan's own remains after the change (a GPU starved below
+    /// half its demand, [`crate::advisor::workload::STARVED_CRITICAL`]); `None` when there is
+    /// nothing to check (no demand known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_cleared: Option<bool>,
+}
+
+/// Where a recommendation's `relative_speed` comes from (`docs/model.md` § "What each change
+/// costs in speed").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpeedSource {
+    /// The change doesn't touch what each step or token does (how the model is loaded, an OS
+    /// limit, more memory): 1.0.
+    Unchanged,
+    /// The data-loading simulator: samples/s delivered after ÷ before (predicted utilisation
+    /// against the same demand).
+    Pipeline,
+    /// Bytes each generated token reads, at each device's bandwidth (GPU memory from the
+    /// catalogue, host RAM measured or its DIMMs' peak, PCIe for weights copied per token).
+    Bandwidth,
+    /// Activation checkpointing recomputes the forward pass: a step of 6N FLOPs per token
+    /// becomes 8N (Kaplan et al. 2020, §2.1: forward 2N, backward 4N), 0.75.
+    Recompute,
+}
+
+/// Why a recommendation's `relative_speed` can't be known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpeedUnknown {
+    /// The GPUs' demand (samples/s) isn't known: neither given nor a preset for the kind of
+    /// model, so how much faster loading helps can't be told.
+    DemandUnknown,
+    /// The step's compute time needs the GPU's FLOP rate, which the catalogue doesn't hold;
+    /// the offload traffic alone doesn't say what share of the step it is.
+    ComputeUnknown,
+    /// A bandwidth the model needs (the GPU's memory, host RAM, PCIe) isn't known.
+    BandwidthUnknown,
+    /// The change trades traffic between GPUs (ZeRO-3's all-gathers) the model doesn't
+    /// describe.
+    InterconnectUnknown,
+}
+
+/// A tool a recommendation can be written in ([`Native`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tool {
+    /// A DeepSpeed config fragment (JSON).
+    Deepspeed,
+    /// Hugging Face Accelerate's config keys (`accelerate config` YAML).
+    Accelerate,
+    /// PyTorch FSDP's keywords.
+    Fsdp,
+    /// PyTorch or transformers keywords (`DataLoader(...)`, `from_pretrained(...)`).
+    Pytorch,
+    /// `llama-server` flags.
+    #[serde(rename = "llama.cpp")]
+    LlamaCpp,
+    /// Ollama (Modelfile `PARAMETER`s or the server's environment).
+    Ollama,
+    /// `vllm serve` flags.
+    Vllm,
+    /// `docker run` flags.
+    Docker,
+    /// A Kubernetes pod spec fragment.
+    Kubernetes,
+    /// `#SBATCH` lines.
+    Slurm,
+    /// `sysctl` settings.
+    Sysctl,
+    /// `%UserProfile%\.wslconfig`.
+    Wslconfig,
+    /// Windows' page-file setting.
+    Windows,
+}
+
+impl Tool {
+    /// The tool's name as the JSON writes it and every view shows it (`llama.cpp`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Deepspeed => "deepspeed",
+            Tool::Accelerate => "accelerate",
+            Tool::Fsdp => "fsdp",
+            Tool::Pytorch => "pytorch",
+            Tool::LlamaCpp => "llama.cpp",
+            Tool::Ollama => "ollama",
+            Tool::Vllm => "vllm",
+            Tool::Docker => "docker",
+            Tool::Kubernetes => "kubernetes",
+            Tool::Slurm => "slurm",
+            Tool::Sysctl => "sysctl",
+            Tool::Wslconfig => "wslconfig",
+            Tool::Windows => "windows",
+        }
+    }
+}
+
+/// A recommendation written in the user's own tool: what to paste into a DeepSpeed config, the
+/// `llama-server` flags, the `DataLoader(...)` keywords ([`crate::advisor::native`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Native {
+    /// The tool.
+    pub tool: Tool,
+    /// The text in that tool's own syntax (may span lines).
+    pub text: String,
 }
 
 impl Outcome {
@@ -115,8 +235,11 @@ pub enum Subject {
     Machine,
 }
 
-/// One recommendation with its computed result.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// One recommendation with its computed result. Equal when every field is, `settings`
+/// included: the JSON has no `settings`, so reading one back rebuilds them from `apply`
+/// ([`crate::advisor::knobs::settings_of`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "stored::Stored")]
 pub struct Recommendation {
     /// Stable id.
     pub id: AdviceId,
@@ -137,10 +260,14 @@ pub struct Recommendation {
     /// [`Recommendation::settings`] through the knob table ([`crate::advisor::knobs::args`]).
     #[serde(default)]
     pub apply: Vec<String>,
+    /// The change in the user's own tools ([`Native`]): a DeepSpeed fragment, `llama-server`
+    /// flags, `DataLoader(...)` keywords, `docker run --shm-size`; written from `settings` and
+    /// the plan ([`crate::advisor::native`]). Empty where no tool has a setting for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub native: Vec<Native>,
     /// The knobs this change sets, with their values: the plan's, then the machine's. What
     /// code reads to tell what a recommendation changes (`apply` is their text). Not in the
-    /// JSON, which has `apply`; two recommendations are equal when everything else is (their
-    /// `apply` says the same), so an assessment read back from its JSON equals the one written.
+    /// JSON, which has `apply`; reading it back parses them from `apply`.
     #[serde(skip)]
     pub settings: Vec<crate::advisor::knobs::Setting>,
     /// The machine-level change this recommendation makes, which the assessment re-assesses on
@@ -151,20 +278,6 @@ pub struct Recommendation {
     /// under `also.<name>` in `changes`, and `apply` sets them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<AdviceId>,
-}
-
-impl PartialEq for Recommendation {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-            && self.kind == other.kind
-            && self.subject == other.subject
-            && self.changes == other.changes
-            && self.result == other.result
-            && self.gives_up == other.gives_up
-            && self.apply == other.apply
-            && self.machine_change == other.machine_change
-            && self.also == other.also
-    }
 }
 
 impl Recommendation {
@@ -179,6 +292,7 @@ impl Recommendation {
             result,
             gives_up: id.gives_up(),
             apply: Vec::new(),
+            native: Vec::new(),
             settings: Vec::new(),
             machine_change: None,
             also: Vec::new(),
@@ -229,117 +343,5 @@ impl Recommendation {
     pub fn with(mut self, name: &str, q: Quantity) -> Self {
         self.changes.insert(name.to_string(), q);
         self
-    }
-}
-
-/// Orders recommendations: those that make every limit fit (with headroom) first, then those
-/// that only help; within each, by what the user gives up ([`GivesUp`]). Among changes that
-/// fit, the highest predicted GPU utilisation comes first (workloads), and among those that
-/// give up nothing, those that need no other files of the model come before those that do
-/// (safetensors files that may not be published, a checkpoint re-saved — which itself needs one
-/// load), then by effort (a setting, then an OS or container setting, then code), then the most
-/// headroom (as a share of its limit): they cost the same, so the safest wins. Within the other classes the modules' own order stays, which puts the smaller
-/// sacrifice first (optimizer offload before parameter offload, LoRA before QLoRA, the smaller
-/// purchase first). Of two recommendations with one id and subject, the better ranked is kept.
-pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
-    recs.sort_by(|a, b| {
-        let key = |r: &Recommendation| (r.result.fits != Some(true), r.gives_up);
-        key(a).cmp(&key(b)).then_with(|| {
-            if a.result.fits != Some(true) {
-                return std::cmp::Ordering::Equal;
-            }
-            let util = |r: &Recommendation| r.result.predicted_gpu_utilization.unwrap_or(-1.0);
-            let nothing = |r: &Recommendation| r.gives_up == GivesUp::Nothing;
-            let files = |r: &Recommendation| {
-                nothing(r) && matches!(r.id, AdviceId::UseSafetensors | AdviceId::ReshardCheckpoint)
-            };
-            let room = |r: &Recommendation| {
-                if nothing(r) {
-                    quantised(r.result.headroom_share.unwrap_or(f64::NEG_INFINITY))
-                } else {
-                    0.0
-                }
-            };
-            // Then by effort: a setting, then an OS or container setting, then a change of code.
-            let kind = |r: &Recommendation| match (nothing(r), r.kind) {
-                (false, _) => 0,
-                (true, RecKind::Setting) => 0,
-                (true, RecKind::Os) => 1,
-                (true, _) => 2,
-            };
-            util(b)
-                .total_cmp(&util(a))
-                .then_with(|| files(a).cmp(&files(b)))
-                .then_with(|| kind(a).cmp(&kind(b)))
-                .then_with(|| room(b).total_cmp(&room(a)))
-        })
-    });
-    let mut seen = std::collections::HashSet::new();
-    recs.retain(|r| seen.insert((r.id, r.subject)));
-    recs
-}
-
-/// A headroom share rounded to whole per cent: two changes within a per cent of each other keep
-/// their modules' order.
-fn quantised(share: f64) -> f64 {
-    (share * 100.0).floor()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rec(id: AdviceId, fits: Option<bool>) -> Recommendation {
-        Recommendation::new(
-            id,
-            Subject::Training,
-            Outcome {
-                fits,
-                ..Outcome::default()
-            },
-        )
-    }
-
-    #[test]
-    fn fitting_changes_come_first_by_what_they_give_up_and_money_last_among_them() {
-        use AdviceId as R;
-        let ranked = rank(vec![
-            rec(R::AddRam, Some(true)),
-            rec(R::Zero3InsteadOfZero2, Some(false)),
-            rec(R::Lora, Some(true)),
-            rec(R::AddSwap, Some(true)),
-            rec(R::LoadOnRank0, Some(true)),
-            rec(R::LoadOnRank0, Some(true)),
-            rec(R::Qlora, None),
-        ]);
-        let ids: Vec<R> = ranked.iter().map(|r| r.id).collect();
-        // Nothing (rank 0 loading), speed (a swap file), fidelity (LoRA), money (RAM); then
-        // what doesn't fit: speed (ZeRO-3) before fidelity (QLoRA).
-        assert_eq!(
-            ids,
-            [
-                R::LoadOnRank0,
-                R::AddSwap,
-                R::Lora,
-                R::AddRam,
-                R::Zero3InsteadOfZero2,
-                R::Qlora
-            ]
-        );
-    }
-
-    #[test]
-    fn within_a_class_the_most_headroom_comes_first() {
-        use AdviceId as R;
-        let with_room = |id, share: f64| {
-            let mut r = rec(id, Some(true));
-            r.result.headroom_share = Some(share);
-            r
-        };
-        let ranked = rank(vec![
-            with_room(R::LoadOnRank0, 0.06),
-            with_room(R::MetaDeviceInit, 0.30),
-        ]);
-        assert_eq!(ranked[0].id, R::MetaDeviceInit);
     }
 }

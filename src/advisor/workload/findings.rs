@@ -246,7 +246,11 @@ fn starvation(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
         .filter(|r| *r != AdviceId::SetNumWorkers || more.is_some())
         .filter(|r| *r != AdviceId::PinMemory || !w.workload.pin_memory)
         .collect();
-    let severity = if util < STARVED_CRITICAL {
+    // Against a demand nobody gave (the generic preset's), starvation can't be checked: said as
+    // information, never a warning or critical.
+    let severity = if !super::presets::demand_given(&w.workload) {
+        Severity::Info
+    } else if util < STARVED_CRITICAL {
         Severity::Critical
     } else {
         Severity::Warning

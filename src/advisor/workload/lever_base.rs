@@ -11,7 +11,9 @@ use super::findings::shm_flag;
 use super::{Workload, WorkloadResult};
 
 /// What the simulator says about `r` on a machine with `shm` bytes of `/dev/shm` (`None`:
-/// unknown): working set, utilisation, the `/dev/shm` need, and whether every limit holds
+/// unknown): working set, utilisation (only against a demand that is known,
+/// [`super::presets::demand_given`]; then also whether the GPUs are fed above
+/// [`super::STARVED_CRITICAL`]), the `/dev/shm` need, and whether every limit holds
 /// with its margin — the working set in usable RAM ([`ram_fits`]) and the shared-memory
 /// batches in `/dev/shm` (`None` when RAM is unknown).
 pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
@@ -22,9 +24,15 @@ pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
         _ => Some(true),
     };
     let ram_fits = b.usable_ram_bytes.map(|_| ram_fits(r));
+    // Against a demand nobody gave (the generic preset's), the utilisation is invented: none.
+    let util = r
+        .pipeline
+        .predicted_gpu_utilization
+        .filter(|_| super::presets::demand_given(&r.workload));
     let mut o = Outcome {
         working_set_bytes: Some(b.working_set_bytes),
-        predicted_gpu_utilization: r.pipeline.predicted_gpu_utilization,
+        predicted_gpu_utilization: util,
+        critical_cleared: util.map(|u| u >= super::STARVED_CRITICAL),
         shm_needed_bytes: shm_need,
         fits: crate::advisor::check::all_fit(&[Some(ram_fits), Some(shm_fits)]),
         ..Outcome::default()

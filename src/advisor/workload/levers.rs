@@ -99,10 +99,12 @@ pub fn recommendations(
         };
         // Fewer workers when the current count doesn't fit; more when they feed the GPUs
         // better.
+        // More workers only against a demand that is known: else their gain is invented.
         let better = if n < w.num_workers {
             !fits_now
         } else {
-            after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
+            super::presets::demand_given(w)
+                && after.pipeline.predicted_gpu_utilization > r.pipeline.predicted_gpu_utilization
         };
         if better {
             // More workers put more batches in /dev/shm: `Base::rec` gives the size that holds

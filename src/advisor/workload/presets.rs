@@ -118,6 +118,28 @@ pub fn presets() -> Vec<(&'static str, Workload)> {
             },
         ),
         (
+            // An object detector trained on COCO-sized images: Faster R-CNN R50-FPN, 1x
+            // schedule, 9.5 images/s per GPU (detectron2's MODEL_ZOO.md: 0.210 s/iter for 16
+            // images on 8 V100s, 16 ÷ 0.210 ÷ 8 = 9.5). COCO train2017: 118,287 JPEGs, 18 GB,
+            // typically 640 × 480 (Lin et al. 2014); detectors keep the image near its size
+            // (short side 800 in detectron2), not a 224 crop; 2 images per GPU. Detectors and
+            // segmenters consume a hundred times fewer images than a ResNet-50 classifier.
+            "coco-detector",
+            Workload {
+                preset: Some("coco-detector".into()),
+                dataset_bytes: 18_000_000_000,
+                samples: 118_287,
+                width: 640,
+                height: 480,
+                crop: 800,
+                batch_size: 2,
+                num_workers: 4,
+                persistent_workers: false,
+                gpu_demand_samples_per_s: 9.5,
+                ..base.clone()
+            },
+        ),
+        (
             // What a workload starts from when only some DataLoader flags are given: an
             // ImageFolder of 100,000 JPEGs at 500 × 375 (ImageNet's typical size, Russakovsky
             // et al. 2015) of 56,250 bytes each (0.3 byte per pixel, the typical JPEG of
@@ -139,6 +161,19 @@ pub fn presets() -> Vec<(&'static str, Workload)> {
             },
         ),
     ]
+}
+
+/// True when the GPUs' demand in `w` is known: given by the user (a scenario without a preset,
+/// or `--gpu-demand` changed from the preset's), or a preset's figure for that kind of model
+/// (every preset but [`GENERIC`], whose 1,000 samples/s is a placeholder for "a ResNet-50 on
+/// some GPU"). When it isn't, starvation can't be checked: the simulator's utilisation is
+/// against an invented demand. A `--gpu-demand 1000` given with the generic preset reads as not
+/// given (the same value).
+pub fn demand_given(w: &Workload) -> bool {
+    match basis(w) {
+        Some(b) if b.id == GENERIC => b.changed.iter().any(|c| c == "gpu_demand_samples_per_s"),
+        _ => true,
+    }
 }
 
 /// A preset by id.

@@ -18,7 +18,7 @@ pub fn recommendation(lang: Lang, rank: usize, r: &Recommendation) -> Block {
             Msg::AdviceLineWithDetail,
             &[
                 ("line", &words::line(lang, r)),
-                ("cost", &words::cost(lang, r)),
+                ("cost", &words::cost_and_speed(lang, r)),
             ],
         ),
         apply_text: words::apply_line(lang, r).unwrap_or_default(),
@@ -26,8 +26,9 @@ pub fn recommendation(lang: Lang, rank: usize, r: &Recommendation) -> Block {
         title: words::title(lang, r),
         result: words::result(lang, &r.result),
         standing: crate::advisor::standing::after_change(&r.result),
-        cost: words::cost(lang, r),
+        cost: words::cost_and_speed(lang, r),
         apply: r.apply.clone(),
+        native: words::native(lang, r),
     }
 }
 

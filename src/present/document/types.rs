@@ -157,10 +157,15 @@ pub enum Block {
         result: String,
         /// How that result stands (the advisor's judgement, for the colour).
         standing: crate::advisor::standing::Standing,
-        /// What it costs the user.
+        /// What it costs the user, in words and in speed ("slower: …; speed 0.75× the plan as
+        /// it stands (…)").
         cost: String,
         /// The `advise` arguments that apply it; empty when no flag says it.
         apply: Vec<String>,
+        /// The change in the user's own tools: each tool's label ("In deepspeed:") and its
+        /// text (a DeepSpeed fragment, `llama-server` flags), printed under `apply_text`; the
+        /// window gives each a copy button.
+        native: Vec<(String, String)>,
     },
     /// A plan's verdict, in the colour of how it stands (the advisor's judgement): "This plan
     /// fits this machine" and the line on RAM under it. Printed views give it as running text.

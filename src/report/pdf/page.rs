@@ -284,11 +284,16 @@ impl Layout {
                 rank,
                 text,
                 apply_text,
+                native,
                 ..
             } => {
                 let mut lines = vec![text.as_str()];
                 if !apply_text.is_empty() {
                     lines.push(apply_text);
+                }
+                for (label, t) in native {
+                    lines.push(label);
+                    lines.extend(t.lines());
                 }
                 self.item(&format!("{rank}."), &lines);
                 self.space(4.0);
