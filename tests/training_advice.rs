@@ -248,12 +248,13 @@ fn a_cloud_instance_gets_a_larger_instance_never_dimms() {
         panic!("instance type")
     };
     assert!(name.starts_with("g5."), "{name}");
-    // Settings and techniques that fit come before it.
-    let position = a
-        .recommendations
-        .iter()
-        .position(|r| r.id == R::LargerInstance);
-    assert!(position > a.recommendations.iter().position(|r| r.id == R::Qlora));
+    // Issue 34: money is its own path beside the plan changes, never hidden behind them. The
+    // instance runs the plan as it stands (relative speed 1.0); QLoRA changes the model and
+    // its speed can't be priced (no FLOP rate), so the instance comes first among the changes
+    // that solve otherwise.
+    let position = |id| a.recommendations.iter().position(|r| r.id == id);
+    assert_eq!(larger.result.relative_speed, Some(1.0));
+    assert!(position(R::LargerInstance) < position(R::Qlora));
 }
 
 /// A desktop with one 32 GB DDR4-3200 module in a 4-slot board and a 24 GB GPU: a plan needing
@@ -321,8 +322,21 @@ fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     assert!(t.cpu.needed_bytes.abs_diff(states + runtime(4)) <= 1);
     // ZeRO-2 under DeepSpeed: rank 0 broadcasting is FSDP's setting, not offered here.
     assert!(a.recommendations.iter().all(|r| r.id != R::LoadOnRank0));
-    let last = a.recommendations.last().unwrap();
+    // Issue 34: the money path stands beside the plan changes (LoRA, QLoRA: other weights
+    // trained, speed unknown), ordered by speed: the RAM that runs the plan as it stands (1.0)
+    // comes before them, not last.
+    let last = a
+        .recommendations
+        .iter()
+        .find(|r| r.id == R::AddRam)
+        .expect("add RAM");
     assert_eq!((last.id, last.kind), (R::AddRam, RecKind::Hardware));
+    let position = |id| a.recommendations.iter().position(|r| r.id == id);
+    assert!(
+        position(R::AddRam) < position(R::Lora),
+        "{:?}",
+        position(R::Lora)
+    );
     assert_eq!(last.result.fits, Some(true));
     assert_eq!(
         last.changes["ram_bytes"],
@@ -457,10 +471,14 @@ fn the_headline_puts_a_plan_that_does_not_fit_first() {
         "{}",
         h.title
     );
+    // The first fitting change that costs no money (issue 34: money is a path beside the
+    // plan changes, not the cheapest fix).
     let fix = a
         .recommendations
         .iter()
-        .find(|r| r.result.fits == Some(true))
+        .find(|r| {
+            r.result.fits == Some(true) && r.gives_up != ramvram::advisor::recommend::GivesUp::Money
+        })
         .unwrap();
     let fix_title = ramvram::present::recommend::title(Lang::En, fix);
     assert!(h.detail.contains(&fix_title), "{}", h.detail);

@@ -43,9 +43,10 @@ impl RecKind {
     }
 }
 
-/// What a change costs the user, the ranking's first key: a change that gives up nothing comes
-/// before one that makes training slower, before one that changes what is trained or served,
-/// before one that costs money.
+/// What a change costs the user, in classes: nothing, speed, fidelity (what is trained or
+/// served changes), money. Stated beside each change; the ranking ([`crate::advisor::recommend::rank`])
+/// orders what solves by whether it keeps the plan, its speed and its effort, and orders what
+/// only helps by this class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GivesUp {
@@ -135,8 +136,9 @@ macro_rules! advice_ids {
                 }
             }
 
-            /// What the change costs the user ([`GivesUp`]), the ranking's first key.
-            /// Reasoning per class in `docs/model.md` § "Ranking":
+            /// What the change costs the user ([`GivesUp`]): the order of what only helps, and
+            /// money's own path among what solves. Reasoning per class in `docs/model.md`
+            /// § "Ranking: what solves first":
             /// - nothing: loading methods (the same weights arrive on the GPUs), safetensors and
             ///   smaller shards, dropping an offload the GPUs don't need, OS limits
             ///   (`/dev/shm`, WSL's `memory=`, Apple's wired limit), workers and prefetching

@@ -88,10 +88,18 @@ pub fn headline(lang: Lang, a: &Assessment) -> Headline {
         }
     };
     // The cheapest change that makes it fit: the ranked list's first fitting item for this
-    // subject or for the machine (more RAM fits every subject that only lacks RAM).
-    let fix = a.recommendations.iter().find(|r| {
+    // subject or for the machine (more RAM fits every subject that only lacks RAM) that costs
+    // no money, else the first that does (money is a path beside the plan changes in the
+    // ranking, issue 34, not the cheapest).
+    let fitting = |r: &&crate::advisor::recommend::Recommendation| {
         r.result.fits == Some(true) && (r.subject == subject || r.subject == Subject::Machine)
-    });
+    };
+    let fix = a
+        .recommendations
+        .iter()
+        .filter(fitting)
+        .find(|r| r.gives_up != crate::advisor::recommend::GivesUp::Money)
+        .or_else(|| a.recommendations.iter().find(fitting));
     let first = match fix {
         Some(r) => trf(
             lang,

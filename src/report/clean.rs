@@ -63,9 +63,15 @@ pub fn clean_blocks(blocks: &mut [Block]) {
                     fix(t);
                 }
                 apply.iter_mut().for_each(fix);
+                // A tool's text keeps its line breaks (a DeepSpeed fragment, a pod spec): each
+                // line cleaned on its own.
                 for (label, t) in native {
                     fix(label);
-                    fix(t);
+                    *t = t
+                        .lines()
+                        .map(|l| clean_line(l).into_owned())
+                        .collect::<Vec<_>>()
+                        .join("\n");
                 }
             }
             Block::Verdict { title, body, .. } => {

@@ -1,9 +1,11 @@
 //! Recommendations: what to change when a plan, a workload or the machine falls short, each one
 //! computed by re-running the advisor's own model with that change applied (every limit at
-//! once, with headroom), and ranked by what the user gives up ([`GivesUp`]): nothing, then
-//! speed, then fidelity, then money. Each carries the command-line arguments that apply it
+//! once, with headroom), priced in speed (`relative_speed`, [`crate::advisor::speed`]), written
+//! in the user's own tools ([`Native`], [`crate::advisor::native`]) and ranked by [`rank`]: what
+//! solves first, what keeps the user's plan before what changes it, then speed, then effort,
+//! money as its own path. Each carries the command-line arguments that apply it
 //! ([`Recommendation::apply`]). The words are in the locale files (`advice.<id>.title`,
-//! `advice.cost.<id>`); this module holds data.
+//! `advice.cost.<id>`); this module holds the types.
 
 pub use crate::advisor::advice_id::{AdviceId, GivesUp, RecKind};
 pub use rank::{SLOW, Tier, changes_the_plan, rank, tier};

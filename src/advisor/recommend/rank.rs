@@ -1,7 +1,7 @@
 //! The ranking rule, in one function ([`rank`]): what solves before what only helps; among what
 //! solves, what keeps the user's plan at a usable speed before what changes it, with money as a
 //! path of its own beside the plan changes; then the predicted speed, then the effort. Stated
-//! in `docs/model.md` § "Ranking".
+//! in `docs/model.md` § "Ranking: what solves first".
 
 use std::cmp::Ordering;
 
@@ -87,17 +87,17 @@ fn effort(kind: RecKind) -> u8 {
     }
 }
 
-/// Orders recommendations by the rule of `docs/model.md` § "Ranking":
+/// Orders recommendations by the rule of `docs/model.md` § "Ranking: what solves first":
 /// 1. [`Tier`]: what solves (every limit holds, no critical finding remains) before what only
 ///    helps; among what solves, what keeps the plan (same model, data, precision, at least
 ///    [`SLOW`] of its speed) before the plan changes and the money path, which stand side by
 ///    side;
 /// 2. within a tier that solves, the predicted `relative_speed`, fastest first (a change whose
 ///    speed can't be known after those that can; the seed's full-parameter offload last);
-/// 3. then the effort ([`RecKind`]: a setting, an OS setting, software, hardware);
-/// 4. then, among changes that give up nothing, those that need no other files of the model
-///    (safetensors that may not be published, a re-saved checkpoint) first, then the most
-///    headroom (whole per cent of its limit).
+/// 3. then, among changes that give up nothing, those that need no other files of the model
+///    (safetensors that may not be published, a re-saved checkpoint) first;
+/// 4. then the effort ([`RecKind`]: a setting, an OS setting, software, hardware), then the most
+///    headroom among changes that give up nothing (whole per cent of its limit).
 ///
 /// What only helps keeps the order of what it gives up ([`GivesUp`]), then the modules' own
 /// order (the smaller sacrifice first). Of two recommendations with one id and subject, the
@@ -138,8 +138,8 @@ fn compare(a: &Recommendation, b: &Recommendation) -> Ordering {
     speed_class(a)
         .cmp(&speed_class(b))
         .then_with(|| speed(b).total_cmp(&speed(a)))
-        .then_with(|| effort(a.kind).cmp(&effort(b.kind)))
         .then_with(|| files(a).cmp(&files(b)))
+        .then_with(|| effort(a.kind).cmp(&effort(b.kind)))
         .then_with(|| room(b).total_cmp(&room(a)))
 }
 
