@@ -139,7 +139,7 @@ impl Writer {
                 }
             }
             (Engine::Vllm, K::Weights, V::Choice("int4")) => {
-                self.vllm.push("--quantization awq   # an AWQ checkpoint".into())
+                self.vllm.push("--quantization awq".into())
             }
             (Engine::Vllm, K::Weights, V::Choice("fp8")) => {
                 self.vllm.push("--quantization fp8".into())
@@ -285,10 +285,8 @@ impl Writer {
             K::PersistentWorkers => "persistent_workers",
             K::DecodeOn => {
                 if s.value == V::Choice("gpu") {
-                    self.pytorch.push(
-                        "torchvision.io.decode_jpeg(data, device=\"cuda\")   # or NVIDIA DALI's fn.decoders.image(device=\"mixed\")"
-                            .into(),
-                    );
+                    self.pytorch
+                        .push("torchvision.io.decode_jpeg(data, device=\"cuda\")".into());
                 }
                 return;
             }
@@ -309,12 +307,12 @@ impl Writer {
                 let g = gib(b);
                 self.docker.push(format!("docker run --shm-size={g}g …"));
                 self.kubernetes.push(format!(
-                    "volumes:\n  - name: dshm\n    emptyDir:\n      medium: Memory\n      sizeLimit: {g}Gi\n# in the container:\nvolumeMounts:\n  - name: dshm\n    mountPath: /dev/shm"
+                    "volumes:\n  - name: dshm\n    emptyDir:\n      medium: Memory\n      sizeLimit: {g}Gi\nvolumeMounts:\n  - name: dshm\n    mountPath: /dev/shm"
                 ));
             }
             (K::WslMemory, V::Whole(b)) => {
                 self.wslconfig.push(format!(
-                    "[wsl2]\nmemory={}   # then: wsl --shutdown",
+                    "[wsl2]\nmemory={}",
                     size_arg(b).replace("GiB", "GB")
                 ));
             }
@@ -330,11 +328,11 @@ impl Writer {
                     .into(),
             ),
             AdviceId::GpuDecode if self.pytorch.is_empty() => self.pytorch.push(
-                "torchvision.io.decode_jpeg(data, device=\"cuda\")   # or NVIDIA DALI's fn.decoders.image(device=\"mixed\")"
+                "torchvision.io.decode_jpeg(data, device=\"cuda\")"
                     .into(),
             ),
             AdviceId::IndexAsArrays => self.pytorch.push(
-                "self.paths = np.array(paths)   # one array, not a list of Python strings (no per-worker copies)"
+                "self.paths = np.array(paths)"
                     .into(),
             ),
             _ => {}

@@ -287,13 +287,24 @@ impl Layout {
                 native,
                 ..
             } => {
+                // Each tool's text set as code, line by line (its indentation kept inside the
+                // span).
+                let code: Vec<(&str, Vec<String>)> = native
+                    .iter()
+                    .map(|(label, t)| {
+                        (
+                            label.as_str(),
+                            t.lines().map(|l| format!("`{l}`")).collect(),
+                        )
+                    })
+                    .collect();
                 let mut lines = vec![text.as_str()];
                 if !apply_text.is_empty() {
                     lines.push(apply_text);
                 }
-                for (label, t) in native {
+                for (label, t) in &code {
                     lines.push(label);
-                    lines.extend(t.lines());
+                    lines.extend(t.iter().map(String::as_str));
                 }
                 self.item(&format!("{rank}."), &lines);
                 self.space(4.0);
