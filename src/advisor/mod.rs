@@ -154,8 +154,17 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
     }
     // Each change priced in speed and written in the user's tools, then ranked by the rule
     // (`recommend::rank`), which reads the price.
-    speed::price_all(&mut a);
-    native::write_all(&mut a);
+    let now = speed::AsItStands {
+        profile: &a.profile,
+        memory: &a.memory,
+        vram: &a.vram,
+        bandwidth: a.bandwidth.as_ref(),
+        training: a.scenario.training.as_ref(),
+        inference: a.inference_memory.as_ref(),
+        workload: a.workload.as_ref(),
+    };
+    speed::price_all(&mut a.recommendations, &now);
+    native::write_all(&mut a.recommendations, &now);
     a.recommendations = recommend::rank(std::mem::take(&mut a.recommendations));
     a.procurement.cheaper_fixes =
         buying::procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);

@@ -11,10 +11,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Assessment;
 use super::inference::Engine;
 use super::knobs::{KnobId as K, KnobValue as V, Setting, size_arg};
 use super::recommend::{AdviceId, Native, Recommendation, Subject, Tool};
+use super::speed::AsItStands;
 use super::training::{Strategy, TrainingPlan};
 
 /// Bytes as Docker and Kubernetes take a size: whole GiB rounded up (`6g`, `6Gi`).
@@ -23,10 +23,10 @@ fn gib(bytes: u64) -> u64 {
 }
 
 /// The texts of `r` in `a` (the plan as it stands), one per tool, in the order of [`Tool`].
-pub fn native(a: &Assessment, r: &Recommendation) -> Vec<Native> {
+pub fn native(a: &AsItStands<'_>, r: &Recommendation) -> Vec<Native> {
     let mut w = Writer::default();
     let training = training_after(a, r);
-    let engine = a.inference_memory.as_ref().map(|m| m.plan.engine);
+    let engine = a.inference.map(|m| m.plan.engine);
     for s in &r.settings {
         match r.subject {
             Subject::Inference => w.inference(engine, s, a, r),
@@ -41,8 +41,8 @@ pub fn native(a: &Assessment, r: &Recommendation) -> Vec<Native> {
 }
 
 /// The training plan with `r`'s settings, when `r` is about training.
-fn training_after(a: &Assessment, r: &Recommendation) -> Option<TrainingPlan> {
-    let mut p = a.scenario.training.clone()?;
+fn training_after(a: &AsItStands<'_>, r: &Recommendation) -> Option<TrainingPlan> {
+    let mut p = a.training.cloned()?;
     for s in &r.settings {
         super::training::knob_values::set(&mut p, s.knob, s.value);
     }
@@ -85,7 +85,7 @@ impl Writer {
         &mut self,
         engine: Option<Engine>,
         s: &Setting,
-        a: &Assessment,
+        a: &AsItStands<'_>,
         r: &Recommendation,
     ) {
         let Some(engine) = engine else { return };
@@ -147,7 +147,7 @@ impl Writer {
             (Engine::Transformers, K::NGpuLayers, _) => {
                 // Each GPU's share as the plan re-run placed it, GiB rounded up.
                 let per_gpu = r.result.gpu_peak_bytes_per_gpu.map_or(0, gib);
-                let gpus = a.inference_memory.as_ref().map_or(1, |m| m.plan.gpus.max(1));
+                let gpus = a.inference.map_or(1, |m| m.plan.gpus.max(1));
                 let mut mem: Vec<String> = (0..gpus)
                     .map(|i| format!("{i}: \"{per_gpu}GiB\""))
                     .collect();
@@ -399,9 +399,8 @@ impl Writer {
 }
 
 /// Writes each recommendation's native texts.
-pub fn write_all(a: &mut Assessment) {
-    let texts: Vec<Vec<Native>> = a.recommendations.iter().map(|r| native(a, r)).collect();
-    for (r, t) in a.recommendations.iter_mut().zip(texts) {
-        r.native = t;
+pub fn write_all(recs: &mut [Recommendation], a: &AsItStands<'_>) {
+    for r in recs.iter_mut() {
+        r.native = native(a, r);
     }
 }

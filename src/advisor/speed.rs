@@ -10,7 +10,7 @@
 //!
 //! Sources in `docs/model.md` § "What each change costs in speed".
 
-use super::Assessment;
+use super::capacity::{RamSizes, VramTotals};
 use super::inference::{Engine, InferenceMemory};
 use super::recommend::{AdviceId, Recommendation, SpeedSource, SpeedUnknown, Subject};
 
@@ -28,8 +28,28 @@ pub struct Bandwidths {
     pub pcie: Option<f64>,
 }
 
-/// The bandwidths of assessment `a`'s machine.
-pub fn bandwidths(a: &Assessment) -> Bandwidths {
+/// The machine and the plans as they stand, which each recommendation is priced against (and
+/// written in the user's tools against, [`crate::advisor::native`]): the assessment's parts.
+#[derive(Clone, Copy)]
+pub struct AsItStands<'a> {
+    /// The machine.
+    pub profile: &'a crate::profile::MachineProfile,
+    /// Its RAM.
+    pub memory: &'a RamSizes,
+    /// Its VRAM.
+    pub vram: &'a VramTotals,
+    /// Its bandwidths (memory, PCIe).
+    pub bandwidth: Option<&'a super::bandwidth::Bandwidth>,
+    /// The training plan given.
+    pub training: Option<&'a super::training::TrainingPlan>,
+    /// The served model, judged.
+    pub inference: Option<&'a InferenceMemory>,
+    /// The workload, simulated.
+    pub workload: Option<&'a super::workload::WorkloadResult>,
+}
+
+/// The bandwidths of the machine in `a`.
+pub fn bandwidths(a: &AsItStands<'_>) -> Bandwidths {
     let gpu = a
         .profile
         .gpus
@@ -43,7 +63,7 @@ pub fn bandwidths(a: &Assessment) -> Bandwidths {
                 .memory_bandwidth_gb_s
         })
         .map(|gb| gb * 1e9);
-    let (host, pcie) = match &a.bandwidth {
+    let (host, pcie) = match a.bandwidth {
         Some(b) => (
             b.memory
                 .measured_triad_bytes_per_s
@@ -132,9 +152,9 @@ fn training(id: AdviceId) -> Priced {
     }
 }
 
-/// The speed of recommendation `r` in assessment `a` (the plan as it stands), by its subject.
-/// A pair (`also`) multiplies its parts' figures; one part unknown makes it unknown.
-pub fn price(a: &Assessment, r: &Recommendation) -> Priced {
+/// The speed of recommendation `r` against `a` (the plan as it stands), by its subject. A pair
+/// (`also`) multiplies its parts' figures; one part unknown makes it unknown.
+pub fn price(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
     match r.subject {
         Subject::Training => {
             let mut total = training(r.id)?;
@@ -152,16 +172,13 @@ pub fn price(a: &Assessment, r: &Recommendation) -> Priced {
 }
 
 /// Serving: seconds per token as the plan stands ÷ with the change.
-fn inference(a: &Assessment, r: &Recommendation) -> Priced {
-    let m = a
-        .inference_memory
-        .as_ref()
-        .ok_or(SpeedUnknown::BandwidthUnknown)?;
+fn inference(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
+    let m = a.inference.ok_or(SpeedUnknown::BandwidthUnknown)?;
     let mut plan = m.plan.clone();
     for s in &r.settings {
         super::inference::knob_values::set(&mut plan, s.knob, s.value);
     }
-    let after = super::inference::judged(&plan, &a.profile, &a.memory, &a.vram)
+    let after = super::inference::judged(&plan, a.profile, a.memory, a.vram)
         .map_err(|_| SpeedUnknown::BandwidthUnknown)?;
     let bw = bandwidths(a);
     let (before, after) = (seconds_per_token(m, &bw)?, seconds_per_token(&after, &bw)?);
@@ -173,10 +190,9 @@ fn inference(a: &Assessment, r: &Recommendation) -> Priced {
 
 /// Data loading: samples/s delivered with the change ÷ as it stands (the predicted utilisation
 /// against the same demand), when the demand is known.
-fn workload(a: &Assessment, r: &Recommendation) -> Priced {
+fn workload(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
     let now = a
         .workload
-        .as_ref()
         .filter(|w| super::workload::presets::demand_given(&w.workload))
         .and_then(|w| w.pipeline.predicted_gpu_utilization);
     match (now, r.result.predicted_gpu_utilization) {
@@ -187,9 +203,9 @@ fn workload(a: &Assessment, r: &Recommendation) -> Priced {
 }
 
 /// Writes each recommendation's price into its result.
-pub fn price_all(a: &mut Assessment) {
-    let priced: Vec<Priced> = a.recommendations.iter().map(|r| price(a, r)).collect();
-    for (r, p) in a.recommendations.iter_mut().zip(priced) {
+pub fn price_all(recs: &mut [Recommendation], a: &AsItStands<'_>) {
+    for r in recs.iter_mut() {
+        let p = price(a, r);
         let o = &mut r.result;
         match p {
             Ok((s, src)) => {

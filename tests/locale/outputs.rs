@@ -65,6 +65,39 @@ fn data_of(profile: &MachineProfile, name: &str) -> Vec<String> {
     data
 }
 
+/// The recommendations' texts in the users' own tools (a DeepSpeed fragment, a pod spec,
+/// `llama-server` flags): code, the same in every language, allowed as the profile's strings
+/// are: each text, each line and each word.
+fn native_data(a: &ramvram::advisor::Assessment) -> Vec<String> {
+    let mut data = Vec::new();
+    for n in a.recommendations.iter().flat_map(|r| &r.native) {
+        data.push(n.text.clone());
+        for line in n.text.lines() {
+            data.push(line.trim().to_string());
+            data.extend(line.split_whitespace().map(str::to_string));
+        }
+        data.push(n.tool.name().to_string());
+    }
+    data
+}
+
+/// The native texts the window's own Training and Data loading pages show for `profile`: their
+/// plan and workload as a fresh window starts them (the advisor's first plan, the seed's 4K
+/// example).
+fn window_native_data(profile: &MachineProfile) -> Vec<String> {
+    let training = Scenario {
+        training: Some(ramvram::advisor::defaults::first_plan()),
+        ..Scenario::NONE
+    };
+    let workload = Scenario {
+        workload: workloads::preset("seed-4k-medical"),
+        ..Scenario::NONE
+    };
+    let mut data = native_data(&assess(profile, &training));
+    data.extend(native_data(&assess(profile, &workload)));
+    data
+}
+
 /// Every fixture's data at once, for pages that show several machines.
 fn all_data() -> Vec<String> {
     common::all_fixtures()
@@ -184,7 +217,8 @@ pub fn window(lang: Lang) -> Vec<Output> {
     };
     for name in FIXTURES {
         let profile = common::fixture(name);
-        let data = data_of(&profile, name);
+        let mut data = data_of(&profile, name);
+        data.extend(window_native_data(&profile));
         let source = Source::File(common::fixture_path(name));
         let mut h = harness(RamvramApp::with_profile(lang, &profile, source));
         h.run();
@@ -201,6 +235,9 @@ pub fn window(lang: Lang) -> Vec<Output> {
         app.open_scenario(&file);
         let mut h = harness(app);
         h.run();
+        let mut data = data.clone();
+        data.extend(native_data(&assess(&profile, &scenario)));
+        data.extend(window_native_data(&profile));
         pages(&mut h, &format!("{name}, {what}"), &data);
     }
     // The Monitor page with each committed trace.
@@ -328,7 +365,9 @@ fn assessments() -> Vec<(String, ramvram::advisor::Assessment, Vec<String>)> {
             ..Scenario::NONE
         };
         let a = assess(&profile, &inputs);
-        out.push((format!("{name}, {what}"), a, data_of(&profile, name)));
+        let mut data = data_of(&profile, name);
+        data.extend(native_data(&a));
+        out.push((format!("{name}, {what}"), a, data));
     }
     out
 }

@@ -103,7 +103,7 @@ fn effort(kind: RecKind) -> u8 {
 /// order (the smaller sacrifice first). Of two recommendations with one id and subject, the
 /// better ranked is kept. The sort is stable: ties keep the modules' order.
 pub fn rank(mut recs: Vec<Recommendation>) -> Vec<Recommendation> {
-    recs.sort_by(|a, b| compare(a, b));
+    recs.sort_by(compare);
     let mut seen = std::collections::HashSet::new();
     recs.retain(|r| seen.insert((r.id, r.subject)));
     recs
