@@ -248,8 +248,16 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
                 ),
                 (
                     "utilization",
-                    &o.predicted_gpu_utilization
-                        .map_or_else(|| format::unknown(lang), format::percent),
+                    &match o.predicted_gpu_utilization {
+                        Some(u) => format::percent(u),
+                        // Past RAM the run swaps: no utilisation is reachable.
+                        None if o.tightest == Some(Limit::Ram)
+                            && o.headroom_bytes.is_some_and(|h| h < 0) =>
+                        {
+                            tr(lang, Msg::WorkUtilizationPastRam).to_string()
+                        }
+                        None => format::unknown(lang),
+                    },
                 ),
                 ("fits", fits),
             ],
