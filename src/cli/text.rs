@@ -12,7 +12,10 @@ use crate::report::terminal;
 /// The hardware summary (`ramvram detect`): the document's hardware section, with the notes
 /// on what detection could not read.
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
-    terminal::render(&machine::section(Section::Hardware, lang, a))
+    terminal::render_width(
+        &machine::section(Section::Hardware, lang, a),
+        super::output::columns(),
+    )
 }
 
 /// The full assessment (`ramvram advise`): a line naming the profile, then the machine
@@ -22,7 +25,7 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
         Some(p) => trf(lang, Msg::SourceFile, &[("file", &p.display().to_string())]),
         None => tr(lang, Msg::SourceDetected).to_string(),
     };
-    let mut out = trf(
+    let title = trf(
         lang,
         Msg::JoinTitleSource,
         &[
@@ -30,8 +33,10 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             ("source", &source),
         ],
     );
-    out.push('\n');
-    out.push_str(&terminal::render(&machine::body(lang, a)));
+    let width = super::output::columns();
+    let mut out = String::new();
+    terminal::wrap_hanging(&mut out, "", "  ", &title, width);
+    out.push_str(&terminal::render_width(&machine::body(lang, a), width));
     out
 }
 
