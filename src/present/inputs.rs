@@ -108,7 +108,13 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
     }
     if let (Some(w), Some(p)) = (&a.workload, a.pipeline()) {
         let b = &w.memory_budget;
-        let fits = b.headroom_bytes.map(|h| h >= 0);
+        // Whether it fits as "What this report assesses" says it (with the margin RAM must keep).
+        let fits = a
+            .procurement
+            .work
+            .iter()
+            .find(|n| n.subject == crate::advisor::recommend::Subject::Workload)
+            .map_or(b.headroom_bytes.map(|h| h >= 0), |n| n.fits);
         let utilization = match p.predicted_gpu_utilization {
             Some(u) => format::percent(u),
             None if p.exceeds_ram => tr(lang, Msg::WorkUtilizationPastRam).to_string(),

@@ -151,12 +151,7 @@ fn fit_widths(natural: &[usize], least: &[usize], indent: usize, width: usize) -
 
 /// The longest unbreakable piece of `cell`, in columns.
 fn longest_word(cell: &str) -> usize {
-    let lines = linebreak::break_lines_keeping(cell, &[], 1.0, |r| cell[r].width() as f32);
-    linebreak::visible_lines(cell, &lines)
-        .into_iter()
-        .map(UnicodeWidthStr::width)
-        .max()
-        .unwrap_or(0)
+    linebreak::min_content_width_keeping(cell, &[], |r| cell[r].width() as f32) as usize
 }
 
 /// A table laid out to fit `width` columns, each line starting with `indent`: each column as
@@ -480,11 +475,12 @@ mod tests {
         assert!(expected.lines().all(|l| l.width() <= WIDTH));
     }
 
-    /// A value wider than a line (101 columns: 20 "abcd" words and "x") wraps within its
-    /// column: values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
-    /// continue under the value. A value of 99 columns stays on its row's line.
+    /// A value wider than its column (101 columns: 20 "abcd" words and "x") wraps within it:
+    /// values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
+    /// continue under the value. A value of 69 columns (14 words) stays on its row's line; one
+    /// of 99 (20 words) wraps too (issue 35: every line fits the terminal).
     #[test]
-    fn only_a_value_wider_than_a_line_wraps_under_itself() {
+    fn a_value_wider_than_its_column_wraps_under_itself() {
         let words = |n: usize| vec!["abcd"; n].join(" ");
         let long = format!("{} x", words(20));
         let text = render(&[Block::KeyValues(vec![("Buy".into(), long)])]);
@@ -496,8 +492,51 @@ mod tests {
             words(6)
         );
         assert_eq!(text, expected);
-        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
-        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
+        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(14))])]);
+        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(14)));
+        let wide = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
+        assert_eq!(
+            wide,
+            format!("  {}{}\n{}{}\n", pad("Modules", 28), words(14), " ".repeat(30), words(6))
+        );
+    }
+
+    /// At 80 columns a 70-column value after a 28-column label (2 + 28 + 70 = 100) wraps after
+    /// 50 columns (10 words, 49); a table of two 59-column cells ("abcd" words, 12 each) wraps
+    /// both to 2 + 38 + 2 + 38 = 80: the widest column gives up a column at a time, alternating.
+    #[test]
+    fn everything_fits_a_narrower_terminal() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let kv = render_width(&[Block::KeyValues(vec![("Buy".into(), words(14))])], 80);
+        assert_eq!(
+            kv,
+            format!("  {}{}\n{}{}\n", pad("Buy", 28), words(10), " ".repeat(30), words(4))
+        );
+        let table = Block::Table {
+            header: vec![String::new(), String::new()],
+            rows: vec![vec![words(12), words(12)]],
+            widths: vec![1.0, 1.0],
+        };
+        let text = render_width(&[table], 80);
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
+        // 38 columns hold 7 words (34; 8 take 39): 12 words take two lines in each column.
+        assert_eq!(
+            text,
+            format!("  {}{}\n  {}{}\n", pad(&words(7), 40), words(7), pad(&words(5), 40), words(5))
+        );
+    }
+
+    /// A table that can't fit by wrapping drops the columns it may, the first listed first.
+    #[test]
+    fn a_table_too_wide_to_wrap_drops_the_columns_it_may() {
+        let row = vec!["name-one".to_string(), "x".repeat(30), "y".repeat(30), "z".into()];
+        let fit = Fit {
+            drop: &[2, 1],
+            whole: &[0],
+        };
+        // 8 + 30 + 30 + 1 + 3 gaps × 2 = 75 > 60: without column 2, 8 + 30 + 1 + 4 = 43.
+        let text = fit_table("", &[], &[row], 60, fit);
+        assert_eq!(text, format!("name-one  {}  z\n", "x".repeat(30)));
     }
 
     /// A recommendation is a numbered item with the line that applies it under its text,
