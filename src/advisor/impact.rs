@@ -57,9 +57,10 @@ pub fn cost(id: FindingId) -> Cost {
         | F::DatasetNotCached
         | F::DatasetOnNetworkStorage
         | F::DatasetOnHdd
-        | F::WorkersOversubscribed
-        | F::WddmSysmemFallback => LostThroughput,
-        F::ContainerLimitBelowRam
+        | F::WorkersOversubscribed => LostThroughput,
+        // Only a run that overflows VRAM spills into shared memory and slows.
+        F::WddmSysmemFallback
+        | F::ContainerLimitBelowRam
         | F::WslMemoryCapped
         | F::PageFileAbsent
         | F::PageFileInUse
@@ -83,13 +84,15 @@ pub fn cost(id: FindingId) -> Cost {
 }
 
 /// What the machine's verdict costs, in the same classes: RAM below VRAM starves the GPUs
-/// (its own words: "it will crawl"); a verdict that can't be made is a risk; the others are
-/// worth knowing.
+/// (its own words: "it will crawl"); a verdict that can't be made is a risk. A verdict that is
+/// only information (enough RAM, plenty of it, unified memory) answers the question the
+/// machine was assessed for, so it heads the other information: it counts as costing most of
+/// its severity.
 pub fn verdict_cost(v: Verdict) -> Cost {
     match v {
         Verdict::RamBelowVram => Cost::LostThroughput,
         Verdict::CannotJudge => Cost::Risk,
-        _ => Cost::Notice,
+        _ => Cost::FailedRun,
     }
 }
 

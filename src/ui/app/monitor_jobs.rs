@@ -229,6 +229,30 @@ impl RamvramApp {
             .unwrap_or_default()
     }
 
+    /// The live diagnosis for a report of the machine `shown` (its profile): the Monitor page's
+    /// run when it is that machine's. A run whose trace names another host is left out; so is a
+    /// run watched in this window (this machine) when the machine shown is a profile file of
+    /// another or unnamed host. The report names the host it was watched on.
+    pub(super) fn monitor_report_for(
+        &self,
+        shown: &crate::profile::MachineProfile,
+    ) -> Option<crate::report::monitor::MonitorReport> {
+        let r = self.monitor_report()?;
+        let watched = r
+            .trace
+            .header
+            .profile
+            .as_ref()
+            .and_then(|p| p.host.hostname.as_deref());
+        let live = matches!(self.monitor.origin, Some(TraceOrigin::Live(_)));
+        let same = match (watched, shown.host.hostname.as_deref()) {
+            (Some(w), Some(s)) => w == s,
+            // Unnamed on either side: a live run belongs to the machine detected here only.
+            _ => !live || self.source == super::source::Source::Detected,
+        };
+        same.then_some(r)
+    }
+
     /// The live diagnosis for a report: the trace on the Monitor page, when it has samples.
     pub(super) fn monitor_report(&self) -> Option<crate::report::monitor::MonitorReport> {
         let trace = self
