@@ -64,7 +64,13 @@ fn the_single_channel_desktop_headlines_its_memory_everywhere() {
     std::fs::copy(root().join(DESKTOP), dir.path().join("desktop.json")).unwrap();
     let lab = run(
         Some("200"),
-        &["advise", "--lang", "en", "--profile-dir", dir.path().to_str().unwrap()],
+        &[
+            "advise",
+            "--lang",
+            "en",
+            "--profile-dir",
+            dir.path().to_str().unwrap(),
+        ],
     );
     assert!(lab.contains("Only one memory"), "{lab}");
     assert!(!lab.contains("swappiness"), "{lab}");
@@ -95,9 +101,17 @@ fn the_terminal_answers_the_plan_in_its_first_lines() {
         assert!(answer.is_some(), "{lang}: {head:#?}");
         // Sizes keep their unit on the line with a no-break space.
         let block = head[answer.unwrap()..].join(" ").replace('\u{a0}', " ");
-        assert!(block.contains("24.0 GiB") && block.contains("32.0 GiB"), "{block}");
-        let headline = text.lines().position(|l| l.starts_with("Info:") || l.starts_with("提示："));
-        assert!(headline > answer, "{lang}: the answer comes before the machine's headline");
+        assert!(
+            block.contains("24.0 GiB") && block.contains("32.0 GiB"),
+            "{block}"
+        );
+        let headline = text
+            .lines()
+            .position(|l| l.starts_with("Info:") || l.starts_with("提示："));
+        assert!(
+            headline > answer,
+            "{lang}: the answer comes before the machine's headline"
+        );
     }
 }
 
@@ -106,7 +120,12 @@ fn the_terminal_answers_the_plan_in_its_first_lines() {
 #[test]
 fn every_line_fits_columns() {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["seed-4090-32g", "aws-g5.xlarge", "dgx-h100", "desktop-3090-1x32-ddr4-4slot"] {
+    for f in [
+        "seed-4090-32g",
+        "aws-g5.xlarge",
+        "dgx-h100",
+        "desktop-3090-1x32-ddr4-4slot",
+    ] {
         let name = format!("{f}.json");
         std::fs::copy(
             root().join("tests/fixtures/profiles").join(&name),
@@ -232,8 +251,10 @@ fn the_data_loading_page_agrees_with_itself() {
         let a = assess(&common::fixture(&name), &scenario);
         let p = a.pipeline().unwrap();
         let ram_critical = a.findings.iter().any(|f| {
-            matches!(f.id, FindingId::WorkloadRamExceeded | FindingId::CacheDoesNotFit)
-                && f.severity == Severity::Critical
+            matches!(
+                f.id,
+                FindingId::WorkloadRamExceeded | FindingId::CacheDoesNotFit
+            ) && f.severity == Severity::Critical
         });
         if ram_critical {
             past_ram += 1;
@@ -270,17 +291,13 @@ fn loader_settings_that_fit_are_offered() {
         workload: Some(w),
         ..Scenario::NONE
     };
-    let a = assess(
-        &common::fixture("laptop-4090m-lpddr5-soldered"),
-        &scenario,
-    );
+    let a = assess(&common::fixture("laptop-4090m-lpddr5-soldered"), &scenario);
     let rec = |id| a.recommendations.iter().find(|r| r.id == id);
     assert!(rec(AdviceId::UnpinMemory).is_some());
     let both = rec(AdviceId::FitLoaderSettings).expect("the settings searched together");
     assert_eq!(both.result.fits, Some(true));
     assert_eq!(both.kind, RecKind::Setting);
-    let count = |r: &ramvram::advisor::recommend::Recommendation, k: &str| match r.changes.get(k)
-    {
+    let count = |r: &ramvram::advisor::recommend::Recommendation, k: &str| match r.changes.get(k) {
         Some(ramvram::advisor::Quantity::Count(n)) => *n,
         other => panic!("{k}: {other:?}"),
     };
@@ -288,5 +305,9 @@ fn loader_settings_that_fit_are_offered() {
     assert!(count(both, "batch_size") >= count(alone, "batch_size"));
     assert!(count(both, "batch_size") < 64);
     // What applies it sets every changed setting.
-    assert!(both.apply.iter().any(|a| a == "--batch-size"), "{:?}", both.apply);
+    assert!(
+        both.apply.iter().any(|a| a == "--batch-size"),
+        "{:?}",
+        both.apply
+    );
 }

@@ -132,10 +132,18 @@ mod tests {
     #[test]
     fn an_information_verdict_heads_information_findings_only() {
         // Workers beyond the cores (information) don't displace "plenty of RAM"; a warning does.
-        let info = [Finding::new(FindingId::WorkersOversubscribed, Severity::Info, &[])];
+        let info = [Finding::new(
+            FindingId::WorkersOversubscribed,
+            Severity::Info,
+            &[],
+        )];
         let h = headline(Verdict::LargeModelReady, &info, None);
         assert_eq!(h.id, HeadlineId::Verdict(Verdict::LargeModelReady));
-        let warning = [Finding::new(FindingId::SwappinessHigh, Severity::Warning, &[])];
+        let warning = [Finding::new(
+            FindingId::SwappinessHigh,
+            Severity::Warning,
+            &[],
+        )];
         let h = headline(Verdict::LargeModelReady, &warning, None);
         assert_eq!(h.id, HeadlineId::Finding(FindingId::SwappinessHigh));
     }

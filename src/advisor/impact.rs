@@ -120,13 +120,16 @@ mod tests {
         Finding::new(id, severity, &[])
     }
 
+    /// A row of the table: findings as found, and the order expected.
+    type Row<'a> = (&'a [(FindingId, Severity)], &'a [FindingId]);
+
     /// Each row: findings in the order a finder makes them, and the order the user must read
     /// them in, worked out from what each costs (the module's description).
     #[test]
     fn findings_are_ranked_by_what_they_cost() {
         use FindingId as F;
         use Severity::*;
-        let table: &[(&[(F, Severity)], &[F])] = &[
+        let table: &[Row<'_>] = &[
             // Issue 35's desktop: one DIMM in four slots (half its bandwidth) and swappiness 60,
             // both warnings, swap's found first: the channel heads.
             (
@@ -135,7 +138,11 @@ mod tests {
                     (F::SingleChannelMemory, Warning),
                     (F::RamBelowOffloadTier, Info),
                 ],
-                &[F::SingleChannelMemory, F::SwappinessHigh, F::RamBelowOffloadTier],
+                &[
+                    F::SingleChannelMemory,
+                    F::SwappinessHigh,
+                    F::RamBelowOffloadTier,
+                ],
             ),
             // A degraded PCIe link (throughput) before swap in use (a risk) before swappiness.
             (

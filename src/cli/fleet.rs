@@ -11,7 +11,6 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
 
-
 use crate::advisor::fleet::FleetInputs;
 use crate::advisor::fleet::{
     FleetAssessor, FleetInput, FleetMachine, Origin, assess_fleet, duplicate_names,

@@ -66,16 +66,25 @@ pub fn included(lang: Lang, a: &Assessment) -> Vec<String> {
 pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
     use crate::format;
     let mut out = Vec::new();
-    let checks = |msg, fits: &str, gpu: &crate::advisor::check::CapacityCheck, cpu: &crate::advisor::check::CapacityCheck| {
+    let checks = |msg,
+                  fits: &str,
+                  gpu: &crate::advisor::check::CapacityCheck,
+                  cpu: &crate::advisor::check::CapacityCheck| {
         trf(
             lang,
             msg,
             &[
                 ("fits", fits),
                 ("gpu", &format::gib(gpu.needed_bytes)),
-                ("gpu_have", &format::gib_or_unknown(lang, gpu.available_bytes)),
+                (
+                    "gpu_have",
+                    &format::gib_or_unknown(lang, gpu.available_bytes),
+                ),
                 ("cpu", &format::gib(cpu.needed_bytes)),
-                ("cpu_have", &format::gib_or_unknown(lang, cpu.available_bytes)),
+                (
+                    "cpu_have",
+                    &format::gib_or_unknown(lang, cpu.available_bytes),
+                ),
             ],
         )
     };

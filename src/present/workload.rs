@@ -36,7 +36,13 @@ pub fn preset_basis(lang: Lang, w: &crate::advisor::workload::Workload) -> Optio
         trf(
             lang,
             Msg::PresetBasedOn,
-            &[("name", name), ("fields", &super::join(lang, &changed_labels(lang, &b.changed)))],
+            &[
+                ("name", name),
+                (
+                    "fields",
+                    &super::join(lang, &changed_labels(lang, &b.changed)),
+                ),
+            ],
         )
     })
 }
@@ -51,10 +57,15 @@ pub fn changed_labels(lang: Lang, fields: &[String]) -> Vec<String> {
         let label = match knobs::of_field(knobs::WORKLOAD, field) {
             Some(k) => match k.label {
                 Some(Label::Text(m)) => tr(lang, m).to_string(),
-                Some(Label::Sides(w, h)) => {
-                    tr(lang, if k.fields.first() == Some(&field.as_str()) { w } else { h })
-                        .to_string()
-                }
+                Some(Label::Sides(w, h)) => tr(
+                    lang,
+                    if k.fields.first() == Some(&field.as_str()) {
+                        w
+                    } else {
+                        h
+                    },
+                )
+                .to_string(),
                 Some(Label::Keyword) => field.clone(),
                 None => format!("--{}", k.flag),
             },

@@ -132,7 +132,12 @@ pub struct Fit<'a> {
 /// narrowest widths `least` (the longest word), so that `indent` + the columns + two spaces
 /// between them fit `width`: the widest column gives up a column at a time, as `ls` and `git`
 /// fit a terminal. `None` when even the narrowest widths don't fit.
-fn fit_widths(natural: &[usize], least: &[usize], indent: usize, width: usize) -> Option<Vec<usize>> {
+fn fit_widths(
+    natural: &[usize],
+    least: &[usize],
+    indent: usize,
+    width: usize,
+) -> Option<Vec<usize>> {
     let mut widths = natural.to_vec();
     let gaps = 2 * natural.len().saturating_sub(1);
     loop {
@@ -350,7 +355,13 @@ pub fn render_width(blocks: &[Block], width: usize) -> String {
             }
             Block::Numbered(items) => {
                 for (n, i) in items.iter().enumerate() {
-                    wrap_hanging(&mut out, &format!("  {}. ", n + 1), "     ", &line(i), width);
+                    wrap_hanging(
+                        &mut out,
+                        &format!("  {}. ", n + 1),
+                        "     ",
+                        &line(i),
+                        width,
+                    );
                 }
             }
             Block::Finding {
@@ -376,7 +387,13 @@ pub fn render_width(blocks: &[Block], width: usize) -> String {
                 apply_text,
                 ..
             } => {
-                wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text), width);
+                wrap_hanging(
+                    &mut out,
+                    &format!("  {rank}. "),
+                    "     ",
+                    &line(text),
+                    width,
+                );
                 if !apply_text.is_empty() {
                     wrap(&mut out, "     ", &line(apply_text), width);
                 }
@@ -497,7 +514,13 @@ mod tests {
         let wide = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
         assert_eq!(
             wide,
-            format!("  {}{}\n{}{}\n", pad("Modules", 28), words(14), " ".repeat(30), words(6))
+            format!(
+                "  {}{}\n{}{}\n",
+                pad("Modules", 28),
+                words(14),
+                " ".repeat(30),
+                words(6)
+            )
         );
     }
 
@@ -510,7 +533,13 @@ mod tests {
         let kv = render_width(&[Block::KeyValues(vec![("Buy".into(), words(14))])], 80);
         assert_eq!(
             kv,
-            format!("  {}{}\n{}{}\n", pad("Buy", 28), words(10), " ".repeat(30), words(4))
+            format!(
+                "  {}{}\n{}{}\n",
+                pad("Buy", 28),
+                words(10),
+                " ".repeat(30),
+                words(4)
+            )
         );
         let table = Block::Table {
             header: vec![String::new(), String::new()],
@@ -522,14 +551,25 @@ mod tests {
         // 38 columns hold 7 words (34; 8 take 39): 12 words take two lines in each column.
         assert_eq!(
             text,
-            format!("  {}{}\n  {}{}\n", pad(&words(7), 40), words(7), pad(&words(5), 40), words(5))
+            format!(
+                "  {}{}\n  {}{}\n",
+                pad(&words(7), 40),
+                words(7),
+                pad(&words(5), 40),
+                words(5)
+            )
         );
     }
 
     /// A table that can't fit by wrapping drops the columns it may, the first listed first.
     #[test]
     fn a_table_too_wide_to_wrap_drops_the_columns_it_may() {
-        let row = vec!["name-one".to_string(), "x".repeat(30), "y".repeat(30), "z".into()];
+        let row = vec![
+            "name-one".to_string(),
+            "x".repeat(30),
+            "y".repeat(30),
+            "z".into(),
+        ];
         let fit = Fit {
             drop: &[2, 1],
             whole: &[0],
