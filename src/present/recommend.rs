@@ -134,6 +134,9 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
         R::DropOffload if !r.changes.contains_key("offload_optimizer") => {
             Msg::AdviceDropOffloadTitleParam
         }
+        R::FitLoaderSettings if r.changes.contains_key("pin_memory") => {
+            Msg::AdviceFitLoaderSettingsTitleUnpinned
+        }
         id => title_msg(id),
     };
     let mut t = match (r.id, r.changes.get("shard")) {

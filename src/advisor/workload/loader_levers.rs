@@ -94,16 +94,18 @@ pub(super) fn recommendations(
     if changed.iter().filter(|c| **c).count() < 2 {
         return;
     }
-    let pin = if fit.pin_memory { "True" } else { "False" };
-    out.push(
-        base.rec(AdviceId::FitLoaderSettings, &after)
-            .with_knob(K::BatchSize, Quantity::Count(u64::from(fit.batch_size)))
-            .with_knob(
-                K::PrefetchFactor,
-                Quantity::Count(u64::from(fit.prefetch_factor)),
-            )
-            .with_knob(K::PinMemory, Quantity::Text(pin.to_string())),
-    );
+    let mut rec = base
+        .rec(AdviceId::FitLoaderSettings, &after)
+        .with_knob(K::BatchSize, Quantity::Count(u64::from(fit.batch_size)))
+        .with_knob(
+            K::PrefetchFactor,
+            Quantity::Count(u64::from(fit.prefetch_factor)),
+        );
+    // Recorded only when it changes (the title names it then: `title_unpinned`).
+    if fit.pin_memory != w.pin_memory {
+        rec = rec.with_knob(K::PinMemory, Quantity::Text("False".to_string()));
+    }
+    out.push(rec);
 }
 
 #[cfg(test)]
