@@ -135,3 +135,57 @@ fn an_opened_trace_goes_into_the_pdf_with_its_timeline() {
     // The chart's own text is in the PDF as vectors with the bundled font.
     assert!(squashed.contains("GPU利用率（%）"), "{squashed}");
 }
+
+/// Issue 35: a run watched in this window is this machine's. Once another machine's profile is
+/// on screen, its exported report leaves the run out; back on this machine, the run is in.
+#[test]
+fn a_live_run_stays_out_of_another_machines_report() {
+    let profile = common::fixture("seed-4090-32g");
+    let mut app = RamvramApp::with_profile(Lang::En, &profile, Source::Detected);
+    app.set_watch_source(Duration::from_millis(100), Some(vec![vec![98, 2, 2, 2]]));
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Monitor").click();
+    h.run();
+    h.get_by_label("Start watching").click();
+    h.run_steps(2);
+    for _ in 0..20_000 {
+        h.step();
+        if h.state()
+            .monitor_trace()
+            .is_some_and(|(t, _)| t.samples.len() >= 3)
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    h.get_by_label("Stop").click();
+    h.run_steps(2);
+    h.run();
+    let dir = tempfile::tempdir().unwrap();
+    let other = common::fixture("aws-g5.xlarge");
+    let other_file = common::fixture_path("aws-g5.xlarge");
+    h.state_mut().show_profile(&other, Source::File(other_file));
+    h.run();
+    let markdown = |h: &mut Harness<'static, RamvramApp>| {
+        h.get_by_label("Export report…").click();
+        h.run();
+        h.get_by_label("Markdown").click();
+        h.run();
+    };
+    markdown(&mut h);
+    let path = dir.path().join("other.md");
+    h.state_mut().export_to(&path);
+    h.run();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("aws-g5.xlarge"), "{text}");
+    assert!(!text.contains("## Live diagnosis"), "{text}");
+    h.state_mut().show_profile(&profile, Source::Detected);
+    h.run();
+    markdown(&mut h);
+    let path = dir.path().join("this.md");
+    h.state_mut().export_to(&path);
+    h.run();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("## Live diagnosis"), "{text}");
+}

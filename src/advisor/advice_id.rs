@@ -370,4 +370,15 @@ advice_ids! {
         cost "advice.cost.os",
         "Apple Silicon: raise the GPU's share of unified memory (`sudo sysctl \
          iogpu.wired_limit_mb=…`, until the next reboot)";
+    /// The batches in flight stay in `/dev/shm` (RAM too) but leave the pinned allocator's
+    /// power-of-two blocks; copies to the GPU take an extra staging copy.
+    UnpinMemory "unpin-memory" => Setting, Speed,
+        cost "advice.cost.pageable",
+        "Turn off `pin_memory`, so the batches in flight aren't held in page-locked memory too";
+    /// Found by searching the three together when no one of them fits alone with as large a
+    /// batch (`advisor::workload::loader_levers`).
+    FitLoaderSettings "fit-loader-settings" => Setting, Speed,
+        cost "advice.cost.fewer",
+        "The DataLoader settings that fit together: the largest batch, then pinned memory, then \
+         the largest `prefetch_factor`";
 }

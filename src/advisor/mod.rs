@@ -16,6 +16,7 @@ pub mod fleet;
 pub mod fleet_machine;
 pub mod headline;
 pub mod headroom;
+pub mod impact;
 pub mod inference;
 pub mod knobs;
 pub mod native;
@@ -268,8 +269,8 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
     }
-    // Stable: keeps the order within a severity.
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    // The one order of problems (severity, then what each costs); stable within a key.
+    impact::rank(&mut findings);
     let below_largest = findings
         .iter()
         .any(|f| f.id == FindingId::RamBelowLargestGpu);

@@ -9,7 +9,6 @@ use super::ratio::Tier;
 use super::recommend::Outcome;
 use super::rules::RuleStatus;
 use super::training::TrainingMemory;
-use super::workload::STARVED_CRITICAL;
 
 /// How a figure stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,9 +23,14 @@ pub enum Standing {
 
 /// GPU utilisation from which the GPUs count as fed: 0.9. Assumption: a loader that keeps the
 /// GPUs busy nine tenths of the time costs a tenth of the run at most, within the noise of a
-/// step's own variation; the starvation finding's warning range ends here too
-/// ([`STARVED_CRITICAL`]'s docstring).
+/// step's own variation. The one threshold: the window colours a utilisation green from here,
+/// and the data-loading workload's starvation finding (`starved-by-*`) is raised only below it
+/// (`advisor::workload`), so a green utilisation never sits beside a starvation warning.
 pub const FED_UTILIZATION: f64 = 0.9;
+
+/// GPU utilisation below which starvation is critical (a warning from here up to
+/// [`FED_UTILIZATION`]): 0.5. Assumption: a GPU idle half the time doubles the run.
+pub const STARVED_CRITICAL: f64 = 0.5;
 
 /// A predicted GPU utilisation (0–1): good from [`FED_UTILIZATION`], a warning from
 /// [`STARVED_CRITICAL`], critical below it.

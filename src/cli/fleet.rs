@@ -11,8 +11,6 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
 
-use unicode_width::UnicodeWidthStr;
-
 use crate::advisor::fleet::FleetInputs;
 use crate::advisor::fleet::{
     FleetAssessor, FleetInput, FleetMachine, Origin, assess_fleet, duplicate_names,
@@ -206,40 +204,19 @@ pub fn print(
     super::print(&text)
 }
 
-/// The table: columns padded to their widest cell (the last one left as it is), then the
-/// skipped files.
+/// The table, fitted to the terminal's width ([`super::output::columns`]): columns padded to
+/// their widest cell, the widest wrapping when the table is too wide; when even that is too
+/// wide, the tier (the ratio beside it says it) and then the VRAM and RAM columns are left out.
+/// Then the skipped files.
 fn table(lang: Lang, rows: &[[String; 7]], skipped: &SkippedFiles) -> String {
-    let head = header(lang);
-    let cell_widths = |cells: [&str; 7]| cells.map(UnicodeWidthStr::width);
-    let head_widths = cell_widths(head);
-    let row_widths: Vec<[usize; 7]> = rows
-        .iter()
-        .map(|r| cell_widths(r.each_ref().map(String::as_str)))
-        .collect();
-    let mut widths = head_widths;
-    for r in &row_widths {
-        for (w, c) in widths.iter_mut().zip(r).take(6) {
-            *w = (*w).max(*c);
-        }
-    }
-    let mut out = String::with_capacity((rows.len() + 1) * widths.iter().sum::<usize>());
-    let mut line = |cells: [&str; 7], cell_widths: &[usize; 7]| {
-        let start = out.len();
-        for (i, c) in cells.iter().enumerate() {
-            out.push_str(c);
-            if i < 6 {
-                let pad = (widths[i] + 2).saturating_sub(cell_widths[i]);
-                out.extend(std::iter::repeat_n(' ', pad));
-            }
-        }
-        let kept = out[start..].trim_end().len();
-        out.truncate(start + kept);
-        out.push('\n');
+    let head: Vec<String> = header(lang).iter().map(|h| h.to_string()).collect();
+    let body: Vec<Vec<String>> = rows.iter().map(|r| r.to_vec()).collect();
+    let fit = crate::report::terminal::Fit {
+        drop: &[5, 2, 3],
+        whole: &[0],
     };
-    line(head, &head_widths);
-    for (r, w) in rows.iter().zip(&row_widths) {
-        line(r.each_ref().map(String::as_str), w);
-    }
+    let mut out =
+        crate::report::terminal::fit_table("", &head, &body, super::output::columns(), fit);
     for (f, r) in skipped {
         out.push('\n');
         out.push_str(&crate::present::fleet::skipped_sentence(lang, f, Some(r)));

@@ -36,7 +36,7 @@ use crate::profile::{self, MachineProfile};
 use crate::report::{self};
 pub use args::*;
 pub use output::{
-    EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, exit_status, printable, warn_unknown_language,
+    EXIT_BAD_INPUT, EXIT_OUTPUT_FAILED, columns, exit_status, printable, warn_unknown_language,
 };
 pub(crate) use output::{fail, print, print_text, say};
 pub use profile_file::load_for_cli;
@@ -101,7 +101,7 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 let texts: Vec<String> = langs
                     .langs()
                     .into_iter()
-                    .map(|l| text::assessment(l, &a, machines.profile.as_deref()))
+                    .map(|l| text::assessment_at(l, &a, machines.profile.as_deref(), columns()))
                     .collect();
                 print_text(&texts.join("\n"))
             }
@@ -220,9 +220,10 @@ fn detect(lang: Lang, json: bool, out: Option<&Path>, dmidecode: Option<&Path>) 
     let text = if json {
         serde_json::to_string_pretty(&profile).expect("profile serialises") + "\n"
     } else {
-        crate::codespan::plain(&text::hardware(
+        crate::codespan::plain(&text::hardware_at(
             lang,
             &advisor::assess(&profile, &crate::advisor::Scenario::NONE),
+            columns(),
         ))
     };
     print(&text)
@@ -379,7 +380,12 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference, false) {
-        Ok(a) => print_text(&text::assessment(lang, &a, args.profile.as_deref())),
+        Ok(a) => print_text(&text::assessment_at(
+            lang,
+            &a,
+            args.profile.as_deref(),
+            columns(),
+        )),
         Err(code) => code,
     };
     say(&trf(lang, Msg::CliNoDisplayHint, &[("reason", reason)]));

@@ -19,6 +19,12 @@ pub fn printable(text: &str) -> String {
     crate::sanitize::clean(text).into_owned()
 }
 
+/// The width text output is laid out for: the terminal's `COLUMNS`, as `ls` and `git` read
+/// it ([`crate::report::terminal::width_for`]: 40 to 100 columns; 100 when unset).
+pub fn columns() -> usize {
+    crate::report::terminal::width_for(std::env::var("COLUMNS").ok().as_deref())
+}
+
 /// Set when a write to standard error failed (other than into a closed pipe).
 static STDERR_FAILED: AtomicBool = AtomicBool::new(false);
 

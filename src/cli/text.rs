@@ -10,19 +10,34 @@ use crate::present::document::{Section, machine};
 use crate::report::terminal;
 
 /// The hardware summary (`ramvram detect`): the document's hardware section, with the notes
-/// on what detection could not read.
+/// on what detection could not read, laid out for [`terminal::WIDTH`] columns.
 pub fn hardware(lang: Lang, a: &Assessment) -> String {
-    terminal::render(&machine::section(Section::Hardware, lang, a))
+    hardware_at(lang, a, terminal::WIDTH)
+}
+
+/// [`hardware`] laid out for a terminal `width` columns wide ([`terminal::width_for`]).
+pub fn hardware_at(lang: Lang, a: &Assessment, width: usize) -> String {
+    terminal::render_width(&machine::section(Section::Hardware, lang, a), width)
 }
 
 /// The full assessment (`ramvram advise`): a line naming the profile, then the machine
-/// document's sections and appendix ([`machine::body`]).
+/// document's sections and appendix ([`machine::body`]), laid out for [`terminal::WIDTH`].
 pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> String {
+    assessment_at(lang, a, profile_path, terminal::WIDTH)
+}
+
+/// [`assessment`] laid out for a terminal `width` columns wide ([`terminal::width_for`]).
+pub fn assessment_at(
+    lang: Lang,
+    a: &Assessment,
+    profile_path: Option<&Path>,
+    width: usize,
+) -> String {
     let source = match profile_path {
         Some(p) => trf(lang, Msg::SourceFile, &[("file", &p.display().to_string())]),
         None => tr(lang, Msg::SourceDetected).to_string(),
     };
-    let mut out = trf(
+    let title = trf(
         lang,
         Msg::JoinTitleSource,
         &[
@@ -30,8 +45,9 @@ pub fn assessment(lang: Lang, a: &Assessment, profile_path: Option<&Path>) -> St
             ("source", &source),
         ],
     );
-    out.push('\n');
-    out.push_str(&terminal::render(&machine::body(lang, a)));
+    let mut out = String::new();
+    terminal::wrap_hanging(&mut out, "", "  ", &title, width);
+    out.push_str(&terminal::render_width(&machine::body(lang, a), width));
     out
 }
 

@@ -448,8 +448,9 @@ pub fn text_with(
         return out;
     }
     // Peaks and diagnoses: the report's blocks, drawn for the terminal.
-    out.push_str(&crate::report::terminal::render(
+    out.push_str(&crate::report::terminal::render_width(
         &crate::present::document::monitor::diagnoses(lang, s, heading),
+        super::output::columns(),
     ));
     out
 }

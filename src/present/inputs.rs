@@ -3,6 +3,7 @@
 //! of what the report will contain are built here, so the two can't disagree.
 
 use crate::advisor::Assessment;
+use crate::advisor::standing::{self, Standing};
 use crate::i18n::{Lang, Msg, tr, trf};
 
 /// Inputs that are on the window's pages but not included in the assessment (so not in a
@@ -57,6 +58,97 @@ pub fn included(lang: Lang, a: &Assessment) -> Vec<String> {
         });
     }
     lines
+}
+
+/// The verdict on each thing the user set up (the training plan, the model to serve, the
+/// data-loading workload), with the figures it rests on and how it stands: the first lines of
+/// every view, before the machine's headline. Empty when only the machine was assessed.
+pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
+    use crate::format;
+    let mut out = Vec::new();
+    let checks = |msg,
+                  fits: &str,
+                  gpu: &crate::advisor::check::CapacityCheck,
+                  cpu: &crate::advisor::check::CapacityCheck| {
+        trf(
+            lang,
+            msg,
+            &[
+                ("fits", fits),
+                ("gpu", &format::gib(gpu.needed_bytes)),
+                (
+                    "gpu_have",
+                    &format::gib_or_unknown(lang, gpu.available_bytes),
+                ),
+                ("cpu", &format::gib(cpu.needed_bytes)),
+                (
+                    "cpu_have",
+                    &format::gib_or_unknown(lang, cpu.available_bytes),
+                ),
+            ],
+        )
+    };
+    if let Some(t) = &a.training_memory {
+        let fits = if t.fits == Some(false) && t.tight() {
+            tr(lang, Msg::InputsFitsTight)
+        } else {
+            super::training::fits_word(lang, t.fits)
+        };
+        out.push((
+            standing::training(t),
+            checks(Msg::AnswerTraining, fits, &t.gpu, &t.cpu),
+        ));
+    }
+    if let Some(m) = &a.inference_memory {
+        let standing = match m.fits {
+            Some(true) => Standing::Good,
+            Some(false) => Standing::Short(crate::advisor::Severity::Critical),
+            None => Standing::Short(crate::advisor::Severity::Warning),
+        };
+        out.push((
+            standing,
+            checks(
+                Msg::AnswerInference,
+                super::training::fits_word(lang, m.fits),
+                &m.gpu,
+                &m.cpu,
+            ),
+        ));
+    }
+    if let (Some(w), Some(p)) = (&a.workload, a.pipeline()) {
+        let b = &w.memory_budget;
+        // Whether it fits as "What this report assesses" says it (with the margin RAM must keep).
+        let fits = a
+            .procurement
+            .work
+            .iter()
+            .find(|n| n.subject == crate::advisor::recommend::Subject::Workload)
+            .map_or(b.headroom_bytes.map(|h| h >= 0), |n| n.fits);
+        let utilization = match p.predicted_gpu_utilization {
+            Some(u) => format::percent(u),
+            None if p.exceeds_ram => tr(lang, Msg::WorkUtilizationPastRam).to_string(),
+            None => format::unknown(lang),
+        };
+        let standing = match (fits, p.predicted_gpu_utilization) {
+            (Some(false), _) => Standing::Short(crate::advisor::Severity::Critical),
+            (_, Some(u)) => standing::utilization(u),
+            _ => Standing::Unknown,
+        };
+        out.push((
+            standing,
+            trf(
+                lang,
+                Msg::AnswerWorkload,
+                &[
+                    ("fits", super::training::fits_word(lang, fits)),
+                    ("working", &format::gib(b.working_set_bytes)),
+                    ("ram", &format::gib_or_unknown(lang, b.usable_ram_bytes)),
+                    ("utilization", &utilization),
+                ],
+            ),
+        ));
+    }
+    out
 }
 
 /// What a report of `a` will contain, for the export dialog: the machine, each included input

@@ -134,6 +134,9 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
         R::DropOffload if !r.changes.contains_key("offload_optimizer") => {
             Msg::AdviceDropOffloadTitleParam
         }
+        R::FitLoaderSettings if r.changes.contains_key("pin_memory") => {
+            Msg::AdviceFitLoaderSettingsTitleUnpinned
+        }
         id => title_msg(id),
     };
     let mut t = match (r.id, r.changes.get("shard")) {
@@ -248,8 +251,16 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
                 ),
                 (
                     "utilization",
-                    &o.predicted_gpu_utilization
-                        .map_or_else(|| format::unknown(lang), format::percent),
+                    &match o.predicted_gpu_utilization {
+                        Some(u) => format::percent(u),
+                        // Past RAM the run swaps: no utilisation is reachable.
+                        None if o.tightest == Some(Limit::Ram)
+                            && o.headroom_bytes.is_some_and(|h| h < 0) =>
+                        {
+                            tr(lang, Msg::WorkUtilizationPastRam).to_string()
+                        }
+                        None => format::unknown(lang),
+                    },
                 ),
                 ("fits", fits),
             ],

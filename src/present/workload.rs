@@ -37,9 +37,46 @@ pub fn preset_basis(lang: Lang, w: &crate::advisor::workload::Workload) -> Optio
         trf(
             lang,
             Msg::PresetBasedOn,
-            &[("name", name), ("fields", &super::join(lang, &b.changed))],
+            &[
+                ("name", name),
+                (
+                    "fields",
+                    &super::join(lang, &changed_labels(lang, &b.changed)),
+                ),
+            ],
         )
     })
+}
+
+/// The inputs changed from a preset (JSON field names, `dataset_bytes`, `width`) in the
+/// user's words: each one's label in the window ("Dataset size", "Width"), a DataLoader
+/// keyword as PyTorch spells it (`num_workers`), else its `advise` flag; each named once.
+pub fn changed_labels(lang: Lang, fields: &[String]) -> Vec<String> {
+    use crate::advisor::knobs::{self, Label};
+    let mut out: Vec<String> = Vec::new();
+    for field in fields {
+        let label = match knobs::of_field(knobs::WORKLOAD, field) {
+            Some(k) => match k.label {
+                Some(Label::Text(m)) => tr(lang, m).to_string(),
+                Some(Label::Sides(w, h)) => tr(
+                    lang,
+                    if k.fields.first() == Some(&field.as_str()) {
+                        w
+                    } else {
+                        h
+                    },
+                )
+                .to_string(),
+                Some(Label::Keyword) => field.clone(),
+                None => format!("--{}", k.flag),
+            },
+            None => field.replace('_', " "),
+        };
+        if !out.contains(&label) {
+            out.push(label);
+        }
+    }
+    out
 }
 
 /// Augmentation level.
@@ -233,14 +270,24 @@ pub fn budget_rows(lang: Lang, r: &WorkloadResult) -> Vec<(&'static str, String)
 /// "unknown" when not detected).
 pub fn ram_bar_label(lang: Lang, r: &WorkloadResult) -> String {
     let b = &r.memory_budget;
-    trf(
-        lang,
-        Msg::WorkRamBarLabel,
-        &[
-            ("working", &format::gib(b.working_set_bytes)),
-            ("ram", &format::gib_or_unknown(lang, b.usable_ram_bytes)),
-        ],
-    )
+    let working = format::gib(b.working_set_bytes);
+    let ram = format::gib_or_unknown(lang, b.usable_ram_bytes);
+    match b.headroom_bytes.filter(|h| *h < 0) {
+        Some(h) => trf(
+            lang,
+            Msg::WorkRamBarLabelOver,
+            &[
+                ("working", &working),
+                ("ram", &ram),
+                ("over", &format::gib(h.unsigned_abs())),
+            ],
+        ),
+        None => trf(
+            lang,
+            Msg::WorkRamBarLabel,
+            &[("working", &working), ("ram", &ram)],
+        ),
+    }
 }
 
 /// A stage's rate, the same in every view: "1,234 samples/s", or why it has none ("cached" for

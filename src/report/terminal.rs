@@ -13,8 +13,22 @@ use unicode_width::UnicodeWidthStr;
 use crate::linebreak;
 use crate::present::document::{Block, Chart};
 
-/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two).
+/// Width paragraphs are wrapped to, in terminal columns (CJK characters count two): the
+/// widest a line gets, on a wider terminal too (a paragraph wider than this is hard to read).
 pub const WIDTH: usize = 100;
+
+/// Narrowest width laid out for: 40 columns. A narrower `COLUMNS` is taken as 40.
+pub const MIN_WIDTH: usize = 40;
+
+/// The width to lay out for, from the terminal's `COLUMNS` (read by the caller, as `ls` and
+/// `git` read it): that many columns, at least [`MIN_WIDTH`] and at most [`WIDTH`]; [`WIDTH`]
+/// when it is unset or not a number (output to a file or a pipe).
+pub fn width_for(columns: Option<&str>) -> usize {
+    columns
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c > 0)
+        .map_or(WIDTH, |c| c.clamp(MIN_WIDTH, WIDTH))
+}
 
 /// Narrowest label column of a two-column list, in terminal columns: the tables of `advise`
 /// share it, so their values line up.
@@ -53,20 +67,20 @@ pub fn label_width<'a>(labels: impl IntoIterator<Item = &'a str>) -> usize {
         + 2
 }
 
-/// `text` wrapped to [`WIDTH`] columns, every line indented by `indent`.
-pub fn wrap(out: &mut String, indent: &str, text: &str) {
-    wrap_hanging(out, indent, indent, text);
+/// `text` wrapped to `width` columns, every line indented by `indent`.
+pub fn wrap(out: &mut String, indent: &str, text: &str, width: usize) {
+    wrap_hanging(out, indent, indent, text, width);
 }
 
-/// `text` wrapped to [`WIDTH`] columns, the first line indented by `first`, the others by
+/// `text` wrapped to `width` columns, the first line indented by `first`, the others by
 /// `rest`. Code spans lose their backticks ([`crate::codespan`]) and, like options, paths and
 /// file names, are never broken across lines ([`linebreak::break_lines_keeping`]): what a
 /// student copies from the terminal is the command as written.
-pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
+pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str, width: usize) {
     let spans = crate::codespan::parse(text);
     let text = spans.text.as_str();
     let indent = first.width().max(rest.width());
-    let max = WIDTH.saturating_sub(indent).max(20) as f32;
+    let max = width.saturating_sub(indent).max(20) as f32;
     let lines = linebreak::break_lines_keeping(text, &spans.code, max, |r| text[r].width() as f32);
     for (i, line) in linebreak::visible_lines(text, &lines)
         .into_iter()
@@ -79,68 +93,159 @@ pub fn wrap_hanging(out: &mut String, first: &str, rest: &str, text: &str) {
 }
 
 /// Label/value rows, the values in one column [`LABEL_MIN`] or more columns from the left
-/// margin (two spaces), wider when a label needs it. A value is a fact on its row's line (found
-/// with grep, even past the margin), unless it is wider than a whole line, prose (a purchase's
-/// reason): that wraps within its column.
-pub fn key_values(out: &mut String, rows: &[(String, String)]) {
+/// margin (two spaces), wider when a label needs it. A value that doesn't fit the `width`
+/// columns left to it wraps within its column.
+pub fn key_values(out: &mut String, rows: &[(String, String)], width: usize) {
     let w = label_width(rows.iter().map(|(l, _)| l.as_str())).max(LABEL_MIN);
     let rest = " ".repeat(2 + w);
     for (label, value) in rows {
         let first = format!("  {}", pad(label, w));
-        if value.width() > WIDTH {
-            wrap_hanging(out, &first, &rest, value);
+        if 2 + w + value.width() > width {
+            wrap_hanging(out, &first, &rest, value, width);
         } else {
             let _ = writeln!(out, "{}", format!("{first}{value}").trim_end());
         }
     }
 }
 
-/// A table: each column as wide as its widest cell plus two, indented two spaces; a header of
-/// empty cells is left out. A table wider than [`WIDTH`] wraps its widest column's cells within
-/// the columns left to it (never narrower than 20). Trailing spaces are trimmed.
-pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+/// A table indented two spaces ([`fit_table`] with nothing to drop or keep whole); a header of
+/// empty cells is left out.
+pub fn table(out: &mut String, header: &[String], rows: &[Vec<String>], width: usize) {
+    out.push_str(&fit_table("  ", header, rows, width, Fit::default()));
+}
+
+/// Columns wrapped down to this width before any is dropped: 16 (a column of a few words a
+/// line still reads as one). Assumption.
+pub const COMFORTABLE_COLUMN: usize = 16;
+
+/// How [`fit_table`] may fit a table: columns to leave out, the first first, and columns that
+/// never wrap (a machine's name).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fit<'a> {
+    /// Columns that may be left out, in that order.
+    pub drop: &'a [usize],
+    /// Columns whose cells never wrap.
+    pub whole: &'a [usize],
+}
+
+/// Column widths for cells of natural widths `natural` (the widest cell of each column) and
+/// narrowest widths `least` (the longest word), so that `indent` + the columns + two spaces
+/// between them fit `width`: the widest column gives up a column at a time, as `ls` and `git`
+/// fit a terminal. `None` when even the narrowest widths don't fit.
+fn fit_widths(
+    natural: &[usize],
+    least: &[usize],
+    indent: usize,
+    width: usize,
+) -> Option<Vec<usize>> {
+    let mut widths = natural.to_vec();
+    let gaps = 2 * natural.len().saturating_sub(1);
+    loop {
+        let total = indent + widths.iter().sum::<usize>() + gaps;
+        if total <= width {
+            return Some(widths);
+        }
+        let (i, _) = widths
+            .iter()
+            .enumerate()
+            .filter(|(i, w)| **w > least[*i])
+            .max_by_key(|(i, w)| (**w, std::cmp::Reverse(*i)))?;
+        widths[i] -= 1;
+    }
+}
+
+/// The longest unbreakable piece of `cell`, in columns.
+fn longest_word(cell: &str) -> usize {
+    linebreak::min_content_width_keeping(cell, &[], |r| cell[r].width() as f32) as usize
+}
+
+/// A table laid out to fit `width` columns, each line starting with `indent`: each column as
+/// wide as its widest cell plus two; when that is too wide, the widest columns wrap their
+/// cells (header too) a column at a time, down to [`COMFORTABLE_COLUMN`]; when even that is
+/// too wide, the columns `fit.drop` lists are left out, as few as it takes, and only then do
+/// columns wrap down to their longest word. A header of empty cells is left out; trailing
+/// spaces are trimmed.
+pub fn fit_table(
+    indent: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+    width: usize,
+    fit: Fit<'_>,
+) -> String {
     let columns = header
         .len()
         .max(rows.iter().map(Vec::len).max().unwrap_or(0));
-    let mut widths = vec![0; columns];
     let show_header = header.iter().any(|h| !h.is_empty());
-    let all = show_header
+    let all: Vec<&[String]> = show_header
         .then_some(header)
         .into_iter()
-        .chain(rows.iter().map(Vec::as_slice));
-    for row in all.clone() {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.width());
+        .chain(rows.iter().map(Vec::as_slice))
+        .collect();
+    let mut natural = vec![0; columns];
+    let mut least = vec![0; columns];
+    for row in &all {
+        for (i, cell) in row.iter().enumerate() {
+            natural[i] = natural[i].max(cell.width());
+            least[i] = least[i].max(longest_word(cell));
         }
     }
-    let total = 2 + widths.iter().sum::<usize>() + 2 * columns.saturating_sub(1);
-    if total > WIDTH {
-        if let Some(widest) = widths.iter_mut().max() {
-            *widest = widest.saturating_sub(total - WIDTH).max(20).min(*widest);
+    for &i in fit.whole {
+        if let Some(l) = least.get_mut(i) {
+            *l = natural[i];
         }
     }
-    for row in all {
-        // Each cell as lines no wider than its column; the row takes as many lines as its
-        // tallest cell.
-        let cells: Vec<Vec<String>> = row
-            .iter()
-            .zip(&widths)
-            .map(|(cell, w)| cell_lines(cell, *w))
-            .collect();
-        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
-        for n in 0..height {
-            let mut line = String::from("  ");
-            for (i, cell) in cells.iter().enumerate() {
-                let text = cell.get(n).map_or("", String::as_str);
-                if i + 1 < cells.len() {
-                    line.push_str(&pad(text, widths[i] + 2));
-                } else {
-                    line.push_str(text);
-                }
+    let comfortable: Vec<usize> = (0..columns)
+        .map(|i| least[i].max(natural[i].min(COMFORTABLE_COLUMN)))
+        .collect();
+    let mut kept: Vec<usize> = (0..columns).collect();
+    let mut dropped = fit.drop.iter();
+    let pick = |kept: &[usize], from: &[usize]| kept.iter().map(|&i| from[i]).collect::<Vec<_>>();
+    let widths = loop {
+        let nat = pick(&kept, &natural);
+        if let Some(w) = fit_widths(&nat, &pick(&kept, &comfortable), indent.width(), width) {
+            break w;
+        }
+        match dropped.next() {
+            Some(d) => kept.retain(|k| k != d),
+            // Nothing more to drop: down to each column's longest word.
+            None => {
+                let min = pick(&kept, &least);
+                break fit_widths(&nat, &min, indent.width(), width).unwrap_or(min);
             }
-            out.push_str(line.trim_end());
-            out.push('\n');
         }
+    };
+    let mut out = String::new();
+    for row in all {
+        let row: Vec<&str> = kept
+            .iter()
+            .map(|&i| row.get(i).map_or("", String::as_str))
+            .collect();
+        table_row(&mut out, indent, &row, &widths);
+    }
+    out
+}
+
+/// One row of a table: each cell broken into lines no wider than its column, the row as tall
+/// as its tallest cell.
+fn table_row(out: &mut String, indent: &str, row: &[&str], widths: &[usize]) {
+    let cells: Vec<Vec<String>> = row
+        .iter()
+        .zip(widths)
+        .map(|(cell, w)| cell_lines(cell, *w))
+        .collect();
+    let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+    for n in 0..height {
+        let mut line = String::from(indent);
+        for (i, cell) in cells.iter().enumerate() {
+            let text = cell.get(n).map_or("", String::as_str);
+            if i + 1 < cells.len() {
+                line.push_str(&pad(text, widths[i] + 2));
+            } else {
+                line.push_str(text);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
 }
 
@@ -200,20 +305,24 @@ fn line(s: &str) -> String {
 /// Renders blocks for the terminal (see the module's description). A section heading starts
 /// with a blank line; a finding ends with one.
 pub fn render(blocks: &[Block]) -> String {
+    render_width(blocks, WIDTH)
+}
+
+/// [`render`] laid out for a terminal `width` columns wide ([`width_for`]): paragraphs wrap
+/// and tables fit within it.
+pub fn render_width(blocks: &[Block], width: usize) -> String {
+    let width = width.clamp(MIN_WIDTH, WIDTH);
     let mut out = String::new();
     for block in blocks {
         match block {
-            Block::Title(t) | Block::Meta(t) => {
-                out.push_str(&line(t));
-                out.push('\n');
-            }
+            Block::Title(t) | Block::Meta(t) => wrap_hanging(&mut out, "", "  ", &line(t), width),
             // One blank line before a heading, also after a block that ends with one.
             Block::Heading(t) if out.ends_with("\n\n") => heading(&mut out, &line(t)),
             Block::Heading(t) => section(&mut out, &line(t)),
             Block::Subheading(t) => {
                 let _ = writeln!(out, "\n  {}", line(t));
             }
-            Block::Paragraph(t) | Block::Note(t) => wrap(&mut out, "  ", &line(t)),
+            Block::Paragraph(t) | Block::Note(t) => wrap(&mut out, "  ", &line(t), width),
             Block::Callout {
                 lang,
                 label,
@@ -222,13 +331,14 @@ pub fn render(blocks: &[Block]) -> String {
                 ..
             } => {
                 let title = Block::callout_title(*lang, label, title);
-                let _ = writeln!(out, "\n{}", line(&title));
-                wrap(&mut out, "  ", &line(body));
+                out.push('\n');
+                wrap_hanging(&mut out, "", "  ", &line(&title), width);
+                wrap(&mut out, "  ", &line(body), width);
             }
             Block::KeyValues(kv) => {
                 let kv: Vec<(String, String)> =
                     kv.iter().map(|(k, v)| (line(k), line(v))).collect();
-                key_values(&mut out, &kv);
+                key_values(&mut out, &kv, width);
             }
             Block::Table { header, rows, .. } => {
                 let header: Vec<String> = header.iter().map(|h| line(h)).collect();
@@ -236,16 +346,22 @@ pub fn render(blocks: &[Block]) -> String {
                     .iter()
                     .map(|r| r.iter().map(|c| line(c)).collect())
                     .collect();
-                table(&mut out, &header, &rows);
+                table(&mut out, &header, &rows, width);
             }
             Block::Bullets(items) => {
                 for i in items {
-                    wrap_hanging(&mut out, "  · ", "    ", &line(i));
+                    wrap_hanging(&mut out, "  · ", "    ", &line(i), width);
                 }
             }
             Block::Numbered(items) => {
                 for (n, i) in items.iter().enumerate() {
-                    wrap_hanging(&mut out, &format!("  {}. ", n + 1), "     ", &line(i));
+                    wrap_hanging(
+                        &mut out,
+                        &format!("  {}. ", n + 1),
+                        "     ",
+                        &line(i),
+                        width,
+                    );
                 }
             }
             Block::Finding {
@@ -255,10 +371,11 @@ pub fn render(blocks: &[Block]) -> String {
                 recommendations,
                 ..
             } => {
-                let _ = writeln!(out, "  [{}] {}", line(label), line(title));
-                wrap(&mut out, "      ", &line(explanation));
+                let head = format!("  [{}] ", line(label));
+                wrap_hanging(&mut out, &head, "      ", &line(title), width);
+                wrap(&mut out, "      ", &line(explanation), width);
                 for r in recommendations {
-                    wrap_hanging(&mut out, "      → ", "        ", &line(r));
+                    wrap_hanging(&mut out, "      → ", "        ", &line(r), width);
                 }
                 out.push('\n');
             }
@@ -271,9 +388,15 @@ pub fn render(blocks: &[Block]) -> String {
                 native,
                 ..
             } => {
-                wrap_hanging(&mut out, &format!("  {rank}. "), "     ", &line(text));
+                wrap_hanging(
+                    &mut out,
+                    &format!("  {rank}. "),
+                    "     ",
+                    &line(text),
+                    width,
+                );
                 if !apply_text.is_empty() {
-                    wrap(&mut out, "     ", &line(apply_text));
+                    wrap(&mut out, "     ", &line(apply_text), width);
                 }
                 // Each tool's text as it is pasted: its lines unwrapped, indented.
                 for (label, t) in native {
@@ -285,7 +408,7 @@ pub fn render(blocks: &[Block]) -> String {
             }
             Block::Verdict { title, body, .. } => {
                 for t in [title, body].into_iter().filter(|t| !t.is_empty()) {
-                    wrap(&mut out, "  ", &line(t));
+                    wrap(&mut out, "  ", &line(t), width);
                 }
             }
             Block::Checks { header, rows, .. } => {
@@ -294,7 +417,7 @@ pub fn render(blocks: &[Block]) -> String {
                     .iter()
                     .map(|(r, _)| r.iter().map(|c| line(c)).collect())
                     .collect();
-                table(&mut out, &header, &rows);
+                table(&mut out, &header, &rows, width);
             }
             Block::Chart(Chart::RatioGauge { ratio, .. }) => out.push_str(&gauge(*ratio)),
             Block::Chart(_) => {}
@@ -377,11 +500,12 @@ mod tests {
         assert!(expected.lines().all(|l| l.width() <= WIDTH));
     }
 
-    /// A value wider than a line (101 columns: 20 "abcd" words and "x") wraps within its
-    /// column: values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
-    /// continue under the value. A value of 99 columns stays on its row's line.
+    /// A value wider than its column (101 columns: 20 "abcd" words and "x") wraps within it:
+    /// values start at 2 + 28 = 30, so a line holds 70 columns, 14 words (69); the rest
+    /// continue under the value. A value of 69 columns (14 words) stays on its row's line; one
+    /// of 99 (20 words) wraps too (issue 35: every line fits the terminal).
     #[test]
-    fn only_a_value_wider_than_a_line_wraps_under_itself() {
+    fn a_value_wider_than_its_column_wraps_under_itself() {
         let words = |n: usize| vec!["abcd"; n].join(" ");
         let long = format!("{} x", words(20));
         let text = render(&[Block::KeyValues(vec![("Buy".into(), long)])]);
@@ -393,8 +517,74 @@ mod tests {
             words(6)
         );
         assert_eq!(text, expected);
-        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
-        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(20)));
+        let fact = render(&[Block::KeyValues(vec![("Modules".into(), words(14))])]);
+        assert_eq!(fact, format!("  {}{}\n", pad("Modules", 28), words(14)));
+        let wide = render(&[Block::KeyValues(vec![("Modules".into(), words(20))])]);
+        assert_eq!(
+            wide,
+            format!(
+                "  {}{}\n{}{}\n",
+                pad("Modules", 28),
+                words(14),
+                " ".repeat(30),
+                words(6)
+            )
+        );
+    }
+
+    /// At 80 columns a 70-column value after a 28-column label (2 + 28 + 70 = 100) wraps after
+    /// 50 columns (10 words, 49); a table of two 59-column cells ("abcd" words, 12 each) wraps
+    /// both to 2 + 38 + 2 + 38 = 80: the widest column gives up a column at a time, alternating.
+    #[test]
+    fn everything_fits_a_narrower_terminal() {
+        let words = |n: usize| vec!["abcd"; n].join(" ");
+        let kv = render_width(&[Block::KeyValues(vec![("Buy".into(), words(14))])], 80);
+        assert_eq!(
+            kv,
+            format!(
+                "  {}{}\n{}{}\n",
+                pad("Buy", 28),
+                words(10),
+                " ".repeat(30),
+                words(4)
+            )
+        );
+        let table = Block::Table {
+            header: vec![String::new(), String::new()],
+            rows: vec![vec![words(12), words(12)]],
+            widths: vec![1.0, 1.0],
+        };
+        let text = render_width(&[table], 80);
+        assert!(text.lines().all(|l| l.width() <= 80), "{text}");
+        // 38 columns hold 7 words (34; 8 take 39): 12 words take two lines in each column.
+        assert_eq!(
+            text,
+            format!(
+                "  {}{}\n  {}{}\n",
+                pad(&words(7), 40),
+                words(7),
+                pad(&words(5), 40),
+                words(5)
+            )
+        );
+    }
+
+    /// A table that can't fit by wrapping drops the columns it may, the first listed first.
+    #[test]
+    fn a_table_too_wide_to_wrap_drops_the_columns_it_may() {
+        let row = vec![
+            "name-one".to_string(),
+            "x".repeat(30),
+            "y".repeat(30),
+            "z".into(),
+        ];
+        let fit = Fit {
+            drop: &[2, 1],
+            whole: &[0],
+        };
+        // 8 + 30 + 30 + 1 + 3 gaps × 2 = 75 > 60: without column 2, 8 + 30 + 1 + 4 = 43.
+        let text = fit_table("", &[], &[row], 60, fit);
+        assert_eq!(text, format!("name-one  {}  z\n", "x".repeat(30)));
     }
 
     /// A recommendation is a numbered item with the line that applies it under its text,

@@ -44,7 +44,8 @@ pub fn ramvram() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("ramvram").unwrap();
     cmd.env_remove("RAMVRAM_LANG")
         .env("LANG", "C.UTF-8")
-        .env_remove("LC_ALL");
+        .env_remove("LC_ALL")
+        .env_remove("COLUMNS");
     cmd
 }
 

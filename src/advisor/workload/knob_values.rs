@@ -122,6 +122,7 @@ const WORKLOAD_APPLIED: &[KnobId] = &[
     K::NumWorkers,
     K::PrefetchFactor,
     K::BatchSize,
+    K::PinMemory,
     K::ImageSize,
     K::DatasetSize,
     K::Stored,

@@ -145,6 +145,8 @@ pub fn recommendations(
                     .with_knob(K::BatchSize, Quantity::Count(u64::from(b))),
             );
         }
+        // pin_memory=False, and the three loader settings searched together.
+        super::loader_levers::recommendations(r, &base, m, &mut out);
     }
     cache_levers(r, &base, m, fits_now, &mut out);
     let index = r.memory_budget.item(BudgetItemId::WorkerIndexCopies);

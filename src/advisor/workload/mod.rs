@@ -12,6 +12,7 @@ mod kinds;
 pub mod knob_values;
 mod lever_base;
 pub mod levers;
+mod loader_levers;
 mod pipeline;
 mod pipeline_levers;
 pub mod presets;
@@ -30,7 +31,7 @@ pub use budget::{
 };
 pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::DEFAULT_DECODE_MPIX_PER_CORE;
-pub use findings::{STARVED_CRITICAL, SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
+pub use findings::{SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
 pub use rates::{MachineRates, typical_storage, usable_cores};

@@ -72,8 +72,14 @@ pub struct Pipeline {
     /// The narrowest supply stage, whether or not it limits.
     #[serde(default)]
     pub narrowest: Option<StageId>,
-    /// min(1, narrowest supply / demand).
+    /// min(1, narrowest supply / demand); `None` when a rate is unknown or when the working
+    /// set exceeds usable RAM ([`Pipeline::exceeds_ram`]): then the run swaps (every stage
+    /// waits for the disk) or is killed, and no rate of the model holds.
     pub predicted_gpu_utilization: Option<f64>,
+    /// The working set exceeds usable RAM: the utilisation the stages would allow can't be
+    /// reached (the views say so instead of showing it).
+    #[serde(default)]
+    pub exceeds_ram: bool,
     /// The `num_workers` the advisor recommends: the fewest that meet demand with the working
     /// set in RAM, else the fastest that fits; `None` when decoding isn't on CPU workers or no
     /// count fits.
@@ -196,6 +202,7 @@ fn assemble(w: &Workload, stages: Vec<Stage>) -> Pipeline {
         bottleneck: supply.filter(|(_, r)| *r < demand).map(|(id, _)| id),
         narrowest: supply.map(|(id, _)| id),
         predicted_gpu_utilization: supply.map(|(_, r)| (r / demand).min(1.0)),
+        exceeds_ram: false,
         stages,
         recommended_num_workers: None,
         decode: None,
@@ -229,10 +236,17 @@ fn steady_state(w: &Workload, m: &MachineRates, mpix_per_core: f64) -> (MemoryBu
 pub fn simulate(w: &Workload, m: &MachineRates) -> (MemoryBudget, Pipeline) {
     let (rate, source) = costs::decode_rate_per_core(w);
     let (b, mut p) = steady_state(w, m, rate);
+    if b.headroom_bytes.is_some_and(|h| h < 0) {
+        // Past RAM the kernel swaps the loader's buffers: the stages' rates no longer hold
+        // (assumption: paging runs at disk speed, far below any stage here), so no
+        // utilisation is predicted; the RAM finding says why.
+        p.exceeds_ram = true;
+        p.predicted_gpu_utilization = None;
+    }
     let cpu_images = w.decode_on == DecodeOn::Cpu && w.width > 0;
     if cpu_images {
         let at = |r: f64| steady_state(w, m, r).1.predicted_gpu_utilization;
-        let default = source == Provenance::Default;
+        let default = source == Provenance::Default && !p.exceeds_ram;
         p.decode = Some(DecodeAssumption {
             mpix_per_core: rate,
             source,

@@ -59,9 +59,14 @@ pub struct PipelineView {
     pub narrowest: Option<StageId>,
     /// With a workload, true when the narrowest stage is below what the GPUs want.
     pub starves_gpus: Option<bool>,
-    /// With a workload, the simulator's min(1, narrowest supply / demand).
+    /// With a workload, the simulator's min(1, narrowest supply / demand); `None` when the
+    /// working set exceeds usable RAM ([`Self::exceeds_ram`]).
     #[serde(default)]
     pub predicted_gpu_utilization: Option<f64>,
+    /// With a workload whose working set exceeds usable RAM: no utilisation is reachable (the
+    /// run swaps or is killed).
+    #[serde(default)]
+    pub exceeds_ram: bool,
     /// With a workload, the `num_workers` the advisor recommends
     /// ([`super::levers::recommended_workers`]); `None` when decoding isn't on CPU workers or no
     /// count fits.
@@ -171,6 +176,7 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
         narrowest: r.and_then(|r| r.pipeline.narrowest),
         starves_gpus: r.map(|r| r.pipeline.bottleneck.is_some()),
         predicted_gpu_utilization: r.and_then(|r| r.pipeline.predicted_gpu_utilization),
+        exceeds_ram: r.is_some_and(|r| r.pipeline.exceeds_ram),
         recommended_num_workers: r.and_then(|r| r.pipeline.recommended_num_workers),
         utilization_at_half_decode_rate: decode.and_then(|d| d.utilization_at_half),
         utilization_at_double_decode_rate: decode.and_then(|d| d.utilization_at_double),

@@ -116,6 +116,18 @@ fn title(b: &mut Vec<Block>, lang: Lang, a: &Assessment, meta: &ReportMeta) {
 }
 
 fn verdict(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
+    // What the user asked first: each plan's verdict with its figures, then the headline.
+    let answers = present::inputs::answers(lang, a);
+    if !answers.is_empty() {
+        b.push(Block::Subheading(tr(lang, Msg::AnswerSection).to_string()));
+        for (standing, title) in answers {
+            b.push(Block::Verdict {
+                standing,
+                title,
+                body: String::new(),
+            });
+        }
+    }
     let h = present::headline::headline(lang, a);
     b.push(Block::Callout {
         lang,

@@ -19,6 +19,21 @@ pub fn section(b: &mut Vec<Block>, lang: Lang, m: &MonitorReport, redacted: bool
         (Some(_), true) => tr(lang, Msg::ReportRedactedHost).to_string(),
         (None, _) => tr(lang, Msg::MonitorReportLive).to_string(),
     };
+    // Whose run it is, from the trace's own header: a report of one machine may carry it only
+    // when it is that machine's (the window checks), and says so by name.
+    let host = m
+        .trace
+        .header
+        .profile
+        .as_ref()
+        .and_then(|p| p.host.hostname.as_deref());
+    if let (Some(host), false) = (host, redacted) {
+        b.push(Block::Meta(trf(
+            lang,
+            Msg::MonitorReportHost,
+            &[("host", &crate::sanitize::clean(host))],
+        )));
+    }
     b.push(Block::Meta(trf(
         lang,
         Msg::MonitorReportMeta,

@@ -165,7 +165,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
     b.push(pipeline_table(lang, p));
     let mut sentence = ww::bottleneck_sentence(lang, p);
-    if let Some(u) = p.predicted_gpu_utilization {
+    if p.exceeds_ram {
+        sentence.push_str(tr(lang, Msg::JoinUtilizationUnreachableSentence));
+    } else if let Some(u) = p.predicted_gpu_utilization {
         sentence.push_str(&trf(
             lang,
             Msg::JoinUtilizationSentence,

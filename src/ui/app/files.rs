@@ -146,7 +146,8 @@ impl RamvramApp {
                 Source::Detected => None,
             },
         };
-        let live = self.monitor_report();
+        // Only the shown machine's own run (another machine's is left out).
+        let live = self.monitor_report_for(&a.profile);
         // A redacted report is rendered from the assessment of the redacted profile.
         let redacted = form.redact.then(|| crate::advisor::redacted::redacted(a));
         let a = redacted.as_ref().unwrap_or(a);

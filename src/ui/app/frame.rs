@@ -94,7 +94,9 @@ impl RamvramApp {
                         egui::ScrollArea::vertical()
                             .id_salt("main-scroll")
                             .show(ui, |ui| {
-                                panels::machine::machine(ui, lang, a);
+                                let carried = (training_in.0 && training_in.1)
+                                    || (workload_in.0 && workload_in.1);
+                                panels::machine::machine(ui, lang, a, carried);
                             });
                     }
                     Tab::Training => commands.extend(panels::training::training(

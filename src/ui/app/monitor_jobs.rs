@@ -229,6 +229,33 @@ impl RamvramApp {
             .unwrap_or_default()
     }
 
+    /// The live diagnosis for a report of the machine `shown` (its profile). A run watched in
+    /// this window is this machine's: it goes only into a report of this machine (the same host
+    /// name, or, where either is unnamed, the machine detected here), never into another
+    /// machine's. A trace opened from a file or fetched from Prometheus goes in as the user
+    /// chose it, and the report names the host its header names
+    /// ([`crate::present::document::monitor`]).
+    pub(super) fn monitor_report_for(
+        &self,
+        shown: &crate::profile::MachineProfile,
+    ) -> Option<crate::report::monitor::MonitorReport> {
+        let r = self.monitor_report()?;
+        if !matches!(self.monitor.origin, Some(TraceOrigin::Live(_))) {
+            return Some(r);
+        }
+        let watched = r
+            .trace
+            .header
+            .profile
+            .as_ref()
+            .and_then(|p| p.host.hostname.as_deref());
+        let same = match (watched, shown.host.hostname.as_deref()) {
+            (Some(w), Some(s)) => w == s,
+            _ => self.source == super::source::Source::Detected,
+        };
+        same.then_some(r)
+    }
+
     /// The live diagnosis for a report: the trace on the Monitor page, when it has samples.
     pub(super) fn monitor_report(&self) -> Option<crate::report::monitor::MonitorReport> {
         let trace = self

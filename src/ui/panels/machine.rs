@@ -24,10 +24,16 @@ pub const SECTIONS: [Section; 8] = [
     Section::Procurement,
 ];
 
-/// Draws the Machine page for `a` in `lang`.
-pub fn machine(ui: &mut Ui, lang: Lang, a: &Assessment) {
+/// Draws the Machine page for `a` in `lang`; `restored` when a plan or workload it includes is
+/// as restored from the last session (said under the verdict on it, so a plan carried over
+/// from an earlier run of the window is never hidden where it changes the page).
+pub fn machine(ui: &mut Ui, lang: Lang, a: &Assessment, restored: bool) {
     for s in SECTIONS {
         match s {
+            Section::Verdict => {
+                crate::ui::blocks::show(ui, lang, "machine-Verdict", &machine::section(s, lang, a));
+                super::restored_note(ui, lang, restored);
+            }
             Section::Rules => super::rules::rules(ui, lang, a),
             Section::Recommendations => {
                 super::recommendations::recommendations(ui, lang, &a.recommendations, None)

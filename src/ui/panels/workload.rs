@@ -87,6 +87,14 @@ pub fn workload(
 fn outputs(ui: &mut Ui, lang: Lang, r: &WorkloadResult, p: &PipelineView, a: &Assessment) {
     super::heading(ui, tr(lang, Msg::WorkUtilization));
     match p.predicted_gpu_utilization {
+        // Past RAM no utilisation holds: said in the critical colour, never as a bar.
+        None if p.exceeds_ram => {
+            ui.add(Paragraph::new(
+                RichText::new(tr(lang, Msg::WorkUtilizationUnreachable))
+                    .color(theme::severity(Severity::Critical))
+                    .strong(),
+            ));
+        }
         Some(u) => {
             // The advisor judges the utilisation; the page only colours it.
             let colour = theme::standing(
