@@ -20,6 +20,7 @@ pub mod memory_words;
 pub mod model;
 pub mod monitor;
 pub mod names;
+pub mod price_errors;
 pub mod notes;
 pub mod parts;
 pub mod provenance;

@@ -88,6 +88,7 @@ impl RamvramApp {
                 let (fleet, fleet_skipped, fleet_sort) =
                     (&self.fleet, &self.fleet_skipped, self.fleet_sort);
                 let (planner, meeting) = (&mut self.planner, self.meeting_mode);
+                let prices = (&self.lab_prices, self.lab_prices_file.as_deref());
                 let monitor = &mut self.monitor;
                 egui::CentralPanel::default().show(ui, |ui| match tab {
                     Tab::Machine => {
@@ -128,6 +129,7 @@ impl RamvramApp {
                         fleet_sort,
                         planner,
                         meeting,
+                        prices,
                     )),
                     Tab::Monitor => {
                         egui::ScrollArea::vertical()

@@ -23,6 +23,7 @@ pub fn fleet(
     sort: FleetSort,
     planner: &mut PlannedMachine,
     meeting: bool,
+    prices: (&crate::advisor::buying::lab::PriceList, Option<&str>),
 ) -> Vec<Command> {
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
@@ -97,6 +98,9 @@ pub fn fleet(
                     skipped.iter().map(|(f, why)| (f.as_str(), Some(why))),
                 );
                 crate::ui::blocks::show(ui, lang, "fleet-skipped", &list);
+                commands.extend(super::lab_order::lab_order(
+                    ui, lang, machines, sort, prices.0, prices.1,
+                ));
                 if !meeting {
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));
                     super::fleet_chart::chart(ui, lang, machines, meeting);

@@ -8,6 +8,7 @@ pub mod decode_rate;
 pub mod export;
 pub mod fleet;
 pub mod fleet_chart;
+pub mod lab_order;
 pub mod hardware;
 pub mod machine;
 pub mod monitor;
