@@ -49,7 +49,13 @@ fn write_template(lang: Lang, fleet: &mut AssessedFleet<'_>, file: &Path) -> Res
     let mut items = Vec::new();
     for i in 0..fleet.count() {
         let m = fleet.machine(i);
-        for item in lab::items_to_price(&lab::machine_lines(&m.label, &m.assessment)) {
+        let a = &m.assessment;
+        let lines = lab::machine_lines(
+            &m.label,
+            &a.procurement,
+            a.profile.memory.channels_populated,
+        );
+        for item in lab::items_to_price(&lines) {
             if !items.contains(&item) {
                 items.push(item);
             }
@@ -59,7 +65,11 @@ fn write_template(lang: Lang, fleet: &mut AssessedFleet<'_>, file: &Path) -> Res
     crate::fsutil::write_atomic(file, text.as_bytes())
         .map_err(|e| crate::present::errors::write_failed(lang, file, &e))?;
     let shown = file.display().to_string();
-    say(&trf(lang, Msg::LabOrderTemplateWritten, &[("file", &shown)]));
+    say(&trf(
+        lang,
+        Msg::LabOrderTemplateWritten,
+        &[("file", &shown)],
+    ));
     Ok(())
 }
 
@@ -105,11 +115,12 @@ pub(super) fn write(
     let written = match options.format {
         Format::Pdf => {
             let machines: Vec<_> = (0..fleet.count()).map(|i| fleet.machine(i)).collect();
-            report::render_fleet_priced(&machines, &skipped, options, None, &price_list)
-                .and_then(|bytes| {
-                crate::fsutil::write_atomic(out, &bytes)
-                    .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
-            })
+            report::render_fleet_priced(&machines, &skipped, options, None, &price_list).and_then(
+                |bytes| {
+                    crate::fsutil::write_atomic(out, &bytes)
+                        .map_err(|e| crate::present::errors::write_failed(lang, out, &e))
+                },
+            )
         }
         Format::Json => crate::fsutil::write_atomic_with(out, &mut |w| {
             fleet_stream::write_json(&mut fleet, &skipped, options, w)

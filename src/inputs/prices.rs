@@ -81,11 +81,19 @@ pub fn parse_amount(text: &str) -> Option<Amount> {
     if !digits(whole) || !digits(frac) || frac.len() > 4 || whole.len() > 13 {
         return None;
     }
-    let units: u64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let units: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
     if units >= MAX_PRICE_UNITS {
         return None;
     }
-    let mut frac_e4: u64 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+    let mut frac_e4: u64 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().ok()?
+    };
     for _ in frac.len()..4 {
         frac_e4 *= 10;
     }
@@ -243,7 +251,17 @@ mod tests {
         assert_eq!(parse_amount("80"), Some(Amount(800_000)));
         assert_eq!(parse_amount(".5"), Some(Amount(5_000)));
         assert_eq!(parse_amount("0.0816"), Some(Amount(816)));
-        for bad in ["", ".", "-1", "1e3", "1,000", "1.23456", "$5", "NaN", "99999999999999"] {
+        for bad in [
+            "",
+            ".",
+            "-1",
+            "1e3",
+            "1,000",
+            "1.23456",
+            "$5",
+            "NaN",
+            "99999999999999",
+        ] {
             assert_eq!(parse_amount(bad), None, "{bad}");
         }
     }

@@ -37,17 +37,29 @@ pub fn price_file(lang: Lang, file: &str, e: &PriceFileError) -> String {
         PriceFileError::Empty { line, field } => trf(
             lang,
             Msg::PriceErrorEmpty,
-            &[("file", file), ("line", &line.to_string()), ("field", field)],
+            &[
+                ("file", file),
+                ("line", &line.to_string()),
+                ("field", field),
+            ],
         ),
         PriceFileError::BadPrice { line, value } => trf(
             lang,
             Msg::PriceErrorBadPrice,
-            &[("file", file), ("line", &line.to_string()), ("value", value)],
+            &[
+                ("file", file),
+                ("line", &line.to_string()),
+                ("value", value),
+            ],
         ),
         PriceFileError::BadCurrency { line, value } => trf(
             lang,
             Msg::PriceErrorBadCurrency,
-            &[("file", file), ("line", &line.to_string()), ("value", value)],
+            &[
+                ("file", file),
+                ("line", &line.to_string()),
+                ("value", value),
+            ],
         ),
         PriceFileError::Duplicate { line, first, item } => trf(
             lang,

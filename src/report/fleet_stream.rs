@@ -23,7 +23,7 @@ use crate::advisor::buying::lab::{LabTotals, PriceList};
 use crate::advisor::fleet::{AssessedFleet, FleetMachine};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
-    FleetPart, head, name_key, skipped_files, verdict_blocks,
+    FleetPart, head, name_key, order_summary, skipped_files, verdict_blocks,
 };
 use crate::present::purchase::lab;
 use crate::profile::dir::Skip;
@@ -166,7 +166,7 @@ pub fn write_markdown_priced(
                     spilled_table(out, String::new(), &header, table.take())?;
                 }
                 FleetPart::Totals => {
-                    let blocks = lab::summary_blocks(lang, &totals, prices, &meta.date);
+                    let blocks = order_summary(lang, &totals, prices, &meta.date);
                     out.write_all(rendered(blocks).as_bytes())?
                 }
                 // No table when nothing is to be bought.

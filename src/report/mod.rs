@@ -273,8 +273,14 @@ pub fn render_fleet_priced(
             Ok(text.into_bytes())
         }
         Format::Markdown | Format::Pdf => {
-            let mut blocks =
-                document::fleet::build_priced(machines, &skipped, &meta, options.lang, sort, prices);
+            let mut blocks = document::fleet::build_priced(
+                machines,
+                &skipped,
+                &meta,
+                options.lang,
+                sort,
+                prices,
+            );
             clean::clean_blocks(&mut blocks);
             if options.format == Format::Markdown {
                 Ok(markdown::render(&blocks).into_bytes())

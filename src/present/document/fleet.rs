@@ -33,8 +33,8 @@ pub fn build_priced(
     prices: &crate::advisor::buying::lab::PriceList,
 ) -> Vec<Block> {
     use crate::advisor::buying::lab::LabTotals;
-    use crate::present::purchase::lab;
     use crate::present::fleet::{header, row};
+    use crate::present::purchase::lab;
     // The window's order when it sent one; else by host name (then by where they came from),
     // as a reader looks them up.
     let machines: Vec<&crate::advisor::fleet::FleetMachine> = match sort {
@@ -67,10 +67,10 @@ pub fn build_priced(
                     widths: TABLE_WIDTHS.to_vec(),
                 }),
                 FleetPart::Totals => {
-                    b.extend(lab::summary_blocks(lang, &totals, prices, &meta.date));
+                    b.extend(order_summary(lang, &totals, prices, &meta.date));
                 }
                 FleetPart::Purchases => {
-                    b.extend(lab::table_blocks(lang, rows.take().unwrap_or_default()));
+                    b.extend(order_table(lang, rows.take().unwrap_or_default()));
                 }
                 FleetPart::Chart => b.push(chart(lang, &machines)),
                 FleetPart::Skipped => b.extend(skipped_files(
@@ -99,7 +99,7 @@ pub enum FleetPart {
     Machines,
     /// What to buy across the lab, summed: the sub-heading, the totals and where the prices
     /// come from, or a sentence when nothing is to be bought
-    /// ([`crate::present::purchase::lab::summary_blocks`]).
+    /// ([`order_summary`]).
     Totals,
     /// The order's table, a row per line
     /// ([`crate::present::purchase::lab::machine_rows`]); nothing when nothing is to be bought.
@@ -241,3 +241,38 @@ pub fn skipped_files<'a>(
     ]
 }
 
+/// The lab's order summed, first on the page: the sub-heading, then the totals
+/// ([`crate::present::purchase::lab::totals_rows`]) and where the prices come from; or a
+/// sentence when no machine has anything to buy.
+pub fn order_summary(
+    lang: Lang,
+    t: &crate::advisor::buying::lab::LabTotals,
+    prices: &crate::advisor::buying::lab::PriceList,
+    date: &str,
+) -> Vec<Block> {
+    use crate::present::purchase::lab;
+    let mut b = vec![Block::Subheading(
+        tr(lang, Msg::LabOrderHeading).to_string(),
+    )];
+    if t.machines == 0 {
+        b.push(Block::Paragraph(tr(lang, Msg::LabOrderNothing).to_string()));
+        return b;
+    }
+    b.push(Block::KeyValues(lab::totals_rows(lang, t)));
+    b.push(Block::Note(lab::prices_note(lang, prices, date)));
+    b
+}
+
+/// The lab's order as a table of `rows` ([`crate::present::purchase::lab::machine_rows`]);
+/// nothing when there are none.
+pub fn order_table(lang: Lang, rows: Vec<Vec<String>>) -> Vec<Block> {
+    use crate::present::purchase::lab;
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    vec![Block::Table {
+        header: lab::header(lang),
+        rows,
+        widths: lab::WIDTHS.to_vec(),
+    }]
+}

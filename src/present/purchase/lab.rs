@@ -2,8 +2,9 @@
 //! window's Lab machines page: one table of everything to buy across the machines (the machine,
 //! which option, the item, how many, the unit, the price each, the cost, why in one plain
 //! sentence), the totals (every module of every set counted, the cost of the cheapest fixes and
-//! of what the rules ask, what has no price) and where the prices come from. Computes nothing:
-//! the lines and sums are [`crate::advisor::buying::lab`]'s.
+//! of what the rules ask, what has no price) and where the prices come from; the document's
+//! blocks are [`crate::present::document::fleet::order_summary`]'s. Computes nothing: the lines
+//! and sums are [`crate::advisor::buying::lab`]'s.
 
 use crate::advisor::buying::lab::{
     Amount, Choice, CurrencyTotal, ItemKind, LabTotals, OrderLine, PriceList, PriceSource, Why,
@@ -12,7 +13,6 @@ use crate::advisor::buying::lab::{
 use crate::advisor::fleet::FleetMachine;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
-use crate::present::document::Block;
 
 /// The table's columns' widths (PDF units): machine, option, buy, qty, unit, price each, cost,
 /// why.
@@ -28,11 +28,6 @@ pub fn money(currency: &str, a: Amount) -> String {
         f.pop();
     }
     format!("{currency}{}{units}.{f}", format::NBSP)
-}
-
-/// The sub-heading.
-pub fn heading(lang: Lang) -> Block {
-    Block::Subheading(tr(lang, Msg::LabOrderHeading).to_string())
 }
 
 /// The table's header, matching [`rows`].
@@ -100,7 +95,10 @@ pub fn why(lang: Lang, m: &FleetMachine, l: &OrderLine) -> String {
         s.push_str(&trf(
             lang,
             Msg::LabOrderWhyChannels,
-            &[("before", &before.to_string()), ("after", &after.to_string())],
+            &[
+                ("before", &before.to_string()),
+                ("after", &after.to_string()),
+            ],
         ));
     }
     if l.new_machine {
@@ -126,18 +124,14 @@ pub fn line_cells(lang: Lang, m: &FleetMachine, l: &OrderLine, prices: &PriceLis
                 Msg::LabOrderInstanceItem,
                 &[
                     ("instance", &l.item.name),
-                    (
-                        "ram",
-                        &format::gib_or_unknown(lang, l.ram_after_bytes),
-                    ),
+                    ("ram", &format::gib_or_unknown(lang, l.ram_after_bytes)),
                 ],
             ),
             l.quantity.to_string(),
             tr(lang, Msg::LabOrderUnitInstance).to_string(),
         ),
         ItemKind::Other => {
-            let text = super::order::order(lang, &m.assessment)
-                .map_or_else(String::new, |o| o.buy);
+            let text = super::order::order(lang, &m.assessment).map_or_else(String::new, |o| o.buy);
             (
                 trf(lang, Msg::LabOrderOtherItem, &[("text", &text)]),
                 dash.clone(),
@@ -181,7 +175,12 @@ pub fn machine_rows(
     m: &FleetMachine,
     prices: &PriceList,
 ) -> (Vec<Vec<String>>, Vec<OrderLine>) {
-    let lines = machine_lines(&m.label, &m.assessment);
+    let a = &m.assessment;
+    let lines = machine_lines(
+        &m.label,
+        &a.procurement,
+        a.profile.memory.channels_populated,
+    );
     let rows = lines
         .iter()
         .map(|l| line_cells(lang, m, l, prices))
@@ -300,44 +299,4 @@ pub fn prices_note(lang: Lang, prices: &PriceList, date: &str) -> String {
         Msg::LabOrderPricesTypical,
         &[("source", &source), ("date", &read)],
     )
-}
-
-/// The order's summary, first on the page: the sub-heading, then the totals and where the
-/// prices come from; or a sentence when no machine has anything to buy.
-pub fn summary_blocks(lang: Lang, t: &LabTotals, prices: &PriceList, date: &str) -> Vec<Block> {
-    let mut b = vec![heading(lang)];
-    if t.machines == 0 {
-        b.push(Block::Paragraph(tr(lang, Msg::LabOrderNothing).to_string()));
-        return b;
-    }
-    b.push(Block::KeyValues(totals_rows(lang, t)));
-    b.push(Block::Note(prices_note(lang, prices, date)));
-    b
-}
-
-/// The order's table of `rows` ([`machine_rows`]); nothing when there are none.
-pub fn table_blocks(lang: Lang, rows: Vec<Vec<String>>) -> Vec<Block> {
-    if rows.is_empty() {
-        return Vec::new();
-    }
-    vec![Block::Table {
-        header: header(lang),
-        rows,
-        widths: WIDTHS.to_vec(),
-    }]
-}
-
-/// The whole order for `machines` in their order: the summary ([`summary_blocks`]), then the
-/// table ([`table_blocks`]).
-pub fn blocks(lang: Lang, machines: &[&FleetMachine], prices: &PriceList, date: &str) -> Vec<Block> {
-    let mut rows = Vec::new();
-    let mut totals = LabTotals::default();
-    for m in machines {
-        let (r, lines) = machine_rows(lang, m, prices);
-        rows.extend(r);
-        totals.add(&lines, prices);
-    }
-    let mut b = summary_blocks(lang, &totals, prices, date);
-    b.extend(table_blocks(lang, rows));
-    b
 }

@@ -98,9 +98,9 @@ impl RamvramApp {
             &self.lab_prices,
         )
         .and_then(|bytes| {
-                    crate::fsutil::write_atomic(path, &bytes)
-                        .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
-                });
+            crate::fsutil::write_atomic(path, &bytes)
+                .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
+        });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),
             Err(e) => Message::ExportFailed(e),

@@ -46,7 +46,12 @@ pub fn lab_order(
         rows.extend(r);
         totals.add(&lines, prices);
     }
-    let summary = lab::summary_blocks(lang, &totals, prices, &crate::report::today());
+    let summary = crate::present::document::fleet::order_summary(
+        lang,
+        &totals,
+        prices,
+        &crate::report::today(),
+    );
     // The summary's own heading is drawn above, with the button.
     crate::ui::blocks::show(ui, lang, "lab-order-summary", &summary[1..]);
     if rows.is_empty() {

@@ -21,7 +21,6 @@ pub use types::{
 
 use super::procurement::{Basis, Procurement, RamReason};
 use super::purchase::{ModuleSpec, Purchase};
-use crate::advisor::Assessment;
 use crate::advisor::buying::dimm_sets::DimmSet;
 use crate::catalog::modules::FormFactor;
 
@@ -73,12 +72,11 @@ fn set_item(s: &DimmSet) -> Item {
 /// afterwards.
 type Bought = (Item, u32, bool, bool, Option<(u32, u32)>, Option<u64>);
 
-fn bought(a: &Assessment, buy: &Purchase) -> Option<Bought> {
+fn bought(channels_before: Option<u32>, buy: &Purchase) -> Option<Bought> {
     Some(match buy {
         Purchase::NotNeeded { .. } => return None,
         Purchase::AddModules(plan) | Purchase::ReplaceModules(plan) => {
-            let before = a.profile.memory.channels_populated;
-            let channels = match (before, plan.channels_after) {
+            let channels = match (channels_before, plan.channels_after) {
                 (Some(b), Some(after)) if after > b => Some((b, after)),
                 _ => None,
             };
@@ -104,13 +102,27 @@ fn bought(a: &Assessment, buy: &Purchase) -> Option<Bought> {
         ),
         Purchase::Generic { dimm_sets, .. } if !dimm_sets.is_empty() => {
             let s = &dimm_sets[0];
-            (set_item(s), s.modules(), false, true, None, Some(s.total_bytes))
+            (
+                set_item(s),
+                s.modules(),
+                false,
+                true,
+                None,
+                Some(s.total_bytes),
+            )
         }
         Purchase::Soldered { alternative, .. } | Purchase::BoardLimit { alternative, .. }
             if !alternative.is_empty() =>
         {
             let s = &alternative[0];
-            (set_item(s), s.modules(), true, false, None, Some(s.total_bytes))
+            (
+                set_item(s),
+                s.modules(),
+                true,
+                false,
+                None,
+                Some(s.total_bytes),
+            )
         }
         _ => (
             Item {
@@ -144,11 +156,15 @@ fn rules_why(p: &Procurement) -> Why {
     }
 }
 
-/// The lines of one machine's order, fix first, then the rules' option; one line (or one set of
-/// lines) marked [`Choice::FixAndRules`] when the two are the same purchase. Empty when there
+/// The lines of one machine's order (labelled `label`, its procurement section `p`, the memory
+/// channels holding a module now `channels_populated`), fix first, then the rules' option; one
+/// line marked [`Choice::FixAndRules`] when the two are the same purchase. Empty when there
 /// is nothing to buy.
-pub fn machine_lines(label: &str, a: &Assessment) -> Vec<OrderLine> {
-    let p = &a.procurement;
+pub fn machine_lines(
+    label: &str,
+    p: &Procurement,
+    channels_populated: Option<u32>,
+) -> Vec<OrderLine> {
     let to_buy = super::order::to_buy(p).map(|(b, _)| b);
     let (fix, rules) = match p.basis {
         // What was set up doesn't fit: its need is the fix; the rules aren't sized then.
@@ -179,7 +195,7 @@ pub fn machine_lines(label: &str, a: &Assessment) -> Vec<OrderLine> {
     let mut out = Vec::new();
     let mut push = |buy: &Purchase, choice, why| {
         if let Some((item, quantity, new_machine, full_set, channels, ram_after_bytes)) =
-            bought(a, buy)
+            bought(channels_populated, buy)
         {
             out.push(OrderLine {
                 machine: label.to_string(),
@@ -277,7 +293,8 @@ impl LabTotals {
                     self.instances_rules += u32::from(l.choice.in_rules_total());
                 }
             }
-            let priced = price_of(prices, &l.item).and_then(|p| Some((p, line_cost(p, l.quantity)?)));
+            let priced =
+                price_of(prices, &l.item).and_then(|p| Some((p, line_cost(p, l.quantity)?)));
             let Some((price, cost)) = priced else {
                 self.unpriced += 1;
                 continue;

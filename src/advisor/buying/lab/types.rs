@@ -113,7 +113,9 @@ pub struct OrderLine {
 
 /// An amount of money in ten-thousandths of the currency's unit (`1.212` USD is `12_120`):
 /// exact for every price a provider or a lab writes with up to four decimals.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Amount(pub u64);
 
 impl Amount {
