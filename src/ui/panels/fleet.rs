@@ -98,13 +98,14 @@ pub fn fleet(
                     skipped.iter().map(|(f, why)| (f.as_str(), Some(why))),
                 );
                 crate::ui::blocks::show(ui, lang, "fleet-skipped", &list);
-                commands.extend(super::lab_order::lab_order(
-                    ui, lang, machines, sort, prices.0, prices.1,
-                ));
                 if !meeting {
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));
                     super::fleet_chart::chart(ui, lang, machines, meeting);
                 }
+                // What to buy across the lab, priced, after the table and its chart.
+                commands.extend(super::lab_order::lab_order(
+                    ui, lang, machines, sort, prices.0, prices.1,
+                ));
             }
             super::heading(ui, tr(lang, Msg::PlannerSection));
             commands.extend(planner_form(ui, lang, planner));
