@@ -6,6 +6,7 @@
 //! blocks are [`crate::present::document::fleet::order_summary`]'s. Computes nothing: the lines
 //! and sums are [`crate::advisor::buying::lab`]'s.
 
+use crate::advisor::Assessment;
 use crate::advisor::buying::lab::{
     Amount, Choice, CurrencyTotal, ItemKind, LabTotals, OrderLine, PriceList, PriceSource, Why,
     line_cost, machine_lines, price_of,
@@ -58,8 +59,9 @@ fn choice(lang: Lang, c: Choice) -> &'static str {
     )
 }
 
-/// Why a line is bought, in one plain sentence (with the channels and the new machine after).
-pub fn why(lang: Lang, m: &FleetMachine, l: &OrderLine) -> String {
+/// Why a line of `a`'s order is bought, in one plain sentence (with the channels and the new
+/// machine after).
+pub fn why(lang: Lang, a: &Assessment, l: &OrderLine) -> String {
     let mut s = match l.why {
         Why::BelowVram {
             ram_bytes,
@@ -85,10 +87,7 @@ pub fn why(lang: Lang, m: &FleetMachine, l: &OrderLine) -> String {
         Why::Work { .. } => trf(
             lang,
             Msg::LabOrderWhyWork,
-            &[(
-                "work",
-                &super::work_names(lang, &m.assessment.procurement.work),
-            )],
+            &[("work", &super::work_names(lang, &a.procurement.work))],
         ),
     };
     if let Some((before, after)) = l.channels {
@@ -109,35 +108,60 @@ pub fn why(lang: Lang, m: &FleetMachine, l: &OrderLine) -> String {
     s
 }
 
+/// What a line buys, in words: the module's name, the instance with its RAM, or (another
+/// change) the purchase line of `a`'s own report.
+pub fn item_text(lang: Lang, a: &Assessment, l: &OrderLine) -> String {
+    match l.item.kind {
+        ItemKind::Module => l.item.name.clone(),
+        ItemKind::Instance => trf(
+            lang,
+            Msg::LabOrderInstanceItem,
+            &[
+                ("instance", &l.item.name),
+                ("ram", &format::gib_or_unknown(lang, l.ram_after_bytes)),
+            ],
+        ),
+        ItemKind::Other => {
+            let text = super::order::order(lang, a).map_or_else(String::new, |o| o.buy);
+            trf(lang, Msg::LabOrderOtherItem, &[("text", &text)])
+        }
+    }
+}
+
+/// A machine's cheapest fix in one line, when it differs from what the rules ask (a
+/// g5.xlarge's g5.2xlarge beside the rules' g5.4xlarge): the item, then why; `None`
+/// otherwise. A machine's own report shows it beside its purchase line.
+pub fn fix_line(lang: Lang, a: &Assessment) -> Option<String> {
+    let lines = machine_lines("", &a.procurement, a.profile.memory.channels_populated);
+    let fix = lines.iter().find(|l| l.choice == Choice::Fix)?;
+    if !lines.iter().any(|l| l.choice == Choice::Rules) {
+        return None;
+    }
+    let item = match fix.item.kind {
+        ItemKind::Module => format!("{} × {}", fix.quantity, fix.item.name),
+        _ => item_text(lang, a, fix),
+    };
+    Some(super::super::words::sentences(
+        lang,
+        &trf(lang, Msg::LabOrderFixItem, &[("item", &item)]),
+        &why(lang, a, fix),
+    ))
+}
+
 /// One line as table cells ([`header`]'s columns).
 pub fn line_cells(lang: Lang, m: &FleetMachine, l: &OrderLine, prices: &PriceList) -> Vec<String> {
     let dash = "—".to_string();
-    let (item, qty, unit) = match l.item.kind {
+    let item = item_text(lang, &m.assessment, l);
+    let (qty, unit) = match l.item.kind {
         ItemKind::Module => (
-            l.item.name.clone(),
             l.quantity.to_string(),
             tr(lang, Msg::LabOrderUnitModule).to_string(),
         ),
         ItemKind::Instance => (
-            trf(
-                lang,
-                Msg::LabOrderInstanceItem,
-                &[
-                    ("instance", &l.item.name),
-                    ("ram", &format::gib_or_unknown(lang, l.ram_after_bytes)),
-                ],
-            ),
             l.quantity.to_string(),
             tr(lang, Msg::LabOrderUnitInstance).to_string(),
         ),
-        ItemKind::Other => {
-            let text = super::order::order(lang, &m.assessment).map_or_else(String::new, |o| o.buy);
-            (
-                trf(lang, Msg::LabOrderOtherItem, &[("text", &text)]),
-                dash.clone(),
-                tr(lang, Msg::LabOrderUnitOther).to_string(),
-            )
-        }
+        ItemKind::Other => (dash.clone(), tr(lang, Msg::LabOrderUnitOther).to_string()),
     };
     let hourly = |s: String| match l.item.kind {
         ItemKind::Instance => trf(lang, Msg::LabOrderPerHour, &[("price", &s)]),
@@ -165,7 +189,7 @@ pub fn line_cells(lang: Lang, m: &FleetMachine, l: &OrderLine, prices: &PriceLis
         unit,
         each,
         cost,
-        why(lang, m, l),
+        why(lang, &m.assessment, l),
     ]
 }
 
