@@ -23,14 +23,17 @@ pub struct TypicalPrice {
     pub currency: &'static str,
     /// True when per hour on demand, false when bought once.
     pub per_hour: bool,
-    /// Where it was published.
+    /// Where it was published, as an id the report words in each language
+    /// ([`AWS_SOURCE`]).
     pub source: &'static str,
     /// When it was read, `YYYY-MM-DD`.
     pub date: &'static str,
 }
 
-/// Where the instance prices were read.
-pub const AWS_SOURCE: &str = "AWS EC2 on-demand, Linux, us-east-1 (AWS Price List API, as in github:skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv @00148f2)";
+/// Where the instance prices were read, as an id: AWS EC2 on-demand Linux prices in us-east-1,
+/// from the AWS Price List API as copied in github:skypilot-org/skypilot-catalog
+/// `catalogs/v8/aws/vms.csv` @00148f2 (the report's words: `lab_order.source_aws_us_east_1`).
+pub const AWS_SOURCE: &str = "aws-us-east-1";
 
 /// When they were read.
 pub const AWS_DATE: &str = "2026-12-04";

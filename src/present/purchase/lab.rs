@@ -318,6 +318,10 @@ pub fn prices_note(lang: Lang, prices: &PriceList, date: &str) -> String {
             PriceSource::File { .. } => None,
         })
         .unwrap_or_default();
+    let source = match source.as_str() {
+        crate::catalog::prices::AWS_SOURCE => tr(lang, Msg::LabOrderSourceAwsUsEast1).to_string(),
+        other => other.to_string(),
+    };
     trf(
         lang,
         Msg::LabOrderPricesTypical,
