@@ -278,7 +278,7 @@ fn the_fleet_json_of_thousands_of_nodes_fits_in_a_small_heap() {
 /// g5.xlarge (16 GiB) moves to the g5.4xlarge (64 GiB, AWS's table), the first g5 size with 48.
 #[test]
 fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
-    use ramvram::advisor::buying::order::fleet_order;
+    use ramvram::advisor::buying::lab::{LabTotals, machine_lines, typical_prices};
     use ramvram::present::fleet::FleetSort;
     let desk = common::fixture("desktop-3090-1x32-ddr4-4slot");
     let fleet = assess_fleet(vec![
@@ -302,20 +302,30 @@ fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
             vec![],
         ),
     ]);
-    let t = fleet_order(&fleet);
+    let mut t = LabTotals::default();
+    for m in &fleet {
+        let a = &m.assessment;
+        let lines = machine_lines(
+            &m.label,
+            &a.procurement,
+            a.profile.memory.channels_populated,
+        );
+        t.add(&lines, &typical_prices());
+    }
     assert_eq!(
         t.machines, 3,
         "the DGX H100 (2 TiB for 640 GB of VRAM) needs nothing"
     );
-    assert_eq!(t.modules.len(), 1);
-    let (spec, count) = &t.modules[0];
     assert_eq!(
-        (spec.memory_type.as_str(), spec.speed_mts, spec.size_bytes),
-        ("DDR4", Some(3200), 32 << 30)
+        t.modules_rules,
+        [("32 GB DDR4-3200 UDIMM".to_string(), 2)],
+        "one 32 GB module for each desktop"
     );
-    assert_eq!(*count, 2);
-    assert_eq!(t.ram_added_bytes, 64 << 30);
-    assert_eq!(t.instance_moves, 1);
+    assert!(
+        t.modules_fix.is_empty(),
+        "the desktops' RAM reaches their GPU's"
+    );
+    assert_eq!((t.instances_fix, t.instances_rules), (1, 1));
     let options = ramvram::report::ReportOptions {
         format: ramvram::report::Format::Markdown,
         lang: ramvram::report::ReportLang::One(ramvram::i18n::Lang::En),
@@ -333,21 +343,35 @@ fn the_lab_report_adds_up_what_to_buy_and_follows_the_window_order() {
         ramvram::report::render_fleet_sorted(&fleet, &[], &options, sort).unwrap(),
     )
     .unwrap();
+    // The machines' table, after the lab's order (page 1).
+    let table = md.find("| Machine | GPUs |").expect("the machines' table");
     let at = |s: &str| {
-        md.find(&format!("| {s} "))
+        md[table..]
+            .find(&format!("| {s} "))
             .unwrap_or_else(|| panic!("{s}: {md}"))
     };
     assert!(at("dgx") < at("desk-a") && at("desk-b") < at("g5"), "{md}");
-    assert!(md.contains("### What to buy"), "{md}");
+    // The order's lines follow the same order: the desktops (1.33×) before the g5 (0.67×).
+    let order = &md[..table];
+    let line = |s: &str| {
+        order
+            .find(&format!("| {s} |"))
+            .unwrap_or_else(|| panic!("{s}: {md}"))
+    };
     assert!(
-        md.contains("| Modules to buy, in all | 2 × 32\u{a0}GB DDR4-3200 |"),
+        line("desk-a") < line("desk-b") && line("desk-b") < line("g5"),
         "{md}"
     );
+    assert!(order.contains("### What to buy, across the lab"), "{md}");
     assert!(
-        md.contains("| RAM the modules add | 64.0\u{a0}GiB |"),
+        order.contains(
+            "| Modules for what the rules ask | 2 × 32 GB DDR4-3200 UDIMM (2 modules in all) |"
+        ),
         "{md}"
     );
-    assert!(md.contains("Move to g5.4xlarge"), "{md}");
+    assert!(order.contains("g5.4xlarge (64.0\u{a0}GiB of RAM)"), "{md}");
+    // The g5's cheapest fix beside it: g5.2xlarge (32 GiB ≥ its 24 GB A10G).
+    assert!(order.contains("g5.2xlarge (32.0\u{a0}GiB of RAM)"), "{md}");
 }
 
 /// The fleet assessor shares one assessment among machines that differ only in their host

@@ -164,7 +164,8 @@ fn advise_golden() {
     finish(failures);
 }
 
-/// A report's Markdown with its date (today's) replaced by `DATE`.
+/// A report's Markdown with its date (today's, on the `_date · ramvram …_` line) replaced by
+/// `DATE`; other dates (the typical prices' "read 2026-12-04") are kept.
 fn markdown_report(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.md");
@@ -174,7 +175,7 @@ fn markdown_report(args: &[&str]) -> String {
     run(&all);
     std::fs::read_to_string(&out)
         .unwrap()
-        .replace(&ramvram::report::today(), "DATE")
+        .replace(&format!("_{} · ", ramvram::report::today()), "_DATE · ")
 }
 
 /// `ramvram report --profile F [plan] --out r.md`: the document the terminal's `advise` shares

@@ -7,6 +7,7 @@ pub mod model_shape;
 pub mod models;
 pub mod modules;
 pub mod planner;
+pub mod prices;
 
 use std::sync::OnceLock;
 

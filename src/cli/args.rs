@@ -102,6 +102,15 @@ pub enum Command {
         /// timeline chart.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// With a lab's machines: the lab's price list (CSV `item,price,currency`, items named
+        /// as the purchase lines name them) that prices what to buy, with a total on page 1;
+        /// without it, typical prices with their source and date.
+        #[arg(long, value_name = "FILE")]
+        prices: Option<PathBuf>,
+        /// With a lab's machines: also write the items the report prices to FILE (CSV
+        /// `item,price,currency`, the price and currency empty) for the lab to fill in.
+        #[arg(long, value_name = "FILE")]
+        prices_template: Option<PathBuf>,
     },
     /// Measure this machine: memory bandwidth (STREAM-style), JPEG decode speed or a folder's
     /// read speed.

@@ -111,6 +111,8 @@ pub fn run(args: &Args) -> Option<ExitCode> {
             machines,
             out,
             redact,
+            prices,
+            prices_template,
             ..
         } if machines.is_fleet() => {
             let options = report::ReportOptions {
@@ -125,8 +127,21 @@ pub fn run(args: &Args) -> Option<ExitCode> {
                 slurm: machines.slurm.as_deref(),
                 prometheus: machines.prometheus_source(),
             };
-            fleet_report::write(lang, from, &options, out)
+            let prices = fleet_report::Prices {
+                list: prices.as_deref(),
+                template: prices_template.as_deref(),
+            };
+            fleet_report::write(lang, from, &options, prices, out)
         }
+        Command::Report {
+            prices,
+            prices_template,
+            ..
+        } if prices.is_some() || prices_template.is_some() => fail(
+            lang,
+            EXIT_BAD_INPUT,
+            crate::i18n::tr(lang, Msg::LabOrderPricesNeedFleet),
+        ),
         Command::Report {
             machines,
             out,

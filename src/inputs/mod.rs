@@ -6,4 +6,5 @@
 pub mod dataset;
 pub mod fleet;
 pub mod model_files;
+pub mod prices;
 pub mod scenario;

@@ -19,13 +19,13 @@ use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
 use super::{ReportOptions, SkippedFile, clean, markdown};
-use crate::advisor::buying::order::{FleetOrder, fleet_order};
+use crate::advisor::buying::lab::{LabTotals, PriceList};
 use crate::advisor::fleet::{AssessedFleet, FleetMachine};
 use crate::present::document::Block;
 use crate::present::document::fleet::{
-    self, FleetPart, head, name_key, purchase_header, purchase_row, purchases_heading,
-    skipped_files, verdict_blocks,
+    FleetPart, head, name_key, order_summary, skipped_files, verdict_blocks,
 };
+use crate::present::purchase::lab;
 use crate::profile::dir::Skip;
 use crate::sanitize::UnsafeInJson;
 
@@ -88,7 +88,8 @@ pub fn write_json(
 }
 
 /// Writes the fleet report as Markdown (the bytes of [`super::render_fleet`]), taking each
-/// machine once, by name (`fleet` redacted when `options.redact`); see the module's notes.
+/// machine once, by name (`fleet` redacted when `options.redact`); see the module's notes. The
+/// lab's order is priced with the typical prices ([`write_markdown_priced`]).
 ///
 /// # Errors
 /// The writer's error, or one creating or reading the temporary files.
@@ -96,6 +97,22 @@ pub fn write_markdown(
     fleet: &mut AssessedFleet<'_>,
     skipped: &[(String, Skip)],
     options: &ReportOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let prices = crate::advisor::buying::lab::typical_prices();
+    write_markdown_priced(fleet, skipped, options, &prices, out)
+}
+
+/// [`write_markdown`] with the lab's order priced from `prices` (the bytes of
+/// [`super::render_fleet_priced`]).
+///
+/// # Errors
+/// As [`write_markdown`].
+pub fn write_markdown_priced(
+    fleet: &mut AssessedFleet<'_>,
+    skipped: &[(String, Skip)],
+    options: &ReportOptions,
+    prices: &PriceList,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let langs = options.lang.langs();
@@ -112,18 +129,21 @@ pub fn write_markdown(
         .iter()
         .map(|_| Sections::new())
         .collect::<io::Result<Vec<_>>>()?;
-    let mut totals = FleetOrder::default();
     let mut line = String::new();
     for (_, i) in order {
         let m = fleet.machine(i);
-        add_order(&mut totals, &m);
         for (&lang, s) in langs.iter().zip(&mut sections) {
             line.clear();
             markdown::table_row(&mut line, &cleaned(crate::present::fleet::row(lang, &m)));
             s.table.write_all(line.as_bytes())?;
-            line.clear();
-            markdown::table_row(&mut line, &cleaned(purchase_row(lang, &m)));
-            s.purchases.write_all(line.as_bytes())?;
+            let (rows, lines) = lab::machine_rows(lang, &m, prices);
+            s.totals.add(&lines, prices);
+            for row in rows {
+                line.clear();
+                markdown::table_row(&mut line, &cleaned(row));
+                s.purchases.write_all(line.as_bytes())?;
+                s.order_rows += 1;
+            }
             s.verdicts
                 .write_all(rendered(verdict_blocks(lang, &m)).as_bytes())?;
         }
@@ -133,6 +153,8 @@ pub fn write_markdown(
             table,
             purchases,
             verdicts,
+            totals,
+            order_rows,
         } = s;
         let (mut table, mut purchases, mut verdicts) =
             (Some(table), Some(purchases), Some(verdicts));
@@ -143,13 +165,15 @@ pub fn write_markdown(
                     let header = cleaned(crate::present::fleet::header(lang));
                     spilled_table(out, String::new(), &header, table.take())?;
                 }
-                FleetPart::Purchases => {
-                    let heading = rendered(vec![purchases_heading(lang)]);
-                    let header = cleaned(purchase_header(lang));
-                    spilled_table(out, heading, &header, purchases.take())?;
-                }
                 FleetPart::Totals => {
-                    out.write_all(rendered(vec![fleet::totals(lang, &totals)]).as_bytes())?
+                    let blocks = order_summary(lang, &totals, prices, &meta.date);
+                    out.write_all(rendered(blocks).as_bytes())?
+                }
+                // No table when nothing is to be bought.
+                FleetPart::Purchases if order_rows == 0 => {}
+                FleetPart::Purchases => {
+                    let header = cleaned(lab::header(lang));
+                    spilled_table(out, String::new(), &header, purchases.take())?;
                 }
                 // Markdown has no charts.
                 FleetPart::Chart => {}
@@ -191,6 +215,10 @@ struct Sections {
     table: io::BufWriter<std::fs::File>,
     purchases: io::BufWriter<std::fs::File>,
     verdicts: io::BufWriter<std::fs::File>,
+    /// The lab's order added up, as its rows are written.
+    totals: LabTotals,
+    /// The order's rows written to `purchases`.
+    order_rows: u64,
 }
 
 impl Sections {
@@ -200,6 +228,8 @@ impl Sections {
             table: spill()?,
             purchases: spill()?,
             verdicts: spill()?,
+            totals: LabTotals::default(),
+            order_rows: 0,
         })
     }
 }
@@ -228,20 +258,4 @@ fn cleaned<S: Into<String>>(cells: impl IntoIterator<Item = S>) -> Vec<String> {
             c
         })
         .collect()
-}
-
-/// Adds one machine's order to the fleet's totals, as [`fleet_order`] adds them up.
-fn add_order(t: &mut FleetOrder, m: &FleetMachine) {
-    let o = fleet_order(std::iter::once(m));
-    t.machines += o.machines;
-    for (spec, n) in o.modules {
-        match t.modules.iter_mut().find(|(s, _)| *s == spec) {
-            Some((_, count)) => *count += n,
-            None => t.modules.push((spec, n)),
-        }
-    }
-    t.ram_added_bytes += o.ram_added_bytes;
-    t.instance_moves += o.instance_moves;
-    t.new_sets += o.new_sets;
-    t.other += o.other;
 }

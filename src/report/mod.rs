@@ -246,6 +246,22 @@ pub fn render_fleet_sorted(
     options: &ReportOptions,
     sort: Option<crate::present::fleet::FleetSort>,
 ) -> Result<Vec<u8>, String> {
+    let prices = crate::advisor::buying::lab::typical_prices();
+    render_fleet_priced(machines, skipped, options, sort, &prices)
+}
+
+/// [`render_fleet_sorted`] with the lab's order priced from `prices` (the lab's price list, or
+/// [`crate::advisor::buying::lab::typical_prices`]).
+///
+/// # Errors
+/// The PDF writer's error text.
+pub fn render_fleet_priced(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, Skip)],
+    options: &ReportOptions,
+    sort: Option<crate::present::fleet::FleetSort>,
+    prices: &crate::advisor::buying::lab::PriceList,
+) -> Result<Vec<u8>, String> {
     let skipped = fleet_skipped(skipped, options.redact);
     let meta = fleet_meta(options);
     let first = options.lang.langs()[0];
@@ -257,7 +273,14 @@ pub fn render_fleet_sorted(
             Ok(text.into_bytes())
         }
         Format::Markdown | Format::Pdf => {
-            let mut blocks = document::fleet::build(machines, &skipped, &meta, options.lang, sort);
+            let mut blocks = document::fleet::build_priced(
+                machines,
+                &skipped,
+                &meta,
+                options.lang,
+                sort,
+                prices,
+            );
             clean::clean_blocks(&mut blocks);
             if options.format == Format::Markdown {
                 Ok(markdown::render(&blocks).into_bytes())

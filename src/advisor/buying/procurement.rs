@@ -131,6 +131,12 @@ pub struct Procurement {
     /// some part has none (then buying is the way).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cheaper_fixes: Vec<Recommendation>,
+    /// When installed RAM is below the GPUs' total memory (the GPUs wait for data): the
+    /// cheapest purchase that ends it, reaching the GPUs' memory (`vram_bytes`) on this kind
+    /// of machine ([`super::purchase::purchase_to_reach`]); beside the rules' 2× in the lab's
+    /// order ([`super::lab`]). `None` when RAM already reaches the GPUs' memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_purchase: Option<super::purchase::Purchase>,
 }
 
 fn rules_basis() -> Basis {
@@ -247,6 +253,13 @@ pub fn procurement(
     let rules_purchase = rules_ram
         .filter(|_| matches!(basis, Basis::WorkFits | Basis::RamWontFix))
         .map(|r| super::purchase::purchase_to_reach(profile, ram, r));
+    // RAM below the GPUs' memory: the smallest purchase that reaches it (g5.xlarge's 16 GiB for
+    // a 24 GB A10G: g5.2xlarge, 32 GiB, not the rules' g5.4xlarge).
+    let fix_purchase = vram
+        .nominal_total_bytes
+        .filter(|v| current.is_some_and(|c| c < *v))
+        .map(|v| super::purchase::purchase_to_reach(profile, ram, v))
+        .filter(|b| !matches!(b, super::purchase::Purchase::NotNeeded { .. }));
     Procurement {
         current_ram_bytes: current,
         vram_bytes: vram.nominal_total_bytes,
@@ -259,6 +272,7 @@ pub fn procurement(
         purchase,
         rules_purchase,
         cheaper_fixes: Vec::new(),
+        fix_purchase,
     }
 }
 

@@ -8,7 +8,8 @@ use crate::present;
 use crate::profile::dir::Skip;
 
 /// Builds the fleet comparison report: the table, the chart, and each planned machine's
-/// problems, in each language.
+/// problems, in each language; the lab's order priced with the catalogue of typical prices
+/// ([`build_priced`]).
 pub fn build(
     machines: &[crate::advisor::fleet::FleetMachine],
     skipped: &[(String, Option<crate::profile::dir::Skip>)],
@@ -16,7 +17,24 @@ pub fn build(
     langs: ReportLang,
     sort: Option<crate::present::fleet::FleetSort>,
 ) -> Vec<Block> {
+    let prices = crate::advisor::buying::lab::typical_prices();
+    build_priced(machines, skipped, meta, langs, sort, &prices)
+}
+
+/// [`build`] with the lab's order priced from `prices` (the lab's price list, or the typical
+/// prices): first the order (what to buy across the lab, with its totals), then the machines'
+/// table, the chart, the skipped files and each machine's verdict.
+pub fn build_priced(
+    machines: &[crate::advisor::fleet::FleetMachine],
+    skipped: &[(String, Option<crate::profile::dir::Skip>)],
+    meta: &ReportMeta,
+    langs: ReportLang,
+    sort: Option<crate::present::fleet::FleetSort>,
+    prices: &crate::advisor::buying::lab::PriceList,
+) -> Vec<Block> {
+    use crate::advisor::buying::lab::LabTotals;
     use crate::present::fleet::{header, row};
+    use crate::present::purchase::lab;
     // The window's order when it sent one; else by host name (then by where they came from),
     // as a reader looks them up.
     let machines: Vec<&crate::advisor::fleet::FleetMachine> = match sort {
@@ -32,6 +50,14 @@ pub fn build(
     };
     let mut b = Vec::new();
     for lang in langs.langs() {
+        let mut rows = Vec::new();
+        let mut totals = LabTotals::default();
+        for m in &machines {
+            let (r, lines) = lab::machine_rows(lang, m, prices);
+            rows.extend(r);
+            totals.add(&lines, prices);
+        }
+        let mut rows = Some(rows);
         for part in FleetPart::ALL {
             match part {
                 FleetPart::Head => b.extend(head(lang, meta)),
@@ -40,18 +66,12 @@ pub fn build(
                     rows: machines.iter().map(|m| row(lang, m).to_vec()).collect(),
                     widths: TABLE_WIDTHS.to_vec(),
                 }),
-                FleetPart::Purchases => {
-                    b.push(purchases_heading(lang));
-                    b.push(Block::Table {
-                        header: purchase_header(lang),
-                        rows: machines.iter().map(|m| purchase_row(lang, m)).collect(),
-                        widths: vec![2.2, 10.6],
-                    });
+                FleetPart::Totals => {
+                    b.extend(order_summary(lang, &totals, prices, &meta.date));
                 }
-                FleetPart::Totals => b.push(totals(
-                    lang,
-                    &crate::advisor::buying::order::fleet_order(machines.iter().copied()),
-                )),
+                FleetPart::Purchases => {
+                    b.extend(order_table(lang, rows.take().unwrap_or_default()));
+                }
                 FleetPart::Chart => b.push(chart(lang, &machines)),
                 FleetPart::Skipped => b.extend(skipped_files(
                     lang,
@@ -77,10 +97,13 @@ pub enum FleetPart {
     Head,
     /// The table of machines, one row each ([`crate::present::fleet::row`]).
     Machines,
-    /// The purchase sub-heading and table, one row each ([`purchase_row`]).
-    Purchases,
-    /// What the lab buys in all ([`totals`]).
+    /// What to buy across the lab, summed: the sub-heading, the totals and where the prices
+    /// come from, or a sentence when nothing is to be bought
+    /// ([`order_summary`]).
     Totals,
+    /// The order's table, a row per line
+    /// ([`crate::present::purchase::lab::machine_rows`]); nothing when nothing is to be bought.
+    Purchases,
     /// The machines' RAM against their VRAM (a chart: Markdown has none).
     Chart,
     /// The files that were not machine profiles ([`skipped_files`]).
@@ -93,9 +116,9 @@ impl FleetPart {
     /// Every part, in the document's order.
     pub const ALL: [FleetPart; 7] = [
         FleetPart::Head,
-        FleetPart::Machines,
-        FleetPart::Purchases,
         FleetPart::Totals,
+        FleetPart::Purchases,
+        FleetPart::Machines,
         FleetPart::Chart,
         FleetPart::Skipped,
         FleetPart::Verdicts,
@@ -198,24 +221,6 @@ pub fn verdict_blocks(
     b
 }
 
-/// The purchase table's header: machine, what to buy.
-pub fn purchase_header(lang: crate::i18n::Lang) -> Vec<String> {
-    vec![
-        tr(lang, Msg::FleetMachine).to_string(),
-        tr(lang, Msg::OrderBuy).to_string(),
-    ]
-}
-
-/// One machine's line of the purchase table: its label and what to buy (or "nothing").
-pub fn purchase_row(
-    lang: crate::i18n::Lang,
-    m: &crate::advisor::fleet::FleetMachine,
-) -> Vec<String> {
-    let buy = present::purchase::order::order(lang, &m.assessment)
-        .map_or_else(|| tr(lang, Msg::OrderNothing).to_string(), |o| o.buy);
-    vec![m.label.clone(), buy]
-}
-
 /// The files that were not machine profiles: a "Skipped" sub-heading and one "file: reason"
 /// line each (a `None` reason was redacted); nothing when there are none. The report and the
 /// window's fleet page show this list.
@@ -236,12 +241,38 @@ pub fn skipped_files<'a>(
     ]
 }
 
-/// The purchase table's sub-heading ("What to buy").
-pub fn purchases_heading(lang: Lang) -> Block {
-    Block::Subheading(tr(lang, Msg::OrderSection).to_string())
+/// The lab's order summed, first on the page: the sub-heading, then the totals
+/// ([`crate::present::purchase::lab::totals_rows`]) and where the prices come from; or a
+/// sentence when no machine has anything to buy.
+pub fn order_summary(
+    lang: Lang,
+    t: &crate::advisor::buying::lab::LabTotals,
+    prices: &crate::advisor::buying::lab::PriceList,
+    date: &str,
+) -> Vec<Block> {
+    use crate::present::purchase::lab;
+    let mut b = vec![Block::Subheading(
+        tr(lang, Msg::LabOrderHeading).to_string(),
+    )];
+    if t.machines == 0 {
+        b.push(Block::Paragraph(tr(lang, Msg::LabOrderNothing).to_string()));
+        return b;
+    }
+    b.push(Block::KeyValues(lab::totals_rows(lang, t)));
+    b.push(Block::Note(lab::prices_note(lang, prices, date)));
+    b
 }
 
-/// What the lab buys in all: modules by spec, RAM added, instance moves, new machines.
-pub fn totals(lang: Lang, order: &crate::advisor::buying::order::FleetOrder) -> Block {
-    Block::KeyValues(present::purchase::order::totals(lang, order))
+/// The lab's order as a table of `rows` ([`crate::present::purchase::lab::machine_rows`]);
+/// nothing when there are none.
+pub fn order_table(lang: Lang, rows: Vec<Vec<String>>) -> Vec<Block> {
+    use crate::present::purchase::lab;
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    vec![Block::Table {
+        header: lab::header(lang),
+        rows,
+        widths: lab::WIDTHS.to_vec(),
+    }]
 }

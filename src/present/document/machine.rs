@@ -149,10 +149,15 @@ fn order(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     } else {
         o.buy
     };
-    b.push(Block::KeyValues(vec![
+    let mut rows = vec![
         (tr(lang, Msg::OrderBuy).to_string(), buy),
         (tr(lang, Msg::OrderWhy).to_string(), o.basis),
-    ]));
+    ];
+    // The cheapest purchase that ends the problem, beside what the rules ask.
+    if let Some(fix) = present::purchase::lab::fix_line(lang, a) {
+        rows.push((tr(lang, Msg::LabOrderChoiceFix).to_string(), fix));
+    }
+    b.push(Block::KeyValues(rows));
 }
 
 /// What the report covers: the training plan and the workload the user set up, or the machine

@@ -2,6 +2,7 @@
 //! language; shared by the window, the terminal and the reports. Computes nothing: every number
 //! comes from the advisor.
 
+pub mod lab;
 pub mod order;
 mod paragraph;
 mod platform;

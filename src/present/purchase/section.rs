@@ -41,7 +41,8 @@ pub fn work_names(lang: Lang, work: &[WorkNeed]) -> String {
     }
 }
 
-/// What the largest published rule not met is for: "room for CPU offload and large models (…)".
+/// What the largest published rule not met is for, in plain words: "twice the GPUs' memory, room
+/// to train larger models and to run several jobs at once (…)".
 pub(crate) fn rules_purpose(lang: Lang, a: &Assessment) -> &'static str {
     let p = &a.procurement;
     let reason = p

@@ -141,6 +141,7 @@ impl RamvramApp {
                 Severity::Critical,
                 trf(lang, Msg::ExportFailed, &[("error", e)]),
             ),
+            Message::PricesFailed(e) => (Severity::Critical, e.clone()),
             Message::DetectionFailed(e) => (
                 Severity::Critical,
                 trf(

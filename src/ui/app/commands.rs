@@ -75,6 +75,11 @@ impl RamvramApp {
                 ctx.set_zoom_factor(if self.meeting_mode { 1.5 } else { 1.0 });
             }
             Command::ExportFleetDialog => self.choose_fleet_export_file(),
+            Command::OpenPricesDialog => self.ask(Purpose::OpenPrices),
+            Command::UseTypicalPrices => {
+                self.lab_prices = crate::advisor::buying::lab::typical_prices();
+                self.lab_prices_file = None;
+            }
             Command::SetWorkload(w) => {
                 self.scenario.workload = w;
                 self.reassess();

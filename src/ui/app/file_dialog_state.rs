@@ -35,6 +35,8 @@ pub enum Purpose {
     OpenModelFile,
     /// Read a Hugging Face model folder for the training planner.
     OpenModelFolder,
+    /// Read the lab's price list for the lab's order.
+    OpenPrices,
 }
 
 /// The dialogs' state: which backend (found on first use) and the path field, while open.

@@ -73,6 +73,12 @@ impl RamvramApp {
             ),
             Purpose::OpenModelFolder => (Kind::Folder, Msg::ModelOpenFolder, vec![], None),
             Purpose::OpenDataset => (Kind::Folder, Msg::DatasetOpenFolder, vec![], None),
+            Purpose::OpenPrices => (
+                Kind::Open,
+                Msg::LabOrderOpenPrices,
+                vec![filter("CSV", &["csv"])],
+                None,
+            ),
             Purpose::OpenTrace => (
                 Kind::Open,
                 Msg::MonitorUiOpenTrace,
@@ -129,6 +135,7 @@ impl RamvramApp {
             Purpose::OpenTrace => self.open_trace(&first),
             Purpose::OpenModelFile | Purpose::OpenModelFolder => self.open_model(&first),
             Purpose::OpenDataset => self.open_dataset(&first),
+            Purpose::OpenPrices => self.open_prices(&first),
         }
     }
 

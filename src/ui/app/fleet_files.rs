@@ -51,6 +51,23 @@ impl RamvramApp {
         self.tab = Tab::Fleet;
     }
 
+    /// Prices the lab's order from the price list at `path`; a list that can't be used is
+    /// reported (file, line, field) and the prices in use are kept.
+    pub fn open_prices(&mut self, path: &Path) {
+        let shown = crate::inputs::fleet::shown(path);
+        match crate::inputs::prices::read(path) {
+            Ok(list) => {
+                self.lab_prices = list;
+                self.lab_prices_file = Some(shown);
+                self.tab = Tab::Fleet;
+            }
+            Err(e) => {
+                let text = crate::present::price_errors::price_file(self.lang, &shown, &e);
+                self.message = Some(Message::PricesFailed(text));
+            }
+        }
+    }
+
     /// The machines in the fleet view.
     pub fn fleet(&self) -> &[FleetMachine] {
         &self.fleet
@@ -73,12 +90,17 @@ impl RamvramApp {
         };
         // The report follows the table's order on screen.
         let sort = Some(self.fleet_sort);
-        let result =
-            crate::report::render_fleet_sorted(&self.fleet, &self.fleet_skipped, &options, sort)
-                .and_then(|bytes| {
-                    crate::fsutil::write_atomic(path, &bytes)
-                        .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
-                });
+        let result = crate::report::render_fleet_priced(
+            &self.fleet,
+            &self.fleet_skipped,
+            &options,
+            sort,
+            &self.lab_prices,
+        )
+        .and_then(|bytes| {
+            crate::fsutil::write_atomic(path, &bytes)
+                .map_err(|e| crate::present::errors::write_failed(self.lang, path, &e))
+        });
         self.message = Some(match result {
             Ok(()) => Message::Exported(path.to_path_buf()),
             Err(e) => Message::ExportFailed(e),

@@ -85,9 +85,13 @@ impl RamvramApp {
                 let form = &mut self.scenario.training;
                 let workload = &mut self.scenario.workload;
                 let bench_view = &mut self.bench_view;
-                let (fleet, fleet_skipped, fleet_sort) =
-                    (&self.fleet, &self.fleet_skipped, self.fleet_sort);
+                let (fleet, fleet_skipped) = (&self.fleet, &self.fleet_skipped);
                 let (planner, meeting) = (&mut self.planner, self.meeting_mode);
+                let view = panels::fleet::FleetView {
+                    sort: self.fleet_sort,
+                    prices: &self.lab_prices,
+                    prices_file: self.lab_prices_file.as_deref(),
+                };
                 let monitor = &mut self.monitor;
                 egui::CentralPanel::default().show(ui, |ui| match tab {
                     Tab::Machine => {
@@ -127,7 +131,7 @@ impl RamvramApp {
                         lang,
                         fleet,
                         fleet_skipped,
-                        fleet_sort,
+                        view,
                         planner,
                         meeting,
                     )),

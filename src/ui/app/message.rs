@@ -21,6 +21,8 @@ pub enum Message {
     Exported(PathBuf),
     /// A report could not be written: the path and the system's reason.
     ExportFailed(String),
+    /// A price list could not be used: the file, the line and the field, worded.
+    PricesFailed(String),
     /// Detection stopped with an internal error (a panic on its thread): the error's text.
     DetectionFailed(String),
     /// A dataset folder was scanned: what it holds (shown as information).

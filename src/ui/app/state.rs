@@ -48,6 +48,10 @@ pub struct RamvramApp {
     pub(super) fleet: Vec<FleetMachine>,
     pub(super) fleet_skipped: crate::inputs::fleet::SkippedFiles,
     pub(super) fleet_sort: FleetSort,
+    /// What the lab's order is priced from: the typical prices, or the lab's price list.
+    pub(super) lab_prices: crate::advisor::buying::lab::PriceList,
+    /// The lab's price list as shown (its file), `None` for the typical prices.
+    pub(super) lab_prices_file: Option<String>,
     pub(super) planner: PlannedMachine,
     pub(super) meeting_mode: bool,
     pub(super) detecting: Option<Receiver<Result<MachineProfile, String>>>,
@@ -109,6 +113,8 @@ impl RamvramApp {
                 column: 4,
                 ascending: true,
             },
+            lab_prices: crate::advisor::buying::lab::typical_prices(),
+            lab_prices_file: None,
             planner: PlannedMachine::desktop("GeForce RTX 3090 24GB", 2, 64),
             meeting_mode: false,
             detecting: None,

@@ -75,6 +75,10 @@ pub enum Command {
     ToggleMeetingMode,
     /// Pick a file and export the fleet comparison.
     ExportFleetDialog,
+    /// Pick the lab's price list (CSV `item,price,currency`) for the lab's order.
+    OpenPricesDialog,
+    /// Price the lab's order with the typical prices again.
+    UseTypicalPrices,
     /// Use this workload (and include it in the assessment: the user set it up).
     SetWorkload(crate::advisor::workload::Workload),
     /// Pick a scenario file and load its workload and training plan.

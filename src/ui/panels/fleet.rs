@@ -14,16 +14,29 @@ use crate::present::fleet::{header, row};
 use crate::profile::DiskKind;
 use crate::ui::theme;
 
+/// How the fleet page shows its machines: the table's order and what the lab's order is
+/// priced from (the price list, and its file as shown; `None` for the typical prices).
+#[derive(Clone, Copy)]
+pub struct FleetView<'a> {
+    /// The table's order.
+    pub sort: FleetSort,
+    /// The prices.
+    pub prices: &'a crate::advisor::buying::lab::PriceList,
+    /// The lab's price list as shown, `None` for the typical prices.
+    pub prices_file: Option<&'a str>,
+}
+
 /// Draws the fleet page.
 pub fn fleet(
     ui: &mut Ui,
     lang: Lang,
     machines: &[FleetMachine],
     skipped: &crate::inputs::fleet::SkippedFiles,
-    sort: FleetSort,
+    view: FleetView<'_>,
     planner: &mut PlannedMachine,
     meeting: bool,
 ) -> Vec<Command> {
+    let sort = view.sort;
     let mut commands = Vec::new();
     ui.horizontal_wrapped(|ui| {
         if ui.button(tr(lang, Msg::FleetOpenProfiles)).clicked() {
@@ -101,6 +114,15 @@ pub fn fleet(
                     super::heading(ui, tr(lang, Msg::FleetChartTitle));
                     super::fleet_chart::chart(ui, lang, machines, meeting);
                 }
+                // What to buy across the lab, priced, after the table and its chart.
+                commands.extend(super::lab_order::lab_order(
+                    ui,
+                    lang,
+                    machines,
+                    sort,
+                    view.prices,
+                    view.prices_file,
+                ));
             }
             super::heading(ui, tr(lang, Msg::PlannerSection));
             commands.extend(planner_form(ui, lang, planner));

@@ -9,6 +9,7 @@ pub mod export;
 pub mod fleet;
 pub mod fleet_chart;
 pub mod hardware;
+pub mod lab_order;
 pub mod machine;
 pub mod monitor;
 pub mod prometheus;
