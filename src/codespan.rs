@@ -70,7 +70,7 @@ mod tests {
         assert_eq!(parse("host`name").text, "host`name");
         assert!(parse("host`name").code.is_empty());
         assert_eq!(parse("a `` b `c").text, "a  b `c");
-        assert_eq!(parse("a `` b `c").code, []);
+        assert!(parse("a `` b `c").code.is_empty());
         assert_eq!(
             plain("用 `ramvram bench memory` 测一下"),
             "用 ramvram bench memory 测一下"

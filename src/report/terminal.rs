@@ -400,7 +400,7 @@ pub fn render_width(blocks: &[Block], width: usize) -> String {
                 }
                 // Each tool's text as it is pasted: its lines unwrapped, indented.
                 for (label, t) in native {
-                    wrap(&mut out, "     ", &line(label));
+                    wrap(&mut out, "     ", &line(label), width);
                     for l in t.lines() {
                         out.push_str(&format!("       {l}\n"));
                     }

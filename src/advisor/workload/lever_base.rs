@@ -13,7 +13,7 @@ use super::{Workload, WorkloadResult};
 /// What the simulator says about `r` on a machine with `shm` bytes of `/dev/shm` (`None`:
 /// unknown): working set, utilisation (only against a demand that is known,
 /// [`super::presets::demand_given`]; then also whether the GPUs are fed above
-/// [`super::STARVED_CRITICAL`]), the `/dev/shm` need, and whether every limit holds
+/// [`crate::advisor::standing::STARVED_CRITICAL`]), the `/dev/shm` need, and whether every limit holds
 /// with its margin — the working set in usable RAM ([`ram_fits`]) and the shared-memory
 /// batches in `/dev/shm` (`None` when RAM is unknown).
 pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
@@ -32,7 +32,7 @@ pub fn outcome(r: &WorkloadResult, shm: Option<u64>) -> Outcome {
     let mut o = Outcome {
         working_set_bytes: Some(b.working_set_bytes),
         predicted_gpu_utilization: util,
-        critical_cleared: util.map(|u| u >= super::STARVED_CRITICAL),
+        critical_cleared: util.map(|u| u >= crate::advisor::standing::STARVED_CRITICAL),
         shm_needed_bytes: shm_need,
         fits: crate::advisor::check::all_fit(&[Some(ram_fits), Some(shm_fits)]),
         ..Outcome::default()
