@@ -98,8 +98,8 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
 
 /// "FILE: REASON" / "FILE：REASON".
 fn in_file(lang: Lang, file: &str, reason: &str) -> String {
-    // A file name is hostile text: on one line, escaped.
-    let file = crate::sanitize::one_line(file);
+    // A file name is hostile text: on one line, escaped, clipped.
+    let file = crate::sanitize::data(file);
     trf(
         lang,
         Msg::ErrorInFile,
