@@ -11,6 +11,8 @@ pub mod help;
 pub mod inference_args;
 mod interrupt;
 #[cfg(unix)]
+mod child_group;
+#[cfg(unix)]
 mod job_control;
 pub mod knob_args;
 pub mod model_args;
@@ -302,7 +304,7 @@ fn assessment(
                         lang,
                         Msg::DatasetStorage,
                         &[
-                            ("mount", &d.mount_point),
+                            ("mount", &crate::sanitize::data(&d.mount_point)),
                             ("kind", crate::present::disk_kind(lang, d.kind)),
                         ],
                     )

@@ -7,6 +7,8 @@
 mod common;
 
 mod bench_and_settings;
+mod child_groups;
+mod file_strings;
 mod inputs;
 mod redact_categories;
 mod redirects;
