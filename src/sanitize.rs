@@ -331,7 +331,10 @@ mod tests {
             r"q\nramvram: FAKE LINE: verdict OK"
         );
         assert_eq!(data("a\u{1b}[2Jb\u{202e}"), r"a\u{1b}[2Jb\u{202e}");
-        assert!(matches!(data("model.layers.0.self_attn.q_proj.weight"), Cow::Borrowed(_)));
+        assert!(matches!(
+            data("model.layers.0.self_attn.q_proj.weight"),
+            Cow::Borrowed(_)
+        ));
         // A 5,000,000-byte name: 160 characters kept, then the ellipsis and the whole length.
         let huge = "x".repeat(5_000_000);
         let shown = data(&huge);

@@ -48,7 +48,9 @@ pub(super) fn group_running(group: libc::pid_t) -> bool {
         };
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            let Some(pid) = name
+                .to_str()
+                .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
             else {
                 continue;
             };

@@ -373,7 +373,11 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
     });
     if let Some(sig) = super::interrupt::interrupting_signal() {
         let signal = sig.to_string();
-        say(&trf(lang, Msg::ClusterCollectInterrupted, &[("signal", &signal)]));
+        say(&trf(
+            lang,
+            Msg::ClusterCollectInterrupted,
+            &[("signal", &signal)],
+        ));
         return ExitCode::from(128 + sig as u8);
     }
     let ok = *done.lock().unwrap_or_else(|e| e.into_inner());

@@ -3,6 +3,8 @@
 
 mod args;
 mod bench_cmd;
+#[cfg(unix)]
+mod child_group;
 pub mod collect;
 pub mod fleet;
 mod fleet_json;
@@ -10,8 +12,6 @@ mod fleet_report;
 pub mod help;
 pub mod inference_args;
 mod interrupt;
-#[cfg(unix)]
-mod child_group;
 #[cfg(unix)]
 mod job_control;
 pub mod knob_args;

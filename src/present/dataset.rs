@@ -41,7 +41,10 @@ pub fn scan_note(lang: Lang, s: &DatasetScan, overridden: &[&str]) -> String {
         Msg::DatasetFound,
         &[
             // A folder name is the folder owner's data: one line, clipped.
-            ("path", &crate::sanitize::data(&s.root.display().to_string())),
+            (
+                "path",
+                &crate::sanitize::data(&s.root.display().to_string()),
+            ),
             ("files", &format::thousands(s.files)),
             ("bytes", &format::thousands(s.bytes)),
             ("gib", &format::gib(s.bytes)),

@@ -41,7 +41,10 @@ fn wait_for_lines(path: &Path, n: usize) -> Vec<u32> {
 /// kills it and `leftovers` and fails.
 fn term_and_wait(child: &mut Child, leftovers: &[u32]) -> Option<i32> {
     // SAFETY: kill has no memory preconditions.
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    assert_eq!(
+        unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(20) {
         if let Some(s) = child.try_wait().unwrap() {
@@ -137,7 +140,14 @@ fn collect_run_ends_its_sruns_and_their_groups() {
     let mut dirs = vec![bin.clone()];
     dirs.extend(std::env::split_paths(&path));
     let mut collect = Command::new(env!("CARGO_BIN_EXE_ramvram"))
-        .args(["collect", "--slurm", "--run", "--nodes", "gpu[01-02]", "--out"])
+        .args([
+            "collect",
+            "--slurm",
+            "--run",
+            "--nodes",
+            "gpu[01-02]",
+            "--out",
+        ])
         .arg(dir.path().join("profiles"))
         .env("PATH", std::env::join_paths(dirs).unwrap())
         .env("LANG", "C.UTF-8")
