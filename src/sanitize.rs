@@ -89,13 +89,28 @@ pub const DATA_MAX_CHARS: usize = 160;
 /// bytes ("…(5000000 B)"), so the reader sees that it was cut and by how much. Reads at most a
 /// few hundred characters of `text` however long it is. Borrows when nothing had to change.
 pub fn data(text: &str) -> Cow<'_, str> {
+    clipped(text, DATA_MAX_CHARS)
+}
+
+/// The most characters [`path`] shows of a path: 4,096, Linux's `PATH_MAX` (limits.h), so that
+/// no real path is cut while a name read from a file (an index's shard name) still prints a
+/// bounded line.
+pub const PATH_MAX_CHARS: usize = 4096;
+
+/// A path to word into a line: [`data`]'s escapes, clipped only past [`PATH_MAX_CHARS`].
+pub fn path(text: &str) -> Cow<'_, str> {
+    clipped(text, PATH_MAX_CHARS)
+}
+
+/// [`one_line`]'s escapes, then at most `max` characters, then "…(N B)" with the whole length.
+fn clipped(text: &str, max: usize) -> Cow<'_, str> {
     let bad = |c: char| is_unsafe(c) || c == '\n' || c == '\t';
     // Character count with an early stop: the clip test must not walk 5 MB either.
-    let long = text.chars().nth(DATA_MAX_CHARS).is_some();
+    let long = text.chars().nth(max).is_some();
     if !long && !text.chars().any(bad) {
         return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(DATA_MAX_CHARS + 24);
+    let mut out = String::with_capacity(max.min(text.len()) + 24);
     let mut shown = 0;
     let mut clipped = false;
     for c in text.chars() {
@@ -107,7 +122,7 @@ pub fn data(text: &str) -> Cow<'_, str> {
             c => c.to_string().into(),
         };
         let width = piece.chars().count();
-        if shown + width > DATA_MAX_CHARS {
+        if shown + width > max {
             clipped = true;
             break;
         }
@@ -347,6 +362,10 @@ mod tests {
         // An escape is never cut in half: 159 letters then a newline (2 characters escaped).
         let edge = format!("{}\nrest", "y".repeat(159));
         assert_eq!(data(&edge), format!("{}…(164 B)", "y".repeat(159)));
+        // A path keeps up to PATH_MAX characters: a 300-character one whole, escaped.
+        let long_path = format!("/data/{}\n", "p".repeat(300));
+        assert_eq!(path(&long_path), format!("/data/{}\\n", "p".repeat(300)));
+        assert!(path(&"q".repeat(5000)).ends_with("…(5000 B)"));
     }
 
     #[test]

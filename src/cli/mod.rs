@@ -304,7 +304,7 @@ fn assessment(
                         lang,
                         Msg::DatasetStorage,
                         &[
-                            ("mount", &crate::sanitize::data(&d.mount_point)),
+                            ("mount", &crate::sanitize::path(&d.mount_point)),
                             ("kind", crate::present::disk_kind(lang, d.kind)),
                         ],
                     )

@@ -43,7 +43,7 @@ pub struct FromFlags {
 
 fn parse_dataset(s: &str) -> Result<DatasetScan, ValueError> {
     crate::inputs::dataset::scan(std::path::Path::new(s)).map_err(|p| {
-        ValueError::new(Msg::ModelErrorInFile, &crate::sanitize::data(s))
+        ValueError::new(Msg::ModelErrorInFile, &crate::sanitize::path(s))
             .with_reason(crate::present::model::io_reason(&p))
     })
 }

@@ -43,7 +43,7 @@ pub fn scan_note(lang: Lang, s: &DatasetScan, overridden: &[&str]) -> String {
             // A folder name is the folder owner's data: one line, clipped.
             (
                 "path",
-                &crate::sanitize::data(&s.root.display().to_string()),
+                &crate::sanitize::path(&s.root.display().to_string()),
             ),
             ("files", &format::thousands(s.files)),
             ("bytes", &format::thousands(s.bytes)),

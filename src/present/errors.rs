@@ -108,7 +108,7 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
 /// "FILE: REASON" / "FILE：REASON".
 fn in_file(lang: Lang, file: &str, reason: &str) -> String {
     // A file name is hostile text: on one line, escaped, clipped.
-    let file = crate::sanitize::data(file);
+    let file = crate::sanitize::path(file);
     trf(
         lang,
         Msg::ErrorInFile,

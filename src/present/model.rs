@@ -33,7 +33,7 @@ fn mix(lang: Lang, by_dtype: &[(String, u64)]) -> String {
 /// the headers of 4 safetensors files (BF16 15.2 GiB); largest tensor …".
 pub fn read_note(lang: Lang, r: &ModelRead) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let path = shown(&r.path.display().to_string());
+    let path = crate::sanitize::path(&r.path.display().to_string()).into_owned();
     parts.push(trf(lang, Msg::ModelFromPath, &[("path", &path)]));
     if let Some(c) = &r.config {
         let shape = c.shape.as_ref().map_or_else(
@@ -56,7 +56,10 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
             lang,
             Msg::ModelConfig,
             &[
-                ("file", &shown(&c.file.display().to_string())),
+                (
+                    "file",
+                    &crate::sanitize::path(&c.file.display().to_string()),
+                ),
                 ("model_type", &shown(&c.model_type)),
                 ("shape", &shape),
             ],
@@ -161,7 +164,7 @@ pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
 
 /// A refused model file as a command-line value error: "`--model`: FILE: REASON".
 pub fn value_error(e: &ModelFileError) -> ValueError {
-    let file = shown(&e.file.display().to_string());
+    let file = crate::sanitize::path(&e.file.display().to_string()).into_owned();
     let reason = match &e.problem {
         ModelProblem::Io(p) => io_reason(p),
         ModelProblem::NoModel => ValueError::new(Msg::ModelErrorNoModel, ""),
