@@ -378,6 +378,7 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
         shm_size: None,
         wsl_memory: None,
         ram: None,
+        swap: None,
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference, false) {
