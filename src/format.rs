@@ -66,6 +66,26 @@ pub fn gb(bytes: u64) -> String {
     }
 }
 
+/// Beyond this, a number in a message is written in scientific notation: 10^15, past any
+/// size, count or rate ramvram accepts, where digits stop being readable.
+pub const SCIENTIFIC_FROM: f64 = 1e15;
+
+/// A number as a message writes it: as given up to [`SCIENTIFIC_FROM`], in scientific notation
+/// with four significant digits past it (`1e308`, not 309 digits; `1.845e19` for 2^64 − 1),
+/// the sign kept. Text that isn't a number is returned as it is.
+pub fn number_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let t = text.trim();
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v.abs() >= SCIENTIFIC_FROM => {
+            let s = format!("{v:.3e}");
+            let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+            let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+            format!("{mantissa}e{exponent}").into()
+        }
+        _ => text.into(),
+    }
+}
+
 /// `1234567` → `"1,234,567"`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();

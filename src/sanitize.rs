@@ -75,6 +75,66 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The most characters [`data`] shows of one string read from a file or a server: enough for
+/// any real tensor name, dtype, architecture, host or path component (Hugging Face's longest
+/// tensor names are under 100 characters), short enough that a hostile 5 MB name prints one
+/// short line. Assumption, not a standard.
+pub const DATA_MAX_CHARS: usize = 160;
+
+/// A string that came from a file or a server (a tensor name, a dtype, `model_type`, a GGUF
+/// architecture, a folder or file name, a mount point, a label), made safe to word into any
+/// line ramvram prints — terminal, Markdown, PDF, the window: [`one_line`]'s escapes (line
+/// breaks, control characters and bidirectional overrides shown as `\n`, `\u{202e}`), then
+/// clipped to [`DATA_MAX_CHARS`] characters with "…" and the length of the whole string in
+/// bytes ("…(5000000 B)"), so the reader sees that it was cut and by how much. Reads at most a
+/// few hundred characters of `text` however long it is. Borrows when nothing had to change.
+pub fn data(text: &str) -> Cow<'_, str> {
+    clipped(text, DATA_MAX_CHARS)
+}
+
+/// The most characters [`path`] shows of a path: 4,096, Linux's `PATH_MAX` (limits.h), so that
+/// no real path is cut while a name read from a file (an index's shard name) still prints a
+/// bounded line.
+pub const PATH_MAX_CHARS: usize = 4096;
+
+/// A path to word into a line: [`data`]'s escapes, clipped only past [`PATH_MAX_CHARS`].
+pub fn path(text: &str) -> Cow<'_, str> {
+    clipped(text, PATH_MAX_CHARS)
+}
+
+/// [`one_line`]'s escapes, then at most `max` characters, then "…(N B)" with the whole length.
+fn clipped(text: &str, max: usize) -> Cow<'_, str> {
+    let bad = |c: char| is_unsafe(c) || c == '\n' || c == '\t';
+    // Character count with an early stop: the clip test must not walk 5 MB either.
+    let long = text.chars().nth(max).is_some();
+    if !long && !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(max.min(text.len()) + 24);
+    let mut shown = 0;
+    let mut clipped = false;
+    for c in text.chars() {
+        let piece: Cow<'_, str> = match c {
+            '\n' => "\\n".into(),
+            '\r' => "\\r".into(),
+            '\t' => "\\t".into(),
+            c if is_unsafe(c) => format!("\\u{{{:x}}}", c as u32).into(),
+            c => c.to_string().into(),
+        };
+        let width = piece.chars().count();
+        if shown + width > max {
+            clipped = true;
+            break;
+        }
+        shown += width;
+        out.push_str(&piece);
+    }
+    if clipped {
+        out.push_str(&format!("…({} B)", text.len()));
+    }
+    Cow::Owned(out)
+}
+
 /// What [`write_json_pretty`] does with an [`is_unsafe`] character inside a string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnsafeInJson {
@@ -276,6 +336,36 @@ mod tests {
             r"evil\nFORGED\r\tx\u{202e}y\u{1b}[2J"
         );
         assert!(matches!(one_line("节点-01 ✓"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn data_is_escaped_on_one_line_and_clipped() {
+        // A forged line stays visible as text, on the same line.
+        assert_eq!(
+            data("q\nramvram: FAKE LINE: verdict OK"),
+            r"q\nramvram: FAKE LINE: verdict OK"
+        );
+        assert_eq!(data("a\u{1b}[2Jb\u{202e}"), r"a\u{1b}[2Jb\u{202e}");
+        assert!(matches!(
+            data("model.layers.0.self_attn.q_proj.weight"),
+            Cow::Borrowed(_)
+        ));
+        // A 5,000,000-byte name: 160 characters kept, then the ellipsis and the whole length.
+        let huge = "x".repeat(5_000_000);
+        let shown = data(&huge);
+        assert_eq!(shown, format!("{}…(5000000 B)", "x".repeat(160)));
+        // Exactly 160 characters (of 3 bytes each) is not clipped; 161 is.
+        let at = "节".repeat(160);
+        assert!(matches!(data(&at), Cow::Borrowed(_)));
+        let over = "节".repeat(161);
+        assert_eq!(data(&over), format!("{}…(483 B)", "节".repeat(160)));
+        // An escape is never cut in half: 159 letters then a newline (2 characters escaped).
+        let edge = format!("{}\nrest", "y".repeat(159));
+        assert_eq!(data(&edge), format!("{}…(164 B)", "y".repeat(159)));
+        // A path keeps up to PATH_MAX characters: a 300-character one whole, escaped.
+        let long_path = format!("/data/{}\n", "p".repeat(300));
+        assert_eq!(path(&long_path), format!("/data/{}\\n", "p".repeat(300)));
+        assert!(path(&"q".repeat(5000)).ends_with("…(5000 B)"));
     }
 
     #[test]

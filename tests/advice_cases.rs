@@ -457,3 +457,126 @@ fn a_pair_is_listed_when_no_single_change_fits() {
     assert_eq!(after["training_memory"]["fits"], true);
     assert_eq!(after["training_memory"]["plan"]["strategy"], "zero3");
 }
+
+/// Issue 37 item 6: a change that fits only because a swap file absorbs its one-time loading
+/// peak says that swap file in its `apply`, so re-running it fits as promised. Llama 2 70B
+/// QLoRA sharded by FSDP over 4 GPUs on 64 GB of RAM: every rank loads the 16-bit base,
+/// 4 × 2 × 68,976,648,192 B + the runtime (2 GiB + 4 × 3 GiB) = 565.8 GB, far past 62.7 GiB
+/// usable; the meta-device setting leaves 4 × 5 GB + the 4-bit base + the runtime, a few GB
+/// past RAM while loading only (`training_advice.rs` works out the 2 GiB swap file). Every
+/// recommendation that promises a fit must fit when its `apply` is re-run.
+#[test]
+fn every_apply_that_promises_a_fit_fits_when_re_run_swap_file_included() {
+    let args = [
+        "--preset",
+        "llama2-70b",
+        "--finetune",
+        "qlora",
+        "--strategy",
+        "fsdp",
+        "--gpus-per-node",
+        "4",
+    ];
+    let profile = "live-4x4080-64g";
+    let v = advise(profile, &args);
+    let recs = v["recommendations"].as_array().unwrap();
+    let swapped: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["changes"].get("swap").is_some())
+        .collect();
+    assert!(!swapped.is_empty(), "no swap file assumed: {:?}", ids(&v));
+    let mut rerun_count = 0;
+    for r in recs {
+        if r["result"]["fits"] != true || r["apply"].as_array().is_none_or(|a| a.is_empty()) {
+            continue;
+        }
+        let after = rerun(profile, &args, r);
+        assert_eq!(after["training_memory"]["fits"], true, "{r}");
+        rerun_count += 1;
+    }
+    assert!(rerun_count > 0);
+    // The swap it assumed is in its arguments: the 2 GiB configured + the 2 GiB file added.
+    let meta = swapped
+        .iter()
+        .find(|r| r["id"] == "meta-device-init")
+        .expect("meta-device-init with a swap file");
+    let apply: Vec<&str> = meta["apply"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let at = apply.iter().position(|a| *a == "--swap").expect("--swap");
+    assert_eq!(apply[at + 1], "4GiB");
+}
+
+/// The same promise on every fixture machine, for training plans whose loading peaks the
+/// recommender meets with loading settings and swap files (QLoRA 70B sharded by FSDP over 2 or
+/// 4 GPUs, QLoRA 70B on one, full 13B, LoRA 7B under FSDP on 2): every training item that says
+/// it fits and has arguments must fit when they are re-run — a swap file it assumed (`--swap`)
+/// or swap already configured (`swap_used`) included.
+#[test]
+fn every_fitting_training_item_on_every_fixture_fits_when_re_run() {
+    let plans: [&[&str]; 5] = [
+        &[
+            "--preset",
+            "llama2-70b",
+            "--finetune",
+            "qlora",
+            "--strategy",
+            "fsdp",
+            "--gpus-per-node",
+            "4",
+        ],
+        &[
+            "--preset",
+            "llama2-70b",
+            "--finetune",
+            "qlora",
+            "--strategy",
+            "fsdp",
+            "--gpus-per-node",
+            "2",
+        ],
+        &["--preset", "llama2-70b", "--finetune", "qlora"],
+        &["--preset", "llama2-13b"],
+        &[
+            "--preset",
+            "llama2-7b",
+            "--finetune",
+            "lora",
+            "--strategy",
+            "fsdp",
+            "--gpus-per-node",
+            "2",
+        ],
+    ];
+    let (mut reruns, mut swapped, mut broken) = (0, 0, Vec::new());
+    for profile in common::all_fixtures() {
+        for args in plans {
+            let v = advise(&profile, args);
+            for r in v["recommendations"].as_array().unwrap() {
+                let promised = r["result"]["fits"] == true && r["subject"] == "training";
+                if !promised || r["apply"].as_array().is_none_or(|a| a.is_empty()) {
+                    continue;
+                }
+                reruns += 1;
+                if r["changes"].get("swap").is_some() || r["changes"].get("swap_used").is_some() {
+                    swapped += 1;
+                }
+                let after = rerun(&profile, args, r);
+                if after["training_memory"]["fits"] != true {
+                    broken.push(format!("{profile} {args:?} {}: {}", r["id"], r["apply"]));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "{} of {reruns}:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
+    // The sweep meets swap files: it can fail on them.
+    assert!(swapped >= 5, "{swapped} of {reruns}");
+}

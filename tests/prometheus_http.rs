@@ -382,3 +382,87 @@ fn the_token_echoed_json_escaped_never_shows() {
     assert!(text.contains("HTTP 502"), "{text}");
     leaks("a text error page", &text);
 }
+
+/// Issue 37, item 7: a token with `/`, `+` and `=` echoed in a label URL-encoded (upper and
+/// lower case hex), as HTML character references and in base64 never reaches the fleet table,
+/// the Markdown report or a recorded trace. The encoded forms are written by hand (RFC 3986
+/// percent-encoding: `/` %2F, `+` %2B, `=` %3D; HTML: `&#47;` `&#x2B;` `&#61;`; base64 of the
+/// token from Python's `base64.b64encode(b"tok/3f+9a=SECRET/7c21")`).
+#[test]
+fn the_token_echoed_url_encoded_html_or_base64_never_shows() {
+    const PLUSSED: &str = "tok/3f+9a=SECRET/7c21";
+    let forms = [
+        "tok%2F3f%2B9a%3DSECRET%2F7c21",
+        "tok%2f3f%2b9a%3dSECRET%2f7c21",
+        "tok&#47;3f&#x2B;9a&#61;SECRET&#x2f;7c21",
+        "dG9rLzNmKzlhPVNFQ1JFVC83YzIx",
+    ];
+    let server = serve(move |r: &Request| {
+        let q = r.field("query").unwrap_or("");
+        let node = format!(
+            r#""instance":"gpu07:9100","nodename":"n-{}","domainname":"{}""#,
+            forms[0], forms[1]
+        );
+        let gpu = format!(
+            r#""instance":"gpu07:9400","gpu":"0","modelName":"GPU {}","Hostname":"h-{}""#,
+            forms[2], forms[3]
+        );
+        if r.path.ends_with("/query_range") {
+            let start: f64 = r.field("start").unwrap().parse().unwrap();
+            let values = (0..5)
+                .map(|k| (start + 15.0 * k as f64, "50".to_string()))
+                .collect();
+            return Reply::json(fake_http::matrix(&[(format!("{{{gpu}}}"), values)]));
+        }
+        let body = if q.contains("MemTotal") {
+            fake_http::vector(&[(format!("{{{node}}}"), "68719476736".into())])
+        } else if q.contains("FB_USED") || q.contains("FB_FREE") {
+            fake_http::vector(&[(format!("{{{gpu}}}"), "40960".into())])
+        } else if q.contains("uname") {
+            fake_http::vector(&[(format!("{{{node}}}"), "1".into())])
+        } else {
+            fake_http::vector(&[])
+        };
+        Reply::json(body)
+    });
+    let leaks = |what: &str, text: &str| {
+        assert!(!text.contains("SECRET"), "{what} leaked the token: {text}");
+        // The base64 form's middle (what only the token's bits decide).
+        assert!(!text.contains("LzNmKzlhPVNFQ1JFVC83YzIx"), "{what}: {text}");
+        assert!(!text.contains("dG9rLzNm"), "{what}: {text}");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("run.jsonl");
+    let mut args = diagnose_args(&server.url);
+    args.extend(["--record".into(), record.display().to_string()]);
+    let out = ramvram(&strs(&args), Some(PLUSSED));
+    assert!(out.status.success(), "{}", all_text(&out));
+    leaks("diagnose", &all_text(&out));
+    leaks("the trace", &std::fs::read_to_string(&record).unwrap());
+    let out = ramvram(
+        &["advise", "--prometheus", &server.url, "--fleet"],
+        Some(PLUSSED),
+    );
+    let text = all_text(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("gpu07"), "{text}");
+    leaks("the fleet table", &text);
+    let file = dir.path().join("lab.md");
+    let out = ramvram(
+        &[
+            "report",
+            "--prometheus",
+            &server.url,
+            "--fleet",
+            "--format",
+            "md",
+            "--out",
+            file.to_str().unwrap(),
+        ],
+        Some(PLUSSED),
+    );
+    assert!(out.status.success(), "{}", all_text(&out));
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(written.contains("gpu07"), "{written}");
+    leaks("the Markdown report", &written);
+}

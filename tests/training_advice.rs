@@ -620,3 +620,74 @@ fn more_ranks_than_gpus_is_a_warning() {
             .all(|f| f.id != FindingId::TrainingMoreGpusThanMachine)
     );
 }
+
+/// Issue 37 item 6: the plan's own verdict counts the swap configured for a one-time loading
+/// peak, by the rule a recommendation's swap file follows. The meta-device plan of the case
+/// above peaks at 70,615,713,922 B while loading on 67,322,892,288 B usable: 3,292,821,634 B
+/// over, + 10 % = 3.37 GiB, so 4 GiB of swap (whole GiB) absorb it and 3 GiB don't. Training
+/// itself (4 × 3 GiB + 2 GiB of runtime and the adapters) fits in RAM.
+#[test]
+fn the_verdict_counts_swap_that_absorbs_the_loading_peak() {
+    let plan = TrainingPlan {
+        finetune: FineTune::Qlora,
+        strategy: Strategy::FsdpFullShard,
+        gpus_per_node: 4,
+        loading: Some(LoadingMethod::MetaDevice),
+        ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
+    };
+    let with_swap = |gib: u64| {
+        let mut p = fixture("live-4x4080-64g");
+        p.memory.swap_total_bytes = Some(gib * GIB);
+        advisor::assess(
+            &p,
+            &Scenario {
+                training: Some(plan.clone()),
+                ..Default::default()
+            },
+        )
+    };
+    let over = 70_615_713_922u64 - 67_322_892_288;
+    assert_eq!(((over as f64 * 1.1) / GIB as f64).ceil(), 4.0);
+    let short = with_swap(3);
+    let t = short.training_memory.as_ref().unwrap();
+    assert!(t.cpu.needed_bytes.abs_diff(70_615_713_922) <= 2);
+    assert_eq!(t.fits, Some(false));
+    assert!(t.ram_to_fit_bytes.is_some());
+    let enough = with_swap(4);
+    let t = enough.training_memory.as_ref().unwrap();
+    assert_eq!(t.fits, Some(true));
+    // The RAM check still says the peak is past RAM; no RAM to buy to fit it.
+    assert_eq!(t.cpu.fits, Some(false));
+    assert_eq!(t.ram_to_fit_bytes, None);
+    let line = ramvram::present::training::ram_line(ramvram::i18n::Lang::En, t).unwrap();
+    assert!(line.contains("3.1\u{a0}GiB"), "{line}");
+    assert!(
+        line.starts_with("Only the loading peak passes usable RAM"),
+        "{line}"
+    );
+}
+
+/// Swap never counts as RAM for training itself: 7B full fine-tuning with the optimizer
+/// offloaded to the CPU holds 12 B per parameter of Adam states in host RAM while training
+/// (12 × 6,738,415,616 B = 80.9 GB, five times a g5.xlarge's 16 GiB), so even 1 TiB of swap
+/// leaves it not fitting.
+#[test]
+fn swap_never_counts_for_the_training_phase() {
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        offload_optimizer: OffloadTarget::Cpu,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let mut p = fixture("aws-g5.xlarge");
+    p.memory.swap_total_bytes = Some(1 << 40);
+    let a = advisor::assess(
+        &p,
+        &Scenario {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    assert!(phase_cpu(&a, PhaseId::Training) >= 12 * 6_738_415_616);
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.fits, Some(false));
+}

@@ -35,6 +35,13 @@ pub enum InstalledBasis {
     /// `memory.installed_bytes` in the profile: typed, a cloud instance's published size, a
     /// planned machine ([`Provenance::Entered`]).
     Profile,
+    /// The cloud provider's published RAM for the instance type the profile names
+    /// (`host.platform.instance_type`, which detection reads from an AWS Nitro instance's DMI
+    /// `product_name`), from the catalogue's row, which cites the provider's page
+    /// (`assets/catalog/instances.csv`): a p3.16xlarge is 488 GiB, not the 512 GiB that
+    /// rounding `MemTotal` up would give ([`Provenance::Detected`]: the type is the machine's
+    /// own, the size the provider's).
+    Published,
     /// The smallest common installed size at or above `MemTotal` ([`estimate_installed`];
     /// [`Provenance::Estimated`]).
     MemTotalRoundedUp,
@@ -45,7 +52,9 @@ impl InstalledBasis {
     /// entered for the profile's field, estimated for `MemTotal` rounded up.
     pub fn provenance(self) -> Provenance {
         match self {
-            InstalledBasis::Modules | InstalledBasis::Firmware => Provenance::Detected,
+            InstalledBasis::Modules | InstalledBasis::Firmware | InstalledBasis::Published => {
+                Provenance::Detected
+            }
             InstalledBasis::Profile => Provenance::Entered,
             InstalledBasis::MemTotalRoundedUp => Provenance::Estimated,
         }
@@ -195,7 +204,8 @@ pub fn estimate_installed(mem_total: u64) -> Option<u64> {
 /// The installed size and which figure it is: the modules' sum when every module's size is known and
 /// the sum is at least `MemTotal` (a virtual machine's SMBIOS can list less than it has), else
 /// `memory.installed_bytes`, else Windows' firmware total (when at least the usable RAM), else
-/// [`estimate_installed`].
+/// the provider's published size for the profile's cloud instance type (when at least
+/// `MemTotal`: a figure below it is not this machine's), else [`estimate_installed`].
 pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<InstalledBasis>) {
     let m = &profile.memory;
     let modules: Option<u64> = (!m.dimms.is_empty())
@@ -216,10 +226,24 @@ pub fn installed_ram(profile: &MachineProfile) -> (Option<u64>, Option<Installed
     if let Some(f) = firmware {
         return (Some(f), Some(InstalledBasis::Firmware));
     }
+    if let Some(p) = published_ram(profile).filter(|p| m.total_bytes.is_none_or(|t| *p >= t)) {
+        return (Some(p), Some(InstalledBasis::Published));
+    }
     match m.total_bytes.and_then(estimate_installed) {
         Some(e) => (Some(e), Some(InstalledBasis::MemTotalRoundedUp)),
         None => (None, None),
     }
+}
+
+/// The RAM the provider publishes for the profile's cloud instance type, bytes, when the
+/// catalogue has that type (of that provider, when the profile names one).
+fn published_ram(profile: &MachineProfile) -> Option<u64> {
+    let platform = profile.host.platform.as_ref()?;
+    let row = catalog().instance(platform.instance_type.as_deref()?)?;
+    if platform.provider.is_some_and(|p| p != row.provider) {
+        return None;
+    }
+    Some(row.ram_bytes())
 }
 
 /// The four sizes of [`RamSizes`]: `MemTotal`, usable RAM `min(MemTotal, cgroup limit)` (a
@@ -293,6 +317,49 @@ pub fn vram_totals(profile: &MachineProfile) -> VramTotals {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 37, item 9: a p3.16xlarge, whose RAM AWS publishes as 488 GiB
+    /// (aws.amazon.com/ec2/instance-types/p3/), shows `MemTotal` about 1 % below it:
+    /// 488 × 0.99 = 483.1 GiB, 94.4 % of 512 GiB (at least the 94 % margin of
+    /// [`MEMTOTAL_MIN_SHARE`]). Rounded up to a common size that was 512 GiB; the published
+    /// figure is 488 GiB. A `MemTotal` above the published size is not this instance's
+    /// (the figure is then not used), and another provider's type of the same name is not it.
+    #[test]
+    fn a_known_cloud_instance_has_its_published_ram() {
+        use crate::profile::{CloudProvider, Platform, PlatformKind};
+        let mut p = MachineProfile::unknown();
+        p.memory.total_bytes = Some((488.0 * 0.99 * GIB as f64) as u64);
+        assert_eq!(
+            installed_ram(&p),
+            (Some(512 * GIB), Some(InstalledBasis::MemTotalRoundedUp))
+        );
+        p.host.platform = Some(Platform {
+            kind: Some(PlatformKind::Cloud),
+            provider: Some(CloudProvider::Aws),
+            instance_type: Some("p3.16xlarge".into()),
+        });
+        assert_eq!(
+            installed_ram(&p),
+            (Some(488 * GIB), Some(InstalledBasis::Published))
+        );
+        assert_eq!(InstalledBasis::Published.provenance(), Provenance::Detected);
+        // Azure's "NC24ads_A100_v4" is 220 GiB (its size table); a typed size still wins.
+        let mut azure = p.clone();
+        azure.host.platform.as_mut().unwrap().provider = Some(CloudProvider::Azure);
+        azure.host.platform.as_mut().unwrap().instance_type =
+            Some("Standard_NC24ads_A100_v4".into());
+        azure.memory.total_bytes = Some(216 * GIB);
+        assert_eq!(installed_ram(&azure).0, Some(220 * GIB));
+        azure.memory.installed_bytes = Some(224 * GIB);
+        assert_eq!(installed_ram(&azure).1, Some(InstalledBasis::Profile));
+        // MemTotal above 488 GiB: not the published size; the estimate as before.
+        p.memory.total_bytes = Some(500 * GIB);
+        assert_eq!(installed_ram(&p).1, Some(InstalledBasis::MemTotalRoundedUp));
+        // The same name under another provider: not that row.
+        p.memory.total_bytes = Some(483 * GIB);
+        p.host.platform.as_mut().unwrap().provider = Some(CloudProvider::Gcp);
+        assert_eq!(installed_ram(&p).0, Some(512 * GIB));
+    }
 
     #[test]
     fn installed_size_is_estimated_from_memtotal_within_the_margin() {

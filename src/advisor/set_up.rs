@@ -37,12 +37,14 @@ impl SetUp<'_> {
         if let Some(t) = self.training {
             let others =
                 crate::advisor::check::all_fit(&[Some(t.gpu.fits), t.nvme.map(|n| n.fits)]);
-            out.push(need(
-                Subject::Training,
-                t.cpu.needed_bytes,
-                t.cpu.fits,
-                others,
-            ));
+            // A plan whose loading peak the configured swap takes fits as it is: nothing to
+            // buy for it (`training::plan_against`).
+            let fits = if t.fits == Some(true) {
+                Some(true)
+            } else {
+                t.cpu.fits
+            };
+            out.push(need(Subject::Training, t.cpu.needed_bytes, fits, others));
         }
         if let Some(m) = self.inference {
             out.push(need(

@@ -1,7 +1,8 @@
 //! What if the machine were changed: a profile with a larger `/dev/shm`, a higher WSL2
-//! `memory=` or more RAM installed. The recommender re-assesses a machine-level change on the
-//! changed profile (every limit at once), and the command line's `--shm-size`, `--wsl-memory`
-//! and `--ram` apply the same function, so a recommendation's `apply` arguments reproduce it.
+//! `memory=`, more RAM installed or more swap. The recommender re-assesses a machine-level
+//! change on the changed profile (every limit at once), and the command line's `--shm-size`,
+//! `--wsl-memory`, `--ram` and `--swap` apply the same function, so a recommendation's `apply`
+//! arguments reproduce it.
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,11 @@ pub struct MachineChange {
     /// since which modules make up the size isn't known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_bytes: Option<u64>,
+    /// Swap configured in all (the page file on Windows): what a one-time loading peak may
+    /// spill into ([`crate::advisor::buying::ram_advice::swap_for_peak`]); never counted as
+    /// RAM for a steady state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap_bytes: Option<u64>,
 }
 
 impl MachineChange {
@@ -52,6 +58,9 @@ pub fn apply(profile: &MachineProfile, change: &MachineChange) -> MachineProfile
         p.memory.available_bytes = None;
         p.memory.dimms.clear();
         p.memory.slots_populated = None;
+    }
+    if let Some(b) = change.swap_bytes {
+        p.memory.swap_total_bytes = Some(b);
     }
     p
 }

@@ -421,6 +421,20 @@ mod tests {
         let c = catalog();
         for i in &c.instances {
             assert!(!i.source.trim().is_empty(), "{}", i.instance_type);
+            // Every figure cites the provider's own page (Azure's: the source of its
+            // learn.microsoft.com size tables, github:MicrosoftDocs/azure-compute-docs).
+            let page = match i.provider {
+                crate::profile::CloudProvider::Aws => "aws.amazon.com/ec2/instance-types/",
+                crate::profile::CloudProvider::Gcp => "cloud.google.com/",
+                crate::profile::CloudProvider::Azure => "MicrosoftDocs/azure-compute-docs",
+                _ => "",
+            };
+            assert!(
+                !page.is_empty() && i.source.contains(page),
+                "{}: {}",
+                i.instance_type,
+                i.source
+            );
             assert!(
                 c.gpu(&i.gpu_model).is_some(),
                 "{}: {}",

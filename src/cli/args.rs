@@ -233,6 +233,10 @@ pub struct MachineArgs {
     /// What if SIZE of RAM were installed (usable RAM keeps this machine's share): 128GiB.
     #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
     pub ram: Option<u64>,
+    /// What if SIZE of swap were configured in all (the page file on Windows): 4GiB. Only a
+    /// one-time loading peak may spill into it.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub swap: Option<u64>,
 }
 
 impl MachineArgs {
@@ -242,6 +246,7 @@ impl MachineArgs {
             shm_bytes: self.shm_size,
             wsl_memory_bytes: self.wsl_memory,
             ram_bytes: self.ram,
+            swap_bytes: self.swap,
         }
     }
 

@@ -16,6 +16,21 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::{EXIT_BAD_INPUT, fail, print, say};
 use crate::i18n::{Lang, Msg, trf};
 
+/// The `srun`s running, each in a process group of its own, for a signal to reach them all
+/// ([`super::child_group`]); elsewhere than Unix, a plain spawn.
+#[cfg(unix)]
+type Groups = super::child_group::Running;
+#[cfg(not(unix))]
+#[derive(Default)]
+struct Groups;
+#[cfg(not(unix))]
+impl Groups {
+    fn spawn(&self, c: &mut Command) -> std::io::Result<std::process::Child> {
+        c.spawn()
+    }
+    fn ended(&self, _: u32) {}
+}
+
 /// Nodes asked at once with `--run`: 8.
 pub const PARALLEL: usize = 8;
 
@@ -304,15 +319,35 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
             &crate::present::errors::write_failed(lang, &args.out, &e),
         );
     }
+    // SIGINT, SIGTERM or SIGHUP: no more sruns start, the signal goes to every srun's group,
+    // which has 10 s to end before it is killed; then ramvram exits 128 + the signal.
+    super::interrupt::catch_interrupts();
+    let interrupted = || super::interrupt::INTERRUPTED.load(Ordering::Relaxed);
+    let groups = Groups::default();
     let next = AtomicUsize::new(0);
     let done = Mutex::new(0usize);
+    let workers = PARALLEL.min(nodes.len());
+    let finished = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..PARALLEL.min(nodes.len()) {
+        #[cfg(unix)]
+        scope.spawn(|| {
+            while finished.load(Ordering::Relaxed) < workers {
+                if let Some(sig) = super::interrupt::interrupting_signal() {
+                    super::child_group::end_groups(&groups.close(), sig, &mut || {});
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
+        for _ in 0..workers {
             scope.spawn(|| {
-                while let Some(node) = nodes.get(next.fetch_add(1, Ordering::Relaxed)) {
+                while let Some(node) = nodes
+                    .get(next.fetch_add(1, Ordering::Relaxed))
+                    .filter(|_| !interrupted())
+                {
                     let argv = srun_argv(node, partition, &args.program);
                     let file = args.out.join(format!("{}.json", file_stem(node)));
-                    match one(lang, &argv, &file) {
+                    match one(lang, &argv, &file, &groups) {
                         Ok(()) => {
                             let f = file.display().to_string();
                             say(&trf(
@@ -332,9 +367,19 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
                         )),
                     }
                 }
+                finished.fetch_add(1, Ordering::Relaxed);
             });
         }
     });
+    if let Some(sig) = super::interrupt::interrupting_signal() {
+        let signal = sig.to_string();
+        say(&trf(
+            lang,
+            Msg::ClusterCollectInterrupted,
+            &[("signal", &signal)],
+        ));
+        return ExitCode::from(128 + sig as u8);
+    }
     let ok = *done.lock().unwrap_or_else(|e| e.into_inner());
     say(&trf(
         lang,
@@ -356,13 +401,15 @@ pub(super) fn collect(lang: Lang, args: &CollectArgs) -> ExitCode {
 }
 
 /// Runs one node's `srun`, checks its output is a profile, writes it to `file`.
-fn one(lang: Lang, argv: &[String], file: &Path) -> Result<(), String> {
-    let mut child = Command::new(&argv[0])
-        .args(&argv[1..])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+fn one(lang: Lang, argv: &[String], file: &Path, groups: &Groups) -> Result<(), String> {
+    let mut child = groups
+        .spawn(
+            Command::new(&argv[0])
+                .args(&argv[1..])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
         .map_err(|e| format!("{}: {e}", argv[0]))?;
     let cap = crate::fsutil::MAX_INPUT_BYTES;
     let mut stdout = Vec::new();
@@ -378,7 +425,9 @@ fn one(lang: Lang, argv: &[String], file: &Path) -> Result<(), String> {
             let _ = p.take(cap + 1).read_to_end(&mut stdout);
         }
     });
-    let status = child.wait().map_err(|e| e.to_string())?;
+    let status = child.wait().map_err(|e| e.to_string());
+    groups.ended(child.id());
+    let status = status?;
     if !status.success() {
         let text = String::from_utf8_lossy(&stderr);
         let last = text

@@ -3,6 +3,8 @@
 
 mod args;
 mod bench_cmd;
+#[cfg(unix)]
+mod child_group;
 pub mod collect;
 pub mod fleet;
 mod fleet_json;
@@ -318,7 +320,7 @@ fn assessment(
                         lang,
                         Msg::DatasetStorage,
                         &[
-                            ("mount", &d.mount_point),
+                            ("mount", &crate::sanitize::path(&d.mount_point)),
                             ("kind", crate::present::disk_kind(lang, d.kind)),
                         ],
                     )
@@ -392,6 +394,7 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
         shm_size: None,
         wsl_memory: None,
         ram: None,
+        swap: None,
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference, false) {

@@ -229,10 +229,16 @@ pub fn reason(
     if min_n == 0 && got_n < 0 && max >= i128::from(i32::MAX) {
         return Some(trf(lang, Msg::ValueNegative, &[("value", got)]));
     }
+    // Past 10^15 in scientific notation (u64::MAX as 1.845e19, not 20 digits).
+    let n = |t: &str| crate::format::number_text(t).into_owned();
     Some(trf(
         lang,
         Msg::ValueOutOfRange,
-        &[("value", got), ("min", &min), ("max", &max.to_string())],
+        &[
+            ("value", &n(got)),
+            ("min", &n(&min)),
+            ("max", &n(&max.to_string())),
+        ],
     ))
 }
 

@@ -327,15 +327,20 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
 }
 
 /// Passes `signal` (when ramvram was stopped by one) to the command's process group, waits up
-/// to 10 s for the command to end, then kills the group (`SIGKILL`) and waits for it. Without a
-/// signal, waits up to 5 s. Returns how the command ended, when it did.
+/// to 10 s for every process of the group to end (the command and whatever it started in its
+/// group: a worker that ignores the signal counts too), then kills the group (`SIGKILL`) and
+/// waits for it ([`super::child_group::end_groups`]). Without a signal, waits up to 5 s for the
+/// command alone. Returns how the command ended, when it did.
 fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::process::ExitStatus> {
+    let mut status = None;
     #[cfg(unix)]
-    let group = libc::pid_t::try_from(c.id()).ok().filter(|p| *p > 1);
-    #[cfg(unix)]
-    if let (Some(sig), Some(group)) = (signal, group) {
-        // SAFETY: kill has no memory preconditions; -group names the command's group only.
-        unsafe { libc::kill(-group, sig) };
+    if let (Some(sig), Ok(group)) = (signal, libc::pid_t::try_from(c.id())) {
+        super::child_group::end_groups(&[group], sig, &mut || {
+            if status.is_none() {
+                status = c.try_wait().ok().flatten();
+            }
+        });
+        return status.or_else(|| c.wait().ok());
     }
     let waits = if signal.is_some() { 200 } else { 100 };
     for _ in 0..waits {
@@ -346,14 +351,8 @@ fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::pr
     }
     // Without a signal the command is the user's: left running.
     signal?;
-    #[cfg(unix)]
-    if let Some(group) = group {
-        // SAFETY: as above.
-        unsafe { libc::kill(-group, libc::SIGKILL) };
-    }
-    #[cfg(not(unix))]
     let _ = c.kill();
-    c.wait().ok()
+    status.or_else(|| c.wait().ok())
 }
 
 pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode {

@@ -43,7 +43,8 @@ pub struct FromFlags {
 
 fn parse_dataset(s: &str) -> Result<DatasetScan, ValueError> {
     crate::inputs::dataset::scan(std::path::Path::new(s)).map_err(|p| {
-        ValueError::new(Msg::ModelErrorInFile, s).with_reason(crate::present::model::io_reason(&p))
+        ValueError::new(Msg::ModelErrorInFile, &crate::sanitize::path(s))
+            .with_reason(crate::present::model::io_reason(&p))
     })
 }
 

@@ -40,7 +40,11 @@ pub fn scan_note(lang: Lang, s: &DatasetScan, overridden: &[&str]) -> String {
         lang,
         Msg::DatasetFound,
         &[
-            ("path", &s.root.display().to_string()),
+            // A folder name is the folder owner's data: one line, clipped.
+            (
+                "path",
+                &crate::sanitize::path(&s.root.display().to_string()),
+            ),
             ("files", &format::thousands(s.files)),
             ("bytes", &format::thousands(s.bytes)),
             ("gib", &format::gib(s.bytes)),

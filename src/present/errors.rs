@@ -10,19 +10,26 @@ use crate::inputs::scenario::ScenarioError;
 use crate::profile::dir::Skip;
 use crate::profile::{ParseProblem, Problem, ProfileError};
 
-/// What is wrong with a value: "300 is outside 0–200".
+/// A number from a message's data: scientific notation past 10^15 ([`crate::format::number_text`]),
+/// any other text on one line and clipped ([`crate::sanitize::data`]).
+fn num(text: &str) -> String {
+    crate::sanitize::data(&crate::format::number_text(text)).into_owned()
+}
+
+/// What is wrong with a value: "300 is outside 0–200"; numbers past 10^15 in scientific
+/// notation ("1e308 is outside 1–1000").
 pub fn problem(lang: Lang, p: &Problem) -> String {
     match p {
         Problem::Zero => tr(lang, Msg::ProblemZero).to_string(),
         Problem::OutOfRange { value, lo, hi } => trf(
             lang,
             Msg::ProblemOutOfRange,
-            &[("value", value), ("lo", lo), ("hi", hi)],
+            &[("value", &num(value)), ("lo", &num(lo)), ("hi", &num(hi))],
         ),
         Problem::TooLarge { value, max } => trf(
             lang,
             Msg::ProblemTooLarge,
-            &[("value", value), ("max", max)],
+            &[("value", &num(value)), ("max", &num(max))],
         ),
         Problem::LargerThanField {
             value,
@@ -32,9 +39,9 @@ pub fn problem(lang: Lang, p: &Problem) -> String {
             lang,
             Msg::ProblemLargerThanField,
             &[
-                ("value", value),
+                ("value", &num(value)),
                 ("other", other),
-                ("other_value", other_value),
+                ("other_value", &num(other_value)),
             ],
         ),
         Problem::TooLong { max } => trf(lang, Msg::ProblemTooLong, &[("max", &max.to_string())]),
@@ -46,9 +53,11 @@ pub fn problem(lang: Lang, p: &Problem) -> String {
         Problem::AboveZeroAtMost { value, hi } => trf(
             lang,
             Msg::ProblemAboveZeroAtMost,
-            &[("value", value), ("hi", hi)],
+            &[("value", &num(value)), ("hi", &num(hi))],
         ),
-        Problem::NotPositive { value } => trf(lang, Msg::ProblemNotPositive, &[("value", value)]),
+        Problem::NotPositive { value } => {
+            trf(lang, Msg::ProblemNotPositive, &[("value", &num(value))])
+        }
         Problem::SchemaVersion => tr(lang, Msg::ProblemSchemaVersion).to_string(),
         Problem::WidthHeightPair => tr(lang, Msg::ProblemWidthHeightPair).to_string(),
         Problem::NeedsSampleBytes => tr(lang, Msg::ProblemNeedsSampleBytes).to_string(),
@@ -98,8 +107,8 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
 
 /// "FILE: REASON" / "FILE：REASON".
 fn in_file(lang: Lang, file: &str, reason: &str) -> String {
-    // A file name is hostile text: on one line, escaped.
-    let file = crate::sanitize::one_line(file);
+    // A file name is hostile text: on one line, escaped, clipped.
+    let file = crate::sanitize::path(file);
     trf(
         lang,
         Msg::ErrorInFile,

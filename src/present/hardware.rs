@@ -83,6 +83,7 @@ pub fn installed(lang: Lang, a: &Assessment) -> String {
                         match source {
                             S::Modules => Msg::RamFromModules,
                             S::Profile => Msg::RamFromEntered,
+                            S::Published => Msg::RamFromPublished,
                             S::Firmware => Msg::WindowsRamFromFirmware,
                             S::MemTotalRoundedUp if windows => Msg::WindowsRamFromEstimate,
                             S::MemTotalRoundedUp => Msg::RamFromEstimate,

@@ -12,12 +12,18 @@ fn count(n: u64) -> String {
     format::thousands(n)
 }
 
+/// A string read from a model file (a dtype, a tensor name, `model_type`, a file name), escaped
+/// on one line and clipped ([`crate::sanitize::data`]): file contents must not forge a line.
+fn shown(text: &str) -> String {
+    crate::sanitize::data(text).into_owned()
+}
+
 /// "BF16 15,231,233,024, F32 1,024": bytes per element type, as the language joins lists.
 fn mix(lang: Lang, by_dtype: &[(String, u64)]) -> String {
     let items: Vec<String> = by_dtype
         .iter()
         .take(6)
-        .map(|(t, b)| format!("{t} {}", count(*b)))
+        .map(|(t, b)| format!("{} {}", shown(t), count(*b)))
         .collect();
     super::join(lang, &items)
 }
@@ -27,7 +33,7 @@ fn mix(lang: Lang, by_dtype: &[(String, u64)]) -> String {
 /// the headers of 4 safetensors files (BF16 15.2 GiB); largest tensor …".
 pub fn read_note(lang: Lang, r: &ModelRead) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let path = r.path.display().to_string();
+    let path = crate::sanitize::path(&r.path.display().to_string()).into_owned();
     parts.push(trf(lang, Msg::ModelFromPath, &[("path", &path)]));
     if let Some(c) = &r.config {
         let shape = c.shape.as_ref().map_or_else(
@@ -50,8 +56,11 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
             lang,
             Msg::ModelConfig,
             &[
-                ("file", &c.file.display().to_string()),
-                ("model_type", &c.model_type),
+                (
+                    "file",
+                    &crate::sanitize::path(&c.file.display().to_string()),
+                ),
+                ("model_type", &shown(&c.model_type)),
                 ("shape", &shape),
             ],
         ));
@@ -84,7 +93,7 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
         parts.push(trf(
             lang,
             Msg::ModelLargest,
-            &[("name", &l.name), ("elements", &count(l.elements))],
+            &[("name", &shown(&l.name)), ("elements", &count(l.elements))],
         ));
     }
     if let Some(g) = &r.gguf {
@@ -155,12 +164,12 @@ pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
 
 /// A refused model file as a command-line value error: "`--model`: FILE: REASON".
 pub fn value_error(e: &ModelFileError) -> ValueError {
-    let file = e.file.display().to_string();
+    let file = crate::sanitize::path(&e.file.display().to_string()).into_owned();
     let reason = match &e.problem {
         ModelProblem::Io(p) => io_reason(p),
         ModelProblem::NoModel => ValueError::new(Msg::ModelErrorNoModel, ""),
         ModelProblem::Json { field, problem } => {
-            let why = |lang| super::errors::parse_problem(lang, field, problem);
+            let why = |lang| super::errors::parse_problem(lang, &shown(field), problem);
             ValueError::new(Msg::ModelErrorJson, "").with_worded(
                 "why",
                 why(Lang::En),
@@ -168,17 +177,17 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
             )
         }
         ModelProblem::Field(field) => {
-            ValueError::new(Msg::ModelErrorField, "").with("field", field.clone())
+            ValueError::new(Msg::ModelErrorField, "").with("field", shown(field))
         }
         ModelProblem::TooLarge { what, value, cap } => ValueError::new(Msg::ModelErrorTooLarge, "")
             .with_reason(limit(*what))
             .with("found", count(*value))
             .with("cap", count(*cap)),
         ModelProblem::OutOfFile(name) => {
-            ValueError::new(Msg::ModelErrorOutOfFile, "").with("name", name.clone())
+            ValueError::new(Msg::ModelErrorOutOfFile, "").with("name", shown(name))
         }
         ModelProblem::OutsideFolder(name) => {
-            ValueError::new(Msg::ModelErrorOutsideFolder, "").with("name", name.clone())
+            ValueError::new(Msg::ModelErrorOutsideFolder, "").with("name", shown(name))
         }
         ModelProblem::NotGguf => ValueError::new(Msg::ModelErrorNotGguf, ""),
         ModelProblem::Truncated => ValueError::new(Msg::ModelErrorTruncated, ""),

@@ -1,4 +1,5 @@
-//! Words for the machine what-ifs (`--shm-size`, `--wsl-memory`, `--ram`): the note saying the
+//! Words for the machine what-ifs (`--shm-size`, `--wsl-memory`, `--ram`,
+//! `--swap`): the note saying the
 //! machine was assessed as changed.
 
 use crate::advisor::whatif::MachineChange;
@@ -12,6 +13,7 @@ pub fn note(lang: Lang, c: &MachineChange) -> String {
         (c.shm_bytes, Msg::AdviceWhatifShm),
         (c.wsl_memory_bytes, Msg::AdviceWhatifWsl),
         (c.ram_bytes, Msg::AdviceWhatifRam),
+        (c.swap_bytes, Msg::AdviceWhatifSwap),
     ] {
         if let Some(b) = bytes {
             parts.push(trf(lang, msg, &[("size", &format::size(b))]));

@@ -418,7 +418,28 @@ impl TraceWriter {
         let file = crate::fsutil::create_new_file(path)?;
         let mut w = TraceWriter { file };
         let line = serde_json::to_string(header).expect("header serialises");
-        w.write_line(&line)?;
+        if let Err(e) = w.write_line(&line) {
+            // A recording that never started leaves no file (a disk full from the start would
+            // leave an empty trace that no reader accepts). Only the file created here goes:
+            // the name still leads to the same file (device and inode), or it is left alone.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let ours = w.file.metadata().ok().map(|m| (m.dev(), m.ino()));
+                let there = std::fs::symlink_metadata(path)
+                    .ok()
+                    .map(|m| (m.dev(), m.ino()));
+                if ours.is_some() && ours == there {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+            #[cfg(not(unix))]
+            {
+                drop(w);
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(e);
+        }
         Ok(w)
     }
 

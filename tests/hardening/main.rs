@@ -7,7 +7,10 @@
 mod common;
 
 mod bench_and_settings;
+mod child_groups;
+mod file_strings;
 mod inputs;
+mod leftovers;
 mod redact_categories;
 mod redirects;
 mod reports;

@@ -95,4 +95,5 @@ pub const MACHINE: &[Knob] = &[
     row(M, K::ShmSize, "shm-size", &["shm_bytes"], Kind::Size, (None, D::Machine), None),
     row(M, K::WslMemory, "wsl-memory", &["wsl_memory_bytes"], Kind::Size, (None, D::Machine), None),
     row(M, K::Ram, "ram", &["ram_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::Swap, "swap", &["swap_bytes"], Kind::Size, (None, D::Machine), None),
 ];

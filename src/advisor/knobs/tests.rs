@@ -18,7 +18,7 @@ fn every_id_has_one_row_with_a_unique_flag_and_field() {
     let rows: Vec<&Knob> = all().collect();
     // Ids are numbered from 0 in declaration order: as many rows as ids, each id once, means
     // every id has its row.
-    assert_eq!(rows.len(), K::Ram as usize + 1);
+    assert_eq!(rows.len(), K::Swap as usize + 1);
     let mut ids: Vec<K> = rows.iter().map(|k| k.id).collect();
     ids.sort();
     ids.dedup();
@@ -164,6 +164,7 @@ fn cases() -> Vec<(K, &'static str, V)> {
         (K::ShmSize, "16GiB", V::Whole(16 << 30)),
         (K::WslMemory, "24GiB", V::Whole(24 << 30)),
         (K::Ram, "128GiB", V::Whole(128 << 30)),
+        (K::Swap, "4GiB", V::Whole(4 << 30)),
     ]
 }
 
@@ -218,6 +219,7 @@ fn set_and_get(k: &Knob, v: V) -> Option<V> {
                 shm_bytes: (k.id == K::ShmSize).then_some(b),
                 wsl_memory_bytes: (k.id == K::WslMemory).then_some(b),
                 ram_bytes: (k.id == K::Ram).then_some(b),
+                swap_bytes: (k.id == K::Swap).then_some(b),
             };
             machine_settings(&c).first().map(|s| s.value)
         }
@@ -423,6 +425,7 @@ fn every_workload_and_machine_field_is_a_field_of_the_json() {
         shm_bytes: Some(1),
         wsl_memory_bytes: Some(1),
         ram_bytes: Some(1),
+        swap_bytes: Some(1),
     };
     let machine = serde_json::to_value(c).expect("a change serialises");
     for k in all() {

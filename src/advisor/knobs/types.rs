@@ -200,6 +200,7 @@ pub enum KnobId {
     ShmSize,
     WslMemory,
     Ram,
+    Swap,
 }
 
 /// One knob: everything the command line, the scenario file, the window and the docs need to

@@ -108,12 +108,13 @@ pub fn changed<P>(
         .collect()
 }
 
-/// The settings of machine change `c`: `/dev/shm`, WSL's `memory=`, RAM.
+/// The settings of machine change `c`: `/dev/shm`, WSL's `memory=`, RAM, swap.
 pub fn machine_settings(c: &MachineChange) -> Vec<Setting> {
     [
         (K::ShmSize, c.shm_bytes),
         (K::WslMemory, c.wsl_memory_bytes),
         (K::Ram, c.ram_bytes),
+        (K::Swap, c.swap_bytes),
     ]
     .into_iter()
     .filter_map(|(knob, b)| {

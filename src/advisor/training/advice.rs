@@ -136,7 +136,17 @@ pub(super) fn advice(
             };
             match swap {
                 Some((0, overflow)) => r = r.with(used_key, Quantity::Bytes(overflow)),
-                Some((add, _)) => r = r.with(add_key, Quantity::Bytes(add)),
+                Some((add, _)) => {
+                    // `apply` says the swap the result assumed: the configured swap and the
+                    // file added, in all (`--swap`), so re-running it fits as promised.
+                    let have = profile.memory.swap_total_bytes.unwrap_or(0);
+                    r = r.with(add_key, Quantity::Bytes(add)).on_machine(
+                        crate::advisor::whatif::MachineChange {
+                            swap_bytes: Some(have.saturating_add(add)),
+                            ..Default::default()
+                        },
+                    );
+                }
                 None => {}
             }
             tried.push((out.len(), applied.clone()));
@@ -337,7 +347,14 @@ pub(super) fn advice(
 /// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
 /// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
 /// when the swap already configured covers it ([`ram_advice::swap_for_peak`]). `None` otherwise.
-fn swap_to_finish(j: &Judged, profile: &MachineProfile, ram: &RamSizes) -> Option<(u64, u64)> {
+/// The one rule for both a recommendation's swap file and the plan's own verdict
+/// (`plan_against`: a plan whose configured swap covers its loading peak fits); the training
+/// phase never counts swap as RAM.
+pub(super) fn swap_to_finish(
+    j: &Judged,
+    profile: &MachineProfile,
+    ram: &RamSizes,
+) -> Option<(u64, u64)> {
     use super::breakdown::{PhaseId, phase_cpu};
     let usable = ram.usable_bytes?;
     let others = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);

@@ -26,6 +26,17 @@ pub fn plan_against(
     if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
         j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
     }
+    // A one-time loading peak the swap configured here absorbs (detected, or `--swap`): the
+    // plan fits, by the rule its recommendations' swap files use; the RAM check still shows
+    // the peak past RAM, and no RAM is needed to fit it.
+    let swap_absorbs = j.fits == Some(false)
+        && matches!(
+            super::advice::swap_to_finish(&j, profile, ram),
+            Some((0, _))
+        );
+    if swap_absorbs {
+        j.fits = Some(true);
+    }
     let recommendations = if j.fits == Some(false) {
         super::advice::advice(plan, &j, &machine, profile, ram)
     } else {
@@ -36,7 +47,7 @@ pub fn plan_against(
     // Only when RAM is what falls short: with GPUs too small, no amount of RAM fits the plan.
     let others_fit = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     let ram_needed_installed_bytes =
-        (j.cpu.fits == Some(false) && others_fit != Some(false)).then(|| {
+        (j.cpu.fits == Some(false) && others_fit != Some(false) && !swap_absorbs).then(|| {
             crate::advisor::capacity::installed_needed(
                 headroom::ram_to_hold(j.cpu.needed_bytes),
                 ram.usable_share(),

@@ -143,10 +143,11 @@ impl Client {
         self.token.is_some()
     }
 
-    /// `text` with every occurrence of the token replaced by `***`.
+    /// `text` with every occurrence of the token replaced by `***`: raw, percent-encoded,
+    /// as HTML character references or in base64 ([`super::redact::redact_text`]).
     pub fn redact(&self, text: &str) -> String {
         match &self.token {
-            Some(t) => text.replace(&t.0, "***"),
+            Some(t) => super::redact::redact_text(text, &t.0).into_owned(),
             None => text.to_string(),
         }
     }
@@ -155,6 +156,12 @@ impl Client {
         let Some(Token(t)) = &self.token else {
             return bytes;
         };
+        // A text body (JSON is UTF-8): the token in every encoding a server might echo.
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            if let std::borrow::Cow::Owned(r) = super::redact::redact_text(text, t) {
+                return r.into_bytes();
+            }
+        }
         let needle = t.as_bytes();
         if bytes.windows(needle.len()).all(|w| w != needle) {
             return bytes;
@@ -206,10 +213,9 @@ impl Client {
             return text.to_string();
         }
         let decoded = unescape(text);
-        if decoded.contains(t.as_str()) {
-            decoded.replace(t.as_str(), "***")
-        } else {
-            text.to_string()
+        match super::redact::redact_text(&decoded, t) {
+            std::borrow::Cow::Owned(r) => r,
+            std::borrow::Cow::Borrowed(_) => text.to_string(),
         }
     }
 
