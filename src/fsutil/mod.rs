@@ -7,6 +7,7 @@
 //! through a file they replace, and keep the replaced file's mode and owner; reads
 //! accept only regular files (or `-` for standard input) and stop at a stated size.
 
+mod folder;
 mod read;
 #[cfg(unix)]
 mod walk;
@@ -16,9 +17,10 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+pub use folder::{FileId, InputFile, InputFolder, Listing, open_named};
 pub use read::{
     InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input,
-    read_folder_entry, read_input, read_input_string,
+    read_folder_entry, read_input, read_input_string, read_opened_string,
 };
 pub use write::{TEMP_MARKER, create_new_file, write_atomic, write_atomic_with};
 

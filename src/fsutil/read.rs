@@ -36,6 +36,9 @@ pub enum InputProblem {
     /// A symbolic link in a folder of inputs, which is not followed: it could lead out of the
     /// folder the user named ([`read_folder_entry`]).
     Link,
+    /// The name was swapped for another file between the look and the open (its type, device
+    /// or inode changed); nothing of it was read.
+    Changed,
 }
 
 impl fmt::Display for InputProblem {
@@ -60,6 +63,9 @@ impl fmt::Display for InputProblem {
                     "is a symbolic link; links in a folder of inputs are not followed"
                 );
             }
+            InputProblem::Changed => {
+                return write!(f, "changed while it was opened; nothing of it was read");
+            }
         };
         write!(
             f,
@@ -70,7 +76,7 @@ impl fmt::Display for InputProblem {
 
 impl std::error::Error for InputProblem {}
 
-fn problem(p: InputProblem) -> io::Error {
+pub(super) fn problem(p: InputProblem) -> io::Error {
     let kind = match p {
         InputProblem::TooLarge(_) | InputProblem::NotText => io::ErrorKind::InvalidData,
         _ => io::ErrorKind::InvalidInput,
@@ -137,6 +143,19 @@ pub fn open_input(path: &Path) -> io::Result<(std::fs::File, u64)> {
         return Err(problem(p));
     }
     Ok((file, meta.len()))
+}
+
+/// Reads a file opened by [`super::InputFolder::open_file`] or [`super::open_named`] whole, as
+/// UTF-8 text, refusing more than `cap` bytes (checked against its `fstat` size first).
+///
+/// # Errors
+/// The OS error, [`InputProblem::TooLarge`] or [`InputProblem::NotText`].
+pub fn read_opened_string(opened: super::InputFile, cap: u64) -> io::Result<String> {
+    if opened.len > cap {
+        return Err(problem(InputProblem::TooLarge(cap)));
+    }
+    let bytes = read_capped(opened.file, cap, opened.len)?;
+    String::from_utf8(bytes).map_err(|_| problem(InputProblem::NotText))
 }
 
 /// [`read_input`] as UTF-8 text.

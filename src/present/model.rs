@@ -111,6 +111,9 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
             ],
         ));
     }
+    if let Some(n) = r.listing_cut {
+        parts.push(trf(lang, Msg::ModelListingCut, &[("count", &count(n))]));
+    }
     let sep = match lang {
         Lang::En => "; ",
         Lang::Zh => "；",
@@ -128,6 +131,8 @@ fn limit(l: Limit) -> ValueError {
         Limit::MetadataCount => Msg::ModelLimitMetadataCount,
         Limit::TensorDimensions => Msg::ModelLimitTensorDimensions,
         Limit::Shards => Msg::ModelLimitShards,
+        Limit::HeaderBytes => Msg::ModelLimitHeaderBytes,
+        Limit::Entries => Msg::ModelLimitEntries,
     };
     ValueError::new(msg, "")
 }
@@ -146,6 +151,7 @@ pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
         IoProblem::Input(I::Socket) => plain(Msg::ErrorInputSocket),
         IoProblem::Input(I::NotText) => plain(Msg::ErrorInputNotText),
         IoProblem::Input(I::Link) => plain(Msg::ErrorInputLink),
+        IoProblem::Input(I::Changed) => plain(Msg::ErrorInputChanged),
         IoProblem::Input(I::TooLarge(cap)) => {
             ValueError::new(Msg::ErrorInputTooLarge, "").with("mib", (cap >> 20).to_string())
         }
@@ -182,6 +188,38 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
         }
         ModelProblem::NotGguf => ValueError::new(Msg::ModelErrorNotGguf, ""),
         ModelProblem::Truncated => ValueError::new(Msg::ModelErrorTruncated, ""),
+        ModelProblem::UnknownDtype(name) => {
+            let types: Vec<&str> = crate::inputs::model_files::SAFETENSORS_DTYPES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            ValueError::new(Msg::ModelErrorUnknownDtype, "")
+                .with("name", name.clone())
+                .with("types", types.join(", "))
+        }
+        ModelProblem::Overlap(name) => {
+            ValueError::new(Msg::ModelErrorOverlap, "").with("name", name.clone())
+        }
+        ModelProblem::Gap(name) => {
+            ValueError::new(Msg::ModelErrorGap, "").with("name", name.clone())
+        }
+        ModelProblem::Uncovered { end, data } => ValueError::new(Msg::ModelErrorUncovered, "")
+            .with("end", count(*end))
+            .with("data", count(*data)),
+        ModelProblem::OutOfRange {
+            field,
+            found,
+            min,
+            max,
+        } => ValueError::new(Msg::ModelErrorOutOfRange, "")
+            .with("field", field.clone())
+            .with("found", count(*found))
+            .with("min", count(*min))
+            .with("max", count(*max)),
+        ModelProblem::Params { field, found, max } => ValueError::new(Msg::ModelErrorParams, "")
+            .with("field", field.clone())
+            .with("found", count(*found))
+            .with("max", count(*max)),
     };
     ValueError::new(Msg::ModelErrorInFile, &file).with_reason(reason)
 }
