@@ -8,6 +8,7 @@ mod common;
 
 mod bench_and_settings;
 mod inputs;
+mod model_folders;
 mod redact_categories;
 mod redirects;
 mod reports;

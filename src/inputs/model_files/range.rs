@@ -14,6 +14,29 @@ const SHAPE_FIELDS: &str = "num_hidden_layers, hidden_size, intermediate_size, v
 /// # Errors
 /// [`ModelProblem::Params`] or [`ModelProblem::OutOfRange`], naming the file and field.
 pub(super) fn check(r: &ModelRead) -> Result<(), ModelFileError> {
+    if let Some(g) = &r.gguf {
+        let arch = g.architecture.as_deref().unwrap_or("");
+        for (key, value) in [
+            ("block_count", g.block_count),
+            ("embedding_length", g.embedding_length),
+            ("attention.head_count", g.head_count),
+            ("attention.head_count_kv", g.head_count_kv),
+            ("attention.key_length", g.key_length),
+        ] {
+            if let Some(v) = value.filter(|&v| v == 0 || v > MAX_DIM) {
+                let file = r.weight_files.first().map_or(&r.path, |w| &w.file);
+                return Err(ModelFileError::new(
+                    file.clone(),
+                    ModelProblem::OutOfRange {
+                        field: format!("{arch}.{key}"),
+                        found: v,
+                        min: 1,
+                        max: MAX_DIM,
+                    },
+                ));
+            }
+        }
+    }
     let (field, file) = match (&r.tensors, &r.config) {
         (Some(_), _) => {
             let file = match r.weight_files.as_slice() {
@@ -37,29 +60,6 @@ pub(super) fn check(r: &ModelRead) -> Result<(), ModelFileError> {
                     max: MAX_PARAMS,
                 },
             ));
-        }
-    }
-    if let Some(g) = &r.gguf {
-        let arch = g.architecture.as_deref().unwrap_or("");
-        for (key, value) in [
-            ("block_count", g.block_count),
-            ("embedding_length", g.embedding_length),
-            ("attention.head_count", g.head_count),
-            ("attention.head_count_kv", g.head_count_kv),
-            ("attention.key_length", g.key_length),
-        ] {
-            if let Some(v) = value.filter(|&v| v == 0 || v > MAX_DIM) {
-                let file = r.weight_files.first().map_or(&r.path, |w| &w.file);
-                return Err(ModelFileError::new(
-                    file.clone(),
-                    ModelProblem::OutOfRange {
-                        field: format!("{arch}.{key}"),
-                        found: v,
-                        min: 1,
-                        max: MAX_DIM,
-                    },
-                ));
-            }
         }
     }
     Ok(())

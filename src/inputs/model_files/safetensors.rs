@@ -318,4 +318,79 @@ mod tests {
         std::fs::write(&p, [1u8, 2]).unwrap();
         assert_eq!(read_file(&p).unwrap_err().problem, ModelProblem::Truncated);
     }
+
+    /// Issue 37: the reference reader (`safetensors` crate, `Metadata::validate` and
+    /// `read_metadata`) refuses overlapping tensors, gaps, data no tensor covers and unknown
+    /// dtypes; so does this one. Each header is worked by hand.
+    #[test]
+    fn overlaps_gaps_uncovered_data_and_unknown_dtypes_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.safetensors");
+        // Two F32 [2] tensors (8 bytes each) on the same 8 bytes: counted twice before.
+        let h = r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#;
+        std::fs::write(&p, file(h, 8)).unwrap();
+        let e = read_file(&p).unwrap_err();
+        assert_eq!(e.problem, ModelProblem::Overlap("b".into()));
+        // Four bytes between a (0..8) and b (12..20).
+        let h = r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[12,20]}}"#;
+        std::fs::write(&p, file(h, 20)).unwrap();
+        assert_eq!(
+            read_file(&p).unwrap_err().problem,
+            ModelProblem::Gap("b".into())
+        );
+        // The first tensor must start at 0.
+        let h = r#"{"a":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}}"#;
+        std::fs::write(&p, file(h, 8)).unwrap();
+        assert_eq!(
+            read_file(&p).unwrap_err().problem,
+            ModelProblem::Gap("a".into())
+        );
+        // 8 bytes of tensors in 24 bytes of data: 16 bytes belong to no tensor.
+        let h = r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}"#;
+        std::fs::write(&p, file(h, 24)).unwrap();
+        assert_eq!(
+            read_file(&p).unwrap_err().problem,
+            ModelProblem::Uncovered { end: 8, data: 24 }
+        );
+        // An unknown dtype whose shape claims 2^32 × 2^32 + ... elements in 0 bytes: refused by
+        // its dtype before its shape is believed (the issue's 89 bytes claiming 1.8 × 10^19).
+        let h = r#"{"a":{"dtype":"Q9","shape":[4294967295,4294967297],"data_offsets":[0,0]}}"#;
+        std::fs::write(&p, file(h, 0)).unwrap();
+        assert_eq!(
+            read_file(&p).unwrap_err().problem,
+            ModelProblem::UnknownDtype("a".into())
+        );
+        // 4-bit F4: 3 elements are 12 bits, not whole bytes; 4 are 2 bytes.
+        let h = r#"{"a":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}}"#;
+        std::fs::write(&p, file(h, 2)).unwrap();
+        assert!(matches!(
+            read_file(&p).unwrap_err().problem,
+            ModelProblem::Field(f) if f == "a.data_offsets"
+        ));
+        let h = r#"{"a":{"dtype":"F4","shape":[4],"data_offsets":[0,2]},"b":{"dtype":"C64","shape":[1],"data_offsets":[2,10]}}"#;
+        std::fs::write(&p, file(h, 10)).unwrap();
+        let (t, _) = read_file(&p).unwrap();
+        assert_eq!(t.iter().map(|t| t.elements).sum::<u64>(), 5);
+    }
+
+    /// 100,000 tensors of distinct made-up dtypes: the first is refused by name, after one
+    /// entry of the budget (a fixed table, no search over what the file brought).
+    #[test]
+    fn many_distinct_dtypes_stop_at_the_first() {
+        let mut h = String::from("{");
+        for i in 0..100_000 {
+            if i > 0 {
+                h.push(',');
+            }
+            h.push_str(&format!(
+                r#""t{i:06}":{{"dtype":"X{i}","shape":[1],"data_offsets":[{i},{}]}}"#,
+                i + 1
+            ));
+        }
+        h.push('}');
+        let mut budget = Budget::new();
+        let e = parse_header(Path::new("m"), h.as_bytes(), 100_000, &mut budget).unwrap_err();
+        assert_eq!(e.problem, ModelProblem::UnknownDtype("t000000".into()));
+        assert_eq!(budget.work.entries, 1);
+    }
 }
