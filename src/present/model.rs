@@ -223,3 +223,51 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
     };
     ValueError::new(Msg::ModelErrorInFile, &file).with_reason(reason)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inputs::model_files::{ModelFormat, ModelRead, WeightFile};
+
+    /// A listing that stopped says so, in both languages, with the entries it looked at.
+    #[test]
+    fn a_cut_listing_says_so() {
+        let r = ModelRead {
+            path: "m".into(),
+            format: ModelFormat::HfFolder,
+            config: None,
+            tensors: None,
+            largest_tensor: None,
+            weight_files: Vec::new(),
+            pickle_files: vec![WeightFile {
+                file: "m/pytorch_model.bin".into(),
+                bytes: 7,
+            }],
+            gguf: None,
+            listing_cut: Some(1_000_000),
+        };
+        assert!(read_note(Lang::En, &r).contains("only up to 1,000,000 entries"));
+        assert!(read_note(Lang::Zh, &r).contains("前 1,000,000 个条目"));
+        let whole = ModelRead {
+            listing_cut: None,
+            ..r
+        };
+        assert!(!read_note(Lang::En, &whole).contains("entries"));
+    }
+
+    /// The refusals of issue 37 name the tensor or field, never a flag.
+    #[test]
+    fn layout_and_range_refusals_name_the_tensor_and_field() {
+        let e = |p| ModelFileError {
+            file: "m.safetensors".into(),
+            problem: p,
+        };
+        let text = value_error(&e(ModelProblem::Overlap("b".into()))).text(Lang::En);
+        assert!(text.contains("m.safetensors") && text.contains("`b`"), "{text}");
+        assert!(text.contains("overlap"), "{text}");
+        let text = value_error(&e(ModelProblem::UnknownDtype("a".into()))).text(Lang::Zh);
+        assert!(text.contains("BF16") && text.contains("元素类型"), "{text}");
+        let text = value_error(&e(ModelProblem::Uncovered { end: 8, data: 24 })).text(Lang::En);
+        assert!(text.contains("byte 8") && text.contains("24 bytes"), "{text}");
+    }
+}
