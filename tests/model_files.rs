@@ -542,7 +542,10 @@ fn out_of_range_values_name_the_file_and_field_not_a_flag() {
     // A GGUF header with 0 layers: llama.block_count = 0.
     let gguf = other.path().join("zero.gguf");
     let mut v = gguf_header(0, 2);
-    for (key, value) in [("general.architecture", None), ("llama.block_count", Some(0u32))] {
+    for (key, value) in [
+        ("general.architecture", None),
+        ("llama.block_count", Some(0u32)),
+    ] {
         v.extend_from_slice(&(key.len() as u64).to_le_bytes());
         v.extend_from_slice(key.as_bytes());
         match value {

@@ -263,11 +263,17 @@ mod tests {
             problem: p,
         };
         let text = value_error(&e(ModelProblem::Overlap("b".into()))).text(Lang::En);
-        assert!(text.contains("m.safetensors") && text.contains("`b`"), "{text}");
+        assert!(
+            text.contains("m.safetensors") && text.contains("`b`"),
+            "{text}"
+        );
         assert!(text.contains("overlap"), "{text}");
         let text = value_error(&e(ModelProblem::UnknownDtype("a".into()))).text(Lang::Zh);
         assert!(text.contains("BF16") && text.contains("元素类型"), "{text}");
         let text = value_error(&e(ModelProblem::Uncovered { end: 8, data: 24 })).text(Lang::En);
-        assert!(text.contains("byte 8") && text.contains("24 bytes"), "{text}");
+        assert!(
+            text.contains("byte 8") && text.contains("24 bytes"),
+            "{text}"
+        );
     }
 }

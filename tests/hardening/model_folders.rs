@@ -46,7 +46,10 @@ fn victim_values(victim: &Path) -> Vec<String> {
 
 fn assert_clean(text: &str, values: &[String]) {
     for v in values {
-        assert!(!text.contains(v.as_str()), "`{v}` of the victim shown: {text}");
+        assert!(
+            !text.contains(v.as_str()),
+            "`{v}` of the victim shown: {text}"
+        );
     }
 }
 
@@ -229,7 +232,10 @@ fn as_root_links_swapped_in_during_reads_never_show_the_victim() {
     for text in &seen {
         assert_clean(text, &values);
     }
-    assert!(refused > 0, "no read met a swapped name: the race never happened");
+    assert!(
+        refused > 0,
+        "no read met a swapped name: the race never happened"
+    );
     // The command line, during the same swaps: stdout and stderr carry nothing of the victim.
     for lang in ["en", "zh", "en", "zh", "en", "zh", "en", "zh"] {
         let out = common::ramvram()
