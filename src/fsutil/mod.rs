@@ -8,6 +8,8 @@
 //! accept only regular files (or `-` for standard input) and stop at a stated size.
 
 mod folder;
+#[cfg(unix)]
+mod folder_unix;
 mod read;
 #[cfg(unix)]
 mod walk;
@@ -17,10 +19,14 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-pub use folder::{FileId, InputFile, InputFolder, Listing, open_named};
+#[cfg(not(unix))]
+pub use folder::open_named;
+pub use folder::{FileId, InputFile, InputFolder, Listing, read_opened_string};
+#[cfg(unix)]
+pub use folder_unix::open_named;
 pub use read::{
     InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input,
-    read_folder_entry, read_input, read_input_string, read_opened_string,
+    read_folder_entry, read_input, read_input_string,
 };
 pub use write::{TEMP_MARKER, create_new_file, write_atomic, write_atomic_with};
 

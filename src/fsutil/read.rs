@@ -145,19 +145,6 @@ pub fn open_input(path: &Path) -> io::Result<(std::fs::File, u64)> {
     Ok((file, meta.len()))
 }
 
-/// Reads a file opened by [`super::InputFolder::open_file`] or [`super::open_named`] whole, as
-/// UTF-8 text, refusing more than `cap` bytes (checked against its `fstat` size first).
-///
-/// # Errors
-/// The OS error, [`InputProblem::TooLarge`] or [`InputProblem::NotText`].
-pub fn read_opened_string(opened: super::InputFile, cap: u64) -> io::Result<String> {
-    if opened.len > cap {
-        return Err(problem(InputProblem::TooLarge(cap)));
-    }
-    let bytes = read_capped(opened.file, cap, opened.len)?;
-    String::from_utf8(bytes).map_err(|_| problem(InputProblem::NotText))
-}
-
 /// [`read_input`] as UTF-8 text.
 ///
 /// # Errors
@@ -168,7 +155,7 @@ pub fn read_input_string(path: &Path, cap: u64) -> io::Result<String> {
 
 /// Reads at most `cap` bytes; one more means the input is too large (a file can grow while it
 /// is read). `hint` is the expected size, to allocate once.
-fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
+pub(super) fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(usize::try_from(hint.min(cap)).unwrap_or(0));
     reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
     if buf.len() as u64 > cap {
