@@ -155,6 +155,63 @@ fn a_hugging_face_folder_gives_its_exact_count_bytes_and_shape() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--params"));
 }
 
+/// A Hugging Face hub cache (`models--ORG--NAME/`): the files live in `blobs/` under their
+/// hashes and the snapshot folder holds only relative links to them (`config.json ->
+/// ../../blobs/<hash>`), as `huggingface_hub` writes it. The snapshot reads whole: the same
+/// 86,848 parameters worked by hand at [`TINY_PARAMS`], both shards counted.
+#[test]
+fn a_hub_cache_snapshot_of_links_into_blobs_reads_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let staged = tmp.path().join("staged");
+    std::fs::create_dir(&staged).unwrap();
+    tiny_llama(&staged);
+    let repo = tmp.path().join("models--tiny--llama");
+    let blobs = repo.join("blobs");
+    let snapshot = repo
+        .join("snapshots")
+        .join("0123456789abcdef0123456789abcdef01234567");
+    std::fs::create_dir_all(&blobs).unwrap();
+    std::fs::create_dir_all(&snapshot).unwrap();
+    // Writable only by its owner, as the hub library leaves it under the usual umask.
+    std::fs::set_permissions(&snapshot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let names = [
+        "config.json",
+        "model.safetensors.index.json",
+        "model-00001-of-00002.safetensors",
+        "model-00002-of-00002.safetensors",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        let blob = format!("{:064x}", 0xb10b_0000_u64 + i as u64);
+        std::fs::rename(staged.join(name), blobs.join(&blob)).unwrap();
+        std::os::unix::fs::symlink(format!("../../blobs/{blob}"), snapshot.join(name)).unwrap();
+        assert!(
+            std::fs::symlink_metadata(snapshot.join(name))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+    let r = read(&snapshot).unwrap();
+    assert_eq!(r.format, ModelFormat::HfFolder);
+    let t = r.tensors.as_ref().unwrap();
+    assert_eq!(t.params, TINY_PARAMS);
+    assert_eq!(t.weight_bytes, 2 * TINY_PARAMS);
+    assert_eq!(t.tensors, 3 + 2 * 9);
+    assert_eq!(r.weight_files.len(), 2);
+    let out = ramvram()
+        .args(["advise", "--model"])
+        .arg(&snapshot)
+        .args(["--inference", "vllm", "--gpus-per-node", "1"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("86,848 parameters"), "{stderr}");
+    assert!(stderr.contains("config.json (llama)"), "{stderr}");
+}
+
 #[test]
 fn a_single_safetensors_file_and_pickles() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,11 +1,19 @@
 //! Reading the files inside a folder a user named (`--model DIR`) without following anything
-//! the folder's owner planted: the folder is opened once, and every file in it is looked up by
+//! the folder's owner planted outside what that owner could read: the folder is opened once, and every file in it is looked up by
 //! name relative to that descriptor (`fstatat` with `AT_SYMLINK_NOFOLLOW`, then `openat` with
 //! `O_NOFOLLOW | O_NONBLOCK`, then `fstat` before any byte is read). A symbolic link is refused
 //! by its name, never followed; a FIFO, socket or device is refused from `fstatat` without being
 //! opened; a name swapped between the look and the open (for a link, a FIFO, another file) is
 //! refused from `O_NOFOLLOW` or from the opened file's `fstat` (type, device and inode compared),
 //! before anything is read. Nothing of a refused file is shown: not its size, not its bytes.
+//!
+//! One exception, on Linux only, for Hugging Face hub snapshots (made entirely of links such as
+//! `config.json -> ../../blobs/<sha>`): a link is followed when its target, opened with `O_PATH`
+//! (no driver's `open`, no wait on a FIFO) and `fstat`ed, is a regular file its owner may read
+//! owned by the owner of a folder only that owner can write (or by the non-root user running
+//! ramvram), and is then opened through `/proc/self/fd/N` and checked to be the same inode
+//! (the rule in full: `InputFolder::follow_link` in `folder_unix.rs`). Any other link is
+//! refused by its name, as before; macOS, the BSDs and Windows refuse every link.
 //!
 //! The folder itself is the path the user typed, opened as any program opens a path (a link
 //! the user names is followed: it is their choice); only what lies inside it is distrusted.
@@ -217,12 +225,16 @@ mod tests {
     }
 
     #[test]
-    fn links_fifos_and_folders_inside_are_refused_by_name() {
+    fn links_fifos_and_folders_inside_are_refused_by_name_and_own_files_followed() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         std::fs::write(d.join("a.json"), b"{}").unwrap();
         std::fs::write(d.join("secret"), b"TOPSECRET").unwrap();
-        std::os::unix::fs::symlink(d.join("secret"), d.join("link.json")).unwrap();
+        std::os::unix::fs::symlink(d.join("pipe"), d.join("link.json")).unwrap();
+        std::os::unix::fs::symlink("secret", d.join("own.json")).unwrap();
+        std::os::unix::fs::symlink("/dev/null", d.join("dev.json")).unwrap();
+        std::os::unix::fs::symlink("sub", d.join("dir.json")).unwrap();
+        std::os::unix::fs::symlink("nothing", d.join("dangling.json")).unwrap();
         std::fs::create_dir(d.join("sub")).unwrap();
         let fifo = std::ffi::CString::new(d.join("pipe").to_str().unwrap()).unwrap();
         // SAFETY: a valid NUL-terminated path.
@@ -230,10 +242,16 @@ mod tests {
         let f = InputFolder::open(d).unwrap();
         let a = f.open_file("a.json").unwrap();
         assert_eq!(a.len, 2);
-        let e = f.open_file("link.json").unwrap_err();
-        assert_eq!(kind_of(&e), Some(InputProblem::Link));
-        // Nothing of the target shows in the error.
-        assert!(!e.to_string().contains("TOPSECRET"), "{e}");
+        // A link to something other than a regular file is refused by its name, whoever runs
+        // this; nothing of the target shows in the error.
+        for name in ["link.json", "dev.json", "dir.json", "dangling.json"] {
+            let e = f.open_file(name).unwrap_err();
+            assert_eq!(kind_of(&e), Some(InputProblem::Link), "{name}");
+            assert!(!e.to_string().contains("pipe") && !e.to_string().contains("null"));
+        }
+        // A link to a file the folder's owner (who runs this) owns, in a folder only they
+        // can write (tempdir: 0o700), is followed: 9 bytes of "TOPSECRET".
+        assert_eq!(f.open_file("own.json").unwrap().len, 9);
         assert_eq!(
             kind_of(&f.open_file("pipe").unwrap_err()),
             Some(InputProblem::Fifo)
@@ -247,7 +265,7 @@ mod tests {
             f.open_file("missing").unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
-        assert!(f.has("link.json") && !f.has("missing"));
+        assert!(f.has("link.json") && f.has("dangling.json") && !f.has("missing"));
     }
 
     #[test]

@@ -86,9 +86,12 @@ impl InputFolder {
         })
     }
 
-    /// Opens the regular file `name` in the folder for reading, refusing a symbolic link
-    /// ([`InputProblem::Link`]) and anything that is not a regular file without opening
-    /// it, and a name swapped while it was opened ([`InputProblem::Changed`]).
+    /// Opens the regular file `name` in the folder for reading, refusing anything that is
+    /// not a regular file without opening it, and a name swapped while it was opened
+    /// ([`InputProblem::Changed`]). A symbolic link is followed on Linux only under the rule
+    /// of [`InputFolder::follow_link`] (a Hugging Face hub snapshot is made of links into
+    /// `../../blobs/`); any other link is refused by its name ([`InputProblem::Link`]), and
+    /// on macOS and the BSDs every link is.
     ///
     /// # Errors
     /// `NotFound` and the other OS errors, or an error carrying an [`InputProblem`].
@@ -98,6 +101,10 @@ impl InputFolder {
         }
         let c = CString::new(name).map_err(|_| bad_name())?;
         let before = self.stat_at(&c)?;
+        #[cfg(target_os = "linux")]
+        if before.st_mode & libc::S_IFMT == libc::S_IFLNK {
+            return self.follow_link(&c);
+        }
         if let Some(p) = kind_of_mode(before.st_mode) {
             return Err(problem(p));
         }
@@ -117,6 +124,54 @@ impl InputFolder {
             Err(e) => return Err(e),
         };
         checked(fd, &before)
+    }
+
+    /// Follows the symbolic link `name` in the folder, only when all of these hold (issue 37;
+    /// otherwise [`InputProblem::Link`], with nothing of the target shown, not even why):
+    ///
+    /// 1. its target, resolved by the kernel, is a regular file. The name is opened with
+    ///    `O_PATH` (following), which calls no driver's `open` and doesn't wait on a FIFO;
+    ///    that descriptor is `fstat`ed, and only a regular file goes on. A FIFO, socket,
+    ///    device, folder or dangling link is refused without having been opened.
+    /// 2. the target is owned by the folder's owner and the folder is writable by nobody but
+    ///    its owner (no group or other write bit), so only that owner (or root) can have put
+    ///    the link there or swapped it: the link can only reveal a file its owner owns, and
+    ///    could read anyway (`chmod`) — never a root-only file when root runs ramvram on
+    ///    another user's folder. The owner's read bit must be set. Or: ramvram runs as a user other than root (`geteuid`,
+    ///    equal to `getuid`) and owns the target — it could read the file itself.
+    /// 3. the file is then opened for reading through `/proc/self/fd/N` of the `O_PATH`
+    ///    descriptor (the same inode, not the name again) with `O_NONBLOCK | O_NOCTTY`, and
+    ///    `fstat`ed: still a regular file, with the same device and inode as the one checked.
+    ///
+    /// The one limit of the owner rule: a file root handed to the folder's owner (`chown`)
+    /// inside a folder that owner can't enter is followed although the owner couldn't open
+    /// it by its path.
+    ///
+    /// # Errors
+    /// An error carrying [`InputProblem::Link`] (refused: nothing else is said) or
+    /// [`InputProblem::Changed`]; an OS error from the final `open` (no `/proc`).
+    #[cfg(target_os = "linux")]
+    fn follow_link(&self, name: &CStr) -> io::Result<InputFile> {
+        let refused = || problem(InputProblem::Link);
+        // SAFETY: a valid descriptor and a NUL-terminated name; owned below.
+        let path_fd = unsafe {
+            libc::openat(
+                self.fd.as_raw_fd(),
+                name.as_ptr(),
+                libc::O_PATH | libc::O_CLOEXEC,
+            )
+        };
+        let path_fd = owned(path_fd).map_err(|_| refused())?;
+        let target = fstat(path_fd.as_raw_fd()).map_err(|_| refused())?;
+        let folder = fstat(self.fd.as_raw_fd()).map_err(|_| refused())?;
+        if target.st_mode & libc::S_IFMT != libc::S_IFREG || !owner_may_follow(&folder, &target) {
+            return Err(refused());
+        }
+        let proc = CString::new(format!("/proc/self/fd/{}", path_fd.as_raw_fd()))
+            .map_err(|_| refused())?;
+        // SAFETY: a NUL-terminated path; owned below.
+        let fd = owned(unsafe { libc::open(proc.as_ptr(), READ_FLAGS) })?;
+        checked(fd, &target)
     }
 
     /// True when `name` exists in the folder (as anything, a link included; not followed).
@@ -211,6 +266,22 @@ impl InputFolder {
         out.names.sort();
         Ok(out)
     }
+}
+
+/// Rule 2 of [`InputFolder::follow_link`]: the target is owned by the owner of a folder
+/// only its owner can write, or by the (non-root) user running ramvram; and its owner may
+/// read it (`S_IRUSR`), so a file its owner has shut even to itself is not followed.
+#[cfg(target_os = "linux")]
+fn owner_may_follow(folder: &libc::stat, target: &libc::stat) -> bool {
+    let others_write = libc::S_IWGRP | libc::S_IWOTH;
+    if target.st_mode & libc::S_IRUSR == 0 {
+        return false;
+    }
+    let folders_owner = target.st_uid == folder.st_uid && folder.st_mode & others_write == 0;
+    // SAFETY: getuid and geteuid have no preconditions.
+    let (uid, euid) = unsafe { (libc::getuid(), libc::geteuid()) };
+    let runners_own = euid != 0 && uid == euid && target.st_uid == euid;
+    folders_owner || runners_own
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]

@@ -34,7 +34,9 @@ pub enum InputProblem {
     /// Not UTF-8 text.
     NotText,
     /// A symbolic link in a folder of inputs, which is not followed: it could lead out of the
-    /// folder the user named ([`read_folder_entry`]).
+    /// folder the user named ([`read_folder_entry`]). In a model folder on Linux, a link the
+    /// owner-and-regular-file rule refused (`InputFolder::open_file`); nothing of its target
+    /// is said, not even which part of the rule it failed.
     Link,
     /// The name was swapped for another file between the look and the open (its type, device
     /// or inode changed); nothing of it was read.
@@ -60,7 +62,7 @@ impl fmt::Display for InputProblem {
             InputProblem::Link => {
                 return write!(
                     f,
-                    "is a symbolic link; links in a folder of inputs are not followed"
+                    "is a symbolic link that is not followed (only a model folder's links to regular files of the folder's owner are)"
                 );
             }
             InputProblem::Changed => {

@@ -1,6 +1,7 @@
 //! Issue 37: `--model DIR` on a folder another user owns. Everything inside is looked up by
-//! name relative to the open folder; a symbolic link is refused by its name, a FIFO is refused
-//! without waiting on it, and nothing of a file behind a refused name (its bytes, its size, its
+//! name relative to the open folder; a symbolic link is followed only to a regular file owned
+//! by the owner of a folder only that owner can write (otherwise refused by its name), a FIFO
+//! is refused without waiting on it, and nothing of a file behind a refused name (its bytes, its size, its
 //! first 8 bytes read as a "header length", its `model_type`) is ever shown.
 
 use std::os::unix::ffi::OsStrExt;
@@ -73,24 +74,32 @@ fn problem_of(path: &Path) -> Option<ModelProblem> {
     read(path).err().map(|e| e.problem)
 }
 
-/// Each file of the folder swapped for a link to a root-only file, or to a FIFO, is refused
-/// by its name, in both languages, with nothing of what it points to.
+/// Each file of the folder swapped for a link to something that is not a regular file (a
+/// FIFO, `/dev/zero`, a folder) or to nothing is refused by its name, in both languages,
+/// without waiting on the FIFO. (A link to a regular file its owner owns is followed, as a
+/// Hugging Face hub snapshot needs; links another user planted to root's files are refused:
+/// [`as_root_links_nobody_planted_are_followed_only_to_nobodys_own_files`].)
 #[test]
-fn a_model_folder_refuses_links_inside_and_shows_nothing_behind_them() {
+fn a_model_folder_refuses_links_inside_to_anything_but_a_regular_file() {
     let root = tempfile::tempdir().unwrap();
-    let victim = victim(root.path());
-    let values = victim_values(&victim);
     let fifo = root.path().join("fifo");
     mkfifo(&fifo);
     let dir = root.path().join("model");
     std::fs::create_dir(&dir).unwrap();
+    chmod(&dir, 0o755);
+    let targets = [
+        fifo.clone(),
+        PathBuf::from("/dev/zero"),
+        root.path().to_path_buf(),
+        root.path().join("missing"),
+    ];
     for name in [
         "config.json",
         "model.safetensors",
         "pytorch_model.bin",
         "model.safetensors.index.json",
     ] {
-        for target in [&victim, &fifo] {
+        for target in &targets {
             tiny_model(&dir);
             let _ = std::fs::remove_file(dir.join(name));
             std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
@@ -110,8 +119,10 @@ fn a_model_folder_refuses_links_inside_and_shows_nothing_behind_them() {
                 let err = String::from_utf8_lossy(&out.stderr);
                 assert_eq!(out.status.code(), Some(2), "{err}");
                 assert!(err.contains(name) && err.contains(words), "{err}");
-                assert_clean(&err, &values);
-                assert_clean(&String::from_utf8_lossy(&out.stdout), &values);
+                // Nothing of the target: not its name, nor where it is.
+                for shown in ["fifo", "/dev/zero", "missing"] {
+                    assert!(!err.contains(shown), "{err}");
+                }
             }
             std::fs::remove_file(dir.join(name)).unwrap();
         }
@@ -123,6 +134,105 @@ fn a_model_folder_refuses_links_inside_and_shows_nothing_behind_them() {
     assert_eq!(
         problem_of(&dir),
         Some(ModelProblem::Io(IoProblem::Input(InputProblem::Fifo)))
+    );
+}
+
+/// As root, on a folder `nobody` owns: `nobody`'s links to a root-only file and to a FIFO are
+/// refused by name, with nothing of the file shown and no wait on the FIFO; `nobody`'s links to
+/// files `nobody` owns, outside the folder, are followed (`nobody` could read those itself).
+#[test]
+fn as_root_links_nobody_planted_are_followed_only_to_nobodys_own_files() {
+    if !is_root() {
+        assert!(
+            !std::env::var("RAMVRAM_REQUIRE_ROOT").is_ok_and(|v| v == "1"),
+            "RAMVRAM_REQUIRE_ROOT=1 requires this test to run as root"
+        );
+        println!("skipped: needs root (set RAMVRAM_REQUIRE_ROOT=1 to fail instead)");
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    chmod(root.path(), 0o755);
+    let victim = victim(root.path());
+    let values = victim_values(&victim);
+    let fifo = root.path().join("fifo");
+    mkfifo(&fifo);
+    lchown(&fifo, NOBODY);
+    // nobody's own model, outside the folder.
+    let own = root.path().join("own");
+    std::fs::create_dir(&own).unwrap();
+    tiny_model(&own);
+    for entry in std::fs::read_dir(&own).unwrap() {
+        lchown(&entry.unwrap().path(), NOBODY);
+    }
+    let dir = root.path().join("model");
+    std::fs::create_dir(&dir).unwrap();
+    chmod(&dir, 0o755);
+    lchown(&dir, NOBODY);
+    let plant = |name: &str, target: &Path| {
+        let _ = std::fs::remove_file(dir.join(name));
+        std::os::unix::fs::symlink(target, dir.join(name)).unwrap();
+        lchown(&dir.join(name), NOBODY);
+    };
+    for name in ["config.json", "model.safetensors"] {
+        for target in [&victim, &fifo] {
+            for n in ["config.json", "model.safetensors"] {
+                plant(n, &own.join(n));
+            }
+            plant(name, target);
+            let (tx, rx) = mpsc::channel();
+            let d = dir.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(read(&d).map(|r| format!("{r:?}")));
+            });
+            let r = rx
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the read waited on a FIFO");
+            let e = r.unwrap_err();
+            assert_eq!(
+                e.problem,
+                ModelProblem::Io(IoProblem::Input(InputProblem::Link)),
+                "{name} → {}",
+                target.display()
+            );
+            assert_clean(&format!("{e:?}"), &values);
+            for lang in ["en", "zh"] {
+                let out = common::ramvram()
+                    .args(["--lang", lang, "advise", "--inference", "vllm", "--model"])
+                    .arg(&dir)
+                    .timeout(Duration::from_secs(60))
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(2), "killed or passed: {err}");
+                assert!(err.contains(name), "{err}");
+                assert_clean(&err, &values);
+                assert_clean(&String::from_utf8_lossy(&out.stdout), &values);
+            }
+        }
+    }
+    // Both links to nobody's own files: followed, the model read whole (one BF16 tensor of
+    // 2 × 2 = 4 parameters, 8 bytes; the config's model_type llama).
+    for n in ["config.json", "model.safetensors"] {
+        plant(n, &own.join(n));
+    }
+    let r = read(&dir).unwrap();
+    let t = r.tensors.as_ref().unwrap();
+    assert_eq!((t.params, t.weight_bytes), (4, 8));
+    assert!(format!("{:?}", r.config).contains("llama"));
+    // The same links in the folder made writable by its group: someone else could have
+    // planted them, so they are refused.
+    chmod(&dir, 0o775);
+    assert_eq!(
+        problem_of(&dir),
+        Some(ModelProblem::Io(IoProblem::Input(InputProblem::Link)))
+    );
+    chmod(&dir, 0o755);
+    assert!(read(&dir).is_ok());
+    // The same file, shut even to its owner (mode 0o000): refused.
+    chmod(&own.join("config.json"), 0o000);
+    assert_eq!(
+        problem_of(&dir),
+        Some(ModelProblem::Io(IoProblem::Input(InputProblem::Link)))
     );
 }
 
