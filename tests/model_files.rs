@@ -155,6 +155,63 @@ fn a_hugging_face_folder_gives_its_exact_count_bytes_and_shape() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--params"));
 }
 
+/// A Hugging Face hub cache (`models--ORG--NAME/`): the files live in `blobs/` under their
+/// hashes and the snapshot folder holds only relative links to them (`config.json ->
+/// ../../blobs/<hash>`), as `huggingface_hub` writes it. The snapshot reads whole: the same
+/// 86,848 parameters worked by hand at [`TINY_PARAMS`], both shards counted.
+#[test]
+fn a_hub_cache_snapshot_of_links_into_blobs_reads_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let staged = tmp.path().join("staged");
+    std::fs::create_dir(&staged).unwrap();
+    tiny_llama(&staged);
+    let repo = tmp.path().join("models--tiny--llama");
+    let blobs = repo.join("blobs");
+    let snapshot = repo
+        .join("snapshots")
+        .join("0123456789abcdef0123456789abcdef01234567");
+    std::fs::create_dir_all(&blobs).unwrap();
+    std::fs::create_dir_all(&snapshot).unwrap();
+    // Writable only by its owner, as the hub library leaves it under the usual umask.
+    std::fs::set_permissions(&snapshot, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let names = [
+        "config.json",
+        "model.safetensors.index.json",
+        "model-00001-of-00002.safetensors",
+        "model-00002-of-00002.safetensors",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        let blob = format!("{:064x}", 0xb10b_0000_u64 + i as u64);
+        std::fs::rename(staged.join(name), blobs.join(&blob)).unwrap();
+        std::os::unix::fs::symlink(format!("../../blobs/{blob}"), snapshot.join(name)).unwrap();
+        assert!(
+            std::fs::symlink_metadata(snapshot.join(name))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+    let r = read(&snapshot).unwrap();
+    assert_eq!(r.format, ModelFormat::HfFolder);
+    let t = r.tensors.as_ref().unwrap();
+    assert_eq!(t.params, TINY_PARAMS);
+    assert_eq!(t.weight_bytes, 2 * TINY_PARAMS);
+    assert_eq!(t.tensors, 3 + 2 * 9);
+    assert_eq!(r.weight_files.len(), 2);
+    let out = ramvram()
+        .args(["advise", "--model"])
+        .arg(&snapshot)
+        .args(["--inference", "vllm", "--gpus-per-node", "1"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("86,848 parameters"), "{stderr}");
+    assert!(stderr.contains("config.json (llama)"), "{stderr}");
+}
+
 #[test]
 fn a_single_safetensors_file_and_pickles() {
     let dir = tempfile::tempdir().unwrap();
@@ -461,4 +518,129 @@ fn experts_on_cpu_keep_every_routed_expert_in_host_ram() {
         ])
         .assert()
         .failure();
+}
+
+/// Issue 37: an index naming 10,000 files that are one file (hard links: one device and inode)
+/// reads its header once and counts its tensors once. Before, each name was read again (with a
+/// 6 MB header, 10,000 times: hours) and its parameters added 10,000 times.
+#[test]
+fn an_index_naming_one_file_ten_thousand_times_reads_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // One tensor of 3 × 4 BF16: 12 parameters, 24 bytes.
+    safetensors(&d.join("one.safetensors"), &[("w", "BF16", &[3, 4], 2)]);
+    let mut weight_map = serde_json::Map::new();
+    for i in 0..9_999 {
+        let name = format!("shard-{i:05}.safetensors");
+        std::fs::hard_link(d.join("one.safetensors"), d.join(&name)).unwrap();
+        weight_map.insert(format!("t{i}"), name.into());
+    }
+    // And the file's own name 10,000 times over (10,000 names in all, the most an index may
+    // list).
+    for i in 0..10_000 {
+        weight_map.insert(format!("u{i}"), "one.safetensors".into());
+    }
+    let index = serde_json::json!({ "weight_map": weight_map });
+    std::fs::write(d.join("model.safetensors.index.json"), index.to_string()).unwrap();
+    let (r, work) = ramvram::inputs::model_files::read_with_work(d).unwrap();
+    let t = r.tensors.as_ref().unwrap();
+    assert_eq!((t.params, t.weight_bytes, t.tensors), (12, 24, 1));
+    assert_eq!(r.weight_files.len(), 1);
+    assert_eq!(work.headers_read, 1, "{work:?}");
+    // 10,000 shard names opened (looked up, fstat'd), 9,999 of them skipped as the same file,
+    // plus the index.
+    assert_eq!(work.duplicates, 9_999, "{work:?}");
+    assert_eq!(work.files_opened, 10_001, "{work:?}");
+}
+
+/// Issue 37: `config.json`, the index and every shard are looked up by name, however many
+/// other files the folder holds (before, the first 40,000 entries in directory order were
+/// listed: with 60,000 files made after them, `config.json` was "absent").
+#[test]
+fn sixty_thousand_other_files_hide_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    tiny_llama(d);
+    std::fs::write(d.join("pytorch_model.bin"), [0u8; 7]).unwrap();
+    for i in 0..60_000 {
+        std::fs::File::create(d.join(format!("junk-{i:05}.txt"))).unwrap();
+    }
+    let (r, work) = ramvram::inputs::model_files::read_with_work(d).unwrap();
+    assert!(r.config.is_some());
+    assert_eq!(r.tensors.as_ref().unwrap().params, TINY_PARAMS);
+    assert_eq!(r.weight_files.len(), 2);
+    assert_eq!(r.pickle_files.len(), 1);
+    assert_eq!(r.listing_cut, None);
+    // Every entry looked at once: 60,000 + config, index, 2 shards and the pickle.
+    assert_eq!(work.listed, 60_005, "{work:?}");
+    // config.json, the index, 2 shards, the pickle: each opened once.
+    assert_eq!(work.files_opened, 5, "{work:?}");
+}
+
+/// Issue 37: values read from model files that the planners can't take are refused naming the
+/// file and its field, in the user's language, never a flag the user didn't give (before:
+/// "--params: at most 100 trillion", "--params: …0", "--layers").
+#[test]
+fn out_of_range_values_name_the_file_and_field_not_a_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A config whose shape sums past 100 trillion: 2^24 layers of hidden size 2^24 hold
+    // 2^24 × 12 × 2^48 ≫ 10^14 parameters.
+    std::fs::write(
+        d.join("config.json"),
+        r#"{"model_type": "llama", "hidden_size": 16777216, "num_hidden_layers": 16777216,
+            "num_attention_heads": 16, "vocab_size": 1000}"#,
+    )
+    .unwrap();
+    // A safetensors file whose only tensor has no elements: 0 parameters.
+    let other = tempfile::tempdir().unwrap();
+    let empty = other.path().join("empty.safetensors");
+    safetensors(&empty, &[("w", "F32", &[0], 4)]);
+    // A GGUF header with 0 layers: llama.block_count = 0.
+    let gguf = other.path().join("zero.gguf");
+    let mut v = gguf_header(0, 2);
+    for (key, value) in [
+        ("general.architecture", None),
+        ("llama.block_count", Some(0u32)),
+    ] {
+        v.extend_from_slice(&(key.len() as u64).to_le_bytes());
+        v.extend_from_slice(key.as_bytes());
+        match value {
+            None => {
+                v.extend_from_slice(&8u32.to_le_bytes());
+                v.extend_from_slice(&5u64.to_le_bytes());
+                v.extend_from_slice(b"llama");
+            }
+            Some(n) => {
+                v.extend_from_slice(&4u32.to_le_bytes());
+                v.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+    }
+    std::fs::write(&gguf, v).unwrap();
+    let cases: [(&Path, &str, &str, &str); 3] = [
+        (d, "config.json", "num_hidden_layers", "100,000,000,000,000"),
+        (&empty, "empty.safetensors", "shape", " 0 "),
+        (&gguf, "zero.gguf", "llama.block_count", "1–16,777,216"),
+    ];
+    for (path, file, field, figure) in cases {
+        for lang in ["en", "zh"] {
+            let out = ramvram()
+                .args(["--lang", lang, "advise", "--inference", "vllm", "--model"])
+                .arg(path)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(!err.contains("--params"), "{err}");
+            assert!(!err.contains("--layers"), "{err}");
+            assert!(err.contains(file), "{err}");
+            assert!(err.contains(field), "{err}");
+            if lang == "en" {
+                assert!(err.contains(figure), "{figure}: {err}");
+            } else {
+                assert!(err.contains("ramvram 接受"), "{err}");
+            }
+        }
+    }
 }

@@ -7,6 +7,9 @@
 //! through a file they replace, and keep the replaced file's mode and owner; reads
 //! accept only regular files (or `-` for standard input) and stop at a stated size.
 
+mod folder;
+#[cfg(unix)]
+mod folder_unix;
 mod read;
 #[cfg(unix)]
 mod walk;
@@ -16,6 +19,11 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
+#[cfg(not(unix))]
+pub use folder::open_named;
+pub use folder::{FileId, InputFile, InputFolder, Listing, read_opened_string};
+#[cfg(unix)]
+pub use folder_unix::open_named;
 pub use read::{
     InputProblem, MAX_INPUT_BYTES, MAX_SETTINGS_BYTES, MAX_SLURM_BYTES, open_input,
     read_folder_entry, read_input, read_input_string,

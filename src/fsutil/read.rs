@@ -34,8 +34,13 @@ pub enum InputProblem {
     /// Not UTF-8 text.
     NotText,
     /// A symbolic link in a folder of inputs, which is not followed: it could lead out of the
-    /// folder the user named ([`read_folder_entry`]).
+    /// folder the user named ([`read_folder_entry`]). In a model folder on Linux, a link the
+    /// owner-and-regular-file rule refused (`InputFolder::open_file`); nothing of its target
+    /// is said, not even which part of the rule it failed.
     Link,
+    /// The name was swapped for another file between the look and the open (its type, device
+    /// or inode changed); nothing of it was read.
+    Changed,
 }
 
 impl fmt::Display for InputProblem {
@@ -57,8 +62,11 @@ impl fmt::Display for InputProblem {
             InputProblem::Link => {
                 return write!(
                     f,
-                    "is a symbolic link; links in a folder of inputs are not followed"
+                    "is a symbolic link that is not followed (only a model folder's links to regular files of the folder's owner are)"
                 );
+            }
+            InputProblem::Changed => {
+                return write!(f, "changed while it was opened; nothing of it was read");
             }
         };
         write!(
@@ -70,7 +78,7 @@ impl fmt::Display for InputProblem {
 
 impl std::error::Error for InputProblem {}
 
-fn problem(p: InputProblem) -> io::Error {
+pub(super) fn problem(p: InputProblem) -> io::Error {
     let kind = match p {
         InputProblem::TooLarge(_) | InputProblem::NotText => io::ErrorKind::InvalidData,
         _ => io::ErrorKind::InvalidInput,
@@ -149,7 +157,7 @@ pub fn read_input_string(path: &Path, cap: u64) -> io::Result<String> {
 
 /// Reads at most `cap` bytes; one more means the input is too large (a file can grow while it
 /// is read). `hint` is the expected size, to allocate once.
-fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
+pub(super) fn read_capped(reader: impl Read, cap: u64, hint: u64) -> io::Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(usize::try_from(hint.min(cap)).unwrap_or(0));
     reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
     if buf.len() as u64 > cap {

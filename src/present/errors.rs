@@ -101,6 +101,7 @@ fn input_problem(lang: Lang, p: crate::fsutil::InputProblem) -> String {
         }
         P::NotText => Msg::ErrorInputNotText,
         P::Link => Msg::ErrorInputLink,
+        P::Changed => Msg::ErrorInputChanged,
     };
     tr(lang, msg).to_string()
 }

@@ -120,6 +120,9 @@ pub fn read_note(lang: Lang, r: &ModelRead) -> String {
             ],
         ));
     }
+    if let Some(n) = r.listing_cut {
+        parts.push(trf(lang, Msg::ModelListingCut, &[("count", &count(n))]));
+    }
     let sep = match lang {
         Lang::En => "; ",
         Lang::Zh => "；",
@@ -137,6 +140,8 @@ fn limit(l: Limit) -> ValueError {
         Limit::MetadataCount => Msg::ModelLimitMetadataCount,
         Limit::TensorDimensions => Msg::ModelLimitTensorDimensions,
         Limit::Shards => Msg::ModelLimitShards,
+        Limit::HeaderBytes => Msg::ModelLimitHeaderBytes,
+        Limit::Entries => Msg::ModelLimitEntries,
     };
     ValueError::new(msg, "")
 }
@@ -155,6 +160,7 @@ pub(crate) fn io_reason(p: &IoProblem) -> ValueError {
         IoProblem::Input(I::Socket) => plain(Msg::ErrorInputSocket),
         IoProblem::Input(I::NotText) => plain(Msg::ErrorInputNotText),
         IoProblem::Input(I::Link) => plain(Msg::ErrorInputLink),
+        IoProblem::Input(I::Changed) => plain(Msg::ErrorInputChanged),
         IoProblem::Input(I::TooLarge(cap)) => {
             ValueError::new(Msg::ErrorInputTooLarge, "").with("mib", (cap >> 20).to_string())
         }
@@ -191,6 +197,92 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
         }
         ModelProblem::NotGguf => ValueError::new(Msg::ModelErrorNotGguf, ""),
         ModelProblem::Truncated => ValueError::new(Msg::ModelErrorTruncated, ""),
+        ModelProblem::UnknownDtype(name) => {
+            let types: Vec<&str> = crate::inputs::model_files::SAFETENSORS_DTYPES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            ValueError::new(Msg::ModelErrorUnknownDtype, "")
+                .with("name", name.clone())
+                .with("types", types.join(", "))
+        }
+        ModelProblem::Overlap(name) => {
+            ValueError::new(Msg::ModelErrorOverlap, "").with("name", name.clone())
+        }
+        ModelProblem::Gap(name) => {
+            ValueError::new(Msg::ModelErrorGap, "").with("name", name.clone())
+        }
+        ModelProblem::Uncovered { end, data } => ValueError::new(Msg::ModelErrorUncovered, "")
+            .with("end", count(*end))
+            .with("data", count(*data)),
+        ModelProblem::OutOfRange {
+            field,
+            found,
+            min,
+            max,
+        } => ValueError::new(Msg::ModelErrorOutOfRange, "")
+            .with("field", field.clone())
+            .with("found", count(*found))
+            .with("min", count(*min))
+            .with("max", count(*max)),
+        ModelProblem::Params { field, found, max } => ValueError::new(Msg::ModelErrorParams, "")
+            .with("field", field.clone())
+            .with("found", count(*found))
+            .with("max", count(*max)),
     };
     ValueError::new(Msg::ModelErrorInFile, &file).with_reason(reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inputs::model_files::{ModelFormat, ModelRead, WeightFile};
+
+    /// A listing that stopped says so, in both languages, with the entries it looked at.
+    #[test]
+    fn a_cut_listing_says_so() {
+        let r = ModelRead {
+            path: "m".into(),
+            format: ModelFormat::HfFolder,
+            config: None,
+            tensors: None,
+            largest_tensor: None,
+            weight_files: Vec::new(),
+            pickle_files: vec![WeightFile {
+                file: "m/pytorch_model.bin".into(),
+                bytes: 7,
+            }],
+            gguf: None,
+            listing_cut: Some(1_000_000),
+        };
+        assert!(read_note(Lang::En, &r).contains("only up to 1,000,000 entries"));
+        assert!(read_note(Lang::Zh, &r).contains("前 1,000,000 个条目"));
+        let whole = ModelRead {
+            listing_cut: None,
+            ..r
+        };
+        assert!(!read_note(Lang::En, &whole).contains("entries"));
+    }
+
+    /// The refusals of issue 37 name the tensor or field, never a flag.
+    #[test]
+    fn layout_and_range_refusals_name_the_tensor_and_field() {
+        let e = |p| ModelFileError {
+            file: "m.safetensors".into(),
+            problem: p,
+        };
+        let text = value_error(&e(ModelProblem::Overlap("b".into()))).text(Lang::En);
+        assert!(
+            text.contains("m.safetensors") && text.contains("`b`"),
+            "{text}"
+        );
+        assert!(text.contains("overlap"), "{text}");
+        let text = value_error(&e(ModelProblem::UnknownDtype("a".into()))).text(Lang::Zh);
+        assert!(text.contains("BF16") && text.contains("元素类型"), "{text}");
+        let text = value_error(&e(ModelProblem::Uncovered { end: 8, data: 24 })).text(Lang::En);
+        assert!(
+            text.contains("byte 8") && text.contains("24 bytes"),
+            "{text}"
+        );
+    }
 }

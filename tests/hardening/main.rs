@@ -11,6 +11,7 @@ mod child_groups;
 mod file_strings;
 mod inputs;
 mod leftovers;
+mod model_folders;
 mod redact_categories;
 mod redirects;
 mod reports;

@@ -6,12 +6,8 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::{ConfigRead, MAX_JSON_BYTES, ModelFileError, ModelProblem};
+use super::{ConfigRead, MAX_DIM, MAX_JSON_BYTES, ModelFileError, ModelProblem};
 use crate::catalog::model_shape::{AttentionKind, Bias, MlaDims, Mlp, ModelShape, MoeDims, Norm};
-
-/// The largest value ramvram takes for a shape field: 2^24 (a hidden size of 16,384 or a
-/// vocabulary of 262,144 are the largest in use); larger is a hostile or broken file.
-const MAX_DIM: u64 = 1 << 24;
 
 struct Fields<'a> {
     map: &'a Map<String, Value>,
@@ -192,12 +188,16 @@ fn shape(f: &Fields, model_type: &str) -> Result<Option<ModelShape>, ModelFileEr
     }))
 }
 
-/// Reads and parses `config.json` at `path`, capped at [`MAX_JSON_BYTES`].
+/// Reads and parses `config.json`, opened (named `path` in messages), capped at
+/// [`MAX_JSON_BYTES`].
 ///
 /// # Errors
-/// As [`parse`], and the file can't be read, isn't a regular file or is over the cap.
-pub(super) fn read(path: &Path) -> Result<ConfigRead, ModelFileError> {
-    let text = crate::fsutil::read_input_string(path, MAX_JSON_BYTES).map_err(|e| {
+/// As [`parse`], and the file can't be read or is over the cap.
+pub(super) fn read(
+    path: &Path,
+    opened: crate::fsutil::InputFile,
+) -> Result<ConfigRead, ModelFileError> {
+    let text = crate::fsutil::read_opened_string(opened, MAX_JSON_BYTES).map_err(|e| {
         ModelFileError::new(path, ModelProblem::Io(crate::fsutil::IoProblem::of(&e)))
     })?;
     parse(path, &text)

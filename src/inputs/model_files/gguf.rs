@@ -6,10 +6,12 @@
 use std::io::{BufReader, Read};
 use std::path::Path;
 
+use super::budget::Budget;
 use super::{
     GgufRead, LargestTensor, Limit, MAX_GGUF_HEADER, MAX_GGUF_STRING, MAX_GGUF_TENSORS,
-    ModelFileError, ModelProblem, TensorTotals,
+    MAX_MODEL_HEADER_BYTES, ModelFileError, ModelProblem, TensorTotals,
 };
+use crate::fsutil::InputFile;
 
 /// (elements per block, bytes per block) of a ggml type, and its name: gguf-py
 /// `constants.GGML_QUANT_SIZES` and `GGMLQuantizationType` (llama.cpp's `ggml.h`).
@@ -145,19 +147,58 @@ pub(super) struct Gguf {
     pub largest: Option<LargestTensor>,
 }
 
-/// Reads the GGUF header of `path`.
+/// Reads the GGUF header of the opened file `opened` (named `path` in messages), within the
+/// model's budget of header bytes and entries.
 ///
 /// # Errors
 /// Not a GGUF file, a count or string beyond its cap, a header that ends early or is larger
-/// than [`MAX_GGUF_HEADER`], an unknown tensor type, or a tensor whose size overflows.
-pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
-    let (file, len) = crate::fsutil::open_input(path).map_err(|e| {
-        ModelFileError::new(path, ModelProblem::Io(crate::fsutil::IoProblem::of(&e)))
-    })?;
+/// than [`MAX_GGUF_HEADER`] or the budget, an unknown tensor type, or a tensor whose size
+/// overflows.
+pub(super) fn read_file(
+    path: &Path,
+    opened: InputFile,
+    budget: &mut Budget,
+) -> Result<Gguf, ModelFileError> {
+    let limit = MAX_GGUF_HEADER.min(budget.bytes_left());
+    let len = opened.len;
     let mut r = Reader {
-        inner: BufReader::new(file).take(MAX_GGUF_HEADER),
+        inner: BufReader::new(opened.file).take(limit),
         file: path,
     };
+    let parsed = parse(&mut r, len, budget);
+    let used = limit - r.inner.limit();
+    if r.inner.limit() == 0 && limit < MAX_GGUF_HEADER {
+        // The budget ran out inside the header: say so, not "ends inside its header".
+        if let Err(ModelFileError {
+            problem: ModelProblem::Truncated | ModelProblem::NotGguf,
+            ..
+        }) = parsed
+        {
+            return Err(ModelFileError::new(
+                path,
+                ModelProblem::TooLarge {
+                    what: Limit::HeaderBytes,
+                    value: budget
+                        .work
+                        .header_bytes
+                        .saturating_add(used)
+                        .saturating_add(1),
+                    cap: MAX_MODEL_HEADER_BYTES,
+                },
+            ));
+        }
+    }
+    budget.bytes(path, used)?;
+    budget.work.headers_read += 1;
+    parsed
+}
+
+fn parse<R: Read>(
+    r: &mut Reader<'_, R>,
+    len: u64,
+    budget: &mut Budget,
+) -> Result<Gguf, ModelFileError> {
+    let path = r.file;
     if &r.bytes::<4>().map_err(|_| r.err(ModelProblem::NotGguf))? != b"GGUF" {
         return Err(r.err(ModelProblem::NotGguf));
     }
@@ -169,6 +210,7 @@ pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
     let tensors = r.capped(Limit::TensorCount, tensors, MAX_GGUF_TENSORS)?;
     let kvs = r.u64()?;
     let kvs = r.capped(Limit::MetadataCount, kvs, 100_000)?;
+    budget.entries(path, tensors.saturating_add(kvs))?;
     let mut ints: Vec<(String, u64)> = Vec::new();
     let mut architecture = None;
     for _ in 0..kvs {
@@ -257,12 +299,9 @@ pub(super) fn read_file(path: &Path) -> Result<(Gguf, u64), ModelFileError> {
     if totals.weight_bytes > len {
         return Err(r.err(ModelProblem::OutOfFile("tensor data".into())));
     }
-    Ok((
-        Gguf {
-            header,
-            totals,
-            largest,
-        },
-        len,
-    ))
+    Ok(Gguf {
+        header,
+        totals,
+        largest,
+    })
 }

@@ -4,8 +4,10 @@
 //! data is never read; every length read from a file is checked against a cap and against the
 //! file's size before anything is allocated. This file holds the types; [`read`] orchestrates.
 
+mod budget;
 mod config;
 mod gguf;
+mod range;
 mod read;
 mod safetensors;
 
@@ -13,7 +15,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use read::read;
+pub use read::{read, read_with_work};
+pub use safetensors::DTYPES as SAFETENSORS_DTYPES;
 
 use crate::catalog::model_shape::ModelShape;
 
@@ -24,6 +27,11 @@ pub const MAX_JSON_BYTES: u64 = 16 << 20;
 /// Cap of a safetensors header: 100,000,000 bytes, the safetensors crate's own
 /// `MAX_HEADER_SIZE`.
 pub const MAX_SAFETENSORS_HEADER: u64 = 100_000_000;
+
+/// The largest value ramvram takes for a shape field of `config.json` or a GGUF header: 2^24
+/// (a hidden size of 16,384 or a vocabulary of 262,144 are the largest in use); larger is a
+/// hostile or broken file.
+pub const MAX_DIM: u64 = 1 << 24;
 
 /// Cap on the shards one folder lists: 10,000 (Llama 3.1 405B has 191).
 pub const MAX_SHARDS: usize = 10_000;
@@ -38,6 +46,37 @@ pub const MAX_GGUF_STRING: u64 = 16 << 20;
 /// Cap on the bytes of a GGUF header (metadata and tensor infos) read in all: 256 MiB (a
 /// 256,000-token vocabulary with its scores is about 6 MiB).
 pub const MAX_GGUF_HEADER: u64 = 256 << 20;
+
+/// The budget of header bytes read over one `--model` (all its files together): 256 MiB, as
+/// much as one GGUF header may hold. Checked before each header is read.
+pub const MAX_MODEL_HEADER_BYTES: u64 = 256 << 20;
+
+/// The budget of entries over one `--model`: tensors of every shard plus GGUF metadata keys,
+/// 1,000,000 (DeepSeek-V3 has about 91,000 tensors).
+pub const MAX_MODEL_ENTRIES: u64 = 1_000_000;
+
+/// The most folder entries looked at to find the weight files no index names
+/// (`*.safetensors`, `pytorch_model*.bin`): 1,000,000. `config.json` and the index are looked
+/// up by name, whatever the folder holds; a listing that stops here says so
+/// ([`ModelRead::listing_cut`]).
+pub const MAX_LISTING: u64 = 1_000_000;
+
+/// What reading one `--model` cost: the work counts a test asserts instead of a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReadWork {
+    /// Files opened (each distinct file once; a second name for one already read is skipped).
+    pub files_opened: u64,
+    /// Headers read and parsed (safetensors and GGUF).
+    pub headers_read: u64,
+    /// Header bytes read, of [`MAX_MODEL_HEADER_BYTES`].
+    pub header_bytes: u64,
+    /// Entries read (tensors, GGUF metadata keys), of [`MAX_MODEL_ENTRIES`].
+    pub entries: u64,
+    /// Folder entries looked at by the listing, of [`MAX_LISTING`].
+    pub listed: u64,
+    /// Names that led to a file already read (same device and inode), skipped.
+    pub duplicates: u64,
+}
 
 /// The kind of thing `--model` pointed at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -145,6 +184,10 @@ pub struct ModelRead {
     pub pickle_files: Vec<WeightFile>,
     /// The GGUF header, for a `.gguf`.
     pub gguf: Option<GgufRead>,
+    /// The folder entries looked at when the listing stopped at [`MAX_LISTING`] (weight files
+    /// past it are not counted); `None` when it was complete or not needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listing_cut: Option<u64>,
 }
 
 impl ModelRead {
@@ -198,6 +241,10 @@ pub enum Limit {
     TensorDimensions,
     /// The shards an index lists.
     Shards,
+    /// Header bytes over the whole `--model` ([`MAX_MODEL_HEADER_BYTES`]).
+    HeaderBytes,
+    /// Tensors and metadata entries over the whole `--model` ([`MAX_MODEL_ENTRIES`]).
+    Entries,
 }
 
 /// Why a model file was refused.
@@ -233,6 +280,42 @@ pub enum ModelProblem {
     OutsideFolder(String),
     /// Not a GGUF file (wrong magic or version).
     NotGguf,
+    /// A safetensors tensor whose `dtype` is not one of the format's element types: the
+    /// tensor's name (the dtype itself is not kept).
+    UnknownDtype(String),
+    /// A safetensors tensor whose data overlaps the tensor before it (offsets sorted).
+    Overlap(String),
+    /// A safetensors tensor whose data starts after the end of the tensor before it (or after
+    /// the start of the data, for the first).
+    Gap(String),
+    /// The tensors' data ends before the file does: `end` of `data` bytes covered.
+    Uncovered {
+        /// Where the last tensor ends, bytes into the data.
+        end: u64,
+        /// Bytes of data in the file.
+        data: u64,
+    },
+    /// A value read from the file outside the range ramvram accepts: the field (a JSON key,
+    /// a GGUF key) and the range.
+    OutOfRange {
+        /// The field.
+        field: String,
+        /// The value read.
+        found: u64,
+        /// The least accepted.
+        min: u64,
+        /// The most accepted.
+        max: u64,
+    },
+    /// The parameters the file's fields add up to, outside 1 ..= `max`: the fields summed.
+    Params {
+        /// The fields summed (`shape`, or config.json's shape keys).
+        field: String,
+        /// The sum.
+        found: u64,
+        /// The most accepted.
+        max: u64,
+    },
     /// The file ends inside its header.
     Truncated,
 }
