@@ -42,9 +42,11 @@ enum Order {
 
 /// The attacker, as `nobody` in this thread: watches the class folders with inotify and, the
 /// moment the scan opens the first of them (so it has listed the top folder and seen every
-/// class as a folder), swaps another class folder for a link to `secret`. On `Restore` it puts
-/// the folder back and answers whether it had swapped during that scan.
+/// class as a folder), swaps for a link to `secret` the class folder the scan will read last
+/// (the first in directory order: the walk's stack pops the last listed first). On `Restore`
+/// it puts the folder back and answers.
 fn attacker(
+    data: &Path,
     classes: &[std::path::PathBuf],
     holder: &Path,
     secret: &Path,
@@ -63,8 +65,15 @@ fn attacker(
         wds.push(wd);
     }
     let mut buf = [0u8; 4096];
-    // Reads the pending events; the index of the class folder of the first one.
-    let mut first_event = || -> Option<usize> {
+    // Waits up to 2 ms for events; the index of the class folder of the first one.
+    let mut first_event = |wait_ms: i32| -> Option<usize> {
+        let mut pfd = libc::pollfd {
+            fd: ifd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd.
+        unsafe { libc::poll(&mut pfd, 1, wait_ms) };
         // SAFETY: a valid descriptor and buffer.
         let n = unsafe { libc::read(ifd, buf.as_mut_ptr().cast(), buf.len()) };
         if n < 16 {
@@ -73,6 +82,14 @@ fn attacker(
         let wd = i32::from_ne_bytes(buf[0..4].try_into().unwrap());
         wds.iter().position(|&w| w == wd)
     };
+    // The class read last: the first listed.
+    let read_last = || {
+        let first = std::fs::read_dir(data).unwrap().next().unwrap().unwrap();
+        classes
+            .iter()
+            .position(|c| c.file_name() == Some(&first.file_name()))
+    };
+    let mut victim = read_last();
     let mut swapped: Option<usize> = None;
     loop {
         match orders.try_recv() {
@@ -81,7 +98,8 @@ fn attacker(
                     std::fs::remove_file(&classes[v]).unwrap();
                     std::fs::rename(holder.join("parked"), &classes[v]).unwrap();
                 }
-                while first_event().is_some() {}
+                while first_event(0).is_some() {}
+                victim = read_last();
                 match order {
                     Order::Restore(answer) => {
                         answer.send(true).unwrap();
@@ -94,14 +112,16 @@ fn attacker(
             Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
         }
         if swapped.is_some() {
-            std::thread::yield_now();
+            std::thread::sleep(Duration::from_micros(200));
             continue;
         }
-        if let Some(opened) = first_event() {
-            let victim = (opened + 1) % classes.len();
-            std::fs::rename(&classes[victim], holder.join("parked")).unwrap();
-            std::os::unix::fs::symlink(secret, &classes[victim]).unwrap();
-            swapped = Some(victim);
+        if let Some(opened) = first_event(2) {
+            let v = victim
+                .filter(|&v| v != opened)
+                .unwrap_or((opened + 1) % classes.len());
+            std::fs::rename(&classes[v], holder.join("parked")).unwrap();
+            std::os::unix::fs::symlink(secret, &classes[v]).unwrap();
+            swapped = Some(v);
         }
     }
     // SAFETY: the descriptor opened above.
@@ -148,7 +168,9 @@ fn a_class_folder_swapped_for_a_link_during_the_scan_is_never_walked() {
     let (orders, inbox) = std::sync::mpsc::channel();
     let (mut scans, mut met) = (0u32, 0u32);
     std::thread::scope(|s| {
-        s.spawn(|| attacker(&classes, &holder, &secret, inbox));
+        s.spawn(|| attacker(&data, &classes, &holder, &secret, inbox));
+        // Moved in: a failed assertion drops it, and the attacker, disconnected, ends.
+        let orders = orders;
         let started = Instant::now();
         while scans < 40 && started.elapsed() < Duration::from_secs(60) {
             let r = ramvram::inputs::dataset::scan(&data).unwrap();

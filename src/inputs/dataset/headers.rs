@@ -174,7 +174,7 @@ fn sample_key(name: &[u8]) -> Option<&[u8]> {
 /// and `tar --format=posix`) and a GNU long-name member (type `L`, named `././@LongLink`,
 /// `tar --format=gnu` and `tarfile.GNU_FORMAT`); a PAX `size` record replaces the header's
 /// size. `None` when a header can't be read or parsed.
-pub fn tar_samples(
+pub(super) fn tar_samples(
     mut read_at: impl FnMut(u64, usize) -> Option<Vec<u8>>,
     file_len: u64,
 ) -> Option<u64> {

@@ -16,9 +16,6 @@ use crate::advisor::workload::{DataFormat, StoredFormat};
 
 pub use scan::{disk_of, scan, without_verbatim_prefix};
 
-/// Imported for the tar reader's tests and the fuzzers: sample keys of a tar's headers.
-pub use headers::tar_samples;
-
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
 /// times; each file costs a directory entry and an `fstatat`, no open).
 pub const MAX_FILES: u64 = 5_000_000;
