@@ -155,7 +155,7 @@ mod tests {
         // down to 8,192 × 8,738 = 71,581,696 — less than 4 × 32 MiB, so the RAM cap wins.
         assert_eq!(array_bytes_for(Some(32 * MIB), Some(2 * GIB)), 71_581_696);
         // 3 × 71,581,696 = 214,745,088 ≤ 214,748,364.8, a tenth of 2 GiB.
-        assert!(3 * 71_581_696 <= 2 * GIB / 10);
+        assert!(3 * array_bytes_for(Some(32 * MIB), Some(2 * GIB)) <= 2 * GIB / 10);
         // Almost nothing available: the 8 KiB floor.
         assert_eq!(array_bytes_for(Some(32 * MIB), Some(1000)), 8192);
         // An absurd cache can't overflow.

@@ -87,6 +87,10 @@ fn tar_count(root: &Folder, rel: &RelPath) -> Option<u64> {
     )
 }
 
+/// A folder being read: it, its depth, its place under the root, the top-level folder it is
+/// under.
+type Opened = (Rc<Folder>, usize, Rc<Vec<OsString>>, Option<OsString>);
+
 /// A folder still to be read: its parent (open), its name there, its depth, its place under the
 /// root and the top-level folder it is under.
 struct Pending {
@@ -137,8 +141,7 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     let mut stack: Vec<Pending> = Vec::new();
     // Every entry counts toward the cap (a folder of 10^7 empty folders stops too).
     let mut entries_seen = 0u64;
-    let mut current: Option<(Rc<Folder>, usize, Rc<Vec<OsString>>, Option<OsString>)> =
-        Some((top_folder.clone(), 0, Rc::new(Vec::new()), None));
+    let mut current: Option<Opened> = Some((top_folder.clone(), 0, Rc::new(Vec::new()), None));
     loop {
         let (dir, depth, rel, top) = match current.take() {
             Some(c) => c,
