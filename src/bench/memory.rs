@@ -8,8 +8,9 @@
 //! and is not counted; each kernel's best (shortest) time over the timed passes gives its
 //! bandwidth; bytes are counted as STREAM counts them (Copy and Scale move 16 bytes per element,
 //! Add and Triad 24), in GB/s = 10^9 bytes/s; the results are checked against the values the
-//! kernels must produce. ramvram also makes each array at least 256 MiB and stops repeating when
-//! its time budget (default 2.5 s in all) is spent.
+//! kernels must produce. The arrays are sized by [`array_bytes_for`] (at most 1 GiB for the three
+//! and a tenth of the available RAM) and repeating stops when the time budget ([`TIME_BUDGET`]
+//! in all, allocation included) would be passed.
 
 use std::mem::MaybeUninit;
 use std::path::Path;
@@ -20,17 +21,10 @@ use std::time::{Duration, Instant};
 use super::BenchError;
 use crate::profile::MemoryBandwidth;
 
-/// Smallest array, bytes: 256 MiB (the issue's floor; larger than any client CPU's cache).
-pub const MIN_ARRAY_BYTES: u64 = 256 << 20;
-
-/// Arrays are at least this many times the last-level cache: STREAM's rule ("each array must
-/// be at least 4 times the size of the available cache memory", `stream.c`), with the caches
-/// of all CPUs summed ([`total_last_level_cache`]).
-pub const CACHE_FACTOR: u64 = 4;
-
-/// Last-level cache assumed when it can't be read: 32 MiB. Assumption: the LLC of common
-/// desktop CPUs (Ryzen 7000, Core i9); only matters when above 64 MiB, which 256 MiB covers.
-pub const DEFAULT_LLC_BYTES: u64 = 32 << 20;
+pub use super::memory_size::{
+    AVAILABLE_DIVISOR, CACHE_FACTOR, CacheEntry, DEFAULT_LLC_BYTES, MAX_TOTAL_BYTES, TIME_BUDGET,
+    array_bytes_for, last_level_cache, meets_cache_rule, parse_cache_size, total_last_level_cache,
+};
 
 /// Repetitions differing by more than this fraction make a result "noisy" (issue 3).
 pub const NOISY_SPREAD: f64 = 0.10;
@@ -81,106 +75,18 @@ pub struct MemoryBenchConfig {
 
 impl MemoryBenchConfig {
     /// The configuration for this machine: one thread per usable CPU, arrays of
-    /// [`array_bytes_for`] the last-level cache read from sysfs (halved until the three arrays
-    /// fit in half of `available_bytes`, when that is known), a 2.5 s budget, 10 passes at most.
+    /// [`array_bytes_for`] the last-level cache read from sysfs and the available RAM
+    /// (STREAM's 4× the cache, at most 1 GiB for the three and a tenth of what is available),
+    /// a [`TIME_BUDGET`] budget, 10 passes at most.
     pub fn for_this_machine(available_bytes: Option<u64>) -> MemoryBenchConfig {
-        let mut bytes = array_bytes_for(last_level_cache(Path::new("/sys")));
-        if let Some(avail) = available_bytes {
-            while bytes > (16 << 20) && 3 * bytes > avail / 2 {
-                bytes /= 2;
-            }
-        }
+        let bytes = array_bytes_for(last_level_cache(Path::new("/sys")), available_bytes);
         MemoryBenchConfig {
             array_elements: (bytes / 8) as usize,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            time_budget: Duration::from_millis(2500),
+            time_budget: TIME_BUDGET,
             max_repetitions: 10,
         }
     }
-}
-
-/// Bytes per array for a last-level cache of `llc` bytes: max(4 × LLC, 256 MiB), with 32 MiB
-/// assumed when the cache is unknown.
-pub fn array_bytes_for(llc: Option<u64>) -> u64 {
-    (CACHE_FACTOR * llc.unwrap_or(DEFAULT_LLC_BYTES)).max(MIN_ARRAY_BYTES)
-}
-
-/// Parses a sysfs cache size: `"32768K"` → 33,554,432; `"1M"`, `"512"` (bytes).
-pub fn parse_cache_size(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let (num, shift) = match s.chars().last()? {
-        'K' | 'k' => (&s[..s.len() - 1], 10),
-        'M' | 'm' => (&s[..s.len() - 1], 20),
-        'G' | 'g' => (&s[..s.len() - 1], 30),
-        _ => (s, 0),
-    };
-    num.trim()
-        .parse::<u64>()
-        .ok()
-        .map(|n| n << shift)
-        .filter(|n| *n > 0)
-}
-
-/// One cache as sysfs lists it under `cpu<N>/cache/index<M>/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CacheEntry {
-    /// `level` (1, 2, 3).
-    pub level: u32,
-    /// `size`, bytes.
-    pub size: u64,
-    /// `shared_cpu_list` (e.g. `"0-7"`): CPUs sharing this cache; one physical cache per
-    /// distinct list.
-    pub shared_cpus: String,
-}
-
-/// Total last-level cache: the sum over the distinct caches of the highest level (STREAM's
-/// rule is about "the sum of all the last-level caches": an EPYC 7742 has sixteen 16 MiB L3
-/// slices, 256 MiB in all, though each CPU sees 16 MiB).
-pub fn total_last_level_cache(entries: &[CacheEntry]) -> Option<u64> {
-    let level = entries.iter().map(|e| e.level).max()?;
-    let mut seen = std::collections::BTreeSet::new();
-    let total: u64 = entries
-        .iter()
-        .filter(|e| e.level == level && seen.insert(e.shared_cpus.as_str()))
-        .map(|e| e.size)
-        .sum();
-    (total > 0).then_some(total)
-}
-
-/// Total last-level cache read from `<sys>/devices/system/cpu/cpu*/cache/index*/`; `None`
-/// when unreadable.
-pub fn last_level_cache(sys: &Path) -> Option<u64> {
-    let mut entries = Vec::new();
-    for cpu in std::fs::read_dir(sys.join("devices/system/cpu"))
-        .ok()?
-        .flatten()
-    {
-        let name = cpu.file_name().to_string_lossy().into_owned();
-        if !name
-            .strip_prefix("cpu")
-            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-        {
-            continue;
-        }
-        let Ok(indexes) = std::fs::read_dir(cpu.path().join("cache")) else {
-            continue;
-        };
-        for idx in indexes.flatten() {
-            let read = |f: &str| std::fs::read_to_string(idx.path().join(f)).ok();
-            let level = read("level").and_then(|l| l.trim().parse::<u32>().ok());
-            let size = read("size").and_then(|s| parse_cache_size(&s));
-            let shared = read("shared_cpu_list").map(|s| s.trim().to_string());
-            if let (Some(level), Some(size)) = (level, size) {
-                entries.push(CacheEntry {
-                    level,
-                    size,
-                    // Without the list, count each CPU's cache once per CPU.
-                    shared_cpus: shared.unwrap_or_else(|| name.clone()),
-                });
-            }
-        }
-    }
-    total_last_level_cache(&entries)
 }
 
 /// (slowest − fastest) / fastest of a kernel's times; 0 for fewer than two times.
@@ -504,36 +410,6 @@ mod tests {
         assert_eq!(Kernel::Scale.bytes_per_element(), 16);
         assert_eq!(Kernel::Add.bytes_per_element(), 24);
         assert_eq!(Kernel::Triad.bytes_per_element(), 24);
-    }
-
-    #[test]
-    fn array_size_is_four_llc_and_at_least_256_mib() {
-        // 32 MiB L3 (this CI machine): 4 × 32 MiB = 128 MiB < 256 MiB → 256 MiB = 2^28 bytes.
-        assert_eq!(array_bytes_for(Some(32 << 20)), 268_435_456);
-        // 256 MiB L3 (EPYC 7742): 4 × 256 MiB = 1 GiB.
-        assert_eq!(array_bytes_for(Some(256 << 20)), 1_073_741_824);
-        // EPYC 7742: 64 cores in 16 CCXs of 4, each CCX sharing a 16 MiB L3 → 256 MiB in all;
-        // L2 (512 KiB per core) is a lower level and does not count.
-        let mut caches = Vec::new();
-        for cpu in 0..64u32 {
-            let first = cpu / 4 * 4;
-            caches.push(CacheEntry {
-                level: 3,
-                size: 16 << 20,
-                shared_cpus: format!("{first}-{}", first + 3),
-            });
-            caches.push(CacheEntry {
-                level: 2,
-                size: 512 << 10,
-                shared_cpus: cpu.to_string(),
-            });
-        }
-        assert_eq!(total_last_level_cache(&caches), Some(256 << 20));
-        assert_eq!(total_last_level_cache(&[]), None);
-        assert_eq!(array_bytes_for(None), 268_435_456);
-        assert_eq!(parse_cache_size("32768K\n"), Some(33_554_432));
-        assert_eq!(parse_cache_size("1M"), Some(1_048_576));
-        assert_eq!(parse_cache_size("junk"), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod decode;
 pub mod memory;
+mod memory_size;
 pub mod storage;
 mod storage_fs;
 mod storage_stale;

@@ -61,6 +61,7 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                 Ok(t) => t,
                 Err(code) => return code,
             };
+            let started = std::time::Instant::now();
             let available = probe::detect_available_memory();
             let mut config = crate::bench::memory::MemoryBenchConfig::for_this_machine(available);
             if let Some(b) = array_bytes {
@@ -69,18 +70,20 @@ pub(super) fn bench(lang: Lang, what: &BenchCommand) -> ExitCode {
                     Err(_) => return too_large(lang, "--array-bytes", &b.to_string()),
                 }
             }
-            say(&trf(
+            let llc = crate::bench::memory::last_level_cache(std::path::Path::new("/sys"));
+            say(&crate::present::bench::memory_running(
                 lang,
-                Msg::BenchMemoryRunning,
-                &[
-                    ("threads", &config.threads.to_string()),
-                    (
-                        "array",
-                        &crate::format::gib(8 * config.array_elements as u64),
-                    ),
-                ],
+                &config,
+                llc,
+                array_bytes.is_some(),
             ));
             let result = crate::bench::memory::run(&config, cancel, &|_| {});
+            if result.is_ok() {
+                say(&crate::present::bench::memory_took(
+                    lang,
+                    started.elapsed().as_secs_f64(),
+                ));
+            }
             if let (Ok(m), Some(p), Some(path)) = (&result, target.as_mut(), into.as_deref()) {
                 p.measurements.memory_bandwidth = Some(m.clone());
                 if let Err(e) = profile::save_profile(p, path) {

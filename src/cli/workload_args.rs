@@ -124,6 +124,31 @@ impl WorkloadArgs {
             .filter_map(|(k, v)| v.map(|v| (k, v)))
             .collect()
         });
+        // A value from the folder outside its knob's range is noted and not used: the error
+        // would name a flag the user never typed.
+        let (filled, skipped): (Vec<_>, Vec<_>) = filled
+            .into_iter()
+            .partition(|(k, v)| knobs::check_range(knobs::knob(*k), *v).is_ok());
+        let skipped: Vec<String> = skipped
+            .iter()
+            .filter_map(|(k, v)| {
+                let (_, problem) = knobs::check_range(knobs::knob(*k), *v).err()?;
+                let what = match knobs::knob(*k).label {
+                    Some(knobs::Label::Text(m) | knobs::Label::Sides(m, _)) => {
+                        crate::i18n::tr(lang, m).to_string()
+                    }
+                    _ => knobs::knob(*k).fields.first().copied().unwrap_or("").into(),
+                };
+                Some(trf(
+                    lang,
+                    Msg::DatasetValueSkipped,
+                    &[
+                        ("what", &what),
+                        ("problem", &errors::problem(lang, &problem)),
+                    ],
+                ))
+            })
+            .collect();
         let typed_or_filled = |id: KnobId| {
             given
                 .get(id)
@@ -230,11 +255,11 @@ impl WorkloadArgs {
                     .filter(|(k, _)| given.has(*k))
                     .map(|(k, _)| knobs::flag(*k))
                     .collect();
-                format!(
-                    "{}\nramvram: {}",
-                    crate::present::dataset::scan_note(lang, s, &typed),
-                    note
-                )
+                let scanned = std::iter::once(crate::present::dataset::scan_note(lang, s, &typed))
+                    .chain(skipped)
+                    .collect::<Vec<_>>()
+                    .join("\nramvram: ");
+                format!("{scanned}\nramvram: {note}")
             }
             None => note,
         };

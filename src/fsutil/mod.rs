@@ -10,6 +10,7 @@
 mod folder;
 #[cfg(unix)]
 mod folder_unix;
+pub mod beneath;
 mod read;
 #[cfg(unix)]
 mod walk;

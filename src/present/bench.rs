@@ -17,6 +17,70 @@ pub fn decode_contended(lang: Lang, r: &crate::bench::decode::DecodeRate) -> Opt
     ))
 }
 
+/// The line `bench memory` says before it runs: threads, the arrays and why that size (STREAM's
+/// 4× the last-level cache, or the caps of [`crate::bench::memory::array_bytes_for`], or
+/// `--array-bytes`), and the time budget it keeps to. `llc` is the cache read from sysfs
+/// (`None`: unreadable, 32 MiB assumed); `given` when the user set the size.
+pub fn memory_running(
+    lang: Lang,
+    config: &crate::bench::memory::MemoryBenchConfig,
+    llc: Option<u64>,
+    given: bool,
+) -> String {
+    use crate::bench::memory::{DEFAULT_LLC_BYTES, meets_cache_rule};
+    let array = 8 * config.array_elements as u64;
+    let llc_text = format::gib(llc.unwrap_or(DEFAULT_LLC_BYTES));
+    let source = tr(
+        lang,
+        if llc.is_some() {
+            Msg::BenchMemoryLlcRead
+        } else {
+            Msg::BenchMemoryLlcAssumed
+        },
+    );
+    let sizing = if given {
+        tr(lang, Msg::BenchMemorySizingGiven).to_string()
+    } else if meets_cache_rule(array, llc) {
+        trf(
+            lang,
+            Msg::BenchMemorySizingRule,
+            &[("llc", &llc_text), ("llc_source", source)],
+        )
+    } else {
+        trf(
+            lang,
+            Msg::BenchMemorySizingCapped,
+            &[
+                ("cap", &format::gib(3 * array)),
+                ("llc", &llc_text),
+                ("llc_source", source),
+            ],
+        )
+    };
+    trf(
+        lang,
+        Msg::BenchMemoryRunning,
+        &[
+            ("threads", &config.threads.to_string()),
+            ("array", &format::gib(array)),
+            ("sizing", &sizing),
+            (
+                "seconds",
+                &format!("{:.1}", config.time_budget.as_secs_f64()),
+            ),
+        ],
+    )
+}
+
+/// "The measurement took 1.3 s." (wall time of the run, measured).
+pub fn memory_took(lang: Lang, seconds: f64) -> String {
+    trf(
+        lang,
+        Msg::BenchMemoryTook,
+        &[("seconds", &format!("{seconds:.1}"))],
+    )
+}
+
 /// The four STREAM kernels' rows: ("Copy", "41.2 GB/s"), … in STREAM's order.
 pub fn memory_rows(m: &MemoryBandwidth) -> Vec<(&'static str, String)> {
     vec![

@@ -2,7 +2,9 @@
 
 use crate::format;
 use crate::i18n::{Lang, Msg, trf};
-use crate::inputs::dataset::{DatasetScan, FileKind, MAX_FILES};
+use crate::inputs::dataset::{
+    DatasetScan, FileKind, HeaderField, MAX_DEPTH, MAX_ENTRIES, MAX_FILES, MAX_IMAGE_SIDE,
+};
 
 /// A file kind as it is named (format names, not translated).
 fn kind(k: FileKind) -> &'static str {
@@ -85,6 +87,47 @@ pub fn scan_note(lang: Lang, s: &DatasetScan, overridden: &[&str]) -> String {
             lang,
             Msg::DatasetCapped,
             &[("cap", &format::thousands(MAX_FILES))],
+        ));
+    }
+    if s.entries_capped {
+        parts.push(trf(
+            lang,
+            Msg::DatasetCappedEntries,
+            &[("cap", &format::thousands(MAX_ENTRIES))],
+        ));
+    }
+    if s.depth_capped {
+        parts.push(trf(
+            lang,
+            Msg::DatasetCappedDepth,
+            &[("depth", &MAX_DEPTH.to_string())],
+        ));
+    }
+    for p in &s.header_problems {
+        let field = match p.field {
+            HeaderField::Width => Msg::DatasetFieldWidth,
+            HeaderField::Height => Msg::DatasetFieldHeight,
+        };
+        parts.push(trf(
+            lang,
+            Msg::DatasetHeaderSkipped,
+            &[
+                ("file", &p.file),
+                ("format", kind(p.format)),
+                ("field", crate::i18n::tr(lang, field)),
+                ("value", &format::thousands(p.value)),
+                ("max", &format::thousands(u64::from(MAX_IMAGE_SIDE))),
+            ],
+        ));
+    }
+    let more = s
+        .header_problems_total
+        .saturating_sub(s.header_problems.len() as u64);
+    if more > 0 {
+        parts.push(trf(
+            lang,
+            Msg::DatasetHeaderSkippedMore,
+            &[("count", &format::thousands(more))],
         ));
     }
     if !overridden.is_empty() {

@@ -9,6 +9,7 @@ mod common;
 mod bench_and_settings;
 mod child_groups;
 mod file_strings;
+mod dataset_walk;
 mod inputs;
 mod leftovers;
 mod model_folders;
@@ -35,8 +36,14 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// True (skip) when not root, after saying so; under `.ci/run` (`RAMVRAM_REQUIRE_ROOT=1`) a
+/// test that needs root fails instead, so CI can't pass without running it.
 fn skip_unless_root(test: &str) -> bool {
     if !is_root() {
+        assert!(
+            std::env::var("RAMVRAM_REQUIRE_ROOT").as_deref() != Ok("1"),
+            "{test} needs root, and RAMVRAM_REQUIRE_ROOT=1 requires it to run"
+        );
         println!("skipped {test}: needs root (an unprivileged attacker beside a root write)");
     }
     !is_root()

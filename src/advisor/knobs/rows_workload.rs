@@ -55,7 +55,8 @@ pub const WORKLOAD: &[Knob] = &[
                 &["dataset_bytes"],
                 Kind::Size,
             )),
-            Range::whole(1 << 20, 1 << 50),
+            // From 1 byte: a student's first dataset folder of 20 small JPEGs is 20 KB.
+            Range::whole(1, 1 << 50),
         ),
         L::Text(Msg::WorkDataset),
     ),

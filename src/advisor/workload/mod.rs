@@ -246,7 +246,7 @@ impl Workload {
     /// no absurd sizes), so sliders and files can't produce NaN or ∞.
     pub fn clamped(&self) -> Workload {
         let mut w = self.clone();
-        w.dataset_bytes = w.dataset_bytes.clamp(1 << 20, 1 << 50);
+        w.dataset_bytes = w.dataset_bytes.clamp(1, 1 << 50);
         w.samples = w.samples.clamp(1, 1 << 40);
         w.width = w.width.min(65_536);
         w.height = w.height.min(65_536);

@@ -94,9 +94,86 @@ pub(super) fn jpeg_size(head: &[u8]) -> Option<(u32, u32)> {
     None
 }
 
-/// Sample keys in a tar archive's headers: the distinct member names up to their first dot
-/// (WebDataset: `000123.jpg` and `000123.cls` are one sample), reading 512-byte headers and
-/// skipping member data by its size (POSIX ustar; `read_at` reads `len` bytes at `offset`).
+/// Tar members read for one shard, at most: 1,000,000 headers.
+const MAX_TAR_MEMBERS: u32 = 1_000_000;
+
+/// Bytes of a GNU long name or a PAX extended header read, at most: 64 KiB (a path is at most
+/// 4,096 bytes on Linux); a longer one is skipped unread.
+const MAX_TAR_META: u64 = 64 << 10;
+
+/// A tar header's numeric field: octal digits (POSIX ustar, NUL or space ended), or GNU's
+/// base-256 form (first byte's high bit set: the rest is a big-endian number) that GNU tar and
+/// Python's `tarfile` write for sizes of 8 GiB and more.
+fn tar_number(field: &[u8]) -> Option<u64> {
+    if field.first().is_some_and(|b| b & 0x80 != 0) {
+        return field.iter().enumerate().try_fold(0u64, |n, (i, &b)| {
+            let b = if i == 0 { b & 0x7f } else { b };
+            n.checked_mul(256)?.checked_add(u64::from(b))
+        });
+    }
+    let text = std::str::from_utf8(field).ok()?;
+    let digits = text.trim_matches(|c: char| c == '\0' || c == ' ');
+    if digits.is_empty() {
+        return Some(0);
+    }
+    u64::from_str_radix(digits, 8).ok()
+}
+
+/// The records of a PAX extended header (`"%d %s=%s\n"`, the length counting the whole record;
+/// POSIX.1-2001 `pax`, "pax Extended Header"): `path` and `size`, the two that matter here.
+fn pax_records(data: &[u8]) -> (Option<Vec<u8>>, Option<u64>) {
+    let (mut path, mut size) = (None, None);
+    let mut rest = data;
+    while let Some(sp) = rest.iter().position(|&b| b == b' ') {
+        let Some(len) = std::str::from_utf8(&rest[..sp])
+            .ok()
+            .and_then(|l| l.parse::<usize>().ok())
+        else {
+            break;
+        };
+        let Some(record) = rest.get(sp + 1..len) else {
+            break;
+        };
+        let record = record.strip_suffix(b"\n").unwrap_or(record);
+        if let Some(eq) = record.iter().position(|&b| b == b'=') {
+            match &record[..eq] {
+                b"path" => path = Some(record[eq + 1..].to_vec()),
+                b"size" => {
+                    size = std::str::from_utf8(&record[eq + 1..])
+                        .ok()
+                        .and_then(|s| s.parse().ok());
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[len..];
+    }
+    (path, size)
+}
+
+/// WebDataset's sample key of a member name: the path up to the first dot of its last
+/// component (`webdataset/tariterators.py`, `base_plus_ext`: `^((?:.*/|)[^.]+)[.]([^/]*)$`);
+/// `None` for a name without a dot there, or for `__…__` metadata names, which WebDataset
+/// skips.
+fn sample_key(name: &[u8]) -> Option<&[u8]> {
+    let base_at = name.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+    let base = &name[base_at..];
+    if base.starts_with(b"__") && base.ends_with(b"__") {
+        return None;
+    }
+    let dot = base.iter().position(|&b| b == b'.')?;
+    (dot > 0).then(|| &name[..base_at + dot])
+}
+
+/// Samples in a tar archive (a WebDataset shard): consecutive members with the same key (the
+/// path before the first dot of the file name, [`sample_key`]) are one sample, as WebDataset's
+/// `group_by_keys` groups them. Reads the 512-byte headers and skips member data by its size
+/// (POSIX ustar with its `prefix` field, IEEE Std 1003.1 `pax` "ustar Interchange Format";
+/// `read_at` reads `len` bytes at `offset`). Long names are taken from where their writers put
+/// them: a PAX extended header's `path` record (type `x`, Python `tarfile`'s default format
+/// and `tar --format=posix`) and a GNU long-name member (type `L`, named `././@LongLink`,
+/// `tar --format=gnu` and `tarfile.GNU_FORMAT`); a PAX `size` record replaces the header's
+/// size. `None` when a header can't be read or parsed.
 pub(super) fn tar_samples(
     mut read_at: impl FnMut(u64, usize) -> Option<Vec<u8>>,
     file_len: u64,
@@ -104,29 +181,75 @@ pub(super) fn tar_samples(
     let mut offset = 0u64;
     let mut last_key: Option<Vec<u8>> = None;
     let mut samples = 0u64;
-    for _ in 0..1_000_000 {
-        if offset + 512 > file_len {
+    // What the metadata members before a file say about it.
+    let mut long_name: Option<Vec<u8>> = None;
+    let mut pax_size: Option<u64> = None;
+    for _ in 0..MAX_TAR_MEMBERS {
+        if offset.checked_add(512)? > file_len {
             break;
         }
         let h = read_at(offset, 512)?;
-        if h.iter().all(|&b| b == 0) {
+        if h.len() < 512 || h.iter().all(|&b| b == 0) {
             break;
         }
-        let name_end = h[..100].iter().position(|&b| b == 0).unwrap_or(100);
-        let name = &h[..name_end];
-        let size_field = std::str::from_utf8(&h[124..136]).ok()?;
-        let size = u64::from_str_radix(size_field.trim_matches(|c: char| c == '\0' || c == ' '), 8)
-            .ok()?;
+        let header_size = tar_number(&h[124..136])?;
         let typeflag = h[156];
-        if typeflag == b'0' || typeflag == 0 {
-            let base = name.rsplit(|&b| b == b'/').next().unwrap_or(name);
-            let key = base.split(|&b| b == b'.').next().unwrap_or(base).to_vec();
-            if last_key.as_deref() != Some(key.as_slice()) {
-                samples += 1;
-                last_key = Some(key);
+        let data_at = offset + 512;
+        let meta = |read_at: &mut dyn FnMut(u64, usize) -> Option<Vec<u8>>| {
+            if header_size > MAX_TAR_META || data_at.checked_add(header_size)? > file_len {
+                return None;
             }
-        }
-        offset = offset.checked_add(512 + size.div_ceil(512) * 512)?;
+            read_at(data_at, header_size as usize)
+        };
+        let size = match typeflag {
+            b'L' => {
+                long_name = meta(&mut read_at).map(|mut d| {
+                    let end = d.iter().position(|&b| b == 0).unwrap_or(d.len());
+                    d.truncate(end);
+                    d
+                });
+                header_size
+            }
+            b'x' => {
+                if let Some(d) = meta(&mut read_at) {
+                    let (path, size) = pax_records(&d);
+                    long_name = path.or(long_name);
+                    pax_size = size.or(pax_size);
+                }
+                header_size
+            }
+            // A GNU long link name, a global PAX header: nothing about the next file's name.
+            b'K' | b'g' => header_size,
+            _ => {
+                let name = long_name.take().unwrap_or_else(|| {
+                    let field = |r: std::ops::Range<usize>| {
+                        let f = &h[r];
+                        f[..f.iter().position(|&b| b == 0).unwrap_or(f.len())].to_vec()
+                    };
+                    let name = field(0..100);
+                    let prefix = field(345..500);
+                    // POSIX ustar's `prefix` (magic "ustar\0"); old GNU headers ("ustar  ")
+                    // keep other fields there.
+                    if &h[257..263] == b"ustar\0" && !prefix.is_empty() {
+                        [prefix, b"/".to_vec(), name].concat()
+                    } else {
+                        name
+                    }
+                });
+                let size = pax_size.take().unwrap_or(header_size);
+                // Regular files only (`0`, old-style NUL, contiguous `7`).
+                if matches!(typeflag, b'0' | 0 | b'7') {
+                    if let Some(key) = sample_key(&name) {
+                        if last_key.as_deref() != Some(key) {
+                            samples += 1;
+                            last_key = Some(key.to_vec());
+                        }
+                    }
+                }
+                size
+            }
+        };
+        offset = data_at.checked_add(size.div_ceil(512).checked_mul(512)?)?;
     }
     Some(samples)
 }

@@ -17,9 +17,20 @@ use crate::advisor::workload::{DataFormat, StoredFormat};
 pub use scan::{disk_of, scan, without_verbatim_prefix};
 
 /// Files counted before the walk stops: 5,000,000 (the 1,000,000-file folder fits five
-/// times; each file costs a directory entry and a `lstat`, no open). The walk also stops after
-/// twice as many directory entries of any kind.
+/// times; each file costs a directory entry and an `fstatat`, no open).
 pub const MAX_FILES: u64 = 5_000_000;
+
+/// Directory entries of any kind read before the walk stops: 10,000,000, twice [`MAX_FILES`]
+/// (a folder of 10^7 empty folders stops too).
+pub const MAX_ENTRIES: u64 = 2 * MAX_FILES;
+
+/// Image sides taken from a header: 1–65,536 pixels, the `--image-size` range. A side outside
+/// it (a JPEG's height of 0, which T.81 §B.2.2 lets a later DNL marker define) is noted and the
+/// header not used.
+pub const MAX_IMAGE_SIDE: u32 = 65_536;
+
+/// Header problems kept with their file for the note (all are counted).
+pub const MAX_HEADER_PROBLEMS: usize = 3;
 
 /// Folder depth followed: 64 levels.
 pub const MAX_DEPTH: usize = 64;
@@ -71,6 +82,29 @@ pub struct KindCount {
     pub bytes: u64,
 }
 
+/// The field of an image header a problem is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HeaderField {
+    /// The width.
+    Width,
+    /// The height.
+    Height,
+}
+
+/// A sampled header whose value is out of range: noted, not used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeaderProblem {
+    /// The file, relative to the scanned folder.
+    pub file: String,
+    /// Its format (JPEG or PNG).
+    pub format: FileKind,
+    /// The field.
+    pub field: HeaderField,
+    /// The value the header gives.
+    pub value: u64,
+}
+
 /// What the scan found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DatasetScan {
@@ -99,8 +133,17 @@ pub struct DatasetScan {
     pub special_skipped: u64,
     /// Entries that could not be read (permission denied).
     pub unreadable: u64,
-    /// The walk stopped at [`MAX_FILES`] or [`MAX_DEPTH`].
+    /// The walk stopped at [`MAX_FILES`] files.
     pub capped: bool,
+    /// The walk stopped at [`MAX_ENTRIES`] directory entries.
+    pub entries_capped: bool,
+    /// Folders deeper than [`MAX_DEPTH`] levels were not read.
+    pub depth_capped: bool,
+    /// Sampled headers with a width or height outside 1–[`MAX_IMAGE_SIDE`] (at most
+    /// [`MAX_HEADER_PROBLEMS`] kept), not used for the image size.
+    pub header_problems: Vec<HeaderProblem>,
+    /// All such headers.
+    pub header_problems_total: u64,
 }
 
 /// What a scan sets in a workload: dataset size, samples (tar samples for shards, else image or

@@ -1,14 +1,21 @@
-//! The walk: directory entries and `lstat` for every file, headers for a spread sample.
+//! The walk: every folder read relative to its parent's descriptor, every entry looked at
+//! without following it, and a spread sample of headers read through the same descriptors
+//! ([`crate::fsutil::beneath`]): a class folder swapped for a link while the scan runs is
+//! counted as a link, never walked.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::rc::Rc;
 
 use super::headers::{jpeg_size, kind_of_magic, kind_of_name, png_size, tar_samples};
 use super::{
-    DatasetScan, FileKind, KindCount, MAX_DEPTH, MAX_FILES, MAX_HEADER_BYTES, SAMPLE_FILES,
+    DatasetScan, FileKind, HeaderField, HeaderProblem, KindCount, MAX_DEPTH, MAX_ENTRIES,
+    MAX_FILES, MAX_HEADER_BYTES, MAX_HEADER_PROBLEMS, MAX_IMAGE_SIDE, SAMPLE_FILES,
 };
 use crate::fsutil::IoProblem;
+use crate::fsutil::beneath::{EntryKind, Folder, is_swapped, open_file_beneath};
 
 /// Class folders counted: 1,000,000 at most (ImageNet-21k has 21,841).
 const MAX_CLASSES: usize = 1_000_000;
@@ -16,18 +23,35 @@ const MAX_CLASSES: usize = 1_000_000;
 /// Tar shards whose headers are read for their samples.
 const TAR_SAMPLE: usize = 8;
 
+/// A file's place under the root: its folders' names (shared by the files of one folder) and
+/// its own name.
+type RelPath = (Rc<Vec<OsString>>, OsString);
+
+fn components((dirs, name): &RelPath) -> Vec<OsString> {
+    dirs.iter().cloned().chain([name.clone()]).collect()
+}
+
+fn shown((dirs, name): &RelPath) -> String {
+    let mut p = std::path::PathBuf::new();
+    for d in dirs.iter() {
+        p.push(d);
+    }
+    p.push(name);
+    p.display().to_string()
+}
+
 /// Keeps an evenly spread sample of a stream of unknown length: every `stride`-th item, the
 /// stride doubling (and every other kept item dropped) whenever the sample is full.
 struct Spread {
-    items: Vec<(PathBuf, FileKind)>,
+    items: Vec<(RelPath, FileKind)>,
     stride: u64,
     seen: u64,
 }
 
 impl Spread {
-    fn push(&mut self, p: &Path, kind: FileKind) {
+    fn push(&mut self, p: &RelPath, kind: FileKind) {
         if self.seen % self.stride == 0 {
-            self.items.push((p.to_path_buf(), kind));
+            self.items.push((p.clone(), kind));
             if self.items.len() >= SAMPLE_FILES * 2 {
                 let mut keep = false;
                 self.items.retain(|_| {
@@ -41,16 +65,17 @@ impl Spread {
     }
 }
 
-/// The first bytes of `path`, at most `cap`; `None` when it can't be opened as a regular file.
-fn head(path: &Path, cap: u64) -> Option<Vec<u8>> {
-    let (file, _) = crate::fsutil::open_input(path).ok()?;
+/// The first bytes of the file at `rel` under `root`, at most `cap`; `None` when it can't be
+/// opened as a regular file inside `root`.
+fn head(root: &Folder, rel: &RelPath, cap: u64) -> Option<Vec<u8>> {
+    let (file, _) = open_file_beneath(root, &components(rel)).ok()?;
     let mut buf = Vec::new();
     file.take(cap).read_to_end(&mut buf).ok()?;
     Some(buf)
 }
 
-fn tar_count(path: &Path) -> Option<u64> {
-    let (mut file, len) = crate::fsutil::open_input(path).ok()?;
+fn tar_count(root: &Folder, rel: &RelPath) -> Option<u64> {
+    let (mut file, len) = open_file_beneath(root, &components(rel)).ok()?;
     tar_samples(
         |offset, n| {
             file.seek(SeekFrom::Start(offset)).ok()?;
@@ -62,6 +87,20 @@ fn tar_count(path: &Path) -> Option<u64> {
     )
 }
 
+/// A folder being read: it, its depth, its place under the root, the top-level folder it is
+/// under.
+type Opened = (Rc<Folder>, usize, Rc<Vec<OsString>>, Option<OsString>);
+
+/// A folder still to be read: its parent (open), its name there, its depth, its place under the
+/// root and the top-level folder it is under.
+struct Pending {
+    parent: Rc<Folder>,
+    name: OsString,
+    depth: usize,
+    rel: Rc<Vec<OsString>>,
+    top: Option<OsString>,
+}
+
 /// Scans the folder `root`.
 ///
 /// # Errors
@@ -71,6 +110,7 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     if !meta.is_dir() {
         return Err(IoProblem::Refused("is not a folder".into()));
     }
+    let top_folder = Rc::new(Folder::open(root).map_err(|e| IoProblem::of(&e))?);
     let mut out = DatasetScan {
         root: root.to_path_buf(),
         files: 0,
@@ -85,78 +125,114 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
         special_skipped: 0,
         unreadable: 0,
         capped: false,
+        entries_capped: false,
+        depth_capped: false,
+        header_problems: Vec::new(),
+        header_problems_total: 0,
     };
     let mut kinds: BTreeMap<FileKind, (u64, u64)> = BTreeMap::new();
-    let mut classes: BTreeSet<std::ffi::OsString> = BTreeSet::new();
+    let mut classes: BTreeSet<OsString> = BTreeSet::new();
     let mut images = Spread {
         items: Vec::new(),
         stride: 1,
         seen: 0,
     };
-    let mut tars: Vec<PathBuf> = Vec::new();
-    // (folder, depth, the top-level folder it is under)
-    let mut stack: Vec<(PathBuf, usize, Option<std::ffi::OsString>)> =
-        vec![(root.to_path_buf(), 0, None)];
+    let mut tars: Vec<RelPath> = Vec::new();
+    let mut stack: Vec<Pending> = Vec::new();
     // Every entry counts toward the cap (a folder of 10^7 empty folders stops too).
     let mut entries_seen = 0u64;
-    'walk: while let Some((dir, depth, top)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            out.unreadable += 1;
-            continue;
+    let mut current: Option<Opened> = Some((top_folder.clone(), 0, Rc::new(Vec::new()), None));
+    loop {
+        let (dir, depth, rel, top) = match current.take() {
+            Some(c) => c,
+            None => {
+                let Some(p) = stack.pop() else { break };
+                match p.parent.open_dir(&p.name) {
+                    Ok(f) => (Rc::new(f), p.depth, p.rel, p.top),
+                    // Swapped for a link (or a file) since it was listed: not followed.
+                    Err(e) if is_swapped(&e) => {
+                        out.links_skipped += 1;
+                        continue;
+                    }
+                    Err(_) => {
+                        out.unreadable += 1;
+                        continue;
+                    }
+                }
+            }
         };
-        for entry in entries {
+        let mut over = false;
+        let mut files_full = false;
+        let listed = dir.list(|name| {
             entries_seen += 1;
-            if entries_seen > MAX_FILES * 2 {
-                out.capped = true;
-                break 'walk;
+            if entries_seen > MAX_ENTRIES {
+                over = true;
+                return false;
             }
-            let Ok(entry) = entry else {
-                out.unreadable += 1;
-                continue;
-            };
             // The entry's own type: a link is a link, never what it points to.
-            let Ok(t) = entry.file_type() else {
+            let Ok(kind) = dir.kind_of(&name) else {
                 out.unreadable += 1;
-                continue;
+                return true;
             };
-            let path = entry.path();
-            if t.is_symlink() {
-                out.links_skipped += 1;
-            } else if t.is_dir() {
-                if depth + 1 >= MAX_DEPTH {
-                    out.capped = true;
-                    continue;
+            match kind {
+                EntryKind::Link => out.links_skipped += 1,
+                EntryKind::Special => out.special_skipped += 1,
+                EntryKind::Dir => {
+                    if depth + 1 >= MAX_DEPTH {
+                        out.depth_capped = true;
+                        return true;
+                    }
+                    let top = top.clone().or_else(|| Some(name.clone()));
+                    let mut sub = (*rel).clone();
+                    sub.push(name.clone());
+                    stack.push(Pending {
+                        parent: dir.clone(),
+                        name,
+                        depth: depth + 1,
+                        rel: Rc::new(sub),
+                        top,
+                    });
                 }
-                let top = top.clone().or_else(|| Some(entry.file_name()));
-                stack.push((path, depth + 1, top));
-            } else if t.is_file() {
-                if out.files >= MAX_FILES {
-                    out.capped = true;
-                    break 'walk;
+                EntryKind::File(len) => {
+                    if out.files >= MAX_FILES {
+                        files_full = true;
+                        return false;
+                    }
+                    out.files += 1;
+                    out.bytes = out.bytes.saturating_add(len);
+                    let kind = kind_of_name(&name.to_string_lossy());
+                    let k = kinds.entry(kind).or_default();
+                    k.0 += 1;
+                    k.1 = k.1.saturating_add(len);
+                    if let Some(t) = top.as_ref().filter(|_| classes.len() < MAX_CLASSES) {
+                        classes.insert(t.clone());
+                    }
+                    let at = || (rel.clone(), name.clone());
+                    match kind {
+                        FileKind::Jpeg | FileKind::Png | FileKind::Webp => {
+                            images.push(&at(), kind);
+                        }
+                        FileKind::Tar if tars.len() < TAR_SAMPLE => tars.push(at()),
+                        _ => {}
+                    }
                 }
-                let Ok(m) = entry.metadata() else {
-                    out.unreadable += 1;
-                    continue;
-                };
-                out.files += 1;
-                out.bytes = out.bytes.saturating_add(m.len());
-                let kind = kind_of_name(&entry.file_name().to_string_lossy());
-                let k = kinds.entry(kind).or_default();
-                k.0 += 1;
-                k.1 = k.1.saturating_add(m.len());
-                if let Some(t) = top.as_ref().filter(|_| classes.len() < MAX_CLASSES) {
-                    classes.insert(t.clone());
-                }
-                match kind {
-                    FileKind::Jpeg | FileKind::Png | FileKind::Webp => images.push(&path, kind),
-                    FileKind::Tar if tars.len() < TAR_SAMPLE => tars.push(path),
-                    _ => {}
-                }
-            } else {
-                out.special_skipped += 1;
             }
+            true
+        });
+        match listed {
+            Ok(true) | Err(_) => out.unreadable += 1,
+            Ok(false) => {}
+        }
+        if files_full {
+            out.capped = true;
+            break;
+        }
+        if over {
+            out.entries_capped = true;
+            break;
         }
     }
+    drop(stack);
     out.class_folders = classes.len() as u64;
     let mut kinds: Vec<KindCount> = kinds
         .into_iter()
@@ -166,8 +242,8 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
     out.kinds = kinds;
     let mut sizes: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     let step = images.items.len().div_ceil(SAMPLE_FILES).max(1);
-    for (path, kind) in images.items.iter().step_by(step) {
-        let Some(h) = head(path, MAX_HEADER_BYTES) else {
+    for (rel, kind) in images.items.iter().step_by(step) {
+        let Some(h) = head(&top_folder, rel, MAX_HEADER_BYTES) else {
             out.unreadable += 1;
             continue;
         };
@@ -175,16 +251,40 @@ pub fn scan(root: &Path) -> Result<DatasetScan, IoProblem> {
         if kind_of_magic(&h).is_some_and(|m| m != *kind) {
             out.magic_mismatches += 1;
         }
-        if let Some(s) = jpeg_size(&h).or_else(|| png_size(&h)) {
-            *sizes.entry(s).or_default() += 1;
+        let size = jpeg_size(&h)
+            .map(|s| (s, FileKind::Jpeg))
+            .or_else(|| png_size(&h).map(|s| (s, FileKind::Png)));
+        let Some(((w, h), format)) = size else {
+            continue;
+        };
+        // A side outside 1–65,536 (a JPEG whose height comes later in a DNL marker says 0) is
+        // noted with its file and field, and not used.
+        let bad = [(HeaderField::Width, w), (HeaderField::Height, h)]
+            .into_iter()
+            .find(|(_, v)| !(1..=MAX_IMAGE_SIDE).contains(v));
+        if let Some((field, value)) = bad {
+            out.header_problems_total += 1;
+            if out.header_problems.len() < MAX_HEADER_PROBLEMS {
+                out.header_problems.push(HeaderProblem {
+                    file: shown(rel),
+                    format,
+                    field,
+                    value: u64::from(value),
+                });
+            }
+            continue;
         }
+        *sizes.entry((w, h)).or_default() += 1;
     }
     out.image_size = sizes
         .into_iter()
         .max_by_key(|(s, n)| (*n, std::cmp::Reverse(*s)))
         .map(|(s, _)| s);
     if !tars.is_empty() {
-        let counts: Vec<u64> = tars.iter().filter_map(|p| tar_count(p)).collect();
+        let counts: Vec<u64> = tars
+            .iter()
+            .filter_map(|p| tar_count(&top_folder, p))
+            .collect();
         let shards = out.count(FileKind::Tar);
         if !counts.is_empty() {
             let per_shard = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
