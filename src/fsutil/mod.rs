@@ -7,10 +7,10 @@
 //! through a file they replace, and keep the replaced file's mode and owner; reads
 //! accept only regular files (or `-` for standard input) and stop at a stated size.
 
+pub mod beneath;
 mod folder;
 #[cfg(unix)]
 mod folder_unix;
-pub mod beneath;
 mod read;
 #[cfg(unix)]
 mod walk;

@@ -8,8 +8,8 @@ mod common;
 
 mod bench_and_settings;
 mod child_groups;
-mod file_strings;
 mod dataset_walk;
+mod file_strings;
 mod inputs;
 mod leftovers;
 mod model_folders;
