@@ -91,6 +91,17 @@ fn peak_rss_kib() -> Option<u64> {
 }
 
 fn fuzz(kind: Kind, strategy: impl Strategy<Value = String>, n: u64, pdf_every: u64) -> Figures {
+    fuzz_until(kind, strategy, n, pdf_every, None)
+}
+
+/// [`fuzz`], stopping after `n` inputs or at `deadline`, whichever comes first.
+fn fuzz_until(
+    kind: Kind,
+    strategy: impl Strategy<Value = String>,
+    n: u64,
+    pdf_every: u64,
+    deadline: Option<Instant>,
+) -> Figures {
     // Deterministic: the same inputs on every run (a failure names its input number).
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
@@ -116,6 +127,9 @@ fn fuzz(kind: Kind, strategy: impl Strategy<Value = String>, n: u64, pdf_every: 
     };
     let mut figures = Figures::default();
     for i in 0..n {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let text = strategy.new_tree(&mut runner).unwrap().current();
         *current.lock().unwrap() = text.clone();
         started.store(epoch.elapsed().as_micros().max(1) as u64, Ordering::Relaxed);
@@ -268,5 +282,34 @@ fn fuzz_long_run() {
     let total: u64 = results.iter().map(|(_, f)| f.inputs).sum();
     if std::env::var_os("RAMVRAM_FUZZ_PER_FORMAT").is_none() {
         assert!(total >= 1_000_000, "{total} inputs");
+    }
+}
+
+#[test]
+#[ignore = "timed: model and dataset inputs for RAMVRAM_FUZZ_SECONDS (600) seconds in all"]
+fn fuzz_model_and_dataset_inputs_for_minutes() {
+    // Issue 37: a 10-minute run over the inputs a user names (`--model`, `--dataset`), half the
+    // time each, the same deterministic inputs as the long run's first ones.
+    let seconds: u64 = std::env::var("RAMVRAM_FUZZ_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let start = Instant::now();
+    let half = start + Duration::from_secs(seconds / 2);
+    let end = start + Duration::from_secs(seconds);
+    let results = vec![
+        (
+            Kind::ModelFiles,
+            fuzz_until(Kind::ModelFiles, model_files(), u64::MAX, 0, Some(half)),
+        ),
+        (
+            Kind::Dataset,
+            fuzz_until(Kind::Dataset, dataset_folder(), u64::MAX, 0, Some(end)),
+        ),
+    ];
+    report_figures(&results, start.elapsed());
+    for (kind, f) in &results {
+        assert_eq!(f.panics, 0, "{kind:?}");
+        assert!(f.accepted > 0, "{kind:?}: no input was accepted");
     }
 }
