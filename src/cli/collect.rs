@@ -22,7 +22,7 @@ use crate::i18n::{Lang, Msg, trf};
 type Groups = super::child_group::Running;
 #[cfg(not(unix))]
 #[derive(Default)]
-struct Groups;
+struct Groups {}
 #[cfg(not(unix))]
 impl Groups {
     fn spawn(&self, c: &mut Command) -> std::io::Result<std::process::Child> {

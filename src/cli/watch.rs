@@ -332,9 +332,9 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
 /// waits for it ([`super::child_group::end_groups`]). Without a signal, waits up to 5 s for the
 /// command alone. Returns how the command ended, when it did.
 fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::process::ExitStatus> {
-    let mut status = None;
     #[cfg(unix)]
     if let (Some(sig), Ok(group)) = (signal, libc::pid_t::try_from(c.id())) {
+        let mut status = None;
         super::child_group::end_groups(&[group], sig, &mut || {
             if status.is_none() {
                 status = c.try_wait().ok().flatten();
@@ -352,7 +352,7 @@ fn end_child(c: &mut std::process::Child, signal: Option<i32>) -> Option<std::pr
     // Without a signal the command is the user's: left running.
     signal?;
     let _ = c.kill();
-    status.or_else(|| c.wait().ok())
+    c.wait().ok()
 }
 
 pub(super) fn diagnose_file(lang: Lang, file: &Path, as_json: bool) -> ExitCode {
