@@ -194,6 +194,25 @@ fn docker_detector_without_a_demand_grows_shm_first() {
             assert_eq!(f["severity"], "info", "{f}");
         }
     }
+    // The finding says it can't check, and how to give a demand, never the placeholder's 1000
+    // samples/s (in both languages: the title and explanation, up to the blank line after them).
+    for (lang, mark) in [("en", "Decoding delivers"), ("zh", "解码能供应")] {
+        let out = ramvram()
+            .args(["advise", "--lang", lang, "--profile"])
+            .arg(fixture_path("docker-4090-limit32g-shm64m"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let at = text.find(mark).unwrap_or_else(|| panic!("{lang}: {text}"));
+        let block = text[at..].split("\n\n").next().unwrap();
+        assert!(block.contains("--gpu-demand N"), "{lang}: {block}");
+        assert!(block.contains("coco-detector"), "{lang}: {block}");
+        assert!(
+            !block.contains("1000") && !block.contains("1,000"),
+            "{lang}: {block}"
+        );
+    }
     // With the detector preset's demand (9.5 images/s per GPU, detectron2's Faster R-CNN R50-FPN
     // figure) the decode keeps up: still `/dev/shm` first.
     let v = advise(
