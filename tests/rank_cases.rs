@@ -194,6 +194,25 @@ fn docker_detector_without_a_demand_grows_shm_first() {
             assert_eq!(f["severity"], "info", "{f}");
         }
     }
+    // The finding says it can't check, and how to give a demand, never the placeholder's 1000
+    // samples/s (in both languages: the title and explanation, up to the blank line after them).
+    for (lang, mark) in [("en", "Decoding delivers"), ("zh", "解码能供应")] {
+        let out = ramvram()
+            .args(["advise", "--lang", lang, "--profile"])
+            .arg(fixture_path("docker-4090-limit32g-shm64m"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let at = text.find(mark).unwrap_or_else(|| panic!("{lang}: {text}"));
+        let block = text[at..].split("\n\n").next().unwrap();
+        assert!(block.contains("--gpu-demand N"), "{lang}: {block}");
+        assert!(block.contains("coco-detector"), "{lang}: {block}");
+        assert!(
+            !block.contains("1000") && !block.contains("1,000"),
+            "{lang}: {block}"
+        );
+    }
     // With the detector preset's demand (9.5 images/s per GPU, detectron2's Faster R-CNN R50-FPN
     // figure) the decode keeps up: still `/dev/shm` first.
     let v = advise(
@@ -201,6 +220,45 @@ fn docker_detector_without_a_demand_grows_shm_first() {
         &["--workload", "coco-detector"],
     );
     assert_eq!(v["recommendations"][0]["id"], "grow-shm", "{:?}", ids(&v));
+}
+
+/// Training offload priced by step time: Llama 2 7B (6,738,415,616 parameters, Meta's
+/// config), full fine-tune, 2,048 × 4 = 8,192 tokens per step, the optimizer offloaded to the CPU
+/// on one RTX 4090 (165.2 TFLOPS dense BF16, NVIDIA's Ada whitepaper) with single-channel
+/// DDR4-3200 (25.6 GB/s peak) and a PCIe 4.0 x16 link (31.5 GB/s). At 40 % MFU the compute is
+/// 6 × 6.738e9 × 8192 / 66.08e12 = 5.012 s; the offload 4 × 6.738e9 / 31.51e9 = 0.855 s over
+/// PCIe plus 28 × 6.738e9 / 25.6e9 = 7.370 s of CPU Adam: 13.238 s a step. Dropping the offload
+/// is 13.238 / 5.012 = 2.641× as fast; LoRA with checkpointing (4N + 2N = 6N FLOPs, 1 % of the
+/// offload) 13.238 / 5.094 = 2.598×. Without `--seq-len`/`--micro-batch`: can't be known.
+#[test]
+fn offload_is_priced_by_the_step_time() {
+    let n = 6_738_415_616f64;
+    let compute = 6.0 * n * 8192.0 / (165.2e12 * 0.4);
+    let before = compute + 4.0 * n / 31.507_692e9 + 28.0 * n / 25.6e9;
+    let lora = compute + 0.01 * (4.0 * n / 31.507_692e9 + 28.0 * n / 25.6e9);
+    let mut args = vec!["--preset", "llama2-7b", "--offload-optimizer", "cpu"];
+    let v = advise("student-4090-ddr4-single-channel", &args);
+    let speed = |v: &Value, id: &str| {
+        let r = v["recommendations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id}: {:?}", ids(v)))
+            .clone();
+        r["result"].clone()
+    };
+    assert_eq!(speed(&v, "lora")["speed_unknown"], "tokens-unknown");
+    args.extend(["--seq-len", "2048", "--micro-batch", "4"]);
+    let v = advise("student-4090-ddr4-single-channel", &args);
+    let drop = speed(&v, "drop-offload");
+    assert_eq!(drop["speed_source"], "step-time");
+    let got = drop["relative_speed"].as_f64().unwrap();
+    assert!((got - before / compute).abs() < 1e-3, "{got}");
+    assert!((got - 2.641).abs() < 1e-3, "{got}");
+    let got = speed(&v, "lora")["relative_speed"].as_f64().unwrap();
+    assert!((got - before / lora).abs() < 1e-3, "{got}");
+    assert!((got - 2.598).abs() < 1e-3, "{got}");
 }
 
 /// Every recommendation has a relative speed or says why not; every DeepSpeed fragment parses

@@ -28,6 +28,7 @@ pub mod scenario;
 pub mod set_up;
 pub mod speed;
 pub mod standing;
+pub mod step_time;
 pub mod training;
 pub mod unified;
 pub mod verdict;

@@ -5,8 +5,10 @@
 //!   that device's bandwidth (GPU memory from the catalogue, host RAM measured or its DIMMs'
 //!   peak, PCIe for weights copied to the GPU for every token);
 //! - data loading: the simulator's samples/s delivered (utilisation against the same demand);
-//! - training: activation checkpointing's recomputation (0.75); offload and ZeRO-3 need the
-//!   step's compute time, which needs a FLOP rate the catalogue doesn't hold: said so.
+//! - training: activation checkpointing's recomputation (0.75); a change of the plan's offload,
+//!   strategy or fine-tuning method, one step's time before ÷ after
+//!   ([`super::step_time::step_seconds`]: compute at the catalogue's peak BF16 rate, offload
+//!   traffic over PCIe, the CPU optimizer at host bandwidth), or why it can't be known.
 //!
 //! Sources in `docs/model.md` § "What each change costs in speed".
 
@@ -152,11 +154,66 @@ fn training(id: AdviceId) -> Priced {
     }
 }
 
+/// The rates a training step's time needs ([`super::step_time::StepRates`]): the first discrete
+/// GPU's datasheet BF16 rate from the catalogue, its PCIe link and host RAM as for serving.
+pub fn step_rates(a: &AsItStands<'_>) -> super::step_time::StepRates {
+    let gpu_flops = a
+        .profile
+        .gpus
+        .iter()
+        .filter(|g| !g.unified_memory)
+        .find_map(|g| {
+            let name = g.name.as_deref()?;
+            let cat = crate::catalog::catalog();
+            cat.gpu_detected(name, g.vram_total_bytes)
+                .or_else(|| cat.gpu(name))?
+                .bf16_dense_tflops
+        })
+        .map(|t| t * 1e12);
+    let bw = bandwidths(a);
+    super::step_time::StepRates {
+        gpu_flops,
+        pcie: bw.pcie,
+        host: bw.host,
+    }
+}
+
+/// A training change that sets the plan's knobs (offload, strategy, fine-tuning method): one
+/// step's time as the plan stands ÷ with the settings applied. `None` when the change sets no
+/// knob of the plan (priced by [`training`] instead) or there is no plan.
+fn training_step(a: &AsItStands<'_>, r: &Recommendation) -> Option<Priced> {
+    let plan = a.training?;
+    if r.settings.is_empty() || r.id == AdviceId::GradientCheckpointing || unchanged(r.id) {
+        return None;
+    }
+    let mut after = plan.clone();
+    for s in &r.settings {
+        if !super::training::knob_values::set(&mut after, s.knob, s.value) {
+            return None;
+        }
+    }
+    let rates = step_rates(a);
+    let price = || {
+        let before = super::step_time::step_seconds(plan, &rates)?;
+        let now = super::step_time::step_seconds(&after, &rates)?;
+        if now <= 0.0 {
+            return Err(SpeedUnknown::ComputeUnknown);
+        }
+        Ok((before / now, SpeedSource::StepTime))
+    };
+    Some(price())
+}
+
 /// The speed of recommendation `r` against `a` (the plan as it stands), by its subject. A pair
-/// (`also`) multiplies its parts' figures; one part unknown makes it unknown.
+/// (`also`) multiplies its parts' figures; one part unknown makes it unknown. A training change
+/// that sets the plan's knobs is priced by its step time ([`training_step`]), its pair's
+/// settings included.
 pub fn price(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
     match r.subject {
         Subject::Training => {
+            if let Some(p) = training_step(a, r) {
+                return p;
+            }
             let mut total = training(r.id)?;
             for id in &r.also {
                 let (f, _) = training(*id)?;

@@ -36,6 +36,11 @@ pub struct GpuModel {
     /// `nvidia-smi` prints it; AMD's product name), `;`-separated; empty when not known.
     #[serde(default)]
     pub detected_names: String,
+    /// Peak dense BF16/FP16 tensor throughput, TFLOPS (10^12 FLOP/s), without structured
+    /// sparsity, from the vendor's datasheet or whitepaper (named in `source`); empty where
+    /// none was looked up.
+    #[serde(default)]
+    pub bf16_dense_tflops: Option<f64>,
     /// Where the figures come from.
     pub source: String,
 }

@@ -151,6 +151,24 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
     }
 }
 
+/// A finding's title and explanation: [`finding_msgs`], except that a starvation finding
+/// without a GPU demand (no `demand` value: none was given, see
+/// [`crate::advisor::workload::presets::demand_given`]) says it can't check and how to give one.
+fn msgs_of(f: &Finding) -> (Msg, Msg) {
+    use FindingId as F;
+    if f.values.contains_key("demand") {
+        return finding_msgs(f.id);
+    }
+    let title = match f.id {
+        F::StarvedByStorage => Msg::FindingStarvedByStorageTitleUnchecked,
+        F::StarvedByRamBandwidth => Msg::FindingStarvedByRamBandwidthTitleUnchecked,
+        F::StarvedByDecode => Msg::FindingStarvedByDecodeTitleUnchecked,
+        F::StarvedByPcie => Msg::FindingStarvedByPcieTitleUnchecked,
+        _ => return finding_msgs(f.id),
+    };
+    (title, Msg::FindingStarvationUncheckedExplain)
+}
+
 /// The sentence of a finding's advice `id`: WSL's `memory=` advice is worded by what the
 /// finding knows of Windows' RAM (`windows_ram` and its `windows_ram_provenance`).
 fn finding_rec_msg(f: &Finding, id: AdviceId) -> Msg {
@@ -203,12 +221,12 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
 
 /// A finding's title, with numbers.
 pub fn finding_title(lang: Lang, f: &Finding) -> String {
-    fill(lang, finding_msgs(f.id).0, f)
+    fill(lang, msgs_of(f).0, f)
 }
 
 /// A finding's explanation: why it matters, with numbers.
 pub fn finding_explanation(lang: Lang, f: &Finding) -> String {
-    fill(lang, finding_msgs(f.id).1, f)
+    fill(lang, msgs_of(f).1, f)
 }
 
 /// A finding's recommendations, in order, with numbers.
@@ -288,7 +306,7 @@ mod tests {
         for a in assessments {
             for f in a.findings {
                 seen.insert(f.id);
-                let (title, explain) = finding_msgs(f.id);
+                let (title, explain) = msgs_of(&f);
                 let recs = f.recommendations.iter().map(|r| finding_rec_msg(&f, *r));
                 for msg in [title, explain].into_iter().chain(recs) {
                     for name in msg.placeholders() {

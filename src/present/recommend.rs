@@ -340,6 +340,7 @@ pub fn speed(lang: Lang, o: &Outcome) -> String {
                 S::Pipeline => Msg::AdviceSpeedSourcePipeline,
                 S::Bandwidth => Msg::AdviceSpeedSourceBandwidth,
                 S::Recompute => Msg::AdviceSpeedSourceRecompute,
+                S::StepTime => Msg::AdviceSpeedSourceStepTime,
             };
             trf(
                 lang,
@@ -351,6 +352,7 @@ pub fn speed(lang: Lang, o: &Outcome) -> String {
             let why = match why {
                 U::DemandUnknown => Msg::AdviceSpeedWhyDemand,
                 U::ComputeUnknown => Msg::AdviceSpeedWhyCompute,
+                U::TokensUnknown => Msg::AdviceSpeedWhyTokens,
                 U::BandwidthUnknown => Msg::AdviceSpeedWhyBandwidth,
                 U::InterconnectUnknown => Msg::AdviceSpeedWhyInterconnect,
             };

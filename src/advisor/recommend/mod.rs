@@ -117,6 +117,10 @@ pub enum SpeedSource {
     /// Activation checkpointing recomputes the forward pass: a step of 6N FLOPs per token
     /// becomes 8N (Kaplan et al. 2020, §2.1: forward 2N, backward 4N), 0.75.
     Recompute,
+    /// One step's time per GPU before ÷ after ([`crate::advisor::step_time`]): compute at the
+    /// catalogue's peak BF16 rate × an assumed 40 % utilisation, plus optimizer/parameter
+    /// offload traffic over PCIe and CPU Adam's host-memory traffic, not overlapped.
+    StepTime,
 }
 
 /// Why a recommendation's `relative_speed` can't be known.
@@ -134,6 +138,9 @@ pub enum SpeedUnknown {
     /// The change trades traffic between GPUs (ZeRO-3's all-gathers) the model doesn't
     /// describe.
     InterconnectUnknown,
+    /// The tokens per step (sequence length × micro-batch) aren't in the plan, so the step's
+    /// compute time can't be set against its offload traffic.
+    TokensUnknown,
 }
 
 /// A tool a recommendation can be written in ([`Native`]).

@@ -251,21 +251,25 @@ fn starvation(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
         .collect();
     // Against a demand nobody gave (the generic preset's), starvation can't be checked: said as
     // information, never a warning or critical.
-    let severity = if !super::presets::demand_given(&w.workload) {
+    // Nor does it carry the placeholder's demand or the utilisation against it: its words say
+    // it can't check and how to give a demand (present::finding).
+    let given = super::presets::demand_given(&w.workload);
+    let severity = if !given {
         Severity::Info
     } else if util < STARVED_CRITICAL {
         Severity::Critical
     } else {
         Severity::Warning
     };
+    let mut f = Finding::new(id, severity, &recs);
+    if given {
+        f = f.with("utilization", Quantity::Share(util)).with(
+            "demand",
+            Quantity::Rate(w.workload.gpu_demand_samples_per_s),
+        );
+    }
     out.push(
-        Finding::new(id, severity, &recs)
-            .with("utilization", Quantity::Share(util))
-            .with("supply", Quantity::Rate(supply))
-            .with(
-                "demand",
-                Quantity::Rate(w.workload.gpu_demand_samples_per_s),
-            )
+        f.with("supply", Quantity::Rate(supply))
             .with(
                 "workers",
                 Quantity::Count(u64::from(more.unwrap_or(w.workload.num_workers))),
