@@ -644,3 +644,39 @@ fn out_of_range_values_name_the_file_and_field_not_a_flag() {
         }
     }
 }
+
+/// A file that isn't safetensors, named directly: refused as such, and its first 8 bytes (which
+/// the reader takes for a header length) never shown as a number. "secretXY" read as a
+/// little-endian u64 is worked out here, independently of the reader.
+#[test]
+fn a_file_that_is_not_safetensors_shows_none_of_its_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("model.safetensors");
+    std::fs::write(&file, b"secretXYZ and more text that is not a model").unwrap();
+    let first8 = u64::from_le_bytes(*b"secretXY");
+    assert_eq!(first8, 6_438_023_646_385_759_603);
+    assert_eq!(
+        read(&file).unwrap_err().problem,
+        ModelProblem::NotSafetensors
+    );
+    for (lang, words) in [
+        ("en", "isn't a safetensors file"),
+        ("zh", "不是 safetensors 文件"),
+    ] {
+        let out = ramvram()
+            .args(["--lang", lang, "advise", "--inference", "vllm", "--model"])
+            .arg(&file)
+            .assert()
+            .failure()
+            .get_output()
+            .clone();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(words), "{text}");
+        let digits: String = text.chars().filter(|c| c.is_ascii_digit()).collect();
+        assert!(!digits.contains("6438023646385759603"), "{text}");
+    }
+}

@@ -222,7 +222,7 @@ pub fn read(path: &Path) -> Result<PriceList, PriceFileError> {
         crate::fsutil::read_input(path, MAX_PRICE_FILE_BYTES).map_err(PriceFileError::Read)?;
     let text = String::from_utf8(bytes).map_err(|_| PriceFileError::NotText)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    parse(&crate::inputs::fleet::shown(path), text)
+    parse(&crate::inputs::fleet::shown(path), text).map(crate::advisor::buying::lab::with_typical)
 }
 
 /// The template for `items`: the header, then each item with an empty price and currency.

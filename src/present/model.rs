@@ -197,6 +197,7 @@ pub fn value_error(e: &ModelFileError) -> ValueError {
         }
         ModelProblem::NotGguf => ValueError::new(Msg::ModelErrorNotGguf, ""),
         ModelProblem::Truncated => ValueError::new(Msg::ModelErrorTruncated, ""),
+        ModelProblem::NotSafetensors => ValueError::new(Msg::ModelErrorNotSafetensors, ""),
         ModelProblem::UnknownDtype(name) => {
             let types: Vec<&str> = crate::inputs::model_files::SAFETENSORS_DTYPES
                 .iter()

@@ -342,11 +342,16 @@ pub fn speed(lang: Lang, o: &Outcome) -> String {
                 S::Recompute => Msg::AdviceSpeedSourceRecompute,
                 S::StepTime => Msg::AdviceSpeedSourceStepTime,
             };
-            trf(
-                lang,
-                Msg::AdviceSpeedKnown,
-                &[("speed", &factor(s)), ("source", tr(lang, source))],
-            )
+            // "1× the plan" reads oddly, in Chinese most of all: the same speed is said so.
+            if (s - 1.0).abs() < 0.005 {
+                trf(lang, Msg::AdviceSpeedSame, &[("source", tr(lang, source))])
+            } else {
+                trf(
+                    lang,
+                    Msg::AdviceSpeedKnown,
+                    &[("speed", &factor(s)), ("source", tr(lang, source))],
+                )
+            }
         }
         (None, _, Some(why)) => {
             let why = match why {

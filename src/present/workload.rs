@@ -311,6 +311,20 @@ pub fn stage_rows(lang: Lang, p: &PipelineView) -> Vec<(&'static str, String)> {
 /// stage that starves the GPUs with its rate and their demand, or that none does.
 pub fn bottleneck_sentence(lang: Lang, p: &PipelineView) -> String {
     let demand = format::rate(lang, p.rate(StageId::GpuDemand).unwrap_or(0.0));
+    if !p.demand_given {
+        // A placeholder demand is not compared against: the narrowest supply, and how to give one.
+        let narrowest = p.narrowest.map_or_else(
+            || format::unknown(lang).to_string(),
+            |id| {
+                format!(
+                    "{} ({})",
+                    stage(lang, id),
+                    format::rate(lang, p.rate(id).unwrap_or(0.0))
+                )
+            },
+        );
+        return trf(lang, Msg::WorkDemandUnknown, &[("narrowest", &narrowest)]);
+    }
     match p.bottleneck() {
         Some(id) => {
             let supply = p.rate(id).unwrap_or(0.0);

@@ -57,8 +57,14 @@ pub struct PipelineView {
     /// `narrowest_stage` in JSON.
     #[serde(rename = "narrowest_stage")]
     pub narrowest: Option<StageId>,
-    /// With a workload, true when the narrowest stage is below what the GPUs want.
+    /// With a workload, true when the narrowest stage is below what the GPUs want; `None` also
+    /// when the GPUs' demand isn't known ([`Self::demand_given`]).
     pub starves_gpus: Option<bool>,
+    /// With a workload, whether the GPUs' demand is known (given, or a preset's figure for that
+    /// kind of model), [`super::presets::demand_given`]; false for the generic preset's
+    /// placeholder, against which nothing is predicted. `demand_given` in JSON.
+    #[serde(default)]
+    pub demand_given: bool,
     /// With a workload, the simulator's min(1, narrowest supply / demand); `None` when the
     /// working set exceeds usable RAM ([`Self::exceeds_ram`]).
     #[serde(default)]
@@ -141,6 +147,12 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
         if v.is_some() { s } else { Provenance::Unknown }
     };
     let demand = r.map(|r| r.workload.gpu_demand_samples_per_s * r.workload.tensor_bytes() as f64);
+    // The generic preset's demand is a placeholder, not the user's figure
+    // ([`super::presets::demand_given`]): an assumption, said as one.
+    let demand_source = match r {
+        Some(r) if !super::presets::demand_given(&r.workload) => Provenance::Default,
+        _ => Provenance::Entered,
+    };
     let stage = |id, capacity: Option<f64>, source, theoretical: bool| StageView {
         id,
         capacity_bytes_per_s: capacity,
@@ -169,13 +181,20 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
             m.sources.pcie,
             true,
         ),
-        stage(StageId::GpuDemand, demand, Provenance::Entered, false),
+        stage(StageId::GpuDemand, demand, demand_source, false),
     ];
     PipelineView {
         stages,
         narrowest: r.and_then(|r| r.pipeline.narrowest),
-        starves_gpus: r.map(|r| r.pipeline.bottleneck.is_some()),
-        predicted_gpu_utilization: r.and_then(|r| r.pipeline.predicted_gpu_utilization),
+        // Against a placeholder demand no utilisation is predicted and no starvation judged:
+        // unknown stays unknown ([`super::presets::demand_given`]).
+        starves_gpus: r
+            .filter(|r| super::presets::demand_given(&r.workload))
+            .map(|r| r.pipeline.bottleneck.is_some()),
+        predicted_gpu_utilization: r
+            .filter(|r| super::presets::demand_given(&r.workload))
+            .and_then(|r| r.pipeline.predicted_gpu_utilization),
+        demand_given: r.is_some_and(|r| super::presets::demand_given(&r.workload)),
         exceeds_ram: r.is_some_and(|r| r.pipeline.exceeds_ram),
         recommended_num_workers: r.and_then(|r| r.pipeline.recommended_num_workers),
         utilization_at_half_decode_rate: decode.and_then(|d| d.utilization_at_half),

@@ -318,6 +318,9 @@ pub enum ModelProblem {
     },
     /// The file ends inside its header.
     Truncated,
+    /// The first 8 bytes are no plausible safetensors header length (past the cap or the file's
+    /// size): not a safetensors file. Their value is not kept, so nothing of the file is shown.
+    NotSafetensors,
 }
 
 /// A model file that can't be read: the file and why.

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 
 use super::budget::Budget;
-use super::{Limit, MAX_SAFETENSORS_HEADER, ModelFileError, ModelProblem};
+use super::{MAX_SAFETENSORS_HEADER, ModelFileError, ModelProblem};
 use crate::fsutil::InputFile;
 
 /// One tensor's entry in the header.
@@ -216,25 +216,10 @@ pub(super) fn read_file(
         .read_exact(&mut prefix)
         .map_err(|_| ModelFileError::new(path, ModelProblem::Truncated))?;
     let header_len = u64::from_le_bytes(prefix);
-    if header_len > MAX_SAFETENSORS_HEADER {
-        return Err(ModelFileError::new(
-            path,
-            ModelProblem::TooLarge {
-                what: Limit::HeaderLength,
-                value: header_len,
-                cap: MAX_SAFETENSORS_HEADER,
-            },
-        ));
-    }
-    if header_len > len.saturating_sub(8) {
-        return Err(ModelFileError::new(
-            path,
-            ModelProblem::TooLarge {
-                what: Limit::HeaderLength,
-                value: header_len,
-                cap: len.saturating_sub(8),
-            },
-        ));
+    // Past the cap or the file's size, the 8 bytes are no header length: said without their
+    // value (they are the file's first bytes, whatever the file is).
+    if header_len > MAX_SAFETENSORS_HEADER || header_len > len.saturating_sub(8) {
+        return Err(ModelFileError::new(path, ModelProblem::NotSafetensors));
     }
     budget.bytes(path, 8 + header_len)?;
     let mut json = vec![0u8; usize::try_from(header_len).unwrap_or(0)];

@@ -303,13 +303,13 @@ pub fn prices_note(lang: Lang, prices: &PriceList, date: &str) -> String {
         PriceSource::File { file, .. } => Some(file.clone()),
         PriceSource::Typical { .. } => None,
     });
-    if !prices.typical {
-        return trf(
+    let from_file = (!prices.typical).then(|| {
+        trf(
             lang,
             Msg::LabOrderPricesFile,
             &[("file", &file.unwrap_or_default()), ("date", date)],
-        );
-    }
+        )
+    });
     let (source, read) = prices
         .prices
         .iter()
@@ -318,13 +318,26 @@ pub fn prices_note(lang: Lang, prices: &PriceList, date: &str) -> String {
             PriceSource::File { .. } => None,
         })
         .unwrap_or_default();
+    // A lab's file with no typical price behind it: its note alone.
+    if source.is_empty() {
+        return from_file.unwrap_or_default();
+    }
     let source = match source.as_str() {
         crate::catalog::prices::AWS_SOURCE => tr(lang, Msg::LabOrderSourceAwsUsEast1).to_string(),
         other => other.to_string(),
     };
-    trf(
+    let typical = trf(
         lang,
-        Msg::LabOrderPricesTypical,
+        if from_file.is_some() {
+            Msg::LabOrderPricesTypicalRest
+        } else {
+            Msg::LabOrderPricesTypical
+        },
         &[("source", &source), ("date", &read)],
-    )
+    );
+    match from_file {
+        // Lines the lab's file doesn't price take the typical price: both notes.
+        Some(f) => format!("{f} {typical}"),
+        None => typical,
+    }
 }

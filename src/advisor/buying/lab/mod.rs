@@ -321,6 +321,25 @@ pub fn items_to_price<'a>(lines: impl IntoIterator<Item = &'a OrderLine>) -> Vec
     out
 }
 
+/// The lab's `list` with the catalogue's typical price ([`typical_prices`]) added for each item
+/// it doesn't price, each keeping its own source: a lab's price wins, and a line the lab left
+/// out is still priced, said as typical, rather than silently dropped from the totals.
+pub fn with_typical(list: PriceList) -> PriceList {
+    let mut prices = list.prices;
+    for t in typical_prices().prices {
+        if !prices
+            .iter()
+            .any(|p| p.item.trim().eq_ignore_ascii_case(t.item.trim()))
+        {
+            prices.push(t);
+        }
+    }
+    PriceList {
+        prices,
+        typical: list.typical,
+    }
+}
+
 /// The catalogue of typical prices ([`crate::catalog::prices::TYPICAL`]) as a price list, each
 /// price with its published source and the date it was read.
 pub fn typical_prices() -> PriceList {
