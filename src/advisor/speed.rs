@@ -50,21 +50,29 @@ pub struct AsItStands<'a> {
     pub workload: Option<&'a super::workload::WorkloadResult>,
 }
 
-/// The bandwidths of the machine in `a`.
-pub fn bandwidths(a: &AsItStands<'_>) -> Bandwidths {
-    let gpu = a
-        .profile
+/// `field` of the catalogue's row for the first discrete GPU in `a` that has a row and a value
+/// there (matched by name and memory size, else by name); `None` when none has.
+fn first_catalogued_gpu(
+    a: &AsItStands<'_>,
+    field: impl Fn(&crate::catalog::GpuModel) -> Option<f64>,
+) -> Option<f64> {
+    let cat = crate::catalog::catalog();
+    a.profile
         .gpus
         .iter()
         .filter(|g| !g.unified_memory)
         .find_map(|g| {
             let name = g.name.as_deref()?;
-            let cat = crate::catalog::catalog();
-            cat.gpu_detected(name, g.vram_total_bytes)
-                .or_else(|| cat.gpu(name))?
-                .memory_bandwidth_gb_s
+            field(
+                cat.gpu_detected(name, g.vram_total_bytes)
+                    .or_else(|| cat.gpu(name))?,
+            )
         })
-        .map(|gb| gb * 1e9);
+}
+
+/// The bandwidths of the machine in `a`.
+pub fn bandwidths(a: &AsItStands<'_>) -> Bandwidths {
+    let gpu = first_catalogued_gpu(a, |m| m.memory_bandwidth_gb_s).map(|gb| gb * 1e9);
     let (host, pcie) = match a.bandwidth {
         Some(b) => (
             b.memory
@@ -157,19 +165,7 @@ fn training(id: AdviceId) -> Priced {
 /// The rates a training step's time needs ([`super::step_time::StepRates`]): the first discrete
 /// GPU's datasheet BF16 rate from the catalogue, its PCIe link and host RAM as for serving.
 pub fn step_rates(a: &AsItStands<'_>) -> super::step_time::StepRates {
-    let gpu_flops = a
-        .profile
-        .gpus
-        .iter()
-        .filter(|g| !g.unified_memory)
-        .find_map(|g| {
-            let name = g.name.as_deref()?;
-            let cat = crate::catalog::catalog();
-            cat.gpu_detected(name, g.vram_total_bytes)
-                .or_else(|| cat.gpu(name))?
-                .bf16_dense_tflops
-        })
-        .map(|t| t * 1e12);
+    let gpu_flops = first_catalogued_gpu(a, |m| m.bf16_dense_tflops).map(|t| t * 1e12);
     let bw = bandwidths(a);
     super::step_time::StepRates {
         gpu_flops,
