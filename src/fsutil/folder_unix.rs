@@ -71,6 +71,19 @@ fn checked(fd: OwnedFd, before: &libc::stat) -> io::Result<InputFile> {
     })
 }
 
+/// Opens the file behind the `O_PATH` descriptor `path_fd` for reading through
+/// `/proc/self/fd/N` (the inode, not a name again), checked against `before` ([`checked`]).
+/// An `O_PATH` open calls no driver's `open`, so a device or FIFO swapped in is seen by
+/// `fstat` before anything opens it.
+#[cfg(target_os = "linux")]
+fn reopen(path_fd: &OwnedFd, before: &libc::stat) -> io::Result<InputFile> {
+    let proc = CString::new(format!("/proc/self/fd/{}", path_fd.as_raw_fd()))
+        .map_err(|_| problem(InputProblem::Changed))?;
+    // SAFETY: a NUL-terminated path; owned below.
+    let fd = owned(unsafe { libc::open(proc.as_ptr(), READ_FLAGS) })?;
+    checked(fd, before)
+}
+
 impl InputFolder {
     /// Opens the folder `path` (a link the user typed is followed).
     ///
@@ -108,7 +121,33 @@ impl InputFolder {
         if let Some(p) = kind_of_mode(before.st_mode) {
             return Err(problem(p));
         }
+        // On Linux the name is opened with `O_PATH` first and checked, so a device or FIFO
+        // swapped in after the `fstatat` is never opened (its driver's `open` never runs).
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: a valid descriptor and a NUL-terminated name; owned below.
+            let path_fd = unsafe {
+                libc::openat(
+                    self.fd.as_raw_fd(),
+                    c.as_ptr(),
+                    libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                )
+            };
+            let path_fd = owned(path_fd)?;
+            let now = fstat(path_fd.as_raw_fd())?;
+            if now.st_mode & libc::S_IFMT == libc::S_IFLNK {
+                return Err(problem(InputProblem::Link));
+            }
+            if let Some(p) = kind_of_mode(now.st_mode) {
+                return Err(problem(p));
+            }
+            if id(&now) != id(&before) {
+                return Err(problem(InputProblem::Changed));
+            }
+            return reopen(&path_fd, &before);
+        }
         // SAFETY: a valid descriptor and a NUL-terminated name; owned below.
+        #[allow(unreachable_code)]
         let fd = unsafe {
             libc::openat(
                 self.fd.as_raw_fd(),
@@ -167,11 +206,7 @@ impl InputFolder {
         if target.st_mode & libc::S_IFMT != libc::S_IFREG || !owner_may_follow(&folder, &target) {
             return Err(refused());
         }
-        let proc = CString::new(format!("/proc/self/fd/{}", path_fd.as_raw_fd()))
-            .map_err(|_| refused())?;
-        // SAFETY: a NUL-terminated path; owned below.
-        let fd = owned(unsafe { libc::open(proc.as_ptr(), READ_FLAGS) })?;
-        checked(fd, &target)
+        reopen(&path_fd, &target)
     }
 
     /// True when `name` exists in the folder (as anything, a link included; not followed).
@@ -209,8 +244,9 @@ impl InputFolder {
         keep_cap: usize,
         mut keep: impl FnMut(&str) -> bool,
     ) -> io::Result<Listing> {
-        // SAFETY: dup of a valid descriptor; fdopendir takes ownership of the copy.
-        let copy = unsafe { libc::dup(self.fd.as_raw_fd()) };
+        // SAFETY: a close-on-exec copy of a valid descriptor (no child started meanwhile
+        // inherits it); fdopendir takes ownership of the copy.
+        let copy = unsafe { libc::fcntl(self.fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) };
         if copy < 0 {
             return Err(io::Error::last_os_error());
         }

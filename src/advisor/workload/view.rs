@@ -149,10 +149,13 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
     let demand = r.map(|r| r.workload.gpu_demand_samples_per_s * r.workload.tensor_bytes() as f64);
     // The generic preset's demand is a placeholder, not the user's figure
     // ([`super::presets::demand_given`]): an assumption, said as one.
-    let demand_source = match r {
-        Some(r) if !super::presets::demand_given(&r.workload) => Provenance::Default,
-        _ => Provenance::Entered,
+    let given = r.is_some_and(|r| super::presets::demand_given(&r.workload));
+    let demand_source = if r.is_some() && !given {
+        Provenance::Default
+    } else {
+        Provenance::Entered
     };
+    let judged = r.filter(|_| given);
     let stage = |id, capacity: Option<f64>, source, theoretical: bool| StageView {
         id,
         capacity_bytes_per_s: capacity,
@@ -188,13 +191,9 @@ pub fn pipeline_view(m: &MachineRates, r: Option<&WorkloadResult>) -> PipelineVi
         narrowest: r.and_then(|r| r.pipeline.narrowest),
         // Against a placeholder demand no utilisation is predicted and no starvation judged:
         // unknown stays unknown ([`super::presets::demand_given`]).
-        starves_gpus: r
-            .filter(|r| super::presets::demand_given(&r.workload))
-            .map(|r| r.pipeline.bottleneck.is_some()),
-        predicted_gpu_utilization: r
-            .filter(|r| super::presets::demand_given(&r.workload))
-            .and_then(|r| r.pipeline.predicted_gpu_utilization),
-        demand_given: r.is_some_and(|r| super::presets::demand_given(&r.workload)),
+        starves_gpus: judged.map(|r| r.pipeline.bottleneck.is_some()),
+        predicted_gpu_utilization: judged.and_then(|r| r.pipeline.predicted_gpu_utilization),
+        demand_given: given,
         exceeds_ram: r.is_some_and(|r| r.pipeline.exceeds_ram),
         recommended_num_workers: r.and_then(|r| r.pipeline.recommended_num_workers),
         utilization_at_half_decode_rate: decode.and_then(|d| d.utilization_at_half),

@@ -230,10 +230,13 @@ pub fn price_of<'a>(list: &'a PriceList, item: &Item) -> Option<&'a Price> {
     if item.kind == ItemKind::Other {
         return None;
     }
-    let want = item.name.trim();
-    list.prices
-        .iter()
-        .find(|p| p.item.trim().eq_ignore_ascii_case(want))
+    list.prices.iter().find(|p| same_item(&p.item, &item.name))
+}
+
+/// Whether two item names are the same item: trimmed, ASCII case ignored (how a lab's price
+/// list is matched to the purchase lines).
+fn same_item(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 /// `price` × `quantity`; `None` on overflow (a hostile price file).
@@ -325,19 +328,13 @@ pub fn items_to_price<'a>(lines: impl IntoIterator<Item = &'a OrderLine>) -> Vec
 /// it doesn't price, each keeping its own source: a lab's price wins, and a line the lab left
 /// out is still priced, said as typical, rather than silently dropped from the totals.
 pub fn with_typical(list: PriceList) -> PriceList {
-    let mut prices = list.prices;
+    let mut out = list;
     for t in typical_prices().prices {
-        if !prices
-            .iter()
-            .any(|p| p.item.trim().eq_ignore_ascii_case(t.item.trim()))
-        {
-            prices.push(t);
+        if !out.prices.iter().any(|p| same_item(&p.item, &t.item)) {
+            out.prices.push(t);
         }
     }
-    PriceList {
-        prices,
-        typical: list.typical,
-    }
+    out
 }
 
 /// The catalogue of typical prices ([`crate::catalog::prices::TYPICAL`]) as a price list, each
