@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{cgroup, dimm, disks, edac, meminfo, mounts, smbios, statfs, vm, wsl};
+use super::{cgroup, dimm, disks, edac, meminfo, mounts, numa, smbios, statfs, vm, wsl};
 use crate::profile::{MachineProfile, Note, NoteId};
 
 fn read(path: &Path) -> Option<String> {
@@ -29,6 +29,7 @@ pub fn detect_linux(profile: &mut MachineProfile) {
     if let Some(cg) = read(Path::new("/proc/self/cgroup")) {
         profile.memory.limit_bytes = cgroup::memory_limit(&cg, &mount_list, &read);
     }
+    profile.memory.numa_nodes = numa::read_nodes(Path::new("/sys/devices/system/node"));
     profile.memory.swappiness = read(Path::new("/proc/sys/vm/swappiness"))
         .as_deref()
         .and_then(vm::parse_swappiness);

@@ -13,6 +13,7 @@ pub mod gpu;
 pub mod live;
 pub mod meminfo;
 pub mod mounts;
+pub mod numa;
 pub mod platform;
 pub mod smbios;
 pub mod statfs;

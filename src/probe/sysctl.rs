@@ -237,6 +237,7 @@ pub fn interpret(v: &SysctlValues) -> MacDetected {
             .collect(),
         gpu_wired_limit_bytes: wired.filter(|b| *b > 0),
         gpu_wired_limit_default: wired.map(|b| b == 0),
+        gpu_working_set_bytes: None,
         memory_pressure: pressure,
         swap_encrypted: swap.map(|s| s.encrypted),
     };

@@ -321,6 +321,7 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
     // host.platform, the slot counts and memory.wsl check themselves.
     super::validate::platform(p)?;
     super::validate::windows(p)?;
+    super::validate_pools::pools(p)?;
     for (i, g) in p.gpus.iter().enumerate() {
         positive(&format!("gpus[{i}].vram_total_bytes"), g.vram_total_bytes)?;
         at_most(

@@ -24,6 +24,9 @@ pub struct MacOs {
     /// True when `iogpu.wired_limit_mb` was read and is 0 (the default limit applies).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_wired_limit_default: Option<bool>,
+    /// Metal's `MTLDevice.recommendedMaxWorkingSetSize`, bytes, as measured on the Mac.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_working_set_bytes: Option<u64>,
     /// `kern.memorystatus_vm_pressure_level`: memory pressure as the kernel rates it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_pressure: Option<MemoryPressure>,

@@ -3,6 +3,7 @@
 //! - NVIDIA through NVML ([`nvml`]), loaded at run time; its error is kept as a note.
 //! - AMD (and NVIDIA when NVML is missing) through Linux sysfs ([`sysfs`]).
 //! - Apple Silicon: unified memory ([`apple`]; read on macOS only).
+//! - AMD APUs and NVIDIA Jetson modules, which share system RAM ([`soc`]).
 //! - [`fake`]: named scenarios (8×H100, NVML missing, one GPU failing, memory info unsupported)
 //!   that go through the same conversion code as NVML.
 
@@ -10,6 +11,7 @@ pub mod apple;
 pub mod fake;
 pub mod nvidia;
 pub mod nvml;
+pub mod soc;
 mod source;
 pub mod sysfs;
 
@@ -39,7 +41,29 @@ impl GpuSource for SystemGpus {
             .notes
             .iter()
             .any(|n| n.id == crate::profile::NoteId::NvmlUnavailable);
-        merge(nvml, sysfs::pci_gpus(std::path::Path::new("/sys")), nvml_ok)
+        let mut out = merge(nvml, sysfs::pci_gpus(std::path::Path::new("/sys")), nvml_ok);
+        // A Jetson's GPU sits on no PCI bus and NVML does not list it (before Thor): the
+        // device tree tells.
+        if !out
+            .gpus
+            .iter()
+            .any(|g| g.vendor == crate::profile::GpuVendor::Nvidia)
+        {
+            let small = |p: &str| {
+                use std::io::Read;
+                let mut buf = Vec::new();
+                std::fs::File::open(p)
+                    .and_then(|f| f.take(4096).read_to_end(&mut buf))
+                    .map(|_| buf)
+                    .unwrap_or_default()
+            };
+            let compatible = small("/proc/device-tree/compatible");
+            if let Some(mut gpu) = soc::tegra_gpu(&compatible, &small("/proc/device-tree/model")) {
+                gpu.index = out.gpus.len() as u32;
+                out.gpus.push(gpu);
+            }
+        }
+        out
     }
 }
 

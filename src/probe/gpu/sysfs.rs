@@ -32,8 +32,23 @@ pub fn parse_link_width(text: &str) -> Option<u32> {
     text.trim().parse().ok().filter(|w| *w > 0)
 }
 
+/// Longest sysfs attribute read: 4 KiB, the kernel's `PAGE_SIZE` limit on a `show` callback
+/// (`Documentation/filesystems/sysfs.rst`); a larger file is not a sysfs attribute (a fixture
+/// tree or a hostile mount) and is not believed.
+const ATTR_CAP: u64 = 4096;
+
 fn read(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path).ok()
+    use std::io::Read;
+    let mut buf = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(ATTR_CAP + 1)
+        .read_to_end(&mut buf)
+        .ok()?;
+    if buf.len() as u64 > ATTR_CAP {
+        return None;
+    }
+    String::from_utf8(buf).ok()
 }
 
 fn hex(text: &str) -> Option<u32> {
@@ -81,6 +96,20 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
                 .and_then(parse_link_width),
         };
         let device_id = read(&dev.join("device")).map(|d| d.trim().to_string());
+        let apu = vendor == GpuVendor::Amd
+            && device_id
+                .as_deref()
+                .and_then(hex)
+                .is_some_and(super::soc::amd_apu);
+        let ttm_limit = apu
+            .then(|| read(&sys.join("module/ttm/parameters/pages_limit")))
+            .flatten();
+        let memory = super::soc::amd_memory(
+            apu,
+            num("mem_info_vram_total"),
+            num("mem_info_gtt_total"),
+            ttm_limit.as_deref(),
+        );
         gpus.push(Gpu {
             index: gpus.len() as u32,
             vendor,
@@ -88,9 +117,11 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
                 .map(|n| n.trim().to_string())
                 .filter(|n| !n.is_empty())
                 .or_else(|| device_id.map(|d| format!("PCI device {d}"))),
-            vram_total_bytes: num("mem_info_vram_total").filter(|v| *v > 0),
-            vram_used_bytes: num("mem_info_vram_used"),
-            unified_memory: false,
+            vram_total_bytes: memory.vram_total,
+            vram_used_bytes: (!apu).then(|| num("mem_info_vram_used")).flatten(),
+            unified_memory: apu,
+            carveout_bytes: memory.carveout,
+            gtt_bytes: memory.gtt,
             pcie: (pcie != PcieLink::default()).then_some(pcie),
             driver_version: None,
             utilization_percent: num("gpu_busy_percent").map(|v| v.min(100) as u32),
@@ -209,6 +240,39 @@ mod tests {
         assert_eq!(gpus[1].vendor, GpuVendor::Amd);
         assert_eq!(gpus[1].vram_total_bytes, Some(68_702_699_520));
         assert_eq!(gpus[1].pcie.unwrap().gen_max, Some(4));
+    }
+
+    #[test]
+    fn strix_halo_is_unified_with_its_carveout_and_gtt() {
+        let sys = tempfile::tempdir().unwrap();
+        let d = sys.path().join("bus/pci/devices/0000:c5:00.0");
+        std::fs::create_dir_all(&d).unwrap();
+        // A Ryzen AI Max+ 395 (1002:1586, class 0x0380) with a 64 GiB BIOS carve-out and
+        // amdgpu's default GTT of half the rest (31.3 GiB); ttm.pages_limit at 8,388,608
+        // pages (32 GiB) is above it, so the GTT total stands.
+        for (f, t) in [
+            ("class", "0x038000\n"),
+            ("vendor", "0x1002\n"),
+            ("device", "0x1586\n"),
+            ("mem_info_vram_total", "68719476736\n"),
+            ("mem_info_vram_used", "1073741824\n"),
+            ("mem_info_gtt_total", "33607831552\n"),
+        ] {
+            std::fs::write(d.join(f), t).unwrap();
+        }
+        let ttm = sys.path().join("module/ttm/parameters");
+        std::fs::create_dir_all(&ttm).unwrap();
+        std::fs::write(ttm.join("pages_limit"), "8388608\n").unwrap();
+        let gpus = pci_gpus(sys.path());
+        assert_eq!(gpus.len(), 1);
+        let g = &gpus[0];
+        assert!(g.unified_memory);
+        assert_eq!(g.vram_total_bytes, None);
+        assert_eq!(g.carveout_bytes, Some(64 << 30));
+        assert_eq!(g.gtt_bytes, Some(33_607_831_552));
+        // A hostile attribute (far above a sysfs page) is not believed.
+        std::fs::write(d.join("mem_info_gtt_total"), vec![b'7'; 10_000]).unwrap();
+        assert_eq!(pci_gpus(sys.path())[0].gtt_bytes, None);
     }
 
     #[test]
