@@ -28,6 +28,7 @@ pub fn detect_macos(profile: &mut MachineProfile) {
         });
     }
     apply_mac(profile, interpret(&values));
+    super::sysctl::apply_working_set(profile, metal_working_set());
     if let Ok(s) = sysinfo::System::new_with_specifics(
         sysinfo::RefreshKind::nothing().with_memory(sysinfo::MemoryRefreshKind::everything()),
     ) {
@@ -52,6 +53,19 @@ pub fn detect_macos(profile: &mut MachineProfile) {
             })
             .collect();
     }
+}
+
+/// Metal's `MTLDevice.recommendedMaxWorkingSetSize` of the system's default GPU, bytes: "an
+/// approximation of how much memory, in bytes, this GPU device can allocate without affecting
+/// its runtime performance" (Apple's Metal documentation). `None` on Intel Macs (asking would
+/// switch a dual-GPU Mac to its discrete GPU) and when Metal gives no device.
+fn metal_working_set() -> Option<u64> {
+    use objc2_metal::MTLDevice;
+    if std::env::consts::ARCH != "aarch64" {
+        return None;
+    }
+    let device = objc2_metal::MTLCreateSystemDefaultDevice()?;
+    Some(device.recommendedMaxWorkingSetSize())
 }
 
 /// `sysctlbyname` into `buf`; the number of bytes written, `None` on failure.

@@ -261,6 +261,18 @@ pub fn apply_mac(profile: &mut crate::profile::MachineProfile, d: MacDetected) {
     profile.notes.extend(d.notes);
 }
 
+/// Puts Metal's `recommendedMaxWorkingSetSize` (bytes, as `MTLDevice` answered on this Mac)
+/// into `profile.macos.gpu_working_set_bytes`. Believed only when above 0 and at most the RAM
+/// (`hw.memsize`, already in `profile.memory.total_bytes`): Metal's limit is a share of the
+/// unified memory, never more.
+pub fn apply_working_set(profile: &mut crate::profile::MachineProfile, bytes: Option<u64>) {
+    let ram = profile.memory.total_bytes;
+    let ok = bytes.filter(|b| *b > 0 && ram.is_some_and(|r| *b <= r));
+    if let Some(m) = profile.macos.as_mut() {
+        m.gpu_working_set_bytes = ok;
+    }
+}
+
 /// Network file systems a Mac mounts (SMB, NFS, AFP, WebDAV).
 const MAC_NETWORK_FS: &[&str] = &["smbfs", "nfs", "afpfs", "webdav", "ftp"];
 
@@ -313,6 +325,24 @@ fn text(s: &Option<String>) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metal_working_set_is_kept_within_the_ram() {
+        let mut p = crate::profile::MachineProfile::default();
+        p.memory.total_bytes = Some(16 << 30);
+        p.macos = Some(MacOs::default());
+        // 11,453,251,584 B prints as 10,922.67 MiB, llama.cpp's recommendedMaxWorkingSetSize
+        // line on a 16 GiB M1 (abetlen/llama-cpp-python#687): below 16 GiB, kept.
+        apply_working_set(&mut p, Some(11_453_251_584));
+        let got =
+            |p: &crate::profile::MachineProfile| p.macos.as_ref().unwrap().gpu_working_set_bytes;
+        assert_eq!(got(&p), Some(11_453_251_584));
+        // More than the RAM, or 0, is not Metal's share of it.
+        apply_working_set(&mut p, Some(17 << 30));
+        assert_eq!(got(&p), None);
+        apply_working_set(&mut p, Some(0));
+        assert_eq!(got(&p), None);
+    }
 
     #[test]
     fn swapusage_in_binary_units() {
