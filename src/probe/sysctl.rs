@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn metal_working_set_is_kept_within_the_ram() {
-        let mut p = crate::profile::MachineProfile::default();
+        let mut p = crate::profile::MachineProfile::unknown();
         p.memory.total_bytes = Some(16 << 30);
         p.macos = Some(MacOs::default());
         // 11,453,251,584 B prints as 10,922.67 MiB, llama.cpp's recommendedMaxWorkingSetSize
