@@ -9,42 +9,66 @@ use crate::profile::{GpuVendor, MachineProfile, Provenance};
 pub struct GpuWorkingSet {
     /// Bytes.
     pub bytes: u64,
-    /// [`Provenance::Detected`] when `iogpu.wired_limit_mb` is set (the administrator's
-    /// override, read by `sysctl`); [`Provenance::Estimated`] for macOS's default share of RAM
-    /// ([`default_working_set`]).
+    /// [`Provenance::Detected`] when read on the Mac: Metal's `recommendedMaxWorkingSetSize`
+    /// (`macos.gpu_working_set_bytes`) or the administrator's `iogpu.wired_limit_mb`;
+    /// [`Provenance::Estimated`] for macOS's default share of RAM ([`default_working_set`]).
     pub source: Provenance,
+    /// True when no `iogpu.wired_limit_mb` override is set: the figure is macOS's default
+    /// share (measured by Metal or estimated), which an administrator may raise.
+    pub at_default: bool,
 }
 
 impl GpuWorkingSet {
-    /// True when the figure is macOS's default share, estimated, rather than a set override.
+    /// True when the figure is macOS's default share rather than a set override.
     pub fn is_default_share(&self) -> bool {
-        self.source == Provenance::Estimated
+        self.at_default
     }
 }
 
-/// RAM up to which macOS's default GPU share is two thirds; above it, three quarters.
-/// Assumption: the boundary commonly cited (36 GiB); measured points bracket it only
-/// (32 GiB → 2/3, 64 GiB → 3/4, see [`default_working_set`]).
+/// Smallest unified memory at which macOS's default GPU share is three quarters; below it, two
+/// thirds. Measured: 32 GiB gives 2/3 (21,845.34 MiB, ggml-org/llama.cpp#2011,
+/// ollama/ollama#434) and 36 GiB gives 3/4 (`recommendedMaxWorkingSetSize = 28991.03 MB`,
+/// 10^6-byte MB, exactly 27 GiB, on a 36 GB M4 Max under macOS 15.7 and on a 36 GB M3 Max,
+/// ggml-org/llama.cpp#7060). Apple sells no Mac between 32 and 36 GB (the configurations in
+/// huggingface/huggingface.js#1937, from Apple's specification pages), so the boundary is
+/// exact for every Mac sold.
 pub const DEFAULT_SHARE_BOUNDARY_BYTES: u64 = 36 << 30;
 
-/// macOS's default `recommendedMaxWorkingSetSize` for `ram` bytes of unified memory: 2/3 of
-/// RAM up to [`DEFAULT_SHARE_BOUNDARY_BYTES`], 3/4 above. Sources (Metal's figure as llama.cpp
-/// prints it): 10922.67 MiB on a 16 GiB M1 (abetlen/llama-cpp-python#687) and 21845.34 MiB on
-/// 32 GiB M1 Max and M2 Max (ggml-org/llama.cpp#2011, ollama/ollama#434) are exactly 2/3;
-/// a 64 GiB M2 Max fails to load models from about 47–48 GiB (ggml-org/llama.cpp#1870), 3/4.
-/// Newer macOS measured 107.52 GiB on 128 GiB M5 Max (antirez/ds4#893, 0.84 of RAM), so on
-/// large Macs this estimate errs low, never high.
+/// macOS's default `recommendedMaxWorkingSetSize` for `ram` bytes of unified memory, as an
+/// estimate where Metal's own figure was not read: 2/3 of RAM below
+/// [`DEFAULT_SHARE_BOUNDARY_BYTES`], 3/4 from it. Measured points (Metal's figure as llama.cpp
+/// or the tool prints it):
+///
+/// | RAM | measured | share | source |
+/// |---|---|---|---|
+/// | 16 GiB (M1) | 10,922.67 MiB | 2/3 | abetlen/llama-cpp-python#687 |
+/// | 16 GiB (M4, macOS 15) | ~10.67 GiB | 2/3 | exo-explore/exo#1672 |
+/// | 32 GiB (M1 Max, M2 Max) | 21,845.34 MiB | 2/3 | ggml-org/llama.cpp#2011, ollama/ollama#434 |
+/// | 36 GiB (M3 Max, M4 Max) | 28,991.03 MB = 27 GiB | 3/4 | ggml-org/llama.cpp#7060 |
+/// | 48 GiB (M5 Pro) | ~36 GB | 3/4 | osaurus-ai/osaurus#1958 |
+/// | 64 GiB (M1 Max) | 49,152.00 MiB = 48 GiB | 3/4 | ggml-org/llama.cpp#1870 |
+/// | 96 GiB (M2 Max), 192 GiB (M2 Ultra) | 72 GB, 144 GB | 3/4 | raullenchai/Rapid-MLX#183 |
+/// | 128 GiB (M3 Max) | 96 GB | 3/4 | raullenchai/Rapid-MLX#183 |
+/// | 128 GiB (M5 Max, macOS 26) | 107.52 GiB | 0.84 | antirez/ds4#893, #890 |
+/// | 16 GiB (M3, 2026) | 11.84 GiB | 0.74 | AlexsJones/llmfit#754 |
+///
+/// The last two show newer macOS giving the GPU more than this rule (gpustack/gpustack#1375
+/// calls the share "75 %"); three points do not pin the newer rule, so the estimate keeps the
+/// older one, which is at or below every measured figure: it errs low, never high. Metal's
+/// measured figure (`macos.gpu_working_set_bytes`) replaces it ([`apple_gpu_working_set`]).
 pub fn default_working_set(ram: u64) -> u64 {
-    if ram <= DEFAULT_SHARE_BOUNDARY_BYTES {
+    if ram < DEFAULT_SHARE_BOUNDARY_BYTES {
         ram / 3 * 2
     } else {
         ram / 4 * 3
     }
 }
 
-/// The GPU working-set limit of a Mac profile with an Apple GPU: `iogpu.wired_limit_mb` when
-/// set (at most the RAM), else the default share of the RAM (`hw.memsize`). `None` without an
-/// Apple GPU or with the RAM unknown.
+/// The GPU working-set limit of a Mac profile with an Apple GPU, in this order: Metal's
+/// measured `recommendedMaxWorkingSetSize` (`macos.gpu_working_set_bytes`, which follows an
+/// `iogpu.wired_limit_mb` override: AlexsJones/llmfit#754, antirez/ds4#893), else
+/// `iogpu.wired_limit_mb` when set, else the default share of the RAM (`hw.memsize`); each at
+/// most the RAM. `None` without an Apple GPU or with the RAM unknown.
 pub fn apple_gpu_working_set(profile: &MachineProfile) -> Option<GpuWorkingSet> {
     if !profile
         .gpus
@@ -57,15 +81,20 @@ pub fn apple_gpu_working_set(profile: &MachineProfile) -> Option<GpuWorkingSet> 
         .memory
         .installed_bytes
         .or(profile.memory.total_bytes)?;
-    let set = profile.macos.as_ref().and_then(|m| m.gpu_wired_limit_bytes);
-    Some(match set {
-        Some(b) => GpuWorkingSet {
+    let mac = profile.macos.as_ref();
+    let set = mac.and_then(|m| m.gpu_wired_limit_bytes);
+    let measured = mac.and_then(|m| m.gpu_working_set_bytes);
+    let at_default = set.is_none();
+    Some(match (measured, set) {
+        (Some(b), _) | (None, Some(b)) => GpuWorkingSet {
             bytes: b.min(ram),
             source: Provenance::Detected,
+            at_default,
         },
-        None => GpuWorkingSet {
+        (None, None) => GpuWorkingSet {
             bytes: default_working_set(ram),
             source: Provenance::Estimated,
+            at_default,
         },
     })
 }
@@ -84,5 +113,49 @@ mod tests {
         assert_eq!(default_working_set(64 << 30), 48 << 30);
         // 128 GiB → 96 GiB, below the 107.52 GiB newer macOS measured: errs low.
         assert!(default_working_set(128 << 30) < (10752u64 << 30) / 100);
+        // 36 GiB → 27 GiB: 28991.03 MB (10^6 B) is 28,991,029,248 B = 27 × 2^30.
+        assert_eq!(default_working_set(36 << 30), 28_991_029_248);
+        // 48 GiB → 36 GiB; 96 GiB → 72 GiB; 192 GiB → 144 GiB.
+        assert_eq!(default_working_set(48 << 30), 36 << 30);
+        assert_eq!(default_working_set(96 << 30), 72 << 30);
+        assert_eq!(default_working_set(192 << 30), 144 << 30);
+        // 24 GiB (below the boundary) → 16 GiB.
+        assert_eq!(default_working_set(24 << 30), 16 << 30);
+    }
+
+    #[test]
+    fn metals_measured_figure_replaces_the_estimate() {
+        use crate::profile::MacOs;
+        let mut p = MachineProfile::unknown();
+        p.memory.total_bytes = Some(128 << 30);
+        p.gpus = vec![crate::probe::gpu::apple::apple_gpu(Some(
+            "Apple M5 Max".into(),
+        ))];
+        // Without Metal's figure: the estimate, 96 GiB, at the default.
+        let ws = apple_gpu_working_set(&p).unwrap();
+        assert_eq!(
+            (ws.bytes, ws.source, ws.at_default),
+            (96 << 30, Provenance::Estimated, true)
+        );
+        // With it: 107.52 GiB measured on a 128 GiB M5 Max (antirez/ds4#893), still the
+        // default share (no override), now detected.
+        let measured = 10752 * (1u64 << 30) / 100;
+        p.macos = Some(MacOs {
+            gpu_working_set_bytes: Some(measured),
+            ..Default::default()
+        });
+        let ws = apple_gpu_working_set(&p).unwrap();
+        assert_eq!(
+            (ws.bytes, ws.source, ws.at_default),
+            (measured, Provenance::Detected, true)
+        );
+        // With iogpu.wired_limit_mb = 114688 Metal answers 112 GiB: an override.
+        p.macos = Some(MacOs {
+            gpu_working_set_bytes: Some(112 << 30),
+            gpu_wired_limit_bytes: Some(114_688 << 20),
+            ..Default::default()
+        });
+        let ws = apple_gpu_working_set(&p).unwrap();
+        assert_eq!((ws.bytes, ws.at_default), (112 << 30, false));
     }
 }
