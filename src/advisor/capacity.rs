@@ -16,12 +16,9 @@ use crate::catalog::catalog;
 use crate::profile::{MachineProfile, Provenance};
 use crate::units::GIB;
 
-/// RAM the OS and a desktop session use. Assumption: a Linux desktop after login uses
-/// 1.5–2.5 GiB; 2 GiB.
-pub const OS_BYTES: u64 = 2 << 30;
-/// The training process without data: Python, PyTorch and the CUDA context's host memory.
-/// Assumption: `import torch` plus CUDA initialisation is 2.5–3.5 GiB resident; 3 GiB.
-pub const MAIN_PROCESS_BYTES: u64 = 3 << 30;
+/// The workstation-sized runtime figures; each machine's own come from
+/// [`crate::advisor::overhead::overheads`].
+pub use crate::advisor::overhead::{MAIN_PROCESS_BYTES, OS_BYTES};
 
 /// Which figure the installed size is (its [`Provenance`] says how sure it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

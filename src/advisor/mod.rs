@@ -20,6 +20,7 @@ pub mod impact;
 pub mod inference;
 pub mod knobs;
 pub mod native;
+pub mod overhead;
 pub mod ratio;
 pub mod recommend;
 pub mod redacted;

@@ -61,9 +61,10 @@ pub(super) fn advice(
 ) -> Vec<Recommendation> {
     let p = &now.plan;
     let usable = ram.usable_bytes;
+    let o = crate::advisor::overhead::overheads(profile);
     let mut out = Vec::new();
     let mut consider = |id: R, changed: InferencePlan, changes: Vec<(&str, Quantity)>| {
-        let Ok(next) = judge(&changed, gpu_total, usable) else {
+        let Ok(next) = judge(&changed, gpu_total, usable, &o) else {
             return;
         };
         if changed != *p && helps(now, &next) {
@@ -76,7 +77,7 @@ pub(super) fn advice(
         }
     };
     let gpu_fits = |plan: &InferencePlan| {
-        judge(plan, gpu_total, usable).is_ok_and(|m| m.gpu.fits != Some(false))
+        judge(plan, gpu_total, usable, &o).is_ok_and(|m| m.gpu.fits != Some(false))
     };
     if now.gpu.fits == Some(false) {
         // The longest context, in steps of 256 tokens, that fits.

@@ -2,8 +2,8 @@
 //! engine takes while loading and while serving.
 
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
-use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
 use crate::advisor::headroom::LimitKind;
+use crate::advisor::overhead::Overheads;
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId, presets::assumed_largest_layer};
 use crate::units::{GIB, MIB, saturating_bytes};
 
@@ -100,7 +100,7 @@ struct Figures {
     runtime: u64,
 }
 
-fn figures(p: &InferencePlan) -> Figures {
+fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     let t = u64::from(p.gpus);
     let weights = saturating_bytes(p.params as f64 * p.weights.bytes());
     let kv_per_token = kv_bytes_per_token(p);
@@ -138,7 +138,7 @@ fn figures(p: &InferencePlan) -> Figures {
             let offload = saturating_bytes(p.cpu_offload_gib * GIB as f64);
             let per_gpu_weights = (weights / t).saturating_sub(offload);
             let swap = saturating_bytes(p.swap_space_gib * GIB as f64).saturating_mul(t);
-            let runtime = OS_BYTES.saturating_add(MAIN_PROCESS_BYTES.saturating_mul(t));
+            let runtime = o.runtime(t);
             // Every tensor-parallel worker reads the files itself.
             let (loading, page_cache) = match p.files {
                 CheckpointFiles::Safetensors => (read_at_once.saturating_mul(t), checkpoint),
@@ -186,7 +186,7 @@ fn figures(p: &InferencePlan) -> Figures {
                 weights_on_cpu: w_cpu,
                 gpu_layers: g,
                 page_cache: weights,
-                runtime: OS_BYTES + LLAMA_CPP_PROCESS_BYTES,
+                runtime: o.os.bytes.saturating_add(LLAMA_CPP_PROCESS_BYTES),
             }
         }
         Engine::Transformers => {
@@ -217,20 +217,22 @@ fn figures(p: &InferencePlan) -> Figures {
                 weights_on_cpu: w_cpu,
                 gpu_layers: g,
                 page_cache,
-                runtime: OS_BYTES + MAIN_PROCESS_BYTES,
+                runtime: o.runtime(1),
             }
         }
     }
 }
 
-/// The plan on a GPU of `gpu_total` bytes (the smallest one) with `usable` bytes of host RAM.
+/// The plan on a GPU of `gpu_total` bytes (the smallest one) with `usable` bytes of host RAM,
+/// on a machine whose OS and processes take `o` ([`crate::advisor::overhead::overheads`]).
 pub(super) fn judge(
     p: &InferencePlan,
     gpu_total: Option<u64>,
     usable: Option<u64>,
+    o: &Overheads,
 ) -> Result<InferenceMemory, InferenceError> {
     validate(p)?;
-    let f = figures(p);
+    let f = figures(p, o);
     let phases = vec![
         Phase {
             phase: PhaseId::Loading,

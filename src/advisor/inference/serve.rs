@@ -19,7 +19,8 @@ pub fn serve_against(
     vram: &VramTotals,
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
-    let m = super::estimate::judge(p, gpu_total, ram.usable_bytes)?;
+    let o = crate::advisor::overhead::overheads(profile);
+    let m = super::estimate::judge(p, gpu_total, ram.usable_bytes, &o)?;
     let recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
@@ -47,5 +48,10 @@ pub fn judged(
     ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<InferenceMemory, InferenceError> {
-    super::estimate::judge(p, gpu_total(profile, ram, vram), ram.usable_bytes)
+    super::estimate::judge(
+        p,
+        gpu_total(profile, ram, vram),
+        ram.usable_bytes,
+        &crate::advisor::overhead::overheads(profile),
+    )
 }

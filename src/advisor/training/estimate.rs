@@ -94,6 +94,18 @@ fn validate(plan: &TrainingPlan) -> Result<(), PlanError> {
 /// # Errors
 /// A [`PlanError`] for inputs that can't be right.
 pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
+    estimate_with(plan, &crate::advisor::overhead::Overheads::TYPICAL)
+}
+
+/// [`estimate`] on a machine whose runtime overheads are `overheads`
+/// ([`crate::advisor::overhead::overheads`]).
+///
+/// # Errors
+/// A [`PlanError`] for inputs that can't be right.
+pub fn estimate_with(
+    plan: &TrainingPlan,
+    overheads: &crate::advisor::overhead::Overheads,
+) -> Result<Estimate, PlanError> {
     validate(plan)?;
     let mut warnings = Vec::new();
     let largest = match plan
@@ -130,7 +142,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         warnings.push(PlanWarning::ActivationsNeedShape);
     }
     let load = loading(plan, largest, totals.deepspeed_loading);
-    let runtime = runtime_bytes(plan.gpus_per_node);
+    let runtime = runtime_bytes(plan.gpus_per_node, overheads);
     // On the GPUs while loading: the weights each GPU ends up with, and for a QLoRA base
     // quantised on the way in, one largest layer at 16 bits being quantised.
     let weights_on_gpu: u64 = lines

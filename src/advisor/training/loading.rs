@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::plan::{
     CheckpointDtype, FineTune, LoadingMethod, QLORA_BASE_BYTES, Strategy, TrainingPlan,
 };
-use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
+use crate::advisor::overhead::Overheads;
 
 /// Size of one checkpoint shard: Hugging Face `save_pretrained`'s default `max_shard_size`,
 /// "5GB" = 5 × 10^9 bytes (transformers `modeling_utils.py`). Shard-by-shard loading holds one
@@ -50,11 +50,12 @@ pub fn default_method(plan: &TrainingPlan) -> LoadingMethod {
     }
 }
 
-/// The runtime every phase carries on a node: the OS ([`OS_BYTES`]) and one training process
-/// per GPU, each with Python, PyTorch and the CUDA context's host memory
-/// ([`MAIN_PROCESS_BYTES`]). Not in DeepSpeed's estimator, which counts model states only.
-pub fn runtime_bytes(gpus_per_node: u32) -> u64 {
-    OS_BYTES.saturating_add(MAIN_PROCESS_BYTES.saturating_mul(u64::from(gpus_per_node)))
+/// The runtime every phase carries on a node: the OS and one training process per GPU, each
+/// with Python, PyTorch and the CUDA context's host memory, as `overheads` gives them for the
+/// machine ([`crate::advisor::overhead::overheads`]). Not in DeepSpeed's estimator, which counts
+/// model states only.
+pub fn runtime_bytes(gpus_per_node: u32, overheads: &Overheads) -> u64 {
+    overheads.runtime(u64::from(gpus_per_node))
 }
 
 /// The loading phase of `plan`. `deepspeed_loading` is the loading term of DeepSpeed's own
@@ -148,6 +149,9 @@ mod tests {
 
     #[test]
     fn runtime_is_the_os_and_one_process_per_gpu() {
-        assert_eq!(runtime_bytes(2), (2 << 30) + 2 * (3 << 30));
+        assert_eq!(
+            runtime_bytes(2, &Overheads::TYPICAL),
+            (2 << 30) + 2 * (3 << 30)
+        );
     }
 }

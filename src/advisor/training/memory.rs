@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::breakdown::Estimate;
-use super::estimate;
 use super::plan::{PlanError, TrainingPlan};
 use crate::advisor::capacity::{RamSizes, VramTotals};
 pub use crate::advisor::check::CapacityCheck;
@@ -72,6 +71,9 @@ pub struct MachineCapacity {
     pub gpu_working_set: Option<u64>,
     /// GPUs.
     pub gpus: u32,
+    /// The OS's and each process's memory on this machine
+    /// ([`crate::advisor::overhead::overheads`]).
+    pub overheads: crate::advisor::overhead::Overheads,
 }
 
 /// The machine's [`MachineCapacity`].
@@ -99,6 +101,7 @@ pub fn capacity(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> 
         unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
         gpu_working_set: crate::advisor::unified::apple_gpu_working_set(profile).map(|w| w.bytes),
         gpus: vram.discrete_gpus + vram.unified_gpus,
+        overheads: crate::advisor::overhead::overheads(profile),
     }
 }
 
@@ -122,7 +125,7 @@ pub struct Judged {
 /// # Errors
 /// The plan's [`PlanError`].
 pub fn judge(plan: &TrainingPlan, m: &MachineCapacity) -> Result<Judged, PlanError> {
-    let estimate = estimate(plan)?;
+    let estimate = super::estimate::estimate_with(plan, &m.overheads)?;
     let (gpu, cpu, nvme, fits) = checks(&estimate, m);
     Ok(Judged {
         estimate,

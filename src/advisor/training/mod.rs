@@ -24,7 +24,7 @@ use advice::outcome_of_judged;
 pub use breakdown::{
     BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, phase_cpu,
 };
-pub use estimate::{MAX_PARAMS, estimate};
+pub use estimate::{MAX_PARAMS, estimate, estimate_with};
 pub use memory::*;
 pub use plan::*;
 pub use plan_against::plan_against;

@@ -207,6 +207,7 @@ pub fn budget(
     queued: u64,
     gpus: u32,
     start: crate::profile::StartMethod,
+    overheads: &crate::advisor::overhead::Overheads,
 ) -> MemoryBudget {
     let k = u64::from(w.concurrent_experiments);
     let workers = u64::from(w.num_workers);
@@ -244,11 +245,11 @@ pub fn budget(
     let mut items = vec![
         BudgetItem {
             id: BudgetItemId::Os,
-            bytes: OS_BYTES,
+            bytes: overheads.os.bytes,
         },
         BudgetItem {
             id: BudgetItemId::MainProcess,
-            bytes: scaled(MAIN_PROCESS_BYTES),
+            bytes: scaled(overheads.process.bytes),
         },
         BudgetItem {
             id: BudgetItemId::LoaderMain,

@@ -217,12 +217,19 @@ fn assemble(w: &Workload, stages: Vec<Stage>) -> Pipeline {
 fn steady_state(w: &Workload, m: &MachineRates, mpix_per_core: f64) -> (MemoryBudget, Pipeline) {
     let full = u64::from(w.num_workers) * u64::from(w.prefetch_factor);
     let gpus = m.gpus;
-    let b_full = budget(w, m.usable_ram_bytes, full, gpus, m.start_method);
+    let b_full = budget(
+        w,
+        m.usable_ram_bytes,
+        full,
+        gpus,
+        m.start_method,
+        &m.overheads,
+    );
     let p_full = assemble(w, stages(w, &b_full, m, mpix_per_core));
     if full == 0 || !p_full.data_bound() {
         return (b_full, p_full);
     }
-    let b_empty = budget(w, m.usable_ram_bytes, 0, gpus, m.start_method);
+    let b_empty = budget(w, m.usable_ram_bytes, 0, gpus, m.start_method, &m.overheads);
     let p_empty = assemble(w, stages(w, &b_empty, m, mpix_per_core));
     if p_empty.data_bound() {
         (b_empty, p_empty)

@@ -55,6 +55,10 @@ pub struct MachineRates {
     /// How DataLoader workers start on this machine's OS (`profile::start_method`): fork
     /// shares the training process's pages, spawn gives every worker its own.
     pub start_method: crate::profile::StartMethod,
+    /// The OS's and each process's memory on this machine
+    /// ([`crate::advisor::overhead::overheads`]; [`crate::advisor::overhead::Overheads::TYPICAL`]
+    /// when the machine is unknown).
+    pub overheads: crate::advisor::overhead::Overheads,
 }
 
 impl Default for MachineRates {
@@ -63,6 +67,7 @@ impl Default for MachineRates {
     fn default() -> MachineRates {
         let (read, latency) = typical_storage(DiskKind::Unknown);
         MachineRates {
+            overheads: crate::advisor::overhead::Overheads::TYPICAL,
             usable_ram_bytes: None,
             usable_share: 1.0,
             ram_capped: false,
@@ -206,6 +211,7 @@ impl MachineRates {
         let (memory_bandwidth, memory_source, memory_theoretical) = memory_figure(memory);
         let pcie = pcie_figure(pcie);
         MachineRates {
+            overheads: crate::advisor::overhead::overheads(profile),
             usable_ram_bytes: ram.usable_bytes,
             usable_share: ram.usable_share(),
             ram_capped: ram.limited_by_cgroup,
