@@ -300,6 +300,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         training: training_memory.as_ref(),
         inference: inference_memory.as_ref(),
         workload: workload.as_ref(),
+        unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
     };
     let mut procurement = buying::procurement::procurement(
         profile,

@@ -20,6 +20,9 @@ pub struct SetUp<'a> {
     pub inference: Option<&'a InferenceMemory>,
     /// The data-loading workload.
     pub workload: Option<&'a WorkloadResult>,
+    /// Every GPU shares the RAM (Apple Silicon, GB10, Jetson, an AMD APU): the GPUs' need is
+    /// charged to the same pool, and more (unified) memory fixes a GPU that falls short.
+    pub unified: bool,
 }
 
 impl SetUp<'_> {
@@ -35,8 +38,8 @@ impl SetUp<'_> {
         };
         let mut out = Vec::new();
         if let Some(t) = self.training {
-            let others =
-                crate::advisor::check::all_fit(&[Some(t.gpu.fits), t.nvme.map(|n| n.fits)]);
+            let nvme = t.nvme.map(|n| n.fits);
+            let others = crate::advisor::check::all_fit(&[Some(t.gpu.fits), nvme]);
             // A plan whose loading peak the configured swap takes fits as it is: nothing to
             // buy for it (`training::plan_against`).
             let fits = if t.fits == Some(true) {
@@ -44,15 +47,37 @@ impl SetUp<'_> {
             } else {
                 t.cpu.fits
             };
-            out.push(need(Subject::Training, t.cpu.needed_bytes, fits, others));
+            if self.unified {
+                // One pool: the host part and every GPU's part together.
+                let gpus = u64::from(t.plan.gpus_per_node.max(1));
+                let pool = t
+                    .cpu
+                    .needed_bytes
+                    .saturating_add(t.gpu.needed_bytes.saturating_mul(gpus));
+                let fits = crate::advisor::check::all_fit(&[Some(fits), Some(t.gpu.fits)]);
+                let others = crate::advisor::check::all_fit(&[nvme]);
+                out.push(need(Subject::Training, pool, fits, others));
+            } else {
+                out.push(need(Subject::Training, t.cpu.needed_bytes, fits, others));
+            }
         }
         if let Some(m) = self.inference {
-            out.push(need(
-                Subject::Inference,
-                m.cpu.needed_bytes,
-                m.cpu.fits,
-                m.gpu.fits,
-            ));
+            if self.unified {
+                let gpus = u64::from(m.plan.gpus.max(1));
+                let pool = m
+                    .cpu
+                    .needed_bytes
+                    .saturating_add(m.gpu.needed_bytes.saturating_mul(gpus));
+                let fits = crate::advisor::check::all_fit(&[Some(m.cpu.fits), Some(m.gpu.fits)]);
+                out.push(need(Subject::Inference, pool, fits, Some(true)));
+            } else {
+                out.push(need(
+                    Subject::Inference,
+                    m.cpu.needed_bytes,
+                    m.cpu.fits,
+                    m.gpu.fits,
+                ));
+            }
         }
         if let Some(w) = self.workload {
             let b = &w.memory_budget;

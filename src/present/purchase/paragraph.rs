@@ -152,12 +152,49 @@ fn situation(lang: Lang, p: &Purchase, needed: u64) -> String {
                 ],
             ),
         },
+        Purchase::RaiseLimit {
+            limit_bytes,
+            node_bytes,
+            node_reaches,
+        } => fill(
+            lang,
+            if *node_reaches {
+                Msg::PurchaseRaiseLimit
+            } else {
+                Msg::PurchaseRaiseLimitNodeShort
+            },
+            &[
+                ("limit", gib(*limit_bytes)),
+                (
+                    "node",
+                    node_bytes.map_or_else(|| format::unknown(lang), gib),
+                ),
+                // Slurm's --mem counts MiB by default; "G" suffix, whole GiB rounded up.
+                ("mem", format!("{}G", needed.div_ceil(crate::units::GIB))),
+                need,
+            ],
+        ),
         Purchase::Soldered {
             reason,
             memory_type,
+            unified_sizes,
             ..
         } => match reason {
-            SolderedReason::Apple => fill(lang, Msg::PurchaseSolderedApple, &[need]),
+            SolderedReason::Apple if unified_sizes.is_empty() => {
+                fill(lang, Msg::PurchaseSolderedAppleNone, &[need])
+            }
+            SolderedReason::Apple => {
+                let sizes: Vec<String> = unified_sizes
+                    .iter()
+                    .map(|b| format!("{} GB", b >> 30))
+                    .collect();
+                fill(
+                    lang,
+                    Msg::PurchaseSolderedApple,
+                    &[("sizes", sizes.join(" / ")), need],
+                )
+            }
+            SolderedReason::Unified => fill(lang, Msg::PurchaseSolderedUnified, &[need]),
             SolderedReason::Soldered => fill(
                 lang,
                 Msg::PurchaseSoldered,

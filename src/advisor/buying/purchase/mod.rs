@@ -45,6 +45,19 @@ pub fn purchase_to_reach(
     if cloud {
         return cloud_purchase(profile, ram, needed);
     }
+    // A job limit below the node's RAM: the limit is the lever, never modules.
+    if ram.limited_by_cgroup {
+        if let Some(limit) = ram.limit_bytes {
+            return Purchase::RaiseLimit {
+                limit_bytes: limit,
+                node_bytes: ram.mem_total_bytes,
+                node_reaches: ram
+                    .installed_bytes
+                    .or(ram.mem_total_bytes)
+                    .is_some_and(|n| n >= needed),
+            };
+        }
+    }
     let installed = ram.installed_bytes;
     if let Some(i) = installed.filter(|i| *i >= needed) {
         return Purchase::NotNeeded { installed_bytes: i };
@@ -58,6 +71,26 @@ pub fn purchase_to_reach(
     let dimms = &profile.memory.dimms;
     let apple = kind == Some(PlatformKind::Apple)
         || profile.gpus.iter().any(|g| g.vendor == GpuVendor::Apple);
+    let unified = !profile.gpus.is_empty() && profile.gpus.iter().all(|g| g.unified_memory);
+    if apple || unified {
+        // Memory shared by CPU and GPU is soldered beside the chip: a machine with more
+        // unified memory, never modules.
+        return Purchase::Soldered {
+            reason: if apple {
+                SolderedReason::Apple
+            } else {
+                SolderedReason::Unified
+            },
+            memory_type: dimms.first().and_then(|d| d.memory_type.clone()),
+            alternative: Vec::new(),
+            largest_set: None,
+            unified_sizes: if apple {
+                apple_sizes_reaching(needed)
+            } else {
+                Vec::new()
+            },
+        };
+    }
     let soldered_type = dimms.iter().find_map(|d| {
         let t = d.memory_type.as_deref()?;
         crate::catalog::modules::soldered(&catalog().modules, t).then(|| t.to_string())
@@ -81,6 +114,7 @@ pub fn purchase_to_reach(
             // Another machine: today's platforms.
             alternative: dimm_sets(needed, None),
             largest_set: largest_if_none(needed, None),
+            unified_sizes: Vec::new(),
         };
     }
     // This machine's own memory type, when every module has the same one.
@@ -157,6 +191,25 @@ pub fn purchase_to_reach(
         },
         modules::ModuleOutcome::Unknown => generic(GenericReason::ModulesUnknown),
     }
+}
+
+/// Unified-memory sizes Apple sells Macs with, GB (Apple counts 2^30 bytes): 8 to 32 (MacBook
+/// Air, iMac, Mac mini; 18 on M3 Pro), 36 and 48 (M3/M4 Pro and Max), 64, 96 and 128 (Max,
+/// Ultra), 192 (M2 Ultra), 256 and 512 (M3 Ultra Mac Studio). Sources: Apple's specification
+/// pages as huggingface/huggingface.js#1937 lists them per chip (M1 Pro 16/32, M1 Max 32/64,
+/// M1 Ultra 64/128, M2 Pro 16/32, M2 Ultra 64/128/192, M4 Max 36/48/64/128) and Apple's Mac
+/// Studio (2025) specifications (M3 Ultra 96/256/512 GB).
+pub const APPLE_UNIFIED_SIZES_GB: &[u64] = &[8, 16, 18, 24, 32, 36, 48, 64, 96, 128, 192, 256, 512];
+
+/// The first three sizes of [`APPLE_UNIFIED_SIZES_GB`] that reach `needed` bytes, in bytes;
+/// empty when no Mac holds it.
+pub fn apple_sizes_reaching(needed: u64) -> Vec<u64> {
+    APPLE_UNIFIED_SIZES_GB
+        .iter()
+        .map(|gb| gb << 30)
+        .filter(|b| *b >= needed)
+        .take(3)
+        .collect()
 }
 
 /// The largest set of `memory_type` ([`largest_dimm_set`]) when no set reaches `needed`.
@@ -275,7 +328,8 @@ pub fn hardware_recommendation(
                 rounded,
             ))
         }
-        Purchase::NotNeeded { .. } | Purchase::Wsl(_) => None,
+        // The limit is a lever of its own (`raise-limit`, ranked before hardware).
+        Purchase::NotNeeded { .. } | Purchase::Wsl(_) | Purchase::RaiseLimit { .. } => None,
     }
 }
 

@@ -131,6 +131,7 @@ fn soldered_lpddr5_cant_be_upgraded() {
         memory_type,
         alternative,
         largest_set,
+        ..
     } = buy(&p, need)
     else {
         panic!("{:?}", buy(&p, need));
@@ -369,4 +370,82 @@ fn no_platform_in_the_catalogue_holds_more_than_six_tebibytes() {
     assert_eq!((largest.channels, largest.total_bytes), (12, 6144 * GIB));
     assert!(dimm_sets(6145 * GIB, None).is_empty());
     assert_eq!(dimm_sets(6144 * GIB, None).len(), 1);
+}
+
+#[test]
+fn a_mac_gets_the_unified_sizes_apple_sells_never_modules() {
+    // A 128 GiB M4 Max asked for 150 GiB: the Macs that reach it are 192, 256 and 512 GB
+    // (Apple's configurations; 128 is short). No DIMM sets for a Mac.
+    let p = fixture("macbook-pro-m4max-128g");
+    let Purchase::Soldered {
+        reason,
+        alternative,
+        unified_sizes,
+        ..
+    } = buy(&p, 150 * GIB)
+    else {
+        panic!("{:?}", buy(&p, 150 * GIB));
+    };
+    assert_eq!(reason, SolderedReason::Apple);
+    assert!(alternative.is_empty());
+    assert_eq!(unified_sizes, vec![192 * GIB, 256 * GIB, 512 * GIB]);
+    // Past 512 GB no Mac holds it.
+    assert!(apple_sizes_reaching(600 * GIB).is_empty());
+}
+
+#[test]
+fn a_jetson_gets_a_machine_with_more_unified_memory() {
+    // A Jetson Orin Nano 8 GB (MemTotal 7.4 GiB; its GPU found from the device tree) asked for
+    // 12 GiB: a machine with at least that much unified memory, no modules, no DIMM sets.
+    let mut p = MachineProfile::unknown();
+    p.memory.total_bytes = Some(7_945_859_072);
+    p.gpus = crate::probe::gpu::soc::tegra_gpu(
+        b"nvidia,p3768-0000+p3767-0005\0nvidia,tegra234\0",
+        b"NVIDIA Jetson Orin Nano Developer Kit",
+    )
+    .into_iter()
+    .collect();
+    let Purchase::Soldered {
+        reason,
+        alternative,
+        unified_sizes,
+        ..
+    } = buy(&p, 12 * GIB)
+    else {
+        panic!("{:?}", buy(&p, 12 * GIB));
+    };
+    assert_eq!(reason, SolderedReason::Unified);
+    assert!(alternative.is_empty() && unified_sizes.is_empty());
+    // What add-ram offers there is a new machine, never modules.
+    let r = hardware_recommendation(&p, &ram_sizes(&p), 12 * GIB, Outcome::default())
+        .expect("a recommendation");
+    assert_eq!(r.id, AdviceId::NewMachine);
+}
+
+#[test]
+fn a_job_limit_below_the_node_is_raised_never_bought_for() {
+    // A Slurm job with --mem=16G on a node whose MemTotal is 503 GiB (a 512 GB node), needing
+    // 40 GiB: raise the limit; the node holds it.
+    let mut p = MachineProfile::unknown();
+    p.memory.total_bytes = Some(503 * GIB);
+    p.memory.limit_bytes = Some(16 * GIB);
+    let Purchase::RaiseLimit {
+        limit_bytes,
+        node_bytes,
+        node_reaches,
+    } = buy(&p, 40 * GIB)
+    else {
+        panic!("{:?}", buy(&p, 40 * GIB));
+    };
+    assert_eq!(
+        (limit_bytes, node_bytes, node_reaches),
+        (16 * GIB, Some(503 * GIB), true)
+    );
+    // No module, no "nothing to buy": the limit is its own lever.
+    assert!(hardware_recommendation(&p, &ram_sizes(&p), 40 * GIB, Outcome::default()).is_none());
+    // Needing 600 GiB: the node itself falls short.
+    let Purchase::RaiseLimit { node_reaches, .. } = buy(&p, 600 * GIB) else {
+        panic!("{:?}", buy(&p, 600 * GIB));
+    };
+    assert!(!node_reaches);
 }

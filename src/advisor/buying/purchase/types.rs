@@ -46,6 +46,9 @@ pub enum SolderedReason {
     Apple,
     /// Soldered LPDDR or "Row Of Chips" modules with no free slot.
     Soldered,
+    /// A GPU shares the soldered memory with the CPU (NVIDIA GB10 or Jetson, an AMD APU): the
+    /// next machine needs that much unified memory, not modules.
+    Unified,
 }
 
 /// Why the advice is the generic channel-filling sets.
@@ -141,6 +144,21 @@ pub enum Purchase {
         /// When no set reaches the need: the largest set any platform holds.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         largest_set: Option<DimmSet>,
+        /// For a Mac: the unified-memory sizes Apple sells that reach the need, smallest
+        /// first, bytes ([`super::APPLE_UNIFIED_SIZES_GB`]); empty otherwise.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unified_sizes: Vec<u64>,
+    },
+    /// The job runs under a memory limit below what the node has (a Slurm job's `--mem`, a
+    /// container's `--memory`, a systemd slice): raise the limit; RAM bought for the node gives
+    /// the job nothing.
+    RaiseLimit {
+        /// The limit now, bytes (`memory.limit_bytes`).
+        limit_bytes: u64,
+        /// RAM the node's OS manages (`MemTotal`), bytes, when known.
+        node_bytes: Option<u64>,
+        /// The node holds the need: raising the limit is enough.
+        node_reaches: bool,
     },
     /// A virtual machine outside a known cloud: its host sets its memory.
     VirtualMachine,
