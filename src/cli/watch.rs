@@ -143,7 +143,7 @@ pub(super) fn watch(lang: Lang, args: &WatchArgs) -> ExitCode {
             Ok(series) => Box::new(gpu::FakeGpuSeries::new(series)),
             Err(e) => return fail(lang, EXIT_BAD_INPUT, &e),
         },
-        None => Box::new(gpu::NvmlMeter),
+        None => Box::new(gpu::SystemMeter),
     };
     let profile = crate::probe::live::profile_for_target(crate::probe::detect(), args.pid);
     let header = TraceHeader::new(Some(profile), args.interval.as_secs_f64());

@@ -135,6 +135,63 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
     gpus
 }
 
+/// An AMD GPU's PCI device folder under `<sys>/bus/pci/devices`, as [`pci_gpus`] finds it, and
+/// whether it is an APU's ([`super::soc::amd_apu`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmdDevice {
+    /// The device folder, where amdgpu's attributes are.
+    pub dir: std::path::PathBuf,
+    /// The GPU shares system RAM.
+    pub apu: bool,
+}
+
+/// AMD display controllers under `<sys>/bus/pci/devices`, in PCI address order: the AMD GPUs
+/// [`pci_gpus`] lists, in its order, for the live sampler.
+pub fn amd_devices(sys: &Path) -> Vec<AmdDevice> {
+    let Ok(entries) = std::fs::read_dir(sys.join("bus/pci/devices")) else {
+        return Vec::new();
+    };
+    let mut addresses: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    addresses.sort();
+    addresses
+        .into_iter()
+        .filter(|dev| {
+            read(&dev.join("class"))
+                .as_deref()
+                .and_then(hex)
+                .unwrap_or(0)
+                >> 16
+                == 0x03
+                && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(VENDOR_AMD)
+        })
+        .map(|dev| {
+            let apu = read(&dev.join("device"))
+                .as_deref()
+                .and_then(hex)
+                .is_some_and(super::soc::amd_apu);
+            AmdDevice { dir: dev, apu }
+        })
+        .collect()
+}
+
+/// One reading of an AMD GPU from amdgpu's sysfs attributes: `gpu_busy_percent` (percent),
+/// and memory in use, bytes: `mem_info_vram_used`, plus `mem_info_gtt_used` on an APU (whose
+/// GPU memory is the carve-out and the GTT, both system RAM). What can't be read is `None`.
+pub fn amd_reading(dev: &AmdDevice) -> (Option<u32>, Option<u64>) {
+    let num = |f: &str| read(&dev.dir.join(f)).and_then(|t| t.trim().parse::<u64>().ok());
+    let busy = num("gpu_busy_percent").map(|v| v.min(100) as u32);
+    let vram = num("mem_info_vram_used");
+    let used = if dev.apu {
+        match (vram, num("mem_info_gtt_used")) {
+            (Some(v), Some(g)) => Some(v.saturating_add(g)),
+            (v, g) => v.or(g),
+        }
+    } else {
+        vram
+    };
+    (busy, used)
+}
+
 /// An NVIDIA GPU as sysfs lists it, before any driver library touches it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NvidiaFunction {

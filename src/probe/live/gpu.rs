@@ -1,5 +1,6 @@
-//! GPU readings for the live sampler: one interface, NVML behind it on NVIDIA machines, and a
-//! fake that plays a utilisation series for tests. Both go through [`gpu_sample`], the one
+//! GPU readings for the live sampler: one interface, NVML behind it on NVIDIA machines, amdgpu's
+//! sysfs on AMD ones ([`AmdMeter`]; both in [`SystemMeter`]), and a fake that plays a
+//! utilisation series for tests. Both go through [`gpu_sample`], the one
 //! conversion from NVML's units (%, mW, KB/s) to the trace's.
 
 use crate::probe::gpu::nvidia::NVML_KB;
@@ -81,6 +82,57 @@ impl GpuMeter for NvmlMeter {
     }
 }
 
+/// AMD GPUs through amdgpu's sysfs attributes under `sys` (`/sys` on a live machine, a fixture
+/// tree in tests), found as detection finds them ([`crate::probe::gpu::sysfs::amd_devices`]),
+/// numbered from `first_index` (detection numbers them after NVML's GPUs).
+pub struct AmdMeter {
+    /// The sysfs root.
+    pub sys: std::path::PathBuf,
+    /// Index of the first AMD GPU.
+    pub first_index: u32,
+}
+
+impl GpuMeter for AmdMeter {
+    fn read(&mut self) -> Vec<GpuSample> {
+        crate::probe::gpu::sysfs::amd_devices(&self.sys)
+            .iter()
+            .enumerate()
+            .map(|(n, d)| {
+                let (busy, used) = crate::probe::gpu::sysfs::amd_reading(d);
+                let r = GpuReading {
+                    utilization: busy,
+                    memory_used: used,
+                    ..GpuReading::default()
+                };
+                gpu_sample(self.first_index.saturating_add(n as u32), &r)
+            })
+            .collect()
+    }
+}
+
+/// Every GPU of this machine, as detection lists them: NVIDIA through NVML, then AMD through
+/// sysfs ([`AmdMeter`]), numbered after NVML's.
+pub struct SystemMeter;
+
+impl GpuMeter for SystemMeter {
+    fn read(&mut self) -> Vec<GpuSample> {
+        let mut out = NvmlMeter.read();
+        let first_index = out
+            .iter()
+            .map(|s| s.index.saturating_add(1))
+            .max()
+            .unwrap_or(0);
+        out.extend(
+            AmdMeter {
+                sys: std::path::PathBuf::from("/sys"),
+                first_index,
+            }
+            .read(),
+        );
+        out
+    }
+}
+
 /// A fake meter that plays a utilisation series per GPU, one value per read, repeating from
 /// the start when it runs out. Power follows utilisation (60 W idle plus 3.2 W per percent:
 /// 380 W at 100 %, an RTX 4090-like board), memory stays at 20 GiB, and PCIe carries
@@ -136,6 +188,53 @@ mod tests {
         assert_eq!(first[1].util_percent, Some(95.0));
         let utils: Vec<f64> = (0..6).map(|_| m.read()[0].util_percent.unwrap()).collect();
         assert_eq!(utils, [2.0, 2.0, 2.0, 98.0, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn amd_gpus_read_from_a_fake_sysfs_tree() {
+        let sys = tempfile::tempdir().expect("a temporary folder");
+        let dev = |addr: &str, files: &[(&str, &str)]| {
+            let d = sys.path().join("bus/pci/devices").join(addr);
+            std::fs::create_dir_all(&d).expect("a device");
+            for (f, t) in files {
+                std::fs::write(d.join(f), t).expect("an attribute");
+            }
+        };
+        // A Radeon RX 7900 XTX (1002:744c) at 97 % with 20 GiB of VRAM in use.
+        dev(
+            "0000:03:00.0",
+            &[
+                ("class", "0x030000\n"),
+                ("vendor", "0x1002\n"),
+                ("device", "0x744c\n"),
+                ("gpu_busy_percent", "97\n"),
+                ("mem_info_vram_used", "21474836480\n"),
+                ("mem_info_gtt_used", "1073741824\n"),
+            ],
+        );
+        // A Strix Halo APU (1002:1586): 2 GiB of its carve-out and 40 GiB of GTT in use, 42 GiB
+        // of the shared RAM in all; a busy file of garbage stays unknown.
+        dev(
+            "0000:c5:00.0",
+            &[
+                ("class", "0x038000\n"),
+                ("vendor", "0x1002\n"),
+                ("device", "0x1586\n"),
+                ("gpu_busy_percent", "busy\n"),
+                ("mem_info_vram_used", "2147483648\n"),
+                ("mem_info_gtt_used", "42949672960\n"),
+            ],
+        );
+        let mut m = AmdMeter {
+            sys: sys.path().to_path_buf(),
+            first_index: 1,
+        };
+        let s = m.read();
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].index, s[0].util_percent), (1, Some(97.0)));
+        assert_eq!(s[0].mem_used_bytes, Some(20 << 30));
+        assert_eq!((s[1].index, s[1].util_percent), (2, None));
+        assert_eq!(s[1].mem_used_bytes, Some(42 << 30));
     }
 
     #[test]

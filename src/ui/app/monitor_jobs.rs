@@ -76,7 +76,7 @@ impl RamvramApp {
                 let outcome = super::worker::run_caught(move || {
                     let meter: Box<dyn gpu::GpuMeter> = match fake {
                         Some(series) => Box::new(gpu::FakeGpuSeries::new(series)),
-                        None => Box::new(gpu::NvmlMeter),
+                        None => Box::new(gpu::SystemMeter),
                     };
                     let profile = crate::probe::live::profile_for_target(
                         profile.unwrap_or_else(crate::probe::detect),
