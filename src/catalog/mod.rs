@@ -63,6 +63,8 @@ impl GpuModel {
                 .map(|m| m.vram_gib << 30),
             vram_used_bytes: None,
             unified_memory: model.is_some_and(|m| m.unified_memory),
+            carveout_bytes: None,
+            gtt_bytes: None,
             pcie: None,
             driver_version: None,
             utilization_percent: None,

@@ -25,6 +25,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingContainerLimitBelowRamTitle,
             Msg::FindingContainerLimitBelowRamExplain,
         ),
+        F::PoolOverLimit => (
+            Msg::FindingPoolOverLimitTitle,
+            Msg::FindingPoolOverLimitExplain,
+        ),
         F::UnifiedMemory => (
             Msg::FindingUnifiedMemoryTitle,
             Msg::FindingUnifiedMemoryExplain,

@@ -134,6 +134,14 @@ pub struct Memory {
     /// Memory limit of the cgroup this process runs in (container, Slurm job, systemd slice);
     /// `None` when there is no limit or it could not be read.
     pub limit_bytes: Option<u64>,
+    /// NUMA nodes (`/sys/devices/system/node/node*/meminfo`); empty when unread.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub numa_nodes: Vec<NumaNode>,
+    /// The NUMA node this job's memory is bound to (`numactl -m NODE`, a Slurm job's
+    /// `--mem-bind`): only that node's RAM is its to use. `None`: not bound (or not known);
+    /// entered with `advise --numa-bind NODE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numa_bind: Option<u32>,
     /// `vm.swappiness` (0–200).
     pub swappiness: Option<u32>,
     /// Transparent huge pages mode.
@@ -176,6 +184,15 @@ pub struct Memory {
     /// Windows Subsystem for Linux, when the profile comes from inside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wsl: Option<Wsl>,
+}
+
+/// One NUMA node's memory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumaNode {
+    /// Node number.
+    pub id: u32,
+    /// `MemTotal`, bytes.
+    pub total_bytes: Option<u64>,
 }
 
 /// `/sys/kernel/mm/transparent_hugepage/enabled`.
@@ -224,6 +241,12 @@ pub struct Gpu {
     /// known to be unified), never because the memory size could not be read.
     #[serde(default)]
     pub unified_memory: bool,
+    /// An APU's BIOS carve-out, bytes: amdgpu's `mem_info_vram_total` on a GPU with unified memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carveout_bytes: Option<u64>,
+    /// System RAM the GPU may map through the GTT, bytes: amdgpu's `mem_info_gtt_total` (bounded by `ttm.pages_limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gtt_bytes: Option<u64>,
     /// PCIe link, when the GPU sits on PCIe and the link could be read.
     #[serde(default)]
     pub pcie: Option<PcieLink>,

@@ -28,6 +28,8 @@ pub fn profile() -> MachineProfile {
         vram_total_bytes: Some(24_564 * MIB),
         vram_used_bytes: None,
         unified_memory: false,
+        carveout_bytes: None,
+        gtt_bytes: None,
         pcie: Some(PcieLink {
             gen_current: Some(4),
             gen_max: Some(4),

@@ -231,6 +231,8 @@ pub fn build_profiles(
             vram_total_bytes: total.filter(|t| *t > 0),
             vram_used_bytes: facts.used,
             unified_memory: false,
+            carveout_bytes: None,
+            gtt_bytes: None,
             pcie: None,
             driver_version: label(&mapping.gpu_labels.driver),
             utilization_percent: None,

@@ -13,6 +13,8 @@ pub fn apple_gpu(name: Option<String>) -> Gpu {
         vram_total_bytes: None,
         vram_used_bytes: None,
         unified_memory: true,
+        carveout_bytes: None,
+        gtt_bytes: None,
         pcie: None,
         driver_version: None,
         utilization_percent: None,

@@ -269,6 +269,8 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
             vram_total_bytes: vram_total,
             vram_used_bytes: vram_used,
             unified_memory: unified,
+            carveout_bytes: None,
+            gtt_bytes: None,
             pcie: has_link.then_some(pcie),
             driver_version: driver.clone(),
             status: GpuStatus {

@@ -91,6 +91,8 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
             vram_total_bytes: num("mem_info_vram_total").filter(|v| *v > 0),
             vram_used_bytes: num("mem_info_vram_used"),
             unified_memory: false,
+            carveout_bytes: None,
+            gtt_bytes: None,
             pcie: (pcie != PcieLink::default()).then_some(pcie),
             driver_version: None,
             utilization_percent: num("gpu_busy_percent").map(|v| v.min(100) as u32),
