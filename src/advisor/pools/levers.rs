@@ -91,7 +91,7 @@ fn lever(profile: &MachineProfile, pool: &Pool, l: &PoolLimit, physical: Option<
             let commit = w.commit_limit_bytes?;
             let files = w.page_file_total_bytes().unwrap_or_else(|| commit.saturating_sub(profile.memory.total_bytes.unwrap_or(commit)));
             let ram_part = commit.saturating_sub(files);
-            let want = ram_limit_for(charged);
+            let want = headroom::ram_to_hold(charged);
             let total = want.saturating_sub(ram_part).div_ceil(GIB) * GIB;
             Some(
                 pending(subject, AdviceId::GrowPageFile)
