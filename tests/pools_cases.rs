@@ -69,7 +69,11 @@ fn ram_to_hold(need: u64) -> u64 {
 }
 
 fn all_pools_fit(v: &Value) -> bool {
-    v["pools"].as_array().unwrap().iter().all(|p| p["fits"] != false)
+    v["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["fits"] != false)
 }
 
 /// A Slurm job with `--mem=16G` on a 512 GB node, a 13B model (13,015,864,320 parameters)
@@ -84,7 +88,14 @@ fn slurm_job_limit_is_raised_never_modules() {
         v["memory"]["total_bytes"] = json!(528_000_000_000u64);
         v["memory"]["limit_bytes"] = json!(16 * GIB);
     });
-    let args = ["--preset", "llama2-13b", "--strategy", "fsdp", "--gpus-per-node", "8"];
+    let args = [
+        "--preset",
+        "llama2-13b",
+        "--strategy",
+        "fsdp",
+        "--gpus-per-node",
+        "8",
+    ];
     let v = advise(&p, &args);
     let peak = 8 * 2 * 13_015_864_320u64 + 2 * GIB + 8 * 3 * GIB;
     let ram = pool(&v, "ram");
@@ -122,7 +133,16 @@ fn mac_metal_share_is_raised_with_its_value() {
         v["memory"]["total_bytes"] = json!(16 * GIB);
         v["gpus"][0]["name"] = json!("Apple M2 8-core GPU");
     });
-    let args = ["--preset", "llama2-13b", "--inference", "llama-cpp", "--weights", "q4_k_m", "--context-len", "4096"];
+    let args = [
+        "--preset",
+        "llama2-13b",
+        "--inference",
+        "llama-cpp",
+        "--weights",
+        "q4_k_m",
+        "--context-len",
+        "4096",
+    ];
     let v = advise(&p, &args);
     let weights = (13_015_864_320f64 * 4.85 / 8.0) as u64;
     let gpu = weights + 2 * 40 * 40 * 128 * 2 * 4096 + 512 * MIB;
@@ -134,7 +154,10 @@ fn mac_metal_share_is_raised_with_its_value() {
     assert_eq!(limit(unified, "physical")["check"]["fits"], true);
     assert_eq!(unified["fits"], false);
     // max(10.97 / 0.95, 10.97 + 0.5) = 11.55 GiB → 12 GiB = 12,288 MiB; 4 GiB left.
-    let want = ((gpu as f64 / 0.95).ceil() as u64).max(gpu + 512 * MIB).div_ceil(GIB) * GIB;
+    let want = ((gpu as f64 / 0.95).ceil() as u64)
+        .max(gpu + 512 * MIB)
+        .div_ceil(GIB)
+        * GIB;
     assert_eq!(want, 12 * GIB);
     let first = &v["recommendations"][0];
     assert_eq!(first["id"], "raise-gpu-wired-limit");
@@ -157,7 +180,20 @@ fn numa_binding_is_dropped_first() {
         v["memory"]["total_bytes"] = json!(528_000_000_000u64);
         v["memory"]["numa_nodes"] = json!([{"id": 0, "total_bytes": 264_000_000_000u64}, {"id": 1, "total_bytes": 264_000_000_000u64}]);
     });
-    let args = ["--numa-bind", "0", "--preset", "llama-3.1-405b", "--inference", "llama-cpp", "--weights", "int8", "--n-gpu-layers", "30", "--gpus-per-node", "8"];
+    let args = [
+        "--numa-bind",
+        "0",
+        "--preset",
+        "llama-3.1-405b",
+        "--inference",
+        "llama-cpp",
+        "--weights",
+        "int8",
+        "--n-gpu-layers",
+        "30",
+        "--gpus-per-node",
+        "8",
+    ];
     let v = advise(&p, &args);
     let weights = (405_853_388_800f64 * 1.0625) as u64;
     let host_weights = weights - (weights as f64 * 30.0 / 126.0) as u64;
@@ -192,7 +228,16 @@ fn windows_commit_limit_grows_the_page_file() {
         let total = v["memory"]["total_bytes"].as_u64().unwrap();
         v["windows"]["commit_limit_bytes"] = json!(total + 8 * GIB);
     });
-    let args = ["--preset", "qwen3-30b-a3b", "--finetune", "lora", "--loading", "every-rank", "--gpus-per-node", "1"];
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--finetune",
+        "lora",
+        "--loading",
+        "every-rank",
+        "--gpus-per-node",
+        "1",
+    ];
     let v = advise(&p, &args);
     let ram = pool(&v, "ram");
     let commit = limit(ram, "commit-limit");
@@ -202,12 +247,21 @@ fn windows_commit_limit_grows_the_page_file() {
     let ram_part = commit["bytes"].as_u64().unwrap() - 8 * GIB;
     let total = (ram_to_hold(host + 2 * GIB) - ram_part).div_ceil(GIB) * GIB;
     let recs = v["recommendations"].as_array().unwrap();
-    let at = recs.iter().position(|r| r["id"] == "grow-page-file").expect("grow-page-file");
-    let hardware = recs.iter().position(|r| r["kind"] == "hardware").unwrap_or(usize::MAX);
+    let at = recs
+        .iter()
+        .position(|r| r["id"] == "grow-page-file")
+        .expect("grow-page-file");
+    let hardware = recs
+        .iter()
+        .position(|r| r["kind"] == "hardware")
+        .unwrap_or(usize::MAX);
     assert!(at < hardware);
     assert!(recs[..at].iter().all(|r| r["kind"] == "setting"));
     let r = &recs[at];
-    assert_eq!(r["apply"], json!(["--page-file", format!("{}GiB", total / GIB)]));
+    assert_eq!(
+        r["apply"],
+        json!(["--page-file", format!("{}GiB", total / GIB)])
+    );
     let after = applied(&p, &args, r);
     assert_eq!(after["training_memory"]["fits"], true);
     assert!(all_pools_fit(&after));
@@ -226,7 +280,18 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
         v["gpus"][0]["vendor"] = json!("nvidia");
         v["gpus"][0]["name"] = json!("Orin (nvgpu)");
     });
-    let args = ["--workload", "coco-detector", "--num-workers", "4", "--batch-size", "16", "--preset", "resnet50", "--precision", "fp32"];
+    let args = [
+        "--workload",
+        "coco-detector",
+        "--num-workers",
+        "4",
+        "--batch-size",
+        "16",
+        "--preset",
+        "resnet50",
+        "--precision",
+        "fp32",
+    ];
     let v = advise(&p, &args);
     let unified = pool(&v, "unified");
     let charged: u64 = unified["consumers"]

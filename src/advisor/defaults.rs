@@ -74,6 +74,8 @@ mod tests {
             vram_total_bytes: (!unified).then_some(24 << 30),
             vram_used_bytes: None,
             unified_memory: unified,
+            carveout_bytes: None,
+            gtt_bytes: None,
             pcie: None,
             driver_version: None,
             utilization_percent: None,

@@ -155,14 +155,23 @@ pub fn workload_consumers(w: &WorkloadResult, with_plan: bool, windows: bool) ->
     let worker_bytes: u64 = b
         .items
         .iter()
-        .filter(|i| matches!(i.id, BudgetItemId::Workers | BudgetItemId::WorkerIndexCopies))
+        .filter(|i| {
+            matches!(
+                i.id,
+                BudgetItemId::Workers | BudgetItemId::WorkerIndexCopies
+            )
+        })
         .map(|i| i.bytes)
         .fold(0, u64::saturating_add);
     let rest = b
         .working_set_bytes
         .saturating_sub(counted_by_plan)
         .saturating_sub(worker_bytes);
-    let main_commit = if with_plan { 0 } else { CUDA_LIBRARY_COMMIT_BYTES };
+    let main_commit = if with_plan {
+        0
+    } else {
+        CUDA_LIBRARY_COMMIT_BYTES
+    };
     let mut out = vec![Consumer {
         subject: Subject::Workload,
         id: ConsumerId::Host,

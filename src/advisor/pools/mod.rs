@@ -94,11 +94,27 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             }
         }
         let mut limits = host_limits(profile, windows, 0);
-        limits.extend(unified_gpu_limits(profile, size, engine_claims.iter().flatten().next().copied()));
-        out.push(judge("unified".into(), PoolKind::Unified, size, consumers, limits));
+        limits.extend(unified_gpu_limits(
+            profile,
+            size,
+            engine_claims.iter().flatten().next().copied(),
+        ));
+        out.push(judge(
+            "unified".into(),
+            PoolKind::Unified,
+            size,
+            consumers,
+            limits,
+        ));
     } else {
         let limits = host_limits(profile, windows, steady);
-        out.push(judge("ram".into(), PoolKind::HostRam, ram.mem_total_bytes, host, limits));
+        out.push(judge(
+            "ram".into(),
+            PoolKind::HostRam,
+            ram.mem_total_bytes,
+            host,
+            limits,
+        ));
         for g in profile.gpus.iter().filter(|g| !g.unified_memory) {
             let consumers = plan_mem
                 .iter()
@@ -107,9 +123,23 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                 .collect();
             let limits = g
                 .vram_total_bytes
-                .map(|b| vec![limit(LimitId::Physical, b, Provenance::Detected, Scope::All, None)])
+                .map(|b| {
+                    vec![limit(
+                        LimitId::Physical,
+                        b,
+                        Provenance::Detected,
+                        Scope::All,
+                        None,
+                    )]
+                })
                 .unwrap_or_default();
-            out.push(judge(format!("gpu{}", g.index), PoolKind::Vram, g.vram_total_bytes, consumers, limits));
+            out.push(judge(
+                format!("gpu{}", g.index),
+                PoolKind::Vram,
+                g.vram_total_bytes,
+                consumers,
+                limits,
+            ));
         }
     }
     out
@@ -132,7 +162,11 @@ pub fn subject_fits(pools: &[Pool], subject: Subject) -> Option<bool> {
 /// A plan's verdict with the pools' read in: a pool that doesn't fit fails it; pools that all
 /// fit replace the plan's own RAM and VRAM checks (which judge each side alone), keeping its
 /// other checks (`others`: NVMe space).
-pub fn with_pools(own: Option<bool>, pools: Option<bool>, others: Option<Option<bool>>) -> Option<bool> {
+pub fn with_pools(
+    own: Option<bool>,
+    pools: Option<bool>,
+    others: Option<Option<bool>>,
+) -> Option<bool> {
     match pools {
         Some(false) => Some(false),
         Some(true) => all_fit(&[Some(Some(true)), others]),
@@ -140,7 +174,13 @@ pub fn with_pools(own: Option<bool>, pools: Option<bool>, others: Option<Option<
     }
 }
 
-fn limit(id: LimitId, bytes: u64, source: Provenance, scope: Scope, lever: Option<AdviceId>) -> PoolLimit {
+fn limit(
+    id: LimitId,
+    bytes: u64,
+    source: Provenance,
+    scope: Scope,
+    lever: Option<AdviceId>,
+) -> PoolLimit {
     PoolLimit {
         id,
         bytes,
@@ -162,22 +202,53 @@ fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Ve
     let m = &profile.memory;
     if let Some(t) = m.total_bytes {
         let wsl = m.wsl.as_ref().is_some_and(|w| w.is_wsl2());
-        let mut l = limit(LimitId::Physical, t, Provenance::Detected, Scope::All, wsl.then_some(AdviceId::WslRaiseMemory));
+        let mut l = limit(
+            LimitId::Physical,
+            t,
+            Provenance::Detected,
+            Scope::All,
+            wsl.then_some(AdviceId::WslRaiseMemory),
+        );
         l.loading_only = loading_only;
         out.push(l);
     }
-    if let Some(l) = m.limit_bytes.filter(|l| m.total_bytes.is_none_or(|t| *l < t)) {
-        out.push(limit(LimitId::JobLimit, l, Provenance::Detected, Scope::All, Some(AdviceId::RaiseLimit)));
+    if let Some(l) = m
+        .limit_bytes
+        .filter(|l| m.total_bytes.is_none_or(|t| *l < t))
+    {
+        out.push(limit(
+            LimitId::JobLimit,
+            l,
+            Provenance::Detected,
+            Scope::All,
+            Some(AdviceId::RaiseLimit),
+        ));
     }
     if let Some(node) = m.numa_bind {
-        let bytes = m.numa_nodes.iter().find(|n| n.id == node).and_then(|n| n.total_bytes);
+        let bytes = m
+            .numa_nodes
+            .iter()
+            .find(|n| n.id == node)
+            .and_then(|n| n.total_bytes);
         if let Some(b) = bytes.filter(|_| m.numa_nodes.len() > 1) {
-            out.push(limit(LimitId::NumaBinding, b, Provenance::Detected, Scope::All, Some(AdviceId::DropNumaBinding)));
+            out.push(limit(
+                LimitId::NumaBinding,
+                b,
+                Provenance::Detected,
+                Scope::All,
+                Some(AdviceId::DropNumaBinding),
+            ));
         }
     }
     if windows {
         if let Some(c) = profile.windows.as_ref().and_then(|w| w.commit_limit_bytes) {
-            out.push(limit(LimitId::CommitLimit, c, Provenance::Detected, Scope::Commit, Some(AdviceId::GrowPageFile)));
+            out.push(limit(
+                LimitId::CommitLimit,
+                c,
+                Provenance::Detected,
+                Scope::Commit,
+                Some(AdviceId::GrowPageFile),
+            ));
         }
     }
     out
@@ -185,29 +256,68 @@ fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Ve
 
 /// The limits on a unified pool's GPU side: Apple's working set, an AMD APU's carve-out + GTT,
 /// vLLM's share of the pool.
-fn unified_gpu_limits(profile: &MachineProfile, size: Option<u64>, engine_share: Option<f64>) -> Vec<PoolLimit> {
+fn unified_gpu_limits(
+    profile: &MachineProfile,
+    size: Option<u64>,
+    engine_share: Option<f64>,
+) -> Vec<PoolLimit> {
     let mut out = Vec::new();
     if let Some(w) = crate::advisor::unified::apple_gpu_working_set(profile) {
-        out.push(limit(LimitId::GpuWorkingSet, w.bytes, w.source, Scope::Gpu, Some(AdviceId::RaiseGpuWiredLimit)));
+        out.push(limit(
+            LimitId::GpuWorkingSet,
+            w.bytes,
+            w.source,
+            Scope::Gpu,
+            Some(AdviceId::RaiseGpuWiredLimit),
+        ));
     }
     let amd = profile
         .gpus
         .iter()
         .find(|g| g.vendor == GpuVendor::Amd && g.unified_memory && g.gtt_bytes.is_some());
     if let Some(g) = amd {
-        let bytes = g.carveout_bytes.unwrap_or(0).saturating_add(g.gtt_bytes.unwrap_or(0));
-        out.push(limit(LimitId::Gtt, bytes, Provenance::Detected, Scope::Gpu, Some(AdviceId::RaiseGttLimit)));
+        let bytes = g
+            .carveout_bytes
+            .unwrap_or(0)
+            .saturating_add(g.gtt_bytes.unwrap_or(0));
+        out.push(limit(
+            LimitId::Gtt,
+            bytes,
+            Provenance::Detected,
+            Scope::Gpu,
+            Some(AdviceId::RaiseGttLimit),
+        ));
     }
     if let (Some(s), Some(share)) = (size, engine_share) {
         let bytes = crate::units::saturating_bytes(s as f64 * share);
-        out.push(limit(LimitId::EngineShare, bytes, Provenance::Entered, Scope::Gpu, Some(AdviceId::LowerGpuMemoryUtilization)));
+        out.push(limit(
+            LimitId::EngineShare,
+            bytes,
+            Provenance::Entered,
+            Scope::Gpu,
+            Some(AdviceId::LowerGpuMemoryUtilization),
+        ));
     }
     out
 }
 
 /// Charges `consumers` to every limit and gives the pool its verdict.
-fn judge(name: String, kind: PoolKind, size: Option<u64>, consumers: Vec<Consumer>, mut limits: Vec<PoolLimit>) -> Pool {
-    let mut pool = Pool { name, kind, size_bytes: size, consumers, limits: Vec::new(), fits: None, binding: None };
+fn judge(
+    name: String,
+    kind: PoolKind,
+    size: Option<u64>,
+    consumers: Vec<Consumer>,
+    mut limits: Vec<PoolLimit>,
+) -> Pool {
+    let mut pool = Pool {
+        name,
+        kind,
+        size_bytes: size,
+        consumers,
+        limits: Vec::new(),
+        fits: None,
+        binding: None,
+    };
     let commit = limits.iter().any(|l| l.id == LimitId::CommitLimit);
     for l in &mut limits {
         // On Windows a one-time loading peak may page out when the commit limit covers it.
@@ -229,8 +339,15 @@ fn judge(name: String, kind: PoolKind, size: Option<u64>, consumers: Vec<Consume
         l.check = CapacityCheck::new(margin_kind, charged, Some(l.bytes));
     }
     if !pool.consumers.is_empty() && !limits.is_empty() {
-        pool.fits = all_fit(&limits.iter().map(|l| Some(l.check.fits)).collect::<Vec<_>>());
-        let room = |l: &&PoolLimit| l.check.headroom_bytes.unwrap_or(i64::MAX) - l.check.margin_bytes as i64;
+        pool.fits = all_fit(
+            &limits
+                .iter()
+                .map(|l| Some(l.check.fits))
+                .collect::<Vec<_>>(),
+        );
+        let room = |l: &&PoolLimit| {
+            l.check.headroom_bytes.unwrap_or(i64::MAX) - l.check.margin_bytes as i64
+        };
         pool.binding = limits.iter().min_by_key(room).map(|l| l.id);
     }
     pool.limits = limits;
