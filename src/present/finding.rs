@@ -201,6 +201,18 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
         }
         return fill_values(lang, msg, &values);
     }
+    if f.id == FindingId::PoolOverLimit {
+        // The limit is an id (`commit-limit`): named as the pool bar names it.
+        let mut values = f.values.clone();
+        if let Some(Quantity::Text(id)) = values.get("limit") {
+            let limit = serde_json::from_value(serde_json::Value::String(id.clone())).ok();
+            if let Some(l) = limit {
+                let word = super::pools::limit_name(lang, l).to_string();
+                values.insert("limit".into(), Quantity::Text(word));
+            }
+        }
+        return fill_values(lang, msg, &values);
+    }
     if f.id != FindingId::PlanTight {
         return fill_values(lang, msg, &f.values);
     }

@@ -61,15 +61,19 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
         host.extend(charge::workload_consumers(w, !plan_mem.is_empty(), windows));
     }
     let mut out = Vec::new();
-    let steady: u64 = plan_mem
+    // A one-time loading peak above the steady state that need not stay resident: on Windows
+    // with the commit limit known (the page file takes it; the commit limit counts it whole),
+    // or where the plan found the swap configured absorbs it (`training::plan_against`).
+    let commit_known = windows
+        && profile
+            .windows
+            .as_ref()
+            .is_some_and(|w| w.commit_limit_bytes.is_some());
+    let loading_only: u64 = plan_mem
         .iter()
-        .map(|p| {
-            if unified {
-                0
-            } else {
-                p.host_peak() - p.host_steady().min(p.host_peak())
-            }
-        })
+        .zip(&plan_swap_absorbed(plans))
+        .filter(|(_, absorbed)| commit_known || **absorbed)
+        .map(|(p, _)| p.host_peak() - p.host_steady().min(p.host_peak()))
         .sum();
     if unified {
         let size = ram.mem_total_bytes;
@@ -93,7 +97,7 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                 });
             }
         }
-        let mut limits = host_limits(profile, windows, 0);
+        let mut limits = host_limits(profile, windows, loading_only);
         limits.extend(unified_gpu_limits(
             profile,
             size,
@@ -107,7 +111,7 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             limits,
         ));
     } else {
-        let limits = host_limits(profile, windows, steady);
+        let limits = host_limits(profile, windows, loading_only);
         out.push(judge(
             "ram".into(),
             PoolKind::HostRam,
@@ -142,6 +146,17 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             ));
         }
     }
+    out
+}
+
+/// For each plan, in the order [`pools`] charges them (training, then inference): whether
+/// its own verdict found the configured swap absorbing its loading peak (it fits while its RAM
+/// check doesn't).
+fn plan_swap_absorbed(plans: &Plans<'_>) -> Vec<bool> {
+    let absorbed = |fits: Option<bool>, cpu: Option<bool>| fits == Some(true) && cpu == Some(false);
+    let mut out = Vec::new();
+    out.extend(plans.training.map(|t| absorbed(t.fits, t.cpu.fits)));
+    out.extend(plans.inference.map(|m| absorbed(m.fits, m.cpu.fits)));
     out
 }
 
@@ -195,8 +210,8 @@ fn limit(
 
 /// The limits in front of host RAM (or of a unified pool, all consumers): `MemTotal` (under
 /// WSL2 WSL's `memory=`, a lever), the job's cgroup limit, a NUMA binding, Windows' commit limit.
-/// `loading_only` is host bytes of a one-time loading peak that Windows may page out when the
-/// commit limit covers it, so the physical limit counts the rest.
+/// `loading_only` is host bytes of a one-time loading peak that may leave RAM (Windows' page
+/// file under the commit limit, swap that absorbs it), so the physical limit counts the rest.
 fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Vec<PoolLimit> {
     let mut out = Vec::new();
     let m = &profile.memory;
@@ -216,13 +231,15 @@ fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Ve
         .limit_bytes
         .filter(|l| m.total_bytes.is_none_or(|t| *l < t))
     {
-        out.push(limit(
+        let mut l = limit(
             LimitId::JobLimit,
             l,
             Provenance::Detected,
             Scope::All,
             Some(AdviceId::RaiseLimit),
-        ));
+        );
+        l.loading_only = loading_only;
+        out.push(l);
     }
     if let Some(node) = m.numa_bind {
         let bytes = m
@@ -318,10 +335,8 @@ fn judge(
         fits: None,
         binding: None,
     };
-    let commit = limits.iter().any(|l| l.id == LimitId::CommitLimit);
     for l in &mut limits {
-        // On Windows a one-time loading peak may page out when the commit limit covers it.
-        let loading_only = if commit { l.loading_only } else { 0 };
+        let loading_only = l.loading_only;
         let charged = match l.id {
             // vLLM's share holds its weights and KV cache, not its own claim.
             LimitId::EngineShare => pool

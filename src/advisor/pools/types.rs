@@ -75,8 +75,8 @@ pub struct PoolLimit {
     /// The change that moves it, when one does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lever: Option<AdviceId>,
-    /// Host bytes of a one-time loading peak that Windows may page out (the physical limit of a
-    /// pool with a commit limit counts the rest); 0 elsewhere.
+    /// Host bytes of a one-time loading peak that may leave RAM (Windows' page file under its
+    /// commit limit, or swap the plan found absorbing it): the physical limit counts the rest.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub loading_only: u64,
     /// What the consumers in its scope charge, against it, with the margin of
