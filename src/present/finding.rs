@@ -202,8 +202,12 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
         return fill_values(lang, msg, &values);
     }
     if f.id == FindingId::PoolOverLimit {
-        // The limit is an id (`commit-limit`): named as the pool bar names it.
+        // The pool and the limit are ids (`unified`, `commit-limit`): named as the bar names them.
         let mut values = f.values.clone();
+        if let Some(Quantity::Text(name)) = values.get("pool") {
+            let word = super::pools::pool_name(lang, name);
+            values.insert("pool".into(), Quantity::Text(word));
+        }
         if let Some(Quantity::Text(id)) = values.get("limit") {
             let limit = serde_json::from_value(serde_json::Value::String(id.clone())).ok();
             if let Some(l) = limit {

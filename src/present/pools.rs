@@ -59,6 +59,18 @@ fn consumer(lang: Lang, id: ConsumerId) -> &'static str {
     )
 }
 
+/// A pool's name (`unified`, `ram`, `gpu0`) in `lang`.
+pub fn pool_name(lang: Lang, name: &str) -> String {
+    match name {
+        "unified" => tr(lang, Msg::PoolNameUnified).to_string(),
+        "ram" => tr(lang, Msg::PoolNameRam).to_string(),
+        n => match n.strip_prefix("gpu") {
+            Some(i) => trf(lang, Msg::PoolNameGpu, &[("index", i)]),
+            None => n.to_string(),
+        },
+    }
+}
+
 /// The limit's name in `lang`.
 pub fn limit_name(lang: Lang, id: LimitId) -> &'static str {
     tr(
@@ -81,7 +93,7 @@ fn bar(lang: Lang, p: &Pool) -> PoolBar {
         title: trf(
             lang,
             Msg::PoolTitle,
-            &[("pool", &p.name), ("size", &format::size(size))],
+            &[("pool", &pool_name(lang, &p.name)), ("size", &format::size(size))],
         ),
         size_gib: size as f64 / GIB,
         segments: p
