@@ -381,4 +381,21 @@ advice_ids! {
         cost "advice.cost.fewer",
         "The DataLoader settings that fit together: the largest batch, then pinned memory, then \
          the largest `prefetch_factor`";
+    /// The job may then take both sockets' memory; its threads reach the far node's RAM over
+    /// the socket link.
+    DropNumaBinding "drop-numa-binding" => Os, Nothing,
+        cost "advice.cost.os",
+        "Drop the NUMA memory binding (`numactl -m NODE`): bind to every node or interleave \
+         (`numactl --interleave=all`)";
+    /// What the GPU may then map, the OS and every other program lose.
+    RaiseGttLimit "raise-gtt-limit" => Os, Nothing,
+        cost "advice.cost.os",
+        "AMD APU: raise the GPU's GTT limit (`amdgpu.gttsize`, `ttm.pages_limit`) or the BIOS \
+         carve-out";
+    /// vLLM claims that share of the whole unified pool; the rest is left to the OS and the
+    /// host side.
+    LowerGpuMemoryUtilization "lower-gpu-memory-utilization" => Setting, Nothing,
+        cost "advice.cost.os",
+        "vLLM on a unified pool: a lower `gpu_memory_utilization`, so the OS and the host side \
+         keep the rest";
 }

@@ -104,7 +104,12 @@ fn capacity(cx: &Context<'_>, out: &mut Vec<Finding>) {
     // raising WSL's cap when that is what holds RAM down.
     let wsl = super::wsl::findings(cx.profile, ram, vram);
     let mut add: Vec<AdviceId> = wsl.iter().flat_map(|f| f.recommendations.clone()).collect();
-    add.push(super::buying::purchase::add_ram_rec(cx.profile));
+    // A job limit below the machine's RAM is raised, never bought around (issue 31).
+    add.push(if ram.limited_by_cgroup {
+        AdviceId::RaiseLimit
+    } else {
+        super::buying::purchase::add_ram_rec(cx.profile)
+    });
     // The WSL recommendation's numbers travel with it.
     let with_wsl = |mut f: Finding| {
         for w in &wsl {

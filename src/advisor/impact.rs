@@ -38,6 +38,7 @@ pub fn cost(id: FindingId) -> Cost {
     use FindingId as F;
     match id {
         F::TrainingDoesNotFit
+        | F::PoolOverLimit
         | F::WorkloadRamExceeded
         | F::CacheDoesNotFit
         | F::PlanTight

@@ -21,6 +21,7 @@ pub mod inference;
 pub mod knobs;
 pub mod native;
 pub mod overhead;
+pub mod pools;
 pub mod ratio;
 pub mod recommend;
 pub mod redacted;
@@ -115,6 +116,10 @@ pub struct Assessment {
     /// defaults for every stage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bandwidth: Option<bandwidth::Bandwidth>,
+    /// The machine's memory pools, each with its consumers, its limits and its verdict
+    /// ([`pools::pools`]); empty in files written before them.
+    #[serde(default)]
+    pub pools: Vec<pools::Pool>,
 }
 
 impl Assessment {
@@ -181,10 +186,12 @@ fn subject_outcome(a: &Assessment, subject: recommend::Subject) -> Option<recomm
     match subject {
         S::Training => a.training_memory.as_ref().map(training::outcome_of),
         S::Inference => a.inference_memory.as_ref().map(inference::outcome_of),
-        S::Workload => a
-            .workload
-            .as_ref()
-            .map(|w| workload::levers::outcome(w, a.profile.memory.shm_bytes)),
+        S::Workload => a.workload.as_ref().map(|w| {
+            let mut o = workload::levers::outcome(w, a.profile.memory.shm_bytes);
+            o.fits = pools::with_pools(o.fits, pools::subject_fits(&a.pools, S::Workload), None)
+                .filter(|_| o.fits != Some(false));
+            o
+        }),
         S::Machine => None,
     }
 }
@@ -256,6 +263,27 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         pipeline: workload::view::pipeline_view(&rates, workload.as_ref()),
         ..bw
     });
+    // The pools: every plan's consumers against every limit; the plans' verdicts read them.
+    let mut training_memory = training_memory;
+    let mut inference_memory = inference_memory;
+    let pools = pools::pools(
+        profile,
+        &memory,
+        &pools::Plans {
+            training: training_memory.as_ref(),
+            inference: inference_memory.as_ref(),
+            workload: workload.as_ref(),
+        },
+    );
+    if let Some(t) = training_memory.as_mut() {
+        let by_pools = pools::subject_fits(&pools, recommend::Subject::Training);
+        t.fits = pools::with_pools(t.fits, by_pools, t.nvme.map(|n| n.fits));
+    }
+    if let Some(m) = inference_memory.as_mut() {
+        let by_pools = pools::subject_fits(&pools, recommend::Subject::Inference);
+        m.fits = pools::with_pools(m.fits, by_pools, None);
+    }
+    recommendations.extend(pools::levers::levers(profile, &pools));
     let cx = finder::Context {
         profile,
         ram: &memory,
@@ -268,6 +296,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     };
     let mut findings = finder::findings(&cx);
     findings.extend(wsl::findings(profile, &memory, &vram));
+    findings.extend(pools::findings::findings(&pools));
     if let Some(b) = &bandwidth {
         findings.extend(bandwidth::findings(b));
     }
@@ -335,5 +364,6 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         workload,
         recommendations,
         bandwidth,
+        pools,
     }
 }

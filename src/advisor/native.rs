@@ -66,6 +66,8 @@ struct Writer {
     kubernetes: Vec<String>,
     wslconfig: Vec<String>,
     windows: Vec<String>,
+    slurm: Vec<String>,
+    sysctl: Vec<String>,
 }
 
 fn whole(v: V) -> Option<u64> {
@@ -310,6 +312,31 @@ impl Writer {
                     "volumes:\n  - name: dshm\n    emptyDir:\n      medium: Memory\n      sizeLimit: {g}Gi\nvolumeMounts:\n  - name: dshm\n    mountPath: /dev/shm"
                 ));
             }
+            // Slurm's `--mem` takes a size with a unit suffix (K, M, G, T; sbatch(1)); Docker's
+            // `--memory` likewise (b, k, m, g; docker run reference).
+            (K::MemoryLimit, V::Whole(b)) => {
+                let g = gib(b);
+                self.slurm.push(format!("#SBATCH --mem={g}G"));
+                self.docker.push(format!("docker run --memory={g}g …"));
+            }
+            // `iogpu.wired_limit_mb` is in MiB (macOS 14+; until the next reboot).
+            (K::GpuWiredLimit, V::Whole(b)) => {
+                self.sysctl
+                    .push(format!("sudo sysctl iogpu.wired_limit_mb={}", b >> 20));
+            }
+            // amdgpu's `gttsize` is in MiB; TTM's `pages_limit` counts 4 KiB pages (kernel
+            // docs, amdgpu module parameters).
+            (K::Gtt, V::Whole(b)) => {
+                self.sysctl.push(format!(
+                    "kernel command line: amdgpu.gttsize={} ttm.pages_limit={}",
+                    b >> 20,
+                    b / 4096
+                ));
+            }
+            (K::PageFile, V::Whole(b)) => self.windows.push(format!(
+                "System Properties → Advanced → Performance: Settings → Advanced → Virtual memory: Change → Custom size: maximum {} MB (on an SSD)",
+                b >> 20
+            )),
             (K::WslMemory, V::Whole(b)) => {
                 self.wslconfig.push(format!(
                     "[wsl2]\nmemory={}",
@@ -323,7 +350,7 @@ impl Writer {
     /// Changes no knob spells: by the advice id.
     fn by_id(&mut self, r: &Recommendation) {
         match r.id {
-            AdviceId::GrowPageFile => self.windows.push(
+            AdviceId::GrowPageFile if self.windows.is_empty() => self.windows.push(
                 "System Properties → Advanced → Performance: Settings → Advanced → Virtual memory: Change → System managed size (on an SSD)"
                     .into(),
             ),
@@ -392,6 +419,8 @@ impl Writer {
         }
         add(Tool::Docker, self.docker.join("\n"));
         add(Tool::Kubernetes, self.kubernetes.join("\n"));
+        add(Tool::Slurm, self.slurm.join("\n"));
+        add(Tool::Sysctl, self.sysctl.join("\n"));
         add(Tool::Wslconfig, self.wslconfig.join("\n"));
         add(Tool::Windows, self.windows.join("\n"));
         out

@@ -28,6 +28,53 @@ pub struct MachineChange {
     /// RAM for a steady state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap_bytes: Option<u64>,
+    /// The job's memory limit (a cgroup's: Slurm's `--mem`, a container's `--memory`):
+    /// `memory.limit_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_limit_bytes: Option<u64>,
+    /// Apple Silicon: `iogpu.wired_limit_mb`, the GPU's working-set limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_wired_limit_bytes: Option<u64>,
+    /// Windows: the page files' total size; the commit limit becomes RAM plus it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_file_bytes: Option<u64>,
+    /// An AMD APU's GTT size (`amdgpu.gttsize`, with `ttm.pages_limit` to match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gtt_bytes: Option<u64>,
+    /// The NUMA binding (`numactl -m NODE`), or none (`--numa-bind all`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numa_bind: Option<NumaBind>,
+}
+
+/// A job's NUMA binding as a what-if sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NumaBind {
+    /// Every node (no binding, or `numactl --interleave=all`).
+    All,
+    /// Bound to this node's memory (`numactl -m NODE`).
+    Node(u32),
+}
+
+/// The `--numa-bind` values: `all`, then nodes 0–7 (the knob's choices).
+pub const NUMA_BIND_NAMES: &[&str] = &["all", "0", "1", "2", "3", "4", "5", "6", "7"];
+
+impl NumaBind {
+    /// Its name as `--numa-bind` takes it (`all`, `0`); `None` for a node beyond 7.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            NumaBind::All => Some(NUMA_BIND_NAMES[0]),
+            NumaBind::Node(n) => NUMA_BIND_NAMES.get(n as usize + 1).copied(),
+        }
+    }
+
+    /// The binding a `--numa-bind` value names (`all` or a node number).
+    pub fn parse(s: &str) -> Option<NumaBind> {
+        match s.trim() {
+            "all" => Some(NumaBind::All),
+            n => n.parse().ok().map(NumaBind::Node),
+        }
+    }
 }
 
 impl MachineChange {
@@ -62,5 +109,49 @@ pub fn apply(profile: &MachineProfile, change: &MachineChange) -> MachineProfile
     if let Some(b) = change.swap_bytes {
         p.memory.swap_total_bytes = Some(b);
     }
+    apply_limits(&mut p, change);
     p
+}
+
+/// The soft limits of `change` applied to `p`: the job limit, the GPU's wired limit, the page
+/// file (and with it the commit limit), the GTT, the NUMA binding.
+fn apply_limits(p: &mut MachineProfile, change: &MachineChange) {
+    if let Some(b) = change.memory_limit_bytes {
+        p.memory.limit_bytes = Some(b);
+    }
+    if let Some(b) = change.gpu_wired_limit_bytes {
+        let m = p.macos.get_or_insert_with(Default::default);
+        m.gpu_wired_limit_bytes = Some(b);
+        m.gpu_wired_limit_default = Some(false);
+    }
+    if let Some(b) = change.page_file_bytes {
+        let ram = p.memory.total_bytes;
+        let w = p.windows.get_or_insert_with(Default::default);
+        // The commit limit is RAM plus the page files (`GlobalMemoryStatusEx`'s
+        // `ullTotalPageFile`): the RAM part is kept.
+        let ram_part = match (w.commit_limit_bytes, w.page_file_total_bytes()) {
+            (Some(c), Some(f)) => Some(c.saturating_sub(f)),
+            _ => ram,
+        };
+        w.commit_limit_bytes = ram_part.map(|r| r.saturating_add(b));
+        w.page_files = Some(vec![crate::profile::PageFile {
+            path: "C:\\pagefile.sys".into(),
+            sizing: None,
+            initial_bytes: Some(b),
+            maximum_bytes: Some(b),
+            size_bytes: Some(b),
+            used_bytes: None,
+            peak_bytes: None,
+        }]);
+    }
+    if let Some(b) = change.gtt_bytes {
+        for g in p.gpus.iter_mut().filter(|g| g.gtt_bytes.is_some()) {
+            g.gtt_bytes = Some(b);
+        }
+    }
+    match change.numa_bind {
+        Some(NumaBind::All) => p.memory.numa_bind = None,
+        Some(NumaBind::Node(n)) => p.memory.numa_bind = Some(n),
+        None => {}
+    }
 }

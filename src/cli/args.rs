@@ -237,6 +237,25 @@ pub struct MachineArgs {
     /// one-time loading peak may spill into it.
     #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
     pub swap: Option<u64>,
+    /// What if the job's memory limit (Slurm `--mem`, a container's `--memory`) were SIZE: 64GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub memory_limit: Option<u64>,
+    /// What if Apple Silicon's GPU wired limit (`iogpu.wired_limit_mb`) were SIZE: 24GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub gpu_wired_limit: Option<u64>,
+    /// What if Windows' page files totalled SIZE (the commit limit is RAM plus them): 48GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub page_file: Option<u64>,
+    /// What if an AMD APU's GTT were SIZE (`amdgpu.gttsize`): 96GiB.
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size)]
+    pub gtt: Option<u64>,
+    /// What if the job's memory were bound to NUMA node NODE (`numactl -m NODE`), or to all.
+    #[arg(long, value_name = "NODE", value_parser = parse_numa_bind)]
+    pub numa_bind: Option<crate::advisor::whatif::NumaBind>,
+}
+
+fn parse_numa_bind(s: &str) -> Result<crate::advisor::whatif::NumaBind, String> {
+    crate::advisor::whatif::NumaBind::parse(s).ok_or_else(|| format!("{s}: all or a node number"))
 }
 
 impl MachineArgs {
@@ -247,6 +266,11 @@ impl MachineArgs {
             wsl_memory_bytes: self.wsl_memory,
             ram_bytes: self.ram,
             swap_bytes: self.swap,
+            memory_limit_bytes: self.memory_limit,
+            gpu_wired_limit_bytes: self.gpu_wired_limit,
+            page_file_bytes: self.page_file,
+            gtt_bytes: self.gtt,
+            numa_bind: self.numa_bind,
         }
     }
 

@@ -395,6 +395,11 @@ fn fallback(args: &Args, reason: &str) -> ExitCode {
         wsl_memory: None,
         ram: None,
         swap: None,
+        memory_limit: None,
+        gpu_wired_limit: None,
+        page_file: None,
+        gtt: None,
+        numa_bind: None,
     };
     let no_inference = inference_args::InferenceArgs::default();
     let code = match assessment(lang, &machines, &none, &no_workload, &no_inference, false) {

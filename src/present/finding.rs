@@ -25,6 +25,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingContainerLimitBelowRamTitle,
             Msg::FindingContainerLimitBelowRamExplain,
         ),
+        F::PoolOverLimit => (
+            Msg::FindingPoolOverLimitTitle,
+            Msg::FindingPoolOverLimitExplain,
+        ),
         F::UnifiedMemory => (
             Msg::FindingUnifiedMemoryTitle,
             Msg::FindingUnifiedMemoryExplain,
@@ -194,6 +198,22 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
         let mut values = f.values.clone();
         if let Some(Quantity::Number(n)) = values.get("per_pixel") {
             values.insert("per_pixel".into(), Quantity::Text(format!("{n:.3}")));
+        }
+        return fill_values(lang, msg, &values);
+    }
+    if f.id == FindingId::PoolOverLimit {
+        // The pool and the limit are ids (`unified`, `commit-limit`): named as the bar names them.
+        let mut values = f.values.clone();
+        if let Some(Quantity::Text(name)) = values.get("pool") {
+            let word = super::pools::pool_name(lang, name);
+            values.insert("pool".into(), Quantity::Text(word));
+        }
+        if let Some(Quantity::Text(id)) = values.get("limit") {
+            let limit = serde_json::from_value(serde_json::Value::String(id.clone())).ok();
+            if let Some(l) = limit {
+                let word = super::pools::limit_name(lang, l).to_string();
+                values.insert("limit".into(), Quantity::Text(word));
+            }
         }
         return fill_values(lang, msg, &values);
     }

@@ -22,6 +22,7 @@ pub mod monitor;
 pub mod names;
 pub mod notes;
 pub mod parts;
+pub mod pools;
 pub mod price_errors;
 pub mod provenance;
 pub mod purchase;

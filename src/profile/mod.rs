@@ -138,6 +138,11 @@ pub struct Memory {
     /// NUMA nodes (`/sys/devices/system/node/node*/meminfo`); empty when unread.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub numa_nodes: Vec<NumaNode>,
+    /// The NUMA node this job's memory is bound to (`numactl -m NODE`, a Slurm job's
+    /// `--mem-bind`): only that node's RAM is its to use. `None`: not bound (or not known);
+    /// entered with `advise --numa-bind NODE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub numa_bind: Option<u32>,
     /// `vm.swappiness` (0–200).
     pub swappiness: Option<u32>,
     /// Transparent huge pages mode.

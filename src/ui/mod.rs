@@ -10,6 +10,7 @@ pub mod gauge;
 pub mod panels;
 pub mod paragraph;
 pub mod path_prompt;
+pub mod pool_bar;
 pub mod settings;
 pub mod theme;
 

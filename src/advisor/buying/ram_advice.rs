@@ -109,7 +109,14 @@ pub fn recommendations(
         .platform
         .as_ref()
         .is_some_and(|p| p.kind == Some(crate::profile::PlatformKind::HostedNotebook));
-    if need.steady.is_some_and(|s| s <= usable) && !hosted {
+    // On Windows with the commit limit known, the page file is the commit limit's lever
+    // (`advisor::pools::levers`), sized against every process's commit charge.
+    let commit_known = crate::profile::is_windows(profile)
+        && profile
+            .windows
+            .as_ref()
+            .is_some_and(|w| w.commit_limit_bytes.is_some());
+    if need.steady.is_some_and(|s| s <= usable) && !hosted && !commit_known {
         if let Some(add) = swap_for_peak(profile, usable, hold).filter(|a| *a > 0) {
             let id = if crate::profile::is_windows(profile) {
                 R::GrowPageFile

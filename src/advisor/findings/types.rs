@@ -34,6 +34,9 @@ pub enum FindingId {
     ContainerLimitBelowRam,
     /// The GPU shares system RAM; the ratio does not apply.
     UnifiedMemory,
+    /// A memory pool's consumers together overflow one of its limits (`pool`, `limit`,
+    /// `needed`, `available`; [`crate::advisor::pools`]).
+    PoolOverLimit,
     /// Apple Silicon: the GPU may wire at most macOS's default share of the unified memory
     /// (estimated; `gpu_limit`, `ram`).
     GpuWiredLimitDefault,

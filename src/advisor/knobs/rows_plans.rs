@@ -96,4 +96,9 @@ pub const MACHINE: &[Knob] = &[
     row(M, K::WslMemory, "wsl-memory", &["wsl_memory_bytes"], Kind::Size, (None, D::Machine), None),
     row(M, K::Ram, "ram", &["ram_bytes"], Kind::Size, (None, D::Machine), None),
     row(M, K::Swap, "swap", &["swap_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::MemoryLimit, "memory-limit", &["memory_limit_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::GpuWiredLimit, "gpu-wired-limit", &["gpu_wired_limit_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::PageFile, "page-file", &["page_file_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::Gtt, "gtt", &["gtt_bytes"], Kind::Size, (None, D::Machine), None),
+    row(M, K::NumaBind, "numa-bind", &["numa_bind"], Kind::Choice(crate::advisor::whatif::NUMA_BIND_NAMES), (None, D::Machine), None),
 ];

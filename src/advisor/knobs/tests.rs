@@ -18,7 +18,7 @@ fn every_id_has_one_row_with_a_unique_flag_and_field() {
     let rows: Vec<&Knob> = all().collect();
     // Ids are numbered from 0 in declaration order: as many rows as ids, each id once, means
     // every id has its row.
-    assert_eq!(rows.len(), K::Swap as usize + 1);
+    assert_eq!(rows.len(), K::NumaBind as usize + 1);
     let mut ids: Vec<K> = rows.iter().map(|k| k.id).collect();
     ids.sort();
     ids.dedup();
@@ -165,6 +165,13 @@ fn cases() -> Vec<(K, &'static str, V)> {
         (K::WslMemory, "24GiB", V::Whole(24 << 30)),
         (K::Ram, "128GiB", V::Whole(128 << 30)),
         (K::Swap, "4GiB", V::Whole(4 << 30)),
+        // `#SBATCH --mem=232G` as the flag takes it: 232 × 2^30.
+        (K::MemoryLimit, "232GiB", V::Whole(232 << 30)),
+        // `iogpu.wired_limit_mb=12288`: 12 GiB.
+        (K::GpuWiredLimit, "12288MiB", V::Whole(12 << 30)),
+        (K::PageFile, "36GiB", V::Whole(36 << 30)),
+        (K::Gtt, "96GiB", V::Whole(96 << 30)),
+        (K::NumaBind, "all", V::Choice("all")),
     ]
 }
 
@@ -214,12 +221,24 @@ fn set_and_get(k: &Knob, v: V) -> Option<V> {
             served::get(&p, k.id)
         }
         Plan::Machine => {
+            if let V::Choice(name) = v {
+                let c = MachineChange {
+                    numa_bind: crate::advisor::whatif::NumaBind::parse(name),
+                    ..MachineChange::default()
+                };
+                return machine_settings(&c).first().map(|s| s.value);
+            }
             let V::Whole(b) = v else { return None };
             let c = MachineChange {
                 shm_bytes: (k.id == K::ShmSize).then_some(b),
                 wsl_memory_bytes: (k.id == K::WslMemory).then_some(b),
                 ram_bytes: (k.id == K::Ram).then_some(b),
                 swap_bytes: (k.id == K::Swap).then_some(b),
+                memory_limit_bytes: (k.id == K::MemoryLimit).then_some(b),
+                gpu_wired_limit_bytes: (k.id == K::GpuWiredLimit).then_some(b),
+                page_file_bytes: (k.id == K::PageFile).then_some(b),
+                gtt_bytes: (k.id == K::Gtt).then_some(b),
+                numa_bind: None,
             };
             machine_settings(&c).first().map(|s| s.value)
         }
@@ -426,6 +445,11 @@ fn every_workload_and_machine_field_is_a_field_of_the_json() {
         wsl_memory_bytes: Some(1),
         ram_bytes: Some(1),
         swap_bytes: Some(1),
+        memory_limit_bytes: Some(1),
+        gpu_wired_limit_bytes: Some(1),
+        page_file_bytes: Some(1),
+        gtt_bytes: Some(1),
+        numa_bind: Some(crate::advisor::whatif::NumaBind::Node(0)),
     };
     let machine = serde_json::to_value(c).expect("a change serialises");
     for k in all() {

@@ -201,6 +201,11 @@ pub enum KnobId {
     WslMemory,
     Ram,
     Swap,
+    MemoryLimit,
+    GpuWiredLimit,
+    PageFile,
+    Gtt,
+    NumaBind,
 }
 
 /// One knob: everything the command line, the scenario file, the window and the docs need to

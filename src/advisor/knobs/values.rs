@@ -108,13 +108,18 @@ pub fn changed<P>(
         .collect()
 }
 
-/// The settings of machine change `c`: `/dev/shm`, WSL's `memory=`, RAM, swap.
+/// The settings of machine change `c`: `/dev/shm`, WSL's `memory=`, RAM, swap, the job's memory
+/// limit, the GPU's wired limit, the page file, the GTT, the NUMA binding.
 pub fn machine_settings(c: &MachineChange) -> Vec<Setting> {
     [
         (K::ShmSize, c.shm_bytes),
         (K::WslMemory, c.wsl_memory_bytes),
         (K::Ram, c.ram_bytes),
         (K::Swap, c.swap_bytes),
+        (K::MemoryLimit, c.memory_limit_bytes),
+        (K::GpuWiredLimit, c.gpu_wired_limit_bytes),
+        (K::PageFile, c.page_file_bytes),
+        (K::Gtt, c.gtt_bytes),
     ]
     .into_iter()
     .filter_map(|(knob, b)| {
@@ -123,6 +128,10 @@ pub fn machine_settings(c: &MachineChange) -> Vec<Setting> {
             value: V::Whole(b),
         })
     })
+    .chain(c.numa_bind.and_then(|n| n.name()).map(|name| Setting {
+        knob: K::NumaBind,
+        value: V::Choice(name),
+    }))
     .collect()
 }
 

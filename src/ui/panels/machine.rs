@@ -33,6 +33,10 @@ pub fn machine(ui: &mut Ui, lang: Lang, a: &Assessment, restored: bool) {
             Section::Verdict => {
                 crate::ui::blocks::show(ui, lang, "machine-Verdict", &machine::section(s, lang, a));
                 super::restored_note(ui, lang, restored);
+                // A unified pool as one bar: every consumer, CPU and GPU side, and its limits.
+                for bar in crate::present::pools::unified_bars(lang, a) {
+                    crate::ui::pool_bar::pool_bar(ui, &bar);
+                }
             }
             Section::Rules => super::rules::rules(ui, lang, a),
             Section::Recommendations => {

@@ -1,0 +1,130 @@
+//! A memory pool in words for the views: one bar of its consumers (each labelled, in GiB) with
+//! its limits marked ([`PoolBar`]), built once from the assessment's pools
+//! ([`crate::advisor::pools`]); the window draws it ([`crate::ui::pool_bar`]).
+
+use crate::advisor::Assessment;
+use crate::advisor::pools::{ConsumerId, LimitId, Pool, PoolKind};
+use crate::advisor::recommend::Subject;
+use crate::format;
+use crate::i18n::{Lang, Msg, tr, trf};
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// One pool as a bar: its consumers stacked, its limits as marks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolBar {
+    /// "The unified pool: 16.0 GiB".
+    pub title: String,
+    /// The pool's hard size, GiB (the bar's scale reaches the largest of it, the limits and
+    /// the consumers' sum).
+    pub size_gib: f64,
+    /// Each consumer: its label ("serving · GPU side 11.0 GiB"), GiB, true for the GPU side.
+    pub segments: Vec<(String, f64, bool)>,
+    /// Each limit other than the hard size: its label ("GPU working set 10.7 GiB") and GiB,
+    /// and whether what it counts fits under it.
+    pub limits: Vec<(String, f64, Option<bool>)>,
+    /// "fits under every limit" or "over a limit".
+    pub verdict: Option<(String, bool)>,
+}
+
+/// The bars of the assessment's unified pools (the machine page draws each as one bar).
+pub fn unified_bars(lang: Lang, a: &Assessment) -> Vec<PoolBar> {
+    a.pools
+        .iter()
+        .filter(|p| p.kind == PoolKind::Unified && !p.consumers.is_empty())
+        .map(|p| bar(lang, p))
+        .collect()
+}
+
+fn subject(lang: Lang, s: Subject) -> &'static str {
+    tr(
+        lang,
+        match s {
+            Subject::Training => Msg::PoolTraining,
+            Subject::Inference => Msg::PoolInference,
+            _ => Msg::PoolWorkload,
+        },
+    )
+}
+
+fn consumer(lang: Lang, id: ConsumerId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            ConsumerId::Host => Msg::PoolHost,
+            ConsumerId::Gpu => Msg::PoolGpu,
+            ConsumerId::EngineClaim => Msg::PoolEngineClaim,
+            ConsumerId::Workers => Msg::PoolWorkers,
+        },
+    )
+}
+
+/// A pool's name (`unified`, `ram`, `gpu0`) in `lang`.
+pub fn pool_name(lang: Lang, name: &str) -> String {
+    match name {
+        "unified" => tr(lang, Msg::PoolNameUnified).to_string(),
+        "ram" => tr(lang, Msg::PoolNameRam).to_string(),
+        n => match n.strip_prefix("gpu") {
+            Some(i) => trf(lang, Msg::PoolNameGpu, &[("index", i)]),
+            None => n.to_string(),
+        },
+    }
+}
+
+/// The limit's name in `lang`.
+pub fn limit_name(lang: Lang, id: LimitId) -> &'static str {
+    tr(
+        lang,
+        match id {
+            LimitId::Physical => Msg::PoolLimitPhysical,
+            LimitId::JobLimit => Msg::PoolLimitJobLimit,
+            LimitId::NumaBinding => Msg::PoolLimitNumaBinding,
+            LimitId::CommitLimit => Msg::PoolLimitCommitLimit,
+            LimitId::GpuWorkingSet => Msg::PoolLimitGpuWorkingSet,
+            LimitId::Gtt => Msg::PoolLimitGtt,
+            LimitId::EngineShare => Msg::PoolLimitEngineShare,
+        },
+    )
+}
+
+fn bar(lang: Lang, p: &Pool) -> PoolBar {
+    let size = p.size_bytes.unwrap_or(0);
+    PoolBar {
+        title: trf(
+            lang,
+            Msg::PoolTitle,
+            &[("pool", &pool_name(lang, &p.name)), ("size", &format::size(size))],
+        ),
+        size_gib: size as f64 / GIB,
+        segments: p
+            .consumers
+            .iter()
+            .map(|c| {
+                let label = format!(
+                    "{} · {} {}",
+                    subject(lang, c.subject),
+                    consumer(lang, c.id),
+                    format::size(c.bytes)
+                );
+                (
+                    label,
+                    c.bytes as f64 / GIB,
+                    c.side == crate::advisor::pools::Side::Gpu,
+                )
+            })
+            .collect(),
+        limits: p
+            .limits
+            .iter()
+            .filter(|l| l.id != LimitId::Physical)
+            .map(|l| {
+                let label = format!("{} {}", limit_name(lang, l.id), format::size(l.bytes));
+                (label, l.bytes as f64 / GIB, l.check.fits)
+            })
+            .collect(),
+        verdict: p.fits.map(|f| {
+            let m = if f { Msg::PoolFits } else { Msg::PoolOver };
+            (tr(lang, m).to_string(), f)
+        }),
+    }
+}

@@ -1,0 +1,319 @@
+//! Issue 31's five cases: the machine as memory pools with the soft limits in front of them.
+//! Each runs `advise --json`, checks the first item that moves a limit (its id and value, worked
+//! out here by hand), then re-runs `advise` with that item's `apply` arguments added and checks
+//! the promise: the plan fits and so does every pool.
+
+mod common;
+
+use common::GIB;
+use serde_json::{Value, json};
+
+const MIB: u64 = 1 << 20;
+
+/// A fixture with `edit` applied, written to a file of its own.
+fn profile(fixture: &str, name: &str, edit: impl FnOnce(&mut Value)) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(common::fixture_path(fixture)).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    edit(&mut v);
+    let dir = std::env::temp_dir().join(format!("ramvram-pools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+    path
+}
+
+fn advise(profile: &std::path::Path, args: &[&str]) -> Value {
+    common::json_of(
+        common::ramvram()
+            .args(["advise", "--json", "--profile"])
+            .arg(profile)
+            .args(args),
+    )
+}
+
+/// `advise` again with `r`'s `apply` arguments added.
+fn applied(profile: &std::path::Path, args: &[&str], r: &Value) -> Value {
+    let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    all.extend(
+        r["apply"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string()),
+    );
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    advise(profile, &refs)
+}
+
+fn pool<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("no pool {name}"))
+}
+
+fn limit<'a>(p: &'a Value, id: &str) -> &'a Value {
+    p["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["id"] == id)
+        .unwrap_or_else(|| panic!("no limit {id}"))
+}
+
+/// `headroom::ram_to_hold`: the least limit `a` with `need + max(5 % of a, 1 GiB) ≤ a`.
+fn ram_to_hold(need: u64) -> u64 {
+    ((need as f64 / 0.95).ceil() as u64).max(need + GIB)
+}
+
+fn all_pools_fit(v: &Value) -> bool {
+    v["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["fits"] != false)
+}
+
+/// A Slurm job with `--mem=16G` on a 512 GB node, a 13B model (13,015,864,320 parameters)
+/// loaded whole in each of 8 FSDP ranks in bf16: 8 × 2 × P bytes plus the OS (2 GiB) and eight
+/// 3 GiB training processes. The first item raises the job's limit to the least whole GiB that
+/// holds it with the 5 % margin; no module is offered anywhere.
+#[test]
+fn slurm_job_limit_is_raised_never_modules() {
+    let p = profile("dgx-a100", "slurm", |v| {
+        v["memory"]["dimms"] = json!([]);
+        v["memory"]["installed_bytes"] = json!(512 * GIB);
+        v["memory"]["total_bytes"] = json!(528_000_000_000u64);
+        v["memory"]["limit_bytes"] = json!(16 * GIB);
+    });
+    let args = [
+        "--preset",
+        "llama2-13b",
+        "--strategy",
+        "fsdp",
+        "--gpus-per-node",
+        "8",
+    ];
+    let v = advise(&p, &args);
+    let peak = 8 * 2 * 13_015_864_320u64 + 2 * GIB + 8 * 3 * GIB;
+    let ram = pool(&v, "ram");
+    assert_eq!(ram["fits"], false);
+    assert_eq!(ram["binding"], "job-limit");
+    assert_eq!(limit(ram, "job-limit")["check"]["needed_bytes"], peak);
+    // 219.95 GiB: ÷ 0.95 = 231.5 GiB → 232 GiB.
+    let want = ram_to_hold(peak).div_ceil(GIB) * GIB;
+    assert_eq!(want, 232 * GIB);
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "raise-limit");
+    assert_eq!(first["apply"], json!(["--memory-limit", "232GiB"]));
+    let native: Vec<&str> = first["native"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["text"].as_str().unwrap())
+        .collect();
+    assert!(native.contains(&"#SBATCH --mem=232G"), "{native:?}");
+    let text = v.to_string();
+    assert!(!text.contains("\"add-ram\""), "no module purchase");
+    let after = applied(&p, &args, first);
+    assert_eq!(after["training_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+}
+
+/// A 16 GB MacBook Air serving Llama 2 13B in Q4_K_M with llama.cpp at 4,096 tokens: weights
+/// 13,015,864,320 × 4.85 / 8 bytes, the KV cache 2 × 40 layers × 40 heads × 128 × 2 bytes ×
+/// 4,096 tokens, 512 MiB of compute buffers: 10.97 GiB on the GPU side, above macOS's default
+/// 2/3 share (10.67 GiB) but with the host side (2.5 GiB) well inside the 16 GiB. First item:
+/// raise the wired limit to the least whole GiB holding the GPU side with the 5 % margin.
+#[test]
+fn mac_metal_share_is_raised_with_its_value() {
+    let p = profile("macbook-pro-m4max-128g", "mac16", |v| {
+        v["memory"]["total_bytes"] = json!(16 * GIB);
+        v["gpus"][0]["name"] = json!("Apple M2 8-core GPU");
+    });
+    let args = [
+        "--preset",
+        "llama2-13b",
+        "--inference",
+        "llama-cpp",
+        "--weights",
+        "q4_k_m",
+        "--context-len",
+        "4096",
+    ];
+    let v = advise(&p, &args);
+    let weights = (13_015_864_320f64 * 4.85 / 8.0) as u64;
+    let gpu = weights + 2 * 40 * 40 * 128 * 2 * 4096 + 512 * MIB;
+    let unified = pool(&v, "unified");
+    let ws = limit(unified, "gpu-working-set");
+    assert_eq!(ws["bytes"], 16 * GIB / 3 * 2);
+    let charged = ws["check"]["needed_bytes"].as_u64().unwrap();
+    assert!(charged.abs_diff(gpu) < 16, "{charged} vs {gpu}");
+    assert_eq!(limit(unified, "physical")["check"]["fits"], true);
+    assert_eq!(unified["fits"], false);
+    // max(10.97 / 0.95, 10.97 + 0.5) = 11.55 GiB → 12 GiB = 12,288 MiB; 4 GiB left.
+    let want = ((gpu as f64 / 0.95).ceil() as u64)
+        .max(gpu + 512 * MIB)
+        .div_ceil(GIB)
+        * GIB;
+    assert_eq!(want, 12 * GIB);
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "raise-gpu-wired-limit");
+    assert_eq!(first["apply"], json!(["--gpu-wired-limit", "12GiB"]));
+    assert_eq!(first["changes"]["wired_limit_mb"]["value"], 12_288);
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+}
+
+/// A two-socket 512 GB server (two nodes of 264 × 10^9 bytes), the job bound with
+/// `numactl -m 0`, Llama 3.1 405B in 8-bit with llama.cpp and 30 of its 126 layers on the GPUs:
+/// 96/126 of 405,853,388,800 × 1.0625 bytes stay on the host (about 300 GiB), more than node 0
+/// and less than the machine. First item: drop the binding.
+#[test]
+fn numa_binding_is_dropped_first() {
+    let p = profile("dgx-a100", "numa", |v| {
+        v["memory"]["dimms"] = json!([]);
+        v["memory"]["installed_bytes"] = json!(512 * GIB);
+        v["memory"]["total_bytes"] = json!(528_000_000_000u64);
+        v["memory"]["numa_nodes"] = json!([{"id": 0, "total_bytes": 264_000_000_000u64}, {"id": 1, "total_bytes": 264_000_000_000u64}]);
+    });
+    let args = [
+        "--numa-bind",
+        "0",
+        "--preset",
+        "llama-3.1-405b",
+        "--inference",
+        "llama-cpp",
+        "--weights",
+        "int8",
+        "--n-gpu-layers",
+        "30",
+        "--gpus-per-node",
+        "8",
+    ];
+    let v = advise(&p, &args);
+    let weights = (405_853_388_800f64 * 1.0625) as u64;
+    let host_weights = weights - (weights as f64 * 30.0 / 126.0) as u64;
+    let ram = pool(&v, "ram");
+    let numa = limit(ram, "numa-binding");
+    assert_eq!(numa["bytes"], 264_000_000_000u64);
+    let needed = numa["check"]["needed_bytes"].as_u64().unwrap();
+    assert!(needed > host_weights && needed > 264_000_000_000);
+    assert!(needed < 528_000_000_000);
+    assert_eq!(ram["binding"], "numa-binding");
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "drop-numa-binding");
+    assert_eq!(first["apply"], json!(["--numa-bind", "all"]));
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+}
+
+/// Windows 11, 32 GB of RAM (31.8 GiB `MemTotal`), an 8 GB system-managed page file: a 30B
+/// model's bf16 safetensors loaded whole (`low_cpu_mem_usage=False`, `--loading every-rank`)
+/// for LoRA on a 96 GB GPU. The main process's commit charge is the loading peak plus 2 GiB for
+/// the CUDA libraries (ultralytics/yolov3#1643), above RAM + the page file. The page file that
+/// fits: the commit limit must be `ram_to_hold(commit)`, less the RAM part, in whole GiB. The
+/// setting `low-cpu-mem-usage` (gives up nothing) ranks before it by the ranking rule; the page
+/// file is the first change that keeps the user's loading, ranked before any hardware.
+#[test]
+fn windows_commit_limit_grows_the_page_file() {
+    let p = profile("windows-4070-32g", "win", |v| {
+        v["gpus"][0]["name"] = json!("NVIDIA RTX PRO 6000 Blackwell");
+        v["gpus"][0]["vram_total_bytes"] = json!(97_887_535_104u64);
+        v["windows"]["page_files"] = json!([{"path": "C:\\pagefile.sys", "sizing": "system-managed", "size_bytes": 8 * GIB}]);
+        let total = v["memory"]["total_bytes"].as_u64().unwrap();
+        v["windows"]["commit_limit_bytes"] = json!(total + 8 * GIB);
+    });
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--finetune",
+        "lora",
+        "--loading",
+        "every-rank",
+        "--gpus-per-node",
+        "1",
+    ];
+    let v = advise(&p, &args);
+    let ram = pool(&v, "ram");
+    let commit = limit(ram, "commit-limit");
+    let host = ram["consumers"][0]["bytes"].as_u64().unwrap();
+    assert_eq!(ram["consumers"][0]["commit_bytes"], host + 2 * GIB);
+    assert_eq!(commit["check"]["fits"], false);
+    let ram_part = commit["bytes"].as_u64().unwrap() - 8 * GIB;
+    let total = (ram_to_hold(host + 2 * GIB) - ram_part).div_ceil(GIB) * GIB;
+    let recs = v["recommendations"].as_array().unwrap();
+    let at = recs
+        .iter()
+        .position(|r| r["id"] == "grow-page-file")
+        .expect("grow-page-file");
+    let hardware = recs
+        .iter()
+        .position(|r| r["kind"] == "hardware")
+        .unwrap_or(usize::MAX);
+    assert!(at < hardware);
+    assert!(recs[..at].iter().all(|r| r["kind"] == "setting"));
+    let r = &recs[at];
+    assert_eq!(
+        r["apply"],
+        json!(["--page-file", format!("{}GiB", total / GIB)])
+    );
+    let after = applied(&p, &args, r);
+    assert_eq!(after["training_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+}
+
+/// A Jetson Orin Nano 8 GB (7.27 GiB `MemTotal`, one pool for the CPU and the GPU) training a
+/// detector with 4 DataLoader workers at batch size 16: the training process (the OS 2 GiB and
+/// one 3 GiB process), its GPU side and the loader's buffers together overflow the pool, which
+/// the verdict names; the first item is fewer workers, and after it the pool fits.
+#[test]
+fn jetson_pool_overflows_and_fewer_workers_fix_it() {
+    let p = profile("macbook-pro-m4max-128g", "jetson", |v| {
+        v["host"] = json!({"hostname": "orin-nano", "os": "Ubuntu 22.04", "arch": "aarch64"});
+        v["memory"]["total_bytes"] = json!(7_802_880_000u64);
+        v["memory"]["installed_bytes"] = json!(8 * GIB);
+        v["gpus"][0]["vendor"] = json!("nvidia");
+        v["gpus"][0]["name"] = json!("Orin (nvgpu)");
+    });
+    let args = [
+        "--workload",
+        "coco-detector",
+        "--num-workers",
+        "4",
+        "--batch-size",
+        "16",
+        "--preset",
+        "resnet50",
+        "--precision",
+        "fp32",
+    ];
+    let v = advise(&p, &args);
+    let unified = pool(&v, "unified");
+    let charged: u64 = unified["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["bytes"].as_u64().unwrap())
+        .sum();
+    // Every consumer, CPU side and GPU side, against the one physical limit with its margin.
+    assert_eq!(limit(unified, "physical")["check"]["needed_bytes"], charged);
+    assert!(charged + GIB > 7_802_880_000);
+    assert_eq!(unified["fits"], false);
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "pool-over-limit")
+        .expect("the pool's finding");
+    assert_eq!(f["values"]["pool"]["value"], "unified");
+    assert_eq!(v["training_memory"]["fits"], false);
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "reduce-num-workers");
+    let after = applied(&p, &args, first);
+    assert!(all_pools_fit(&after));
+}
