@@ -321,7 +321,8 @@ impl TrainingArgs {
         }
         plan.precision = match self.precision {
             Some(PrecisionArg::Fp32) => Precision::Fp32,
-            _ => Precision::Mixed16,
+            Some(PrecisionArg::Bf16) => Precision::Bf16,
+            None | Some(PrecisionArg::Mixed16) => Precision::Mixed16,
         };
         plan.optimizer = match self.optimizer {
             None | Some(OptimizerArg::Adam) => Optimizer::Adam,

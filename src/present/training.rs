@@ -32,6 +32,7 @@ pub fn precision(lang: Lang, p: Precision) -> &'static str {
     match p {
         Precision::Fp32 => "fp32",
         Precision::Mixed16 => tr(lang, Msg::TrainPrecisionMixed),
+        Precision::Bf16 => tr(lang, Msg::TrainPrecisionBf16),
     }
 }
 
@@ -59,21 +60,25 @@ pub fn finetune(lang: Lang, f: FineTune) -> &'static str {
 /// No two lines of one plan share a name.
 pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str {
     let mixed = plan.precision == Precision::Mixed16;
+    let bf16 = plan.precision == Precision::Bf16;
     tr(
         lang,
         match k {
             StateKind::Weights => match plan.finetune {
                 FineTune::Qlora => Msg::TrainStateBaseWeights4,
-                FineTune::Lora if mixed => Msg::TrainStateBaseWeights16,
+                FineTune::Lora if mixed || bf16 => Msg::TrainStateBaseWeights16,
                 FineTune::Lora => Msg::TrainStateBaseWeights32,
-                FineTune::Full if mixed => Msg::TrainStateWeights16,
+                FineTune::Full if mixed || bf16 => Msg::TrainStateWeights16,
                 FineTune::Full => Msg::TrainStateWeights32,
             },
             StateKind::Gradients if mixed => Msg::TrainStateGradients16,
+            StateKind::Gradients | StateKind::Gradients32 if bf16 => Msg::TrainStateGradients16,
             StateKind::Gradients | StateKind::Gradients32 => Msg::TrainStateGradients32,
             StateKind::MasterWeights => Msg::TrainStateMaster,
             StateKind::OptimizerStates => match plan.optimizer {
+                Optimizer::Adam if bf16 => Msg::TrainStateAdamBf16,
                 Optimizer::Adam => Msg::TrainStateAdam,
+                Optimizer::SgdMomentum if bf16 => Msg::TrainStateSgdBf16,
                 Optimizer::SgdMomentum => Msg::TrainStateSgd,
                 Optimizer::Adam8bit => Msg::TrainStateAdam8bit,
                 Optimizer::Adafactor => Msg::TrainStateAdafactor,
@@ -82,6 +87,7 @@ pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str
             StateKind::AdapterStates => Msg::TrainStateAdapterStates,
             StateKind::GatheredLayer => Msg::TrainStateGatheredLayer,
             StateKind::Buffers => Msg::TrainStateBuffers,
+            StateKind::FrozenGradients => Msg::TrainStateFrozenGradients,
         },
     )
 }

@@ -129,7 +129,24 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
     if plan.activations.is_some() && acts.gpu_bytes_per_gpu.is_none() {
         warnings.push(PlanWarning::ActivationsNeedShape);
     }
-    let load = loading(plan, largest, totals.deepspeed_loading);
+    let mut load = loading(plan, largest, totals.deepspeed_loading);
+    if plan.strategy == Strategy::FsdpFullShard && plan.offload_param == OffloadTarget::Cpu {
+        // The sharded flat parameters FSDP keeps in CPU RAM (weights, fp32 master copies,
+        // adapters), copied and pinned at its lazy initialisation.
+        let sharded: u64 = lines
+            .items
+            .iter()
+            .filter(|i| i.location == Location::Cpu)
+            .filter(|i| {
+                matches!(
+                    i.kind,
+                    StateKind::Weights | StateKind::MasterWeights | StateKind::Adapters
+                )
+            })
+            .map(|i| i.bytes)
+            .fold(0, u64::saturating_add);
+        load.fsdp_init_bytes_per_node = super::loading::fsdp_offload_init(sharded);
+    }
     let runtime = runtime_bytes(plan.gpus_per_node);
     // On the GPUs while loading: the weights each GPU ends up with, and for a QLoRA base
     // quantised on the way in, one largest layer at 16 bits being quantised.
@@ -150,7 +167,10 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
     let phases = vec![
         Phase {
             phase: PhaseId::Loading,
-            cpu_bytes_per_node: load.cpu_bytes_per_node.saturating_add(runtime),
+            cpu_bytes_per_node: load
+                .cpu_bytes_per_node
+                .max(load.fsdp_init_bytes_per_node)
+                .saturating_add(runtime),
             gpu_bytes_per_gpu: weights_on_gpu.saturating_add(quantising),
         },
         Phase {
@@ -224,6 +244,10 @@ fn full(
     );
     let opt = plan.offload_optimizer;
     let param = plan.offload_param;
+    if plan.strategy == Strategy::FsdpFullShard {
+        // PyTorch's own sizes, not DeepSpeed's formula and buffer factor.
+        return super::fsdp::fsdp(plan, run, lines);
+    }
     match plan.strategy {
         Strategy::Ddp | Strategy::Zero1 => {
             let shard = if plan.strategy == Strategy::Zero1 {

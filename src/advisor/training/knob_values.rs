@@ -11,7 +11,7 @@ use crate::advisor::knobs::{
     variant_of, whole, whole32,
 };
 
-const PRECISIONS: [Precision; 2] = [Precision::Mixed16, Precision::Fp32];
+const PRECISIONS: [Precision; 3] = [Precision::Mixed16, Precision::Fp32, Precision::Bf16];
 const OPTIMIZERS: [Optimizer; 4] = [
     Optimizer::Adam,
     Optimizer::SgdMomentum,

@@ -172,6 +172,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                             words::precision(lang, Precision::Mixed16),
                         ),
                         (Precision::Fp32, words::precision(lang, Precision::Fp32)),
+                        (Precision::Bf16, words::precision(lang, Precision::Bf16)),
                     ],
                 )
             });
