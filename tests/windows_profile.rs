@@ -232,7 +232,7 @@ fn a_dataset_on_a_drive_letter_is_found_from_its_verbatim_path() {
 /// swap file.
 #[test]
 fn a_loading_peak_goes_to_the_page_file_on_windows() {
-    use ramvram::advisor::training::{FineTune, Strategy, TrainingPlan, presets};
+    use ramvram::advisor::training::{FineTune, LoadingMethod, Strategy, TrainingPlan, presets};
     let mut p = fixture("live-4x4080-64g");
     p.host.os = Some("Windows 11 Pro".into());
     p.host.kernel = Some("26100".into());
@@ -244,6 +244,7 @@ fn a_loading_peak_goes_to_the_page_file_on_windows() {
         finetune: FineTune::Qlora,
         strategy: Strategy::FsdpFullShard,
         gpus_per_node: 4,
+        loading: Some(LoadingMethod::EveryRank),
         ..TrainingPlan::from_preset(presets::preset("llama2-70b").unwrap())
     };
     let a = assess(

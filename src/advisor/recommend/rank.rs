@@ -130,7 +130,8 @@ fn compare(a: &Recommendation, b: &Recommendation) -> Ordering {
     let files = |r: &Recommendation| {
         nothing(r) && matches!(r.id, AdviceId::UseSafetensors | AdviceId::ReshardCheckpoint)
     };
-    let swap = |r: &Recommendation| match r.changes.get("swap") {
+    // A swap file, or on Windows a larger page file.
+    let swap = |r: &Recommendation| match r.changes.get("swap").or(r.changes.get("page_file")) {
         Some(crate::advisor::Quantity::Bytes(b)) => *b,
         _ => 0,
     };
