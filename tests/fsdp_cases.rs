@@ -79,11 +79,25 @@ fn torchtunes_70b_full_bf16_with_cpu_offload_holds_8_bytes_per_parameter() {
     let a = advisor::assess(
         &fixture("dgx-a100"),
         &Scenario {
-            training: Some(plan),
+            training: Some(plan.clone()),
             ..Default::default()
         },
     );
     assert_eq!(a.training_memory.as_ref().unwrap().cpu.fits, Some(true));
+    // `optimizer_in_bwd: True` (torchtune's `register_optim_in_bwd_hooks`): each gradient is
+    // stepped and freed in the backward pass; one unit's gradients remain, 2 bytes × the largest
+    // layer (the 128,256 × 8,192 token embedding): 6 × p + 2 × 1,050,673,152 B + the runtime.
+    assert_eq!(largest, 128_256 * 8_192);
+    let in_backward = TrainingPlan {
+        optimizer_in_backward: true,
+        ..plan
+    };
+    let e = estimate(&in_backward).unwrap();
+    assert_eq!(line(&e, StateKind::Gradients32, Location::Cpu), 2 * largest);
+    assert_eq!(
+        phase_cpu(&e, PhaseId::Training),
+        6 * p + 2 * largest + runtime(8)
+    );
 }
 
 /// FSDP1 with `MixedPrecision(param_dtype=bfloat16)` over fp32 parameters and

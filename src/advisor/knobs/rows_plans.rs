@@ -50,6 +50,7 @@ pub const TRAINING: &[Knob] = &[
     row(T, K::OffloadOptimizer, "offload-optimizer", &["offload_optimizer"], Kind::Choice(OFFLOAD), (Some("none"), D::Off), Some(Msg::TrainOffloadOptimizer)),
     row(T, K::OffloadParam, "offload-param", &["offload_param"], Kind::Choice(OFFLOAD), (Some("none"), D::Off), Some(Msg::TrainOffloadParam)),
     row(T, K::ZeroInit, "zero-init", &["zero_init"], Kind::Switch, (None, D::Off), Some(Msg::TrainZeroInit)),
+    row(T, K::OptimizerInBackward, "optimizer-in-backward", &["optimizer_in_backward"], Kind::Switch, (None, D::Off), Some(Msg::TrainOptimizerInBackward)),
     row(MO, K::GpusPerNode, "gpus-per-node", &["gpus_per_node"], Kind::U32, (None, D::Machine), Some(Msg::TrainGpusPerNode)),
     row(T, K::Nodes, "nodes", &["nodes"], Kind::U32, (Some("1"), D::Assumption), Some(Msg::TrainNodes)),
     row(T, K::Finetune, "finetune", &["finetune"], Kind::Choice(&["full", "lora", "qlora"]), (Some("full"), D::Assumption), Some(Msg::TrainFinetune)),

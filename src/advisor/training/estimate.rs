@@ -256,10 +256,16 @@ fn full(
                 1.0
             };
             lines.add(StateKind::Weights, Location::Gpu, b.weights * p);
+            // torchtune's optimizer in the backward pass frees each gradient once stepped.
+            let graded = if plan.optimizer_in_backward && plan.strategy == Strategy::Ddp {
+                run.largest_layer as f64
+            } else {
+                p
+            };
             lines.add(
                 StateKind::Gradients,
                 Location::Gpu,
-                b.replicated_gradients() * p,
+                b.replicated_gradients() * graded,
             );
             lines.add(
                 StateKind::MasterWeights,

@@ -33,7 +33,9 @@ pub(super) fn sharded_param_bytes(b: &Bytes) -> f64 {
 ///   g = 4, o = 8 for mixed-precision or fp32 AdamW; 2, 2, 4 in pure bf16), over the T GPUs
 ///   on the GPU, or over the N nodes in CPU RAM with CPU offload;
 /// - on each GPU, one FSDP unit gathered whole with its unsharded gradient, in the compute
-///   dtype: `2·w·L` (w = 2 bytes in bf16 and mixed precision, 4 in fp32).
+///   dtype: `2·w·L` (w = 2 bytes in bf16 and mixed precision, 4 in fp32);
+/// - with the optimizer in the backward pass (`TrainingPlan::optimizer_in_backward`), the
+///   gradients of one unit, `g·L`, instead of `g·P`.
 ///
 /// There is no loading term: the checkpoint comes in by the plan's loading method
 /// (`loading::loading`), and nothing is multiplied by DeepSpeed's `additional_buffer_factor`.
@@ -59,7 +61,14 @@ pub(super) fn fsdp(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         StateKind::Weights
     };
     lines.add(param_kind, at, sharded_param_bytes(&b) * p / div);
-    lines.add(StateKind::Gradients32, at, b.grads32 * p / div);
+    // With the optimizer in the backward pass each gradient is stepped and freed as soon as it
+    // is reduced: one unit's gradient shard at a time instead of all of them.
+    let graded = if plan.optimizer_in_backward {
+        run.largest_layer as f64
+    } else {
+        p
+    };
+    lines.add(StateKind::Gradients32, at, b.grads32 * graded / div);
     lines.add(StateKind::OptimizerStates, at, b.states * p / div);
     let sum = |loc: Location| -> u64 {
         lines

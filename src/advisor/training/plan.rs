@@ -275,6 +275,13 @@ pub struct TrainingPlan {
     /// DeepSpeed `zero.Init` (ZeRO-3: partition while constructing, no full copy per rank).
     #[serde(default)]
     pub zero_init: bool,
+    /// The optimizer steps each parameter in the backward pass, as soon as its gradient is
+    /// ready, and frees that gradient (torchtune's `optimizer_in_bwd: True`,
+    /// `torchtune/training/memory.py::register_optim_in_bwd_hooks`, a
+    /// `register_post_accumulate_grad_hook` per parameter): no full gradient buffer. Counted
+    /// under FSDP and DDP.
+    #[serde(default)]
+    pub optimizer_in_backward: bool,
     /// GPUs per node.
     pub gpus_per_node: u32,
     /// Nodes.
@@ -319,6 +326,7 @@ impl TrainingPlan {
             offload_optimizer: OffloadTarget::None,
             offload_param: OffloadTarget::None,
             zero_init: false,
+            optimizer_in_backward: false,
             gpus_per_node: 1,
             nodes: 1,
             finetune: FineTune::Full,

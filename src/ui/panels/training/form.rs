@@ -236,6 +236,12 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 ui.checkbox(&mut plan.zero_init, label);
                 ui.end_row();
             }
+            if matches!(plan.strategy, Strategy::FsdpFullShard | Strategy::Ddp) {
+                ui.label("");
+                let label = crate::codespan::plain(tr(lang, Msg::TrainOptimizerInBackward));
+                ui.checkbox(&mut plan.optimizer_in_backward, label);
+                ui.end_row();
+            }
             if plan.finetune != FineTune::Full {
                 let mut pct = plan.lora_trainable_share * 100.0;
                 let r = row(ui, tr(lang, Msg::TrainLoraShare), |ui| {
