@@ -196,3 +196,22 @@ fn precision_bf16_from_the_command_line() {
     let gpu = v["training_memory"]["gpu_bytes_per_gpu"].as_u64().unwrap();
     assert!(gpu >= 7_000_000_000 && gpu < 8_000_000_000, "{gpu}");
 }
+
+/// bitsandbytes' paged 8-bit AdamW keeps the same 2 bytes of state per parameter as 8-bit Adam
+/// (`get_state_buffer`: `F.get_paged` instead of `torch.zeros_like`, same dtype and shape):
+/// 13 × 10^9 parameters, FSDP mixed precision on 8 GPUs, (4 + 4 + 2) × 13 × 10^9 / 8 each.
+#[test]
+fn paged_8bit_adam_keeps_two_bytes_per_parameter() {
+    let p = 13_000_000_000u64;
+    let l = 100_000_000u64;
+    let plan = TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        optimizer: Optimizer::PagedAdam8bit,
+        gpus_per_node: 8,
+        largest_layer_params: Some(l),
+        ..TrainingPlan::new(p)
+    };
+    let e = estimate(&plan).unwrap();
+    assert_eq!(e.gpu_bytes_per_gpu, 10 * p / 8 + 4 * l);
+    assert_eq!(Optimizer::PagedAdam8bit.state_bytes(Precision::Bf16), 2.0);
+}

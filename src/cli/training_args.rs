@@ -333,6 +333,7 @@ impl TrainingArgs {
             Some(OptimizerArg::SgdMomentum) => Optimizer::SgdMomentum,
             Some(OptimizerArg::Adam8bit) => Optimizer::Adam8bit,
             Some(OptimizerArg::Adafactor) => Optimizer::Adafactor,
+            Some(OptimizerArg::PagedAdam8bit) => Optimizer::PagedAdam8bit,
         };
         plan.strategy = match (self.strategy, self.zero_stage) {
             (Some(StrategyArg::Ddp), _) | (None, Some(0)) => Strategy::Ddp,

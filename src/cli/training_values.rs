@@ -52,6 +52,8 @@ pub enum OptimizerArg {
     Adam8bit,
     /// Adafactor.
     Adafactor,
+    /// bitsandbytes paged 8-bit AdamW.
+    PagedAdam8bit,
 }
 
 /// `--strategy` values.

@@ -42,6 +42,7 @@ pub fn optimizer(lang: Lang, o: Optimizer) -> &'static str {
         Optimizer::Adam => "Adam / AdamW",
         Optimizer::SgdMomentum => tr(lang, Msg::TrainOptimizerSgd),
         Optimizer::Adam8bit => tr(lang, Msg::TrainOptimizerAdam8bit),
+        Optimizer::PagedAdam8bit => tr(lang, Msg::TrainOptimizerPagedAdam8bit),
         Optimizer::Adafactor => "Adafactor",
     }
 }
@@ -80,7 +81,7 @@ pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str
                 Optimizer::Adam => Msg::TrainStateAdam,
                 Optimizer::SgdMomentum if bf16 => Msg::TrainStateSgdBf16,
                 Optimizer::SgdMomentum => Msg::TrainStateSgd,
-                Optimizer::Adam8bit => Msg::TrainStateAdam8bit,
+                Optimizer::Adam8bit | Optimizer::PagedAdam8bit => Msg::TrainStateAdam8bit,
                 Optimizer::Adafactor => Msg::TrainStateAdafactor,
             },
             StateKind::Adapters => Msg::TrainStateAdapters,

@@ -44,7 +44,7 @@ pub const TRAINING: &[Knob] = &[
     row(MO, K::Params, "params", &["params"], Kind::Count, (None, D::Preset), Some(Msg::TrainParams)),
     row(T, K::LargestLayerParams, "largest-layer-params", &["largest_layer_params"], Kind::Count, (None, D::Preset), Some(Msg::TrainLargestLayer)),
     row(T, K::Precision, "precision", &["precision"], Kind::Choice(&["mixed16", "fp32", "bf16"]), (Some("mixed16"), D::Assumption), Some(Msg::TrainPrecision)),
-    row(T, K::Optimizer, "optimizer", &["optimizer"], Kind::Choice(&["adam", "sgd-momentum", "adam8bit", "adafactor"]), (Some("adam"), D::Assumption), Some(Msg::TrainOptimizer)),
+    row(T, K::Optimizer, "optimizer", &["optimizer"], Kind::Choice(&["adam", "sgd-momentum", "adam8bit", "adafactor", "paged-adam8bit"]), (Some("adam"), D::Assumption), Some(Msg::TrainOptimizer)),
     row(T, K::Strategy, "strategy", &["strategy"], Kind::Choice(&["ddp", "zero1", "zero2", "zero3", "fsdp"]), (None, D::Derived), Some(Msg::TrainStrategy)),
     Knob { range: Some(Range::whole(0, 3)), ..row(T, K::ZeroStage, "zero-stage", &["strategy"], Kind::U32, (None, D::Derived), None) },
     row(T, K::OffloadOptimizer, "offload-optimizer", &["offload_optimizer"], Kind::Choice(OFFLOAD), (Some("none"), D::Off), Some(Msg::TrainOffloadOptimizer)),

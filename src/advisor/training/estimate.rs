@@ -321,6 +321,7 @@ fn full(
                 deepspeed_loading,
             }
         }
+        // FSDP returned above (`fsdp::fsdp`); its arm is ZeRO-3's only to keep the match whole.
         Strategy::Zero3 | Strategy::FsdpFullShard => {
             if opt == OffloadTarget::None && param != OffloadTarget::None {
                 warnings.push(PlanWarning::ParamOffloadIgnored);
@@ -332,7 +333,7 @@ fn full(
             let (cpu_formula, gpu) = zero::zero3(run, &z, opt_off, param_off, plan.zero_init);
             let terms = zero::zero3_terms(run, &z, opt_off, param_off, plan.zero_init);
             let (states_cpu, copy) = split(terms);
-            let deepspeed_loading = copy.filter(|_| deepspeed);
+            let deepspeed_loading = copy;
             lines.add(
                 StateKind::GatheredLayer,
                 Location::Gpu,
@@ -379,9 +380,7 @@ fn full(
                 .sum();
             if on_nvme == 0.0 {
                 return Totals {
-                    // FSDP has no DeepSpeed loading copy: its checkpoint is loaded by the
-                    // plan's method (the loading phase), so the states are all it holds.
-                    cpu: if deepspeed { cpu_formula } else { states_cpu },
+                    cpu: cpu_formula,
                     gpu,
                     nvme: 0,
                     traffic: None,
@@ -417,7 +416,7 @@ fn full(
                 traffic: Some((2.0 * optimizer_side) as u64),
                 formula: EstimateFormula::RamvramEstimate,
                 states_cpu: states as u64,
-                deepspeed_loading: copy.filter(|_| deepspeed),
+                deepspeed_loading: copy,
             }
         }
     }

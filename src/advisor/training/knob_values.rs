@@ -12,11 +12,12 @@ use crate::advisor::knobs::{
 };
 
 const PRECISIONS: [Precision; 3] = [Precision::Mixed16, Precision::Fp32, Precision::Bf16];
-const OPTIMIZERS: [Optimizer; 4] = [
+const OPTIMIZERS: [Optimizer; 5] = [
     Optimizer::Adam,
     Optimizer::SgdMomentum,
     Optimizer::Adam8bit,
     Optimizer::Adafactor,
+    Optimizer::PagedAdam8bit,
 ];
 const STRATEGIES: [Strategy; 5] = [
     Strategy::Ddp,

@@ -42,6 +42,14 @@ pub enum Optimizer {
     /// Adafactor without momentum: factored second moments, O(rows + cols) per matrix,
     /// counted as 0 bytes per parameter (Shazeer & Stern 2018).
     Adafactor,
+    /// bitsandbytes' paged 8-bit AdamW (`bnb.optim.PagedAdamW8bit`, torchtune's low-memory
+    /// configs): the same 2 bytes per parameter as [`Optimizer::Adam8bit`], in CUDA unified
+    /// memory for tensors of 10^5 elements or more (`bitsandbytes/optim/optimizer.py::
+    /// get_state_buffer` with `is_paged`: `F.get_paged`, `cudaMallocManaged`) that the driver
+    /// pages out to host RAM when the GPU runs short (on CPU parameters, as under FSDP's CPU
+    /// offload, newer releases fall back to ordinary tensors); counted where the optimizer's
+    /// states are placed.
+    PagedAdam8bit,
 }
 
 impl Optimizer {
@@ -60,7 +68,7 @@ impl Optimizer {
         match self {
             Optimizer::Adam => 2.0 * element,
             Optimizer::SgdMomentum => element,
-            Optimizer::Adam8bit => 2.0,
+            Optimizer::Adam8bit | Optimizer::PagedAdam8bit => 2.0,
             Optimizer::Adafactor => 0.0,
         }
     }

@@ -180,6 +180,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 Optimizer::Adam,
                 Optimizer::SgdMomentum,
                 Optimizer::Adam8bit,
+                Optimizer::PagedAdam8bit,
                 Optimizer::Adafactor,
             ];
             let options: Vec<_> = optimizers
