@@ -40,8 +40,10 @@ fn runtime(gpus: u64) -> u64 {
 /// (AnswerDotAI/fsdp_qlora#24: "just over 128GB RAM", a spike while loading that settles lower;
 /// a 10 GB swap file got through it). Worked here from fsdp_qlora's `train.py` and FSDP1's
 /// `_flat_param.py`, p = 68,976,648,192, base = p × 4.127 / 8, adapters 1 % of p:
-/// - `--low_memory` (rank 0 loads, `sync_module_states=True`): each of the 2 ranks holds up to
-///   two 5 GB safetensors files and rank 0 the quantised base: 2 × 10 GB + base = 55.6 GB;
+/// - `--low_memory` (rank 0 loads, `sync_module_states=True`): each of the 2 ranks maps every
+///   safetensors file (page cache) and copies one tensor at a time to its GPU, the largest being
+///   the 32,000 × 8,192 embedding in bf16; rank 0 keeps the quantised base: 2 × 0.52 GB + base =
+///   36.6 GB;
 /// - FSDP's lazy init with CPU offload then holds the unpinned shard, its pinned copy and the
 ///   pinned `_cpu_grad`: 3 × (base + adapter weights) = 110.9 GB, + 8 GiB of runtime = 111.3
 ///   GiB (119.5 GB), the phase's peak, 7 % under the report's 128 GB (before: 170 GiB by rank 0, 265 GiB
@@ -83,17 +85,19 @@ fn qlora_70b_on_two_24gb_gpus_peaks_at_fsdps_offload_init() {
     assert!(spike < 128_000_000_000 && spike as f64 > 0.9 * 128e9);
     assert_eq!(t.cpu.fits, Some(true));
 
-    // fsdp_qlora's `--low_memory`: the load itself (55.6 GB) stays under the spike.
+    // fsdp_qlora's `--low_memory`: the load itself (36.6 GB) stays under the spike.
     let low_memory = TrainingPlan {
         loading: Some(LoadingMethod::Rank0Broadcast),
         ..plan.clone()
     };
     let a = assess("puget-2x3090-128g", low_memory);
     let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.estimate.largest_layer_params, 32_000 * 8_192);
     assert!(near(
         t.estimate.loading.cpu_bytes_per_node,
-        2 * 10_000_000_000 + base
+        2 * 2 * 32_000 * 8_192 + base
     ));
+    assert_eq!(t.estimate.loading.page_cache_bytes, 2 * p);
     assert!(near(phase_cpu(&a, PhaseId::Loading), spike));
 
     // Every rank loading the 16-bit base (a plain FSDP script): 2 × 2 × p, over RAM; the first
@@ -565,7 +569,10 @@ fn method_changes_come_last_and_say_what_they_replace() {
 /// is offered for that. On the meta device each rank holds one 5 GB shard and the loading rank
 /// the quantised base: 4 × 5e9 + p × 4.127 / 8 + 14 GiB = 65.8 GiB, 3.3 GB over the
 /// 67,322,892,288 usable bytes; that overflow + 10 % is 3.6 GB → 4 GiB of swap, of which the
-/// 2 GiB configured covers half. The first change is the setting with a 2 GiB swap file.
+/// 2 GiB configured covers half. Loading on rank 0 as fsdp_qlora's `--low_memory` does (each
+/// rank maps the files and copies one tensor at a time to its GPU, rank 0 keeps the base):
+/// 4 × 2 × 262,144,000 + base + 14 GiB = 52.7 GB, which fits without swap and comes first;
+/// the meta device with its 2 GiB swap file after it.
 #[test]
 fn a_loading_setting_that_nearly_fits_comes_with_a_small_swap_file_never_a_huge_one() {
     let p = 68_976_648_192u64;
@@ -586,9 +593,15 @@ fn a_loading_setting_that_nearly_fits_comes_with_a_small_swap_file_never_a_huge_
             assert!(*s <= usable, "{r:?}");
         }
     }
-    let first = &a.recommendations[0];
-    assert_eq!((first.id, first.kind), (R::MetaDeviceInit, RecKind::Os));
     let base = (p as f64 * 4.127 / 8.0).round() as u64;
+    let rank0 = &a.recommendations[0];
+    assert_eq!((rank0.id, rank0.kind), (R::LoadOnRank0, RecKind::Setting));
+    let low_memory = 4 * 2 * 32_000 * 8_192 + base + runtime(4);
+    let peak = rank0.result.cpu_peak_bytes_per_node.unwrap();
+    assert!(peak.abs_diff(low_memory) <= 2, "{peak} vs {low_memory}");
+    assert!(!rank0.changes.contains_key("swap"));
+    let first = &a.recommendations[1];
+    assert_eq!((first.id, first.kind), (R::MetaDeviceInit, RecKind::Os));
     let meta = 4 * 5_000_000_000 + base + runtime(4);
     let peak = first.result.cpu_peak_bytes_per_node.unwrap();
     assert!(peak.abs_diff(meta) <= 2, "{peak} vs {meta}");

@@ -86,12 +86,13 @@ pub fn runtime_bytes(gpus_per_node: u32) -> u64 {
 /// - memory-mapped safetensors: G × the largest tensor, with C in the page cache.
 ///
 /// A QLoRA base quantised on the way in and sharded by FSDP or ZeRO-3, loaded by rank 0, is
-/// Answer.AI's `fsdp_qlora` `--low_memory` loading (`train.py`, `sync_module_states=True`): every rank
-/// reads each safetensors file whole (`safetensors.torch.load_file`, so that every rank makes
-/// the bitsandbytes quantisation state, `load_and_quantize`'s comment), and holds up to two at
-/// once (the next file is read before the loop's name is rebound to it), quantises on its GPU,
-/// and rank 0 keeps the quantised base (4.127 bits per parameter) in CPU RAM until FSDP's
-/// `sync_module_states=True` broadcasts it: G × min(C, 2 shards) + the base. On the meta device
+/// Answer.AI's `fsdp_qlora` `--low_memory` loading (`train.py`, `sync_module_states=True`): every
+/// rank opens each safetensors file (`safetensors.torch.load_file`, so that every rank makes the
+/// bitsandbytes quantisation state, `load_and_quantize`'s comment), whose tensors are views of a
+/// private file mapping (`torch.UntypedStorage.from_file(…, shared=False)`: the page cache,
+/// shared by the ranks), copies each tensor to its GPU and quantises it there, and rank 0 keeps
+/// the quantised base (4.127 bits per parameter) in CPU RAM until FSDP broadcasts it:
+/// G × the largest tensor + the base, the checkpoint in the page cache. On the meta device
 /// each rank loads one shard at a time and the loading rank keeps the quantised base: G × one
 /// shard + the base. Shard by shard (`low_cpu_mem_usage`, transformers with a bitsandbytes
 /// config) the base is quantised straight onto each GPU: G × one shard. Every-rank loading is
@@ -121,8 +122,8 @@ pub fn loading(plan: &TrainingPlan, largest_layer: u64, deepspeed_loading: Optio
     let base_on_rank0 = quantised_on_load && sharded && method == LoadingMethod::MetaDevice;
     let (cpu, page_cache) = match method {
         _ if low_memory => (
-            g * checkpoint.min(2.0 * CHECKPOINT_SHARD_BYTES) + p * QLORA_BASE_BYTES,
-            0.0,
+            g * largest_layer as f64 * dtype + p * QLORA_BASE_BYTES,
+            checkpoint,
         ),
         LoadingMethod::EveryRank => (g * checkpoint, 0.0),
         LoadingMethod::Rank0Broadcast => (checkpoint, 0.0),
