@@ -349,6 +349,13 @@ pub fn loading_line(lang: Lang, t: &TrainingMemory) -> String {
             &[("bytes", &format::gib(l.page_cache_bytes))],
         ));
     }
+    if l.fsdp_init_bytes_per_node > 0 {
+        source.push_str(&trf(
+            lang,
+            Msg::LoadingFsdpInit,
+            &[("bytes", &format::gib(l.fsdp_init_bytes_per_node))],
+        ));
+    }
     trf(
         lang,
         Msg::LoadingLine,
