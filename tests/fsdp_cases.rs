@@ -194,7 +194,7 @@ fn precision_bf16_from_the_command_line() {
     assert_eq!(v["training_memory"]["plan"]["precision"], "bf16");
     // 7 × 10^9 × (2 + 2 + 4) / 8 = 7 GB of states per GPU, plus the gathered unit.
     let gpu = v["training_memory"]["gpu_bytes_per_gpu"].as_u64().unwrap();
-    assert!(gpu >= 7_000_000_000 && gpu < 8_000_000_000, "{gpu}");
+    assert!((7_000_000_000..8_000_000_000).contains(&gpu), "{gpu}");
 }
 
 /// bitsandbytes' paged 8-bit AdamW keeps the same 2 bytes of state per parameter as 8-bit Adam
