@@ -460,7 +460,9 @@ fn a_pair_is_listed_when_no_single_change_fits() {
 
 /// Issue 37 item 6: a change that fits only because a swap file absorbs its one-time loading
 /// peak says that swap file in its `apply`, so re-running it fits as promised. Llama 2 70B
-/// QLoRA sharded by FSDP over 4 GPUs on 64 GB of RAM: every rank loads the 16-bit base,
+/// QLoRA sharded by FSDP over 4 GPUs on 64 GB of RAM, its script loading on every rank
+/// (`--loading every-rank`; transformers' own QLoRA load goes shard by shard and fits): every
+/// rank loads the 16-bit base,
 /// 4 × 2 × 68,976,648,192 B + the runtime (2 GiB + 4 × 3 GiB) = 565.8 GB, far past 62.7 GiB
 /// usable; the meta-device setting leaves 4 × 5 GB + the 4-bit base + the runtime, a few GB
 /// past RAM while loading only (`training_advice.rs` works out the 2 GiB swap file). Every
@@ -476,6 +478,8 @@ fn every_apply_that_promises_a_fit_fits_when_re_run_swap_file_included() {
         "fsdp",
         "--gpus-per-node",
         "4",
+        "--loading",
+        "every-rank",
     ];
     let profile = "live-4x4080-64g";
     let v = advise(profile, &args);

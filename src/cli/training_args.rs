@@ -58,6 +58,9 @@ pub struct TrainingArgs {
     /// DeepSpeed zero.Init: build the model already partitioned.
     #[arg(long)]
     pub zero_init: bool,
+    /// The optimizer steps each parameter in the backward pass (torchtune optimizer_in_bwd).
+    #[arg(long)]
+    pub optimizer_in_backward: bool,
     /// GPUs per node (default: the machine's GPU count, at least 1).
     #[arg(long)]
     pub gpus_per_node: Option<u32>,
@@ -170,6 +173,7 @@ impl TrainingArgs {
             (K::OffloadOptimizer, self.offload_optimizer.is_some()),
             (K::OffloadParam, self.offload_param.is_some()),
             (K::ZeroInit, self.zero_init),
+            (K::OptimizerInBackward, self.optimizer_in_backward),
             (K::GpusPerNode, self.gpus_per_node.is_some()),
             (K::Nodes, self.nodes.is_some()),
             (K::Finetune, self.finetune.is_some()),
@@ -321,13 +325,15 @@ impl TrainingArgs {
         }
         plan.precision = match self.precision {
             Some(PrecisionArg::Fp32) => Precision::Fp32,
-            _ => Precision::Mixed16,
+            Some(PrecisionArg::Bf16) => Precision::Bf16,
+            None | Some(PrecisionArg::Mixed16) => Precision::Mixed16,
         };
         plan.optimizer = match self.optimizer {
             None | Some(OptimizerArg::Adam) => Optimizer::Adam,
             Some(OptimizerArg::SgdMomentum) => Optimizer::SgdMomentum,
             Some(OptimizerArg::Adam8bit) => Optimizer::Adam8bit,
             Some(OptimizerArg::Adafactor) => Optimizer::Adafactor,
+            Some(OptimizerArg::PagedAdam8bit) => Optimizer::PagedAdam8bit,
         };
         plan.strategy = match (self.strategy, self.zero_stage) {
             (Some(StrategyArg::Ddp), _) | (None, Some(0)) => Strategy::Ddp,
@@ -340,6 +346,7 @@ impl TrainingArgs {
         plan.offload_optimizer = offload(self.offload_optimizer);
         plan.offload_param = offload(self.offload_param);
         plan.zero_init = self.zero_init;
+        plan.optimizer_in_backward = self.optimizer_in_backward;
         if let Some(g) = self.gpus_per_node {
             plan.gpus_per_node = g;
         }

@@ -37,6 +37,8 @@ pub enum PrecisionArg {
     Mixed16,
     /// Everything in fp32.
     Fp32,
+    /// Pure bf16: parameters, gradients and optimizer states in bf16 (torchtune, FSDP2).
+    Bf16,
 }
 
 /// `--optimizer` values.
@@ -50,6 +52,8 @@ pub enum OptimizerArg {
     Adam8bit,
     /// Adafactor.
     Adafactor,
+    /// bitsandbytes paged 8-bit AdamW.
+    PagedAdam8bit,
 }
 
 /// `--strategy` values.

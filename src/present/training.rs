@@ -32,6 +32,7 @@ pub fn precision(lang: Lang, p: Precision) -> &'static str {
     match p {
         Precision::Fp32 => "fp32",
         Precision::Mixed16 => tr(lang, Msg::TrainPrecisionMixed),
+        Precision::Bf16 => tr(lang, Msg::TrainPrecisionBf16),
     }
 }
 
@@ -41,6 +42,7 @@ pub fn optimizer(lang: Lang, o: Optimizer) -> &'static str {
         Optimizer::Adam => "Adam / AdamW",
         Optimizer::SgdMomentum => tr(lang, Msg::TrainOptimizerSgd),
         Optimizer::Adam8bit => tr(lang, Msg::TrainOptimizerAdam8bit),
+        Optimizer::PagedAdam8bit => tr(lang, Msg::TrainOptimizerPagedAdam8bit),
         Optimizer::Adafactor => "Adafactor",
     }
 }
@@ -59,29 +61,34 @@ pub fn finetune(lang: Lang, f: FineTune) -> &'static str {
 /// No two lines of one plan share a name.
 pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str {
     let mixed = plan.precision == Precision::Mixed16;
+    let bf16 = plan.precision == Precision::Bf16;
     tr(
         lang,
         match k {
             StateKind::Weights => match plan.finetune {
                 FineTune::Qlora => Msg::TrainStateBaseWeights4,
-                FineTune::Lora if mixed => Msg::TrainStateBaseWeights16,
+                FineTune::Lora if mixed || bf16 => Msg::TrainStateBaseWeights16,
                 FineTune::Lora => Msg::TrainStateBaseWeights32,
-                FineTune::Full if mixed => Msg::TrainStateWeights16,
+                FineTune::Full if mixed || bf16 => Msg::TrainStateWeights16,
                 FineTune::Full => Msg::TrainStateWeights32,
             },
             StateKind::Gradients if mixed => Msg::TrainStateGradients16,
+            StateKind::Gradients | StateKind::Gradients32 if bf16 => Msg::TrainStateGradients16,
             StateKind::Gradients | StateKind::Gradients32 => Msg::TrainStateGradients32,
             StateKind::MasterWeights => Msg::TrainStateMaster,
             StateKind::OptimizerStates => match plan.optimizer {
+                Optimizer::Adam if bf16 => Msg::TrainStateAdamBf16,
                 Optimizer::Adam => Msg::TrainStateAdam,
+                Optimizer::SgdMomentum if bf16 => Msg::TrainStateSgdBf16,
                 Optimizer::SgdMomentum => Msg::TrainStateSgd,
-                Optimizer::Adam8bit => Msg::TrainStateAdam8bit,
+                Optimizer::Adam8bit | Optimizer::PagedAdam8bit => Msg::TrainStateAdam8bit,
                 Optimizer::Adafactor => Msg::TrainStateAdafactor,
             },
             StateKind::Adapters => Msg::TrainStateAdapters,
             StateKind::AdapterStates => Msg::TrainStateAdapterStates,
             StateKind::GatheredLayer => Msg::TrainStateGatheredLayer,
             StateKind::Buffers => Msg::TrainStateBuffers,
+            StateKind::FrozenGradients => Msg::TrainStateFrozenGradients,
         },
     )
 }
@@ -340,6 +347,13 @@ pub fn loading_line(lang: Lang, t: &TrainingMemory) -> String {
             lang,
             Msg::LoadingPageCache,
             &[("bytes", &format::gib(l.page_cache_bytes))],
+        ));
+    }
+    if l.fsdp_init_bytes_per_node > 0 {
+        source.push_str(&trf(
+            lang,
+            Msg::LoadingFsdpInit,
+            &[("bytes", &format::gib(l.fsdp_init_bytes_per_node))],
         ));
     }
     trf(

@@ -129,6 +129,7 @@ fn cases() -> Vec<(K, &'static str, V)> {
         (K::OffloadOptimizer, "cpu", V::Choice("cpu")),
         (K::OffloadParam, "nvme", V::Choice("nvme")),
         (K::ZeroInit, "true", V::Bool(true)),
+        (K::OptimizerInBackward, "true", V::Bool(true)),
         (K::GpusPerNode, "8", V::Whole(8)),
         (K::Nodes, "2", V::Whole(2)),
         (K::Finetune, "qlora", V::Choice("qlora")),

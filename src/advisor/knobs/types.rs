@@ -163,6 +163,7 @@ pub enum KnobId {
     OffloadOptimizer,
     OffloadParam,
     ZeroInit,
+    OptimizerInBackward,
     GpusPerNode,
     Nodes,
     Finetune,

@@ -96,8 +96,10 @@ fn effort(kind: RecKind) -> u8 {
 ///    speed can't be known after those that can; the seed's full-parameter offload last);
 /// 3. then, among changes that give up nothing, those that need no other files of the model
 ///    (safetensors that may not be published, a re-saved checkpoint) first;
-/// 4. then the effort ([`RecKind`]: a setting, an OS setting, software, hardware), then the most
-///    headroom among changes that give up nothing (whole per cent of its limit).
+/// 4. then the effort ([`RecKind`]: a setting, an OS setting, software, hardware), then the
+///    smaller swap file a change comes with (a one-off peak spilled to disk: less is faster and
+///    safer; none smallest), then the most headroom among changes that give up nothing (whole
+///    per cent of its limit).
 ///
 /// What only helps keeps the order of what it gives up ([`GivesUp`]), then the modules' own
 /// order (the smaller sacrifice first). Of two recommendations with one id and subject, the
@@ -128,6 +130,11 @@ fn compare(a: &Recommendation, b: &Recommendation) -> Ordering {
     let files = |r: &Recommendation| {
         nothing(r) && matches!(r.id, AdviceId::UseSafetensors | AdviceId::ReshardCheckpoint)
     };
+    // A swap file, or on Windows a larger page file.
+    let swap = |r: &Recommendation| match r.changes.get("swap").or(r.changes.get("page_file")) {
+        Some(crate::advisor::Quantity::Bytes(b)) => *b,
+        _ => 0,
+    };
     let room = |r: &Recommendation| {
         if nothing(r) {
             quantised(r.result.headroom_share.unwrap_or(f64::NEG_INFINITY))
@@ -140,6 +147,7 @@ fn compare(a: &Recommendation, b: &Recommendation) -> Ordering {
         .then_with(|| speed(b).total_cmp(&speed(a)))
         .then_with(|| files(a).cmp(&files(b)))
         .then_with(|| effort(a.kind).cmp(&effort(b.kind)))
+        .then_with(|| swap(a).cmp(&swap(b)))
         .then_with(|| room(b).total_cmp(&room(a)))
 }
 

@@ -18,7 +18,7 @@ pub(super) struct Bytes {
 
 impl Bytes {
     pub(super) fn of(plan: &TrainingPlan) -> Bytes {
-        let states = plan.optimizer.state_bytes();
+        let states = plan.optimizer.state_bytes(plan.precision);
         match plan.precision {
             Precision::Mixed16 => Bytes {
                 weights: 2.0,
@@ -31,6 +31,15 @@ impl Bytes {
                 weights: 4.0,
                 grads16: 0.0,
                 grads32: 4.0,
+                master: 0.0,
+                states,
+            },
+            // Pure bf16: the gradients the optimizer steps are bf16 (`grads32` is the
+            // optimizer's gradient, here 2 bytes), and there is no master copy.
+            Precision::Bf16 => Bytes {
+                weights: 2.0,
+                grads16: 0.0,
+                grads32: 2.0,
                 master: 0.0,
                 states,
             },

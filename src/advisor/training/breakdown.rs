@@ -33,6 +33,10 @@ pub enum StateKind {
     /// What the formulas add beyond the states themselves: DeepSpeed's additional_buffer_factor
     /// (1.5), per-rank loading copies, NVMe swap buffers.
     Buffers,
+    /// FSDP1's sharded CPU gradient (`_cpu_grad`) of flat parameters that hold frozen weights:
+    /// with `CPUOffload(offload_params=True)` it is pre-allocated, pinned, for every flat
+    /// parameter, as large as its shard (`_flat_param.py::init_flat_param_attributes`).
+    FrozenGradients,
 }
 
 /// Where memory is used.

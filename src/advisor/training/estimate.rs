@@ -141,7 +141,24 @@ pub fn estimate_with(
     if plan.activations.is_some() && acts.gpu_bytes_per_gpu.is_none() {
         warnings.push(PlanWarning::ActivationsNeedShape);
     }
-    let load = loading(plan, largest, totals.deepspeed_loading);
+    let mut load = loading(plan, largest, totals.deepspeed_loading);
+    if plan.strategy == Strategy::FsdpFullShard && plan.offload_param == OffloadTarget::Cpu {
+        // The sharded flat parameters FSDP keeps in CPU RAM (weights, fp32 master copies,
+        // adapters), copied and pinned at its lazy initialisation.
+        let sharded: u64 = lines
+            .items
+            .iter()
+            .filter(|i| i.location == Location::Cpu)
+            .filter(|i| {
+                matches!(
+                    i.kind,
+                    StateKind::Weights | StateKind::MasterWeights | StateKind::Adapters
+                )
+            })
+            .map(|i| i.bytes)
+            .fold(0, u64::saturating_add);
+        load.fsdp_init_bytes_per_node = super::loading::fsdp_offload_init(sharded);
+    }
     let runtime = runtime_bytes(plan.gpus_per_node, overheads);
     // On the GPUs while loading: the weights each GPU ends up with, and for a QLoRA base
     // quantised on the way in, one largest layer at 16 bits being quantised.
@@ -162,7 +179,10 @@ pub fn estimate_with(
     let phases = vec![
         Phase {
             phase: PhaseId::Loading,
-            cpu_bytes_per_node: load.cpu_bytes_per_node.saturating_add(runtime),
+            cpu_bytes_per_node: load
+                .cpu_bytes_per_node
+                .max(load.fsdp_init_bytes_per_node)
+                .saturating_add(runtime),
             gpu_bytes_per_gpu: weights_on_gpu.saturating_add(quantising),
         },
         Phase {
@@ -236,6 +256,10 @@ fn full(
     );
     let opt = plan.offload_optimizer;
     let param = plan.offload_param;
+    if plan.strategy == Strategy::FsdpFullShard {
+        // PyTorch's own sizes, not DeepSpeed's formula and buffer factor.
+        return super::fsdp::fsdp(plan, run, lines);
+    }
     match plan.strategy {
         Strategy::Ddp | Strategy::Zero1 => {
             let shard = if plan.strategy == Strategy::Zero1 {
@@ -244,10 +268,16 @@ fn full(
                 1.0
             };
             lines.add(StateKind::Weights, Location::Gpu, b.weights * p);
+            // torchtune's optimizer in the backward pass frees each gradient once stepped.
+            let graded = if plan.optimizer_in_backward && plan.strategy == Strategy::Ddp {
+                run.largest_layer as f64
+            } else {
+                p
+            };
             lines.add(
                 StateKind::Gradients,
                 Location::Gpu,
-                b.replicated_gradients() * p,
+                b.replicated_gradients() * graded,
             );
             lines.add(
                 StateKind::MasterWeights,
@@ -303,6 +333,7 @@ fn full(
                 deepspeed_loading,
             }
         }
+        // FSDP returned above (`fsdp::fsdp`); its arm is ZeRO-3's only to keep the match whole.
         Strategy::Zero3 | Strategy::FsdpFullShard => {
             if opt == OffloadTarget::None && param != OffloadTarget::None {
                 warnings.push(PlanWarning::ParamOffloadIgnored);
@@ -314,7 +345,7 @@ fn full(
             let (cpu_formula, gpu) = zero::zero3(run, &z, opt_off, param_off, plan.zero_init);
             let terms = zero::zero3_terms(run, &z, opt_off, param_off, plan.zero_init);
             let (states_cpu, copy) = split(terms);
-            let deepspeed_loading = copy.filter(|_| deepspeed);
+            let deepspeed_loading = copy;
             lines.add(
                 StateKind::GatheredLayer,
                 Location::Gpu,
@@ -361,9 +392,7 @@ fn full(
                 .sum();
             if on_nvme == 0.0 {
                 return Totals {
-                    // FSDP has no DeepSpeed loading copy: its checkpoint is loaded by the
-                    // plan's method (the loading phase), so the states are all it holds.
-                    cpu: if deepspeed { cpu_formula } else { states_cpu },
+                    cpu: cpu_formula,
                     gpu,
                     nvme: 0,
                     traffic: None,
@@ -399,7 +428,7 @@ fn full(
                 traffic: Some((2.0 * optimizer_side) as u64),
                 formula: EstimateFormula::RamvramEstimate,
                 states_cpu: states as u64,
-                deepspeed_loading: copy.filter(|_| deepspeed),
+                deepspeed_loading: copy,
             }
         }
     }

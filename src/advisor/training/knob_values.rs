@@ -11,12 +11,13 @@ use crate::advisor::knobs::{
     variant_of, whole, whole32,
 };
 
-const PRECISIONS: [Precision; 2] = [Precision::Mixed16, Precision::Fp32];
-const OPTIMIZERS: [Optimizer; 4] = [
+const PRECISIONS: [Precision; 3] = [Precision::Mixed16, Precision::Fp32, Precision::Bf16];
+const OPTIMIZERS: [Optimizer; 5] = [
     Optimizer::Adam,
     Optimizer::SgdMomentum,
     Optimizer::Adam8bit,
     Optimizer::Adafactor,
+    Optimizer::PagedAdam8bit,
 ];
 const STRATEGIES: [Strategy; 5] = [
     Strategy::Ddp,
@@ -56,6 +57,7 @@ pub fn get(p: &TrainingPlan, id: KnobId) -> Option<KnobValue> {
         K::OffloadOptimizer => return name_of(id, &OFFLOADS, &p.offload_optimizer),
         K::OffloadParam => return name_of(id, &OFFLOADS, &p.offload_param),
         K::ZeroInit => V::Bool(p.zero_init),
+        K::OptimizerInBackward => V::Bool(p.optimizer_in_backward),
         K::GpusPerNode => V::Whole(u64::from(p.gpus_per_node)),
         K::Nodes => V::Whole(u64::from(p.nodes)),
         K::Finetune => return name_of(id, &FINETUNES, &p.finetune),
@@ -103,6 +105,7 @@ pub fn set(p: &mut TrainingPlan, id: KnobId, v: KnobValue) -> bool {
         K::OffloadOptimizer => put(&mut p.offload_optimizer, variant_of(id, &OFFLOADS, v)),
         K::OffloadParam => put(&mut p.offload_param, variant_of(id, &OFFLOADS, v)),
         K::ZeroInit => put(&mut p.zero_init, on(v)),
+        K::OptimizerInBackward => put(&mut p.optimizer_in_backward, on(v)),
         K::GpusPerNode => put(&mut p.gpus_per_node, whole32(v)),
         K::Nodes => put(&mut p.nodes, whole32(v)),
         K::Finetune => put(&mut p.finetune, variant_of(id, &FINETUNES, v)),

@@ -29,21 +29,38 @@ pub struct Loading {
     /// Checkpoint bytes read through the page cache (memory-mapped safetensors): the kernel can
     /// drop them under pressure, so they are not part of the peak.
     pub page_cache_bytes: u64,
+    /// FSDP with CPU offload, when training starts: CPU RAM per node while each sharded flat
+    /// parameter has its pinned copy and pinned gradient beside the unpinned shard it was made
+    /// from ([`fsdp_offload_init`]); 0 without FSDP CPU offload. Part of the loading phase's
+    /// peak (without the runtime).
+    #[serde(default)]
+    pub fsdp_init_bytes_per_node: u64,
+}
+
+/// The CPU RAM per node of FSDP1's lazy initialisation with `CPUOffload(offload_params=True)`,
+/// from the sharded parameters it keeps on the CPU (`sharded_on_cpu`, bytes per node):
+/// `torch/distributed/fsdp/_flat_param.py::FlatParamHandle.init_flat_param_attributes` makes
+/// `_local_shard` a pinned copy of the shard (`pin_memory()`) and a pinned `_cpu_grad` of the
+/// same size, while `flat_param.data` keeps the unpinned shard until the unit's first reshard
+/// (`_use_sharded_flat_param` sets it to `_local_shard`): three copies, the first gone after
+/// the first forward pass. The optimizer's states don't exist yet (made at the first step).
+pub fn fsdp_offload_init(sharded_on_cpu: u64) -> u64 {
+    sharded_on_cpu.saturating_mul(3)
 }
 
 /// What the framework does when the plan names no method (the user didn't change it): QLoRA
-/// that isn't sharded loads shard by shard (transformers turns on `low_cpu_mem_usage` whenever a
-/// bitsandbytes `quantization_config` is given); ZeRO-3 with `zero.Init` builds the model
+/// loads shard by shard, sharded or not (transformers turns on `low_cpu_mem_usage` whenever a
+/// bitsandbytes `quantization_config` is given, and PEFT + accelerate's FSDP recipe loads
+/// through `from_pretrained` that way); ZeRO-3 with `zero.Init` builds the model
 /// partitioned and fills it shard by shard, like the meta device; everything else loads the
 /// whole checkpoint in every rank — PyTorch DDP scripts, FSDP (whose `sync_module_states`
 /// defaults to `False`), and DeepSpeed without `zero.Init` (the copy its estimator counts).
 /// DeepSpeed's own loading term, where its estimator applies, is kept over any of these
 /// ([`loading`]).
 pub fn default_method(plan: &TrainingPlan) -> LoadingMethod {
-    let sharded = matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard);
     if plan.strategy == Strategy::Zero3 && plan.zero_init {
         LoadingMethod::MetaDevice
-    } else if plan.finetune == FineTune::Qlora && !sharded {
+    } else if plan.finetune == FineTune::Qlora {
         LoadingMethod::LowCpuMemUsage
     } else {
         LoadingMethod::EveryRank
@@ -69,10 +86,18 @@ pub fn runtime_bytes(gpus_per_node: u32, overheads: &Overheads) -> u64 {
 /// - meta device, `low_cpu_mem_usage`: G × min(C, one shard);
 /// - memory-mapped safetensors: G × the largest tensor, with C in the page cache.
 ///
-/// A QLoRA base sharded by FSDP or ZeRO-3 and loaded by rank 0, on the meta device or shard by
-/// shard keeps the quantised base (4.127 bits per parameter) on the loading rank's CPU until it
-/// is sharded or broadcast (Answer.AI's FSDP + QLoRA `low_memory` loading); every-rank loading
-/// is already larger than that.
+/// A QLoRA base quantised on the way in and sharded by FSDP or ZeRO-3, loaded by rank 0, is
+/// Answer.AI's `fsdp_qlora` `--low_memory` loading (`train.py`, `sync_module_states=True`): every
+/// rank opens each safetensors file (`safetensors.torch.load_file`, so that every rank makes the
+/// bitsandbytes quantisation state, `load_and_quantize`'s comment), whose tensors are views of a
+/// private file mapping (`torch.UntypedStorage.from_file(…, shared=False)`: the page cache,
+/// shared by the ranks), copies each tensor to its GPU and quantises it there, and rank 0 keeps
+/// the quantised base (4.127 bits per parameter) in CPU RAM until FSDP broadcasts it:
+/// G × the largest tensor + the base, the checkpoint in the page cache. On the meta device
+/// each rank loads one shard at a time and the loading rank keeps the quantised base: G × one
+/// shard + the base. Shard by shard (`low_cpu_mem_usage`, transformers with a bitsandbytes
+/// config) the base is quantised straight onto each GPU: G × one shard. Every-rank loading is
+/// larger than all of these.
 pub fn loading(plan: &TrainingPlan, largest_layer: u64, deepspeed_loading: Option<f64>) -> Loading {
     let default = plan.loading.is_none();
     let method = plan.loading.unwrap_or_else(|| default_method(plan));
@@ -83,6 +108,7 @@ pub fn loading(plan: &TrainingPlan, largest_layer: u64, deepspeed_loading: Optio
             deepspeed_copy: true,
             cpu_bytes_per_node: crate::units::saturating_bytes(term),
             page_cache_bytes: 0,
+            fsdp_init_bytes_per_node: 0,
         };
     }
     let p = plan.params as f64;
@@ -90,24 +116,29 @@ pub fn loading(plan: &TrainingPlan, largest_layer: u64, deepspeed_loading: Optio
     let dtype = plan.checkpoint_dtype.bytes();
     let checkpoint = p * dtype;
     let shard = checkpoint.min(CHECKPOINT_SHARD_BYTES);
-    let (mut cpu, page_cache) = match method {
-        LoadingMethod::EveryRank => (g * checkpoint, 0.0),
-        LoadingMethod::Rank0Broadcast => (checkpoint, 0.0),
-        LoadingMethod::MetaDevice | LoadingMethod::LowCpuMemUsage => (g * shard, 0.0),
-        LoadingMethod::Mmap => (g * largest_layer as f64 * dtype, checkpoint),
-    };
     let sharded = matches!(plan.strategy, Strategy::Zero3 | Strategy::FsdpFullShard);
     let quantised_on_load =
         plan.finetune == FineTune::Qlora && plan.checkpoint_dtype != CheckpointDtype::Int4;
-    if quantised_on_load && sharded && method != LoadingMethod::EveryRank {
-        cpu += p * QLORA_BASE_BYTES;
-    }
+    let low_memory = quantised_on_load && sharded && method == LoadingMethod::Rank0Broadcast;
+    let base_on_rank0 = quantised_on_load && sharded && method == LoadingMethod::MetaDevice;
+    let (cpu, page_cache) = match method {
+        _ if low_memory => (
+            g * largest_layer as f64 * dtype + p * QLORA_BASE_BYTES,
+            checkpoint,
+        ),
+        LoadingMethod::EveryRank => (g * checkpoint, 0.0),
+        LoadingMethod::Rank0Broadcast => (checkpoint, 0.0),
+        LoadingMethod::MetaDevice if base_on_rank0 => (g * shard + p * QLORA_BASE_BYTES, 0.0),
+        LoadingMethod::MetaDevice | LoadingMethod::LowCpuMemUsage => (g * shard, 0.0),
+        LoadingMethod::Mmap => (g * largest_layer as f64 * dtype, checkpoint),
+    };
     Loading {
         method,
         default,
         deepspeed_copy: false,
         cpu_bytes_per_node: crate::units::saturating_bytes(cpu),
         page_cache_bytes: crate::units::saturating_bytes(page_cache),
+        fsdp_init_bytes_per_node: 0,
     }
 }
 

@@ -24,16 +24,21 @@ pub(super) fn loading_is_the_peak(j: &Judged) -> bool {
 
 /// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's
 /// `zero.Init` under ZeRO-3, the meta device under FSDP, `low_cpu_mem_usage` otherwise. `None`
-/// when the plan already loads that way.
+/// when the plan already loads that way or lighter, and when it names another method than
+/// every-rank loading (which it may name to say what its script does).
 pub(super) fn lighter_loading(plan: &TrainingPlan) -> Option<(TrainingPlan, &'static str)> {
+    let method = plan
+        .loading
+        .unwrap_or_else(|| super::loading::default_method(plan));
     if plan.strategy == Strategy::Zero3 {
-        return (!plan.zero_init).then(|| {
+        return (!plan.zero_init && method == LoadingMethod::EveryRank).then(|| {
             let mut p = plan.clone();
             p.zero_init = true;
+            p.loading = None;
             (p, "zero.Init")
         });
     }
-    if plan.loading.is_some() {
+    if method != LoadingMethod::EveryRank {
         return None;
     }
     let method = if plan.strategy == Strategy::FsdpFullShard {

@@ -8,6 +8,7 @@ mod advice;
 mod amounts;
 mod breakdown;
 mod estimate;
+mod fsdp;
 pub mod knob_values;
 pub mod loading;
 mod loading_levers;

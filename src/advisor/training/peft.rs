@@ -24,6 +24,8 @@ fn place(target: OffloadTarget) -> Location {
 ///   replicated on every GPU (DDP, ZeRO-1/2), or sharded over the T GPUs (FSDP, ZeRO-3) with one
 ///   layer gathered whole at a time (`B × L` more per GPU); parameter offload keeps the sharded
 ///   base in CPU RAM (`B × P / N` per node) and only the gathered layer on the GPU.
+/// - FSDP with CPU offload: a pinned CPU gradient buffer as large as the sharded base (FSDP1's
+///   `_cpu_grad`, `B × P / N` more per node).
 /// - Adapters, `s × P` trained parameters: their 16-bit weights like the base's sharding, and
 ///   gradients, fp32 master weights and optimizer states partitioned over T under any ZeRO stage
 ///   or FSDP (replicated under DDP), in CPU RAM with optimizer offload.
@@ -43,6 +45,14 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
     if sharded {
         let base_at = place(plan.offload_param);
         lines.add(StateKind::Weights, base_at, base * p / per(base_at));
+        // FSDP1 with CPU offload pins a sharded gradient `_cpu_grad` beside every flat
+        // parameter, frozen or not, as large as its shard (`torch/distributed/fsdp/
+        // _flat_param.py::FlatParamHandle.init_flat_param_attributes`); QLoRA's base is stored
+        // in bf16 elements (`bnb_4bit_quant_storage`), so the buffer is as large as the base.
+        // Answer.AI's fsdp_qlora and accelerate's FSDP plugin (`fsdp_version: 1`) wrap with it.
+        if plan.strategy == Strategy::FsdpFullShard && base_at == Location::Cpu {
+            lines.add(StateKind::FrozenGradients, base_at, base * p / per(base_at));
+        }
         // One layer gathered whole for its forward and backward pass.
         lines.add(StateKind::GatheredLayer, Location::Gpu, base * l);
     } else {

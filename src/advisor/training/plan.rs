@@ -15,9 +15,16 @@ pub const QLORA_BASE_BYTES: f64 = (4.0 + 0.127) / 8.0;
 pub enum Precision {
     /// Everything in fp32.
     Fp32,
-    /// bf16/fp16 weights and gradients with fp32 master weights (mixed precision).
+    /// bf16/fp16 weights and gradients with fp32 master weights (mixed precision; FSDP's
+    /// `MixedPrecision(param_dtype=bfloat16)` over fp32 sharded parameters).
     #[default]
     Mixed16,
+    /// Pure bf16: parameters, gradients and optimizer states all in bf16, no fp32 copy
+    /// (torchtune's recipes with `dtype: bf16`, which build the model in bf16 and shard it
+    /// with FSDP2's `fully_shard` without a `MixedPrecisionPolicy`; an optimizer's states take
+    /// the parameters' dtype: `torch.optim.AdamW` makes `exp_avg` and `exp_avg_sq` with
+    /// `torch.zeros_like(p)`).
+    Bf16,
 }
 
 /// Optimizer.
@@ -35,15 +42,33 @@ pub enum Optimizer {
     /// Adafactor without momentum: factored second moments, O(rows + cols) per matrix,
     /// counted as 0 bytes per parameter (Shazeer & Stern 2018).
     Adafactor,
+    /// bitsandbytes' paged 8-bit AdamW (`bnb.optim.PagedAdamW8bit`, torchtune's low-memory
+    /// configs): the same 2 bytes per parameter as [`Optimizer::Adam8bit`], in CUDA unified
+    /// memory for tensors of 10^5 elements or more (`bitsandbytes/optim/optimizer.py::
+    /// get_state_buffer` with `is_paged`: `F.get_paged`, `cudaMallocManaged`) that the driver
+    /// pages out to host RAM when the GPU runs short (on CPU parameters, as under FSDP's CPU
+    /// offload, newer releases fall back to ordinary tensors); counted where the optimizer's
+    /// states are placed.
+    PagedAdam8bit,
 }
 
 impl Optimizer {
-    /// Optimizer-state bytes per parameter.
-    pub fn state_bytes(self) -> f64 {
+    /// Optimizer-state bytes per parameter under `precision`. Adam's two moments and SGD's
+    /// momentum buffer take the dtype of the parameters the optimizer steps
+    /// (`torch/optim/adamw.py::_init_group`: `torch.zeros_like(p, memory_format=…)`): fp32
+    /// master weights under mixed precision and fp32 (8 and 4 bytes), bf16 parameters in pure
+    /// bf16 (4 and 2 bytes). bitsandbytes' 8-bit Adam keeps two 8-bit states whatever the
+    /// parameters' dtype (2 bytes); Adafactor's factored moments are counted as 0.
+    pub fn state_bytes(self, precision: Precision) -> f64 {
+        let element = if precision == Precision::Bf16 {
+            2.0
+        } else {
+            4.0
+        };
         match self {
-            Optimizer::Adam => 8.0,
-            Optimizer::SgdMomentum => 4.0,
-            Optimizer::Adam8bit => 2.0,
+            Optimizer::Adam => 2.0 * element,
+            Optimizer::SgdMomentum => element,
+            Optimizer::Adam8bit | Optimizer::PagedAdam8bit => 2.0,
             Optimizer::Adafactor => 0.0,
         }
     }
@@ -258,6 +283,13 @@ pub struct TrainingPlan {
     /// DeepSpeed `zero.Init` (ZeRO-3: partition while constructing, no full copy per rank).
     #[serde(default)]
     pub zero_init: bool,
+    /// The optimizer steps each parameter in the backward pass, as soon as its gradient is
+    /// ready, and frees that gradient (torchtune's `optimizer_in_bwd: True`,
+    /// `torchtune/training/memory.py::register_optim_in_bwd_hooks`, a
+    /// `register_post_accumulate_grad_hook` per parameter): no full gradient buffer. Counted
+    /// under FSDP and DDP.
+    #[serde(default)]
+    pub optimizer_in_backward: bool,
     /// GPUs per node.
     pub gpus_per_node: u32,
     /// Nodes.
@@ -302,6 +334,7 @@ impl TrainingPlan {
             offload_optimizer: OffloadTarget::None,
             offload_param: OffloadTarget::None,
             zero_init: false,
+            optimizer_in_backward: false,
             gpus_per_node: 1,
             nodes: 1,
             finetune: FineTune::Full,

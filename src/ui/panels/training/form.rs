@@ -172,6 +172,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                             words::precision(lang, Precision::Mixed16),
                         ),
                         (Precision::Fp32, words::precision(lang, Precision::Fp32)),
+                        (Precision::Bf16, words::precision(lang, Precision::Bf16)),
                     ],
                 )
             });
@@ -179,6 +180,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 Optimizer::Adam,
                 Optimizer::SgdMomentum,
                 Optimizer::Adam8bit,
+                Optimizer::PagedAdam8bit,
                 Optimizer::Adafactor,
             ];
             let options: Vec<_> = optimizers
@@ -233,6 +235,12 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 // backticks.
                 let label = crate::codespan::plain(tr(lang, Msg::TrainZeroInit));
                 ui.checkbox(&mut plan.zero_init, label);
+                ui.end_row();
+            }
+            if matches!(plan.strategy, Strategy::FsdpFullShard | Strategy::Ddp) {
+                ui.label("");
+                let label = crate::codespan::plain(tr(lang, Msg::TrainOptimizerInBackward));
+                ui.checkbox(&mut plan.optimizer_in_backward, label);
                 ui.end_row();
             }
             if plan.finetune != FineTune::Full {
