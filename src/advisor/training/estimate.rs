@@ -147,7 +147,7 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
     let training_gpu = totals
         .gpu
         .saturating_add(acts.gpu_bytes_per_gpu.unwrap_or(0));
-    let phases = vec![
+    let mut phases = vec![
         Phase {
             phase: PhaseId::Loading,
             cpu_bytes_per_node: load.cpu_bytes_per_node.saturating_add(runtime),
@@ -159,6 +159,8 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
             gpu_bytes_per_gpu: training_gpu,
         },
     ];
+    let life = super::lifecycle::lifecycle(plan, &Bytes::of(plan), largest);
+    phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
     Ok(Estimate {
         gpu_bytes_per_gpu: totals.gpu,
         cpu_bytes_per_node: totals.cpu,
@@ -175,6 +177,9 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
             .map(|p| p.gpu_bytes_per_gpu)
             .max()
             .unwrap_or(0),
+        cpu_peak_phase: super::breakdown::peak_phase(&phases, true),
+        gpu_peak_phase: super::breakdown::peak_phase(&phases, false),
+        lifecycle: life,
         phases,
         loading: load,
         runtime_bytes_per_node: runtime,

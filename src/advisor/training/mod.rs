@@ -7,7 +7,9 @@ pub mod activations;
 mod advice;
 mod amounts;
 mod breakdown;
+pub mod checkpointing;
 mod estimate;
+mod lifecycle;
 pub mod knob_values;
 pub mod loading;
 mod loading_levers;
@@ -22,9 +24,11 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase, phase_cpu,
 };
+pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 pub use estimate::{MAX_PARAMS, estimate};
+pub use lifecycle::{default_resume, default_save, saved_world_size};
 pub use memory::*;
 pub use plan::*;
 pub use plan_against::plan_against;
