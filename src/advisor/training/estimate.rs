@@ -160,7 +160,11 @@ pub fn estimate(plan: &TrainingPlan) -> Result<Estimate, PlanError> {
         },
     ];
     let life = super::lifecycle::lifecycle(plan, &Bytes::of(plan), largest);
-    phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
+    // Saving and resuming are phases once the plan says how it saves or resumes (see
+    // `lifecycle::asked`); their figures are in `lifecycle` either way.
+    if super::lifecycle::asked(plan) {
+        phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
+    }
     Ok(Estimate {
         gpu_bytes_per_gpu: totals.gpu,
         cpu_bytes_per_node: totals.cpu,

@@ -153,6 +153,14 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
     }
 }
 
+/// True when the plan says how it saves or resumes (`--save-state-dict`, `--resume-load`,
+/// `--resume-world-size`): then its save and resume phases count toward its peaks. A plan that
+/// says neither keeps the loading and training phases only, as before these phases existed
+/// (its `lifecycle` figures are still computed with the framework's defaults).
+pub fn asked(plan: &TrainingPlan) -> bool {
+    plan.save_state_dict.is_some() || plan.resume_load.is_some() || plan.resume_world_size.is_some()
+}
+
 /// The `checkpoint-save` and `resume` phases: the training phase's CPU RAM (the states it
 /// holds and the runtime) plus what saving or reading adds ([`lifecycle`]); on the GPUs the
 /// model states without activations (`states_gpu`: no step runs while saving or loading).
@@ -191,6 +199,7 @@ mod tests {
 
     fn fsdp_8b_offloaded() -> TrainingPlan {
         TrainingPlan {
+            save_state_dict: Some(SaveStateDict::Full),
             strategy: Strategy::FsdpFullShard,
             offload_optimizer: OffloadTarget::Cpu,
             offload_param: OffloadTarget::Cpu,
@@ -208,7 +217,12 @@ mod tests {
         // 12 × 8,030,261,248 = 96,363,134,976 bytes (89.7 GiB) on top of the training phase.
         let e = crate::advisor::training::estimate(&fsdp_8b_offloaded()).unwrap();
         assert_eq!(e.lifecycle.save, SaveStateDict::Full);
-        assert!(e.lifecycle.save_default);
+        // FSDP's default save, for a plan that names none, is the same full state dict.
+        let mut quiet = fsdp_8b_offloaded();
+        quiet.save_state_dict = None;
+        let q = crate::advisor::training::estimate(&quiet).unwrap();
+        assert!(q.lifecycle.save_default && q.lifecycle.save == SaveStateDict::Full);
+        assert_eq!(q.lifecycle.save_cpu_bytes_per_node, 96_363_134_976);
         assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 96_363_134_976);
         let training = phase_cpu(&e.phases, PhaseId::Training);
         let save = phase_cpu(&e.phases, PhaseId::CheckpointSave);

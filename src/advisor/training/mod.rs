@@ -28,7 +28,7 @@ pub use breakdown::{
 };
 pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 pub use estimate::{MAX_PARAMS, estimate};
-pub use lifecycle::{default_resume, default_save, saved_world_size};
+pub use lifecycle::{asked, default_resume, default_save, saved_world_size};
 pub use memory::*;
 pub use plan::*;
 pub use plan_against::plan_against;
