@@ -39,6 +39,7 @@ pub fn cost(id: FindingId) -> Cost {
     match id {
         F::TrainingDoesNotFit
         | F::WorkloadRamExceeded
+        | F::EvaluationPauseExceedsRam
         | F::CacheDoesNotFit
         | F::PlanTight
         | F::ShmSmall => FailedRun,

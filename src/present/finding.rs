@@ -72,6 +72,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingWorkloadSwapRiskTitle,
             Msg::FindingWorkloadSwapRiskExplain,
         ),
+        F::EvaluationPauseExceedsRam => (
+            Msg::FindingEvaluationPauseExceedsRamTitle,
+            Msg::FindingEvaluationPauseExceedsRamExplain,
+        ),
         F::DatasetNotCached => (
             Msg::FindingDatasetNotCachedTitle,
             Msg::FindingDatasetNotCachedExplain,

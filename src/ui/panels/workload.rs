@@ -17,8 +17,9 @@ use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
-const WORKLOAD_FINDINGS: [FindingId; 12] = [
+const WORKLOAD_FINDINGS: [FindingId; 13] = [
     FindingId::CacheDoesNotFit,
+    FindingId::EvaluationPauseExceedsRam,
     FindingId::DatasetSizeInconsistent,
     FindingId::DatasetIndexCopied,
     FindingId::WorkloadRamExceeded,
