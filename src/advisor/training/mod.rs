@@ -10,6 +10,7 @@ mod breakdown;
 pub mod checkpointing;
 mod estimate;
 mod lifecycle;
+mod lifecycle_levers;
 pub mod knob_values;
 pub mod loading;
 mod loading_levers;
