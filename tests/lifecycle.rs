@@ -56,6 +56,13 @@ fn llama_8b_full_save_on_rank_0_breaks_and_a_sharded_save_comes_first() {
         .expect("a training change");
     assert_eq!(first.id, R::SaveSharded, "{:#?}", a.recommendations);
     assert_eq!(first.result.fits, Some(true));
+    // The headline names the phase that breaks, in both languages.
+    use ramvram::i18n::Lang;
+    use ramvram::present::headline::headline;
+    let en = headline(Lang::En, &a).title;
+    assert!(en.contains("its Resume phase needs"), "{en}");
+    let zh = headline(Lang::Zh, &a).title;
+    assert!(zh.contains("恢复训练时"), "{zh}");
     // Its apply: the one flag.
     let apply = first.apply.join(" ");
     assert!(apply.contains("--save-state-dict sharded"), "{apply}");

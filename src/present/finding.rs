@@ -163,6 +163,12 @@ fn msgs_of(f: &Finding) -> (Msg, Msg) {
     if f.values.contains_key("demand") {
         return finding_msgs(f.id);
     }
+    if f.id == F::TrainingDoesNotFit && f.values.contains_key("phase") {
+        return (
+            Msg::FindingTrainingDoesNotFitTitlePhase,
+            Msg::FindingTrainingDoesNotFitExplain,
+        );
+    }
     let title = match f.id {
         F::StarvedByStorage => Msg::FindingStarvedByStorageTitleUnchecked,
         F::StarvedByRamBandwidth => Msg::FindingStarvedByRamBandwidthTitleUnchecked,
@@ -198,6 +204,17 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
         let mut values = f.values.clone();
         if let Some(Quantity::Number(n)) = values.get("per_pixel") {
             values.insert("per_pixel".into(), Quantity::Text(format!("{n:.3}")));
+        }
+        return fill_values(lang, msg, &values);
+    }
+    if f.id == FindingId::TrainingDoesNotFit {
+        // The phase that breaks, by its name in this language.
+        let mut values = f.values.clone();
+        if let Some(Quantity::Text(id)) = values.get("phase") {
+            if let Some(p) = crate::advisor::training::PhaseId::from_id(id) {
+                let word = super::training::phase_name(lang, p).to_string();
+                values.insert("phase".into(), Quantity::Text(word));
+            }
         }
         return fill_values(lang, msg, &values);
     }

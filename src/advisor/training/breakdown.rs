@@ -91,6 +91,34 @@ pub enum PhaseId {
     Resume,
 }
 
+impl PhaseId {
+    /// The phase's JSON name (`checkpoint-save`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PhaseId::Loading => "loading",
+            PhaseId::Training => "training",
+            PhaseId::Serving => "serving",
+            PhaseId::EvaluationPause => "evaluation-pause",
+            PhaseId::CheckpointSave => "checkpoint-save",
+            PhaseId::Resume => "resume",
+        }
+    }
+
+    /// The phase whose JSON name is `s`.
+    pub fn from_id(s: &str) -> Option<PhaseId> {
+        [
+            PhaseId::Loading,
+            PhaseId::Training,
+            PhaseId::Serving,
+            PhaseId::EvaluationPause,
+            PhaseId::CheckpointSave,
+            PhaseId::Resume,
+        ]
+        .into_iter()
+        .find(|p| p.as_str() == s)
+    }
+}
+
 /// One phase's memory: per GPU, and per node's CPU RAM with the runtime (the OS and the
 /// training processes) included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
