@@ -139,8 +139,9 @@ pub fn phase_cpu(phases: &[Phase], id: PhaseId) -> u64 {
         .map_or(0, |p| p.cpu_bytes_per_node)
 }
 
-/// The phase with the largest CPU RAM per node (`cpu`) or VRAM per GPU among `phases`; the
-/// first of equals, so a tie names the earlier phase. `None` for no phase.
+/// The phase with the largest CPU RAM per node (`cpu`) or VRAM per GPU among `phases`; among
+/// equals the steady phase (training, serving) if it is one of them, else the earlier phase.
+/// `None` for no phase.
 pub fn peak_phase(phases: &[Phase], cpu: bool) -> Option<PhaseId> {
     let of = |p: &Phase| {
         if cpu {
@@ -150,7 +151,9 @@ pub fn peak_phase(phases: &[Phase], cpu: bool) -> Option<PhaseId> {
         }
     };
     let top = phases.iter().map(of).max()?;
-    phases.iter().find(|p| of(p) == top).map(|p| p.phase)
+    let steady = |p: &&Phase| matches!(p.phase, PhaseId::Training | PhaseId::Serving);
+    let at_top = || phases.iter().filter(|p| of(p) == top);
+    at_top().find(steady).or_else(|| at_top().next()).map(|p| p.phase)
 }
 
 /// Memory a plan needs: model states (DeepSpeed's figures where they apply), the loading and
