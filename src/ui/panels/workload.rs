@@ -200,6 +200,9 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         );
     }
     ui.label(label);
+    if let Some(pause) = words::pause_line(lang, r) {
+        ui.label(pause);
+    }
     ui.horizontal_wrapped(|ui| {
         for (item, (name, size)) in b.items.iter().zip(words::budget_rows(lang, r)) {
             let text = format!("■ {name} {size}");
