@@ -398,4 +398,19 @@ advice_ids! {
         cost "advice.cost.os",
         "vLLM on a unified pool: a lower `gpu_memory_utilization`, so the OS and the host side \
          keep the rest";
+    /// Each rank writes its shard: no rank gathers the whole state in CPU RAM.
+    SaveSharded "save-sharded" => Setting, Nothing,
+        cost "advice.cost.save",
+        "Save a sharded checkpoint (`SHARDED_STATE_DICT` through torch.distributed.checkpoint, \
+         DeepSpeed's ZeRO checkpoint) instead of a full state dict gathered in CPU RAM";
+    /// Only rank 0 holds the gathered copy; the file is the same.
+    SaveOnRank0Only "save-on-rank0-only" => Setting, Nothing,
+        cost "advice.cost.save",
+        "Gather the full state dict on rank 0 only (`rank0_only=True` with \
+         `offload_to_cpu=True`)";
+    /// Each rank reads only what it keeps (resharding to the new world size as it reads).
+    ResumePerRank "resume-per-rank" => Setting, Nothing,
+        cost "advice.cost.save",
+        "Resume with each rank reading only its own part (torch.distributed.checkpoint, \
+         DeepSpeed's universal checkpoint) instead of every rank loading everything";
 }

@@ -319,6 +319,10 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
     if let Some(target) = t.ram_to_fit_bytes {
         f = f.with("target", Quantity::Bytes(target));
     }
+    // The phase that breaks, when it isn't the steps themselves (`present` words it).
+    if let Some(phase) = super::training::breaking_phase(t) {
+        f = f.with("phase", Quantity::Text(phase.as_str().to_string()));
+    }
     // The ranked list says what to change, cheapest first; "add RAM" alone would skip the
     // settings and techniques that fit without buying anything.
     let any_change = cx

@@ -49,9 +49,10 @@ impl Default for Headline {
 }
 
 /// Findings that say what the user set up doesn't fit.
-pub const SET_UP_FAILS: [FindingId; 3] = [
+pub const SET_UP_FAILS: [FindingId; 4] = [
     FindingId::TrainingDoesNotFit,
     FindingId::WorkloadRamExceeded,
+    FindingId::EvaluationPauseExceedsRam,
     FindingId::CacheDoesNotFit,
 ];
 

@@ -40,6 +40,7 @@ pub fn cost(id: FindingId) -> Cost {
         F::TrainingDoesNotFit
         | F::PoolOverLimit
         | F::WorkloadRamExceeded
+        | F::EvaluationPauseExceedsRam
         | F::CacheDoesNotFit
         | F::PlanTight
         | F::ShmSmall => FailedRun,

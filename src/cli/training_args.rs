@@ -4,12 +4,12 @@ use clap::Args;
 
 use super::model_args::{ModelChoice, parse_model};
 pub use super::training_values::{
-    CheckpointArg, FineTuneArg, LoadingArg, OffloadArg, OptimizerArg, PrecisionArg, StrategyArg,
+    CheckpointArg, FineTuneArg, LoadingArg, ResumeArg, SaveArg, OffloadArg, OptimizerArg, PrecisionArg, StrategyArg,
 };
 use crate::advisor::defaults;
 use crate::advisor::knobs::{self, DefaultSource, KnobId as K, Plan};
 use crate::advisor::training::{
-    ActivationInput, CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
+    ActivationInput, CheckpointDtype, ResumeLoad, SaveStateDict, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
     Optimizer, Precision, Strategy, TrainingPlan, TransformerShape, presets,
 };
 use crate::i18n::{Lang, Msg, trf};
@@ -101,6 +101,15 @@ pub struct TrainingArgs {
     /// The checkpoint's element type on disk (default bf16).
     #[arg(long, value_enum)]
     pub checkpoint_dtype: Option<CheckpointArg>,
+    /// How the training state is saved (default: what the framework does for the strategy).
+    #[arg(long, value_enum)]
+    pub save_state_dict: Option<SaveArg>,
+    /// How a saved state is read back on resume (default: what the framework does).
+    #[arg(long, value_enum)]
+    pub resume_load: Option<ResumeArg>,
+    /// Ranks that wrote the checkpoint being resumed (default: this plan's).
+    #[arg(long)]
+    pub resume_world_size: Option<u32>,
     /// DeepSpeed offload_param.buffer_count (NVMe offload; default 5).
     #[arg(long)]
     pub nvme_buffer_count: Option<u32>,
@@ -187,6 +196,9 @@ impl TrainingArgs {
             (K::Heads, self.heads.is_some()),
             (K::Loading, self.loading.is_some()),
             (K::CheckpointDtype, self.checkpoint_dtype.is_some()),
+            (K::SaveStateDict, self.save_state_dict.is_some()),
+            (K::ResumeLoad, self.resume_load.is_some()),
+            (K::ResumeWorldSize, self.resume_world_size.is_some()),
             (K::NvmeBufferCount, self.nvme_buffer_count.is_some()),
             (K::NvmeBufferSize, self.nvme_buffer_size.is_some()),
             (K::NvmeMaxInCpu, self.nvme_max_in_cpu.is_some()),
@@ -387,6 +399,23 @@ impl TrainingArgs {
             LoadingArg::LowCpuMemUsage => LoadingMethod::LowCpuMemUsage,
             LoadingArg::Mmap => LoadingMethod::Mmap,
         });
+        if let Some(s) = self.save_state_dict {
+            plan.save_state_dict = Some(match s {
+                SaveArg::Full => SaveStateDict::Full,
+                SaveArg::FullEveryRank => SaveStateDict::FullEveryRank,
+                SaveArg::Sharded => SaveStateDict::Sharded,
+            });
+        }
+        if let Some(r) = self.resume_load {
+            plan.resume_load = Some(match r {
+                ResumeArg::EveryRank => ResumeLoad::EveryRank,
+                ResumeArg::Rank0 => ResumeLoad::Rank0,
+                ResumeArg::PerRank => ResumeLoad::PerRank,
+            });
+        }
+        if self.resume_world_size.is_some() {
+            plan.resume_world_size = self.resume_world_size;
+        }
         if let Some(c) = self.checkpoint_dtype_given() {
             plan.checkpoint_dtype = c;
         } else if let Some(d) = read.and_then(disk_dtype) {

@@ -19,6 +19,28 @@ pub enum LoadingArg {
     Mmap,
 }
 
+/// `--save-state-dict` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SaveArg {
+    /// One full state dict gathered on rank 0 (offload_to_cpu, rank0_only).
+    Full,
+    /// A full state dict gathered in every rank's CPU RAM (offload_to_cpu without rank0_only).
+    FullEveryRank,
+    /// Each rank writes its own shard (DCP, DeepSpeed's ZeRO checkpoint).
+    Sharded,
+}
+
+/// `--resume-load` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResumeArg {
+    /// Every rank loads everything saved.
+    EveryRank,
+    /// Rank 0 loads and broadcasts (broadcast_from_rank0).
+    Rank0,
+    /// Each rank reads only its own part (DCP, universal checkpoint).
+    PerRank,
+}
+
 /// `--checkpoint-dtype` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckpointArg {

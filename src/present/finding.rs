@@ -76,6 +76,10 @@ fn finding_msgs(id: FindingId) -> (Msg, Msg) {
             Msg::FindingWorkloadSwapRiskTitle,
             Msg::FindingWorkloadSwapRiskExplain,
         ),
+        F::EvaluationPauseExceedsRam => (
+            Msg::FindingEvaluationPauseExceedsRamTitle,
+            Msg::FindingEvaluationPauseExceedsRamExplain,
+        ),
         F::DatasetNotCached => (
             Msg::FindingDatasetNotCachedTitle,
             Msg::FindingDatasetNotCachedExplain,
@@ -163,6 +167,12 @@ fn msgs_of(f: &Finding) -> (Msg, Msg) {
     if f.values.contains_key("demand") {
         return finding_msgs(f.id);
     }
+    if f.id == F::TrainingDoesNotFit && f.values.contains_key("phase") {
+        return (
+            Msg::FindingTrainingDoesNotFitTitlePhase,
+            Msg::FindingTrainingDoesNotFitExplain,
+        );
+    }
     let title = match f.id {
         F::StarvedByStorage => Msg::FindingStarvedByStorageTitleUnchecked,
         F::StarvedByRamBandwidth => Msg::FindingStarvedByRamBandwidthTitleUnchecked,
@@ -213,6 +223,17 @@ fn fill(lang: Lang, msg: Msg, f: &Finding) -> String {
             if let Some(l) = limit {
                 let word = super::pools::limit_name(lang, l).to_string();
                 values.insert("limit".into(), Quantity::Text(word));
+            }
+        }
+        return fill_values(lang, msg, &values);
+    }
+    if f.id == FindingId::TrainingDoesNotFit {
+        // The phase that breaks, by its name in this language.
+        let mut values = f.values.clone();
+        if let Some(Quantity::Text(id)) = values.get("phase") {
+            if let Some(p) = crate::advisor::training::PhaseId::from_id(id) {
+                let word = super::training::phase_name(lang, p).to_string();
+                values.insert("phase".into(), Quantity::Text(word));
             }
         }
         return fill_values(lang, msg, &values);

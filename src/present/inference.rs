@@ -148,10 +148,22 @@ pub fn phase_table(lang: Lang, m: &InferenceMemory) -> ([String; 3], Vec<[String
             ]
         })
         .collect();
+    // The peak row names the phase that sets each peak.
+    let at = |bytes: u64, cpu: bool| match crate::advisor::training::peak_phase(&m.phases, cpu) {
+        Some(p) => crate::i18n::trf(
+            lang,
+            Msg::PhasePeakAt,
+            &[
+                ("bytes", &format::gib(bytes)),
+                ("phase", super::training::phase_name(lang, p)),
+            ],
+        ),
+        None => format::gib(bytes),
+    };
     rows.push([
         tr(lang, Msg::PhasePeak).to_string(),
-        format::gib(m.cpu_peak_bytes_per_node),
-        format::gib(m.gpu_peak_bytes_per_gpu),
+        at(m.cpu_peak_bytes_per_node, true),
+        at(m.gpu_peak_bytes_per_gpu, false),
     ]);
     (header, rows)
 }

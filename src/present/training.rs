@@ -231,6 +231,9 @@ pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static 
             PhaseId::Loading => Msg::PhaseLoading,
             PhaseId::Training => Msg::PhaseTraining,
             PhaseId::Serving => Msg::PhaseServing,
+            PhaseId::EvaluationPause => Msg::PhaseEvaluationPause,
+            PhaseId::CheckpointSave => Msg::PhaseCheckpointSave,
+            PhaseId::Resume => Msg::PhaseResume,
         },
     )
 }
@@ -299,10 +302,19 @@ pub fn phase_table(lang: Lang, t: &TrainingMemory) -> ([String; 3], Vec<[String;
             ]
         })
         .collect();
+    // The peak row names the phase that sets each peak.
+    let at = |bytes: u64, phase: Option<crate::advisor::training::PhaseId>| match phase {
+        Some(p) => trf(
+            lang,
+            Msg::PhasePeakAt,
+            &[("bytes", &format::gib(bytes)), ("phase", phase_name(lang, p))],
+        ),
+        None => format::gib(bytes),
+    };
     rows.push([
         tr(lang, Msg::PhasePeak).to_string(),
-        format::gib(t.estimate.cpu_peak_bytes_per_node),
-        format::gib(t.estimate.gpu_peak_bytes_per_gpu),
+        at(t.estimate.cpu_peak_bytes_per_node, t.estimate.cpu_peak_phase),
+        at(t.estimate.gpu_peak_bytes_per_gpu, t.estimate.gpu_peak_phase),
     ]);
     (header, rows)
 }

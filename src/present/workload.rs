@@ -290,6 +290,51 @@ pub fn ram_bar_label(lang: Lang, r: &WorkloadResult) -> String {
     }
 }
 
+/// The evaluation pause in one line: the working set with every loader's queue full against
+/// RAM, then each loader's waiting batches, pinned and /dev/shm bytes. `None` for a result
+/// without it (assessments written before it existed).
+pub fn pause_line(lang: Lang, r: &WorkloadResult) -> Option<String> {
+    use crate::advisor::workload::LoaderRole;
+    let p = r.evaluation_pause.as_ref()?;
+    let loaders: Vec<String> = p
+        .loaders
+        .iter()
+        .map(|l| {
+            trf(
+                lang,
+                Msg::WorkPauseLoader,
+                &[
+                    (
+                        "loader",
+                        tr(
+                            lang,
+                            match l.role {
+                                LoaderRole::Training => Msg::WorkPauseTraining,
+                                LoaderRole::Validation => Msg::WorkPauseValidation,
+                            },
+                        ),
+                    ),
+                    ("batches", &l.queued_batches.to_string()),
+                    ("pinned", &format::gib(l.pinned_bytes)),
+                    ("shm", &format::gib(l.shm_bytes)),
+                ],
+            )
+        })
+        .collect();
+    Some(trf(
+        lang,
+        Msg::WorkPauseLine,
+        &[
+            ("working", &format::gib(p.working_set_bytes)),
+            (
+                "ram",
+                &format::gib_or_unknown(lang, r.memory_budget.usable_ram_bytes),
+            ),
+            ("loaders", &loaders.join(tr(lang, Msg::WorkPauseJoin))),
+        ],
+    ))
+}
+
 /// A stage's rate, the same in every view: "1,234 samples/s", or why it has none ("cached" for
 /// storage, "unknown" otherwise; [`stage_not_limiting`]). `samples_per_s` is the simulator's
 /// samples per second for the stage.

@@ -72,6 +72,9 @@ pub enum FindingId {
     WorkloadRamExceeded,
     /// The workload leaves under 10 % of RAM free.
     WorkloadSwapRisk,
+    /// The workload fits while training steps, but not while the loop pauses (evaluation, a
+    /// checkpoint) and every loader's queue fills (`evaluation_pause`).
+    EvaluationPauseExceedsRam,
     /// The dataset doesn't fit in the page cache: every epoch reads (part of) it from storage,
     /// and storage delivers fewer samples/s than the GPUs want (it limits them, or would once
     /// the narrower stage is fixed).

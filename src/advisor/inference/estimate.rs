@@ -137,6 +137,9 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
             // `cpu_offload_gb` moves that many GiB of each GPU's weights to the host.
             let offload = saturating_bytes(p.cpu_offload_gib * GIB as f64);
             let per_gpu_weights = (weights / t).saturating_sub(offload);
+            // The offloaded weights sit in page-locked blocks rounded up to powers of two, from
+            // the moment the model is built (so in the loading phase too).
+            let pinned = super::pinned::vllm_offload_pinned(p, largest, t, offload);
             let swap = saturating_bytes(p.swap_space_gib * GIB as f64).saturating_mul(t);
             let runtime = o.runtime(t);
             // Every tensor-parallel worker reads the files itself.
@@ -149,10 +152,10 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 kv_total,
                 kv_per_token,
                 gpu_per_gpu: per_gpu_weights.saturating_add(kv_total / t),
-                host_serving: swap.saturating_add(offload.saturating_mul(t)),
-                host_loading: loading,
+                host_serving: swap.saturating_add(pinned.saturating_mul(t)),
+                host_loading: loading.saturating_add(pinned.saturating_mul(t)),
                 swap_space: swap,
-                weights_on_cpu: offload.saturating_mul(t),
+                weights_on_cpu: pinned.saturating_mul(t),
                 gpu_layers: layers,
                 page_cache,
                 runtime,

@@ -5,6 +5,7 @@
 
 mod advice;
 mod estimate;
+pub mod pinned;
 pub mod knob_values;
 mod serve;
 

@@ -227,6 +227,15 @@ pub(super) fn advice(
             &[("loading", text(method_name(LoadingMethod::LowCpuMemUsage)))],
         );
     }
+    // Settings: how the state is saved and read back, when that is the peak.
+    for (id, changed) in super::lifecycle_levers::candidates(plan, current) {
+        let name = match id {
+            R::ResumePerRank => ("resume_load", text("per-rank")),
+            R::SaveOnRank0Only => ("save_state_dict", text("full")),
+            _ => ("save_state_dict", text("sharded")),
+        };
+        consider(id, changed, &[name]);
+    }
     // Settings: offloading to CPU RAM where the GPUs can't hold the states. DeepSpeed moves the
     // optimizer states alone (ZeRO-Offload), then the parameters too (ZeRO-3); FSDP's
     // CPUOffload moves both together.
@@ -386,7 +395,9 @@ fn ram_need(j: &Judged) -> RamNeed {
     RamNeed {
         subject: Subject::Training,
         peak: j.cpu.needed_bytes,
-        steady: (cpu(PhaseId::Loading) > training).then_some(training),
+        steady: (j.estimate.cpu_peak_bytes_per_node > training
+            && j.estimate.cpu_peak_phase != Some(PhaseId::Training))
+        .then_some(training),
         others_fit,
         outcome: outcome(j),
     }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::activations::Activations;
+use super::checkpointing::Lifecycle;
 use super::loading::Loading;
 use super::plan::PlanWarning;
 
@@ -75,7 +76,7 @@ pub enum EstimateFormula {
     RamvramEstimate,
 }
 
-/// The two phases of a run.
+/// The phases of a run, each checked at its own peak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PhaseId {
@@ -85,6 +86,41 @@ pub enum PhaseId {
     Training,
     /// Requests are served (inference).
     Serving,
+    /// The training loop pauses (evaluation, a checkpoint) while the DataLoaders' queues fill:
+    /// `prefetch_factor × num_workers` batches of every loader, pinned or in /dev/shm.
+    EvaluationPause,
+    /// The training state is written (`--save-state-dict`).
+    CheckpointSave,
+    /// A saved training state is read back (`--resume-load`, `--resume-world-size`).
+    Resume,
+}
+
+impl PhaseId {
+    /// The phase's JSON name (`checkpoint-save`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PhaseId::Loading => "loading",
+            PhaseId::Training => "training",
+            PhaseId::Serving => "serving",
+            PhaseId::EvaluationPause => "evaluation-pause",
+            PhaseId::CheckpointSave => "checkpoint-save",
+            PhaseId::Resume => "resume",
+        }
+    }
+
+    /// The phase whose JSON name is `s`.
+    pub fn from_id(s: &str) -> Option<PhaseId> {
+        [
+            PhaseId::Loading,
+            PhaseId::Training,
+            PhaseId::Serving,
+            PhaseId::EvaluationPause,
+            PhaseId::CheckpointSave,
+            PhaseId::Resume,
+        ]
+        .into_iter()
+        .find(|p| p.as_str() == s)
+    }
 }
 
 /// One phase's memory: per GPU, and per node's CPU RAM with the runtime (the OS and the
@@ -107,6 +143,23 @@ pub fn phase_cpu(phases: &[Phase], id: PhaseId) -> u64 {
         .map_or(0, |p| p.cpu_bytes_per_node)
 }
 
+/// The phase with the largest CPU RAM per node (`cpu`) or VRAM per GPU among `phases`; among
+/// equals the steady phase (training, serving) if it is one of them, else the earlier phase.
+/// `None` for no phase.
+pub fn peak_phase(phases: &[Phase], cpu: bool) -> Option<PhaseId> {
+    let of = |p: &Phase| {
+        if cpu {
+            p.cpu_bytes_per_node
+        } else {
+            p.gpu_bytes_per_gpu
+        }
+    };
+    let top = phases.iter().map(of).max()?;
+    let steady = |p: &&Phase| matches!(p.phase, PhaseId::Training | PhaseId::Serving);
+    let at_top = || phases.iter().filter(|p| of(p) == top);
+    at_top().find(steady).or_else(|| at_top().next()).map(|p| p.phase)
+}
+
 /// Memory a plan needs: model states (DeepSpeed's figures where they apply), the loading and
 /// training phases, and their peaks, which the verdict uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,8 +176,17 @@ pub struct Estimate {
     pub activation_bytes_per_gpu: Option<u64>,
     /// The activation line: the figure, whether the per-GPU need includes it, the formula.
     pub activations: Activations,
-    /// Loading, then training.
+    /// Loading, training, then checkpoint save and resume.
     pub phases: Vec<Phase>,
+    /// The phase that sets the CPU peak ([`peak_phase`]).
+    #[serde(default)]
+    pub cpu_peak_phase: Option<PhaseId>,
+    /// The phase that sets the GPU peak ([`peak_phase`]).
+    #[serde(default)]
+    pub gpu_peak_phase: Option<PhaseId>,
+    /// How the state is saved and resumed, and what each adds.
+    #[serde(default)]
+    pub lifecycle: Lifecycle,
     /// The larger phase's CPU RAM per node, bytes: what the machine must hold.
     pub cpu_peak_bytes_per_node: u64,
     /// The larger phase's VRAM per GPU, bytes.

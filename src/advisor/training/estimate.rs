@@ -176,7 +176,7 @@ pub fn estimate_with(
     let training_gpu = totals
         .gpu
         .saturating_add(acts.gpu_bytes_per_gpu.unwrap_or(0));
-    let phases = vec![
+    let mut phases = vec![
         Phase {
             phase: PhaseId::Loading,
             cpu_bytes_per_node: load
@@ -191,6 +191,12 @@ pub fn estimate_with(
             gpu_bytes_per_gpu: training_gpu,
         },
     ];
+    let life = super::lifecycle::lifecycle(plan, &Bytes::of(plan), largest);
+    // Saving and resuming are phases once the plan says how it saves or resumes (see
+    // `lifecycle::asked`); their figures are in `lifecycle` either way.
+    if super::lifecycle::asked(plan) {
+        phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
+    }
     Ok(Estimate {
         gpu_bytes_per_gpu: totals.gpu,
         cpu_bytes_per_node: totals.cpu,
@@ -207,6 +213,9 @@ pub fn estimate_with(
             .map(|p| p.gpu_bytes_per_gpu)
             .max()
             .unwrap_or(0),
+        cpu_peak_phase: super::breakdown::peak_phase(&phases, true),
+        gpu_peak_phase: super::breakdown::peak_phase(&phases, false),
+        lifecycle: life,
         phases,
         loading: load,
         runtime_bytes_per_node: runtime,

@@ -1,6 +1,7 @@
 //! The training plan's knobs by id ([`crate::advisor::knobs`]): a knob's typed value in a
 //! [`TrainingPlan`], setting it, and the settings that turn one plan into another.
 
+use super::checkpointing::{ResumeLoad, SaveStateDict};
 use super::{
     CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget, Optimizer, Precision,
     Strategy, TrainingPlan,
@@ -35,6 +36,12 @@ const LOADINGS: [LoadingMethod; 5] = [
     LoadingMethod::LowCpuMemUsage,
     LoadingMethod::Mmap,
 ];
+const SAVES: [SaveStateDict; 3] = [
+    SaveStateDict::Full,
+    SaveStateDict::FullEveryRank,
+    SaveStateDict::Sharded,
+];
+const RESUMES: [ResumeLoad; 3] = [ResumeLoad::EveryRank, ResumeLoad::Rank0, ResumeLoad::PerRank];
 const CHECKPOINT_DTYPES: [CheckpointDtype; 3] = [
     CheckpointDtype::Bf16,
     CheckpointDtype::Fp32,
@@ -71,6 +78,9 @@ pub fn get(p: &TrainingPlan, id: KnobId) -> Option<KnobValue> {
         K::Heads => V::Whole(shape?.heads?),
         K::Loading => return name_of(id, &LOADINGS, &p.loading?),
         K::CheckpointDtype => return name_of(id, &CHECKPOINT_DTYPES, &p.checkpoint_dtype),
+        K::SaveStateDict => return name_of(id, &SAVES, &p.save_state_dict?),
+        K::ResumeLoad => return name_of(id, &RESUMES, &p.resume_load?),
+        K::ResumeWorldSize => V::Whole(u64::from(p.resume_world_size?)),
         K::NvmeBufferCount => V::Whole(u64::from(nvme?.param_buffer_count)),
         K::NvmeBufferSize => V::Whole(nvme?.param_buffer_size),
         K::NvmeMaxInCpu => V::Whole(nvme?.max_in_cpu),
@@ -115,6 +125,9 @@ pub fn set(p: &mut TrainingPlan, id: KnobId, v: KnobValue) -> bool {
             &mut p.checkpoint_dtype,
             variant_of(id, &CHECKPOINT_DTYPES, v),
         ),
+        K::SaveStateDict => put(&mut p.save_state_dict, variant_of(id, &SAVES, v).map(Some)),
+        K::ResumeLoad => put(&mut p.resume_load, variant_of(id, &RESUMES, v).map(Some)),
+        K::ResumeWorldSize => put(&mut p.resume_world_size, whole32(v).map(Some)),
         K::NvmeBufferCount => put(&mut nvme(p).param_buffer_count, whole32(v)),
         K::NvmeBufferSize => put(&mut nvme(p).param_buffer_size, whole(v)),
         K::NvmeMaxInCpu => put(&mut nvme(p).max_in_cpu, whole(v)),
@@ -155,6 +168,8 @@ const TRAINING_APPLIED: &[KnobId] = &[
     K::ZeroInit,
     K::Finetune,
     K::Loading,
+    K::SaveStateDict,
+    K::ResumeLoad,
     K::Checkpointing,
     K::MicroBatch,
 ];

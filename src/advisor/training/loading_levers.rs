@@ -15,11 +15,16 @@ pub(super) fn method_name(m: LoadingMethod) -> &'static str {
     }
 }
 
-/// True when the loading phase needs more CPU RAM than the training phase.
+/// True when the CPU RAM doesn't fit and a one-off phase (loading, a checkpoint save, a
+/// resume) needs more of it than the training phase: a peak a swap file can absorb.
 pub(super) fn loading_is_the_peak(j: &Judged) -> bool {
     use super::breakdown::{PhaseId, phase_cpu};
-    let cpu = |id| phase_cpu(&j.estimate.phases, id);
-    j.cpu.fits == Some(false) && cpu(PhaseId::Loading) > cpu(PhaseId::Training)
+    let training = phase_cpu(&j.estimate.phases, PhaseId::Training);
+    j.cpu.fits == Some(false)
+        && j.estimate
+            .phases
+            .iter()
+            .any(|p| p.phase != PhaseId::Training && p.cpu_bytes_per_node > training)
 }
 
 /// The lighter loading a plan's stack offers, as the changed plan and its name: DeepSpeed's

@@ -54,6 +54,20 @@ impl TrainingMemory {
     }
 }
 
+/// The one-off phase (loading, a checkpoint save, a resume) whose peak breaks the plan judged
+/// as `t`: the CPU peak's phase when CPU RAM doesn't fit, else the GPU peak's when VRAM doesn't;
+/// `None` when the plan fits or what breaks is the training phase itself.
+pub fn breaking_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
+    let phase = if t.cpu.fits == Some(false) {
+        t.estimate.cpu_peak_phase
+    } else if t.gpu.fits == Some(false) {
+        t.estimate.gpu_peak_phase
+    } else {
+        None
+    }?;
+    (phase != super::PhaseId::Training).then_some(phase)
+}
+
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
 /// mount. Bytes; `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,8 +7,11 @@ pub mod activations;
 mod advice;
 mod amounts;
 mod breakdown;
+pub mod checkpointing;
 mod estimate;
 mod fsdp;
+mod lifecycle;
+mod lifecycle_levers;
 pub mod knob_values;
 pub mod loading;
 mod loading_levers;
@@ -23,9 +26,12 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase, phase_cpu,
 };
 pub use estimate::{MAX_PARAMS, estimate, estimate_with};
+pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
+
+pub use lifecycle::{asked, default_resume, default_save, saved_world_size};
 pub use memory::*;
 pub use plan::*;
 pub use plan_against::plan_against;

@@ -314,6 +314,17 @@ pub struct TrainingPlan {
     /// NVMe offload settings (DeepSpeed's defaults when `None`).
     #[serde(default)]
     pub nvme: Option<NvmeConfig>,
+    /// How the training state is saved; `None`: the framework's default
+    /// (`lifecycle::default_save`).
+    #[serde(default)]
+    pub save_state_dict: Option<super::checkpointing::SaveStateDict>,
+    /// How a saved state is read back; `None`: the framework's default
+    /// (`lifecycle::default_resume`).
+    #[serde(default)]
+    pub resume_load: Option<super::checkpointing::ResumeLoad>,
+    /// Ranks that wrote the checkpoint being resumed; `None`: this plan's own.
+    #[serde(default)]
+    pub resume_world_size: Option<u32>,
 }
 
 fn default_lora_share() -> f64 {
@@ -343,6 +354,9 @@ impl TrainingPlan {
             loading: None,
             checkpoint_dtype: CheckpointDtype::Bf16,
             nvme: None,
+            save_state_dict: None,
+            resume_load: None,
+            resume_world_size: None,
         }
     }
 

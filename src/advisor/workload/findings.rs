@@ -47,6 +47,13 @@ pub fn findings(w: &WorkloadResult, ram: &RamSizes) -> Vec<Finding> {
     out
 }
 
+/// How far the evaluation pause's working set is over usable RAM, bytes; `None` when it fits
+/// or RAM is unknown.
+fn pause_over(w: &WorkloadResult) -> Option<u64> {
+    let h = w.evaluation_pause.as_ref()?.headroom_bytes?;
+    (h < 0).then(|| h.unsigned_abs())
+}
+
 fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
     let b = &w.memory_budget;
     let (Some(ram), Some(headroom)) = (b.usable_ram_bytes, b.headroom_bytes) else {
@@ -95,6 +102,19 @@ fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
                     .with("target", Quantity::Bytes(target)),
             );
         }
+    } else if let Some(over) = pause_over(w) {
+        // Steps fit; the pause, with every loader's queue full, doesn't.
+        let p = w.evaluation_pause.as_ref().map_or(0, |p| p.working_set_bytes);
+        let pinned = w
+            .evaluation_pause
+            .as_ref()
+            .map_or(0, |p| p.loaders.iter().map(|l| l.pinned_bytes).sum());
+        out.push(
+            base(FindingId::EvaluationPauseExceedsRam, Severity::Critical, &[])
+            .with("pause", Quantity::Bytes(p))
+            .with("pinned", Quantity::Bytes(pinned))
+            .with("over", Quantity::Bytes(over)),
+        );
     } else if (headroom as f64) < ram as f64 * SWAP_RISK_SHARE {
         out.push(
             base(FindingId::WorkloadSwapRisk, Severity::Warning, &[])

@@ -13,6 +13,7 @@ pub mod knob_values;
 mod lever_base;
 pub mod levers;
 mod loader_levers;
+mod pause;
 mod pipeline;
 mod pipeline_levers;
 pub mod presets;
@@ -33,6 +34,7 @@ pub use checks::{Consistency, Inert, InertInput, inert_inputs};
 pub use costs::DEFAULT_DECODE_MPIX_PER_CORE;
 pub use findings::{SWAP_RISK_SHARE, findings, shm_finding, shm_flag};
 pub use kinds::{Augmentation, CacheMode, CacheScope, DataFormat, DecodeOn, Dtype, StoredFormat};
+pub use pause::{EvaluationPause, LoaderPause, LoaderRole, evaluation_pause};
 pub use pipeline::{DecodeAssumption, Pipeline, Stage, StageId};
 pub use rates::{MachineRates, typical_storage, usable_cores};
 pub use result::WorkloadResult;
@@ -126,6 +128,30 @@ pub struct Workload {
     /// [`DEFAULT_INDEX_BYTES_PER_SAMPLE`]).
     #[serde(default)]
     pub index_bytes_per_sample: Option<u64>,
+    /// A second DataLoader that runs while training pauses (validation), with its own
+    /// settings; `None`: only the training loader.
+    #[serde(default)]
+    pub validation: Option<Loader>,
+}
+
+/// A DataLoader's own settings, for a loader besides the training one (a validation loader
+/// over samples of the same kind: its batch's samples are [`Workload::tensor_bytes`] each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loader {
+    /// `batch_size`.
+    pub batch_size: u32,
+    /// `num_workers`.
+    pub num_workers: u32,
+    /// `prefetch_factor` (PyTorch default 2).
+    #[serde(default = "two")]
+    pub prefetch_factor: u32,
+    /// `pin_memory`.
+    #[serde(default)]
+    pub pin_memory: bool,
+}
+
+fn two() -> u32 {
+    2
 }
 
 fn u8_dtype() -> Dtype {
@@ -274,6 +300,12 @@ impl Workload {
         w.cache_width = w.cache_width.min(65_536);
         w.cache_height = w.cache_height.min(65_536);
         w.index_bytes_per_sample = w.index_bytes_per_sample.map(|b| b.min(1 << 20));
+        w.validation = w.validation.map(|v| Loader {
+            batch_size: v.batch_size.clamp(1, 65_536),
+            num_workers: v.num_workers.min(1024),
+            prefetch_factor: v.prefetch_factor.clamp(1, 64),
+            pin_memory: v.pin_memory,
+        });
         w
     }
 }

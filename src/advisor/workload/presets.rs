@@ -39,6 +39,7 @@ pub fn presets() -> Vec<(&'static str, Workload)> {
         cache_dtype: Dtype::U8,
         cache_scope: CacheScope::Shared,
         index_bytes_per_sample: None,
+        validation: None,
     };
     vec![
         (

@@ -29,6 +29,9 @@ pub struct WorkloadResult {
     /// image size usually take (`None` for non-image samples).
     #[serde(default)]
     pub consistency: Option<Consistency>,
+    /// The evaluation pause: every loader's queue full ([`super::evaluation_pause`]).
+    #[serde(default)]
+    pub evaluation_pause: Option<super::EvaluationPause>,
     /// How the workers were modelled to start (the machine's OS: spawn on Windows and macOS).
     #[serde(default = "fork")]
     pub start_method: crate::profile::StartMethod,

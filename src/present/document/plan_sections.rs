@@ -162,6 +162,9 @@ pub(super) fn workload(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         b.push(Block::Paragraph(note));
     }
     b.push(Block::Paragraph(ww::ram_bar_label(lang, r)));
+    if let Some(pause) = ww::pause_line(lang, r) {
+        b.push(Block::Paragraph(pause));
+    }
     b.push(Block::Subheading(tr(lang, Msg::WorkPipeline).to_string()));
     b.push(pipeline_table(lang, p));
     let mut sentence = ww::bottleneck_sentence(lang, p);

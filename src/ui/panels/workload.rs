@@ -17,8 +17,9 @@ use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
 /// Findings this page shows (the machine page shows the rest).
-const WORKLOAD_FINDINGS: [FindingId; 12] = [
+const WORKLOAD_FINDINGS: [FindingId; 13] = [
     FindingId::CacheDoesNotFit,
+    FindingId::EvaluationPauseExceedsRam,
     FindingId::DatasetSizeInconsistent,
     FindingId::DatasetIndexCopied,
     FindingId::WorkloadRamExceeded,
@@ -199,6 +200,9 @@ fn ram_bar(ui: &mut Ui, lang: Lang, r: &WorkloadResult) {
         );
     }
     ui.label(label);
+    if let Some(pause) = words::pause_line(lang, r) {
+        ui.label(pause);
+    }
     ui.horizontal_wrapped(|ui| {
         for (item, (name, size)) in b.items.iter().zip(words::budget_rows(lang, r)) {
             let text = format!("■ {name} {size}");

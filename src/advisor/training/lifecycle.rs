@@ -1,0 +1,311 @@
+//! The `checkpoint-save` and `resume` phases of a training plan: CPU RAM per node (the node of
+//! rank 0) while the state is saved and while a saved state is read back, on top of what the
+//! training phase holds. Formulas and sources: `docs/model.md` § "Training memory: saving and
+//! resuming".
+
+use super::amounts::Bytes;
+use super::breakdown::{Phase, PhaseId};
+use super::checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
+use super::loading::CHECKPOINT_SHARD_BYTES;
+use super::plan::{FineTune, Strategy, TrainingPlan};
+
+/// What the framework does when the plan names no save: FSDP writes one full state dict from
+/// rank 0 (torchtune's `full_finetune_distributed` recipe, `training.gather_cpu_state_dict`;
+/// accelerate's FSDP1 `fsdp_state_dict_type` FULL_STATE_DICT), DDP saves rank 0's copy, and
+/// DeepSpeed writes its ZeRO checkpoint, one partition per rank (`save_checkpoint`).
+pub fn default_save(plan: &TrainingPlan) -> SaveStateDict {
+    match plan.strategy {
+        Strategy::FsdpFullShard | Strategy::Ddp => SaveStateDict::Full,
+        Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3 => SaveStateDict::Sharded,
+    }
+}
+
+fn deepspeed(s: Strategy) -> bool {
+    matches!(s, Strategy::Zero1 | Strategy::Zero2 | Strategy::Zero3)
+}
+
+/// Ranks that wrote the checkpoint the plan resumes (`--resume-world-size`, else the plan's own).
+pub fn saved_world_size(plan: &TrainingPlan) -> u64 {
+    let own = u64::from(plan.gpus_per_node) * u64::from(plan.nodes);
+    plan.resume_world_size.map_or(own, u64::from).max(1)
+}
+
+/// What the framework does when the plan names no resume path: a full checkpoint is
+/// `torch.load`ed by every rank (torchtune's checkpointers, DDP and FSDP scripts); a sharded one
+/// is read rank by rank (DCP reshards to any world size; DeepSpeed reads its own partition);
+/// except DeepSpeed ZeRO-1/2 at another world size, whose elastic loading reads every partition
+/// in every rank (deepspeed/runtime/engine.py `_get_all_zero_checkpoint_state_dicts`). ZeRO-3
+/// has no elastic loading ("ZeRO-3 elastic checkpointing is deprecated and unsupported. Use
+/// Universal Checkpointing instead.", deepspeed/runtime/zero/stage3.py `load_state_dict`), so
+/// its default at another world size is the universal checkpoint, read per rank.
+pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
+    let own = u64::from(plan.gpus_per_node) * u64::from(plan.nodes);
+    let elsewhere = saved_world_size(plan) != own;
+    if deepspeed(plan.strategy) {
+        if elsewhere && plan.strategy != Strategy::Zero3 {
+            ResumeLoad::EveryRank
+        } else {
+            ResumeLoad::PerRank
+        }
+    } else if save == SaveStateDict::Sharded {
+        ResumeLoad::PerRank
+    } else {
+        ResumeLoad::EveryRank
+    }
+}
+
+/// The save and resume figures of `plan`, with `b` its bytes per parameter of each state
+/// (the same [`Bytes::of`] the training formulas use) and `largest` its largest layer.
+///
+/// With G ranks per node, T in all, S ranks that wrote the checkpoint, P parameters of which
+/// P_t are trained (P × the LoRA share for LoRA/QLoRA), w the working weights' bytes per
+/// parameter and s = (master weights, else working weights) + optimizer states per trained
+/// parameter (the saved state; 12 for mixed-precision Adam), on the node of rank 0:
+///
+/// Save:
+/// - DDP: 4 × L: `torch.save` copies one GPU storage at a time to the CPU
+///   (torch/serialization.py `_save`);
+/// - FSDP full, rank 0: s × P_t gathered in rank 0's CPU RAM (`offload_to_cpu`, `rank0_only`);
+///   full in every rank: G × s × P_t; sharded: G × s × P_t / T (each rank's shard staged);
+/// - DeepSpeed: the ZeRO checkpoint, G × s × P_t / T; full adds ZeRO-3's consolidated 16-bit
+///   state dict on rank 0 (w × P, `_zero3_consolidated_16bit_state_dict`, × G in every rank) or,
+///   for ZeRO-1/2, `save_pretrained`'s one safetensors shard held whole (min(5 GB, w × P);
+///   safetensors `save_file` builds every tensor's bytes of the file first).
+///
+/// Resume (DeepSpeed reads its ZeRO checkpoint whatever the save, plus, for ZeRO-1/2, the
+/// model-states file with the whole 16-bit module in every rank, G × w × P, kept on the CPU by
+/// `SDLoader.load`'s `map_location`, deepspeed/runtime/state_dict_factory.py):
+/// - every rank: G × s × P_t;
+/// - rank 0: s × P_t;
+/// - per rank: a sharded FSDP state G × s × P_t / T; a full one can't be split, so rank 0's
+///   s × P_t; DeepSpeed at the same world size G × s × P_t / S, at another (universal
+///   checkpoint, one parameter at a time) G × s × L.
+pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecycle {
+    let save = plan.save_state_dict.unwrap_or_else(|| default_save(plan));
+    let resume = plan
+        .resume_load
+        .unwrap_or_else(|| default_resume(plan, save));
+    let p = plan.params as f64;
+    let trained = if plan.finetune == FineTune::Full {
+        p
+    } else {
+        p * plan.lora_trainable_share
+    };
+    let g = f64::from(plan.gpus_per_node);
+    let t = g * f64::from(plan.nodes);
+    let s_world = saved_world_size(plan) as f64;
+    let l = largest as f64;
+    let master = if b.master > 0.0 { b.master } else { b.weights };
+    let s = master + b.states;
+    let whole = s * trained;
+    let shard = g * whole / t;
+    let save_cpu = match (plan.strategy, save) {
+        (Strategy::Ddp, _) => 4.0 * l,
+        (Strategy::FsdpFullShard, SaveStateDict::Full) => whole,
+        (Strategy::FsdpFullShard, SaveStateDict::FullEveryRank) => g * whole,
+        (Strategy::FsdpFullShard, SaveStateDict::Sharded) => shard,
+        (_, SaveStateDict::Sharded) => shard,
+        (st, full) => {
+            let copies = if full == SaveStateDict::FullEveryRank {
+                g
+            } else {
+                1.0
+            };
+            let consolidated = if st == Strategy::Zero3 {
+                b.weights * p
+            } else {
+                (b.weights * p).min(CHECKPOINT_SHARD_BYTES)
+            };
+            shard + copies * consolidated
+        }
+    };
+    let resume_cpu = if deepspeed(plan.strategy) {
+        let module = if plan.strategy == Strategy::Zero3 {
+            0.0
+        } else {
+            g * b.weights * p
+        };
+        let states = match resume {
+            ResumeLoad::EveryRank => g * whole,
+            ResumeLoad::Rank0 => whole,
+            ResumeLoad::PerRank if s_world as u64 == t as u64 => g * whole / s_world,
+            ResumeLoad::PerRank => g * s * l,
+        };
+        module + states
+    } else {
+        match (resume, save) {
+            (ResumeLoad::EveryRank, _) => g * whole,
+            (ResumeLoad::PerRank, SaveStateDict::Sharded) if plan.strategy != Strategy::Ddp => {
+                shard
+            }
+            _ => whole,
+        }
+    };
+    Lifecycle {
+        save,
+        save_default: plan.save_state_dict.is_none(),
+        resume,
+        resume_default: plan.resume_load.is_none(),
+        saved_world_size: s_world as u64,
+        saved_bytes_per_param: s,
+        save_cpu_bytes_per_node: crate::units::saturating_bytes(save_cpu),
+        resume_cpu_bytes_per_node: crate::units::saturating_bytes(resume_cpu),
+    }
+}
+
+/// True when the plan says how it saves or resumes (`--save-state-dict`, `--resume-load`,
+/// `--resume-world-size`): then its save and resume phases count toward its peaks. A plan that
+/// says neither keeps the loading and training phases only, as before these phases existed
+/// (its `lifecycle` figures are still computed with the framework's defaults).
+pub fn asked(plan: &TrainingPlan) -> bool {
+    plan.save_state_dict.is_some() || plan.resume_load.is_some() || plan.resume_world_size.is_some()
+}
+
+/// The `checkpoint-save` and `resume` phases: the training phase's CPU RAM (the states it
+/// holds and the runtime) plus what saving or reading adds ([`lifecycle`]); on the GPUs the
+/// model states without activations (`states_gpu`: no step runs while saving or loading).
+pub(super) fn phases(l: &Lifecycle, training: &Phase, states_gpu: u64) -> [Phase; 2] {
+    [
+        Phase {
+            phase: PhaseId::CheckpointSave,
+            cpu_bytes_per_node: training
+                .cpu_bytes_per_node
+                .saturating_add(l.save_cpu_bytes_per_node),
+            gpu_bytes_per_gpu: states_gpu,
+        },
+        Phase {
+            phase: PhaseId::Resume,
+            cpu_bytes_per_node: training
+                .cpu_bytes_per_node
+                .saturating_add(l.resume_cpu_bytes_per_node),
+            gpu_bytes_per_gpu: states_gpu,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::breakdown::{PhaseId, phase_cpu};
+    use super::super::plan::{OffloadTarget, TrainingPlan};
+    use super::*;
+
+    /// Llama-3.1-8B: 8,030,261,248 parameters (model.safetensors.index.json total_size / 2);
+    /// its largest tensor, the 128,256 × 4,096 embedding, 525,336,576.
+    const LLAMA_8B: u64 = 8_030_261_248;
+    const LLAMA_8B_EMBED: u64 = 128_256 * 4_096;
+    /// Llama-2-13B: 13,015,864,320 parameters; its embedding 32,000 × 5,120.
+    const LLAMA_13B: u64 = 13_015_864_320;
+    const LLAMA_13B_EMBED: u64 = 32_000 * 5_120;
+
+    fn fsdp_8b_offloaded() -> TrainingPlan {
+        TrainingPlan {
+            save_state_dict: Some(SaveStateDict::Full),
+            strategy: Strategy::FsdpFullShard,
+            offload_optimizer: OffloadTarget::Cpu,
+            offload_param: OffloadTarget::Cpu,
+            gpus_per_node: 8,
+            largest_layer_params: Some(LLAMA_8B_EMBED),
+            ..TrainingPlan::new(LLAMA_8B)
+        }
+    }
+
+    #[test]
+    fn llama_8b_fsdp_full_state_dict_on_rank_0() {
+        // Issue 33, case 1: FSDP full fine-tune on 8 GPUs with CPU offload, the full state
+        // dict gathered on rank 0's CPU (offload_to_cpu, rank0_only): the fp32 parameters
+        // (4 bytes) and AdamW's exp_avg and exp_avg_sq (4 + 4 bytes) of every parameter:
+        // 12 × 8,030,261,248 = 96,363,134,976 bytes (89.7 GiB) on top of the training phase.
+        let e = crate::advisor::training::estimate(&fsdp_8b_offloaded()).unwrap();
+        assert_eq!(e.lifecycle.save, SaveStateDict::Full);
+        // FSDP's default save, for a plan that names none, is the same full state dict.
+        let mut quiet = fsdp_8b_offloaded();
+        quiet.save_state_dict = None;
+        let q = crate::advisor::training::estimate(&quiet).unwrap();
+        assert!(q.lifecycle.save_default && q.lifecycle.save == SaveStateDict::Full);
+        assert_eq!(q.lifecycle.save_cpu_bytes_per_node, 96_363_134_976);
+        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 96_363_134_976);
+        let training = phase_cpu(&e.phases, PhaseId::Training);
+        let save = phase_cpu(&e.phases, PhaseId::CheckpointSave);
+        assert_eq!(save - training, 96_363_134_976);
+        // Resuming it the default way (torchtune's checkpointer loads the full state dict in
+        // every rank) holds 8 copies, 8 × 96,363,134,976: that is the host peak.
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 770_905_079_808);
+        assert_eq!(e.cpu_peak_phase, Some(PhaseId::Resume));
+        // Resumed by broadcast from rank 0, reading adds what saving adds, and saving (the
+        // earlier of the two) sets the peak: above loading (8 ranks × the bf16 checkpoint,
+        // 16 bytes per parameter, against training's states + 12).
+        let mut p = fsdp_8b_offloaded();
+        p.resume_load = Some(ResumeLoad::Rank0);
+        let e = crate::advisor::training::estimate(&p).unwrap();
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 96_363_134_976);
+        assert_eq!(e.cpu_peak_phase, Some(PhaseId::CheckpointSave));
+        assert_eq!(e.cpu_peak_bytes_per_node, save);
+        // Without rank0_only every rank holds that copy: 8 × 96,363,134,976.
+        let mut p = fsdp_8b_offloaded();
+        p.save_state_dict = Some(SaveStateDict::FullEveryRank);
+        let e = crate::advisor::training::estimate(&p).unwrap();
+        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 770_905_079_808);
+        // Sharded: each rank stages its own shard; on 2 nodes of 8 (16 ranks) a node stages
+        // 8 × 12 × P / 16 = 48,181,567,488 bytes.
+        p.save_state_dict = Some(SaveStateDict::Sharded);
+        p.nodes = 2;
+        let e = crate::advisor::training::estimate(&p).unwrap();
+        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 48_181_567_488);
+    }
+
+    #[test]
+    fn zero3_13b_written_on_16_resumed_on_8() {
+        // Issue 33, case 2: a ZeRO-3 checkpoint of Llama-2-13B written by 16 ranks, resumed
+        // on one node of 8. ZeRO-3 can't load it rigidly at another world size and has no
+        // elastic loading, so it goes through a universal checkpoint: each rank reads one
+        // parameter's fp32 weights, exp_avg and exp_avg_sq (12 bytes per element) at a time,
+        // the largest being the embedding: 8 × 12 × 163,840,000 = 15,728,640,000 bytes per
+        // node on top of the training phase (no offload: the runtime only).
+        let plan = TrainingPlan {
+            strategy: Strategy::Zero3,
+            gpus_per_node: 8,
+            resume_world_size: Some(16),
+            largest_layer_params: Some(LLAMA_13B_EMBED),
+            ..TrainingPlan::new(LLAMA_13B)
+        };
+        let e = crate::advisor::training::estimate(&plan).unwrap();
+        assert_eq!(e.lifecycle.resume, ResumeLoad::PerRank);
+        assert_eq!(e.lifecycle.saved_world_size, 16);
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 15_728_640_000);
+        let runtime = super::super::loading::runtime_bytes(8);
+        assert_eq!(
+            phase_cpu(&e.phases, PhaseId::Resume),
+            runtime + 15_728_640_000
+        );
+        // Every rank reading every one of the 16 partitions (what ZeRO-1/2's elastic loading
+        // does): 8 ranks × 12 × 13,015,864,320 = 1,249,522,974,720 bytes per node.
+        let mut every = plan.clone();
+        every.resume_load = Some(ResumeLoad::EveryRank);
+        let e = crate::advisor::training::estimate(&every).unwrap();
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 1_249_522_974_720);
+        // Written by these 8 ranks, each reads its own partition: 8 × 12 × P / 8 =
+        // 156,190,371,840 bytes.
+        let mut same = plan;
+        same.resume_world_size = None;
+        let e = crate::advisor::training::estimate(&same).unwrap();
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 156_190_371_840);
+    }
+
+    #[test]
+    fn zero2_written_by_4_resumed_on_32_loads_every_partition() {
+        // The issue's report: ZeRO-2 elastic loading at another world size reads all four
+        // partitions in every rank (12 bytes per parameter each), plus every rank's copy of
+        // the 16-bit module (2 bytes): per node of 8, 8 × (12 + 2) × P.
+        let plan = TrainingPlan {
+            strategy: Strategy::Zero2,
+            gpus_per_node: 8,
+            nodes: 4,
+            resume_world_size: Some(4),
+            largest_layer_params: Some(1_000),
+            ..TrainingPlan::new(1_000_000_000)
+        };
+        let e = crate::advisor::training::estimate(&plan).unwrap();
+        assert_eq!(e.lifecycle.resume, ResumeLoad::EveryRank);
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 8 * 14 * 1_000_000_000);
+    }
+}

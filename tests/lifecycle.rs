@@ -1,0 +1,69 @@
+//! Issue 33's save and resume phases on a whole assessment: the checkpoint-save peak breaks a
+//! plan that trains, and the first change listed is the sharded save.
+
+mod common;
+
+use common::{GIB, fixture};
+use ramvram::advisor::recommend::{AdviceId as R, Subject};
+use ramvram::advisor::training::{
+    OffloadTarget, PhaseId, SaveStateDict, Strategy, TrainingPlan, presets,
+};
+use ramvram::advisor::{self, Scenario};
+
+/// Llama-3.1-8B's parameters (Hugging Face safetensors count).
+const P: u64 = 8_030_261_248;
+
+fn plan() -> TrainingPlan {
+    TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        offload_optimizer: OffloadTarget::Cpu,
+        offload_param: OffloadTarget::Cpu,
+        gpus_per_node: 8,
+        save_state_dict: Some(SaveStateDict::Full),
+        ..TrainingPlan::from_preset(presets::preset("llama-3.1-8b").unwrap())
+    }
+}
+
+#[test]
+fn llama_8b_full_save_on_rank_0_breaks_and_a_sharded_save_comes_first() {
+    // 8 × 80 GB (a DGX A100's GPUs), FSDP with CPU offload, a full state dict gathered on
+    // rank 0's CPU: 12 bytes per parameter (fp32 parameters, AdamW's two fp32 states) =
+    // 96,363,134,976 bytes over the training phase. Give the machine the training phase plus
+    // a third of that, so steps fit with room and the save doesn't.
+    let e = ramvram::advisor::training::estimate(&plan()).unwrap();
+    let cpu = |id| e.phases.iter().find(|p| p.phase == id).unwrap().cpu_bytes_per_node;
+    let training = cpu(PhaseId::Training);
+    assert_eq!(cpu(PhaseId::CheckpointSave) - training, 12 * P);
+    let mut machine = fixture("dgx-a100");
+    let ram = (training + 12 * P / 3).div_ceil(GIB) * GIB;
+    machine.memory.total_bytes = Some(ram);
+    let a = advisor::assess(
+        &machine,
+        &Scenario {
+            training: Some(plan()),
+            ..Default::default()
+        },
+    );
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.fits, Some(false));
+    assert_eq!(t.gpu.fits, Some(true));
+    // Default resume of a full state dict: every rank loads it, 8 × 12 × P: the peak.
+    assert_eq!(t.estimate.cpu_peak_phase, Some(PhaseId::Resume));
+    let first = a
+        .recommendations
+        .iter()
+        .find(|r| r.subject == Subject::Training)
+        .expect("a training change");
+    assert_eq!(first.id, R::SaveSharded, "{:#?}", a.recommendations);
+    assert_eq!(first.result.fits, Some(true));
+    // The headline names the phase that breaks, in both languages.
+    use ramvram::i18n::Lang;
+    use ramvram::present::headline::headline;
+    let en = headline(Lang::En, &a).title;
+    assert!(en.contains("its Resume phase needs"), "{en}");
+    let zh = headline(Lang::Zh, &a).title;
+    assert!(zh.contains("恢复训练时"), "{zh}");
+    // Its apply: the one flag.
+    let apply = first.apply.join(" ");
+    assert!(apply.contains("--save-state-dict sharded"), "{apply}");
+}
