@@ -6,6 +6,7 @@
 mod advice;
 mod estimate;
 pub mod knob_values;
+pub mod llama_cpp;
 mod serve;
 
 use serde::{Deserialize, Serialize};
