@@ -91,6 +91,7 @@ pub fn per_layer(m: &LlamaModel, s: &KvSettings) -> Vec<u64> {
             }
             LayerCache::Sliding => cell.saturating_mul(cells).saturating_mul(seqs),
             LayerCache::Recurrent => state,
+            LayerCache::Empty => 0,
         })
         .collect()
 }

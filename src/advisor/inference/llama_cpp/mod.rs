@@ -3,6 +3,7 @@
 //! recurrent state are sized from, and the cache types `--cache-type-k/-v` take. Every rule names
 //! the llama.cpp file and function it follows (`docs/model.md` § "llama.cpp as it allocates").
 
+pub mod hparams;
 pub mod kv;
 pub mod place;
 
@@ -144,6 +145,8 @@ pub enum LayerCache {
     Sliding,
     /// Recurrent or linear attention: a fixed state per sequence.
     Recurrent,
+    /// Neither (an FFN-only layer): no cache (`llama_hparams::has_kv` false).
+    Empty,
 }
 
 /// The hyper-parameters llama.cpp sizes its caches from, read from the GGUF's metadata.
