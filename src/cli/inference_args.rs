@@ -279,6 +279,13 @@ impl InferenceArgs {
             .and_then(crate::catalog::model_shape::ModelShape::routed_expert_params)
             .filter(|_| training.params.is_none());
         plan.experts_on_cpu = self.experts_on_cpu;
+        // A GGUF served by llama.cpp: llama.cpp's own rules read the file's layout.
+        if engine == Engine::LlamaCpp {
+            plan.gguf = read
+                .and_then(|r| r.gguf.as_ref())
+                .map(|g| Box::new(g.llama.clone()))
+                .filter(|m| !m.bytes.layers.is_empty());
+        }
         let pickles_only =
             read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());
         if self.checkpoint_files == Some(FilesArg::Pickle)

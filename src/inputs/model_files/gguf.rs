@@ -325,6 +325,11 @@ fn parse<R: Read>(
         trained_context: header.context_length.unwrap_or(0),
         embedding: header.embedding_length.unwrap_or(0),
         vocab: int("vocab_size").or(vocab).unwrap_or(0),
+        heads: header.head_count.unwrap_or(0),
+        feed_forward: int("feed_forward_length").unwrap_or(0),
+        expert_feed_forward: int("expert_feed_forward_length")
+            .unwrap_or(0)
+            .saturating_mul(header.expert_used_count.unwrap_or(0)),
         bytes: layout,
     };
     if totals.weight_bytes > len {

@@ -3,6 +3,7 @@
 //! recurrent state are sized from, and the cache types `--cache-type-k/-v` take. Every rule names
 //! the llama.cpp file and function it follows (`docs/model.md` § "llama.cpp as it allocates").
 
+pub mod compute;
 pub mod hparams;
 pub mod kv;
 pub mod place;
@@ -181,6 +182,16 @@ pub struct LlamaModel {
     pub embedding: u64,
     /// Vocabulary size (the token embedding's second dimension).
     pub vocab: u64,
+    /// `{arch}.attention.head_count`.
+    #[serde(default)]
+    pub heads: u64,
+    /// `{arch}.feed_forward_length` (the dense FFN's width; 0 when per-layer or absent).
+    #[serde(default)]
+    pub feed_forward: u64,
+    /// `{arch}.expert_feed_forward_length × expert_used_count`: the routed experts' width a
+    /// token passes through (0 for a dense model).
+    #[serde(default)]
+    pub expert_feed_forward: u64,
     /// Tensor bytes by layer and kind.
     pub bytes: GgufLayout,
     /// What the caches are sized from.
@@ -234,3 +245,70 @@ impl CacheType {
         n.div_ceil(block).saturating_mul(bytes)
     }
 }
+
+/// `--flash-attn on|off|auto` (common/arg.cpp; `auto`, the default, turns it on where the
+/// device supports it: CUDA, Metal, Vulkan).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlashAttn {
+    /// `auto`: on (every GPU backend ramvram advises on supports it).
+    #[default]
+    Auto,
+    /// `on`.
+    On,
+    /// `off`.
+    Off,
+}
+
+impl FlashAttn {
+    /// Whether flash attention runs.
+    pub fn enabled(self) -> bool {
+        self != FlashAttn::Off
+    }
+}
+
+/// llama.cpp's own flags for a plan, each at llama.cpp's default when not given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LlamaSettings {
+    /// `--cache-type-k` (default f16).
+    #[serde(default)]
+    pub cache_type_k: CacheType,
+    /// `--cache-type-v` (default f16).
+    #[serde(default)]
+    pub cache_type_v: CacheType,
+    /// `-ub`; `None`: 512.
+    #[serde(default)]
+    pub ubatch: Option<u64>,
+    /// `--flash-attn`.
+    #[serde(default)]
+    pub flash_attn: FlashAttn,
+    /// `--n-cpu-moe N` (0: none; `--cpu-moe` is every layer).
+    #[serde(default)]
+    pub n_cpu_moe: u64,
+    /// `-ts`: each GPU's share (empty: equal).
+    #[serde(default)]
+    pub tensor_split: Vec<f64>,
+}
+
+impl LlamaSettings {
+    /// All at llama.cpp's defaults (what a plan without llama.cpp flags serialises as nothing).
+    pub fn is_default(&self) -> bool {
+        *self == LlamaSettings::default()
+    }
+}
+
+/// llama.cpp's accounting of a plan (`inference_memory.llama_cpp` in `advise --json`): the bytes
+/// on each device at the plan's placement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlamaFit {
+    /// Weights and KV cache per device.
+    pub placed: place::Placed,
+    /// The compute buffer on each GPU ([`compute::gpu_compute_bytes`]).
+    pub compute_bytes: u64,
+    /// What llama.cpp's fit leaves free on each GPU (common.h `fit_params_target`, 1024 MiB).
+    pub margin_bytes: u64,
+}
+
+/// llama.cpp's fit target: 1024 MiB left free on each device (common/common.h,
+/// `common_params::fit_params_target`).
+pub const FIT_MARGIN_BYTES: u64 = 1024 * 1024 * 1024;
