@@ -4,6 +4,7 @@
 //! the llama.cpp file and function it follows (`docs/model.md` § "llama.cpp as it allocates").
 
 pub mod compute;
+pub mod fit;
 pub mod hparams;
 pub mod kv;
 pub mod place;
