@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+mod common;
+
 use ramvram::advisor::inference::llama_cpp::kv::{self, KvSettings};
 use ramvram::advisor::inference::llama_cpp::place::{Placement, place};
 use ramvram::advisor::inference::llama_cpp::{LayerCache, LlamaModel};
@@ -18,6 +20,14 @@ const GIB: u64 = 1 << 30;
 
 /// Writes `spec` as a sparse GGUF and reads it back; `None` when gguf-py is missing (not CI).
 fn written(dir: &Path, name: &str, spec: Value) -> Option<(LlamaModel, u64)> {
+    let out = sparse(dir, name, spec)?;
+    let r = read(&out).unwrap();
+    let bytes = r.tensors.as_ref().unwrap().weight_bytes;
+    Some((r.gguf.unwrap().llama, bytes))
+}
+
+/// Writes `spec` as a sparse GGUF; its path, or `None` when gguf-py is missing (not CI).
+fn sparse(dir: &Path, name: &str, spec: Value) -> Option<std::path::PathBuf> {
     let spec_path = dir.join(format!("{name}.json"));
     std::fs::write(&spec_path, spec.to_string()).unwrap();
     let out = dir.join(format!("{name}.gguf"));
@@ -37,9 +47,7 @@ fn written(dir: &Path, name: &str, spec: Value) -> Option<(LlamaModel, u64)> {
         eprintln!("skipped: python3 with gguf is not available: {why}");
         return None;
     }
-    let r = read(&out).unwrap();
-    let bytes = r.tensors.as_ref().unwrap().weight_bytes;
-    Some((r.gguf.unwrap().llama, bytes))
+    Some(out)
 }
 
 /// Bytes of `elements` of a ggml type, from ggml.c's (block size, bytes per block).
@@ -317,4 +325,58 @@ fn qwen35_hybrid_layers_from_the_file() {
     // 8192 tokens: one full layer of 4·256 K and V f16 cells, three recurrent states.
     let kv = kv::total(&m, &KvSettings::new(8192));
     assert_eq!(kv, 8192 * 4096 + 3 * 4 * (30_720 + 786_432));
+}
+
+#[test]
+fn advise_a_gguf_with_llama_cpp_gives_file_bytes_and_the_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(path) = sparse(dir.path(), "gemma3", gemma3_27b()) else {
+        return;
+    };
+    let v = common::json_of(common::ramvram().args([
+        "advise",
+        "--profile",
+        common::fixture_path("student-3080-32g").to_str().unwrap(),
+        "--model",
+        path.to_str().unwrap(),
+        "--inference",
+        "llama.cpp",
+        "--json",
+    ]));
+    let e = 5376;
+    let layer = b(e * 4096, "Q4_K") * 2
+        + b(e * 2048, "Q4_K")
+        + b(e * 2048, "Q6_K")
+        + b(e * 21504, "Q4_K") * 2
+        + b(e * 21504, "Q6_K")
+        + b(128, "F32") * 2
+        + b(e, "F32") * 4;
+    let embedding = b(e * 262_208, "Q6_K");
+    let file = 62 * layer + embedding + b(e, "F32");
+    let m = &v["inference_memory"];
+    assert_eq!(m["weights_bytes"], file);
+    // llama.cpp's fit on the 10 GiB RTX 3080 (1 GiB left free): the context shrinks to 4096
+    // and the largest -ngl that fits is chosen; one more layer (a sliding one, 1536 cells of
+    // 8192 B) would not fit.
+    let r = &v["recommendations"][0];
+    assert_eq!(r["id"], "llama-fit");
+    assert_eq!(r["changes"]["context_len"]["value"], 4096);
+    let ngl = r["changes"]["n_gpu_layers"]["value"].as_u64().unwrap();
+    let gpu = r["changes"]["gpu_bytes"]["value"].as_u64().unwrap();
+    let budget = 9 * GIB;
+    assert!(
+        gpu <= budget && gpu + layer + 1536 * 8192 > budget,
+        "{ngl} {gpu}"
+    );
+    assert!((20..40).contains(&ngl), "{ngl}");
+    let apply: Vec<&str> = r["apply"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(apply, ["--n-gpu-layers".to_string(), ngl.to_string()]);
+    // The host keeps the embedding and the CPU layers: what llama.cpp doesn't check.
+    let host = r["changes"]["host_bytes"]["value"].as_u64().unwrap();
+    assert!(host >= embedding + (63 - ngl) * layer, "{host}");
 }

@@ -390,6 +390,7 @@ impl InferenceArgs {
                 .and_then(|r| r.gguf.as_ref())
                 .map(|g| Box::new(g.llama.clone()))
                 .filter(|m| !m.bytes.layers.is_empty());
+            plan.llama.context_auto = self.context_len.is_none() && plan.gguf.is_some();
         }
         let pickles_only =
             read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());

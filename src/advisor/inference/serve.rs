@@ -20,11 +20,15 @@ pub fn serve_against(
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
     let m = super::estimate::judge(p, gpu_total, ram.usable_bytes)?;
-    let recs = if m.fits == Some(false) {
+    let mut recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
         Vec::new()
     };
+    // llama.cpp's own fit, with the host check it leaves out, first.
+    if let Some(r) = super::advice::llama_fit(&m, gpu_total) {
+        recs.insert(0, r);
+    }
     Ok((m, recs))
 }
 

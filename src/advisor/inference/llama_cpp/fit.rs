@@ -94,8 +94,10 @@ pub fn fit(
             if need(top, &all) <= budget {
                 top
             } else {
-                largest(FIT_MIN_CONTEXT / 256, top / 256, |n| need(n * 256, &all) <= budget)
-                    .map_or(FIT_MIN_CONTEXT, |n| n * 256)
+                largest(FIT_MIN_CONTEXT / 256, top / 256, |n| {
+                    need(n * 256, &all) <= budget
+                })
+                .map_or(FIT_MIN_CONTEXT, |n| n * 256)
             }
         }
     };

@@ -289,6 +289,10 @@ pub struct LlamaSettings {
     /// `-ts`: each GPU's share (empty: equal).
     #[serde(default)]
     pub tensor_split: Vec<f64>,
+    /// No context was given: llama.cpp's fit starts from the trained context
+    /// ([`fit::fit`]); the plan's own `context_len` is then ramvram's default.
+    #[serde(default)]
+    pub context_auto: bool,
 }
 
 impl LlamaSettings {
