@@ -380,3 +380,133 @@ fn advise_a_gguf_with_llama_cpp_gives_file_bytes_and_the_fit() {
     let host = r["changes"]["host_bytes"]["value"].as_u64().unwrap();
     assert!(host >= embedding + (63 - ngl) * layer, "{host}");
 }
+
+/// llama.cpp's own figures (tests/fixtures/llamacpp/*.json, written by the llama.cpp reference
+/// helper: llama-cpp-python 0.3.36's vendored llama.cpp, `llama-fit-params --fit-print`, a GPU
+/// emulated over RPC): each model's file layout and the buffers llama.cpp allocates.
+fn reference(name: &str) -> Value {
+    let p =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/llamacpp/{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+/// The model the fixture describes (a dense model: only each layer's total matters).
+fn model_of(r: &Value) -> LlamaModel {
+    use ramvram::advisor::inference::llama_cpp::{CacheShape, GgufLayout, LayerBytes};
+    let sh = &r["shape"];
+    let n = |k: &str| sh[k].as_u64().unwrap();
+    let kinds = &r["file"]["tensor_bytes_by_kind"];
+    let layers: Vec<LayerBytes> = r["file"]["layer_bytes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| LayerBytes {
+            attention: b.as_u64().unwrap(),
+            ..LayerBytes::default()
+        })
+        .collect();
+    let kv = n("n_head_kv") * n("head_dim");
+    LlamaModel {
+        architecture: sh["arch"].as_str().unwrap().into(),
+        trained_context: n("n_ctx_train"),
+        embedding: n("n_embd"),
+        vocab: n("n_vocab"),
+        heads: n("n_head"),
+        feed_forward: n("n_ff"),
+        expert_feed_forward: 0,
+        cache: CacheShape {
+            k_per_cell: kv,
+            v_per_cell: kv,
+            sliding_window: 0,
+            layers: vec![LayerCache::Full; layers.len()],
+            recurrent_r: 0,
+            recurrent_s: 0,
+        },
+        bytes: GgufLayout {
+            layers,
+            token_embedding: kinds["token_embd"].as_u64().unwrap(),
+            output: kinds["output"].as_u64(),
+            // output_norm: n_embd f32.
+            other: n("n_embd") * 4,
+        },
+    }
+}
+
+fn cache_type(t: &str) -> ramvram::advisor::inference::llama_cpp::CacheType {
+    use ramvram::advisor::inference::llama_cpp::CacheType as C;
+    match t {
+        "f16" => C::F16,
+        "q8_0" => C::Q8_0,
+        "q4_0" => C::Q4_0,
+        _ => panic!("{t}"),
+    }
+}
+
+#[test]
+fn gpu_bytes_match_llama_cpps_own_buffers() {
+    use ramvram::advisor::inference::llama_cpp::fit::gpu_need;
+    for name in ["llama31-8b", "qwen3-8b"] {
+        let r = reference(name);
+        let m = model_of(&r);
+        assert_eq!(
+            m.bytes.total(),
+            r["file"]["tensor_bytes"].as_u64().unwrap(),
+            "{name}"
+        );
+        let mut checked = 0;
+        for f in r["figures"].as_array().unwrap() {
+            let st = &f["settings"];
+            let u = |k: &str| st[k].as_u64().unwrap();
+            let np = u("np");
+            let s = KvSettings {
+                context_per_sequence: u("ctx") / np,
+                sequences: np,
+                ubatch: u("ub"),
+                type_k: cache_type(st["ctk"].as_str().unwrap()),
+                type_v: cache_type(st["ctv"].as_str().unwrap()),
+            };
+            let fa = st["fa"] == "on";
+            let b = &f["buffers"];
+            let host = &b["Host"];
+            let ngl = u("ngl");
+            let p = Placement {
+                gpu_layers: Some(ngl),
+                ..Default::default()
+            };
+            let placed = place(&m, &s, &p, 1);
+            if f["device_mib"].is_null() {
+                // CPU only: the whole cache on the host, exactly.
+                assert_eq!(
+                    kv::total(&m, &s),
+                    host["context"].as_u64().unwrap(),
+                    "{name} {st}"
+                );
+                continue;
+            }
+            // A GPU: weights and cache exactly, the total within 3 % or 256 MiB.
+            let gpu = &b["RPC0"];
+            let g = |k: &str| gpu[k].as_u64().unwrap();
+            assert_eq!(placed.gpu_weights[0], g("model"), "{name} {st}");
+            assert_eq!(placed.gpu_kv[0], g("context"), "{name} {st}");
+            assert_eq!(
+                placed.host_weights,
+                host["model"].as_u64().unwrap(),
+                "{name} {st}"
+            );
+            assert_eq!(
+                placed.host_kv,
+                host["context"].as_u64().unwrap(),
+                "{name} {st}"
+            );
+            let theirs = g("model") + g("context") + g("compute");
+            let ours = gpu_need(&m, &s, &p, 1, fa);
+            let diff = ours.abs_diff(theirs);
+            assert!(
+                diff <= (theirs * 3 / 100).max(256 << 20),
+                "{name} {st}: ours {ours}, llama.cpp {theirs}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 4, "{name}: {checked} GPU figures");
+    }
+}

@@ -260,7 +260,9 @@ fn llama_figures(p: &InferencePlan, m: &LlamaModel) -> Figures {
         tensor_split: p.llama.tensor_split.clone(),
     };
     let placed = place(m, &s, &placement, p.gpus);
-    let compute = compute::gpu_compute_bytes(m, &s, p.llama.flash_attn.enabled());
+    // With only the output layer on the GPU, no attention runs there.
+    let flash = p.llama.flash_attn.enabled() || placed.gpu_layers <= 1;
+    let compute = compute::gpu_compute_bytes(m, &s, flash);
     // The fullest GPU sets the need; a GPU with nothing on it needs no compute buffer.
     let (w, kv_gpu) = placed
         .gpu_weights

@@ -9,12 +9,14 @@
 //!   reserved batch);
 //! - the FFN: gate and up outputs, `2 × n_ff × n_ubatch × 4` (MoE: the used experts' width);
 //! - attention without flash attention: the `KQ` scores, `n_head × n_kv × n_ubatch × 4`, with
-//!   `n_kv` the cells of a full-attention layer (with flash attention the scores are never
-//!   materialised and the attention output is `n_head × head_dim × n_ubatch × 4`);
+//!   `n_kv` the cells of a full-attention layer, its mask `n_kv × n_ubatch × 4` and the
+//!   projections beside them (`3 × n_embd × n_ubatch × 4`); with flash attention the scores are
+//!   never materialised;
 //!
-//! plus the residual stream held across each of them, `2 × n_embd × n_ubatch × 4`.
-//! Assumption to calibrate against llama.cpp's printed "CUDA0 compute buffer size"
-//! (tests/fixtures/llamacpp).
+//! plus one `n_embd × n_ubatch × 4` row of the residual stream held across each of them.
+//! Checked against llama.cpp's own "compute buffer" figures (`llama-fit-params --fit-print`,
+//! tests/fixtures/llamacpp): Llama-3.1-8B's 271,056,896 B with flash attention is exactly
+//! `128256 × 512 × 4 + 4096 × 512 × 4`.
 
 use super::kv::{KvSettings, cells_per_stream};
 use super::{LayerCache, LlamaModel};
@@ -35,9 +37,10 @@ pub fn gpu_compute_bytes(m: &LlamaModel, s: &KvSettings, flash_attn: bool) -> u6
     let attention = if flash_attn {
         f32s(m.cache.k_per_cell.max(m.embedding))
     } else {
-        f32s(m.heads.saturating_mul(n_kv))
+        f32s(m.heads.saturating_add(1).saturating_mul(n_kv))
+            .saturating_add(f32s(3u64.saturating_mul(m.embedding)))
     };
-    let residual = f32s(2u64.saturating_mul(m.embedding));
+    let residual = f32s(m.embedding);
     logits.max(ffn).max(attention).saturating_add(residual)
 }
 
@@ -64,9 +67,11 @@ mod tests {
             ..LlamaModel::default()
         };
         let s = KvSettings::new(8192);
-        // Logits 128256 × 512 × 4 = 250.5 MiB, plus 2 × 4096 × 512 × 4 = 16 MiB.
-        assert_eq!(gpu_compute_bytes(&m, &s, true), 128_256 * 2048 + 16 * MIB);
-        // Without flash attention at 8192 cells: 32 × 8192 × 512 × 4 = 512 MiB of scores.
-        assert_eq!(gpu_compute_bytes(&m, &s, false), 512 * MIB + 16 * MIB);
+        // Logits 128256 × 512 × 4 = 250.5 MiB, plus 4096 × 512 × 4 = 8 MiB: llama.cpp's own
+        // figure for Llama-3.1-8B (271,056,896 B, tests/fixtures/llamacpp/llama31-8b.json).
+        assert_eq!(gpu_compute_bytes(&m, &s, true), 271_056_896);
+        // Without flash attention at 8192 cells: 32 × 8192 × 512 × 4 = 512 MiB of scores, a
+        // 16 MiB mask, 24 MiB of projections, 8 MiB of residual.
+        assert_eq!(gpu_compute_bytes(&m, &s, false), (512 + 16 + 24 + 8) * MIB);
     }
 }

@@ -41,7 +41,8 @@ pub struct Fitted {
 pub fn gpu_need(m: &LlamaModel, s: &KvSettings, p: &Placement, gpus: u32, flash: bool) -> u64 {
     let placed = place(m, s, p, gpus);
     let compute = if placed.gpu_layers > 0 {
-        compute::gpu_compute_bytes(m, s, flash)
+        // With only the output layer there, no attention runs on the GPU.
+        compute::gpu_compute_bytes(m, s, flash || placed.gpu_layers <= 1)
     } else {
         0
     };
