@@ -2,8 +2,8 @@
 //! engine takes while loading and while serving.
 
 use super::llama_cpp::kv::{self, KvSettings};
-use super::llama_cpp::place::{Placement, place};
-use super::llama_cpp::{FIT_MARGIN_BYTES, LlamaFit, LlamaModel, compute};
+use super::llama_cpp::place::{LlamaFit, Placement, place};
+use super::llama_cpp::{FIT_MARGIN_BYTES, LlamaModel, compute};
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
 use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
 use crate::advisor::headroom::LimitKind;

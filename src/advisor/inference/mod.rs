@@ -237,5 +237,5 @@ pub struct InferenceMemory {
     pub fits: Option<bool>,
     /// llama.cpp's own accounting, for a GGUF served by llama.cpp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub llama_cpp: Option<llama_cpp::LlamaFit>,
+    pub llama_cpp: Option<llama_cpp::place::LlamaFit>,
 }

@@ -302,18 +302,6 @@ impl LlamaSettings {
     }
 }
 
-/// llama.cpp's accounting of a plan (`inference_memory.llama_cpp` in `advise --json`): the bytes
-/// on each device at the plan's placement.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LlamaFit {
-    /// Weights and KV cache per device.
-    pub placed: place::Placed,
-    /// The compute buffer on each GPU ([`compute::gpu_compute_bytes`]).
-    pub compute_bytes: u64,
-    /// What llama.cpp's fit leaves free on each GPU (common.h `fit_params_target`, 1024 MiB).
-    pub margin_bytes: u64,
-}
-
 /// llama.cpp's fit target: 1024 MiB left free on each device (common/common.h,
 /// `common_params::fit_params_target`).
 pub const FIT_MARGIN_BYTES: u64 = 1024 * 1024 * 1024;

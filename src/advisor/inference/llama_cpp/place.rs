@@ -32,6 +32,18 @@ pub struct Placement {
     pub tensor_split: Vec<f64>,
 }
 
+/// llama.cpp's accounting of a plan (`inference_memory.llama_cpp` in `advise --json`): the bytes
+/// on each device at the plan's placement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlamaFit {
+    /// Weights and KV cache per device.
+    pub placed: Placed,
+    /// The compute buffer on each GPU ([`super::compute::gpu_compute_bytes`]).
+    pub compute_bytes: u64,
+    /// What llama.cpp's fit leaves free on each GPU (common.h `fit_params_target`, 1024 MiB).
+    pub margin_bytes: u64,
+}
+
 /// The bytes on each device.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
