@@ -282,6 +282,11 @@ advice_ids! {
     GpuLayers "gpu-layers" => Setting, Speed,
         cost "advice.cost.layers_in_ram",
         "llama.cpp `n_gpu_layers`: the layers that fit on the GPUs, the rest in RAM";
+    LlamaFit "llama-fit" => Setting, Speed,
+        cost "advice.cost.layers_in_ram",
+        "What llama.cpp's own fit (`--fit`, common/fit.cpp) chooses for a GGUF on this GPU: the \
+         context, `-ngl` and `--n-cpu-moe`, with 1 GiB left free; the host RAM it leaves in use, \
+         which llama.cpp doesn't check";
     DeviceMapOffload "device-map-offload" => Setting, Speed,
         cost "advice.cost.layers_in_ram",
         "transformers `device_map=\"auto\"` with `max_memory`: the layers that fit on the GPUs, \

@@ -105,6 +105,13 @@ impl Writer {
                 }
             }
             (Engine::LlamaCpp, K::ExpertsOnCpu, V::Bool(true)) => self.llama.push("--cpu-moe".into()),
+            (Engine::LlamaCpp, K::NCpuMoe, v) => {
+                if let Some(n) = whole(v).filter(|&n| n > 0) {
+                    self.llama.push(format!("--n-cpu-moe {n}"));
+                }
+            }
+            (Engine::LlamaCpp, K::CacheTypeK, V::Choice(t)) => self.llama.push(format!("-ctk {t}")),
+            (Engine::LlamaCpp, K::CacheTypeV, V::Choice(t)) => self.llama.push(format!("-ctv {t}")),
             (Engine::LlamaCpp, K::KvCacheDtype, V::Choice("fp8")) => {
                 self.llama.push("-ctk q8_0 -ctv q8_0".into())
             }

@@ -6,6 +6,7 @@ use clap::{Args, ValueEnum};
 
 use super::training_args::TrainingArgs;
 use crate::advisor::defaults;
+use crate::advisor::inference::llama_cpp::{CacheType, FlashAttn};
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
 use crate::advisor::knobs::{self, KnobId as K};
 use crate::advisor::training::TransformerShape;
@@ -26,7 +27,7 @@ pub struct InferenceArgs {
     #[arg(long)]
     pub context_len: Option<u64>,
     /// Sequences served at once, each with a full-length KV cache (default 1).
-    #[arg(long)]
+    #[arg(long, visible_alias = "parallel")]
     pub concurrent_sequences: Option<u64>,
     /// Key/value heads (grouped-query attention; default: as many as the heads).
     #[arg(long)]
@@ -45,11 +46,29 @@ pub struct InferenceArgs {
     pub cpu_offload_gb: Option<f64>,
     /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
     /// max_memory keeping the rest in CPU RAM.
-    #[arg(long)]
+    #[arg(long, visible_alias = "ngl", alias = "gpu-layers")]
     pub n_gpu_layers: Option<u64>,
     /// llama.cpp -ot exps=CPU: keep a mixture-of-experts model's routed experts in host RAM.
-    #[arg(long)]
+    #[arg(long, visible_alias = "cpu-moe")]
     pub experts_on_cpu: bool,
+    /// llama.cpp --n-cpu-moe N: the routed experts of the first N layers in host RAM.
+    #[arg(long, visible_alias = "ncmoe")]
+    pub n_cpu_moe: Option<u64>,
+    /// llama.cpp --cache-type-k (default f16).
+    #[arg(long, value_enum, visible_alias = "ctk")]
+    pub cache_type_k: Option<CacheTypeArg>,
+    /// llama.cpp --cache-type-v (default f16).
+    #[arg(long, value_enum, visible_alias = "ctv")]
+    pub cache_type_v: Option<CacheTypeArg>,
+    /// llama.cpp --flash-attn on|off|auto (default auto).
+    #[arg(long, value_enum, visible_alias = "fa")]
+    pub flash_attn: Option<FlashArg>,
+    /// llama.cpp --ubatch-size (default 512).
+    #[arg(long, visible_alias = "ub")]
+    pub ubatch_size: Option<u64>,
+    /// llama.cpp --tensor-split: each GPU's share, comma-separated (3,1).
+    #[arg(long, visible_alias = "ts", value_delimiter = ',')]
+    pub tensor_split: Vec<f64>,
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
     #[arg(long, value_enum)]
     pub checkpoint_files: Option<FilesArg>,
@@ -94,6 +113,62 @@ pub enum KvArg {
     Auto,
     /// 8 bits.
     Fp8,
+}
+
+/// `--cache-type-k/-v` values (llama.cpp common/arg.cpp `kv_cache_types`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CacheTypeArg {
+    /// f16.
+    F16,
+    /// f32.
+    F32,
+    /// bf16.
+    Bf16,
+    /// q8_0.
+    #[value(name = "q8_0")]
+    Q8_0,
+    /// q4_0.
+    #[value(name = "q4_0")]
+    Q4_0,
+    /// q4_1.
+    #[value(name = "q4_1")]
+    Q4_1,
+    /// iq4_nl.
+    #[value(name = "iq4_nl")]
+    Iq4Nl,
+    /// q5_0.
+    #[value(name = "q5_0")]
+    Q5_0,
+    /// q5_1.
+    #[value(name = "q5_1")]
+    Q5_1,
+}
+
+impl CacheTypeArg {
+    fn cache_type(self) -> CacheType {
+        match self {
+            CacheTypeArg::F16 => CacheType::F16,
+            CacheTypeArg::F32 => CacheType::F32,
+            CacheTypeArg::Bf16 => CacheType::Bf16,
+            CacheTypeArg::Q8_0 => CacheType::Q8_0,
+            CacheTypeArg::Q4_0 => CacheType::Q4_0,
+            CacheTypeArg::Q4_1 => CacheType::Q4_1,
+            CacheTypeArg::Iq4Nl => CacheType::Iq4Nl,
+            CacheTypeArg::Q5_0 => CacheType::Q5_0,
+            CacheTypeArg::Q5_1 => CacheType::Q5_1,
+        }
+    }
+}
+
+/// `--flash-attn` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FlashArg {
+    /// On where the device supports it (llama.cpp's default).
+    Auto,
+    /// On.
+    On,
+    /// Off.
+    Off,
 }
 
 /// `--checkpoint-files` values.
@@ -141,6 +216,11 @@ impl InferenceArgs {
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb, VLLM),
             (self.n_gpu_layers.is_some(), K::NGpuLayers, LAYERED),
             (self.experts_on_cpu, K::ExpertsOnCpu, LLAMA_CPP),
+            (self.n_cpu_moe.is_some(), K::NCpuMoe, LLAMA_CPP),
+            (self.cache_type_k.is_some(), K::CacheTypeK, LLAMA_CPP),
+            (self.cache_type_v.is_some(), K::CacheTypeV, LLAMA_CPP),
+            (self.flash_attn.is_some(), K::FlashAttn, LLAMA_CPP),
+            (self.ubatch_size.is_some(), K::UbatchSize, LLAMA_CPP),
         ]
         .into_iter()
         .find_map(|(set, id, needs)| set.then_some((knobs::flag(id), needs)))
@@ -166,8 +246,18 @@ impl InferenceArgs {
         if engine == Engine::Vllm && self.n_gpu_layers.is_some() {
             return Some((knobs::flag(K::NGpuLayers), LAYERED));
         }
-        if engine != Engine::LlamaCpp && self.experts_on_cpu {
-            return Some((knobs::flag(K::ExpertsOnCpu), LLAMA_CPP));
+        let llama = [
+            (self.experts_on_cpu, K::ExpertsOnCpu),
+            (self.n_cpu_moe.is_some(), K::NCpuMoe),
+            (self.cache_type_k.is_some(), K::CacheTypeK),
+            (self.cache_type_v.is_some(), K::CacheTypeV),
+            (self.flash_attn.is_some(), K::FlashAttn),
+            (self.ubatch_size.is_some(), K::UbatchSize),
+        ];
+        if engine != Engine::LlamaCpp {
+            if let Some((_, id)) = llama.iter().find(|(set, _)| *set) {
+                return Some((knobs::flag(*id), LLAMA_CPP));
+            }
         }
         None
     }
@@ -279,6 +369,29 @@ impl InferenceArgs {
             .and_then(crate::catalog::model_shape::ModelShape::routed_expert_params)
             .filter(|_| training.params.is_none());
         plan.experts_on_cpu = self.experts_on_cpu;
+        let l = &mut plan.llama;
+        l.n_cpu_moe = self.n_cpu_moe.unwrap_or(0);
+        if let Some(t) = self.cache_type_k {
+            l.cache_type_k = t.cache_type();
+        }
+        if let Some(t) = self.cache_type_v {
+            l.cache_type_v = t.cache_type();
+        }
+        l.flash_attn = match self.flash_attn {
+            None | Some(FlashArg::Auto) => FlashAttn::Auto,
+            Some(FlashArg::On) => FlashAttn::On,
+            Some(FlashArg::Off) => FlashAttn::Off,
+        };
+        l.ubatch = self.ubatch_size;
+        l.tensor_split = self.tensor_split.clone();
+        // A GGUF served by llama.cpp: llama.cpp's own rules read the file's layout.
+        if engine == Engine::LlamaCpp {
+            plan.gguf = read
+                .and_then(|r| r.gguf.as_ref())
+                .map(|g| Box::new(g.llama.clone()))
+                .filter(|m| !m.bytes.layers.is_empty());
+            plan.llama.context_auto = self.context_len.is_none() && plan.gguf.is_some();
+        }
         let pickles_only =
             read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());
         if self.checkpoint_files == Some(FilesArg::Pickle)

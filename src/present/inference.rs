@@ -104,7 +104,13 @@ pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
             msg,
             &[
                 ("bytes", &format::gib(m.weights_on_cpu_bytes)),
-                ("layers", &(m.plan.shape.layers - m.gpu_layers).to_string()),
+                // llama.cpp's `-ngl` counts the output layer too (`m.llama_cpp`).
+                (
+                    "layers",
+                    &(m.plan.shape.layers + u64::from(m.llama_cpp.is_some()))
+                        .saturating_sub(m.gpu_layers)
+                        .to_string(),
+                ),
             ],
         ));
     }

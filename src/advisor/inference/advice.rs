@@ -216,3 +216,53 @@ pub(super) fn advice(
     ));
     out
 }
+
+/// What llama.cpp's own fit would choose for a GGUF served by llama.cpp with no placement
+/// given ([`super::llama_cpp::fit`]), as a recommendation whose `apply` carries the context,
+/// `--n-gpu-layers` and `--n-cpu-moe`; its outcome checks the host side (the weights and cache
+/// the fit leaves in RAM), which llama.cpp does not. `None` for another plan, an unknown GPU,
+/// or when the plan already is the fit.
+pub(super) fn llama_fit(now: &InferenceMemory, gpu_total: Option<u64>) -> Option<Recommendation> {
+    let p = &now.plan;
+    let m = p.gguf.as_deref()?;
+    let given = p.gpu_layers.is_some() || p.experts_on_cpu || p.llama.n_cpu_moe > 0;
+    if p.engine != Engine::LlamaCpp || given {
+        return None;
+    }
+    let s = super::llama_cpp::kv::KvSettings {
+        context_per_sequence: p.context_len,
+        sequences: p.concurrent_sequences,
+        ubatch: p
+            .llama
+            .ubatch
+            .unwrap_or(super::llama_cpp::kv::DEFAULT_UBATCH),
+        type_k: p.llama.cache_type_k,
+        type_v: p.llama.cache_type_v,
+    };
+    let context = (!p.llama.context_auto).then_some(p.context_len);
+    let f = super::llama_cpp::fit::fit(
+        m,
+        &s,
+        context,
+        p.gpus,
+        gpu_total?,
+        p.llama.flash_attn.enabled(),
+    );
+    let mut changed = p.clone();
+    changed.context_len = f.context;
+    changed.gpu_layers = Some(f.gpu_layers);
+    changed.llama.n_cpu_moe = f.n_cpu_moe;
+    changed.llama.context_auto = false;
+    let next = judge(&changed, gpu_total, now.cpu.available_bytes).ok()?;
+    let host = next.llama_cpp.as_ref().map_or(0, |l| {
+        l.placed.host_weights.saturating_add(l.placed.host_kv)
+    });
+    let r = Recommendation::new(R::LlamaFit, Subject::Inference, outcome(&next))
+        .sets(super::knob_values::changes(p, &changed))
+        .with("context_len", Quantity::Count(f.context))
+        .with("n_gpu_layers", Quantity::Count(f.gpu_layers))
+        .with("n_cpu_moe", Quantity::Count(f.n_cpu_moe))
+        .with("gpu_bytes", Quantity::Bytes(f.gpu_bytes))
+        .with("host_bytes", Quantity::Bytes(host));
+    Some(r)
+}

@@ -1,6 +1,9 @@
 //! Inference memory by engine: weights and the KV cache on the GPUs, and the host RAM each
 //! engine takes while loading and while serving.
 
+use super::llama_cpp::kv::{self, KvSettings};
+use super::llama_cpp::place::{LlamaFit, Placement, place};
+use super::llama_cpp::{FIT_MARGIN_BYTES, LlamaModel, compute};
 use super::{CheckpointFiles, Engine, InferenceError, InferenceMemory, InferencePlan};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::overhead::Overheads;
@@ -43,9 +46,8 @@ fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
     {
         return Err(InferenceError::Zero);
     }
-    if p.gpu_layers.is_some_and(|g| g > s.layers) {
-        return Err(InferenceError::GpuLayers);
-    }
+    // `-ngl` of any size (99, 999: "all") is clamped to the model's layers, as llama.cpp's
+    // `llama_model::load_tensors` does (`act_gpu_layers = min(n_gpu_layers, n_layer + 1)`).
     let ok = |g: f64| (0.0..=1e6).contains(&g);
     if !ok(p.swap_space_gib) || !ok(p.cpu_offload_gib) {
         return Err(InferenceError::HostGib);
@@ -54,7 +56,7 @@ fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
         return Err(InferenceError::KvBytes);
     }
     if p.expert_params.is_some_and(|e| e > p.params)
-        || (p.experts_on_cpu && p.expert_params.is_none())
+        || (p.experts_on_cpu && p.expert_params.is_none() && p.gguf.is_none())
     {
         return Err(InferenceError::Experts);
     }
@@ -98,9 +100,16 @@ struct Figures {
     gpu_layers: u64,
     page_cache: u64,
     runtime: u64,
+    /// KV cache on the fullest GPU (what loading doesn't hold yet).
+    kv_on_gpu: u64,
+    /// llama.cpp's own accounting (a GGUF served by llama.cpp).
+    llama: Option<LlamaFit>,
 }
 
 fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
+    if let (Engine::LlamaCpp, Some(m)) = (p.engine, p.gguf.as_deref()) {
+        return llama_figures(p, m, o);
+    }
     let t = u64::from(p.gpus);
     let weights = saturating_bytes(p.params as f64 * p.weights.bytes());
     let kv_per_token = kv_bytes_per_token(p);
@@ -159,6 +168,8 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 gpu_layers: layers,
                 page_cache,
                 runtime,
+                kv_on_gpu: kv_total / t,
+                llama: None,
             }
         }
         Engine::LlamaCpp => {
@@ -190,6 +201,8 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 gpu_layers: g,
                 page_cache: weights,
                 runtime: o.os.bytes.saturating_add(LLAMA_CPP_PROCESS_BYTES),
+                kv_on_gpu: kv_total / t,
+                llama: None,
             }
         }
         Engine::Transformers => {
@@ -221,8 +234,66 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 gpu_layers: g,
                 page_cache,
                 runtime: o.runtime(1),
+                kv_on_gpu: kv_total / t,
+                llama: None,
             }
         }
+    }
+}
+
+/// A GGUF served by llama.cpp, by llama.cpp's own rules: the file's tensor bytes, its KV cache
+/// and recurrent state per layer ([`llama_cpp::kv`]), its placement ([`llama_cpp::place`]) and
+/// compute buffer ([`llama_cpp::compute`]). The host keeps the CPU's weights resident in the
+/// page cache (memory-mapped) and the CPU layers' cache.
+fn llama_figures(p: &InferencePlan, m: &LlamaModel, o: &Overheads) -> Figures {
+    let s = KvSettings {
+        context_per_sequence: p.context_len,
+        sequences: p.concurrent_sequences,
+        ubatch: p.llama.ubatch.unwrap_or(kv::DEFAULT_UBATCH),
+        type_k: p.llama.cache_type_k,
+        type_v: p.llama.cache_type_v,
+    };
+    let placement = Placement {
+        gpu_layers: p.gpu_layers,
+        cpu_moe_layers: if p.experts_on_cpu {
+            u64::MAX
+        } else {
+            p.llama.n_cpu_moe
+        },
+        tensor_split: p.llama.tensor_split.clone(),
+    };
+    let placed = place(m, &s, &placement, p.gpus);
+    // With only the output layer on the GPU, no attention runs there.
+    let flash = p.llama.flash_attn.enabled() || placed.gpu_layers <= 1;
+    let compute = compute::gpu_compute_bytes(m, &s, flash);
+    // The fullest GPU sets the need; a GPU with nothing on it needs no compute buffer.
+    let (w, kv_gpu) = placed
+        .gpu_weights
+        .iter()
+        .zip(&placed.gpu_kv)
+        .map(|(&w, &k)| (w, k))
+        .max_by_key(|(w, k)| w.saturating_add(*k))
+        .unwrap_or((0, 0));
+    let compute_gpu = if placed.gpu_layers > 0 { compute } else { 0 };
+    let weights = m.bytes.total();
+    Figures {
+        weights,
+        kv_total: kv::total(m, &s),
+        kv_per_token: kv::per_token(m, &s),
+        gpu_per_gpu: w.saturating_add(kv_gpu).saturating_add(compute_gpu),
+        host_serving: placed.host_weights.saturating_add(placed.host_kv),
+        host_loading: placed.host_weights,
+        swap_space: 0,
+        weights_on_cpu: placed.host_weights,
+        gpu_layers: placed.gpu_layers,
+        page_cache: weights,
+        runtime: o.os.bytes.saturating_add(LLAMA_CPP_PROCESS_BYTES),
+        kv_on_gpu: kv_gpu,
+        llama: Some(LlamaFit {
+            placed,
+            compute_bytes: compute_gpu,
+            margin_bytes: FIT_MARGIN_BYTES,
+        }),
     }
 }
 
@@ -240,7 +311,7 @@ pub(super) fn judge(
         Phase {
             phase: PhaseId::Loading,
             cpu_bytes_per_node: f.host_loading.saturating_add(f.runtime),
-            gpu_bytes_per_gpu: f.gpu_per_gpu.saturating_sub(f.kv_total / u64::from(p.gpus)),
+            gpu_bytes_per_gpu: f.gpu_per_gpu.saturating_sub(f.kv_on_gpu),
         },
         Phase {
             phase: PhaseId::Serving,
@@ -264,10 +335,15 @@ pub(super) fn judge(
         .flatten();
     // vLLM's reservation already leaves `1 − gpu_memory_utilization` of the GPU free, its own
     // margin: the need is checked against the reservation without another.
-    let gpu = match reserved {
+    let mut gpu = match reserved {
         Some(r) => CapacityCheck::new(LimitKind::Space, gpu_peak, Some(r)),
         None => CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total),
     };
+    // llama.cpp's fit leaves its own flat margin on each device.
+    if let (Some(fit), Some(total)) = (&f.llama, gpu_total) {
+        gpu.margin_bytes = fit.margin_bytes;
+        gpu.fits = Some(gpu_peak.saturating_add(fit.margin_bytes) <= total);
+    }
     let cpu = CapacityCheck::new(LimitKind::Ram, cpu_peak, usable);
     let fits = crate::advisor::check::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
     Ok(InferenceMemory {
@@ -287,5 +363,6 @@ pub(super) fn judge(
         gpu,
         cpu,
         fits,
+        llama_cpp: f.llama,
     })
 }

@@ -1,6 +1,7 @@
 //! The served model's knobs by id ([`crate::advisor::knobs`]): a knob's typed value in an
 //! [`InferencePlan`], setting it, and the settings that turn one plan into another.
 
+use super::llama_cpp::{CacheType, FlashAttn};
 use super::{CheckpointFiles, InferencePlan, WeightFormat};
 
 use crate::advisor::knobs::{
@@ -16,6 +17,19 @@ const WEIGHTS: [WeightFormat; 5] = [
     WeightFormat::Q4KM,
 ];
 const FILES: [CheckpointFiles; 2] = [CheckpointFiles::Safetensors, CheckpointFiles::Pickle];
+/// llama.cpp's `--cache-type-k/-v` types, in the rows' order.
+const CACHE_TYPES: [CacheType; 9] = [
+    CacheType::F16,
+    CacheType::F32,
+    CacheType::Bf16,
+    CacheType::Q8_0,
+    CacheType::Q4_0,
+    CacheType::Q4_1,
+    CacheType::Iq4Nl,
+    CacheType::Q5_0,
+    CacheType::Q5_1,
+];
+const FLASH: [FlashAttn; 3] = [FlashAttn::Auto, FlashAttn::On, FlashAttn::Off];
 /// Bytes of a KV-cache element for each `--kv-cache-dtype` name: the model's 16 bits, 8 bits.
 const KV_BYTES: [u8; 2] = [2, 1];
 
@@ -36,6 +50,11 @@ pub fn get(p: &InferencePlan, id: KnobId) -> Option<KnobValue> {
         K::CpuOffloadGb => V::Float(p.cpu_offload_gib),
         K::NGpuLayers => V::Whole(p.gpu_layers?),
         K::ExpertsOnCpu => V::Bool(p.experts_on_cpu),
+        K::NCpuMoe => V::Whole(p.llama.n_cpu_moe),
+        K::CacheTypeK => return name_of(id, &CACHE_TYPES, &p.llama.cache_type_k),
+        K::CacheTypeV => return name_of(id, &CACHE_TYPES, &p.llama.cache_type_v),
+        K::FlashAttn => return name_of(id, &FLASH, &p.llama.flash_attn),
+        K::UbatchSize => V::Whole(p.llama.ubatch?),
         K::CheckpointFiles => return name_of(id, &FILES, &p.files),
         K::CheckpointShardSize => V::Whole(p.checkpoint_shard_bytes?),
         _ => return None,
@@ -58,6 +77,11 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
         K::CpuOffloadGb => put(&mut p.cpu_offload_gib, float(v)),
         K::NGpuLayers => put(&mut p.gpu_layers, whole(v).map(Some)),
         K::ExpertsOnCpu => put(&mut p.experts_on_cpu, on(v)),
+        K::NCpuMoe => put(&mut p.llama.n_cpu_moe, whole(v)),
+        K::CacheTypeK => put(&mut p.llama.cache_type_k, variant_of(id, &CACHE_TYPES, v)),
+        K::CacheTypeV => put(&mut p.llama.cache_type_v, variant_of(id, &CACHE_TYPES, v)),
+        K::FlashAttn => put(&mut p.llama.flash_attn, variant_of(id, &FLASH, v)),
+        K::UbatchSize => put(&mut p.llama.ubatch, whole(v).map(Some)),
         K::CheckpointFiles => put(&mut p.files, variant_of(id, &FILES, v)),
         K::CheckpointShardSize => put(&mut p.checkpoint_shard_bytes, whole(v).map(Some)),
         _ => false,
@@ -73,6 +97,9 @@ const INFERENCE_APPLIED: &[KnobId] = &[
     K::SwapSpace,
     K::CpuOffloadGb,
     K::NGpuLayers,
+    K::NCpuMoe,
+    K::CacheTypeK,
+    K::CacheTypeV,
     K::CheckpointFiles,
     K::CheckpointShardSize,
 ];

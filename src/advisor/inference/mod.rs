@@ -7,6 +7,7 @@ mod advice;
 mod estimate;
 pub mod pinned;
 pub mod knob_values;
+pub mod llama_cpp;
 mod serve;
 
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,13 @@ pub struct InferencePlan {
     /// `n_gpu_layers`.
     #[serde(default)]
     pub experts_on_cpu: bool,
+    /// The GGUF file as llama.cpp loads it (`--model FILE.gguf`): with it, llama.cpp's own
+    /// rules size and place every byte ([`llama_cpp`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gguf: Option<Box<llama_cpp::LlamaModel>>,
+    /// llama.cpp's own flags (cache types, micro-batch, flash attention, `--n-cpu-moe`, `-ts`).
+    #[serde(default, skip_serializing_if = "llama_cpp::LlamaSettings::is_default")]
+    pub llama: llama_cpp::LlamaSettings,
 }
 
 fn two() -> u8 {
@@ -165,6 +173,8 @@ impl InferencePlan {
             checkpoint_shard_bytes: None,
             expert_params: None,
             experts_on_cpu: false,
+            gguf: None,
+            llama: llama_cpp::LlamaSettings::default(),
         }
     }
 }
@@ -178,7 +188,8 @@ pub enum InferenceError {
     Zero,
     /// `gpu_memory_utilization` outside (0, 1].
     Utilization,
-    /// More GPU layers than the model has.
+    /// More GPU layers than the model has (no longer raised: `-ngl` of any size is clamped to
+    /// the model's layers, as llama.cpp does).
     GpuLayers,
     /// Negative or non-finite swap space or CPU offload.
     HostGib,
@@ -225,4 +236,7 @@ pub struct InferenceMemory {
     pub cpu: CapacityCheck,
     /// Everything fits (`None`: can't tell).
     pub fits: Option<bool>,
+    /// llama.cpp's own accounting, for a GGUF served by llama.cpp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llama_cpp: Option<llama_cpp::place::LlamaFit>,
 }

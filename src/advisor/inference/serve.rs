@@ -21,11 +21,15 @@ pub fn serve_against(
     let gpu_total = gpu_total(profile, ram, vram);
     let o = crate::advisor::overhead::overheads(profile);
     let m = super::estimate::judge(p, gpu_total, ram.usable_bytes, &o)?;
-    let recs = if m.fits == Some(false) {
+    let mut recs = if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
         Vec::new()
     };
+    // llama.cpp's own fit, with the host check it leaves out, first.
+    if let Some(r) = super::advice::llama_fit(&m, gpu_total) {
+        recs.insert(0, r);
+    }
     Ok((m, recs))
 }
 

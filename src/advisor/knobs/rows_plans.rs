@@ -89,6 +89,11 @@ pub const INFERENCE: &[Knob] = &[
     row(I, K::CpuOffloadGb, "cpu-offload-gb", &["cpu_offload_gib"], Kind::Float, (Some("0"), D::Engine), None),
     row(I, K::NGpuLayers, "n-gpu-layers", &["gpu_layers"], Kind::U64, (None, D::Off), None),
     row(I, K::ExpertsOnCpu, "experts-on-cpu", &["experts_on_cpu"], Kind::Switch, (None, D::Off), None),
+    row(I, K::NCpuMoe, "n-cpu-moe", &["n_cpu_moe"], Kind::U64, (Some("0"), D::Engine), None),
+    row(I, K::CacheTypeK, "cache-type-k", &["cache_type_k"], Kind::Choice(&["f16", "f32", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"]), (Some("f16"), D::Engine), None),
+    row(I, K::CacheTypeV, "cache-type-v", &["cache_type_v"], Kind::Choice(&["f16", "f32", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"]), (Some("f16"), D::Engine), None),
+    row(I, K::FlashAttn, "flash-attn", &["flash_attn"], Kind::Choice(&["auto", "on", "off"]), (Some("auto"), D::Engine), None),
+    row(I, K::UbatchSize, "ubatch-size", &["ubatch"], Kind::U64, (Some("512"), D::Engine), None),
     row(I, K::CheckpointFiles, "checkpoint-files", &["files"], Kind::Choice(&["safetensors", "pickle"]), (Some("safetensors"), D::Preset), None),
     row(I, K::CheckpointShardSize, "checkpoint-shard-size", &["checkpoint_shard_bytes"], Kind::Size, (None, D::Preset), None),
 ];

@@ -198,6 +198,11 @@ pub enum KnobId {
     CpuOffloadGb,
     NGpuLayers,
     ExpertsOnCpu,
+    NCpuMoe,
+    CacheTypeK,
+    CacheTypeV,
+    FlashAttn,
+    UbatchSize,
     CheckpointFiles,
     CheckpointShardSize,
     // The machine.

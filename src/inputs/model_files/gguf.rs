@@ -11,10 +11,14 @@ use super::{
     GgufRead, LargestTensor, Limit, MAX_GGUF_HEADER, MAX_GGUF_STRING, MAX_GGUF_TENSORS,
     MAX_MODEL_HEADER_BYTES, ModelFileError, ModelProblem, TensorTotals,
 };
+use crate::advisor::inference::llama_cpp::hparams::{LayerTensors, cache_shape};
+use crate::advisor::inference::llama_cpp::{GgufLayout, LlamaModel, kind_of};
 use crate::fsutil::InputFile;
 
-/// (elements per block, bytes per block) of a ggml type, and its name: gguf-py
-/// `constants.GGML_QUANT_SIZES` and `GGMLQuantizationType` (llama.cpp's `ggml.h`).
+/// (elements per block, bytes per block) of a ggml type, and its name: ggml's own
+/// `type_traits` table (`ggml/src/ggml.c`, `blck_size` and `type_size`; the block structs in
+/// `ggml/src/ggml-common.h`), its numbering `enum ggml_type` (`ggml/include/ggml.h`), the same as
+/// gguf-py `constants.GGML_QUANT_SIZES` (0.19.0, which lacks the newer Q2_0).
 fn ggml_type(t: u32) -> Option<(&'static str, u64, u64)> {
     Some(match t {
         0 => ("F32", 1, 4),
@@ -51,6 +55,7 @@ fn ggml_type(t: u32) -> Option<(&'static str, u64, u64)> {
         39 => ("MXFP4", 32, 17),
         40 => ("NVFP4", 64, 36),
         41 => ("Q1_0", 128, 18),
+        42 => ("Q2_0", 64, 18),
         _ => return None,
     })
 }
@@ -240,7 +245,11 @@ fn parse<R: Read>(
         expert_used_count: int("expert_used_count"),
         bytes_per_layer: Vec::new(),
         other_bytes: 0,
+        llama: LlamaModel::default(),
     };
+    let mut layout = GgufLayout::default();
+    let mut seen: Vec<LayerTensors> = Vec::new();
+    let mut vocab = None;
     let mut totals = TensorTotals {
         tensors,
         params: 0,
@@ -255,10 +264,12 @@ fn parse<R: Read>(
         let dims = r.u32()?;
         let dims = r.capped(Limit::TensorDimensions, u64::from(dims), 8)?;
         let mut elements = 1u64;
-        for _ in 0..dims {
-            elements = elements
-                .checked_mul(r.u64()?)
-                .ok_or_else(|| overflow(&name))?;
+        for d in 0..dims {
+            let n = r.u64()?;
+            if d == 1 && name == "token_embd.weight" {
+                vocab = Some(n);
+            }
+            elements = elements.checked_mul(n).ok_or_else(|| overflow(&name))?;
         }
         let t = r.u32()?;
         let _offset = r.u64()?;
@@ -282,6 +293,17 @@ fn parse<R: Read>(
             .and_then(|rest| rest.split('.').next())
             .and_then(|n| n.parse::<usize>().ok())
             .filter(|&n| n < 100_000);
+        let local = match layer {
+            Some(_) => name.splitn(3, '.').nth(2).unwrap_or(""),
+            None => name.as_str(),
+        };
+        layout.add(layer, kind_of(local, layer.is_some()), bytes);
+        if let Some(n) = layer {
+            if seen.len() <= n {
+                seen.resize(n + 1, LayerTensors::default());
+            }
+            seen[n].see(local);
+        }
         match layer {
             Some(n) => {
                 if header.bytes_per_layer.len() <= n {
@@ -296,6 +318,20 @@ fn parse<R: Read>(
         }
     }
     totals.by_dtype.sort_by_key(|b| std::cmp::Reverse(b.1));
+    let arch = header.architecture.clone().unwrap_or_default();
+    header.llama = LlamaModel {
+        cache: cache_shape(&arch, &int, &seen),
+        architecture: arch,
+        trained_context: header.context_length.unwrap_or(0),
+        embedding: header.embedding_length.unwrap_or(0),
+        vocab: int("vocab_size").or(vocab).unwrap_or(0),
+        heads: header.head_count.unwrap_or(0),
+        feed_forward: int("feed_forward_length").unwrap_or(0),
+        expert_feed_forward: int("expert_feed_forward_length")
+            .unwrap_or(0)
+            .saturating_mul(header.expert_used_count.unwrap_or(0)),
+        bytes: layout,
+    };
     if totals.weight_bytes > len {
         return Err(r.err(ModelProblem::OutOfFile("tensor data".into())));
     }

@@ -163,6 +163,8 @@ pub struct GgufRead {
     pub bytes_per_layer: Vec<u64>,
     /// Bytes outside the layers (token embedding, output head, final norm).
     pub other_bytes: u64,
+    /// The model as llama.cpp loads it: bytes by layer and kind, the caches' shape.
+    pub llama: crate::advisor::inference::llama_cpp::LlamaModel,
 }
 
 /// Everything read for `--model PATH`.
