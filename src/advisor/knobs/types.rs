@@ -192,6 +192,8 @@ pub enum KnobId {
     GpuMemoryUtilization,
     SwapSpace,
     CpuOffloadGb,
+    KvCacheMemoryBytes,
+    KvOffloadingSize,
     NGpuLayers,
     ExpertsOnCpu,
     CheckpointFiles,
