@@ -189,7 +189,7 @@ def write(model, path, types=None):
     total = 0
     for name, ne, t in tensors(m):
         if types and name in types:
-            t = T[types[name]]
+            t = T[types[name].upper()]
         n = nbytes(ne, t)
         w.add_tensor_info(name, list(reversed(ne)), np.float32, n, raw_dtype=t)
         total = gguf.GGUFWriter.ggml_pad(total, w.data_alignment) + n

@@ -142,7 +142,9 @@ def settings(m):
 
 
 def flags(s):
-    return ["-c", str(s["ctx"]), "-fa", s["fa"], "-ctk", s["ctk"], "-ctv", s["ctv"],
+    # --no-repack: the CPU's repacked copies of quantised weights (CPU_REPACK) are left out of
+    # --fit-print's host row; without repacking every host tensor stays in the mapped buffer.
+    return ["--no-repack", "-c", str(s["ctx"]), "-fa", s["fa"], "-ctk", s["ctk"], "-ctv", s["ctv"],
             "-ub", str(s["ub"]), "-b", str(max(2048, s["ub"])), "-np", str(s["np"])]
 
 

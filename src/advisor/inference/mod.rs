@@ -7,6 +7,7 @@ mod advice;
 mod estimate;
 pub mod knob_values;
 mod serve;
+pub mod ollama;
 pub mod vllm;
 
 use serde::{Deserialize, Serialize};
