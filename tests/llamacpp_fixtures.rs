@@ -114,3 +114,14 @@ fn gemma_3_sliding_window_by_hand() {
     let (_, kv, _) = host(&fx, 4096, "on", "f16", 512, 1).unwrap();
     assert_eq!(kv, 335_544_320 + 654_311_424);
 }
+
+#[test]
+fn deepseek_v2_lite_mla_cache_by_hand() {
+    let Some(fx) = fixture("deepseek-v2-lite") else {
+        return; // written only when the reference run reached it
+    };
+    // Multi-head latent attention caches the compressed latent only: kv_lora_rank 512 plus
+    // the 64 rotary dimensions, f16, per layer and token — 27 × 576 × 2 B = 31,104 B; × 4,096.
+    let (_, kv, _) = host(&fx, 4096, "on", "f16", 512, 1).unwrap();
+    assert_eq!(kv, 127_401_984);
+}
