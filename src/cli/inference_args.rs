@@ -35,15 +35,24 @@ pub struct InferenceArgs {
     /// KV-cache element type (default: the model's 16 bits).
     #[arg(long, value_enum)]
     pub kv_cache_dtype: Option<KvArg>,
-    /// vLLM --gpu-memory-utilization (default 0.9).
+    /// vLLM --gpu-memory-utilization (default 1.0: vLLM 0.34 on CUDA, less a 1 GiB margin).
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
-    /// vLLM --swap-space, GiB of pinned host RAM per GPU (default 4).
+    /// vLLM --swap-space, GiB of pinned host RAM per GPU: V0-era engines (default 0: vLLM 0.34
+    /// has none).
     #[arg(long)]
     pub swap_space: Option<f64>,
     /// vLLM --cpu-offload-gb, GiB of each GPU's weights in host RAM (default 0).
     #[arg(long)]
     pub cpu_offload_gb: Option<f64>,
+    /// vLLM --kv-cache-memory-bytes, the KV cache per GPU with units: 8GiB (default: sized by
+    /// vLLM from the GPU's memory).
+    #[arg(long, value_parser = crate::parse::parse_size)]
+    pub kv_cache_memory_bytes: Option<u64>,
+    /// vLLM --kv-offloading-size, GiB of host RAM for CPU KV offloading, all GPUs together
+    /// (default 0: off).
+    #[arg(long)]
+    pub kv_offloading_size: Option<f64>,
     /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
     /// max_memory keeping the rest in CPU RAM.
     #[arg(long, visible_alias = "ngl", alias = "gpu-layers")]
@@ -214,6 +223,12 @@ impl InferenceArgs {
             ),
             (self.swap_space.is_some(), K::SwapSpace, VLLM),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb, VLLM),
+            (
+                self.kv_cache_memory_bytes.is_some(),
+                K::KvCacheMemoryBytes,
+                VLLM,
+            ),
+            (self.kv_offloading_size.is_some(), K::KvOffloadingSize, VLLM),
             (self.n_gpu_layers.is_some(), K::NGpuLayers, LAYERED),
             (self.experts_on_cpu, K::ExpertsOnCpu, LLAMA_CPP),
             (self.n_cpu_moe.is_some(), K::NCpuMoe, LLAMA_CPP),
@@ -235,6 +250,8 @@ impl InferenceArgs {
             ),
             (self.swap_space.is_some(), K::SwapSpace),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb),
+            (self.kv_cache_memory_bytes.is_some(), K::KvCacheMemoryBytes),
+            (self.kv_offloading_size.is_some(), K::KvOffloadingSize),
         ];
         if engine != Engine::Vllm {
             if let Some((_, id)) = vllm.iter().find(|(set, _)| *set) {
@@ -356,6 +373,12 @@ impl InferenceArgs {
         }
         if let Some(c) = self.cpu_offload_gb {
             plan.cpu_offload_gib = c;
+        }
+        if let Some(b) = self.kv_cache_memory_bytes {
+            plan.kv_cache_memory_bytes = Some(b);
+        }
+        if let Some(g) = self.kv_offloading_size {
+            plan.kv_offloading_gib = g;
         }
         plan.gpu_layers = self.n_gpu_layers;
         let model_shape = preset

@@ -81,6 +81,14 @@ pub fn weights_and_cache(lang: Lang, m: &InferenceMemory) -> String {
 /// layers left in RAM, the page cache while loading; each line only when it applies.
 pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
     let mut out = Vec::new();
+    let kv_offload = crate::advisor::inference::vllm::kv_offload_host_bytes(&m.plan);
+    if m.plan.engine == Engine::Vllm && kv_offload > 0 {
+        out.push(trf(
+            lang,
+            Msg::InferenceKvOffloading,
+            &[("bytes", &format::gib(kv_offload))],
+        ));
+    }
     if m.swap_space_bytes > 0 {
         out.push(trf(
             lang,

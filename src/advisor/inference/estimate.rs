@@ -49,7 +49,11 @@ fn validate(p: &InferencePlan) -> Result<(), InferenceError> {
     // `-ngl` of any size (99, 999: "all") is clamped to the model's layers, as llama.cpp's
     // `llama_model::load_tensors` does (`act_gpu_layers = min(n_gpu_layers, n_layer + 1)`).
     let ok = |g: f64| (0.0..=1e6).contains(&g);
-    if !ok(p.swap_space_gib) || !ok(p.cpu_offload_gib) {
+    if !ok(p.swap_space_gib)
+        || !ok(p.cpu_offload_gib)
+        || !ok(p.kv_offloading_gib)
+        || p.kv_cache_memory_bytes == Some(0)
+    {
         return Err(InferenceError::HostGib);
     }
     if !matches!(p.kv_bytes, 1 | 2 | 4) {
@@ -156,12 +160,17 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 CheckpointFiles::Safetensors => (read_at_once.saturating_mul(t), checkpoint),
                 CheckpointFiles::Pickle => (read_at_once.saturating_mul(t), 0),
             };
+            // vLLM 0.34: `kv_cache_memory_bytes` is allocated whole; CPU KV offloading takes
+            // its GiB of host RAM (`super::vllm`).
+            let kv_gpu = super::vllm::kv_charged_per_gpu(p, kv_total / t);
             Figures {
                 weights,
                 kv_total,
                 kv_per_token,
-                gpu_per_gpu: per_gpu_weights.saturating_add(kv_total / t),
-                host_serving: swap.saturating_add(pinned.saturating_mul(t)),
+                gpu_per_gpu: per_gpu_weights.saturating_add(kv_gpu),
+                host_serving: swap
+                    .saturating_add(pinned.saturating_mul(t))
+                    .saturating_add(super::vllm::kv_offload_host_bytes(p)),
                 host_loading: loading.saturating_add(pinned.saturating_mul(t)),
                 swap_space: swap,
                 weights_on_cpu: pinned.saturating_mul(t),
@@ -329,12 +338,17 @@ pub(super) fn judge(
         .map(|x| x.gpu_bytes_per_gpu)
         .max()
         .unwrap_or(0);
-    // vLLM claims its share of each GPU up front; the weights and the cache must fit in it.
+    // vLLM's budget on each GPU (`super::vllm::budget_per_gpu`): the weights and the cache must
+    // fit in it.
+    let weights_per_gpu = gpu_peak.saturating_sub(super::vllm::kv_charged_per_gpu(
+        p,
+        f.kv_total / u64::from(p.gpus),
+    ));
     let reserved = (p.engine == Engine::Vllm)
-        .then(|| gpu_total.map(|g| saturating_bytes(g as f64 * p.gpu_memory_utilization)))
+        .then(|| gpu_total.map(|g| super::vllm::budget_per_gpu(p, g, weights_per_gpu)))
         .flatten();
-    // vLLM's reservation already leaves `1 − gpu_memory_utilization` of the GPU free, its own
-    // margin: the need is checked against the reservation without another.
+    // vLLM's budget already keeps its own margin free (1 − `gpu_memory_utilization`, at least
+    // 1 GiB): the need is checked against the budget without another.
     let mut gpu = match reserved {
         Some(r) => CapacityCheck::new(LimitKind::Space, gpu_peak, Some(r)),
         None => CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total),

@@ -9,6 +9,8 @@ pub mod pinned;
 pub mod knob_values;
 pub mod llama_cpp;
 mod serve;
+pub mod ollama;
+pub mod vllm;
 
 use serde::{Deserialize, Serialize};
 
@@ -93,15 +95,25 @@ pub struct InferencePlan {
     /// `kv_cache_dtype=fp8`).
     #[serde(default = "two")]
     pub kv_bytes: u8,
-    /// vLLM `gpu_memory_utilization` (default 0.9).
+    /// vLLM `gpu_memory_utilization`; default 1.0, what vLLM 0.34 resolves it to when unset
+    /// on CUDA and ROCm ([`vllm::DEFAULT_UTILIZATION`]).
     #[serde(default = "utilization")]
     pub gpu_memory_utilization: f64,
-    /// vLLM `swap_space`, GiB of pinned host RAM per GPU worker (default 4).
+    /// vLLM `swap_space`, GiB of pinned host RAM per GPU worker: V0-era engines only (default
+    /// 4 there); vLLM 0.34's V1 engine has none, so the default is 0 ([`vllm`]).
     #[serde(default = "swap_space")]
     pub swap_space_gib: f64,
     /// vLLM `cpu_offload_gb`, GiB of weights per GPU kept in host RAM (default 0).
     #[serde(default)]
     pub cpu_offload_gib: f64,
+    /// vLLM `kv_cache_memory_bytes`: the KV cache per GPU, replacing the sizing from
+    /// `gpu_memory_utilization` ([`vllm::budget_per_gpu`]); `None`: sized by vLLM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache_memory_bytes: Option<u64>,
+    /// vLLM `kv_offloading_size`: GiB of host RAM for CPU KV offloading, all tensor-parallel
+    /// ranks together ([`vllm::kv_offload_host_bytes`]); 0: off.
+    #[serde(default)]
+    pub kv_offloading_gib: f64,
     /// llama.cpp `n_gpu_layers`; `None`: every layer on the GPUs.
     #[serde(default)]
     pub gpu_layers: Option<u64>,
@@ -139,15 +151,16 @@ fn two() -> u8 {
     2
 }
 fn utilization() -> f64 {
-    0.9
+    vllm::DEFAULT_UTILIZATION
 }
 fn swap_space() -> f64 {
-    4.0
+    0.0
 }
 
 impl InferencePlan {
     /// A plan with each engine's defaults: 1 GPU, 4,096 tokens, one sequence, fp16 KV cache,
-    /// vLLM's 0.9 utilisation and 4 GiB swap space, every layer on the GPU, safetensors.
+    /// vLLM 0.34's 1.0 utilisation, no swap space and no KV offloading, every layer on the GPU,
+    /// safetensors.
     pub fn new(
         engine: Engine,
         params: u64,
@@ -167,6 +180,8 @@ impl InferencePlan {
             gpu_memory_utilization: utilization(),
             swap_space_gib: swap_space(),
             cpu_offload_gib: 0.0,
+            kv_cache_memory_bytes: None,
+            kv_offloading_gib: 0.0,
             gpu_layers: None,
             files: CheckpointFiles::Safetensors,
             checkpoint_dtype: None,
@@ -191,7 +206,8 @@ pub enum InferenceError {
     /// More GPU layers than the model has (no longer raised: `-ngl` of any size is clamped to
     /// the model's layers, as llama.cpp does).
     GpuLayers,
-    /// Negative or non-finite swap space or CPU offload.
+    /// Negative or non-finite swap space, CPU offload or KV offloading, or a zero
+    /// `kv_cache_memory_bytes`.
     HostGib,
     /// KV bytes other than 1, 2 or 4.
     KvBytes,
@@ -218,7 +234,8 @@ pub struct InferenceMemory {
     pub cpu_peak_bytes_per_node: u64,
     /// The larger phase's VRAM per GPU, bytes.
     pub gpu_peak_bytes_per_gpu: u64,
-    /// What vLLM claims on each GPU (`gpu_memory_utilization` × the GPU), when known.
+    /// What vLLM lets its weights, activations and cache take on each GPU
+    /// ([`vllm::budget_per_gpu`]), when known.
     pub gpu_reserved_bytes_per_gpu: Option<u64>,
     /// Pinned host RAM for vLLM's swap space, all workers, bytes.
     pub swap_space_bytes: u64,

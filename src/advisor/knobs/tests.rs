@@ -161,6 +161,8 @@ fn cases() -> Vec<(K, &'static str, V)> {
         (K::GpuMemoryUtilization, "0.85", V::Float(0.85)),
         (K::SwapSpace, "8", V::Float(8.0)),
         (K::CpuOffloadGb, "2.5", V::Float(2.5)),
+        (K::KvCacheMemoryBytes, "8GiB", V::Whole(8 << 30)),
+        (K::KvOffloadingSize, "10", V::Float(10.0)),
         (K::NGpuLayers, "40", V::Whole(40)),
         (K::ExpertsOnCpu, "true", V::Bool(true)),
         (K::NCpuMoe, "12", V::Whole(12)),

@@ -196,6 +196,8 @@ pub enum KnobId {
     GpuMemoryUtilization,
     SwapSpace,
     CpuOffloadGb,
+    KvCacheMemoryBytes,
+    KvOffloadingSize,
     NGpuLayers,
     ExpertsOnCpu,
     NCpuMoe,
