@@ -381,4 +381,15 @@ advice_ids! {
         cost "advice.cost.fewer",
         "The DataLoader settings that fit together: the largest batch, then pinned memory, then \
          the largest `prefetch_factor`";
+    DiffusersCpuOffload "diffusers-cpu-offload" => Setting, Speed,
+        cost "advice.cost.layers_in_ram",
+        "diffusers `enable_model_cpu_offload()` (one component on the GPU at a time) or \
+         `enable_sequential_cpu_offload()` (one submodule at a time)";
+    VaeTiling "vae-tiling" => Setting, Fidelity,
+        cost "advice.cost.vae_tiling",
+        "diffusers `enable_vae_tiling()`: the VAE decodes the image in tiles";
+    DiffusersFolder "diffusers-folder" => Setting, Nothing,
+        cost "advice.cost.use_safetensors",
+        "Load the pipeline's diffusers folder (memory-mapped safetensors per component) instead \
+         of an all-in-one checkpoint read whole";
 }

@@ -107,7 +107,7 @@ pub fn seconds_per_token(m: &InferenceMemory, bw: &Bandwidths) -> Result<f64, Sp
     let need = |b: Option<f64>| b.filter(|b| *b > 0.0).ok_or(SpeedUnknown::BandwidthUnknown);
     let gpu_time = match p.engine {
         Engine::Vllm => on_gpu / (gpus * need(bw.gpu)?),
-        Engine::LlamaCpp | Engine::Transformers => on_gpu / need(bw.gpu)?,
+        Engine::LlamaCpp | Engine::Transformers | Engine::Diffusers => on_gpu / need(bw.gpu)?,
     };
     let host_time = if on_cpu <= 0.0 {
         0.0
@@ -115,7 +115,7 @@ pub fn seconds_per_token(m: &InferenceMemory, bw: &Bandwidths) -> Result<f64, Sp
         match p.engine {
             Engine::LlamaCpp => on_cpu / need(bw.host)?,
             Engine::Vllm => on_cpu / (gpus * need(bw.pcie)?),
-            Engine::Transformers => on_cpu / need(bw.pcie)?,
+            Engine::Transformers | Engine::Diffusers => on_cpu / need(bw.pcie)?,
         }
     };
     Ok(gpu_time + host_time)

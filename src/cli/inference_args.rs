@@ -57,6 +57,35 @@ pub struct InferenceArgs {
     /// safetensors, one file for a pickle).
     #[arg(long, value_parser = crate::parse::parse_size)]
     pub checkpoint_shard_size: Option<u64>,
+    /// diffusers: the image's WIDTHxHEIGHT (default: the pipeline's).
+    #[arg(long, value_parser = crate::parse::parse_resolution)]
+    pub resolution: Option<(u32, u32)>,
+    /// diffusers: images generated at once (default 1).
+    #[arg(long)]
+    pub images: Option<u64>,
+    /// diffusers: enable_model_cpu_offload (model) or enable_sequential_cpu_offload (sequential).
+    #[arg(long, value_enum)]
+    pub cpu_offload: Option<OffloadArg>,
+    /// diffusers: enable_attention_slicing().
+    #[arg(long)]
+    pub attention_slicing: bool,
+    /// diffusers: enable_vae_tiling().
+    #[arg(long)]
+    pub vae_tiling: bool,
+    /// diffusers: an all-in-one checkpoint read whole while loading.
+    #[arg(long)]
+    pub single_file: bool,
+}
+
+/// `--cpu-offload` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OffloadArg {
+    /// Every component on the GPU.
+    None,
+    /// enable_model_cpu_offload().
+    Model,
+    /// enable_sequential_cpu_offload().
+    Sequential,
 }
 
 /// `--inference` values.
@@ -69,6 +98,8 @@ pub enum EngineArg {
     LlamaCpp,
     /// Hugging Face transformers.
     Transformers,
+    /// Hugging Face diffusers.
+    Diffusers,
 }
 
 /// `--weights` values.
@@ -109,6 +140,8 @@ pub enum FilesArg {
 const VLLM: &str = "--inference vllm";
 /// What `--n-gpu-layers` needs.
 const LAYERED: &str = "--inference llama.cpp / transformers";
+/// What a diffusion flag needs.
+const DIFFUSERS: &str = "--inference diffusers";
 /// What `--experts-on-cpu` needs.
 const LLAMA_CPP: &str = "--inference llama.cpp";
 
@@ -143,11 +176,30 @@ impl InferenceArgs {
             (self.experts_on_cpu, K::ExpertsOnCpu, LLAMA_CPP),
         ]
         .into_iter()
+        .chain(self.diffusion_flags().map(|(set, id)| (set, id, DIFFUSERS)))
         .find_map(|(set, id, needs)| set.then_some((knobs::flag(id), needs)))
+    }
+
+    /// The diffusion flags and whether each is given.
+    fn diffusion_flags(&self) -> impl Iterator<Item = (bool, K)> {
+        [
+            (self.resolution.is_some(), K::DiffusionResolution),
+            (self.images.is_some(), K::DiffusionImages),
+            (self.cpu_offload.is_some(), K::DiffusionOffload),
+            (self.attention_slicing, K::AttentionSlicing),
+            (self.vae_tiling, K::VaeTiling),
+            (self.single_file, K::SingleFile),
+        ]
+        .into_iter()
     }
 
     /// A flag for another engine than the one given.
     fn wrong_engine(&self, engine: Engine) -> Option<(&'static str, &'static str)> {
+        if engine != Engine::Diffusers {
+            if let Some((_, id)) = self.diffusion_flags().find(|(set, _)| *set) {
+                return Some((knobs::flag(id), DIFFUSERS));
+            }
+        }
         let vllm = [
             (
                 self.gpu_memory_utilization.is_some(),
@@ -197,9 +249,13 @@ impl InferenceArgs {
             EngineArg::Vllm => Engine::Vllm,
             EngineArg::LlamaCpp => Engine::LlamaCpp,
             EngineArg::Transformers => Engine::Transformers,
+            EngineArg::Diffusers => Engine::Diffusers,
         };
         if let Some(f) = self.wrong_engine(engine) {
             return Err(only(f));
+        }
+        if engine == Engine::Diffusers {
+            return super::diffusion_args::plan(self, lang, training).map(Some);
         }
         // The checkpoint's dtype on disk is what loading reads, for serving as for training.
         if let Some(flag) = training

@@ -189,7 +189,7 @@ fn figures(p: &InferencePlan) -> Figures {
                 runtime: OS_BYTES + LLAMA_CPP_PROCESS_BYTES,
             }
         }
-        Engine::Transformers => {
+        Engine::Transformers | Engine::Diffusers => {
             // `device_map="auto"` splits the layers over the GPUs; loading from safetensors goes
             // shard by shard (the device map implies `low_cpu_mem_usage`), from a single pickle
             // file `torch.load` reads it whole. With `max_memory` capping the GPUs, Accelerate
@@ -229,6 +229,9 @@ pub(super) fn judge(
     gpu_total: Option<u64>,
     usable: Option<u64>,
 ) -> Result<InferenceMemory, InferenceError> {
+    if p.engine == Engine::Diffusers {
+        return super::diffusers::estimate::judge(p, gpu_total, usable);
+    }
     validate(p)?;
     let f = figures(p);
     let phases = vec![
@@ -282,5 +285,6 @@ pub(super) fn judge(
         gpu,
         cpu,
         fits,
+        diffusion: None,
     })
 }

@@ -1,6 +1,7 @@
 //! The served model's knobs by id ([`crate::advisor::knobs`]): a knob's typed value in an
 //! [`InferencePlan`], setting it, and the settings that turn one plan into another.
 
+use super::diffusers::{CpuOffload, DiffusionPlan};
 use super::{CheckpointFiles, InferencePlan, WeightFormat};
 
 use crate::advisor::knobs::{
@@ -16,6 +17,7 @@ const WEIGHTS: [WeightFormat; 5] = [
     WeightFormat::Q4KM,
 ];
 const FILES: [CheckpointFiles; 2] = [CheckpointFiles::Safetensors, CheckpointFiles::Pickle];
+const OFFLOADS: [CpuOffload; 3] = [CpuOffload::None, CpuOffload::Model, CpuOffload::Sequential];
 /// Bytes of a KV-cache element for each `--kv-cache-dtype` name: the model's 16 bits, 8 bits.
 const KV_BYTES: [u8; 2] = [2, 1];
 
@@ -38,6 +40,15 @@ pub fn get(p: &InferencePlan, id: KnobId) -> Option<KnobValue> {
         K::ExpertsOnCpu => V::Bool(p.experts_on_cpu),
         K::CheckpointFiles => return name_of(id, &FILES, &p.files),
         K::CheckpointShardSize => V::Whole(p.checkpoint_shard_bytes?),
+        K::DiffusionResolution => {
+            let d = p.diffusion.as_ref()?;
+            V::Pair(d.width, d.height)
+        }
+        K::DiffusionImages => V::Whole(p.diffusion.as_ref()?.images),
+        K::DiffusionOffload => return name_of(id, &OFFLOADS, &p.diffusion.as_ref()?.cpu_offload),
+        K::AttentionSlicing => V::Bool(p.diffusion.as_ref()?.attention_slicing),
+        K::VaeTiling => V::Bool(p.diffusion.as_ref()?.vae_tiling),
+        K::SingleFile => V::Bool(p.diffusion.as_ref()?.single_file),
         _ => return None,
     })
 }
@@ -60,8 +71,26 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
         K::ExpertsOnCpu => put(&mut p.experts_on_cpu, on(v)),
         K::CheckpointFiles => put(&mut p.files, variant_of(id, &FILES, v)),
         K::CheckpointShardSize => put(&mut p.checkpoint_shard_bytes, whole(v).map(Some)),
+        K::DiffusionResolution => match v {
+            V::Pair(w, h) => {
+                let d = p.diffusion.get_or_insert_with(DiffusionPlan::default);
+                (d.width, d.height) = (w, h);
+                true
+            }
+            _ => false,
+        },
+        K::DiffusionImages => put(&mut diffusion(p).images, whole(v)),
+        K::DiffusionOffload => put(&mut diffusion(p).cpu_offload, variant_of(id, &OFFLOADS, v)),
+        K::AttentionSlicing => put(&mut diffusion(p).attention_slicing, on(v)),
+        K::VaeTiling => put(&mut diffusion(p).vae_tiling, on(v)),
+        K::SingleFile => put(&mut diffusion(p).single_file, on(v)),
         _ => false,
     }
+}
+
+/// The plan's diffusion part, made with its defaults when it has none.
+fn diffusion(p: &mut InferencePlan) -> &mut DiffusionPlan {
+    p.diffusion.get_or_insert_with(DiffusionPlan::default)
 }
 
 /// The knobs an inference recommendation's `apply` names when they change, in that order.
@@ -75,6 +104,10 @@ const INFERENCE_APPLIED: &[KnobId] = &[
     K::NGpuLayers,
     K::CheckpointFiles,
     K::CheckpointShardSize,
+    K::DiffusionOffload,
+    K::AttentionSlicing,
+    K::VaeTiling,
+    K::SingleFile,
 ];
 
 /// The settings that turn inference plan `from` into `to`.

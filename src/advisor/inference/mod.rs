@@ -4,6 +4,7 @@
 //! defaults in `docs/model.md` § "Inference memory".
 
 mod advice;
+pub mod diffusers;
 mod estimate;
 pub mod knob_values;
 mod serve;
@@ -25,6 +26,8 @@ pub enum Engine {
     LlamaCpp,
     /// Hugging Face transformers `generate` with `device_map="auto"`.
     Transformers,
+    /// Hugging Face diffusers: a diffusion pipeline on one GPU ([`diffusers`]).
+    Diffusers,
 }
 
 /// How the weights are stored and served.
@@ -124,6 +127,9 @@ pub struct InferencePlan {
     /// `n_gpu_layers`.
     #[serde(default)]
     pub experts_on_cpu: bool,
+    /// The pipeline, image and switches of a diffusers plan; `None` for the other engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<diffusers::DiffusionPlan>,
 }
 
 fn two() -> u8 {
@@ -164,6 +170,7 @@ impl InferencePlan {
             checkpoint_shard_bytes: None,
             expert_params: None,
             experts_on_cpu: false,
+            diffusion: None,
         }
     }
 }
@@ -224,4 +231,7 @@ pub struct InferenceMemory {
     pub cpu: CapacityCheck,
     /// Everything fits (`None`: can't tell).
     pub fits: Option<bool>,
+    /// A diffusion pipeline's components and working memory (diffusers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<diffusers::DiffusionMemory>,
 }

@@ -20,7 +20,9 @@ pub fn serve_against(
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
     let m = super::estimate::judge(p, gpu_total, ram.usable_bytes)?;
-    let recs = if m.fits == Some(false) {
+    let recs = if m.fits == Some(false) && p.engine == super::Engine::Diffusers {
+        super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes)
+    } else if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
         Vec::new()

@@ -196,6 +196,12 @@ pub enum KnobId {
     ExpertsOnCpu,
     CheckpointFiles,
     CheckpointShardSize,
+    DiffusionResolution,
+    DiffusionImages,
+    DiffusionOffload,
+    AttentionSlicing,
+    VaeTiling,
+    SingleFile,
     // The machine.
     ShmSize,
     WslMemory,
