@@ -382,7 +382,7 @@ advice_ids! {
         "The DataLoader settings that fit together: the largest batch, then pinned memory, then \
          the largest `prefetch_factor`";
     DiffusersCpuOffload "diffusers-cpu-offload" => Setting, Speed,
-        cost "advice.cost.layers_in_ram",
+        cost "advice.cost.diffusers_offload",
         "diffusers `enable_model_cpu_offload()` (one component on the GPU at a time) or \
          `enable_sequential_cpu_offload()` (one submodule at a time)";
     VaeTiling "vae-tiling" => Setting, Fidelity,

@@ -227,6 +227,11 @@ pub fn price(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
 /// Serving: seconds per token as the plan stands ÷ with the change.
 fn inference(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
     let m = a.inference.ok_or(SpeedUnknown::BandwidthUnknown)?;
+    // A diffusion step is compute-bound (convolutions and attention over every latent token),
+    // not a token's read of the weights.
+    if m.plan.engine == Engine::Diffusers {
+        return Err(SpeedUnknown::ComputeUnknown);
+    }
     let mut plan = m.plan.clone();
     for s in &r.settings {
         super::inference::knob_values::set(&mut plan, s.knob, s.value);
