@@ -41,7 +41,7 @@ pub struct PipelineEntry {
     /// The VAE's model row id.
     pub vae: String,
     /// The denoiser's architecture, a key of
-    /// [`crate::advisor::inference::diffusers::arch::denoiser`] (`sd15-unet`, `flux-dit`).
+    /// [`crate::advisor::diffusion::arch::denoiser`] (`sd15-unet`, `flux-dit`).
     pub architecture: String,
     /// Denoiser passes per image and step: 2 with classifier-free guidance (the pipeline
     /// concatenates the unconditional and the conditional batch), 1 for guidance-distilled
@@ -163,9 +163,7 @@ mod tests {
             let parts = components(p, &c.models).unwrap_or_else(|| panic!("{}", p.id));
             assert_eq!(parts.len(), p.text_encoders.len() + 2, "{}", p.id);
             assert!(!p.source.is_empty());
-            assert!(
-                crate::advisor::inference::diffusers::arch::denoiser(&p.architecture).is_some()
-            );
+            assert!(crate::advisor::diffusion::arch::denoiser(&p.architecture).is_some());
         }
         let sum = |id: &str| -> u64 {
             components(c.pipeline(id).unwrap(), &c.models)

@@ -57,35 +57,9 @@ pub struct InferenceArgs {
     /// safetensors, one file for a pickle).
     #[arg(long, value_parser = crate::parse::parse_size)]
     pub checkpoint_shard_size: Option<u64>,
-    /// diffusers: the image's WIDTHxHEIGHT (default: the pipeline's).
-    #[arg(long, value_parser = crate::parse::parse_resolution)]
-    pub resolution: Option<(u32, u32)>,
-    /// diffusers: images generated at once (default 1).
-    #[arg(long)]
-    pub images: Option<u64>,
-    /// diffusers: enable_model_cpu_offload (model) or enable_sequential_cpu_offload (sequential).
-    #[arg(long, value_enum)]
-    pub cpu_offload: Option<OffloadArg>,
-    /// diffusers: enable_attention_slicing().
-    #[arg(long)]
-    pub attention_slicing: bool,
-    /// diffusers: enable_vae_tiling().
-    #[arg(long)]
-    pub vae_tiling: bool,
-    /// diffusers: an all-in-one checkpoint read whole while loading.
-    #[arg(long)]
-    pub single_file: bool,
-}
-
-/// `--cpu-offload` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OffloadArg {
-    /// Every component on the GPU.
-    None,
-    /// enable_model_cpu_offload().
-    Model,
-    /// enable_sequential_cpu_offload().
-    Sequential,
+    /// The diffusion flags (`--inference diffusers`).
+    #[command(flatten)]
+    pub diffusion: super::diffusion_args::DiffusionArgs,
 }
 
 /// `--inference` values.
@@ -182,15 +156,7 @@ impl InferenceArgs {
 
     /// The diffusion flags and whether each is given.
     fn diffusion_flags(&self) -> impl Iterator<Item = (bool, K)> {
-        [
-            (self.resolution.is_some(), K::DiffusionResolution),
-            (self.images.is_some(), K::DiffusionImages),
-            (self.cpu_offload.is_some(), K::DiffusionOffload),
-            (self.attention_slicing, K::AttentionSlicing),
-            (self.vae_tiling, K::VaeTiling),
-            (self.single_file, K::SingleFile),
-        ]
-        .into_iter()
+        self.diffusion.given()
     }
 
     /// A flag for another engine than the one given.
@@ -224,6 +190,45 @@ impl InferenceArgs {
         None
     }
 
+    /// A diffusers plan: the language-model engines' flags refused, the weights and files
+    /// given here, the rest from the diffusion flags.
+    fn diffusers_plan(&self, lang: Lang, training: &TrainingArgs) -> Result<InferencePlan, String> {
+        let llm_only = [
+            (self.context_len.is_some(), K::ContextLen),
+            (self.concurrent_sequences.is_some(), K::ConcurrentSequences),
+            (self.kv_heads.is_some(), K::KvHeads),
+            (self.kv_cache_dtype.is_some(), K::KvCacheDtype),
+            (self.n_gpu_layers.is_some(), K::NGpuLayers),
+        ];
+        if let Some((_, id)) = llm_only.iter().find(|(set, _)| *set) {
+            return Err(trf(
+                lang,
+                Msg::FlagOnlyWith,
+                &[
+                    ("flag", knobs::flag(*id)),
+                    ("needs", "--inference vllm / llama.cpp / transformers"),
+                ],
+            ));
+        }
+        if let Some(flag) = training
+            .training_only_flag()
+            .filter(|f| *f != knobs::flag(K::CheckpointDtype))
+        {
+            return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
+        }
+        let files = match self.checkpoint_files {
+            Some(FilesArg::Pickle) => CheckpointFiles::Pickle,
+            _ => CheckpointFiles::Safetensors,
+        };
+        let mut plan = self
+            .diffusion
+            .plan(lang, training, self.weights.map(weight_format))?;
+        plan.files = files;
+        plan.checkpoint_dtype = training.checkpoint_dtype_given();
+        plan.checkpoint_shard_bytes = self.checkpoint_shard_size;
+        Ok(plan)
+    }
+
     /// The plan these flags describe with the model of `training`'s flags; `None` without
     /// `--inference`.
     ///
@@ -255,7 +260,7 @@ impl InferenceArgs {
             return Err(only(f));
         }
         if engine == Engine::Diffusers {
-            return super::diffusion_args::plan(self, lang, training).map(Some);
+            return self.diffusers_plan(lang, training).map(Some);
         }
         // The checkpoint's dtype on disk is what loading reads, for serving as for training.
         if let Some(flag) = training
@@ -294,11 +299,7 @@ impl InferenceArgs {
         };
         let weights = match self.weights {
             None => read.and_then(gguf_format).unwrap_or(WeightFormat::Bf16),
-            Some(WeightsArg::Bf16) => WeightFormat::Bf16,
-            Some(WeightsArg::Fp8) => WeightFormat::Fp8,
-            Some(WeightsArg::Int8) => WeightFormat::Int8,
-            Some(WeightsArg::Int4) => WeightFormat::Int4,
-            Some(WeightsArg::Q4KM) => WeightFormat::Q4KM,
+            Some(w) => weight_format(w),
         };
         let mut plan = InferencePlan::new(engine, params, shape, weights);
         plan.preset = preset.map(|p| p.id.clone());
@@ -356,6 +357,17 @@ impl InferenceArgs {
                 .max()
         }));
         Ok(Some(plan))
+    }
+}
+
+/// The weight format `--weights` names.
+fn weight_format(w: WeightsArg) -> WeightFormat {
+    match w {
+        WeightsArg::Bf16 => WeightFormat::Bf16,
+        WeightsArg::Fp8 => WeightFormat::Fp8,
+        WeightsArg::Int8 => WeightFormat::Int8,
+        WeightsArg::Int4 => WeightFormat::Int4,
+        WeightsArg::Q4KM => WeightFormat::Q4KM,
     }
 }
 

@@ -127,7 +127,7 @@ mod tests {
             ),
             (
                 K::DiffusionOffload,
-                names::<crate::cli::inference_args::OffloadArg>(),
+                names::<crate::cli::diffusion_args::OffloadArg>(),
             ),
         ] {
             assert_eq!(given, knob(id).choices(), "--{}", knob(id).flag);

@@ -2,8 +2,8 @@
 //! components' weights and the working memory at the resolution. Shared by the terminal, the
 //! reports and the window through [`super::inference`].
 
+use crate::advisor::diffusion::CpuOffload;
 use crate::advisor::inference::InferenceMemory;
-use crate::advisor::inference::diffusers::CpuOffload;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -16,9 +16,9 @@ fn offload(lang: Lang, o: CpuOffload) -> &'static str {
     }
 }
 
-/// "diffusers · sd15 · 512×512 × 1 image · fp16/bf16 · enable_model_cpu_offload()"; `None`
-/// for another engine's plan.
-pub fn summary(lang: Lang, m: &InferenceMemory) -> Option<String> {
+/// "diffusers · sd15 · 512×512 × 1 image · bf16 · enable_model_cpu_offload()", `weights` being
+/// the served format's name; `None` for another engine's plan.
+pub fn summary(lang: Lang, m: &InferenceMemory, weights: &str) -> Option<String> {
     let d = m.plan.diffusion.as_ref()?;
     let mut switches = vec![offload(lang, d.cpu_offload)];
     if d.attention_slicing {
@@ -36,7 +36,7 @@ pub fn summary(lang: Lang, m: &InferenceMemory) -> Option<String> {
         &[
             ("pipeline", d.pipeline.as_deref().unwrap_or("?")),
             ("params", &format::params(m.plan.params)),
-            ("weights", super::inference::weights(m.plan.weights)),
+            ("weights", weights),
             ("width", &d.width.to_string()),
             ("height", &d.height.to_string()),
             ("images", &d.images.to_string()),

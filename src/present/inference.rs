@@ -43,7 +43,7 @@ pub fn weights(w: WeightFormat) -> &'static str {
 
 /// "vLLM · 68.98B · bf16 · 4 GPUs · 4096 tokens × 1 sequence".
 pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
-    if let Some(s) = super::diffusion::summary(lang, m) {
+    if let Some(s) = super::diffusion::summary(lang, m, weights(m.plan.weights)) {
         return s;
     }
     let p = &m.plan;

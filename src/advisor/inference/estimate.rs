@@ -229,9 +229,6 @@ pub(super) fn judge(
     gpu_total: Option<u64>,
     usable: Option<u64>,
 ) -> Result<InferenceMemory, InferenceError> {
-    if p.engine == Engine::Diffusers {
-        return super::diffusers::estimate::judge(p, gpu_total, usable);
-    }
     validate(p)?;
     let f = figures(p);
     let phases = vec![

@@ -1,8 +1,8 @@
 //! The served model's knobs by id ([`crate::advisor::knobs`]): a knob's typed value in an
 //! [`InferencePlan`], setting it, and the settings that turn one plan into another.
 
-use super::diffusers::{CpuOffload, DiffusionPlan};
 use super::{CheckpointFiles, InferencePlan, WeightFormat};
+use crate::advisor::diffusion::{CpuOffload, DiffusionPlan};
 
 use crate::advisor::knobs::{
     KnobId, KnobId as K, KnobValue, KnobValue as V, Setting, changed, float, name_of, on,

@@ -26,7 +26,7 @@ pub enum Engine {
     LlamaCpp,
     /// Hugging Face transformers `generate` with `device_map="auto"`.
     Transformers,
-    /// Hugging Face diffusers: a diffusion pipeline on one GPU ([`diffusers`]).
+    /// Hugging Face diffusers: a diffusion pipeline on one GPU ([`crate::advisor::diffusion`]).
     Diffusers,
 }
 
@@ -129,7 +129,7 @@ pub struct InferencePlan {
     pub experts_on_cpu: bool,
     /// The pipeline, image and switches of a diffusers plan; `None` for the other engines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diffusion: Option<diffusers::DiffusionPlan>,
+    pub diffusion: Option<crate::advisor::diffusion::DiffusionPlan>,
 }
 
 fn two() -> u8 {
@@ -233,5 +233,5 @@ pub struct InferenceMemory {
     pub fits: Option<bool>,
     /// A diffusion pipeline's components and working memory (diffusers only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diffusion: Option<diffusers::DiffusionMemory>,
+    pub diffusion: Option<crate::advisor::diffusion::DiffusionMemory>,
 }

@@ -19,7 +19,7 @@ pub fn serve_against(
     vram: &VramTotals,
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
-    let m = super::estimate::judge(p, gpu_total, ram.usable_bytes)?;
+    let m = judge(p, gpu_total, ram.usable_bytes)?;
     let recs = if m.fits == Some(false) && p.engine == super::Engine::Diffusers {
         super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes)
     } else if m.fits == Some(false) {
@@ -49,5 +49,19 @@ pub fn judged(
     ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<InferenceMemory, InferenceError> {
-    super::estimate::judge(p, gpu_total(profile, ram, vram), ram.usable_bytes)
+    judge(p, gpu_total(profile, ram, vram), ram.usable_bytes)
+}
+
+/// A diffusers plan by [`super::diffusers::estimate::judge`], every other engine's by
+/// [`super::estimate::judge`].
+fn judge(
+    p: &InferencePlan,
+    gpu_total: Option<u64>,
+    usable: Option<u64>,
+) -> Result<InferenceMemory, InferenceError> {
+    if p.engine == super::Engine::Diffusers {
+        super::diffusers::estimate::judge(p, gpu_total, usable)
+    } else {
+        super::estimate::judge(p, gpu_total, usable)
+    }
 }

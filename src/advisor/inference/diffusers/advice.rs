@@ -2,7 +2,7 @@
 //! sequential), VAE tiling, and loading the diffusers folder instead of an all-in-one file;
 //! each judged again on the same machine and kept when it fits or lowers the failing need.
 
-use super::{CpuOffload, DiffusionPlan};
+use crate::advisor::diffusion::{CpuOffload, DiffusionPlan};
 use crate::advisor::findings::Quantity;
 use crate::advisor::inference::{InferenceMemory, InferencePlan, outcome_of};
 use crate::advisor::recommend::{AdviceId as R, Recommendation, Subject};

@@ -2,8 +2,8 @@
 //! all-in-one checkpoint read whole beside it) and generating (the components on the GPU as
 //! diffusers' offload places them, with the denoiser's or the VAE's working memory).
 
-use super::{CpuOffload, DiffusionMemory, DiffusionPlan, Role, arch};
 use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
+use crate::advisor::diffusion::{CpuOffload, DiffusionMemory, DiffusionPlan, Role, arch};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::inference::{CheckpointFiles, InferenceError, InferenceMemory, InferencePlan};
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId};
@@ -55,7 +55,7 @@ fn of_role(bytes: &[(Role, u64)], role: Role, max: bool) -> u64 {
 ///
 /// # Errors
 /// [`InferenceError::Zero`] for a missing or out-of-range diffusion plan.
-pub(in crate::advisor::inference) fn judge(
+pub fn judge(
     p: &InferencePlan,
     gpu_total: Option<u64>,
     usable: Option<u64>,
