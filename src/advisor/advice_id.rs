@@ -418,4 +418,15 @@ advice_ids! {
         cost "advice.cost.save",
         "Resume with each rank reading only its own part (torch.distributed.checkpoint, \
          DeepSpeed's universal checkpoint) instead of every rank loading everything";
+    DiffusersCpuOffload "diffusers-cpu-offload" => Setting, Speed,
+        cost "advice.cost.diffusers_offload",
+        "diffusers `enable_model_cpu_offload()` (one component on the GPU at a time) or \
+         `enable_sequential_cpu_offload()` (one submodule at a time)";
+    VaeTiling "vae-tiling" => Setting, Fidelity,
+        cost "advice.cost.vae_tiling",
+        "diffusers `enable_vae_tiling()`: the VAE decodes the image in tiles";
+    DiffusersFolder "diffusers-folder" => Setting, Nothing,
+        cost "advice.cost.use_safetensors",
+        "Load the pipeline's diffusers folder (memory-mapped safetensors per component) instead \
+         of an all-in-one checkpoint read whole";
 }

@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod check;
 pub mod defaults;
 pub mod diagnose;
+pub mod diffusion;
 pub mod finder;
 pub mod findings;
 pub mod fleet;

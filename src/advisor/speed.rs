@@ -107,7 +107,7 @@ pub fn seconds_per_token(m: &InferenceMemory, bw: &Bandwidths) -> Result<f64, Sp
     let need = |b: Option<f64>| b.filter(|b| *b > 0.0).ok_or(SpeedUnknown::BandwidthUnknown);
     let gpu_time = match p.engine {
         Engine::Vllm => on_gpu / (gpus * need(bw.gpu)?),
-        Engine::LlamaCpp | Engine::Transformers => on_gpu / need(bw.gpu)?,
+        Engine::LlamaCpp | Engine::Transformers | Engine::Diffusers => on_gpu / need(bw.gpu)?,
     };
     let host_time = if on_cpu <= 0.0 {
         0.0
@@ -115,7 +115,7 @@ pub fn seconds_per_token(m: &InferenceMemory, bw: &Bandwidths) -> Result<f64, Sp
         match p.engine {
             Engine::LlamaCpp => on_cpu / need(bw.host)?,
             Engine::Vllm => on_cpu / (gpus * need(bw.pcie)?),
-            Engine::Transformers => on_cpu / need(bw.pcie)?,
+            Engine::Transformers | Engine::Diffusers => on_cpu / need(bw.pcie)?,
         }
     };
     Ok(gpu_time + host_time)
@@ -227,6 +227,11 @@ pub fn price(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
 /// Serving: seconds per token as the plan stands ÷ with the change.
 fn inference(a: &AsItStands<'_>, r: &Recommendation) -> Priced {
     let m = a.inference.ok_or(SpeedUnknown::BandwidthUnknown)?;
+    // A diffusion step is compute-bound (convolutions and attention over every latent token),
+    // not a token's read of the weights.
+    if m.plan.engine == Engine::Diffusers {
+        return Err(SpeedUnknown::ComputeUnknown);
+    }
     let mut plan = m.plan.clone();
     for s in &r.settings {
         super::inference::knob_values::set(&mut plan, s.knob, s.value);

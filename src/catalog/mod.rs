@@ -6,6 +6,7 @@ pub mod instances;
 pub mod model_shape;
 pub mod models;
 pub mod modules;
+pub mod pipelines;
 pub mod planner;
 pub mod prices;
 
@@ -157,6 +158,8 @@ pub struct Catalog {
     pub cpus: Vec<CpuPlatform>,
     /// Models people train and serve (`models.csv`).
     pub models: Vec<models::ModelEntry>,
+    /// Diffusion pipelines and their components' rows (`pipelines.csv`).
+    pub pipelines: Vec<pipelines::PipelineEntry>,
 }
 
 fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Vec<T> {
@@ -191,6 +194,7 @@ pub fn catalog() -> &'static Catalog {
         ),
         cpus: parse("cpus.csv", include_str!("../../assets/catalog/cpus.csv")),
         models: models::parse(include_str!("../../assets/catalog/models.csv")),
+        pipelines: pipelines::parse(include_str!("../../assets/catalog/pipelines.csv")),
     })
 }
 
@@ -279,6 +283,11 @@ impl Catalog {
     /// A model by id, Hub id (its model part alone too) or alias, ignoring case.
     pub fn model(&self, name: &str) -> Option<&models::ModelEntry> {
         models::find(&self.models, name)
+    }
+
+    /// A diffusion pipeline by id, Hub id (its model part alone too) or alias, ignoring case.
+    pub fn pipeline(&self, name: &str) -> Option<&pipelines::PipelineEntry> {
+        pipelines::find(&self.pipelines, name)
     }
 
     /// A cloud instance type by name (case and Azure's `Standard_` prefix ignored).

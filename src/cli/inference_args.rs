@@ -85,6 +85,9 @@ pub struct InferenceArgs {
     /// safetensors, one file for a pickle).
     #[arg(long, value_parser = crate::parse::parse_size)]
     pub checkpoint_shard_size: Option<u64>,
+    /// The diffusion flags (`--inference diffusers`).
+    #[command(flatten)]
+    pub diffusion: super::diffusion_args::DiffusionArgs,
 }
 
 /// `--inference` values.
@@ -97,6 +100,8 @@ pub enum EngineArg {
     LlamaCpp,
     /// Hugging Face transformers.
     Transformers,
+    /// Hugging Face diffusers.
+    Diffusers,
 }
 
 /// `--weights` values.
@@ -193,6 +198,8 @@ pub enum FilesArg {
 const VLLM: &str = "--inference vllm";
 /// What `--n-gpu-layers` needs.
 const LAYERED: &str = "--inference llama.cpp / transformers";
+/// What a diffusion flag needs.
+const DIFFUSERS: &str = "--inference diffusers";
 /// What `--experts-on-cpu` needs.
 const LLAMA_CPP: &str = "--inference llama.cpp";
 
@@ -238,11 +245,22 @@ impl InferenceArgs {
             (self.ubatch_size.is_some(), K::UbatchSize, LLAMA_CPP),
         ]
         .into_iter()
+        .chain(self.diffusion_flags().map(|(set, id)| (set, id, DIFFUSERS)))
         .find_map(|(set, id, needs)| set.then_some((knobs::flag(id), needs)))
+    }
+
+    /// The diffusion flags and whether each is given.
+    fn diffusion_flags(&self) -> impl Iterator<Item = (bool, K)> {
+        self.diffusion.given()
     }
 
     /// A flag for another engine than the one given.
     fn wrong_engine(&self, engine: Engine) -> Option<(&'static str, &'static str)> {
+        if engine != Engine::Diffusers {
+            if let Some((_, id)) = self.diffusion_flags().find(|(set, _)| *set) {
+                return Some((knobs::flag(id), DIFFUSERS));
+            }
+        }
         let vllm = [
             (
                 self.gpu_memory_utilization.is_some(),
@@ -279,6 +297,45 @@ impl InferenceArgs {
         None
     }
 
+    /// A diffusers plan: the language-model engines' flags refused, the weights and files
+    /// given here, the rest from the diffusion flags.
+    fn diffusers_plan(&self, lang: Lang, training: &TrainingArgs) -> Result<InferencePlan, String> {
+        let llm_only = [
+            (self.context_len.is_some(), K::ContextLen),
+            (self.concurrent_sequences.is_some(), K::ConcurrentSequences),
+            (self.kv_heads.is_some(), K::KvHeads),
+            (self.kv_cache_dtype.is_some(), K::KvCacheDtype),
+            (self.n_gpu_layers.is_some(), K::NGpuLayers),
+        ];
+        if let Some((_, id)) = llm_only.iter().find(|(set, _)| *set) {
+            return Err(trf(
+                lang,
+                Msg::FlagOnlyWith,
+                &[
+                    ("flag", knobs::flag(*id)),
+                    ("needs", "--inference vllm / llama.cpp / transformers"),
+                ],
+            ));
+        }
+        if let Some(flag) = training
+            .training_only_flag()
+            .filter(|f| *f != knobs::flag(K::CheckpointDtype))
+        {
+            return Err(trf(lang, Msg::FlagInferenceNotWith, &[("flag", flag)]));
+        }
+        let files = match self.checkpoint_files {
+            Some(FilesArg::Pickle) => CheckpointFiles::Pickle,
+            _ => CheckpointFiles::Safetensors,
+        };
+        let mut plan = self
+            .diffusion
+            .plan(lang, training, self.weights.map(weight_format))?;
+        plan.files = files;
+        plan.checkpoint_dtype = training.checkpoint_dtype_given();
+        plan.checkpoint_shard_bytes = self.checkpoint_shard_size;
+        Ok(plan)
+    }
+
     /// The plan these flags describe with the model of `training`'s flags; `None` without
     /// `--inference`.
     ///
@@ -304,9 +361,13 @@ impl InferenceArgs {
             EngineArg::Vllm => Engine::Vllm,
             EngineArg::LlamaCpp => Engine::LlamaCpp,
             EngineArg::Transformers => Engine::Transformers,
+            EngineArg::Diffusers => Engine::Diffusers,
         };
         if let Some(f) = self.wrong_engine(engine) {
             return Err(only(f));
+        }
+        if engine == Engine::Diffusers {
+            return self.diffusers_plan(lang, training).map(Some);
         }
         // The checkpoint's dtype on disk is what loading reads, for serving as for training.
         if let Some(flag) = training
@@ -345,11 +406,7 @@ impl InferenceArgs {
         };
         let weights = match self.weights {
             None => read.and_then(gguf_format).unwrap_or(WeightFormat::Bf16),
-            Some(WeightsArg::Bf16) => WeightFormat::Bf16,
-            Some(WeightsArg::Fp8) => WeightFormat::Fp8,
-            Some(WeightsArg::Int8) => WeightFormat::Int8,
-            Some(WeightsArg::Int4) => WeightFormat::Int4,
-            Some(WeightsArg::Q4KM) => WeightFormat::Q4KM,
+            Some(w) => weight_format(w),
         };
         let mut plan = InferencePlan::new(engine, params, shape, weights);
         plan.preset = preset.map(|p| p.id.clone());
@@ -436,6 +493,17 @@ impl InferenceArgs {
                 .max()
         }));
         Ok(Some(plan))
+    }
+}
+
+/// The weight format `--weights` names.
+fn weight_format(w: WeightsArg) -> WeightFormat {
+    match w {
+        WeightsArg::Bf16 => WeightFormat::Bf16,
+        WeightsArg::Fp8 => WeightFormat::Fp8,
+        WeightsArg::Int8 => WeightFormat::Int8,
+        WeightsArg::Int4 => WeightFormat::Int4,
+        WeightsArg::Q4KM => WeightFormat::Q4KM,
     }
 }
 

@@ -6,6 +6,7 @@ mod bench_cmd;
 #[cfg(unix)]
 mod child_group;
 pub mod collect;
+pub mod diffusion_args;
 pub mod fleet;
 mod fleet_json;
 mod fleet_report;

@@ -35,6 +35,9 @@ pub fn parse_model(s: &str) -> Result<ModelChoice, ValueError> {
     if let Some(m) = catalog().model(s) {
         return Ok(ModelChoice::Catalogue(m.id.clone()));
     }
+    if let Some(p) = catalog().pipeline(s) {
+        return Ok(ModelChoice::Catalogue(p.id.clone()));
+    }
     let near = models::suggestions(&catalog().models, s);
     Err(if near.is_empty() {
         ValueError::new(Msg::ValueUnknownModel, s)

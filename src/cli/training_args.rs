@@ -134,6 +134,11 @@ pub struct TrainingArgs {
 }
 
 fn parse_preset(s: &str) -> Result<String, ValueError> {
+    // A diffusion pipeline keeps its own name (its denoiser is the preset trained);
+    // `--inference diffusers` serves the whole pipeline.
+    if let Some(p) = crate::catalog::catalog().pipeline(s) {
+        return Ok(p.id.clone());
+    }
     match presets::preset(s) {
         Some(p) => Ok(p.id.to_string()),
         None => {

@@ -151,6 +151,10 @@ mod tests {
                 K::CheckpointFiles,
                 names::<crate::cli::inference_args::FilesArg>(),
             ),
+            (
+                K::DiffusionOffload,
+                names::<crate::cli::diffusion_args::OffloadArg>(),
+            ),
         ] {
             assert_eq!(given, knob(id).choices(), "--{}", knob(id).flag);
         }

@@ -26,6 +26,7 @@ pub fn engine(e: Engine) -> &'static str {
         Engine::Vllm => "vLLM",
         Engine::LlamaCpp => "llama.cpp",
         Engine::Transformers => "transformers",
+        Engine::Diffusers => "diffusers",
     }
 }
 
@@ -42,6 +43,9 @@ pub fn weights(w: WeightFormat) -> &'static str {
 
 /// "vLLM · 68.98B · bf16 · 4 GPUs · 4096 tokens × 1 sequence".
 pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
+    if let Some(s) = super::diffusion::summary(lang, m, weights(m.plan.weights)) {
+        return s;
+    }
     let p = &m.plan;
     trf(
         lang,
@@ -60,6 +64,9 @@ pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
 /// The weights and the KV cache: "Weights 128 GiB; KV cache 1.25 GiB (327,680 bytes per token ×
 /// 4,096 tokens × 1 sequence)".
 pub fn weights_and_cache(lang: Lang, m: &InferenceMemory) -> String {
+    if let Some(s) = super::diffusion::weights_and_activations(lang, m) {
+        return s;
+    }
     trf(
         lang,
         if m.plan.shape.kv_latent.is_some() {
@@ -105,6 +112,7 @@ pub fn host_lines(lang: Lang, m: &InferenceMemory) -> Vec<String> {
             Engine::LlamaCpp if m.plan.experts_on_cpu => Msg::ModelExpertsOnCpu,
             Engine::LlamaCpp => Msg::InferenceCpuLayers,
             Engine::Transformers => Msg::InferenceCpuDeviceMap,
+            Engine::Diffusers => Msg::DiffusionCpuOffload,
             Engine::Vllm => Msg::InferenceCpuOffload,
         };
         out.push(trf(

@@ -7,6 +7,7 @@ pub mod bandwidth;
 pub mod bench;
 pub mod cluster;
 pub mod dataset;
+pub mod diffusion;
 pub mod document;
 pub mod errors;
 pub mod finding;

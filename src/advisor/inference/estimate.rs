@@ -214,7 +214,7 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
                 llama: None,
             }
         }
-        Engine::Transformers => {
+        Engine::Transformers | Engine::Diffusers => {
             // `device_map="auto"` splits the layers over the GPUs; loading from safetensors goes
             // shard by shard (the device map implies `low_cpu_mem_usage`), from a single pickle
             // file `torch.load` reads it whole. With `max_memory` capping the GPUs, Accelerate
@@ -378,5 +378,6 @@ pub(super) fn judge(
         cpu,
         fits,
         llama_cpp: f.llama,
+        diffusion: None,
     })
 }

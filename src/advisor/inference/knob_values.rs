@@ -3,6 +3,7 @@
 
 use super::llama_cpp::{CacheType, FlashAttn};
 use super::{CheckpointFiles, InferencePlan, WeightFormat};
+use crate::advisor::diffusion::{CpuOffload, DiffusionPlan};
 
 use crate::advisor::knobs::{
     KnobId, KnobId as K, KnobValue, KnobValue as V, Setting, changed, float, name_of, on,
@@ -30,6 +31,7 @@ const CACHE_TYPES: [CacheType; 9] = [
     CacheType::Q5_1,
 ];
 const FLASH: [FlashAttn; 3] = [FlashAttn::Auto, FlashAttn::On, FlashAttn::Off];
+const OFFLOADS: [CpuOffload; 3] = [CpuOffload::None, CpuOffload::Model, CpuOffload::Sequential];
 /// Bytes of a KV-cache element for each `--kv-cache-dtype` name: the model's 16 bits, 8 bits.
 const KV_BYTES: [u8; 2] = [2, 1];
 
@@ -59,6 +61,15 @@ pub fn get(p: &InferencePlan, id: KnobId) -> Option<KnobValue> {
         K::UbatchSize => V::Whole(p.llama.ubatch?),
         K::CheckpointFiles => return name_of(id, &FILES, &p.files),
         K::CheckpointShardSize => V::Whole(p.checkpoint_shard_bytes?),
+        K::DiffusionResolution => {
+            let d = p.diffusion.as_ref()?;
+            V::Pair(d.width, d.height)
+        }
+        K::DiffusionImages => V::Whole(p.diffusion.as_ref()?.images),
+        K::DiffusionOffload => return name_of(id, &OFFLOADS, &p.diffusion.as_ref()?.cpu_offload),
+        K::AttentionSlicing => V::Bool(p.diffusion.as_ref()?.attention_slicing),
+        K::VaeTiling => V::Bool(p.diffusion.as_ref()?.vae_tiling),
+        K::SingleFile => V::Bool(p.diffusion.as_ref()?.single_file),
         _ => return None,
     })
 }
@@ -88,8 +99,26 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
         K::UbatchSize => put(&mut p.llama.ubatch, whole(v).map(Some)),
         K::CheckpointFiles => put(&mut p.files, variant_of(id, &FILES, v)),
         K::CheckpointShardSize => put(&mut p.checkpoint_shard_bytes, whole(v).map(Some)),
+        K::DiffusionResolution => match v {
+            V::Pair(w, h) => {
+                let d = p.diffusion.get_or_insert_with(DiffusionPlan::default);
+                (d.width, d.height) = (w, h);
+                true
+            }
+            _ => false,
+        },
+        K::DiffusionImages => put(&mut diffusion(p).images, whole(v)),
+        K::DiffusionOffload => put(&mut diffusion(p).cpu_offload, variant_of(id, &OFFLOADS, v)),
+        K::AttentionSlicing => put(&mut diffusion(p).attention_slicing, on(v)),
+        K::VaeTiling => put(&mut diffusion(p).vae_tiling, on(v)),
+        K::SingleFile => put(&mut diffusion(p).single_file, on(v)),
         _ => false,
     }
+}
+
+/// The plan's diffusion part, made with its defaults when it has none.
+fn diffusion(p: &mut InferencePlan) -> &mut DiffusionPlan {
+    p.diffusion.get_or_insert_with(DiffusionPlan::default)
 }
 
 /// The knobs an inference recommendation's `apply` names when they change, in that order.
@@ -106,6 +135,10 @@ const INFERENCE_APPLIED: &[KnobId] = &[
     K::CacheTypeV,
     K::CheckpointFiles,
     K::CheckpointShardSize,
+    K::DiffusionOffload,
+    K::AttentionSlicing,
+    K::VaeTiling,
+    K::SingleFile,
 ];
 
 /// The settings that turn inference plan `from` into `to`.

@@ -4,6 +4,7 @@
 //! defaults in `docs/model.md` § "Inference memory".
 
 mod advice;
+pub mod diffusers;
 mod estimate;
 pub mod pinned;
 pub mod knob_values;
@@ -29,6 +30,8 @@ pub enum Engine {
     LlamaCpp,
     /// Hugging Face transformers `generate` with `device_map="auto"`.
     Transformers,
+    /// Hugging Face diffusers: a diffusion pipeline on one GPU ([`crate::advisor::diffusion`]).
+    Diffusers,
 }
 
 /// How the weights are stored and served.
@@ -145,6 +148,9 @@ pub struct InferencePlan {
     /// llama.cpp's own flags (cache types, micro-batch, flash attention, `--n-cpu-moe`, `-ts`).
     #[serde(default, skip_serializing_if = "llama_cpp::LlamaSettings::is_default")]
     pub llama: llama_cpp::LlamaSettings,
+    /// The pipeline, image and switches of a diffusers plan; `None` for the other engines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<crate::advisor::diffusion::DiffusionPlan>,
 }
 
 fn two() -> u8 {
@@ -190,6 +196,7 @@ impl InferencePlan {
             experts_on_cpu: false,
             gguf: None,
             llama: llama_cpp::LlamaSettings::default(),
+            diffusion: None,
         }
     }
 }
@@ -256,4 +263,7 @@ pub struct InferenceMemory {
     /// llama.cpp's own accounting, for a GGUF served by llama.cpp.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llama_cpp: Option<llama_cpp::place::LlamaFit>,
+    /// A diffusion pipeline's components and working memory (diffusers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diffusion: Option<crate::advisor::diffusion::DiffusionMemory>,
 }

@@ -20,8 +20,10 @@ pub fn serve_against(
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
     let o = crate::advisor::overhead::overheads(profile);
-    let m = super::estimate::judge(p, gpu_total, ram.usable_bytes, &o)?;
-    let mut recs = if m.fits == Some(false) {
+    let m = judge(p, gpu_total, ram.usable_bytes, &o)?;
+    let mut recs = if m.fits == Some(false) && p.engine == super::Engine::Diffusers {
+        super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes)
+    } else if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
         Vec::new()
@@ -52,10 +54,25 @@ pub fn judged(
     ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<InferenceMemory, InferenceError> {
-    super::estimate::judge(
+    judge(
         p,
         gpu_total(profile, ram, vram),
         ram.usable_bytes,
         &crate::advisor::overhead::overheads(profile),
     )
+}
+
+/// A diffusers plan by [`super::diffusers::estimate::judge`], every other engine's by
+/// [`super::estimate::judge`].
+fn judge(
+    p: &InferencePlan,
+    gpu_total: Option<u64>,
+    usable: Option<u64>,
+    o: &crate::advisor::overhead::Overheads,
+) -> Result<InferenceMemory, InferenceError> {
+    if p.engine == super::Engine::Diffusers {
+        super::diffusers::estimate::judge(p, gpu_total, usable)
+    } else {
+        super::estimate::judge(p, gpu_total, usable, o)
+    }
 }

@@ -98,6 +98,12 @@ pub const INFERENCE: &[Knob] = &[
     row(I, K::UbatchSize, "ubatch-size", &["ubatch"], Kind::U64, (Some("512"), D::Engine), None),
     row(I, K::CheckpointFiles, "checkpoint-files", &["files"], Kind::Choice(&["safetensors", "pickle"]), (Some("safetensors"), D::Preset), None),
     row(I, K::CheckpointShardSize, "checkpoint-shard-size", &["checkpoint_shard_bytes"], Kind::Size, (None, D::Preset), None),
+    row(I, K::DiffusionResolution, "resolution", &["diffusion.width", "diffusion.height"], Kind::Resolution, (None, D::Preset), None),
+    row(I, K::DiffusionImages, "images", &["diffusion.images"], Kind::U64, (Some("1"), D::Assumption), None),
+    row(I, K::DiffusionOffload, "cpu-offload", &["diffusion.cpu_offload"], Kind::Choice(&["none", "model", "sequential"]), (Some("none"), D::Engine), None),
+    row(I, K::AttentionSlicing, "attention-slicing", &["diffusion.attention_slicing"], Kind::Switch, (None, D::Off), None),
+    row(I, K::VaeTiling, "vae-tiling", &["diffusion.vae_tiling"], Kind::Switch, (None, D::Off), None),
+    row(I, K::SingleFile, "single-file", &["diffusion.single_file"], Kind::Switch, (None, D::Off), None),
 ];
 
 /// The machine's what-if knobs.

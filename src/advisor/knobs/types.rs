@@ -207,6 +207,12 @@ pub enum KnobId {
     UbatchSize,
     CheckpointFiles,
     CheckpointShardSize,
+    DiffusionResolution,
+    DiffusionImages,
+    DiffusionOffload,
+    AttentionSlicing,
+    VaeTiling,
+    SingleFile,
     // The machine.
     ShmSize,
     WslMemory,

@@ -98,8 +98,14 @@ pub fn presets() -> &'static [Preset] {
 }
 
 /// Finds a preset by id, Hub id or alias (case ignored).
+/// A diffusion pipeline's name (`sdxl`, `flux1-dev`) means its denoiser here, the part the
+/// training planner trains.
 pub fn preset(name: &str) -> Option<&'static Preset> {
-    let id = &catalog().model(name)?.id;
+    let c = catalog();
+    let id = &c
+        .model(name)
+        .or_else(|| c.model(&c.pipeline(name)?.denoiser))?
+        .id;
     presets().iter().find(|p| &p.id == id)
 }
 
