@@ -222,7 +222,11 @@ pub(super) fn advice(
 /// `--n-gpu-layers` and `--n-cpu-moe`; its outcome checks the host side (the weights and cache
 /// the fit leaves in RAM), which llama.cpp does not. `None` for another plan, an unknown GPU,
 /// or when the plan already is the fit.
-pub(super) fn llama_fit(now: &InferenceMemory, gpu_total: Option<u64>) -> Option<Recommendation> {
+pub(super) fn llama_fit(
+    now: &InferenceMemory,
+    gpu_total: Option<u64>,
+    o: &crate::advisor::overhead::Overheads,
+) -> Option<Recommendation> {
     let p = &now.plan;
     let m = p.gguf.as_deref()?;
     let given = p.gpu_layers.is_some() || p.experts_on_cpu || p.llama.n_cpu_moe > 0;
@@ -253,7 +257,7 @@ pub(super) fn llama_fit(now: &InferenceMemory, gpu_total: Option<u64>) -> Option
     changed.gpu_layers = Some(f.gpu_layers);
     changed.llama.n_cpu_moe = f.n_cpu_moe;
     changed.llama.context_auto = false;
-    let next = judge(&changed, gpu_total, now.cpu.available_bytes).ok()?;
+    let next = judge(&changed, gpu_total, now.cpu.available_bytes, o).ok()?;
     let host = next.llama_cpp.as_ref().map_or(0, |l| {
         l.placed.host_weights.saturating_add(l.placed.host_kv)
     });

@@ -29,7 +29,7 @@ pub fn serve_against(
         Vec::new()
     };
     // llama.cpp's own fit, with the host check it leaves out, first.
-    if let Some(r) = super::advice::llama_fit(&m, gpu_total) {
+    if let Some(r) = super::advice::llama_fit(&m, gpu_total, &o) {
         recs.insert(0, r);
     }
     Ok((m, recs))

@@ -149,6 +149,7 @@ pub fn judge(
         gpu,
         cpu,
         fits,
+        llama_cpp: None,
         diffusion: Some(DiffusionMemory {
             component_bytes: d
                 .components
