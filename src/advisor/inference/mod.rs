@@ -6,8 +6,8 @@
 mod advice;
 mod estimate;
 pub mod knob_values;
-mod serve;
 pub mod ollama;
+mod serve;
 pub mod vllm;
 
 use serde::{Deserialize, Serialize};
