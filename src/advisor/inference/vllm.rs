@@ -91,6 +91,7 @@ mod tests {
         // KV cache; no swap space in the V1 engine; no KV offloading unless asked.
         let p = plan();
         assert_eq!(p.gpu_memory_utilization, 1.0);
+        assert_eq!(p.gpu_memory_utilization, DEFAULT_UTILIZATION);
         assert_eq!(p.swap_space_gib, 0.0);
         assert_eq!(p.kv_offloading_gib, 0.0);
         assert_eq!(p.kv_cache_memory_bytes, None);
