@@ -74,7 +74,10 @@ fn every_fixture_is_self_consistent() {
         // On the CPU alone the model buffer is the file's tensor data (memory-mapped), to within
         // the per-tensor alignment padding (32 bytes each).
         let (model, _, _) = host(fx, 4096, "on", "f16", 512, 1).expect("a 4k CPU figure");
-        assert!(model >= total && model - total < 1 << 20, "{name}: {model} vs {total}");
+        assert!(
+            model >= total && model - total < 1 << 20,
+            "{name}: {model} vs {total}"
+        );
     }
 }
 
@@ -98,7 +101,10 @@ fn llama_3_1_8b_kv_cache_by_hand() {
     // 1,024, the MLP 3 × 4,096 × 14,336, two norms 2 × 4,096 = 218,112,000, × 32; the final
     // norm 4,096: 8,030,261,248 in all.
     let bpw = u(&fx["file"]["tensor_bytes"]) as f64 * 8.0 / 8_030_261_248.0;
-    assert!((bpw - 4.8944).abs() / 4.8944 < 0.002, "{bpw} bits per weight");
+    assert!(
+        (bpw - 4.8944).abs() / 4.8944 < 0.002,
+        "{bpw} bits per weight"
+    );
 }
 
 #[test]

@@ -156,8 +156,10 @@ pub struct InferencePlan {
 fn two() -> u8 {
     2
 }
+/// vLLM 0.34's `gpu_memory_utilization` when unset on CUDA and ROCm, 1.0 (the same figure as
+/// `vllm::DEFAULT_UTILIZATION`, which a test there checks).
 fn utilization() -> f64 {
-    vllm::DEFAULT_UTILIZATION
+    1.0
 }
 fn swap_space() -> f64 {
     0.0

@@ -100,7 +100,10 @@ pub fn launch(s: &OllamaSettings, n_ctx_train: u64, vram_totals: &[u64]) -> Llam
     } else {
         num_ctx
     };
-    let n_parallel = s.num_parallel.filter(|&n| n > 0).unwrap_or(DEFAULT_NUM_PARALLEL);
+    let n_parallel = s
+        .num_parallel
+        .filter(|&n| n > 0)
+        .unwrap_or(DEFAULT_NUM_PARALLEL);
     LlamaServerLaunch {
         ctx: num_ctx.saturating_mul(n_parallel),
         n_parallel,

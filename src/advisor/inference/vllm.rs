@@ -91,6 +91,7 @@ mod tests {
         // KV cache; no swap space in the V1 engine; no KV offloading unless asked.
         let p = plan();
         assert_eq!(p.gpu_memory_utilization, 1.0);
+        assert_eq!(p.gpu_memory_utilization, DEFAULT_UTILIZATION);
         assert_eq!(p.swap_space_gib, 0.0);
         assert_eq!(p.kv_offloading_gib, 0.0);
         assert_eq!(p.kv_cache_memory_bytes, None);
@@ -121,7 +122,10 @@ mod tests {
         let mut p = plan();
         p.gpu_memory_utilization = 0.5;
         p.kv_cache_memory_bytes = Some(4 * GIB);
-        assert_eq!(budget_per_gpu(&p, 80 * GIB, 16_000_000_000), 16_000_000_000 + 4 * GIB);
+        assert_eq!(
+            budget_per_gpu(&p, 80 * GIB, 16_000_000_000),
+            16_000_000_000 + 4 * GIB
+        );
         // The cache is allocated whole: 1 GiB of need is charged 4 GiB; 6 GiB of need stays 6.
         assert_eq!(kv_charged_per_gpu(&p, GIB), 4 * GIB);
         assert_eq!(kv_charged_per_gpu(&p, 6 * GIB), 6 * GIB);
