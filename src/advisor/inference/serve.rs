@@ -22,7 +22,7 @@ pub fn serve_against(
     let o = crate::advisor::overhead::overheads(profile);
     let m = judge(p, gpu_total, ram.usable_bytes, &o)?;
     let mut recs = if m.fits == Some(false) && p.engine == super::Engine::Diffusers {
-        super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes)
+        super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes, &o)
     } else if m.fits == Some(false) {
         super::advice::advice(&m, gpu_total, profile, ram)
     } else {
@@ -71,7 +71,7 @@ fn judge(
     o: &crate::advisor::overhead::Overheads,
 ) -> Result<InferenceMemory, InferenceError> {
     if p.engine == super::Engine::Diffusers {
-        super::diffusers::estimate::judge(p, gpu_total, usable)
+        super::diffusers::estimate::judge(p, gpu_total, usable, o)
     } else {
         super::estimate::judge(p, gpu_total, usable, o)
     }

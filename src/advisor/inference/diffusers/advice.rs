@@ -13,6 +13,7 @@ pub fn advice(
     now: &InferenceMemory,
     gpu_total: Option<u64>,
     usable: Option<u64>,
+    o: &crate::advisor::overhead::Overheads,
 ) -> Vec<Recommendation> {
     let p = &now.plan;
     let Some(d) = p.diffusion.as_ref() else {
@@ -27,7 +28,7 @@ pub fn advice(
     };
     let mut out = Vec::new();
     let mut consider = |id: R, changed: InferencePlan, q: Vec<(&str, Quantity)>| {
-        let Ok(next) = super::estimate::judge(&changed, gpu_total, usable) else {
+        let Ok(next) = super::estimate::judge(&changed, gpu_total, usable, o) else {
             return;
         };
         let helps = crate::advisor::training::helps(
@@ -48,7 +49,7 @@ pub fn advice(
         // The lighter offload first: it keeps a whole component on the GPU (fast); the
         // sequential one only when the model offload isn't enough.
         let model = with(&|n| n.cpu_offload = CpuOffload::Model);
-        let model_fits = super::estimate::judge(&model, gpu_total, usable)
+        let model_fits = super::estimate::judge(&model, gpu_total, usable, o)
             .is_ok_and(|m| m.gpu.fits == Some(true));
         if d.cpu_offload == CpuOffload::None {
             consider(

@@ -2,7 +2,7 @@
 //! all-in-one checkpoint read whole beside it) and generating (the components on the GPU as
 //! diffusers' offload places them, with the denoiser's or the VAE's working memory).
 
-use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
+use crate::advisor::overhead::Overheads;
 use crate::advisor::diffusion::{CpuOffload, DiffusionMemory, DiffusionPlan, Role, arch};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::inference::{CheckpointFiles, InferenceError, InferenceMemory, InferencePlan};
@@ -53,12 +53,15 @@ fn of_role(bytes: &[(Role, u64)], role: Role, max: bool) -> u64 {
 ///   of a single `.safetensors`, as `from_single_file` and web UIs read it), a component's
 ///   pickle (`.bin`), or one tensor of a memory-mapped safetensors folder.
 ///
+/// The OS and the one Python process are the machine's (`o`, [`crate::advisor::overhead`]).
+///
 /// # Errors
 /// [`InferenceError::Zero`] for a missing or out-of-range diffusion plan.
 pub fn judge(
     p: &InferencePlan,
     gpu_total: Option<u64>,
     usable: Option<u64>,
+    o: &Overheads,
 ) -> Result<InferenceMemory, InferenceError> {
     let d = p.diffusion.as_ref().ok_or(InferenceError::Zero)?;
     let den = validate(p, d)?;
@@ -106,7 +109,7 @@ pub fn judge(
             (saturating_bytes(largest as f64 * stored).min(file), file)
         }
     };
-    let runtime = OS_BYTES.saturating_add(MAIN_PROCESS_BYTES);
+    let runtime = o.runtime(1);
     let phases = vec![
         Phase {
             phase: PhaseId::Loading,
@@ -172,6 +175,15 @@ mod tests {
     use crate::advisor::training::{CheckpointDtype, TransformerShape};
     use crate::catalog::catalog;
     use crate::units::GIB;
+
+    /// On a workstation: the OS 2 GiB and the process 3 GiB (`Overheads::TYPICAL`).
+    fn judge(
+        p: &InferencePlan,
+        gpu_total: Option<u64>,
+        usable: Option<u64>,
+    ) -> Result<InferenceMemory, InferenceError> {
+        super::judge(p, gpu_total, usable, &Overheads::TYPICAL)
+    }
 
     /// Pipeline `id` in fp16/bf16 with `f` applied to its diffusion part.
     fn plan(id: &str, f: impl Fn(&mut DiffusionPlan)) -> InferencePlan {
@@ -248,7 +260,7 @@ mod tests {
         // (memory-mapped) is the first thing to try.
         let small = judge(&p, Some(gpu), Some(8 * GIB)).unwrap();
         assert_eq!(small.cpu.fits, Some(false));
-        let recs = super::super::advice::advice(&small, Some(gpu), Some(8 * GIB));
+        let recs = super::super::advice::advice(&small, Some(gpu), Some(8 * GIB), &Overheads::TYPICAL);
         assert_eq!(
             recs.first().map(|r| r.id),
             Some(crate::advisor::recommend::AdviceId::DiffusersFolder)
@@ -283,7 +295,7 @@ mod tests {
         let gpu = 24 * GIB;
         let none = judge(&plan("flux1-dev", |_| ()), Some(gpu), Some(64 * GIB)).unwrap();
         assert_eq!(none.gpu.fits, Some(false));
-        let recs = super::super::advice::advice(&none, Some(gpu), Some(64 * GIB));
+        let recs = super::super::advice::advice(&none, Some(gpu), Some(64 * GIB), &Overheads::TYPICAL);
         assert!(
             recs.iter()
                 .any(|r| r.id == crate::advisor::recommend::AdviceId::DiffusersCpuOffload)
