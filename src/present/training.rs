@@ -113,6 +113,7 @@ pub fn source(lang: Lang, s: EstimateFormula) -> &'static str {
         match s {
             EstimateFormula::DeepspeedEstimator => Msg::TrainSourceDeepspeed,
             EstimateFormula::RamvramEstimate => Msg::TrainSourceRamvram,
+            EstimateFormula::PytorchFsdp => Msg::TrainSourcePytorchFsdp,
         },
     )
 }

@@ -74,6 +74,9 @@ pub enum EstimateFormula {
     DeepspeedEstimator,
     /// ramvram's estimate from the papers (docs/model.md).
     RamvramEstimate,
+    /// Full-parameter FSDP as PyTorch's FSDP1 (`_flat_param.py`) and FSDP2 (`_fully_shard/`)
+    /// hold the shards: ramvram's reading of their code (docs/model.md).
+    PytorchFsdp,
 }
 
 /// The phases of a run, each checked at its own peak.

@@ -84,7 +84,7 @@ pub(super) fn fsdp(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         gpu: sum(Location::Gpu),
         nvme: 0,
         traffic: None,
-        formula: EstimateFormula::RamvramEstimate,
+        formula: EstimateFormula::PytorchFsdp,
         states_cpu: cpu,
         deepspeed_loading: None,
     }
