@@ -58,6 +58,9 @@ fn b(elements: u64, ty: &str) -> u64 {
         "Q4_K" => (256, 144),
         "Q6_K" => (256, 210),
         "Q8_0" => (32, 34),
+        "Q5_0" => (32, 22),
+        "Q5_1" => (32, 24),
+        "Q4_0" => (32, 18),
         _ => panic!("{ty}"),
     };
     elements / block * size
@@ -390,22 +393,70 @@ fn reference(name: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
-/// The model the fixture describes (a dense model: only each layer's total matters).
+/// The model the fixture describes: each layer's bytes, the routed experts spread evenly over
+/// the MoE layers (those after `n_dense_lead`), the output tied when the file has none.
 fn model_of(r: &Value) -> LlamaModel {
     use ramvram::advisor::inference::llama_cpp::{CacheShape, GgufLayout, LayerBytes};
     let sh = &r["shape"];
-    let n = |k: &str| sh[k].as_u64().unwrap();
+    let n = |k: &str| sh[k].as_u64().unwrap_or(0);
     let kinds = &r["file"]["tensor_bytes_by_kind"];
-    let layers: Vec<LayerBytes> = r["file"]["layer_bytes"]
+    let totals: Vec<u64> = r["file"]["layer_bytes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|b| LayerBytes {
-            attention: b.as_u64().unwrap(),
-            ..LayerBytes::default()
+        .map(|b| b.as_u64().unwrap())
+        .collect();
+    let n_layer = totals.len() as u64;
+    let lead = n("n_dense_lead");
+    // Each MoE layer's experts: gate, up and down of n_embd × n_ff_exp × n_expert elements in the
+    // types llama-quantize chose for that layer.
+    let types = &r["file"]["tensor_types"];
+    let experts = |j: usize| -> u64 {
+        ["gate", "up", "down"]
+            .iter()
+            .map(|t| {
+                let ty = &types[format!("blk.*.ffn_{t}_exps.weight")];
+                let ty = ty.as_str().or_else(|| ty[j].as_str());
+                ty.map_or(0, |ty| b(n("n_embd") * n("n_ff_exp") * n("n_expert"), ty))
+            })
+            .sum()
+    };
+    let layers: Vec<LayerBytes> = totals
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let e = if (i as u64) < lead {
+                0
+            } else {
+                experts(i - lead as usize)
+            };
+            LayerBytes {
+                attention: t - e,
+                experts: e,
+                ..LayerBytes::default()
+            }
         })
         .collect();
-    let kv = n("n_head_kv") * n("head_dim");
+    let mla = sh.get("kv_lora_rank").is_some();
+    let (k, v) = if mla {
+        (n("kv_lora_rank") + n("qk_rope"), 0)
+    } else {
+        (
+            n("n_head_kv") * n("head_dim"),
+            n("n_head_kv") * n("head_dim"),
+        )
+    };
+    let window = n("sliding_window");
+    let cache_layers = (0..n_layer)
+        .map(|il| {
+            // Gemma-3's pattern 6 (llama.cpp models/gemma3.cpp).
+            if window > 0 && il % 6 < 5 {
+                LayerCache::Sliding
+            } else {
+                LayerCache::Full
+            }
+        })
+        .collect();
     LlamaModel {
         architecture: sh["arch"].as_str().unwrap().into(),
         trained_context: n("n_ctx_train"),
@@ -413,12 +464,12 @@ fn model_of(r: &Value) -> LlamaModel {
         vocab: n("n_vocab"),
         heads: n("n_head"),
         feed_forward: n("n_ff"),
-        expert_feed_forward: 0,
+        expert_feed_forward: n("n_ff_exp") * n("n_expert_used"),
         cache: CacheShape {
-            k_per_cell: kv,
-            v_per_cell: kv,
-            sliding_window: 0,
-            layers: vec![LayerCache::Full; layers.len()],
+            k_per_cell: k,
+            v_per_cell: v,
+            sliding_window: window,
+            layers: cache_layers,
             recurrent_r: 0,
             recurrent_s: 0,
         },
@@ -445,7 +496,13 @@ fn cache_type(t: &str) -> ramvram::advisor::inference::llama_cpp::CacheType {
 #[test]
 fn gpu_bytes_match_llama_cpps_own_buffers() {
     use ramvram::advisor::inference::llama_cpp::fit::gpu_need;
-    for name in ["llama31-8b", "qwen3-8b"] {
+    for name in [
+        "llama31-8b",
+        "qwen3-8b",
+        "gemma3-27b",
+        "deepseek-v2-lite",
+        "qwen3-30b-a3b",
+    ] {
         let r = reference(name);
         let m = model_of(&r);
         assert_eq!(
@@ -471,6 +528,7 @@ fn gpu_bytes_match_llama_cpps_own_buffers() {
             let ngl = u("ngl");
             let p = Placement {
                 gpu_layers: Some(ngl),
+                cpu_moe_layers: st["ncmoe"].as_u64().unwrap_or(0),
                 ..Default::default()
             };
             let placed = place(&m, &s, &p, 1);
