@@ -5,8 +5,8 @@
 
 mod advice;
 mod estimate;
-pub mod pinned;
 pub mod knob_values;
+pub mod pinned;
 mod serve;
 
 use serde::{Deserialize, Serialize};

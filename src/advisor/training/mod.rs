@@ -9,9 +9,9 @@ mod amounts;
 mod breakdown;
 pub mod checkpointing;
 mod estimate;
+pub mod knob_values;
 mod lifecycle;
 mod lifecycle_levers;
-pub mod knob_values;
 pub mod loading;
 mod loading_levers;
 mod memory;
@@ -25,7 +25,8 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase,
+    phase_cpu,
 };
 pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 pub use estimate::{MAX_PARAMS, estimate};
