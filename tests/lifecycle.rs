@@ -31,7 +31,13 @@ fn llama_8b_full_save_on_rank_0_breaks_and_a_sharded_save_comes_first() {
     // 96,363,134,976 bytes over the training phase. Give the machine the training phase plus
     // a third of that, so steps fit with room and the save doesn't.
     let e = ramvram::advisor::training::estimate(&plan()).unwrap();
-    let cpu = |id| e.phases.iter().find(|p| p.phase == id).unwrap().cpu_bytes_per_node;
+    let cpu = |id| {
+        e.phases
+            .iter()
+            .find(|p| p.phase == id)
+            .unwrap()
+            .cpu_bytes_per_node
+    };
     let training = cpu(PhaseId::Training);
     assert_eq!(cpu(PhaseId::CheckpointSave) - training, 12 * P);
     let mut machine = fixture("dgx-a100");

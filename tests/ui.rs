@@ -128,7 +128,7 @@ fn training_planner_shows_g5_does_not_fit_and_qlora_fits() {
     assert_eq!(t.cpu.needed_bytes, 24 * 6_738_415_616 + (5 << 30));
     assert!(does_not_fit(h.state().assessment().unwrap()));
     // The page shows both phases, the activation line and the ranked changes.
-    h.get_by_label("Loading and training");
+    h.get_by_label("Phases of the run");
     h.get_by_label("Peak (what must fit)");
     h.get_by_label_contains("Model states only; activations not included.");
     h.get_by_label("What to change, cheapest first");

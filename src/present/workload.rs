@@ -302,7 +302,13 @@ pub fn pause_line(lang: Lang, r: &WorkloadResult) -> Option<String> {
         .map(|l| {
             trf(
                 lang,
-                Msg::WorkPauseLoader,
+                // Spawned workers (Windows, macOS) pass batches through shared memory that
+                // isn't `/dev/shm`.
+                if r.start_method == crate::profile::StartMethod::Spawn {
+                    Msg::WorkPauseLoaderShared
+                } else {
+                    Msg::WorkPauseLoader
+                },
                 &[
                     (
                         "loader",

@@ -6,9 +6,9 @@
 mod advice;
 pub mod diffusers;
 mod estimate;
-pub mod pinned;
 pub mod knob_values;
 pub mod llama_cpp;
+pub mod pinned;
 mod serve;
 pub mod ollama;
 pub mod vllm;

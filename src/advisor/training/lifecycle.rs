@@ -306,6 +306,9 @@ mod tests {
         };
         let e = crate::advisor::training::estimate(&plan).unwrap();
         assert_eq!(e.lifecycle.resume, ResumeLoad::EveryRank);
-        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 8 * 14 * 1_000_000_000);
+        assert_eq!(
+            e.lifecycle.resume_cpu_bytes_per_node,
+            8 * 14 * 1_000_000_000
+        );
     }
 }
