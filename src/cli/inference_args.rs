@@ -27,7 +27,7 @@ pub struct InferenceArgs {
     #[arg(long)]
     pub context_len: Option<u64>,
     /// Sequences served at once, each with a full-length KV cache (default 1).
-    #[arg(long, visible_alias = "parallel")]
+    #[arg(long, alias = "parallel")]
     pub concurrent_sequences: Option<u64>,
     /// Key/value heads (grouped-query attention; default: as many as the heads).
     #[arg(long)]
@@ -55,28 +55,28 @@ pub struct InferenceArgs {
     pub kv_offloading_size: Option<f64>,
     /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
     /// max_memory keeping the rest in CPU RAM.
-    #[arg(long, visible_alias = "ngl", alias = "gpu-layers")]
+    #[arg(long, alias = "ngl", alias = "gpu-layers")]
     pub n_gpu_layers: Option<u64>,
     /// llama.cpp -ot exps=CPU: keep a mixture-of-experts model's routed experts in host RAM.
-    #[arg(long, visible_alias = "cpu-moe")]
+    #[arg(long, alias = "cpu-moe")]
     pub experts_on_cpu: bool,
     /// llama.cpp --n-cpu-moe N: the routed experts of the first N layers in host RAM.
-    #[arg(long, visible_alias = "ncmoe")]
+    #[arg(long, alias = "ncmoe")]
     pub n_cpu_moe: Option<u64>,
     /// llama.cpp --cache-type-k (default f16).
-    #[arg(long, value_enum, visible_alias = "ctk")]
+    #[arg(long, value_enum, alias = "ctk")]
     pub cache_type_k: Option<CacheTypeArg>,
     /// llama.cpp --cache-type-v (default f16).
-    #[arg(long, value_enum, visible_alias = "ctv")]
+    #[arg(long, value_enum, alias = "ctv")]
     pub cache_type_v: Option<CacheTypeArg>,
     /// llama.cpp --flash-attn on|off|auto (default auto).
-    #[arg(long, value_enum, visible_alias = "fa")]
+    #[arg(long, value_enum, alias = "fa")]
     pub flash_attn: Option<FlashArg>,
     /// llama.cpp --ubatch-size (default 512).
-    #[arg(long, visible_alias = "ub")]
+    #[arg(long, alias = "ub")]
     pub ubatch_size: Option<u64>,
     /// llama.cpp --tensor-split: each GPU's share, comma-separated (3,1).
-    #[arg(long, visible_alias = "ts", value_delimiter = ',')]
+    #[arg(long, alias = "ts", value_delimiter = ',')]
     pub tensor_split: Vec<f64>,
     /// The checkpoint's files: safetensors (memory-mapped) or a pickle read by torch.load.
     #[arg(long, value_enum)]

@@ -152,6 +152,7 @@ pub const ALLOWED: &[&str] = &[
     "medium",
     "gpt",
     "oss",
+    "torchtune",
     // People cited by name.
     "Tim",
     "Dettmers",
@@ -216,7 +217,15 @@ pub fn stray_english(text: &str, data: &[String]) -> Vec<String> {
     longest_first.sort_by_key(|d| std::cmp::Reverse(d.len()));
     // Commands first: a host name may share a word with one ("docker-4090…", `docker run`).
     for piece in code_pieces() {
-        text = text.replace(piece.as_str(), " ");
+        // A short option (`-fa`) or a plain word (`all`) is also the middle of longer words
+        // (`--prefetch-factor`, `small`): only whole.
+        let short_option = piece.starts_with('-') && !piece.starts_with("--");
+        let word = piece.chars().all(|c| c.is_ascii_alphabetic());
+        text = if short_option || word {
+            replace_whole(&text, &piece)
+        } else {
+            text.replace(piece.as_str(), " ")
+        };
     }
     for d in longest_first {
         text = replace_whole(&text, d);
