@@ -575,7 +575,7 @@ fn the_processes_holding_vram_are_read_and_named() {
                 "4096",
             ])
             .args(["--heads", "32", "--kv-heads", "8", "--weights", "bf16"])
-            .env("LD_LIBRARY_PATH", &dir_of(held))
+            .env("LD_LIBRARY_PATH", dir)
             .env_remove("NVML_STANDIN_SCENARIO")
             .timeout(Duration::from_secs(120)),
     );
@@ -588,9 +588,4 @@ fn the_processes_holding_vram_are_read_and_named() {
         v["profile"]["gpus"][0]["processes"][0]["name"],
         "/usr/bin/python3"
     );
-}
-
-/// The stand-in's folder for `degraded-link` with `extra` (built by [`standin`] already).
-fn dir_of(extra: &str) -> PathBuf {
-    standin("degraded-link", extra).unwrap()
 }
