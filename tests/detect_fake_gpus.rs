@@ -295,4 +295,11 @@ fn a_profile_files_process_lists_are_validated() {
             .as_deref(),
         Some("python\\n6 GiB free")
     );
+
+    // A redacted report doesn't name the user whose home the program runs from.
+    let mut home = p.clone();
+    home.gpus[0].processes.as_mut().unwrap()[0].name = Some("/home/alice/venv/bin/python".into());
+    let redacted = home.redacted();
+    let name = redacted.gpus[0].processes.as_ref().unwrap()[0].name.clone();
+    assert!(!name.as_deref().unwrap().contains("alice"), "{name:?}");
 }
