@@ -162,3 +162,144 @@ fn both_memory_calls_missing_is_unsupported_and_the_v1_call_is_made_only_when_ne
     let r = memory_v2_then_v1(Reading::NotSupported, || Reading::NotSupported);
     assert_eq!(r.status(), FieldStatus::Unsupported);
 }
+
+/// A 24 GiB card on which another user's `python` holds 6 GiB
+/// ([`FakeScenario::HeldByAnotherProcess`]: an RTX 4090, 24,564 MiB as nvidia-smi reports it),
+/// and a transformers plan needing 20 GiB on it: bf16 weights of 10,468,982,784 parameters
+/// (2 bytes each: 19.5 GiB) plus the KV cache of 4,096 tokens at 2 × 32 layers × 8 KV heads ×
+/// 128 × 2 bytes = 131,072 bytes a token (0.5 GiB).
+///
+/// - On the machine itself the plan is judged against what is free: 24,564 − 6,144 = 18,420 MiB,
+///   less than the 20,480 MiB needed: it doesn't fit.
+/// - From the same profile saved to a file, against the card's 24,564 MiB: 20,480 MiB plus the
+///   margin (5 % of 24,564 MiB = 1,228.2 MiB, above the 512 MiB floor) is 21,708.2 MiB ≤
+///   24,564 MiB: it fits.
+#[test]
+fn memory_held_by_another_process_counts_on_the_machine_itself_only() {
+    use ramvram::advisor::inference::{Engine, InferencePlan, WeightFormat};
+    use ramvram::advisor::training::presets::TransformerShape;
+    use ramvram::probe::gpu::fake::{HELD_BYTES, RTX4090_VRAM_BYTES};
+    use ramvram::profile::MachineProfile;
+    const MIB: u64 = 1 << 20;
+
+    let detected = detect_with(&FakeScenario::HeldByAnotherProcess);
+    let g = &detected.gpus[0];
+    assert_eq!(g.vram_total_bytes, Some(24_564 * MIB));
+    assert_eq!(g.vram_used_bytes, Some(6_144 * MIB));
+    // Largest holder first; the one NVML couldn't name kept, name and size unknown.
+    let held = g.processes.as_ref().expect("the list was read");
+    assert_eq!(
+        held.iter()
+            .map(|p| (p.pid, p.name.as_deref(), p.used_bytes))
+            .collect::<Vec<_>>(),
+        vec![(1234, Some("python"), Some(6 << 30)), (4321, None, None)]
+    );
+
+    let shape = TransformerShape {
+        hidden: 4096,
+        layers: 32,
+        heads: Some(32),
+        kv_heads: Some(8),
+        head_dim: Some(128),
+        kv_latent: None,
+    };
+    let plan = InferencePlan::new(
+        Engine::Transformers,
+        10_468_982_784,
+        shape,
+        WeightFormat::Bf16,
+    );
+    let scenario = ramvram::advisor::Scenario {
+        inference: Some(plan),
+        ..ramvram::advisor::Scenario::NONE
+    };
+
+    let live = MachineProfile {
+        live: true,
+        ..detected.clone()
+    };
+    let now = assess(&live, &scenario);
+    let m = now.inference_memory.as_ref().expect("judged");
+    assert_eq!(m.gpu.needed_bytes, 20 << 30);
+    assert_eq!(m.gpu.available_bytes, Some(RTX4090_VRAM_BYTES - HELD_BYTES));
+    assert_eq!(m.gpu.available_bytes, Some(18_420 * MIB));
+    assert_eq!(m.gpu.fits, Some(false));
+    // The terminal, the reports and the window name the holder, in both languages.
+    let en = ramvram::present::inference::gpu_now_lines(Lang::En, &now.profile);
+    assert!(
+        en[0].contains("18.0\u{a0}GiB free of 24.0\u{a0}GiB"),
+        "{en:?}"
+    );
+    assert_eq!(en[1], "6.0\u{a0}GiB held by python (pid 1234)");
+    assert!(en[2].contains("(pid 4321)"), "{en:?}");
+    let zh = ramvram::present::inference::gpu_now_lines(Lang::Zh, &now.profile);
+    assert_eq!(zh[1], "python（pid 1234）占用 6.0\u{a0}GiB");
+    // The JSON says the machine was live and lists the holders.
+    let json = serde_json::to_value(&now).unwrap();
+    assert_eq!(json["profile"]["live"], true);
+    assert_eq!(json["profile"]["gpus"][0]["processes"][0]["name"], "python");
+    assert_eq!(
+        json["profile"]["gpus"][0]["processes"][0]["used_bytes"],
+        6u64 << 30
+    );
+
+    // Saved and read back (as `advise --profile FILE` does): nominal totals, no live lines.
+    let saved = serde_json::to_string(&live).unwrap();
+    assert!(saved.contains("\"live\":true"));
+    let file: MachineProfile = serde_json::from_str(&saved).unwrap();
+    assert!(!file.live, "a file never claims to be the machine itself");
+    assert_eq!(file.gpus[0].processes, detected.gpus[0].processes);
+    let then = assess(&file, &scenario);
+    let m = then.inference_memory.as_ref().expect("judged");
+    assert_eq!(m.gpu.available_bytes, Some(24_564 * MIB));
+    assert_eq!(
+        m.gpu.margin_bytes,
+        (24_564.0 * MIB as f64 * 0.05).round() as u64
+    );
+    assert_eq!(m.gpu.fits, Some(true));
+    assert!(ramvram::present::inference::gpu_now_lines(Lang::En, &then.profile).is_empty());
+}
+
+/// A profile file's process lists are checked like its other fields: at most 64 per GPU, no
+/// size past 8 TiB, names on one line; and a file's `"live": true` is not believed.
+#[test]
+fn a_profile_files_process_lists_are_validated() {
+    use ramvram::profile::{MachineProfile, ProfileError, parse_profile};
+    let mut p = detect_with(&FakeScenario::HeldByAnotherProcess);
+    p.live = true;
+    let path = std::path::Path::new("held.json");
+    let field_of =
+        |p: &MachineProfile| match parse_profile(&serde_json::to_string(p).unwrap(), path) {
+            Err(ProfileError::Invalid { field, .. }) => field,
+            other => panic!("{:?}", other.map(|l| l.profile.gpus[0].processes.clone())),
+        };
+    let loaded = parse_profile(&serde_json::to_string(&p).unwrap(), path).unwrap();
+    assert!(!loaded.profile.live);
+    assert_eq!(loaded.ignored_fields, vec!["live".to_string()]);
+
+    let mut many = p.clone();
+    let one = many.gpus[0].processes.as_ref().unwrap()[0].clone();
+    many.gpus[0].processes = Some(vec![one.clone(); 65]);
+    assert_eq!(field_of(&many), "gpus[0].processes");
+
+    let mut huge = p.clone();
+    huge.gpus[0].processes.as_mut().unwrap()[1].used_bytes = Some((8 << 40) + 1);
+    assert_eq!(field_of(&huge), "gpus[0].processes[1].used_bytes");
+
+    let mut forged = p.clone();
+    forged.gpus[0].processes.as_mut().unwrap()[0].name = Some("python\n6 GiB free".into());
+    let loaded = parse_profile(&serde_json::to_string(&forged).unwrap(), path).unwrap();
+    assert_eq!(
+        loaded.profile.gpus[0].processes.as_ref().unwrap()[0]
+            .name
+            .as_deref(),
+        Some("python\\n6 GiB free")
+    );
+
+    // A redacted report doesn't name the user whose home the program runs from.
+    let mut home = p.clone();
+    home.gpus[0].processes.as_mut().unwrap()[0].name = Some("/home/alice/venv/bin/python".into());
+    let redacted = home.redacted();
+    let name = redacted.gpus[0].processes.as_ref().unwrap()[0].name.clone();
+    assert!(!name.as_deref().unwrap().contains("alice"), "{name:?}");
+}

@@ -516,3 +516,76 @@ fn hostile_answers_become_unknown_with_notes() {
     assert_eq!((link.gen_max, link.width_max), (Some(5), Some(16)));
     assert_eq!((g.vram_total_bytes, g.utilization_percent), (None, None));
 }
+
+/// The processes holding memory, through the library's own calls
+/// (`nvmlDeviceGetComputeRunningProcesses_v3`: the count, then the list;
+/// `nvmlSystemGetProcessName`): a name, one another user's (`NVML_ERROR_NO_PERMISSION`), one
+/// gone (`NOT_FOUND`), a size NVML can't give (`NVML_VALUE_NOT_AVAILABLE`). A list that can't be
+/// read is unknown, never "none"; a count past 1,024 is refused.
+#[test]
+fn the_processes_holding_vram_are_read_and_named() {
+    let sys = fake_sysfs(&[]);
+    let held = "device.0.mem_used = 6442450944\ndevice.0.procs = 3\n\
+                device.0.proc.0.pid = 4321\ndevice.0.proc.0.used = -1\n\
+                device.0.proc.1.pid = 1234\ndevice.0.proc.1.used = 6442450944\n\
+                device.0.proc.2.pid = 999\ndevice.0.proc.2.used = 0\n\
+                process.1234.name = /usr/bin/python3\nprocess.4321.name.rc = 4\n";
+    let Some(dir) = standin("degraded-link", held) else {
+        return;
+    };
+    let g = detect_in_process(&dir, sys.path()).gpus.remove(0);
+    let list = g.processes.expect("read");
+    assert_eq!(
+        list.iter()
+            .map(|p| (p.pid, p.name.as_deref(), p.used_bytes))
+            .collect::<Vec<_>>(),
+        vec![
+            (1234, Some("/usr/bin/python3"), Some(6 << 30)),
+            (999, None, Some(0)),
+            (4321, None, None),
+        ]
+    );
+    // No process: an empty list. The call failing, missing from the scenario or answering a
+    // count of 5,000: unknown.
+    for (extra, expected) in [
+        ("device.0.procs = 0\n", Some(Vec::new())),
+        ("device.0.procs = 2\ndevice.0.procs.rc = 4\n", None),
+        ("", None),
+        ("device.0.procs = 5000\n", None),
+    ] {
+        let dir = standin("degraded-link", extra).unwrap();
+        let g = detect_in_process(&dir, sys.path()).gpus.remove(0);
+        assert_eq!(g.processes, expected, "{extra}");
+    }
+
+    // `advise` on this machine judges the plan against what is free: the H100 PCIe's
+    // 85,520,809,984 bytes less the 6 GiB in use = 79,078,359,040 bytes; and names python.
+    if host_has_nvidia() {
+        return;
+    }
+    let v = json_of(
+        ramvram()
+            .args(["advise", "--json", "--inference", "transformers"])
+            .args([
+                "--params",
+                "10468982784",
+                "--layers",
+                "32",
+                "--hidden-size",
+                "4096",
+            ])
+            .args(["--heads", "32", "--kv-heads", "8", "--weights", "bf16"])
+            .env("LD_LIBRARY_PATH", dir)
+            .env_remove("NVML_STANDIN_SCENARIO")
+            .timeout(Duration::from_secs(120)),
+    );
+    assert_eq!(v["profile"]["live"], true);
+    assert_eq!(
+        v["inference_memory"]["gpu"]["available_bytes"],
+        85_520_809_984u64 - 6_442_450_944
+    );
+    assert_eq!(
+        v["profile"]["gpus"][0]["processes"][0]["name"],
+        "/usr/bin/python3"
+    );
+}

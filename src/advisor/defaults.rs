@@ -84,6 +84,7 @@ mod tests {
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
             status: Default::default(),
+            processes: None,
         }
     }
 

@@ -73,6 +73,7 @@ impl GpuModel {
             uuid: None,
             pcie_rx_bytes_per_s: None,
             status: Default::default(),
+            processes: None,
             pcie_tx_bytes_per_s: None,
         }
     }

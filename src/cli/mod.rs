@@ -261,7 +261,11 @@ fn assessment(
     let (profile, scenario) = (machines.profile.as_deref(), machines.scenario.as_deref());
     let mut machine = match profile {
         Some(path) => load_for_cli(lang, path)?,
-        None => probe::detect(),
+        // This machine, now: its GPUs' free memory and who holds the rest count.
+        None => profile::MachineProfile {
+            live: true,
+            ..probe::detect()
+        },
     };
     if let Some(file) = machines.dmidecode.as_deref() {
         apply_dmidecode(lang, &mut machine, file)?;

@@ -4,6 +4,7 @@
 use crate::advisor::inference::{Engine, InferenceError, InferenceMemory, WeightFormat};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
+use crate::profile::MachineProfile;
 
 /// An inference input that can't be right.
 pub fn error(lang: Lang, e: InferenceError) -> &'static str {
@@ -188,4 +189,65 @@ pub fn phase_table(lang: Lang, m: &InferenceMemory) -> ([String; 3], Vec<[String
         at(m.gpu_peak_bytes_per_gpu, false),
     ]);
     (header, rows)
+}
+
+/// Processes named per GPU before the rest are counted ("and 3 more processes").
+const HOLDERS_SHOWN: usize = 5;
+
+/// The GPUs as they are now, on the machine ramvram runs on ([`MachineProfile::live`]): for each
+/// discrete GPU whose use NVML read, its free memory (total − used; the figure the inference
+/// check was judged against, [`crate::advisor::inference::serve_against`]) and the processes
+/// holding memory on it, largest first ("6.0 GiB held by python (pid 1234)"), or that they
+/// could not be listed. Empty for a profile file or a catalogue machine.
+pub fn gpu_now_lines(lang: Lang, profile: &MachineProfile) -> Vec<String> {
+    if !profile.live {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for g in profile.gpus.iter().filter(|g| !g.unified_memory) {
+        let (Some(total), Some(used)) = (g.vram_total_bytes, g.vram_used_bytes) else {
+            continue;
+        };
+        let gpu = g.index.to_string();
+        lines.push(trf(
+            lang,
+            Msg::GpuHeldFree,
+            &[
+                ("gpu", &gpu),
+                ("free", &format::gib(total.saturating_sub(used))),
+                ("total", &format::gib(total)),
+            ],
+        ));
+        let Some(list) = &g.processes else {
+            lines.push(trf(lang, Msg::GpuHeldUnknown, &[("gpu", &gpu)]));
+            continue;
+        };
+        if list.is_empty() {
+            lines.push(trf(lang, Msg::GpuHeldNone, &[("gpu", &gpu)]));
+        }
+        for p in list.iter().take(HOLDERS_SHOWN) {
+            let name = p
+                .name
+                .clone()
+                .unwrap_or_else(|| tr(lang, Msg::GpuHeldUnnamed).to_string());
+            let pid = p.pid.to_string();
+            lines.push(match p.used_bytes {
+                Some(b) => trf(
+                    lang,
+                    Msg::GpuHeldBy,
+                    &[("bytes", &format::gib(b)), ("name", &name), ("pid", &pid)],
+                ),
+                None => trf(
+                    lang,
+                    Msg::GpuHeldByUnknownSize,
+                    &[("name", &name), ("pid", &pid)],
+                ),
+            });
+        }
+        if list.len() > HOLDERS_SHOWN {
+            let count = (list.len() - HOLDERS_SHOWN).to_string();
+            lines.push(trf(lang, Msg::GpuHeldMore, &[("count", &count)]));
+        }
+    }
+    lines
 }

@@ -329,6 +329,13 @@ fn validate(p: &MachineProfile) -> Result<(), (String, Problem)> {
             g.vram_total_bytes,
             MAX_VRAM_BYTES,
         )?;
+        for (j, proc) in g.processes.iter().flatten().enumerate() {
+            at_most(
+                &format!("gpus[{i}].processes[{j}].used_bytes"),
+                proc.used_bytes,
+                MAX_VRAM_BYTES,
+            )?;
+        }
         range(
             &format!("gpus[{i}].utilization_percent"),
             g.utilization_percent,

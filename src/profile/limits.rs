@@ -70,6 +70,12 @@ fn list(field: &str, len: usize, max: usize) -> Result<(), Bad> {
 /// The field and the [`Problem`].
 pub fn check(p: &mut MachineProfile) -> Result<(), Bad> {
     list("gpus", p.gpus.len(), MAX_GPUS)?;
+    for (i, g) in p.gpus.iter().enumerate() {
+        if let Some(list_of) = &g.processes {
+            let field = format!("gpus[{i}].processes");
+            list(&field, list_of.len(), super::MAX_GPU_PROCESSES)?;
+        }
+    }
     list("memory.dimms", p.memory.dimms.len(), MAX_DIMMS)?;
     list("disks", p.disks.len(), MAX_LIST)?;
     list("notes", p.notes.len(), MAX_LIST)?;

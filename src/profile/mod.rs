@@ -5,6 +5,7 @@
 
 mod channels;
 pub mod dir;
+mod gpu_process;
 mod gpu_status;
 mod io;
 pub mod json;
@@ -23,6 +24,7 @@ mod validate_pools;
 mod windows;
 
 pub use channels::{ChannelLayout, infer_channels};
+pub use gpu_process::{GpuProcess, MAX_GPU_PROCESSES};
 pub use gpu_status::{FieldStatus, GpuStatus};
 pub use io::{
     LoadedProfile, ParseProblem, ProfileError, load_profile, parse_document, parse_profile,
@@ -83,6 +85,13 @@ pub struct MachineProfile {
     /// A Mac's own figures (`sysctl`); only in profiles detected on macOS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub macos: Option<MacOs>,
+    /// True only for the machine ramvram is running on, detected just now (`advise` without
+    /// `--profile`): then a GPU's memory in use and the processes holding it are today's, and an
+    /// inference plan is judged against the free memory. Written to JSON when true (an
+    /// assessment says so) but never read from a file: a saved profile is a record, judged by
+    /// its nominal totals.
+    #[serde(skip_deserializing, skip_serializing_if = "std::ops::Not::not")]
+    pub live: bool,
 }
 
 /// Host identity; every field may be unknown.
@@ -275,6 +284,11 @@ pub struct Gpu {
     /// left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "GpuStatus::is_empty")]
     pub status: GpuStatus,
+    /// Processes holding memory on this GPU at detection time (NVML's compute processes, at
+    /// most [`MAX_GPU_PROCESSES`]): `Some(vec![])` when the driver listed none, `None` when
+    /// the list could not be read (never taken as "none"). Left out of the JSON when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<Vec<GpuProcess>>,
 }
 
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
@@ -391,6 +405,7 @@ impl MachineProfile {
             measurements: Measurements::default(),
             windows: None,
             macos: None,
+            live: false,
         }
     }
 }

@@ -70,6 +70,9 @@ pub fn for_each_string(
             at("status.utilization.error")
         });
         status(f, &mut g.status.uuid, &|| at("status.uuid.error"));
+        for (j, proc) in g.processes.iter_mut().flatten().enumerate() {
+            opt(f, &mut proc.name, &|| at(&format!("processes[{j}].name")));
+        }
     }
     for (i, d) in p.disks.iter_mut().enumerate() {
         let at = |field: &str| format!("disks[{i}].{field}");

@@ -44,6 +44,7 @@ pub fn profile() -> MachineProfile {
         pcie_tx_bytes_per_s: None,
         pcie_rx_bytes_per_s: None,
         status: Default::default(),
+        processes: None,
     }];
     p
 }

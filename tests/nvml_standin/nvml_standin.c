@@ -17,7 +17,11 @@
  *
  * KEYs: name, uuid, bus_id, index, mem_total, mem_used, mem_free, mem_reserved (v2), mem_v2
  * and mem_v1 (return codes only), gen_current, gen_max, gen_gpu_max, width_current,
- * width_max, util_gpu, util_mem, power_mw, tx_kb, rx_kb, mig_current, mig_pending.
+ * width_max, util_gpu, util_mem, power_mw, tx_kb, rx_kb, mig_current, mig_pending;
+ * procs (the compute processes' count), proc.K.pid and proc.K.used (bytes; -1 for
+ * NVML_VALUE_NOT_AVAILABLE).
+ *   process.PID.name = TEXT   nvmlSystemGetProcessName (process.PID.name.rc for its code;
+ *                             no entry: NOT_FOUND)
  *
  * The scenario file is $NVML_STANDIN_SCENARIO, else the path compiled in as SCENARIO_PATH.
  */
@@ -38,7 +42,7 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 
 enum {
     OK = 0, UNINITIALIZED = 1, INVALID_ARGUMENT = 2, NOT_SUPPORTED = 3, NOT_FOUND = 6,
-    GPU_IS_LOST = 15
+    INSUFFICIENT_SIZE = 7, GPU_IS_LOST = 15
 };
 
 /* nvml.h's structures, with its layouts. */
@@ -48,6 +52,11 @@ typedef struct {
     unsigned long long total, reserved, free, used;
 } nvmlMemory_v2_t;
 typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_t;
 typedef struct {
     char busIdLegacy[16];
     unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
@@ -342,4 +351,45 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t d, unsigned int *current,
     nvmlReturn_t rc = uint_query(d, "mig_current", current);
     if (rc == OK && pending) *pending = (unsigned int)dev_number(d->n, "mig_pending");
     return rc;
+}
+
+/* The count first (a buffer too small, or none: INSUFFICIENT_SIZE with the count), then the
+ * list, as nvml.h documents nvmlDeviceGetComputeRunningProcesses_v3. */
+EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned int *count,
+                                                            nvmlProcessInfo_t *infos) {
+    nvmlReturn_t rc = dev_rc(d, "procs");
+    if (rc != OK) return rc;
+    if (!count) return INVALID_ARGUMENT;
+    unsigned int n = (unsigned int)dev_number(d->n, "procs");
+    if (n == 0) {
+        *count = 0;
+        return OK;
+    }
+    if (!infos || *count < n) {
+        *count = n;
+        return INSUFFICIENT_SIZE;
+    }
+    for (unsigned int i = 0; i < n; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "proc.%u.pid", i);
+        infos[i].pid = (unsigned int)dev_number(d->n, k);
+        snprintf(k, sizeof k, "proc.%u.used", i);
+        infos[i].usedGpuMemory = (unsigned long long)dev_number(d->n, k);
+        infos[i].gpuInstanceId = 0xFFFFFFFFu;
+        infos[i].computeInstanceId = 0xFFFFFFFFu;
+    }
+    *count = n;
+    return OK;
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name, unsigned int length) {
+    if (!initialised) return UNINITIALIZED;
+    if (get("all.rc")) return (nvmlReturn_t)number("all.rc", 0);
+    char k[64];
+    snprintf(k, sizeof k, "process.%u.name.rc", pid);
+    if (get(k)) return (nvmlReturn_t)number(k, 0);
+    snprintf(k, sizeof k, "process.%u.name", pid);
+    if (!get(k)) return NOT_FOUND;
+    put_string(name, length, get(k));
+    return OK;
 }

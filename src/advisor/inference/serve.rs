@@ -38,9 +38,29 @@ pub fn serve_against(
 /// The GPU memory a plan is judged against: the smallest discrete GPU, or on Apple Silicon the
 /// GPU's share of the unified memory (Metal's working-set limit, [`crate::advisor::unified`],
 /// the figure llama.cpp checks its Metal buffers against).
+///
+/// On the machine itself ([`MachineProfile::live`]) a discrete GPU counts only its free memory,
+/// total − used (NVML's `nvmlDeviceGetMemoryInfo`, what other processes hold included): the
+/// figure llama.cpp's `--fit` (`llama_params_fit` in `src/llama.cpp`, from each device's free
+/// bytes, `llama_get_device_memory_data`) and Ollama's scheduler (`server/sched.go`, the GPUs'
+/// `FreeMemory`) place a model against. A GPU whose
+/// use wasn't read counts its total. A profile file or a catalogue machine (procurement) keeps
+/// the nominal totals.
 fn gpu_total(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Option<u64> {
     let cap = crate::advisor::training::capacity(profile, ram, vram);
-    cap.gpu.or(cap.gpu_working_set)
+    let free = profile
+        .gpus
+        .iter()
+        .filter(|g| !g.unified_memory)
+        .filter_map(|g| {
+            let total = g.vram_total_bytes?;
+            Some(total.saturating_sub(g.vram_used_bytes.unwrap_or(0)))
+        })
+        .min();
+    match cap.gpu {
+        Some(_) if profile.live => free,
+        _ => cap.gpu.or(cap.gpu_working_set),
+    }
 }
 
 /// Judges `p` on the machine, as [`serve_against`] does, without asking for advice: what a

@@ -241,6 +241,7 @@ pub fn build_profiles(
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
             status: GpuStatus::default(),
+            processes: None,
         });
     }
     nodes

@@ -225,6 +225,10 @@ pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
         ],
         widths: vec![2.5, 1.5, 1.5, 1.5],
     });
+    let now = iw::gpu_now_lines(lang, &a.profile);
+    if !now.is_empty() {
+        b.push(Block::Bullets(now));
+    }
     let (header, rows) = iw::phase_table(lang, m);
     b.push(Block::Table {
         header: header.to_vec(),

@@ -23,6 +23,7 @@ pub fn apple_gpu(name: Option<String>) -> Gpu {
         pcie_tx_bytes_per_s: None,
         pcie_rx_bytes_per_s: None,
         status: Default::default(),
+        processes: None,
     }
 }
 

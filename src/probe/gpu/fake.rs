@@ -1,7 +1,9 @@
 //! Fake NVIDIA GPUs for tests: named scenarios fed through the real conversion
 //! ([`super::nvidia::nvidia_gpus`]), the way gpustat fakes NVML.
 
-use super::nvidia::{NvidiaReading, NvmlState, Reading, memory_v2_then_v1, nvidia_gpus};
+use super::nvidia::{
+    NvidiaReading, NvmlState, ProcessReading, Reading, memory_v2_then_v1, nvidia_gpus,
+};
 use super::{GpuProbe, GpuSource};
 use crate::profile::PcieLink;
 
@@ -24,7 +26,14 @@ pub enum FakeScenario {
     /// An R470 driver on two RTX A6000s: no `nvmlDeviceGetMemoryInfo_v2`, so memory comes from
     /// the original call; the second GPU is asleep (runtime power management) and not opened.
     OldDriverV1Only,
+    /// One RTX 4090 (24564 MiB) on which another user's `python` (pid 1234) holds 6 GiB and a
+    /// second process, whose name NVML can't give (pid 4321), holds nothing it will say: the
+    /// card as Ollama and llama.cpp find it, 18420 MiB free.
+    HeldByAnotherProcess,
 }
+
+/// What [`FakeScenario::HeldByAnotherProcess`]'s `python` holds: 6 GiB.
+pub const HELD_BYTES: u64 = 6 << 30;
 
 /// RTX A6000: 49140 MiB (nvidia-smi).
 pub const A6000_VRAM_BYTES: u64 = 49_140 * 1024 * 1024;
@@ -57,6 +66,7 @@ impl FakeScenario {
             // 12,000,000 KB/s to the GPU (12 GB/s), 1,500,000 KB/s back: a busy data loader.
             pcie_throughput_kb_per_s: (Some(1_500_000), Some(12_000_000)),
             mig_enabled: Some(false),
+            processes: Reading::Value(Vec::new()),
         };
         match self {
             FakeScenario::EightH100 => NvmlState::Ready {
@@ -93,6 +103,7 @@ impl FakeScenario {
                     uuid: Reading::NotSupported,
                     pcie_throughput_kb_per_s: (None, None),
                     mig_enabled: None,
+                    processes: Reading::NotSupported,
                 })],
                 suspended: Vec::new(),
             },
@@ -109,6 +120,7 @@ impl FakeScenario {
                     uuid: Reading::Value("GPU-4a3b2c1d-0000-0000-0000-000000000000".into()),
                     pcie_throughput_kb_per_s: (None, None),
                     mig_enabled: None,
+                    processes: Reading::NotSupported,
                 })],
                 suspended: Vec::new(),
             },
@@ -124,6 +136,20 @@ impl FakeScenario {
                         ..device("NVIDIA RTX A6000", 0, 0, gen4, 0)
                     })],
                     suspended: vec!["0000:65:00.0".into()],
+                }
+            }
+            FakeScenario::HeldByAnotherProcess => {
+                let gen4 = PcieLink { gen_current: Some(4), gen_max: Some(4), gen_gpu_max: Some(4), width_current: Some(16), width_max: Some(16) };
+                NvmlState::Ready {
+                    driver: Some("550.54.15".into()),
+                    devices: vec![Ok(NvidiaReading {
+                        processes: Reading::Value(vec![
+                            ProcessReading { pid: 4321, name: Reading::Failed("Insufficient Permissions".into()), used_bytes: None },
+                            ProcessReading { pid: 1234, name: Reading::Value("python".into()), used_bytes: Some(HELD_BYTES) },
+                        ]),
+                        ..device("NVIDIA GeForce RTX 4090", RTX4090_VRAM_BYTES, HELD_BYTES, gen4, 0)
+                    })],
+                    suspended: Vec::new(),
                 }
             }
         }

@@ -145,6 +145,58 @@ pub struct NvidiaReading {
     /// `nvmlDeviceGetMigMode`'s current mode: `Some(true)` when the GPU is split into MIG
     /// instances (A100, H100 and later); `None` where unsupported or unread.
     pub mig_enabled: Option<bool>,
+    /// `nvmlDeviceGetComputeRunningProcesses_v3`, each with its name: the processes holding
+    /// memory on the device.
+    pub processes: Reading<Vec<ProcessReading>>,
+}
+
+/// One compute process as NVML lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProcessReading {
+    /// `nvmlProcessInfo_t.pid`.
+    pub pid: u32,
+    /// `nvmlSystemGetProcessName(pid)`: untrusted text.
+    pub name: Reading<String>,
+    /// `nvmlProcessInfo_t.usedGpuMemory`, bytes; `None` for `NVML_VALUE_NOT_AVAILABLE`.
+    pub used_bytes: Option<u64>,
+}
+
+/// Longest process name kept, bytes: 256. Assumption: Linux caps `comm` at 15 bytes and NVML
+/// returns a path at most as long as the caller's buffer (nvidia-smi asks for 64 bytes); the
+/// rest is cut at a character boundary.
+pub const MAX_PROCESS_NAME_BYTES: usize = 256;
+
+/// The processes of one GPU as the profile keeps them: names on one line
+/// ([`crate::sanitize::one_line`]) and at most [`MAX_PROCESS_NAME_BYTES`] long, a size above the
+/// GPU's total (or [`MAX_VRAM_BYTES`]) unknown, the largest holders first and at most
+/// [`crate::profile::MAX_GPU_PROCESSES`] of them. A list NVML couldn't give is `None`.
+pub fn gpu_processes(
+    reading: Reading<Vec<ProcessReading>>,
+    total: Option<u64>,
+) -> Option<Vec<crate::profile::GpuProcess>> {
+    let limit = total.unwrap_or(MAX_VRAM_BYTES).min(MAX_VRAM_BYTES);
+    let mut list: Vec<_> = reading
+        .ok()?
+        .into_iter()
+        .map(|p| crate::profile::GpuProcess {
+            pid: p.pid,
+            name: p.name.ok().map(|n| {
+                let mut n = crate::sanitize::one_line(&n).into_owned();
+                if n.len() > MAX_PROCESS_NAME_BYTES {
+                    let mut end = MAX_PROCESS_NAME_BYTES;
+                    while !n.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    n.truncate(end);
+                }
+                n
+            }),
+            used_bytes: p.used_bytes.filter(|b| *b <= limit),
+        })
+        .collect();
+    list.sort_by(|a, b| b.used_bytes.cmp(&a.used_bytes).then(a.pid.cmp(&b.pid)));
+    list.truncate(crate::profile::MAX_GPU_PROCESSES);
+    Some(list)
 }
 
 /// NVML's "KB/s" read as 1000 bytes per KB. Assumption: NVML documents the unit only as
@@ -284,6 +336,7 @@ pub fn nvidia_gpus(state: NvmlState) -> GpuProbe {
             uuid: r.uuid.ok(),
             pcie_tx_bytes_per_s: r.pcie_throughput_kb_per_s.0.map(|k| f64::from(k) * NVML_KB),
             pcie_rx_bytes_per_s: r.pcie_throughput_kb_per_s.1.map(|k| f64::from(k) * NVML_KB),
+            processes: gpu_processes(r.processes, vram_total),
         });
     }
     for bus_id in suspended {
@@ -308,6 +361,70 @@ mod tests {
         assert!(matches!(nvml_text(&[b'A'; 96]), Reading::Failed(e) if e.contains("96 bytes")));
         assert!(matches!(nvml_text(b"\xff\xfeA\0"), Reading::Failed(e) if e.contains("UTF-8")));
         assert!(matches!(nvml_text(b"\0"), Reading::Failed(_)));
+    }
+
+    #[test]
+    fn process_lists_are_cleaned_capped_and_unknown_when_unread() {
+        // A name that would start a new line of output and reverse the text after it, and one
+        // 300 bytes long of two-byte characters.
+        let hostile = "evil\nGPU 1: 0 GiB held\u{202e}";
+        let long = "é".repeat(150);
+        let mut list = vec![
+            ProcessReading {
+                pid: 7,
+                name: Reading::Value(hostile.into()),
+                used_bytes: Some(1 << 30),
+            },
+            ProcessReading {
+                pid: 8,
+                name: Reading::Value(long),
+                // Past the card's 24 GiB: a garbage size is unknown.
+                used_bytes: Some(25 << 30),
+            },
+        ];
+        // 100 processes of 1 MiB each: only the 64 largest holders are kept.
+        list.extend((100..200).map(|pid| ProcessReading {
+            pid,
+            name: Reading::Missing,
+            used_bytes: Some(1 << 20),
+        }));
+        let kept = gpu_processes(Reading::Value(list), Some(24 << 30)).unwrap();
+        assert_eq!(kept.len(), 64);
+        assert_eq!(kept[0].pid, 7);
+        assert_eq!(
+            kept[0].name.as_deref(),
+            Some("evil\\nGPU 1: 0 GiB held\\u{202e}")
+        );
+        assert_eq!(kept[1].pid, 100, "1 MiB holders next, by pid");
+        let long = kept.iter().find(|p| p.pid == 8);
+        assert!(
+            long.is_none(),
+            "an unsized holder sorts last and is cut with the rest"
+        );
+        let two = gpu_processes(
+            Reading::Value(vec![ProcessReading {
+                pid: 8,
+                name: Reading::Value("é".repeat(150)),
+                used_bytes: Some(25 << 30),
+            }]),
+            Some(24 << 30),
+        )
+        .unwrap();
+        // 256 bytes is 128 two-byte characters.
+        assert_eq!(two[0].name.as_deref().map(str::len), Some(256));
+        assert_eq!(two[0].used_bytes, None);
+        // A list NVML couldn't give is unknown, never "no process".
+        for r in [
+            Reading::NotSupported,
+            Reading::Missing,
+            Reading::Failed("Insufficient Permissions".into()),
+        ] {
+            assert_eq!(gpu_processes(r, Some(24 << 30)), None);
+        }
+        assert_eq!(
+            gpu_processes(Reading::Value(Vec::new()), None),
+            Some(Vec::new())
+        );
     }
 
     #[test]

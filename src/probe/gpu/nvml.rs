@@ -12,8 +12,8 @@ use nvml_wrapper::enum_wrappers::device::PcieUtilCounter;
 use nvml_wrapper::error::NvmlError;
 
 use super::nvidia::{
-    MAX_NVML_DEVICES, NvidiaReading, NvmlState, Reading, combined_status, memory_v2_then_v1,
-    nvidia_gpus, nvml_text,
+    MAX_NVML_DEVICES, NvidiaReading, NvmlState, ProcessReading, Reading, combined_status,
+    memory_v2_then_v1, nvidia_gpus, nvml_text,
 };
 use super::{GpuProbe, GpuSource};
 use crate::profile::PcieLink;
@@ -193,7 +193,55 @@ fn read_device(nvml: &Nvml, d: &nvml_wrapper::Device<'_>, bus_id: Option<String>
         ),
         // NVML_DEVICE_MIG_ENABLE is 1 (nvml.h).
         mig_enabled: d.mig_mode().ok().map(|m| m.current == 1),
+        processes: compute_processes(nvml, d),
     }
+}
+
+/// Most compute processes read from one device before the list is cut to the profile's cap:
+/// 1,024. A larger count is garbage and fails the reading. Assumption, with a wide margin.
+const MAX_LISTED_PROCESSES: u32 = 1024;
+
+/// `nvmlDeviceGetComputeRunningProcesses_v3` (the count first, then the list; nvml-wrapper's
+/// `running_compute_processes`), each process named through `nvmlSystemGetProcessName`. What
+/// `nvidia-smi --query-compute-apps=pid,process_name,used_memory` prints.
+fn compute_processes(nvml: &Nvml, d: &nvml_wrapper::Device<'_>) -> Reading<Vec<ProcessReading>> {
+    match reading(d.running_compute_processes_count()) {
+        Reading::Value(0) => return Reading::Value(Vec::new()),
+        Reading::Value(n) if n > MAX_LISTED_PROCESSES => {
+            return Reading::Failed(format!("{n} compute processes is not plausible"));
+        }
+        Reading::Value(_) => {}
+        other => return other.map(|_| Vec::new()),
+    }
+    reading(d.running_compute_processes()).map(|list| {
+        list.into_iter()
+            .take(MAX_LISTED_PROCESSES as usize)
+            .map(|p| ProcessReading {
+                pid: p.pid,
+                name: process_name(nvml, p.pid),
+                used_bytes: match p.used_gpu_memory {
+                    nvml_wrapper::enums::device::UsedGpuMemory::Used(b) => Some(b),
+                    nvml_wrapper::enums::device::UsedGpuMemory::Unavailable => None,
+                },
+            })
+            .collect()
+    })
+}
+
+/// The buffer given to `nvmlSystemGetProcessName`: 256 bytes. Assumption: NVML cuts the name
+/// to the buffer; [`super::nvidia::MAX_PROCESS_NAME_BYTES`] is kept.
+const PROCESS_NAME_BUFFER: u32 = 256;
+
+/// `nvmlSystemGetProcessName` through [`string_call`] (nvml-wrapper's `sys_process_name` scans
+/// past the buffer when the terminator is missing).
+fn process_name(nvml: &Nvml, pid: u32) -> Reading<String> {
+    let Ok(sym) = nvml.lib().nvmlSystemGetProcessName.as_ref() else {
+        return Reading::Missing;
+    };
+    // SAFETY: the buffer has `length + 1` bytes and NVML is told `length`.
+    string_call(PROCESS_NAME_BUFFER, |buf, len| unsafe {
+        sym(pid, buf, len)
+    })
 }
 
 /// `NVML_DEVICE_NAME_V2_BUFFER_SIZE`, `NVML_DEVICE_UUID_V2_BUFFER_SIZE` and

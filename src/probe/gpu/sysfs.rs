@@ -130,6 +130,7 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
             status: Default::default(),
+            processes: None,
         });
     }
     gpus
