@@ -102,6 +102,7 @@ pub fn tegra_gpu(compatible: &[u8], model: &[u8]) -> Option<Gpu> {
         pcie_tx_bytes_per_s: None,
         pcie_rx_bytes_per_s: None,
         status: Default::default(),
+        processes: None,
     })
 }
 
