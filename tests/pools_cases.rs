@@ -317,3 +317,37 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
     let after = applied(&p, &args, first);
     assert!(all_pools_fit(&after));
 }
+
+/// A 32 GB Mac serving Llama 2 70B in Q4_K_M with 36 of its 80 layers on the GPU: the GPU side
+/// (36/80 of 68,976,648,192 × 4.85 / 8 bytes, its share of the KV cache, 512 MiB of compute
+/// buffers: about 18.6 GiB) fits Metal's 21.3 GiB share, and the host side (the other 44
+/// layers, their KV cache, 2.5 GiB of runtime: about 24.6 GiB) fits the 32 GiB on its own; the
+/// two together don't. Each side's own check says "fits"; the one pool says no.
+#[test]
+fn a_mac_plan_does_not_fit_twice() {
+    let p = profile("macbook-pro-m4max-128g", "mac32", |v| {
+        v["memory"]["total_bytes"] = json!(32 * GIB);
+    });
+    let args = [
+        "--preset",
+        "llama2-70b",
+        "--inference",
+        "llama-cpp",
+        "--weights",
+        "q4_k_m",
+        "--n-gpu-layers",
+        "36",
+    ];
+    let v = advise(&p, &args);
+    let m = &v["inference_memory"];
+    assert_eq!(m["gpu"]["fits"], true, "the GPU side alone fits");
+    assert_eq!(m["cpu"]["fits"], true, "the host side alone fits");
+    let weights = 68_976_648_192f64 * 4.85 / 8.0;
+    let both = weights + 2.5 * GIB as f64 + 512.0 * MIB as f64;
+    assert!(both > 32.0 * GIB as f64);
+    let unified = pool(&v, "unified");
+    let physical = limit(unified, "physical");
+    assert!(physical["check"]["needed_bytes"].as_f64().unwrap() >= both);
+    assert_eq!(physical["check"]["fits"], false);
+    assert_eq!(m["fits"], false);
+}

@@ -161,6 +161,26 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
             r.result = o;
         }
     }
+    // The plans' own levers judge each side alone; the pools judge every consumer together. A
+    // plan change its planner calls fitting is re-assessed with its settings, and a pool of
+    // its subject that still overflows takes the "fits" back.
+    if a.pools.iter().any(|p| p.fits.is_some()) {
+        for r in &mut a.recommendations {
+            if r.result.fits != Some(true) || r.changes_only_the_machine() {
+                continue;
+            }
+            let Some(changed_scenario) = with_settings(scenario, &r.settings) else {
+                continue;
+            };
+            let machine = r
+                .machine_change
+                .map_or_else(|| a.profile.clone(), |c| whatif::apply(&a.profile, &c));
+            let changed = assess_once(&machine, &changed_scenario);
+            if pools::subject_fits(&changed.pools, r.subject) == Some(false) {
+                r.result.fits = Some(false);
+            }
+        }
+    }
     // Each change priced in speed and written in the user's tools, then ranked by the rule
     // (`recommend::rank`), which reads the price.
     let now = speed::AsItStands {
@@ -178,6 +198,32 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
     a.procurement.cheaper_fixes =
         buying::procurement::cheaper_fixes(&a.procurement.work, &a.recommendations);
     a
+}
+
+/// `scenario` with a recommendation's plan settings applied (its machine's are applied to the
+/// profile); `None` when one can't be set on the plan it belongs to.
+fn with_settings(scenario: &Scenario, settings: &[knobs::Setting]) -> Option<Scenario> {
+    use knobs::Plan;
+    let mut s = scenario.clone();
+    for st in settings {
+        let set = match knobs::knob(st.knob).plan {
+            Plan::Machine => true,
+            Plan::Workload => workload::knob_values::set(s.workload.as_mut()?, st.knob, st.value),
+            Plan::Training => training::knob_values::set(s.training.as_mut()?, st.knob, st.value),
+            Plan::Inference => {
+                inference::knob_values::set(s.inference.as_mut()?, st.knob, st.value)
+            }
+            Plan::Model => match (s.training.as_mut(), s.inference.as_mut()) {
+                (Some(t), _) => training::knob_values::set(t, st.knob, st.value),
+                (None, Some(i)) => inference::knob_values::set(i, st.knob, st.value),
+                (None, None) => false,
+            },
+        };
+        if !set {
+            return None;
+        }
+    }
+    Some(s)
 }
 
 /// What `a` says about `subject`, as a recommendation's result: every limit of that plan with
