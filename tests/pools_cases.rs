@@ -268,9 +268,11 @@ fn windows_commit_limit_grows_the_page_file() {
 }
 
 /// A Jetson Orin Nano 8 GB (7.27 GiB `MemTotal`, one pool for the CPU and the GPU) training a
-/// detector with 4 DataLoader workers at batch size 16: the training process (the OS 2 GiB and
-/// one 3 GiB process), its GPU side and the loader's buffers together overflow the pool, which
-/// the verdict names; the first item is fewer workers, and after it the pool fits.
+/// detector with 4 DataLoader workers at batch size 16: the training process (the OS and one
+/// process as `advisor::overhead` sizes them for this board), its GPU side and the loader's
+/// buffers together overflow the pool, which the verdict names; the first item is a DataLoader
+/// change (fewer batches in flight: a lower `prefetch_factor` or fewer workers) or a swap file,
+/// never memory modules, and after it the pool fits.
 #[test]
 fn jetson_pool_overflows_and_fewer_workers_fix_it() {
     let p = profile("macbook-pro-m4max-128g", "jetson", |v| {
@@ -313,7 +315,19 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
     assert_eq!(f["values"]["pool"]["value"], "unified");
     assert_eq!(v["training_memory"]["fits"], false);
     let first = &v["recommendations"][0];
-    assert_eq!(first["id"], "reduce-num-workers");
+    let loader_or_swap = ["reduce-prefetch-factor", "reduce-num-workers", "add-swap"];
+    assert!(
+        loader_or_swap.contains(&first["id"].as_str().unwrap()),
+        "{}",
+        first["id"]
+    );
+    let ids: Vec<&str> = v["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(!ids.contains(&"add-ram"), "{ids:?}");
     let after = applied(&p, &args, first);
     assert!(all_pools_fit(&after));
 }
