@@ -237,4 +237,27 @@ mod tests {
         let f = fit(&m, &s, Some(4096), 1, 8 * GIB, true);
         assert_eq!((f.gpu_layers, f.n_cpu_moe, f.fits), (33, 11, true));
     }
+
+    #[test]
+    fn context_is_interpolated_as_llama_cpp_does_not_searched() {
+        // Without flash attention the compute buffer is the larger of the logits (vocabulary
+        // 524,288 × 512 × 4 B = 1 GiB) and the scores ((31 heads + the mask) × n_kv × 512 × 4 B
+        // = n_kv × 64 KiB, 1 GiB at 16,384 cells): not linear in the context.
+        let mut m = model(false);
+        m.heads = 31;
+        m.vocab = 524_288;
+        let s = KvSettings::new(0);
+        // Weights on the GPU 8,192 + 500 = 8,692 MiB, cache 128 KiB a token. At 32,768 tokens
+        // 8,692 + 4,096 + 2,048 = 14,836 MiB; at 4,096 tokens 8,692 + 512 + 1,024 = 10,228 MiB.
+        // A 13 GiB GPU, 12,288 MiB budget: 4,096 + 28,672 × (12,288 − 10,228) / (14,836 −
+        // 10,228) = 16,913.8, aligned down to 16,896 (common/fit.cpp's interpolation), every
+        // layer there. The largest context that fits would be (12,288 − 8,692) MiB / 192 KiB =
+        // 19,178 → 18,944; llama.cpp doesn't search for it.
+        let f = fit(&m, &s, None, 1, 13 * GIB, false);
+        assert_eq!((f.context, f.gpu_layers, f.fits), (16_896, 33, true));
+        // A trained context at or below 4,096 is kept (n_ctx_max <= n_ctx_min: "no change").
+        m.trained_context = 2048;
+        let f = fit(&m, &s, None, 1, 16 * GIB, false);
+        assert_eq!(f.context, 2048);
+    }
 }
