@@ -3,9 +3,11 @@
 //! 1024 MiB left free (`common_params::fit_params_target`):
 //!
 //! 1. The context: unset, it starts from the trained context (`n_ctx_train`); when the model
-//!    doesn't fit it shrinks towards `fit_params_min_ctx` (4096) by the share of the deficit
-//!    the cache covers (step 2; memory is linear in the context, so this is the largest context
-//!    that fits, 256-aligned), never below it.
+//!    doesn't fit it shrinks towards `fit_params_min_ctx` (4096) by linear interpolation between
+//!    the needs at the trained and at the minimum context (step 2), aligned down to 256, never
+//!    below the minimum. Memory isn't quite linear in the context (sliding-window caches stop
+//!    growing at the window, the compute buffer grows in steps), so this can be a few hundred
+//!    tokens off the largest context that fits — as llama.cpp's own is.
 //! 2. The layers, filled back to front (step 3): the largest `-ngl` that fits, the output layer
 //!    first. For a mixture-of-experts model every layer goes to the GPUs with its experts in host
 //!    memory, then the experts of the last layers move to the GPUs while they fit (step 4):
@@ -87,18 +89,33 @@ pub fn fit(
     };
     let all = Placement::default();
     let need = |ctx: u64, p: &Placement| gpu_need(m, &with(ctx), p, gpus, flash);
-    // 1. The context.
+    // 1. The context: from the trained one (`n_ctx_max`), linearly interpolated down towards
+    // `fit_params_min_ctx` by where the target falls between the needs at the two ends, aligned
+    // down to 256 (common/fit.cpp, `common_params_fit_impl`, "linear interpolation between minimum
+    // and maximum context size"). A trained context at or below the minimum is kept.
+    let mut shrunk = false;
     let ctx = match context {
         Some(c) => c,
         None => {
-            let top = m.trained_context.max(FIT_MIN_CONTEXT);
-            if need(top, &all) <= budget {
+            let top = if m.trained_context > 0 {
+                m.trained_context
+            } else {
+                FIT_MIN_CONTEXT
+            };
+            let at_top = need(top, &all);
+            if at_top <= budget || top <= FIT_MIN_CONTEXT {
                 top
             } else {
-                largest(FIT_MIN_CONTEXT / 256, top / 256, |n| {
-                    need(n * 256, &all) <= budget
-                })
-                .map_or(FIT_MIN_CONTEXT, |n| n * 256)
+                let at_min = need(FIT_MIN_CONTEXT, &all);
+                if budget > at_min && at_top > at_min {
+                    shrunk = true;
+                    let add = u128::from(top - FIT_MIN_CONTEXT) * u128::from(budget - at_min)
+                        / u128::from(at_top - at_min);
+                    let c = FIT_MIN_CONTEXT + u64::try_from(add).unwrap_or(0);
+                    (c - c % 256).max(FIT_MIN_CONTEXT)
+                } else {
+                    FIT_MIN_CONTEXT
+                }
             }
         }
     };
@@ -117,7 +134,8 @@ pub fn fit(
             fits: bytes <= budget,
         }
     };
-    if need(ctx, &all) <= budget {
+    // On one GPU llama.cpp stops once the interpolated context is set, with every layer there.
+    if need(ctx, &all) <= budget || (shrunk && gpus <= 1) {
         return done(n_layer + 1, 0);
     }
     // 2. MoE: every layer on the GPUs, the experts of the first N layers at home.
@@ -218,5 +236,28 @@ mod tests {
         // (4200 MiB) on the GPU, the first 11 at home.
         let f = fit(&m, &s, Some(4096), 1, 8 * GIB, true);
         assert_eq!((f.gpu_layers, f.n_cpu_moe, f.fits), (33, 11, true));
+    }
+
+    #[test]
+    fn context_is_interpolated_as_llama_cpp_does_not_searched() {
+        // Without flash attention the compute buffer is the larger of the logits (vocabulary
+        // 524,288 × 512 × 4 B = 1 GiB) and the scores ((31 heads + the mask) × n_kv × 512 × 4 B
+        // = n_kv × 64 KiB, 1 GiB at 16,384 cells): not linear in the context.
+        let mut m = model(false);
+        m.heads = 31;
+        m.vocab = 524_288;
+        let s = KvSettings::new(0);
+        // Weights on the GPU 8,192 + 500 = 8,692 MiB, cache 128 KiB a token. At 32,768 tokens
+        // 8,692 + 4,096 + 2,048 = 14,836 MiB; at 4,096 tokens 8,692 + 512 + 1,024 = 10,228 MiB.
+        // A 13 GiB GPU, 12,288 MiB budget: 4,096 + 28,672 × (12,288 − 10,228) / (14,836 −
+        // 10,228) = 16,913.8, aligned down to 16,896 (common/fit.cpp's interpolation), every
+        // layer there. The largest context that fits would be (12,288 − 8,692) MiB / 192 KiB =
+        // 19,178 → 18,944; llama.cpp doesn't search for it.
+        let f = fit(&m, &s, None, 1, 13 * GIB, false);
+        assert_eq!((f.context, f.gpu_layers, f.fits), (16_896, 33, true));
+        // A trained context at or below 4,096 is kept (n_ctx_max <= n_ctx_min: "no change").
+        m.trained_context = 2048;
+        let f = fit(&m, &s, None, 1, 16 * GIB, false);
+        assert_eq!(f.context, 2048);
     }
 }
