@@ -4,13 +4,15 @@ use clap::Args;
 
 use super::model_args::{ModelChoice, parse_model};
 pub use super::training_values::{
-    CheckpointArg, FineTuneArg, LoadingArg, ResumeArg, SaveArg, OffloadArg, OptimizerArg, PrecisionArg, StrategyArg,
+    CheckpointArg, FineTuneArg, LoadingArg, OffloadArg, OptimizerArg, PrecisionArg, ResumeArg,
+    SaveArg, StrategyArg,
 };
 use crate::advisor::defaults;
 use crate::advisor::knobs::{self, DefaultSource, KnobId as K, Plan};
 use crate::advisor::training::{
-    ActivationInput, CheckpointDtype, ResumeLoad, SaveStateDict, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
-    Optimizer, Precision, Strategy, TrainingPlan, TransformerShape, presets,
+    ActivationInput, CheckpointDtype, FineTune, LoadingMethod, NvmeConfig, OffloadTarget,
+    Optimizer, Precision, ResumeLoad, SaveStateDict, Strategy, TrainingPlan, TransformerShape,
+    presets,
 };
 use crate::i18n::{Lang, Msg, trf};
 use crate::parse::{ValueError, parse_count};

@@ -308,13 +308,19 @@ pub fn phase_table(lang: Lang, t: &TrainingMemory) -> ([String; 3], Vec<[String;
         Some(p) => trf(
             lang,
             Msg::PhasePeakAt,
-            &[("bytes", &format::gib(bytes)), ("phase", phase_name(lang, p))],
+            &[
+                ("bytes", &format::gib(bytes)),
+                ("phase", phase_name(lang, p)),
+            ],
         ),
         None => format::gib(bytes),
     };
     rows.push([
         tr(lang, Msg::PhasePeak).to_string(),
-        at(t.estimate.cpu_peak_bytes_per_node, t.estimate.cpu_peak_phase),
+        at(
+            t.estimate.cpu_peak_bytes_per_node,
+            t.estimate.cpu_peak_phase,
+        ),
         at(t.estimate.gpu_peak_bytes_per_gpu, t.estimate.gpu_peak_phase),
     ]);
     (header, rows)

@@ -6,11 +6,11 @@
 mod advice;
 pub mod diffusers;
 mod estimate;
-pub mod pinned;
 pub mod knob_values;
 pub mod llama_cpp;
-mod serve;
 pub mod ollama;
+pub mod pinned;
+mod serve;
 pub mod vllm;
 
 use serde::{Deserialize, Serialize};

@@ -28,7 +28,9 @@ fn layer_tensors(p: &InferencePlan, largest: u64, t: u64) -> [u64; 4] {
     let head_dim = s.head_dim.unwrap_or(h / heads.max(1));
     let q = heads.saturating_mul(head_dim);
     let kv = s.kv_heads.unwrap_or(heads).saturating_mul(head_dim);
-    let attention = h.saturating_mul(q + 2 * kv).saturating_add(q.saturating_mul(h));
+    let attention = h
+        .saturating_mul(q + 2 * kv)
+        .saturating_add(q.saturating_mul(h));
     let per_layer = p.params.saturating_sub(2 * largest) / s.layers.max(1);
     let i = per_layer.saturating_sub(attention) / (3 * h);
     let b = p.weights.bytes();

@@ -160,7 +160,10 @@ pub fn peak_phase(phases: &[Phase], cpu: bool) -> Option<PhaseId> {
     let top = phases.iter().map(of).max()?;
     let steady = |p: &&Phase| matches!(p.phase, PhaseId::Training | PhaseId::Serving);
     let at_top = || phases.iter().filter(|p| of(p) == top);
-    at_top().find(steady).or_else(|| at_top().next()).map(|p| p.phase)
+    at_top()
+        .find(steady)
+        .or_else(|| at_top().next())
+        .map(|p| p.phase)
 }
 
 /// Memory a plan needs: model states (DeepSpeed's figures where they apply), the loading and

@@ -41,7 +41,11 @@ const SAVES: [SaveStateDict; 3] = [
     SaveStateDict::FullEveryRank,
     SaveStateDict::Sharded,
 ];
-const RESUMES: [ResumeLoad; 3] = [ResumeLoad::EveryRank, ResumeLoad::Rank0, ResumeLoad::PerRank];
+const RESUMES: [ResumeLoad; 3] = [
+    ResumeLoad::EveryRank,
+    ResumeLoad::Rank0,
+    ResumeLoad::PerRank,
+];
 const CHECKPOINT_DTYPES: [CheckpointDtype; 3] = [
     CheckpointDtype::Bf16,
     CheckpointDtype::Fp32,

@@ -10,9 +10,9 @@ mod breakdown;
 pub mod checkpointing;
 mod estimate;
 mod fsdp;
+pub mod knob_values;
 mod lifecycle;
 mod lifecycle_levers;
-pub mod knob_values;
 pub mod loading;
 mod loading_levers;
 mod memory;
@@ -26,10 +26,11 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase, phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase,
+    phase_cpu,
 };
-pub use estimate::{MAX_PARAMS, estimate, estimate_with};
 pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
+pub use estimate::{MAX_PARAMS, estimate, estimate_with};
 
 pub use lifecycle::{asked, default_resume, default_save, saved_world_size};
 pub use memory::*;

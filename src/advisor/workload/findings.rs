@@ -104,13 +104,20 @@ fn memory(w: &WorkloadResult, ram_info: &RamSizes, out: &mut Vec<Finding>) {
         }
     } else if let Some(over) = pause_over(w) {
         // Steps fit; the pause, with every loader's queue full, doesn't.
-        let p = w.evaluation_pause.as_ref().map_or(0, |p| p.working_set_bytes);
+        let p = w
+            .evaluation_pause
+            .as_ref()
+            .map_or(0, |p| p.working_set_bytes);
         let pinned = w
             .evaluation_pause
             .as_ref()
             .map_or(0, |p| p.loaders.iter().map(|l| l.pinned_bytes).sum());
         out.push(
-            base(FindingId::EvaluationPauseExceedsRam, Severity::Critical, &[])
+            base(
+                FindingId::EvaluationPauseExceedsRam,
+                Severity::Critical,
+                &[],
+            )
             .with("pause", Quantity::Bytes(p))
             .with("pinned", Quantity::Bytes(pinned))
             .with("over", Quantity::Bytes(over)),
