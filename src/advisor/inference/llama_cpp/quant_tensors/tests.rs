@@ -182,3 +182,19 @@ fn the_fallback_and_the_output_rules_by_hand() {
         vec![ty::Q8_0, ty::F16, ty::BF16, ty::Q8_0]
     );
 }
+
+#[test]
+fn gpt_oss_20b_as_released_is_the_mxfp4_files_size() {
+    // The GGUF converted from openai/gpt-oss-20b keeps its MXFP4 experts and bf16 rest: the
+    // fixture's tensor bytes, 13,779,630,336 (12.8 GiB, not the 39 GiB of bf16). Norms, biases
+    // and sinks are F32 in the GGUF but bf16 as released, so within 0.5 %.
+    let m = crate::catalog::catalog().model("gpt-oss-20b").unwrap();
+    let got = m.released_weight_bytes().unwrap() as f64;
+    let want = fixture("gpt-oss-20b")["file"]["tensor_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!((got - want).abs() / want < 0.005, "{got} vs {want}");
+    // A single-type row has none.
+    let llama = crate::catalog::catalog().model("llama-3.1-8b").unwrap();
+    assert_eq!(llama.released_weight_bytes(), None);
+}
