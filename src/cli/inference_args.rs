@@ -445,22 +445,15 @@ impl InferenceArgs {
                 read.and_then(|r| r.config.as_ref())
                     .and_then(|c| c.shape.as_ref())
             });
-        // A catalogue model's weights tensor by tensor: served as GGUF Q4_K_M by llama.cpp,
-        // the types llama-quantize gives each tensor; with no --weights, as released.
+        // A catalogue model with no --weights is served as released (gpt-oss: MXFP4 experts);
+        // at Q4_K_M under llama.cpp the advisor sizes llama-quantize's type mix
+        // (`llama_cpp::quant_tensors::plan_gguf_bytes`).
         let entry = preset
             .filter(|_| training.params.is_none() && read.is_none())
             .and_then(|p| crate::catalog::catalog().model(&p.id));
-        plan.weight_bytes = entry.and_then(|m| match (self.weights, engine) {
-            (Some(WeightsArg::Q4KM), Engine::LlamaCpp) => m.shape.as_ref().and_then(|s| {
-                crate::advisor::inference::llama_cpp::quant_tensors::catalogue_gguf_bytes(
-                    &m.architecture,
-                    s,
-                    crate::advisor::inference::llama_cpp::quant::FileType::Q4KM,
-                )
-            }),
-            (None, _) => m.released_weight_bytes(),
-            _ => None,
-        });
+        plan.weight_bytes = entry
+            .filter(|_| self.weights.is_none())
+            .and_then(crate::catalog::models::ModelEntry::released_weight_bytes);
         if self.weights.is_none() && entry.is_some_and(|m| m.dtype == "fp8") {
             plan.weights = WeightFormat::Fp8;
         }

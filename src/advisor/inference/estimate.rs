@@ -117,6 +117,7 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     let t = u64::from(p.gpus);
     let weights = p
         .weight_bytes
+        .or_else(|| super::llama_cpp::quant_tensors::plan_gguf_bytes(p))
         .unwrap_or_else(|| saturating_bytes(p.params as f64 * p.weights.bytes()));
     let kv_per_token = kv_bytes_per_token(p);
     let kv_total = kv_per_token
@@ -136,7 +137,7 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     // read whole by `torch.load`), memory-mapped from safetensors (the bytes in the page cache).
     let stored = p.checkpoint_dtype.map_or(p.weights.bytes(), |d| d.bytes());
     let checkpoint = match (p.checkpoint_dtype, p.weight_bytes) {
-        (None, Some(b)) => b,
+        (None, Some(_)) => weights,
         _ => saturating_bytes(p.params as f64 * stored),
     };
     // From safetensors only the tensor being copied is the process's own memory; from a pickle,

@@ -178,5 +178,20 @@ pub fn catalogue_gguf_bytes(architecture: &str, s: &ModelShape, ftype: FileType)
     quantised_bytes(&quant_model(architecture, s), &gguf_tensors(s), ftype)
 }
 
+/// A plan's weights when it serves a catalogue model (its preset, parameters not overridden)
+/// with llama.cpp at `Q4_K_M`: the bytes of llama-quantize's type mix
+/// ([`catalogue_gguf_bytes`]) instead of params × 4.85 bits; `None` otherwise.
+pub fn plan_gguf_bytes(p: &crate::advisor::inference::InferencePlan) -> Option<u64> {
+    use crate::advisor::inference::{Engine, WeightFormat};
+    if p.engine != Engine::LlamaCpp || p.weights != WeightFormat::Q4KM || p.gguf.is_some() {
+        return None;
+    }
+    let m = crate::catalog::catalog().model(p.preset.as_deref()?)?;
+    if m.params != p.params {
+        return None;
+    }
+    catalogue_gguf_bytes(&m.architecture, m.shape.as_ref()?, FileType::Q4KM)
+}
+
 #[cfg(test)]
 mod tests;
