@@ -117,7 +117,17 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     let t = u64::from(p.gpus);
     let weights = p
         .weight_bytes
-        .or_else(|| super::llama_cpp::quant_tensors::plan_gguf_bytes(p))
+        .or_else(|| {
+            // llama.cpp at Q4_K_M: a catalogue model's tensors at llama-quantize's types.
+            (p.engine == Engine::LlamaCpp && p.weights == super::WeightFormat::Q4KM)
+                .then(|| {
+                    super::llama_cpp::quant_tensors::preset_q4_k_m_bytes(
+                        p.preset.as_deref(),
+                        p.params,
+                    )
+                })
+                .flatten()
+        })
         .unwrap_or_else(|| saturating_bytes(p.params as f64 * p.weights.bytes()));
     let kv_per_token = kv_bytes_per_token(p);
     let kv_total = kv_per_token

@@ -178,16 +178,12 @@ pub fn catalogue_gguf_bytes(architecture: &str, s: &ModelShape, ftype: FileType)
     quantised_bytes(&quant_model(architecture, s), &gguf_tensors(s), ftype)
 }
 
-/// A plan's weights when it serves a catalogue model (its preset, parameters not overridden)
-/// with llama.cpp at `Q4_K_M`: the bytes of llama-quantize's type mix
-/// ([`catalogue_gguf_bytes`]) instead of params × 4.85 bits; `None` otherwise.
-pub fn plan_gguf_bytes(p: &crate::advisor::inference::InferencePlan) -> Option<u64> {
-    use crate::advisor::inference::{Engine, WeightFormat};
-    if p.engine != Engine::LlamaCpp || p.weights != WeightFormat::Q4KM || p.gguf.is_some() {
-        return None;
-    }
-    let m = crate::catalog::catalog().model(p.preset.as_deref()?)?;
-    if m.params != p.params {
+/// A catalogue model's weights (its preset id, when the plan's parameters are the row's) as
+/// llama.cpp serves it at `Q4_K_M`: the bytes of llama-quantize's type mix
+/// ([`catalogue_gguf_bytes`]) instead of params × 4.85 bits; `None` for any other model.
+pub fn preset_q4_k_m_bytes(preset: Option<&str>, params: u64) -> Option<u64> {
+    let m = crate::catalog::catalog().model(preset?)?;
+    if m.params != params {
         return None;
     }
     catalogue_gguf_bytes(&m.architecture, m.shape.as_ref()?, FileType::Q4KM)
