@@ -215,6 +215,31 @@ impl ModelEntry {
         self.largest_layer
             .or_else(|| self.shape.as_ref().map(ModelShape::largest_tensor))
     }
+
+    /// Bytes of the weights as released when the row's `dtype` mixes types: `mxfp4` (gpt-oss)
+    /// stores the routed experts' weight matrices in MXFP4, 17 bytes per block of 32 (ggml's
+    /// `block_mxfp4`; the model's config.json `quantization_config` `quant_method: mxfp4`,
+    /// `modules_to_not_convert` attention, router and embeddings), everything else bf16 (the
+    /// experts' biases too). `None` for a single-type row (params × its dtype says it) or
+    /// without a shape.
+    pub fn released_weight_bytes(&self) -> Option<u64> {
+        if self.dtype != "mxfp4" {
+            return None;
+        }
+        let s = self.shape.as_ref()?;
+        let m = s.moe.as_ref()?;
+        let moe_layers = s.layers.saturating_sub(m.dense_layers);
+        let biases = if m.biases {
+            (2 * m.intermediate + s.hidden) * m.experts * moe_layers
+        } else {
+            0
+        };
+        let matrices = s.routed_expert_params()?.checked_sub(biases)?;
+        let rest = self.params.checked_sub(matrices)?;
+        (matrices / 32)
+            .checked_mul(17)?
+            .checked_add(rest.checked_mul(2)?)
+    }
 }
 
 /// The model `name` names (id, Hub id, its model part or an alias), ignoring case.

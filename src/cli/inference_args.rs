@@ -5,6 +5,8 @@
 use clap::{Args, ValueEnum};
 
 use super::training_args::TrainingArgs;
+pub use super::weights_args::WeightsArg;
+use super::weights_args::{gguf_format, weight_format};
 use crate::advisor::defaults;
 use crate::advisor::inference::llama_cpp::{CacheType, FlashAttn};
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
@@ -102,22 +104,6 @@ pub enum EngineArg {
     Transformers,
     /// Hugging Face diffusers.
     Diffusers,
-}
-
-/// `--weights` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WeightsArg {
-    /// bf16/fp16.
-    Bf16,
-    /// FP8.
-    Fp8,
-    /// INT8 / GGUF Q8_0.
-    Int8,
-    /// 4-bit GPTQ/AWQ/NF4.
-    Int4,
-    /// GGUF Q4_K_M.
-    #[value(name = "q4_k_m", alias = "q4-k-m", alias = "q4km")]
-    Q4KM,
 }
 
 /// `--kv-cache-dtype` values.
@@ -445,6 +431,8 @@ impl InferenceArgs {
                 read.and_then(|r| r.config.as_ref())
                     .and_then(|c| c.shape.as_ref())
             });
+        let given = self.weights.is_some() || training.params.is_some() || read.is_some();
+        super::weights_args::as_released(&mut plan, preset.filter(|_| !given).map(|p| &*p.id));
         plan.expert_params = model_shape
             .and_then(crate::catalog::model_shape::ModelShape::routed_expert_params)
             .filter(|_| training.params.is_none());
@@ -494,29 +482,4 @@ impl InferenceArgs {
         }));
         Ok(Some(plan))
     }
-}
-
-/// The weight format `--weights` names.
-fn weight_format(w: WeightsArg) -> WeightFormat {
-    match w {
-        WeightsArg::Bf16 => WeightFormat::Bf16,
-        WeightsArg::Fp8 => WeightFormat::Fp8,
-        WeightsArg::Int8 => WeightFormat::Int8,
-        WeightsArg::Int4 => WeightFormat::Int4,
-        WeightsArg::Q4KM => WeightFormat::Q4KM,
-    }
-}
-
-/// The weight format a GGUF file holds most bytes in: `Q8_0` is INT8, `Q4_K` is `Q4_K_M`'s main
-/// type, F16/BF16 are 16-bit; `None` for a mix ramvram has no format for.
-fn gguf_format(r: &crate::inputs::model_files::ModelRead) -> Option<WeightFormat> {
-    r.gguf.as_ref()?;
-    let (name, _) = r.tensors.as_ref()?.by_dtype.first()?;
-    Some(match name.as_str() {
-        "F16" | "BF16" => WeightFormat::Bf16,
-        "Q8_0" => WeightFormat::Int8,
-        "Q4_K" => WeightFormat::Q4KM,
-        "Q4_0" | "IQ4_XS" | "IQ4_NL" => WeightFormat::Int4,
-        _ => return None,
-    })
 }

@@ -26,6 +26,7 @@ pub mod training_args;
 pub mod training_values;
 pub mod usage_error;
 pub mod watch;
+pub mod weights_args;
 pub mod workload_args;
 
 use std::path::Path;

@@ -151,6 +151,7 @@ pub(super) fn advice(
                 R::QuantizeWeights,
                 InferencePlan {
                     weights: four_bit,
+                    weight_bytes: None,
                     ..p.clone()
                 },
                 vec![("weights", Quantity::Text(name.into()))],

@@ -115,7 +115,20 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
         return llama_figures(p, m, o);
     }
     let t = u64::from(p.gpus);
-    let weights = saturating_bytes(p.params as f64 * p.weights.bytes());
+    let weights = p
+        .weight_bytes
+        .or_else(|| {
+            // llama.cpp at Q4_K_M: a catalogue model's tensors at llama-quantize's types.
+            (p.engine == Engine::LlamaCpp && p.weights == super::WeightFormat::Q4KM)
+                .then(|| {
+                    super::llama_cpp::quant_tensors::preset_q4_k_m_bytes(
+                        p.preset.as_deref(),
+                        p.params,
+                    )
+                })
+                .flatten()
+        })
+        .unwrap_or_else(|| saturating_bytes(p.params as f64 * p.weights.bytes()));
     let kv_per_token = kv_bytes_per_token(p);
     let kv_total = kv_per_token
         .saturating_mul(p.context_len)
@@ -133,7 +146,10 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     // checkpoint (transformers' `from_pretrained` loops over the shard files; a pickle shard is
     // read whole by `torch.load`), memory-mapped from safetensors (the bytes in the page cache).
     let stored = p.checkpoint_dtype.map_or(p.weights.bytes(), |d| d.bytes());
-    let checkpoint = saturating_bytes(p.params as f64 * stored);
+    let checkpoint = match (p.checkpoint_dtype, p.weight_bytes) {
+        (None, Some(_)) => weights,
+        _ => saturating_bytes(p.params as f64 * stored),
+    };
     // From safetensors only the tensor being copied is the process's own memory; from a pickle,
     // the shard `torch.load` reads (a single `.bin` holds everything).
     let stored_tensor = saturating_bytes(largest as f64 * stored);

@@ -80,7 +80,15 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
         v.map(|v| *field = v).is_some()
     }
     match id {
-        K::Weights => put(&mut p.weights, variant_of(id, &WEIGHTS, v)),
+        K::Weights => {
+            let before = p.weights;
+            let ok = put(&mut p.weights, variant_of(id, &WEIGHTS, v));
+            // Bytes known tensor by tensor belong to the format they were sized for.
+            if p.weights != before {
+                p.weight_bytes = None;
+            }
+            ok
+        }
         K::ContextLen => put(&mut p.context_len, whole(v)),
         K::ConcurrentSequences => put(&mut p.concurrent_sequences, whole(v)),
         K::KvHeads => put(&mut p.shape.kv_heads, whole(v).map(Some)),

@@ -8,9 +8,9 @@ pub mod diffusers;
 mod estimate;
 pub mod knob_values;
 pub mod llama_cpp;
+pub mod ollama;
 pub mod pinned;
 mod serve;
-pub mod ollama;
 pub mod vllm;
 
 use serde::{Deserialize, Serialize};
@@ -141,6 +141,12 @@ pub struct InferencePlan {
     /// `n_gpu_layers`.
     #[serde(default)]
     pub experts_on_cpu: bool,
+    /// The weights' bytes when known tensor by tensor rather than as params × the format's
+    /// bytes: a catalogue model as `llama-quantize` writes it (`Q4_K_M`'s type mix,
+    /// [`llama_cpp::quant_tensors::catalogue_gguf_bytes`]) or as released (gpt-oss's MXFP4
+    /// experts, `catalog::models::ModelEntry::released_weight_bytes`); `None`: params × format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_bytes: Option<u64>,
     /// The GGUF file as llama.cpp loads it (`--model FILE.gguf`): with it, llama.cpp's own
     /// rules size and place every byte ([`llama_cpp`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -196,6 +202,7 @@ impl InferencePlan {
             checkpoint_shard_bytes: None,
             expert_params: None,
             experts_on_cpu: false,
+            weight_bytes: None,
             gguf: None,
             llama: llama_cpp::LlamaSettings::default(),
             diffusion: None,

@@ -272,7 +272,8 @@ mod tests {
         assert_eq!(e.lifecycle.resume, ResumeLoad::PerRank);
         assert_eq!(e.lifecycle.saved_world_size, 16);
         assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 15_728_640_000);
-        let runtime = super::super::loading::runtime_bytes(8, &crate::advisor::overhead::Overheads::TYPICAL);
+        let runtime =
+            super::super::loading::runtime_bytes(8, &crate::advisor::overhead::Overheads::TYPICAL);
         assert_eq!(
             phase_cpu(&e.phases, PhaseId::Resume),
             runtime + 15_728_640_000

@@ -5,9 +5,12 @@
 
 pub mod compute;
 pub mod fit;
+pub mod ggml;
 pub mod hparams;
 pub mod kv;
 pub mod place;
+pub mod quant;
+pub mod quant_tensors;
 
 use serde::{Deserialize, Serialize};
 
