@@ -93,7 +93,10 @@ fn bar(lang: Lang, p: &Pool) -> PoolBar {
         title: trf(
             lang,
             Msg::PoolTitle,
-            &[("pool", &pool_name(lang, &p.name)), ("size", &format::size(size))],
+            &[
+                ("pool", &pool_name(lang, &p.name)),
+                ("size", &format::size(size)),
+            ],
         ),
         size_gib: size as f64 / GIB,
         segments: p

@@ -8,9 +8,9 @@ pub mod diffusers;
 mod estimate;
 pub mod knob_values;
 pub mod llama_cpp;
+pub mod ollama;
 pub mod pinned;
 mod serve;
-pub mod ollama;
 pub mod vllm;
 
 use serde::{Deserialize, Serialize};

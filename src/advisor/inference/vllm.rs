@@ -140,7 +140,13 @@ mod tests {
         // the budget is 24 GiB − 1 GiB = 24,696,061,952 B. Host: no swap space, so the serving
         // phase is the runtime alone; 10 GiB of KV offloading adds 10,737,418,240 B.
         let mut p = plan();
-        let m = super::super::estimate::judge(&p, Some(24 * GIB), None, &crate::advisor::overhead::Overheads::TYPICAL).unwrap();
+        let m = super::super::estimate::judge(
+            &p,
+            Some(24 * GIB),
+            None,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        )
+        .unwrap();
         assert_eq!(m.gpu_peak_bytes_per_gpu, 16_000_000_000 + 536_870_912);
         assert_eq!(m.gpu_reserved_bytes_per_gpu, Some(24_696_061_952));
         assert_eq!(m.swap_space_bytes, 0);
@@ -148,10 +154,22 @@ mod tests {
         let serving = m.phases[1].cpu_bytes_per_node;
         assert_eq!(serving, m.runtime_bytes_per_node);
         p.kv_offloading_gib = 10.0;
-        let m = super::super::estimate::judge(&p, Some(24 * GIB), None, &crate::advisor::overhead::Overheads::TYPICAL).unwrap();
+        let m = super::super::estimate::judge(
+            &p,
+            Some(24 * GIB),
+            None,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        )
+        .unwrap();
         assert_eq!(m.phases[1].cpu_bytes_per_node, serving + 10_737_418_240);
         // A 16 GiB card: 16,536,870,912 B of need against 15 GiB = 16,106,127,360 B.
-        let m = super::super::estimate::judge(&plan(), Some(16 * GIB), None, &crate::advisor::overhead::Overheads::TYPICAL).unwrap();
+        let m = super::super::estimate::judge(
+            &plan(),
+            Some(16 * GIB),
+            None,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        )
+        .unwrap();
         assert_eq!(m.gpu_reserved_bytes_per_gpu, Some(16_106_127_360));
         assert_eq!(m.gpu.fits, Some(false));
     }

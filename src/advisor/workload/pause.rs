@@ -170,7 +170,13 @@ mod tests {
         // the pin thread: 100,000,000.
         let gib = 1u64 << 30;
         let mib = 1u64 << 20;
-        let r = evaluation_pause(&workload(), Some(64 * gib), 1, StartMethod::Fork, &crate::advisor::overhead::Overheads::TYPICAL);
+        let r = evaluation_pause(
+            &workload(),
+            Some(64 * gib),
+            1,
+            StartMethod::Fork,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        );
         let t = r.loaders[0];
         assert_eq!(t.queued_batches, 32);
         assert_eq!(t.pinned_bytes, 33 * 134_217_728);
@@ -199,9 +205,25 @@ mod tests {
         let mut w = workload();
         w.validation = None;
         w.prefetch_factor = 8;
-        let at8 = evaluation_pause(&w, None, 1, StartMethod::Fork, &crate::advisor::overhead::Overheads::TYPICAL).loaders[0].pinned_bytes;
+        let at8 = evaluation_pause(
+            &w,
+            None,
+            1,
+            StartMethod::Fork,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        )
+        .loaders[0]
+            .pinned_bytes;
         w.prefetch_factor = 2;
-        let at2 = evaluation_pause(&w, None, 1, StartMethod::Fork, &crate::advisor::overhead::Overheads::TYPICAL).loaders[0].pinned_bytes;
+        let at2 = evaluation_pause(
+            &w,
+            None,
+            1,
+            StartMethod::Fork,
+            &crate::advisor::overhead::Overheads::TYPICAL,
+        )
+        .loaders[0]
+            .pinned_bytes;
         assert_eq!((at8, at2), (65 * 134_217_728, 17 * 134_217_728));
     }
 

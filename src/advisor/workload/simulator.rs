@@ -15,7 +15,8 @@ pub fn simulate_only(w: &Workload, m: &MachineRates) -> WorkloadResult {
     };
     let ram_to_cache_dataset_bytes = working.saturating_add(cached_dataset);
     let shm = budget::shm_need(&w);
-    let pause = super::evaluation_pause(&w, m.usable_ram_bytes, m.gpus, m.start_method, &m.overheads);
+    let pause =
+        super::evaluation_pause(&w, m.usable_ram_bytes, m.gpus, m.start_method, &m.overheads);
     WorkloadResult {
         evaluation_pause: Some(pause),
         start_method: m.start_method,

@@ -2,10 +2,10 @@
 //! all-in-one checkpoint read whole beside it) and generating (the components on the GPU as
 //! diffusers' offload places them, with the denoiser's or the VAE's working memory).
 
-use crate::advisor::overhead::Overheads;
 use crate::advisor::diffusion::{CpuOffload, DiffusionMemory, DiffusionPlan, Role, arch};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::inference::{CheckpointFiles, InferenceError, InferenceMemory, InferencePlan};
+use crate::advisor::overhead::Overheads;
 use crate::advisor::training::{CapacityCheck, Phase, PhaseId};
 use crate::units::saturating_bytes;
 
@@ -260,7 +260,8 @@ mod tests {
         // (memory-mapped) is the first thing to try.
         let small = judge(&p, Some(gpu), Some(8 * GIB)).unwrap();
         assert_eq!(small.cpu.fits, Some(false));
-        let recs = super::super::advice::advice(&small, Some(gpu), Some(8 * GIB), &Overheads::TYPICAL);
+        let recs =
+            super::super::advice::advice(&small, Some(gpu), Some(8 * GIB), &Overheads::TYPICAL);
         assert_eq!(
             recs.first().map(|r| r.id),
             Some(crate::advisor::recommend::AdviceId::DiffusersFolder)
@@ -295,7 +296,8 @@ mod tests {
         let gpu = 24 * GIB;
         let none = judge(&plan("flux1-dev", |_| ()), Some(gpu), Some(64 * GIB)).unwrap();
         assert_eq!(none.gpu.fits, Some(false));
-        let recs = super::super::advice::advice(&none, Some(gpu), Some(64 * GIB), &Overheads::TYPICAL);
+        let recs =
+            super::super::advice::advice(&none, Some(gpu), Some(64 * GIB), &Overheads::TYPICAL);
         assert!(
             recs.iter()
                 .any(|r| r.id == crate::advisor::recommend::AdviceId::DiffusersCpuOffload)
