@@ -7,7 +7,7 @@ use super::amounts::Bytes;
 use super::breakdown::{Phase, PhaseId};
 use super::checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 use super::loading::CHECKPOINT_SHARD_BYTES;
-use super::plan::{FineTune, Strategy, TrainingPlan};
+use super::plan::{FineTune, OffloadTarget, Strategy, TrainingPlan};
 
 /// What the framework does when the plan names no save: FSDP writes one full state dict from
 /// rank 0 (torchtune's `full_finetune_distributed` recipe, `training.gather_cpu_state_dict`;
@@ -30,8 +30,9 @@ pub fn saved_world_size(plan: &TrainingPlan) -> u64 {
     plan.resume_world_size.map_or(own, u64::from).max(1)
 }
 
-/// What the framework does when the plan names no resume path: a full checkpoint is
-/// `torch.load`ed by every rank (torchtune's checkpointers, DDP and FSDP scripts); a sharded one
+/// What the framework does when the plan names no resume path: FSDP's full state dict saved on
+/// rank 0 is held once per node (see below); any other full checkpoint is `torch.load`ed by
+/// every rank (DDP scripts); a sharded one
 /// is read rank by rank (DCP reshards to any world size; DeepSpeed reads its own partition);
 /// except DeepSpeed ZeRO-1/2 at another world size, whose elastic loading reads every partition
 /// in every rank (deepspeed/runtime/engine.py `_get_all_zero_checkpoint_state_dicts`). ZeRO-3
@@ -49,6 +50,12 @@ pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
         }
     } else if save == SaveStateDict::Sharded {
         ResumeLoad::PerRank
+    } else if plan.strategy == Strategy::FsdpFullShard && save == SaveStateDict::Full {
+        // One copy on the node: torchtune's checkpointers read it with `safe_torch_load(...,
+        // mmap=True)` (torchtune/training/checkpointing/_utils.py), so the ranks share the
+        // page cache, and accelerate's `load_fsdp_optimizer` reads the optimizer on rank 0
+        // only (`FullOptimStateDictConfig(rank0_only=True)`, accelerate/utils/fsdp_utils.py).
+        ResumeLoad::Rank0
     } else {
         ResumeLoad::EveryRank
     }
@@ -67,14 +74,17 @@ pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
 ///   (torch/serialization.py `_save`);
 /// - FSDP full, rank 0: s × P_t gathered in rank 0's CPU RAM (`offload_to_cpu`, `rank0_only`);
 ///   full in every rank: G × s × P_t; sharded: G × s × P_t / T (each rank's shard staged);
-/// - DeepSpeed: the ZeRO checkpoint, G × s × P_t / T; full adds ZeRO-3's consolidated 16-bit
+/// - DeepSpeed: the ZeRO checkpoint through `torch.save`, nothing with the optimizer offloaded
+///   to the CPU (its tensors are written where they lie), else G × master × P_t / T (each rank's
+///   flat fp32 partition copied to the CPU, one storage at a time); full adds ZeRO-3's consolidated 16-bit
 ///   state dict on rank 0 (w × P, `_zero3_consolidated_16bit_state_dict`, × G in every rank) or,
 ///   for ZeRO-1/2, `save_pretrained`'s one safetensors shard held whole (min(5 GB, w × P);
 ///   safetensors `save_file` builds every tensor's bytes of the file first).
 ///
-/// Resume (DeepSpeed reads its ZeRO checkpoint whatever the save, plus, for ZeRO-1/2, the
+/// Resume (DeepSpeed reads its ZeRO checkpoint whatever the save, after, for ZeRO-1/2, the
 /// model-states file with the whole 16-bit module in every rank, G × w × P, kept on the CPU by
-/// `SDLoader.load`'s `map_location`, deepspeed/runtime/state_dict_factory.py):
+/// `SDLoader.load`'s `map_location`, deepspeed/runtime/state_dict_factory.py; the larger of
+/// the two counts):
 /// - every rank: G × s × P_t;
 /// - rank 0: s × P_t;
 /// - per rank: a sharded FSDP state G × s × P_t / T; a full one can't be split, so rank 0's
@@ -99,12 +109,22 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
     let s = master + b.states;
     let whole = s * trained;
     let shard = g * whole / t;
+    // DeepSpeed's ZeRO checkpoint goes through `torch.save`, which writes a CPU tensor where it
+    // lies and copies a GPU one to the CPU one storage at a time (torch/serialization.py
+    // `_save`): with the optimizer offloaded to the CPU it adds nothing; otherwise each rank
+    // stages its largest storage, the flat fp32 partition (`single_partition_of_fp32_groups`,
+    // deepspeed/runtime/zero/stage_1_and_2.py): G × master × P_t / T.
+    let zero_checkpoint = if plan.offload_optimizer == OffloadTarget::Cpu {
+        0.0
+    } else {
+        g * master * trained / t
+    };
     let save_cpu = match (plan.strategy, save) {
         (Strategy::Ddp, _) => 4.0 * l,
         (Strategy::FsdpFullShard, SaveStateDict::Full) => whole,
         (Strategy::FsdpFullShard, SaveStateDict::FullEveryRank) => g * whole,
         (Strategy::FsdpFullShard, SaveStateDict::Sharded) => shard,
-        (_, SaveStateDict::Sharded) => shard,
+        (_, SaveStateDict::Sharded) => zero_checkpoint,
         (st, full) => {
             let copies = if full == SaveStateDict::FullEveryRank {
                 g
@@ -116,7 +136,7 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
             } else {
                 (b.weights * p).min(CHECKPOINT_SHARD_BYTES)
             };
-            shard + copies * consolidated
+            zero_checkpoint + copies * consolidated
         }
     };
     let resume_cpu = if deepspeed(plan.strategy) {
@@ -131,7 +151,10 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
             ResumeLoad::PerRank if s_world as u64 == t as u64 => g * whole / s_world,
             ResumeLoad::PerRank => g * s * l,
         };
-        module + states
+        // `load_checkpoint` reads the module file and lets it go (`_load_checkpoint` returns)
+        // before `_load_zero_checkpoint` reads the optimizer partitions
+        // (deepspeed/runtime/engine.py): the larger of the two, not both.
+        module.max(states)
     } else {
         match (resume, save) {
             (ResumeLoad::EveryRank, _) => g * whole,
@@ -186,7 +209,7 @@ pub(super) fn phases(l: &Lifecycle, training: &Phase, states_gpu: u64) -> [Phase
 #[cfg(test)]
 mod tests {
     use super::super::breakdown::{PhaseId, phase_cpu};
-    use super::super::plan::{OffloadTarget, TrainingPlan};
+    use super::super::plan::TrainingPlan;
     use super::*;
 
     /// Llama-3.1-8B: 8,030,261,248 parameters (model.safetensors.index.json total_size / 2);
@@ -227,19 +250,21 @@ mod tests {
         let training = phase_cpu(&e.phases, PhaseId::Training);
         let save = phase_cpu(&e.phases, PhaseId::CheckpointSave);
         assert_eq!(save - training, 96_363_134_976);
-        // Resuming it the default way (torchtune's checkpointer loads the full state dict in
-        // every rank) holds 8 copies, 8 × 96,363,134,976: that is the host peak.
-        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 770_905_079_808);
-        assert_eq!(e.cpu_peak_phase, Some(PhaseId::Resume));
-        // Resumed by broadcast from rank 0, reading adds what saving adds, and saving (the
-        // earlier of the two) sets the peak: above loading (8 ranks × the bf16 checkpoint,
-        // 16 bytes per parameter, against training's states + 12).
-        let mut p = fsdp_8b_offloaded();
-        p.resume_load = Some(ResumeLoad::Rank0);
-        let e = crate::advisor::training::estimate(&p).unwrap();
+        // Resuming it the default way holds one copy per node (torchtune reads it memory-mapped,
+        // the ranks sharing the page cache; accelerate loads the optimizer on rank 0 only):
+        // reading adds what saving adds, and saving (the earlier of the two) sets the peak,
+        // above loading (8 ranks × the bf16 checkpoint, 16 bytes per parameter, against
+        // training's states + 12).
+        assert_eq!(e.lifecycle.resume, ResumeLoad::Rank0);
         assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 96_363_134_976);
         assert_eq!(e.cpu_peak_phase, Some(PhaseId::CheckpointSave));
         assert_eq!(e.cpu_peak_bytes_per_node, save);
+        // Every rank `torch.load`ing it whole holds 8 copies, 8 × 96,363,134,976: the peak.
+        let mut p = fsdp_8b_offloaded();
+        p.resume_load = Some(ResumeLoad::EveryRank);
+        let e = crate::advisor::training::estimate(&p).unwrap();
+        assert_eq!(e.lifecycle.resume_cpu_bytes_per_node, 770_905_079_808);
+        assert_eq!(e.cpu_peak_phase, Some(PhaseId::Resume));
         // Without rank0_only every rank holds that copy: 8 × 96,363,134,976.
         let mut p = fsdp_8b_offloaded();
         p.save_state_dict = Some(SaveStateDict::FullEveryRank);
@@ -295,8 +320,8 @@ mod tests {
     #[test]
     fn zero2_written_by_4_resumed_on_32_loads_every_partition() {
         // The report: ZeRO-2 elastic loading at another world size reads all four
-        // partitions in every rank (12 bytes per parameter each), plus every rank's copy of
-        // the 16-bit module (2 bytes): per node of 8, 8 × (12 + 2) × P.
+        // partitions in every rank (12 bytes per parameter each), after every rank's copy of
+        // the 16-bit module (2 bytes) was let go: per node of 8, 8 × 12 × P.
         let plan = TrainingPlan {
             strategy: Strategy::Zero2,
             gpus_per_node: 8,
@@ -309,7 +334,7 @@ mod tests {
         assert_eq!(e.lifecycle.resume, ResumeLoad::EveryRank);
         assert_eq!(
             e.lifecycle.resume_cpu_bytes_per_node,
-            8 * 14 * 1_000_000_000
+            8 * 12 * 1_000_000_000
         );
     }
 }

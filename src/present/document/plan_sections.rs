@@ -8,6 +8,32 @@ use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, training as tw};
 
+/// "Saving and resuming: assumed …": the save and resume the phases were computed with when the
+/// plan named one of them and not the other (`training::default_save` / `default_resume`);
+/// `None` when it named both, or neither (then the phases don't count: `training::asked`).
+fn lifecycle_note(lang: Lang, t: &crate::advisor::training::TrainingMemory) -> Option<String> {
+    use crate::advisor::training::{ResumeLoad, SaveStateDict};
+    let l = &t.estimate.lifecycle;
+    if !crate::advisor::training::asked(&t.plan) || (!l.save_default && !l.resume_default) {
+        return None;
+    }
+    let save = match l.save {
+        SaveStateDict::Full => Msg::LifecycleSaveFull,
+        SaveStateDict::FullEveryRank => Msg::LifecycleSaveFullEveryRank,
+        SaveStateDict::Sharded => Msg::LifecycleSaveSharded,
+    };
+    let resume = match l.resume {
+        ResumeLoad::EveryRank => Msg::LifecycleResumeEveryRank,
+        ResumeLoad::Rank0 => Msg::LifecycleResumeRank0,
+        ResumeLoad::PerRank => Msg::LifecycleResumePerRank,
+    };
+    Some(trf(
+        lang,
+        Msg::LifecycleAssumed,
+        &[("save", tr(lang, save)), ("resume", tr(lang, resume))],
+    ))
+}
+
 pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     use crate::advisor::standing;
     let Some(t) = &a.training_memory else { return };
@@ -58,6 +84,9 @@ pub(super) fn training(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     });
     b.push(Block::Paragraph(tw::loading_line(lang, t)));
     b.push(Block::Note(tw::runtime_note(lang, t)));
+    if let Some(n) = lifecycle_note(lang, t) {
+        b.push(Block::Note(n));
+    }
     if let Some(d) = tw::deepspeed_line(lang, t) {
         b.push(Block::Note(d));
     }
