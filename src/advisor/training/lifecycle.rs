@@ -73,7 +73,12 @@ pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
 /// - DDP: 4 × L: `torch.save` copies one GPU storage at a time to the CPU
 ///   (torch/serialization.py `_save`);
 /// - FSDP full, rank 0: s × P_t gathered in rank 0's CPU RAM (`offload_to_cpu`, `rank0_only`);
-///   full in every rank: G × s × P_t; sharded: G × s × P_t / T (each rank's shard staged);
+///   full in every rank: G × s × P_t; sharded (`SHARDED_STATE_DICT` through
+///   torch.distributed.checkpoint's `FileSystemWriter`, a synchronous save): each rank's local
+///   shards are written as they lie, a CPU tensor in place and a GPU one copied to the CPU one
+///   tensor at a time (torch/distributed/checkpoint/filesystem.py `_write_files_from_queue`),
+///   so nothing with the state offloaded to the CPU, else G × master × L (one largest fp32
+///   tensor per rank); an `async_save` would stage the whole shard, G × s × P_t / T;
 /// - DeepSpeed: the ZeRO checkpoint through `torch.save`, nothing with the optimizer offloaded
 ///   to the CPU (its tensors are written where they lie), else G × master × P_t / T (each rank's
 ///   flat fp32 partition copied to the CPU, one storage at a time); full adds ZeRO-3's consolidated 16-bit
@@ -87,7 +92,10 @@ pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
 /// the two counts):
 /// - every rank: G × s × P_t;
 /// - rank 0: s × P_t;
-/// - per rank: a sharded FSDP state G × s × P_t / T; a full one can't be split, so rank 0's
+/// - per rank: a sharded FSDP state read by torch.distributed.checkpoint `load` into the
+///   state dict's own tensors in place (torch/distributed/checkpoint/state_dict_loader.py), so
+///   nothing beyond the states already counted with them on the CPU, else one largest fp32
+///   tensor read per rank, G × master × L; a full one can't be split, so rank 0's
 ///   s × P_t; DeepSpeed at the same world size G × s × P_t / S, at another (universal
 ///   checkpoint, one parameter at a time) G × s × L.
 pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecycle {
@@ -108,7 +116,6 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
     let master = if b.master > 0.0 { b.master } else { b.weights };
     let s = master + b.states;
     let whole = s * trained;
-    let shard = g * whole / t;
     // DeepSpeed's ZeRO checkpoint goes through `torch.save`, which writes a CPU tensor where it
     // lies and copies a GPU one to the CPU one storage at a time (torch/serialization.py
     // `_save`): with the optimizer offloaded to the CPU it adds nothing; otherwise each rank
@@ -123,7 +130,13 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
         (Strategy::Ddp, _) => 4.0 * l,
         (Strategy::FsdpFullShard, SaveStateDict::Full) => whole,
         (Strategy::FsdpFullShard, SaveStateDict::FullEveryRank) => g * whole,
-        (Strategy::FsdpFullShard, SaveStateDict::Sharded) => shard,
+        (Strategy::FsdpFullShard, SaveStateDict::Sharded) => {
+            if plan.offload_optimizer == OffloadTarget::Cpu {
+                0.0
+            } else {
+                g * master * l
+            }
+        }
         (_, SaveStateDict::Sharded) => zero_checkpoint,
         (st, full) => {
             let copies = if full == SaveStateDict::FullEveryRank {
@@ -159,7 +172,11 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
         match (resume, save) {
             (ResumeLoad::EveryRank, _) => g * whole,
             (ResumeLoad::PerRank, SaveStateDict::Sharded) if plan.strategy != Strategy::Ddp => {
-                shard
+                if plan.offload_optimizer == OffloadTarget::Cpu {
+                    0.0
+                } else {
+                    g * master * l
+                }
             }
             _ => whole,
         }
@@ -270,12 +287,19 @@ mod tests {
         p.save_state_dict = Some(SaveStateDict::FullEveryRank);
         let e = crate::advisor::training::estimate(&p).unwrap();
         assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 770_905_079_808);
-        // Sharded: each rank stages its own shard; on 2 nodes of 8 (16 ranks) a node stages
-        // 8 × 12 × P / 16 = 48,181,567,488 bytes.
+        // Sharded, written synchronously: with the optimizer (and so its states) offloaded,
+        // every rank writes its CPU shards where they lie, adding nothing.
         p.save_state_dict = Some(SaveStateDict::Sharded);
         p.nodes = 2;
         let e = crate::advisor::training::estimate(&p).unwrap();
-        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 48_181_567_488);
+        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 0);
+        // On the GPUs, each rank copies one tensor at a time: 8 ranks × 4 bytes (fp32 master)
+        // × the largest tensor (the 128,256 × 4,096 embedding = 525,336,576 elements) =
+        // 16,810,770,432 bytes.
+        p.offload_optimizer = OffloadTarget::None;
+        p.offload_param = OffloadTarget::None;
+        let e = crate::advisor::training::estimate(&p).unwrap();
+        assert_eq!(e.lifecycle.save_cpu_bytes_per_node, 16_810_770_432);
     }
 
     #[test]
