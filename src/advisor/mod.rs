@@ -377,6 +377,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         inference: inference_memory.as_ref(),
         workload: workload.as_ref(),
         unified: vram.discrete_gpus == 0 && vram.unified_gpus > 0,
+        pools: &pools,
     };
     let mut procurement = buying::procurement::procurement(
         profile,

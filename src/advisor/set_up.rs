@@ -23,6 +23,10 @@ pub struct SetUp<'a> {
     /// Every GPU shares the RAM (Apple Silicon, GB10, Jetson, an AMD APU): the GPUs' need is
     /// charged to the same pool, and more (unified) memory fixes a GPU that falls short.
     pub unified: bool,
+    /// The machine's memory pools with what every plan charges them
+    /// ([`crate::advisor::pools::pools`]): a unified pool that overflows only with every plan
+    /// charged together is what the buying advice must size for.
+    pub pools: &'a [crate::advisor::pools::Pool],
 }
 
 impl SetUp<'_> {
@@ -98,6 +102,33 @@ impl SetUp<'_> {
                 )
             });
         }
+        self.size_for_the_pool(&mut out, usable_share);
         out
+    }
+
+    /// On a unified machine whose one pool doesn't fit with every plan charged together, each
+    /// plan charged to it doesn't fit either, and needs the whole pool's charge (its consumers
+    /// summed): what each plan needs alone can fit while together they don't.
+    fn size_for_the_pool(&self, out: &mut [WorkNeed], usable_share: f64) {
+        let Some(pool) = self
+            .pools
+            .iter()
+            .find(|p| p.kind == crate::advisor::pools::PoolKind::Unified && p.fits == Some(false))
+        else {
+            return;
+        };
+        let total = pool
+            .consumers
+            .iter()
+            .map(|c| c.bytes)
+            .fold(0u64, u64::saturating_add);
+        for n in out.iter_mut().filter(|n| pool.charged_by(n.subject)) {
+            n.fits = Some(false);
+            if total > n.needed_bytes {
+                n.needed_bytes = total;
+                n.installed_bytes =
+                    installed_needed(super::headroom::ram_to_hold(total), usable_share);
+            }
+        }
     }
 }
