@@ -344,16 +344,8 @@ pub(super) fn judge(
             gpu_bytes_per_gpu: f.gpu_per_gpu,
         },
     ];
-    let cpu_peak = phases
-        .iter()
-        .map(|x| x.cpu_bytes_per_node)
-        .max()
-        .unwrap_or(0);
-    let gpu_peak = phases
-        .iter()
-        .map(|x| x.gpu_bytes_per_gpu)
-        .max()
-        .unwrap_or(0);
+    let cpu_peak = crate::advisor::training::peak_cpu(&phases);
+    let gpu_peak = crate::advisor::training::peak_gpu(&phases);
     // vLLM's budget on each GPU (`super::vllm::budget_per_gpu`): the weights and the cache must
     // fit in it.
     let weights_per_gpu = gpu_peak.saturating_sub(super::vllm::kv_charged_per_gpu(

@@ -65,11 +65,7 @@ impl<'a> PlanMemory<'a> {
 
     /// The phase whose host bytes are largest, and those bytes.
     pub fn host_peak(&self) -> u64 {
-        self.phases
-            .iter()
-            .map(|p| p.cpu_bytes_per_node)
-            .max()
-            .unwrap_or(0)
+        crate::advisor::training::peak_cpu(self.phases)
     }
 
     /// Host bytes outside the loading phase (what must stay resident): the largest of the
@@ -85,11 +81,7 @@ impl<'a> PlanMemory<'a> {
 
     /// GPU bytes per GPU at the worst phase.
     pub fn gpu_peak(&self) -> u64 {
-        self.phases
-            .iter()
-            .map(|p| p.gpu_bytes_per_gpu)
-            .max()
-            .unwrap_or(0)
+        crate::advisor::training::peak_gpu(self.phases)
     }
 
     /// The phase with the largest host + GPU sum on a unified pool, as (host, GPU for all GPUs).

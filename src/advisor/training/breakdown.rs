@@ -146,6 +146,24 @@ pub fn phase_cpu(phases: &[Phase], id: PhaseId) -> u64 {
         .map_or(0, |p| p.cpu_bytes_per_node)
 }
 
+/// The largest CPU RAM per node among `phases` (what must fit), bytes; 0 for no phase.
+pub fn peak_cpu(phases: &[Phase]) -> u64 {
+    phases
+        .iter()
+        .map(|p| p.cpu_bytes_per_node)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The largest VRAM per GPU among `phases`, bytes; 0 for no phase.
+pub fn peak_gpu(phases: &[Phase]) -> u64 {
+    phases
+        .iter()
+        .map(|p| p.gpu_bytes_per_gpu)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The phase with the largest CPU RAM per node (`cpu`) or VRAM per GPU among `phases`; among
 /// equals the steady phase (training, serving) if it is one of them, else the earlier phase.
 /// `None` for no phase.

@@ -203,16 +203,8 @@ pub fn estimate_with(
         nvme_bytes: totals.nvme,
         activation_bytes_per_gpu: acts.gpu_bytes_per_gpu,
         activations: acts,
-        cpu_peak_bytes_per_node: phases
-            .iter()
-            .map(|p| p.cpu_bytes_per_node)
-            .max()
-            .unwrap_or(0),
-        gpu_peak_bytes_per_gpu: phases
-            .iter()
-            .map(|p| p.gpu_bytes_per_gpu)
-            .max()
-            .unwrap_or(0),
+        cpu_peak_bytes_per_node: super::breakdown::peak_cpu(&phases),
+        gpu_peak_bytes_per_gpu: super::breakdown::peak_gpu(&phases),
         cpu_peak_phase: super::breakdown::peak_phase(&phases, true),
         gpu_peak_phase: super::breakdown::peak_phase(&phases, false),
         lifecycle: life,

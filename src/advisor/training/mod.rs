@@ -26,8 +26,8 @@ pub mod zero;
 pub use advice::outcome_of;
 use advice::outcome_of_judged;
 pub use breakdown::{
-    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_phase,
-    phase_cpu,
+    BreakdownItem, Estimate, EstimateFormula, Location, Phase, PhaseId, StateKind, peak_cpu,
+    peak_gpu, peak_phase, phase_cpu,
 };
 pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 pub use estimate::{MAX_PARAMS, estimate, estimate_with};

@@ -146,25 +146,29 @@ pub struct AmdDevice {
     pub apu: bool,
 }
 
-/// AMD display controllers under `<sys>/bus/pci/devices`, in PCI address order: the AMD GPUs
-/// [`pci_gpus`] lists, in its order, for the live sampler.
-pub fn amd_devices(sys: &Path) -> Vec<AmdDevice> {
+/// The display controllers (PCI class 0x03) of PCI vendor `vendor` under
+/// `<sys>/bus/pci/devices`, their device folders in PCI address order.
+fn display_controllers(sys: &Path, vendor: u32) -> Vec<std::path::PathBuf> {
     let Ok(entries) = std::fs::read_dir(sys.join("bus/pci/devices")) else {
         return Vec::new();
     };
     let mut addresses: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     addresses.sort();
+    addresses.retain(|dev| {
+        let class = read(&dev.join("class"))
+            .as_deref()
+            .and_then(hex)
+            .unwrap_or(0);
+        class >> 16 == 0x03 && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(vendor)
+    });
     addresses
+}
+
+/// AMD display controllers under `<sys>/bus/pci/devices`, in PCI address order: the AMD GPUs
+/// [`pci_gpus`] lists, in its order, for the live sampler.
+pub fn amd_devices(sys: &Path) -> Vec<AmdDevice> {
+    display_controllers(sys, VENDOR_AMD)
         .into_iter()
-        .filter(|dev| {
-            read(&dev.join("class"))
-                .as_deref()
-                .and_then(hex)
-                .unwrap_or(0)
-                >> 16
-                == 0x03
-                && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(VENDOR_AMD)
-        })
         .map(|dev| {
             let apu = read(&dev.join("device"))
                 .as_deref()
@@ -207,21 +211,8 @@ pub struct NvidiaFunction {
 /// default index order), with their runtime power state. Reading these attributes does not
 /// wake a device.
 pub fn nvidia_functions(sys: &Path) -> Vec<NvidiaFunction> {
-    let Ok(entries) = std::fs::read_dir(sys.join("bus/pci/devices")) else {
-        return Vec::new();
-    };
-    let mut addresses: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    addresses.sort();
-    addresses
+    display_controllers(sys, VENDOR_NVIDIA)
         .into_iter()
-        .filter(|dev| {
-            let class = read(&dev.join("class"))
-                .as_deref()
-                .and_then(hex)
-                .unwrap_or(0);
-            class >> 16 == 0x03
-                && read(&dev.join("vendor")).as_deref().and_then(hex) == Some(VENDOR_NVIDIA)
-        })
         .filter_map(|dev| {
             Some(NvidiaFunction {
                 bus_id: dev.file_name()?.to_str()?.to_string(),

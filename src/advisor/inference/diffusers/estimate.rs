@@ -122,16 +122,8 @@ pub fn judge(
             gpu_bytes_per_gpu: gpu_generating,
         },
     ];
-    let cpu_peak = phases
-        .iter()
-        .map(|x| x.cpu_bytes_per_node)
-        .max()
-        .unwrap_or(0);
-    let gpu_peak = phases
-        .iter()
-        .map(|x| x.gpu_bytes_per_gpu)
-        .max()
-        .unwrap_or(0);
+    let cpu_peak = crate::advisor::training::peak_cpu(&phases);
+    let gpu_peak = crate::advisor::training::peak_gpu(&phases);
     let gpu = CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total);
     let cpu = CapacityCheck::new(LimitKind::Ram, cpu_peak, usable);
     let fits = crate::advisor::check::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);
