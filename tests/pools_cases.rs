@@ -332,6 +332,18 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert!(!ids.contains(&"add-ram"), "{ids:?}");
+    // The training plan overflows only with the loader beside it in the one pool: the headline
+    // names a change that clears the pool, not "no change … makes it fit".
+    let out = common::ramvram()
+        .args(["advise", "--lang", "en", "--profile"])
+        .arg(&p)
+        .args(args)
+        .env("COLUMNS", "200")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Cheapest change that makes it fit"), "{text}");
+    assert!(!text.contains("No change ramvram knows of"), "{text}");
     let after = applied(&p, &args, first);
     assert!(all_pools_fit(&after));
 }

@@ -91,8 +91,15 @@ pub fn headline(lang: Lang, a: &Assessment) -> Headline {
     // subject or for the machine (more RAM fits every subject that only lacks RAM) that costs
     // no money, else the first that does (money is a path beside the plan changes in the
     // ranking, issue 34, not the cheapest).
+    // A plan that overflows a pool it shares with another plan (a unified pool, a job limit) is
+    // fixed by another plan's change too: a change's `fits` is re-checked against every pool.
+    let shares_a_full_pool = a
+        .pools
+        .iter()
+        .any(|p| p.fits == Some(false) && p.charged_by(subject));
     let fitting = |r: &&crate::advisor::recommend::Recommendation| {
-        r.result.fits == Some(true) && (r.subject == subject || r.subject == Subject::Machine)
+        r.result.fits == Some(true)
+            && (r.subject == subject || r.subject == Subject::Machine || shares_a_full_pool)
     };
     let fix = a
         .recommendations
@@ -110,10 +117,9 @@ pub fn headline(lang: Lang, a: &Assessment) -> Headline {
             ],
         ),
         // Something that comes closer is listed: say so; nothing is: don't promise a list.
-        None if a
-            .recommendations
-            .iter()
-            .any(|r| r.subject == subject || r.subject == Subject::Machine) =>
+        None if a.recommendations.iter().any(|r| {
+            r.subject == subject || r.subject == Subject::Machine || shares_a_full_pool
+        }) =>
         {
             trf(lang, Msg::HeadlineNoFix, &[])
         }
