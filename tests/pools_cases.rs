@@ -381,3 +381,34 @@ fn a_mac_plan_does_not_fit_twice() {
     assert_eq!(physical["check"]["fits"], false);
     assert_eq!(m["fits"], false);
 }
+
+/// A DGX Spark (GB10, 121.69 GiB of unified memory as the OS sees it) serving Qwen3-30B-A3B
+/// with vLLM at `gpu_memory_utilization` 0.87: the GPU has no memory of its own and no
+/// working-set limit, so the serving check is judged against the pool — vLLM's budget,
+/// ceil(usable × 0.87) (`request_memory`, vllm/v1/worker/utils.py) — never "unknown".
+#[test]
+fn a_gb10_gpu_is_judged_against_the_pool() {
+    let usable: u64 = 130_662_014_894; // 121.69 GiB
+    let p = profile("macbook-pro-m4max-128g", "gb10", |v| {
+        v["host"] = json!({"hostname": "spark", "os": "DGX OS", "arch": "aarch64"});
+        v["memory"]["total_bytes"] = json!(usable);
+        v["memory"]["installed_bytes"] = json!(128_000_000_000u64);
+        v["gpus"][0]["vendor"] = json!("nvidia");
+        v["gpus"][0]["name"] = json!("NVIDIA GB10");
+    });
+    let v = advise(
+        &p,
+        &[
+            "--preset",
+            "qwen3-30b-a3b",
+            "--inference",
+            "vllm",
+            "--gpu-memory-utilization",
+            "0.87",
+        ],
+    );
+    let usable = v["memory"]["usable_bytes"].as_u64().unwrap();
+    let budget = (usable as f64 * 0.87).ceil() as u64;
+    assert_eq!(v["inference_memory"]["gpu"]["available_bytes"], budget);
+    assert_eq!(v["inference_memory"]["gpu"]["fits"], true);
+}

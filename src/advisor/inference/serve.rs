@@ -37,7 +37,8 @@ pub fn serve_against(
 
 /// The GPU memory a plan is judged against: the smallest discrete GPU, or on Apple Silicon the
 /// GPU's share of the unified memory (Metal's working-set limit, [`crate::advisor::unified`],
-/// the figure llama.cpp checks its Metal buffers against).
+/// the figure llama.cpp checks its Metal buffers against), on another unified GPU the usable
+/// RAM of the one pool.
 ///
 /// On the machine itself ([`MachineProfile::live`]) a discrete GPU counts only its free memory,
 /// total − used (NVML's `nvmlDeviceGetMemoryInfo`, what other processes hold included): the
@@ -59,7 +60,13 @@ fn gpu_total(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> Opt
         .min();
     match cap.gpu {
         Some(_) if profile.live => free,
-        _ => cap.gpu.or(cap.gpu_working_set),
+        // A unified GPU without a working-set limit of its own (GB10, Jetson, an APU) has the
+        // pool: the usable RAM, as the training check judges it (`training::memory`) and as
+        // vLLM's `total_memory` counts it there.
+        _ => cap
+            .gpu
+            .or(cap.gpu_working_set)
+            .or(if cap.unified { cap.cpu } else { None }),
     }
 }
 
