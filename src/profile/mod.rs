@@ -291,6 +291,32 @@ pub struct Gpu {
     pub processes: Option<Vec<GpuProcess>>,
 }
 
+impl Gpu {
+    /// An integrated GPU with no memory of its own (Apple Silicon, a Jetson): GPU 0 of
+    /// `vendor`, named `name`, sharing system RAM, with nothing else known.
+    pub fn integrated(vendor: GpuVendor, name: Option<String>) -> Gpu {
+        Gpu {
+            index: 0,
+            vendor,
+            name,
+            vram_total_bytes: None,
+            vram_used_bytes: None,
+            unified_memory: true,
+            carveout_bytes: None,
+            gtt_bytes: None,
+            pcie: None,
+            driver_version: None,
+            utilization_percent: None,
+            pci_bus_id: None,
+            uuid: None,
+            pcie_tx_bytes_per_s: None,
+            pcie_rx_bytes_per_s: None,
+            status: Default::default(),
+            processes: None,
+        }
+    }
+}
+
 /// A PCIe link. Generations 1–6; widths are lane counts (1, 2, 4, 8, 16).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PcieLink {

@@ -6,25 +6,7 @@ use crate::profile::{Gpu, GpuVendor};
 /// e.g. "Apple M4 Max"): unified memory, no VRAM, no PCIe link. Pure, so that a Mac's profile
 /// can be built from captured `sysctl` text on any system.
 pub fn apple_gpu(name: Option<String>) -> Gpu {
-    Gpu {
-        index: 0,
-        vendor: GpuVendor::Apple,
-        name,
-        vram_total_bytes: None,
-        vram_used_bytes: None,
-        unified_memory: true,
-        carveout_bytes: None,
-        gtt_bytes: None,
-        pcie: None,
-        driver_version: None,
-        utilization_percent: None,
-        pci_bus_id: None,
-        uuid: None,
-        pcie_tx_bytes_per_s: None,
-        pcie_rx_bytes_per_s: None,
-        status: Default::default(),
-        processes: None,
-    }
+    Gpu::integrated(GpuVendor::Apple, name)
 }
 
 /// This Mac's GPU: one on Apple Silicon, none on Intel Macs (whose discrete GPUs are not

@@ -85,25 +85,7 @@ pub fn tegra_gpu(compatible: &[u8], model: &[u8]) -> Option<Gpu> {
         .filter(|m| !m.is_empty() && m.len() <= 256 && !m.chars().any(char::is_control))
         .map(String::from)
         .or_else(|| Some("NVIDIA Tegra".to_string()));
-    Some(Gpu {
-        index: 0,
-        vendor: GpuVendor::Nvidia,
-        name,
-        vram_total_bytes: None,
-        vram_used_bytes: None,
-        unified_memory: true,
-        carveout_bytes: None,
-        gtt_bytes: None,
-        pcie: None,
-        driver_version: None,
-        utilization_percent: None,
-        pci_bus_id: None,
-        uuid: None,
-        pcie_tx_bytes_per_s: None,
-        pcie_rx_bytes_per_s: None,
-        status: Default::default(),
-        processes: None,
-    })
+    Some(Gpu::integrated(GpuVendor::Nvidia, name))
 }
 
 #[cfg(test)]
