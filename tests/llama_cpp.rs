@@ -652,3 +652,79 @@ fn fit_matches_llama_cpps_fit_params() {
     eprintln!("{report}");
     assert!(!report.contains("differs"), "{report}");
 }
+
+/// Ollama (`--inference ollama`) starts llama-server with `-c num_ctx × OLLAMA_NUM_PARALLEL`
+/// always. With `num_ctx` unset its default follows the GPUs' total memory (ollama
+/// `server/routes.go`: 32,768 tokens from 23 GiB, 4,096 below), so llama.cpp's fit keeps that
+/// context and only places the layers, where llama.cpp run by hand shrinks the context to fit.
+#[test]
+fn ollama_passes_its_default_context_and_the_fit_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(path) = sparse(dir.path(), "gemma3", gemma3_27b()) else {
+        return;
+    };
+    let advise = |profile: &str, extra: &[&str]| {
+        let fixture = common::fixture_path(profile);
+        let mut args = vec![
+            "advise",
+            "--profile",
+            fixture.to_str().unwrap(),
+            "--model",
+            path.to_str().unwrap(),
+            "--inference",
+            "ollama",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        common::json_of(common::ramvram().args(args))
+    };
+    // An RTX 4090 (24 GiB, 25,769,803,776 B): the 32,768-token tier, under the trained 131,072.
+    let v = advise("lab-4090-128g", &[]);
+    let m = &v["inference_memory"];
+    assert_eq!(m["plan"]["context_len"], 32_768);
+    // Gemma-3's KV: 10 global layers (every sixth of 62) hold all 32,768 cells; the 52 sliding
+    // layers pad256(min(32,768, 1,024 + 512)) = 1,536 cells; each cell 2 × 16 KV heads × 128 ×
+    // 2 B = 8,192 B per layer.
+    let kv = 10 * 32_768 * 8192 + 52 * 1536 * 8192u64;
+    assert_eq!(kv, 3_338_665_984);
+    assert_eq!(m["kv_cache_bytes"], kv);
+    // llama-server's fit under Ollama places layers at that context: the context is not
+    // changed, so `apply` carries only the layers.
+    let r = &v["recommendations"][0];
+    assert_eq!(r["id"], "llama-fit");
+    assert_eq!(r["changes"]["context_len"]["value"], 32_768);
+    let apply = r["apply"].as_array().unwrap();
+    assert_eq!(apply[0], "--n-gpu-layers", "{apply:?}");
+    assert_eq!(apply.len(), 2, "{apply:?}");
+    // The Modelfile's words for it.
+    let native = r["native"].to_string();
+    assert!(native.contains("PARAMETER num_gpu"), "{native}");
+    // The same model with llama.cpp run by hand: its fit shrinks the context instead.
+    let fixture = common::fixture_path("lab-4090-128g");
+    let l = common::json_of(common::ramvram().args([
+        "advise",
+        "--profile",
+        fixture.to_str().unwrap(),
+        "--model",
+        path.to_str().unwrap(),
+        "--inference",
+        "llama.cpp",
+        "--json",
+    ]));
+    assert_ne!(
+        l["recommendations"][0]["changes"]["context_len"]["value"],
+        32_768
+    );
+    // The RTX 3080's 10 GiB is below 23 GiB: 4,096 tokens.
+    let v = advise("student-3080-32g", &[]);
+    assert_eq!(v["inference_memory"]["plan"]["context_len"], 4096);
+    // `num_ctx 8192` with `OLLAMA_NUM_PARALLEL=2`: every slot keeps its whole context
+    // (llama-server `-c 16384 -np 2`).
+    let v = advise(
+        "lab-4090-128g",
+        &["--num-ctx", "8192", "--num-parallel", "2"],
+    );
+    let m = &v["inference_memory"];
+    assert_eq!(m["plan"]["context_len"], 8192);
+    assert_eq!(m["plan"]["concurrent_sequences"], 2);
+}

@@ -22,6 +22,20 @@ fn gib(bytes: u64) -> u64 {
     bytes.div_ceil(1 << 30).max(1)
 }
 
+/// LM Studio's `--gpu` for `n` of llama.cpp's `slots` offloadable layers (`-ngl` counts the
+/// layers and the output layer): `off` for none, `max` for all, else the share of the layers
+/// (lmstudio.ai/docs/cli/load: "How much to offload to the GPU. Values: 0-1, off, max"), rounded
+/// down to two decimals so the layers it stands for are never more than `n`. `None` when the
+/// layers are unknown (`slots` 0) and some but not all are offloaded.
+fn lm_studio_gpu(n: u64, slots: u64) -> Option<String> {
+    match (n, slots) {
+        (0, _) => Some("off".into()),
+        (_, 0) => None,
+        (n, s) if n >= s => Some("max".into()),
+        (n, s) => Some(format!("{:.2}", (n * 100 / s) as f64 / 100.0)),
+    }
+}
+
 /// The texts of `r` in `a` (the plan as it stands), one per tool, in the order of [`Tool`].
 pub fn native(a: &AsItStands<'_>, r: &Recommendation) -> Vec<Native> {
     let mut w = Writer::default();
@@ -61,6 +75,7 @@ struct Writer {
     accelerate: Vec<String>,
     llama: Vec<String>,
     ollama: Vec<String>,
+    lm_studio: Vec<String>,
     vllm: Vec<String>,
     docker: Vec<String>,
     kubernetes: Vec<String>,
@@ -83,6 +98,13 @@ fn offload_device(v: V) -> Option<&'static str> {
 }
 
 impl Writer {
+    /// An environment variable of the Ollama server, once.
+    fn ollama_env(&mut self, line: String) {
+        if !self.ollama.contains(&line) {
+            self.ollama.push(line);
+        }
+    }
+
     fn inference(
         &mut self,
         engine: Option<Engine>,
@@ -96,12 +118,27 @@ impl Writer {
                 if let Some(n) = whole(v) {
                     self.llama.push(format!("-c {n}"));
                     self.ollama.push(format!("PARAMETER num_ctx {n}"));
+                    self.lm_studio.push(format!("--context-length {n}"));
                 }
             }
             (Engine::LlamaCpp, K::NGpuLayers, v) => {
                 if let Some(n) = whole(v) {
                     self.llama.push(format!("-ngl {n}"));
-                    self.ollama.push(format!("PARAMETER num_gpu {n}"));
+                    // Ollama and LM Studio can't keep experts in host RAM by layer: their layer
+                    // count alone would put every expert of those layers on the GPU. (Ollama
+                    // with `num_gpu` unset leaves that split to llama-server's own fit.)
+                    let experts_split = r.settings.iter().any(|x| match (x.knob, x.value) {
+                        (K::NCpuMoe, v) => whole(v).is_some_and(|n| n > 0),
+                        (K::ExpertsOnCpu, v) => matches!(v, V::Bool(true)),
+                        _ => false,
+                    });
+                    let slots = a.inference.map_or(0, |m| m.plan.shape.layers + 1);
+                    if !experts_split {
+                        self.ollama.push(format!("PARAMETER num_gpu {n}"));
+                        if let Some(g) = lm_studio_gpu(n, slots) {
+                            self.lm_studio.push(format!("--gpu {g}"));
+                        }
+                    }
                 }
             }
             (Engine::LlamaCpp, K::ExpertsOnCpu, V::Bool(true)) => self.llama.push("--cpu-moe".into()),
@@ -110,14 +147,31 @@ impl Writer {
                     self.llama.push(format!("--n-cpu-moe {n}"));
                 }
             }
-            (Engine::LlamaCpp, K::CacheTypeK, V::Choice(t)) => self.llama.push(format!("-ctk {t}")),
-            (Engine::LlamaCpp, K::CacheTypeV, V::Choice(t)) => self.llama.push(format!("-ctv {t}")),
-            (Engine::LlamaCpp, K::KvCacheDtype, V::Choice("fp8")) => {
-                self.llama.push("-ctk q8_0 -ctv q8_0".into())
+            // Ollama has one cache type for K and V, `OLLAMA_KV_CACHE_TYPE`
+            // (`envconfig.KvCacheType`, envconfig/config.go).
+            (Engine::LlamaCpp, K::CacheTypeK, V::Choice(t)) => {
+                self.llama.push(format!("-ctk {t}"));
+                self.ollama_env(format!("OLLAMA_KV_CACHE_TYPE={t}"));
             }
+            (Engine::LlamaCpp, K::CacheTypeV, V::Choice(t)) => {
+                self.llama.push(format!("-ctv {t}"));
+                self.ollama_env(format!("OLLAMA_KV_CACHE_TYPE={t}"));
+            }
+            (Engine::LlamaCpp, K::KvCacheDtype, V::Choice("fp8")) => {
+                self.llama.push("-ctk q8_0 -ctv q8_0".into());
+                self.ollama_env("OLLAMA_KV_CACHE_TYPE=q8_0".into());
+            }
+            // `OLLAMA_FLASH_ATTENTION` (`envconfig.FlashAttention`): 1 or 0.
+            (Engine::LlamaCpp, K::FlashAttn, V::Choice(f @ ("on" | "off"))) => {
+                self.llama.push(format!("-fa {f}"));
+                let on = u8::from(f == "on");
+                self.ollama_env(format!("OLLAMA_FLASH_ATTENTION={on}"));
+            }
+            // `OLLAMA_NUM_PARALLEL` (`envconfig.NumParallel`): Ollama's `-np`.
             (Engine::LlamaCpp, K::ConcurrentSequences, v) => {
                 if let Some(n) = whole(v) {
                     self.llama.push(format!("-np {n}"));
+                    self.ollama_env(format!("OLLAMA_NUM_PARALLEL={n}"));
                 }
             }
             (Engine::LlamaCpp, K::Weights, V::Choice(q)) => {
@@ -418,6 +472,12 @@ impl Writer {
             );
         }
         add(Tool::Ollama, self.ollama.join("\n"));
+        if !self.lm_studio.is_empty() {
+            add(
+                Tool::LmStudio,
+                format!("lms load MODEL {}", self.lm_studio.join(" ")),
+            );
+        }
         if !self.vllm.is_empty() {
             add(
                 Tool::Vllm,
@@ -438,5 +498,22 @@ impl Writer {
 pub fn write_all(recs: &mut [Recommendation], a: &AsItStands<'_>) {
     for r in recs.iter_mut() {
         r.native = native(a, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lm_studio_gpu;
+
+    #[test]
+    fn lm_studio_gpu_share_never_stands_for_more_layers() {
+        // Llama-3.1-70B: 80 layers + the output layer = 81 slots. -ngl 45 is 45/81 = 0.5555…,
+        // written 0.55 (0.55 × 81 = 44.55 layers, not 45.36).
+        assert_eq!(lm_studio_gpu(45, 81).as_deref(), Some("0.55"));
+        assert_eq!(lm_studio_gpu(81, 81).as_deref(), Some("max"));
+        assert_eq!(lm_studio_gpu(99, 81).as_deref(), Some("max"));
+        assert_eq!(lm_studio_gpu(0, 81).as_deref(), Some("off"));
+        assert_eq!(lm_studio_gpu(1, 81).as_deref(), Some("0.01"));
+        assert_eq!(lm_studio_gpu(10, 0), None);
     }
 }

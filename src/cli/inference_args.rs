@@ -8,7 +8,7 @@ use super::training_args::TrainingArgs;
 pub use super::weights_args::WeightsArg;
 use super::weights_args::{gguf_format, weight_format};
 use crate::advisor::defaults;
-use crate::advisor::inference::llama_cpp::{CacheType, FlashAttn};
+use crate::advisor::inference::llama_cpp::{CacheType, FlashAttn, Frontend};
 use crate::advisor::inference::{CheckpointFiles, Engine, InferencePlan, WeightFormat};
 use crate::advisor::knobs::{self, KnobId as K};
 use crate::advisor::training::TransformerShape;
@@ -25,11 +25,11 @@ pub struct InferenceArgs {
     /// Weight format served (default bf16).
     #[arg(long, value_enum)]
     pub weights: Option<WeightsArg>,
-    /// Tokens per sequence (vLLM --max-model-len, llama.cpp -c; default 4096).
-    #[arg(long)]
+    /// Tokens per sequence (vLLM --max-model-len, llama.cpp -c, Ollama num_ctx; default 4096).
+    #[arg(long, alias = "num-ctx")]
     pub context_len: Option<u64>,
     /// Sequences served at once, each with a full-length KV cache (default 1).
-    #[arg(long, alias = "parallel")]
+    #[arg(long, alias = "parallel", alias = "num-parallel")]
     pub concurrent_sequences: Option<u64>,
     /// Key/value heads (grouped-query attention; default: as many as the heads).
     #[arg(long)]
@@ -57,7 +57,7 @@ pub struct InferenceArgs {
     pub kv_offloading_size: Option<f64>,
     /// Layers on the GPUs (default: all): llama.cpp -ngl, or transformers' device_map with
     /// max_memory keeping the rest in CPU RAM.
-    #[arg(long, alias = "ngl", alias = "gpu-layers")]
+    #[arg(long, alias = "ngl", alias = "gpu-layers", alias = "num-gpu")]
     pub n_gpu_layers: Option<u64>,
     /// llama.cpp -ot exps=CPU: keep a mixture-of-experts model's routed experts in host RAM.
     #[arg(long, alias = "cpu-moe")]
@@ -100,6 +100,8 @@ pub enum EngineArg {
     /// llama.cpp.
     #[value(name = "llama.cpp", alias = "llama-cpp")]
     LlamaCpp,
+    /// Ollama: llama.cpp's llama-server, started with Ollama's settings.
+    Ollama,
     /// Hugging Face transformers.
     Transformers,
     /// Hugging Face diffusers.
@@ -183,11 +185,11 @@ pub enum FilesArg {
 /// What a vLLM flag needs.
 const VLLM: &str = "--inference vllm";
 /// What `--n-gpu-layers` needs.
-const LAYERED: &str = "--inference llama.cpp / transformers";
+const LAYERED: &str = "--inference llama.cpp / ollama / transformers";
 /// What a diffusion flag needs.
 const DIFFUSERS: &str = "--inference diffusers";
 /// What `--experts-on-cpu` needs.
-const LLAMA_CPP: &str = "--inference llama.cpp";
+const LLAMA_CPP: &str = "--inference llama.cpp / ollama";
 
 impl InferenceArgs {
     /// The first inference flag given, for "only applies with --inference".
@@ -343,9 +345,13 @@ impl InferenceArgs {
                 None => Ok(None),
             };
         };
+        let frontend = match engine {
+            EngineArg::Ollama => Frontend::Ollama,
+            _ => Frontend::LlamaServer,
+        };
         let engine = match engine {
             EngineArg::Vllm => Engine::Vllm,
-            EngineArg::LlamaCpp => Engine::LlamaCpp,
+            EngineArg::LlamaCpp | EngineArg::Ollama => Engine::LlamaCpp,
             EngineArg::Transformers => Engine::Transformers,
             EngineArg::Diffusers => Engine::Diffusers,
         };
@@ -458,7 +464,11 @@ impl InferenceArgs {
                 .and_then(|r| r.gguf.as_ref())
                 .map(|g| Box::new(g.llama.clone()))
                 .filter(|m| !m.bytes.layers.is_empty());
-            plan.llama.context_auto = self.context_len.is_none() && plan.gguf.is_some();
+            // No context given: llama.cpp's fit chooses it for a GGUF, Ollama its own default
+            // for any model (the advisor resolves it against the machine's GPUs).
+            plan.llama.frontend = frontend;
+            plan.llama.context_auto =
+                self.context_len.is_none() && (plan.gguf.is_some() || frontend == Frontend::Ollama);
         }
         let pickles_only =
             read.is_some_and(|r| r.weight_files.is_empty() && !r.pickle_files.is_empty());

@@ -1,7 +1,10 @@
 //! Words for inference memory: the plan in one line, the phases, the KV cache, what each engine
 //! keeps in host RAM, and errors. Shared by the terminal, the reports and the window.
 
-use crate::advisor::inference::{Engine, InferenceError, InferenceMemory, WeightFormat};
+use crate::advisor::inference::llama_cpp::Frontend;
+use crate::advisor::inference::{
+    Engine, InferenceError, InferenceMemory, InferencePlan, WeightFormat,
+};
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
 use crate::profile::MachineProfile;
@@ -21,10 +24,11 @@ pub fn error(lang: Lang, e: InferenceError) -> &'static str {
     )
 }
 
-/// The engine's name as its users write it.
-pub fn engine(e: Engine) -> &'static str {
-    match e {
+/// The engine's name as its users write it; llama.cpp started by Ollama is Ollama's.
+pub fn engine(p: &InferencePlan) -> &'static str {
+    match p.engine {
         Engine::Vllm => "vLLM",
+        Engine::LlamaCpp if p.llama.frontend == Frontend::Ollama => "Ollama (llama-server)",
         Engine::LlamaCpp => "llama.cpp",
         Engine::Transformers => "transformers",
         Engine::Diffusers => "diffusers",
@@ -52,7 +56,7 @@ pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
         lang,
         Msg::InferenceSummary,
         &[
-            ("engine", engine(p.engine)),
+            ("engine", engine(p)),
             ("params", &format::params(p.params)),
             ("weights", weights(p.weights)),
             ("gpus", &p.gpus.to_string()),
@@ -83,6 +87,19 @@ pub fn weights_and_cache(lang: Lang, m: &InferenceMemory) -> String {
             ("sequences", &m.plan.concurrent_sequences.to_string()),
         ],
     )
+}
+
+/// Where the context came from when Ollama chose it (`num_ctx` not given); `None` otherwise.
+pub fn context_source(lang: Lang, m: &InferenceMemory) -> Option<String> {
+    let p = &m.plan;
+    (p.engine == Engine::LlamaCpp && p.llama.frontend == Frontend::Ollama && p.llama.context_auto)
+        .then(|| {
+            trf(
+                lang,
+                Msg::InferenceOllamaContext,
+                &[("tokens", &format::thousands(p.context_len))],
+            )
+        })
 }
 
 /// What the host holds besides the runtime: vLLM's swap space and CPU offload, llama.cpp's

@@ -244,7 +244,9 @@ pub(super) fn llama_fit(
         type_k: p.llama.cache_type_k,
         type_v: p.llama.cache_type_v,
     };
-    let context = (!p.llama.context_auto).then_some(p.context_len);
+    // Ollama always passes `-c`, so llama-server's fit keeps the context and places the layers.
+    let fixed = !p.llama.context_auto || p.llama.frontend == super::llama_cpp::Frontend::Ollama;
+    let context = fixed.then_some(p.context_len);
     let f = super::llama_cpp::fit::fit(
         m,
         &s,

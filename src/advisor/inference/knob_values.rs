@@ -89,7 +89,12 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
             }
             ok
         }
-        K::ContextLen => put(&mut p.context_len, whole(v)),
+        K::ContextLen => {
+            // A context set is given: neither llama.cpp's fit nor Ollama's default chooses it.
+            let ok = put(&mut p.context_len, whole(v));
+            p.llama.context_auto &= !ok;
+            ok
+        }
         K::ConcurrentSequences => put(&mut p.concurrent_sequences, whole(v)),
         K::KvHeads => put(&mut p.shape.kv_heads, whole(v).map(Some)),
         K::KvCacheDtype => put(&mut p.kv_bytes, variant_of(id, &KV_BYTES, v)),

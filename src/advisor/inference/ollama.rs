@@ -87,19 +87,26 @@ pub fn default_num_ctx(vram_totals: &[u64], overhead: u64) -> u64 {
     }
 }
 
-/// The llama-server arguments Ollama passes for `s`, a model trained on `n_ctx_train` tokens
-/// (0: unknown) and GPUs of `vram_totals` bytes (`llm/llama_server.go`, `llm/server.go`).
-pub fn launch(s: &OllamaSettings, n_ctx_train: u64, vram_totals: &[u64]) -> LlamaServerLaunch {
+/// The context of each parallel slot Ollama runs with: `num_ctx`, else
+/// `OLLAMA_CONTEXT_LENGTH`, else [`default_num_ctx`] for GPUs of `vram_totals` bytes, clamped to
+/// the trained context `n_ctx_train` (0: unknown) (`NewLlamaServer`, `llm/server.go`).
+pub fn num_ctx(s: &OllamaSettings, n_ctx_train: u64, vram_totals: &[u64]) -> u64 {
     let num_ctx = s
         .num_ctx
         .filter(|&n| n > 0)
         .or(s.context_length_env.filter(|&n| n > 0))
         .unwrap_or_else(|| default_num_ctx(vram_totals, s.gpu_overhead_bytes.unwrap_or(0)));
-    let num_ctx = if n_ctx_train > 0 {
+    if n_ctx_train > 0 {
         num_ctx.min(n_ctx_train)
     } else {
         num_ctx
-    };
+    }
+}
+
+/// The llama-server arguments Ollama passes for `s`, a model trained on `n_ctx_train` tokens
+/// (0: unknown) and GPUs of `vram_totals` bytes (`llm/llama_server.go`, `llm/server.go`).
+pub fn launch(s: &OllamaSettings, n_ctx_train: u64, vram_totals: &[u64]) -> LlamaServerLaunch {
+    let num_ctx = num_ctx(s, n_ctx_train, vram_totals);
     let n_parallel = s
         .num_parallel
         .filter(|&n| n > 0)

@@ -20,6 +20,7 @@ pub fn serve_against(
 ) -> Result<(InferenceMemory, Vec<Recommendation>), InferenceError> {
     let gpu_total = gpu_total(profile, ram, vram);
     let o = crate::advisor::overhead::overheads(profile);
+    let p = &as_launched(p, profile, gpu_total);
     let m = judge(p, gpu_total, ram.usable_bytes, &o)?;
     let mut recs = if m.fits == Some(false) && p.engine == super::Engine::Diffusers {
         super::diffusers::advice::advice(&m, gpu_total, ram.usable_bytes, &o)
@@ -81,12 +82,54 @@ pub fn judged(
     ram: &RamSizes,
     vram: &VramTotals,
 ) -> Result<InferenceMemory, InferenceError> {
+    let gpu_total = gpu_total(profile, ram, vram);
     judge(
-        p,
-        gpu_total(profile, ram, vram),
+        &as_launched(p, profile, gpu_total),
+        gpu_total,
         ram.usable_bytes,
         &crate::advisor::overhead::overheads(profile),
     )
+}
+
+/// `p` as its frontend launches llama.cpp: Ollama always passes `-c num_ctx ×
+/// OLLAMA_NUM_PARALLEL`, and when `num_ctx` isn't given (`llama.context_auto`) its default by the
+/// GPUs' total memory, clamped to the trained context ([`super::ollama::num_ctx`]). The GPUs'
+/// totals are the discrete GPUs' nominal memory (Ollama's `TotalMemory`, not the free memory), or
+/// a unified GPU's share ([`gpu_total`]). Every other plan is returned as it is.
+fn as_launched<'a>(
+    p: &'a InferencePlan,
+    profile: &MachineProfile,
+    gpu_total: Option<u64>,
+) -> std::borrow::Cow<'a, InferencePlan> {
+    use super::llama_cpp::Frontend;
+    if p.engine != super::Engine::LlamaCpp
+        || p.llama.frontend != Frontend::Ollama
+        || !p.llama.context_auto
+    {
+        return std::borrow::Cow::Borrowed(p);
+    }
+    let mut totals: Vec<u64> = profile
+        .gpus
+        .iter()
+        .filter(|g| !g.unified_memory)
+        .filter_map(|g| g.vram_total_bytes)
+        .collect();
+    if totals.is_empty() {
+        totals.extend(gpu_total);
+    }
+    let trained = p.gguf.as_ref().map(|m| m.trained_context).or_else(|| {
+        p.preset
+            .as_deref()
+            .and_then(|id| crate::catalog::catalog().model(id))
+            .and_then(|m| m.max_context)
+    });
+    let mut q = p.clone();
+    q.context_len = super::ollama::num_ctx(
+        &super::ollama::OllamaSettings::default(),
+        trained.unwrap_or(0),
+        &totals,
+    );
+    std::borrow::Cow::Owned(q)
 }
 
 /// A diffusers plan by [`super::diffusers::estimate::judge`], every other engine's by

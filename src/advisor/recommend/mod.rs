@@ -160,6 +160,9 @@ pub enum Tool {
     LlamaCpp,
     /// Ollama (Modelfile `PARAMETER`s or the server's environment).
     Ollama,
+    /// LM Studio's `lms load` flags (lmstudio.ai/docs/cli/load).
+    #[serde(rename = "lm-studio")]
+    LmStudio,
     /// `vllm serve` flags.
     Vllm,
     /// `docker run` flags.
@@ -186,6 +189,7 @@ impl Tool {
             Tool::Pytorch => "pytorch",
             Tool::LlamaCpp => "llama.cpp",
             Tool::Ollama => "ollama",
+            Tool::LmStudio => "lm-studio",
             Tool::Vllm => "vllm",
             Tool::Docker => "docker",
             Tool::Kubernetes => "kubernetes",

@@ -241,6 +241,9 @@ pub(super) fn inference(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.push(Block::Heading(tr(lang, Msg::InferenceSection).to_string()));
     b.push(Block::Paragraph(iw::summary(lang, m)));
     b.push(Block::Paragraph(iw::weights_and_cache(lang, m)));
+    if let Some(c) = iw::context_source(lang, m) {
+        b.push(Block::Paragraph(c));
+    }
     b.push(Block::Table {
         header: vec![
             String::new(),

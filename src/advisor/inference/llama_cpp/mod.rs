@@ -296,6 +296,22 @@ pub struct LlamaSettings {
     /// ([`fit::fit`]); the plan's own `context_len` is then ramvram's default.
     #[serde(default)]
     pub context_auto: bool,
+    /// The application that starts llama.cpp (`llama-server` itself, or Ollama, whose settings
+    /// decide llama-server's arguments: [`super::ollama`]).
+    #[serde(default)]
+    pub frontend: Frontend,
+}
+
+/// The application that launches llama.cpp, and so whose words a change is said in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Frontend {
+    /// `llama-server` / `llama-cli` run directly, with llama.cpp's own flags.
+    #[default]
+    LlamaServer,
+    /// Ollama: a Modelfile's `PARAMETER`s and the server's `OLLAMA_*` environment, mapped onto
+    /// the `llama-server` launch it makes ([`super::ollama::launch`]).
+    Ollama,
 }
 
 impl LlamaSettings {
