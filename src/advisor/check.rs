@@ -56,6 +56,16 @@ impl CapacityCheck {
         }
     }
 
+    /// The same check with the engine's own `margin` instead of the limit kind's (llama.cpp's
+    /// fit leaves a flat 1 GiB per device, `FIT_MARGIN_BYTES`).
+    pub(crate) fn with_margin(mut self, margin: u64) -> CapacityCheck {
+        self.margin_bytes = margin;
+        self.fits = self
+            .available_bytes
+            .map(|a| self.needed_bytes.saturating_add(margin) <= a);
+        self
+    }
+
     /// True when the need fits the capacity but not its margin: `plan-tight`.
     pub fn tight(&self) -> bool {
         self.fits == Some(false) && self.available_bytes.is_some_and(|a| self.needed_bytes <= a)

@@ -362,9 +362,8 @@ pub(super) fn judge(
         None => CapacityCheck::new(LimitKind::Vram, gpu_peak, gpu_total),
     };
     // llama.cpp's fit leaves its own flat margin on each device.
-    if let (Some(fit), Some(total)) = (&f.llama, gpu_total) {
-        gpu.margin_bytes = fit.margin_bytes;
-        gpu.fits = Some(gpu_peak.saturating_add(fit.margin_bytes) <= total);
+    if let (Some(fit), Some(_)) = (&f.llama, gpu_total) {
+        gpu = gpu.with_margin(fit.margin_bytes);
     }
     let cpu = CapacityCheck::new(LimitKind::Ram, cpu_peak, usable);
     let fits = crate::advisor::check::all_fit(&[Some(gpu.fits), Some(cpu.fits)]);

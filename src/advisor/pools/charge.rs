@@ -35,6 +35,10 @@ pub struct PlanMemory<'a> {
     pub engine_share: Option<f64>,
     /// True for llama.cpp, which imports no PyTorch (no CUDA-library commit for Python).
     pub native_engine: bool,
+    /// The margin the engine itself leaves free on each GPU, when it keeps one of its own
+    /// (llama.cpp's fit: 1 GiB per device); `None`: the VRAM margin of
+    /// [`crate::advisor::headroom`].
+    pub gpu_margin: Option<u64>,
 }
 
 impl<'a> PlanMemory<'a> {
@@ -47,6 +51,7 @@ impl<'a> PlanMemory<'a> {
             processes: t.plan.gpus_per_node.max(1),
             engine_share: None,
             native_engine: false,
+            gpu_margin: None,
         }
     }
 
@@ -60,6 +65,7 @@ impl<'a> PlanMemory<'a> {
             processes: if vllm { m.plan.gpus.max(1) } else { 1 },
             engine_share: vllm.then_some(m.plan.gpu_memory_utilization),
             native_engine: m.plan.engine == Engine::LlamaCpp,
+            gpu_margin: m.llama_cpp.as_ref().map(|f| f.margin_bytes),
         }
     }
 

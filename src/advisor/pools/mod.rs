@@ -120,11 +120,14 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             limits,
         ));
         for g in profile.gpus.iter().filter(|g| !g.unified_memory) {
-            let consumers = plan_mem
-                .iter()
-                .filter(|p| g.index < p.gpus)
-                .map(|p| p.gpu_consumer(p.gpu_peak()))
-                .collect();
+            let on_it: Vec<_> = plan_mem.iter().filter(|p| g.index < p.gpus).collect();
+            let consumers = on_it.iter().map(|p| p.gpu_consumer(p.gpu_peak())).collect();
+            // The engine's own margin where the one plan on this GPU keeps one (llama.cpp's
+            // fit), so the pool and the plan's own verdict agree.
+            let own_margin = match on_it.as_slice() {
+                [only] => only.gpu_margin,
+                _ => None,
+            };
             let limits = g
                 .vram_total_bytes
                 .map(|b| {
@@ -137,13 +140,17 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                     )]
                 })
                 .unwrap_or_default();
-            out.push(judge(
+            let mut pool = judge(
                 format!("gpu{}", g.index),
                 PoolKind::Vram,
                 g.vram_total_bytes,
                 consumers,
                 limits,
-            ));
+            );
+            if let Some(m) = own_margin {
+                rejudge_with_margin(&mut pool, m);
+            }
+            out.push(pool);
         }
     }
     out
@@ -316,6 +323,22 @@ fn unified_gpu_limits(
         ));
     }
     out
+}
+
+/// `pool`'s limits checked again with `margin` instead of the VRAM margin, and its verdict.
+fn rejudge_with_margin(pool: &mut Pool, margin: u64) {
+    for l in &mut pool.limits {
+        l.check = l.check.clone().with_margin(margin);
+    }
+    if pool.fits.is_some() {
+        pool.fits = all_fit(
+            &pool
+                .limits
+                .iter()
+                .map(|l| Some(l.check.fits))
+                .collect::<Vec<_>>(),
+        );
+    }
 }
 
 /// Charges `consumers` to every limit and gives the pool its verdict.
