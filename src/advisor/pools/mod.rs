@@ -328,7 +328,7 @@ fn unified_gpu_limits(
 /// `pool`'s limits checked again with `margin` instead of the VRAM margin, and its verdict.
 fn rejudge_with_margin(pool: &mut Pool, margin: u64) {
     for l in &mut pool.limits {
-        l.check = l.check.clone().with_margin(margin);
+        l.check = l.check.with_margin(margin);
     }
     if pool.fits.is_some() {
         pool.fits = all_fit(
