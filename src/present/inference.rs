@@ -46,6 +46,17 @@ pub fn weights(w: WeightFormat) -> &'static str {
     }
 }
 
+/// The released file's format where a catalogue model is served as released and its 16-bit
+/// format doesn't say it (gpt-oss's MXFP4 experts: `as_released` sizes the bytes from the
+/// catalogue's `dtype`); `None` otherwise.
+fn released(p: &InferencePlan) -> Option<&'static str> {
+    if p.weights != WeightFormat::Bf16 || p.weight_bytes.is_none() || p.gguf.is_some() {
+        return None;
+    }
+    let m = crate::catalog::catalog().model(p.preset.as_deref()?)?;
+    (m.dtype == "mxfp4").then_some("MXFP4")
+}
+
 /// "vLLM · 68.98B · bf16 · 4 GPUs · 4096 tokens × 1 sequence".
 pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
     if let Some(s) = super::diffusion::summary(lang, m, weights(m.plan.weights)) {
@@ -58,7 +69,7 @@ pub fn summary(lang: Lang, m: &InferenceMemory) -> String {
         &[
             ("engine", engine(p)),
             ("params", &format::params(p.params)),
-            ("weights", weights(p.weights)),
+            ("weights", released(p).unwrap_or(weights(p.weights))),
             ("gpus", &p.gpus.to_string()),
             ("tokens", &p.context_len.to_string()),
             ("sequences", &p.concurrent_sequences.to_string()),
