@@ -20,6 +20,7 @@ pub mod headroom;
 pub mod impact;
 pub mod inference;
 pub mod knobs;
+pub mod lm_studio;
 pub mod native;
 pub mod overhead;
 pub mod pools;

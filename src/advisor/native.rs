@@ -22,20 +22,6 @@ fn gib(bytes: u64) -> u64 {
     bytes.div_ceil(1 << 30).max(1)
 }
 
-/// LM Studio's `--gpu` for `n` of llama.cpp's `slots` offloadable layers (`-ngl` counts the
-/// layers and the output layer): `off` for none, `max` for all, else the share of the layers
-/// (lmstudio.ai/docs/cli/load: "How much to offload to the GPU. Values: 0-1, off, max"), rounded
-/// down to two decimals so the layers it stands for are never more than `n`. `None` when the
-/// layers are unknown (`slots` 0) and some but not all are offloaded.
-fn lm_studio_gpu(n: u64, slots: u64) -> Option<String> {
-    match (n, slots) {
-        (0, _) => Some("off".into()),
-        (_, 0) => None,
-        (n, s) if n >= s => Some("max".into()),
-        (n, s) => Some(format!("{:.2}", (n * 100 / s) as f64 / 100.0)),
-    }
-}
-
 /// The texts of `r` in `a` (the plan as it stands), one per tool, in the order of [`Tool`].
 pub fn native(a: &AsItStands<'_>, r: &Recommendation) -> Vec<Native> {
     let mut w = Writer::default();
@@ -135,7 +121,7 @@ impl Writer {
                     let slots = a.inference.map_or(0, |m| m.plan.shape.layers + 1);
                     if !experts_split {
                         self.ollama.push(format!("PARAMETER num_gpu {n}"));
-                        if let Some(g) = lm_studio_gpu(n, slots) {
+                        if let Some(g) = super::lm_studio::gpu_share(n, slots) {
                             self.lm_studio.push(format!("--gpu {g}"));
                         }
                     }
@@ -498,22 +484,5 @@ impl Writer {
 pub fn write_all(recs: &mut [Recommendation], a: &AsItStands<'_>) {
     for r in recs.iter_mut() {
         r.native = native(a, r);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lm_studio_gpu;
-
-    #[test]
-    fn lm_studio_gpu_share_never_stands_for_more_layers() {
-        // Llama-3.1-70B: 80 layers + the output layer = 81 slots. -ngl 45 is 45/81 = 0.5555…,
-        // written 0.55 (0.55 × 81 = 44.55 layers, not 45.36).
-        assert_eq!(lm_studio_gpu(45, 81).as_deref(), Some("0.55"));
-        assert_eq!(lm_studio_gpu(81, 81).as_deref(), Some("max"));
-        assert_eq!(lm_studio_gpu(99, 81).as_deref(), Some("max"));
-        assert_eq!(lm_studio_gpu(0, 81).as_deref(), Some("off"));
-        assert_eq!(lm_studio_gpu(1, 81).as_deref(), Some("0.01"));
-        assert_eq!(lm_studio_gpu(10, 0), None);
     }
 }
