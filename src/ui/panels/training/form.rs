@@ -52,7 +52,7 @@ impl Default for TrainingForm {
     }
 }
 
-fn combo<T: Copy + PartialEq>(
+pub(super) fn combo<T: Copy + PartialEq>(
     ui: &mut Ui,
     id: &str,
     value: &mut T,
@@ -73,7 +73,11 @@ fn combo<T: Copy + PartialEq>(
 }
 
 /// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
-fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) -> egui::Response {
+pub(super) fn row(
+    ui: &mut Ui,
+    label: &str,
+    add: impl FnOnce(&mut Ui) -> egui::Response,
+) -> egui::Response {
     let l = ui.label(label);
     let r = add(ui).labelled_by(l.id);
     ui.end_row();
@@ -257,6 +261,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 }
             }
             loading_inputs(ui, lang, plan);
+            super::lifecycle_inputs::lifecycle_inputs(ui, lang, plan);
             row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
                 ui.add(crate::ui::panels::number(&mut plan.gpus_per_node, 1..=64))
             });
