@@ -285,3 +285,55 @@ fn fsdp_qlora_70b_pins_each_flat_parameter_shard_in_a_power_of_two_block() {
     assert_eq!(line(&e, StateKind::PinnedBlocks, Location::Cpu), 0);
     assert!(near(phase_cpu(&e, PhaseId::Loading), 119_478_518_642));
 }
+
+/// DeepSpeed's pinned buffers with ZeRO-Offload (`offload_optimizer: {device: cpu,
+/// pin_memory: true}`, the default since deepspeedai/DeepSpeed#8207) go through the same
+/// caching host allocator: `get_accelerator().pin_memory(t)` is `t.pin_memory()`
+/// (accelerator/abstract_accelerator.py `_torch_pin_memory`), one block per tensor. In
+/// deepspeed/runtime/zero/stage_1_and_2.py each rank pins, per parameter group, its flat fp32
+/// partition (`single_partition_of_fp32_groups`), that partition's gradient
+/// (`initialize_optimizer_states`) and a 16-bit copy (`param_buffer_of_bit16_for_cpu_offload_groups`),
+/// plus one gradient buffer as large as the largest parameter
+/// (`temp_grad_buffer_for_cpu_offload`); DeepSpeedCPUAdam's moments are unpinned
+/// (`torch.zeros_like`). ramvram keeps DeepSpeed's own estimator for this figure (24 bytes per
+/// parameter on one GPU: its ×1.5 is the slack), and that figure holds the power-of-two blocks.
+/// Worked by hand for Llama-2-7B (P = 6,738,415,616) with the Hugging Face Trainer's two groups
+/// (no weight decay on the 65 norm weights of 4,096: 266,240 parameters; the rest,
+/// 6,738,149,376, decayed), its largest tensor the 32,000 × 4,096 embedding:
+///
+/// - 1 GPU: fp32 partition 26,952,597,504 B → 2^35, its gradient 2^35, the bf16 copy
+///   13,476,298,752 → 2^34; the small group 2 × 2^21 + 2^20; the gradient buffer 262,144,000 →
+///   2^28: 86,173,024,256 B pinned, + AdamW's moments 8 × P = 53,907,324,928 →
+///   140,080,349,184 B, under the estimator's 24 × P = 161,721,974,784 B;
+/// - 8 GPUs: per rank 842,268,672 decayed parameters: 2 × 2^32 + 2^31, the small group
+///   2 × 2^18 + 2^17, the buffer 2^28: 11,006,509,056 B, × 8 = 88,052,072,448, + 8 × P =
+///   141,959,397,376 B, under the estimator's P × max(4 × 8, 16) × 1.5 = 323,443,949,568 B.
+#[test]
+fn deepspeeds_pinned_offload_blocks_fit_inside_its_own_estimate() {
+    let p = 6_738_415_616u64;
+    let blocks = |gpus: u64| {
+        let decayed = (p - 65 * 4_096) / gpus;
+        let small = 65 * 4_096 / gpus;
+        let np2 = u64::next_power_of_two;
+        let per_rank = 2 * np2(4 * decayed)
+            + np2(2 * decayed)
+            + 2 * np2(4 * small)
+            + np2(2 * small)
+            + np2(2 * 32_000 * 4_096);
+        gpus * per_rank + 8 * p
+    };
+    assert_eq!(blocks(1), 140_080_349_184);
+    assert_eq!(blocks(8), 141_959_397_376);
+    for gpus in [1u32, 8] {
+        let plan = TrainingPlan {
+            strategy: Strategy::Zero2,
+            offload_optimizer: OffloadTarget::Cpu,
+            gpus_per_node: gpus,
+            ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+        };
+        let e = estimate(&plan).unwrap();
+        let estimator = if gpus == 1 { 24 * p } else { 48 * p };
+        assert_eq!(e.cpu_bytes_per_node, estimator);
+        assert!(e.cpu_bytes_per_node > blocks(u64::from(gpus)));
+    }
+}
