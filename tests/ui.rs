@@ -894,3 +894,46 @@ fn the_save_control_changes_the_phase_that_sets_the_peak() {
     h.run();
     h.get_by_label_contains("（保存检查点）");
 }
+
+/// Issue 33: the Data loading page's validation loader. Switched on, it starts at the training
+/// loader's batch (8 for the seed's 4K example), half its workers (8 → 4), prefetch 2 and
+/// pinned, and the evaluation pause counts its queue: 4 × 2 = 8 batches waiting beside the
+/// training loader's 8 × 2 = 16.
+#[test]
+fn a_validation_loader_counts_at_the_evaluation_pause() {
+    let profile = common::fixture("dgx-a100");
+    let mut h = sized(
+        RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+        1600.0,
+    );
+    h.run();
+    h.get_by_label("Data loading").click();
+    h.run();
+    let loaders = |h: &Harness<'static, RamvramApp>| {
+        h.state()
+            .preview()
+            .unwrap()
+            .workload
+            .as_ref()
+            .unwrap()
+            .evaluation_pause
+            .as_ref()
+            .unwrap()
+            .loaders
+            .iter()
+            .map(|l| l.queued_batches)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(loaders(&h), vec![16]);
+    h.get_by_label("Validation loader").click();
+    h.run();
+    h.get_by_label("A validation loader runs while training pauses")
+        .click();
+    h.run();
+    assert_eq!(loaders(&h), vec![16, 8]);
+    h.get_by_label_contains("validation loader: 8 batches waiting");
+    h.get_by_label("中文").click();
+    h.run();
+    // The slider and its number field both carry the label.
+    assert!(h.get_all_by_label("验证集 num_workers").count() >= 1);
+}
