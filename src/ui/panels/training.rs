@@ -3,6 +3,7 @@
 //! assessment; this panel only edits the plan.
 
 mod form;
+mod grid;
 mod lifecycle_inputs;
 mod page;
 mod results;

@@ -13,6 +13,8 @@ use crate::present::training as words;
 use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
+use super::grid::{combo, row};
+
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainingForm {
@@ -50,38 +52,6 @@ impl Default for TrainingForm {
     fn default() -> TrainingForm {
         TrainingForm::new(crate::advisor::defaults::first_plan())
     }
-}
-
-pub(super) fn combo<T: Copy + PartialEq>(
-    ui: &mut Ui,
-    id: &str,
-    value: &mut T,
-    options: &[(T, &str)],
-) -> egui::Response {
-    let current = options
-        .iter()
-        .find(|(v, _)| v == value)
-        .map_or("", |(_, l)| *l);
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(current)
-        .show_ui(ui, |ui| {
-            for (v, label) in options {
-                ui.selectable_value(value, *v, *label);
-            }
-        })
-        .response
-}
-
-/// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
-pub(super) fn row(
-    ui: &mut Ui,
-    label: &str,
-    add: impl FnOnce(&mut Ui) -> egui::Response,
-) -> egui::Response {
-    let l = ui.label(label);
-    let r = add(ui).labelled_by(l.id);
-    ui.end_row();
-    r
 }
 
 pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {

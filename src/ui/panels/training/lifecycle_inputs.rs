@@ -6,7 +6,7 @@
 
 use egui::Ui;
 
-use super::form::{combo, row};
+use super::grid::{combo, row};
 use crate::advisor::knobs::KnobId as K;
 use crate::advisor::training::{
     ResumeLoad, SaveStateDict, TrainingPlan, default_resume, default_save,
