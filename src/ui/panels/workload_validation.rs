@@ -16,9 +16,9 @@ fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) {
 }
 
 /// A section with a switch for the validation loader and, while it is on, its settings. A
-/// loader switched on starts as PyTorch's defaults for evaluation scripts would have it: the
-/// training loader's batch, 2 batches of prefetch, half its workers (at least 1), pinned as
-/// the training loader is.
+/// loader switched on starts from values for the user to change (assumption, not a measured
+/// typical): the training loader's batch, half its workers (at least 1), PyTorch's default
+/// `prefetch_factor` of 2, pinned as the training loader is.
 pub fn validation_inputs(ui: &mut Ui, lang: Lang, w: &mut Workload) {
     let open = w.validation.is_some();
     egui::CollapsingHeader::new(tr(lang, Msg::DataloaderValidationSection))

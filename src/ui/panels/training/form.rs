@@ -1,5 +1,6 @@
 //! The planner's inputs: the form being typed in (kept between frames) and its grid of
-//! fields: model, precision, optimizer, strategy, offload, loading, GPUs and activations.
+//! fields: model, precision, optimizer, strategy, offload, loading, saving and resuming
+//! (`lifecycle_inputs`), GPUs and activations.
 
 use egui::{RichText, Ui};
 

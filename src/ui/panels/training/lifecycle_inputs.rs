@@ -1,8 +1,8 @@
 //! The training form's save and resume inputs: how the checkpoint is saved
 //! (`--save-state-dict`), how a saved state is read back (`--resume-load`) and how many ranks
 //! wrote it (`--resume-world-size`). Each reads "the framework's default" until the user picks
-//! one; labels come from the knob table. Picking one makes the save and resume phases count
-//! (`advisor::training::asked`).
+//! one; labels come from the knob table. A change edits the plan, so the page sends `SetPlan`
+//! and the window reassesses, as for every other control.
 
 use egui::Ui;
 
