@@ -810,3 +810,130 @@ fn an_opened_dataset_folder_sets_the_workload() {
     assert_eq!(w.stored, ramvram::advisor::workload::StoredFormat::Png);
     h.get_by_label_contains("20 files");
 }
+
+/// Issue 33: the training page's save control. Llama-3.1-8B fully fine-tuned with FSDP on the
+/// 8 × A100 80 GB of a DGX A100, parameters and optimizer offloaded to the CPU: saving a full
+/// state dict on rank 0 gathers the fp32 parameters and AdamW's two moments there, 12 ×
+/// 8,030,261,248 B = 96.4 GB over the training phase, so the peak row names the checkpoint
+/// save; a sharded save writes the CPU shards where they lie and adds nothing, so the peak is
+/// another phase's.
+#[test]
+fn the_save_control_changes_the_phase_that_sets_the_peak() {
+    use ramvram::advisor::training::{
+        OffloadTarget, PhaseId, SaveStateDict, Strategy, TrainingPlan, presets,
+    };
+    let plan = TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        offload_optimizer: OffloadTarget::Cpu,
+        offload_param: OffloadTarget::Cpu,
+        gpus_per_node: 8,
+        ..TrainingPlan::from_preset(presets::preset("llama-3.1-8b").unwrap())
+    };
+    let scenario = ramvram::advisor::Scenario {
+        training: Some(plan),
+        ..ramvram::advisor::Scenario::NONE
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fsdp-8b.json");
+    std::fs::write(&path, serde_json::to_string(&scenario).unwrap()).unwrap();
+    let profile = common::fixture("dgx-a100");
+    let mut h = sized(
+        RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+        1600.0,
+    );
+    h.run();
+    h.state_mut().open_scenario(&path);
+    h.run();
+    h.get_by_label("Training memory").click();
+    h.run();
+    let peak_phase = |h: &Harness<'static, RamvramApp>| {
+        h.state()
+            .assessment()
+            .unwrap()
+            .training_memory
+            .as_ref()
+            .unwrap()
+            .estimate
+            .cpu_peak_phase
+    };
+    h.get_by_label("Checkpoint saving").click();
+    h.run();
+    // The list starts with the framework's default, FSDP's full state dict on rank 0.
+    h.get_by_label("default: a full state dict gathered in rank 0's CPU RAM");
+    h.get_by_label("a full state dict gathered in rank 0's CPU RAM")
+        .click();
+    h.run();
+    assert_eq!(peak_phase(&h), Some(PhaseId::CheckpointSave));
+    assert_eq!(
+        h.state()
+            .assessment()
+            .unwrap()
+            .training_memory
+            .as_ref()
+            .unwrap()
+            .plan
+            .save_state_dict,
+        Some(SaveStateDict::Full)
+    );
+    // The peak row: "… GiB (Checkpoint save)".
+    h.get_by_label_contains("(Checkpoint save)");
+    h.get_by_label("Checkpoint saving").click();
+    h.run();
+    h.get_by_label("a sharded checkpoint, each rank writing its own part")
+        .click();
+    h.run();
+    assert_ne!(peak_phase(&h), Some(PhaseId::CheckpointSave));
+    assert!(h.query_by_label_contains("(Checkpoint save)").is_none());
+    // In Chinese the peak row names the phase in Chinese.
+    h.get_by_label("Checkpoint saving").click();
+    h.run();
+    h.get_by_label("a full state dict gathered in every rank's CPU RAM")
+        .click();
+    h.run();
+    h.get_by_label("中文").click();
+    h.run();
+    h.get_by_label_contains("（保存检查点）");
+}
+
+/// Issue 33: the Data loading page's validation loader. Switched on, it starts at the training
+/// loader's batch (8 for the seed's 4K example), half its workers (8 → 4), prefetch 2 and
+/// pinned, and the evaluation pause counts its queue: 4 × 2 = 8 batches waiting beside the
+/// training loader's 8 × 2 = 16.
+#[test]
+fn a_validation_loader_counts_at_the_evaluation_pause() {
+    let profile = common::fixture("dgx-a100");
+    let mut h = sized(
+        RamvramApp::with_profile(Lang::En, &profile, Source::Detected),
+        1600.0,
+    );
+    h.run();
+    h.get_by_label("Data loading").click();
+    h.run();
+    let loaders = |h: &Harness<'static, RamvramApp>| {
+        h.state()
+            .preview()
+            .unwrap()
+            .workload
+            .as_ref()
+            .unwrap()
+            .evaluation_pause
+            .as_ref()
+            .unwrap()
+            .loaders
+            .iter()
+            .map(|l| l.queued_batches)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(loaders(&h), vec![16]);
+    h.get_by_label("Validation loader").click();
+    h.run();
+    h.get_by_label("A validation loader runs while training pauses")
+        .click();
+    h.run();
+    assert_eq!(loaders(&h), vec![16, 8]);
+    h.get_by_label_contains("validation loader: 8 batches waiting");
+    h.get_by_label("中文").click();
+    h.run();
+    // The slider and its number field both carry the label.
+    assert!(h.get_all_by_label("验证集 num_workers").count() >= 1);
+}

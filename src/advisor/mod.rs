@@ -23,6 +23,7 @@ pub mod knobs;
 pub mod lm_studio;
 pub mod native;
 pub mod overhead;
+pub mod pinned;
 pub mod pools;
 pub mod ratio;
 pub mod recommend;

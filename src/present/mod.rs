@@ -16,6 +16,7 @@ pub mod hardware;
 pub mod headline;
 pub mod inference;
 pub mod inputs;
+pub mod lifecycle_words;
 pub mod macos;
 pub mod memory_words;
 pub mod model;

@@ -89,6 +89,7 @@ pub fn state_kind(lang: Lang, plan: &TrainingPlan, k: StateKind) -> &'static str
             StateKind::GatheredLayer => Msg::TrainStateGatheredLayer,
             StateKind::Buffers => Msg::TrainStateBuffers,
             StateKind::FrozenGradients => Msg::TrainStateFrozenGradients,
+            StateKind::PinnedBlocks => Msg::TrainStatePinnedBlocks,
         },
     )
 }

@@ -7,12 +7,7 @@
 //! 1.78× the budget (issue 33). `docs/model.md` § "Inference memory: vLLM's CPU offload".
 
 use super::InferencePlan;
-
-/// Page-locked bytes one block of `bytes` takes: the next power of two (PyTorch's
-/// `PowerOf2Ceil`); the size itself when no power of two of `u64` holds it.
-pub fn pinned_block(bytes: u64) -> u64 {
-    bytes.checked_next_power_of_two().unwrap_or(bytes)
-}
+use crate::advisor::pinned::pinned_block;
 
 /// Bytes of one decoder layer's parameters on one of `t` tensor-parallel GPUs, as vLLM holds
 /// them (fused): `qkv_proj` (h × (q + 2·kv)), `o_proj` (q × h), `gate_up_proj` (h × 2·i),

@@ -38,6 +38,11 @@ pub enum StateKind {
     /// with `CPUOffload(offload_params=True)` it is pre-allocated, pinned, for every flat
     /// parameter, as large as its shard (`_flat_param.py::init_flat_param_attributes`).
     FrozenGradients,
+    /// What page-locked blocks take beyond the tensors they hold: PyTorch's caching host
+    /// allocator rounds every pinned allocation up to a power of two
+    /// ([`crate::advisor::pinned::pinned_block`]); FSDP1's pinned flat parameters and their
+    /// `_cpu_grad` with CPU offload ([`super::fsdp::pinned_flat_params`]).
+    PinnedBlocks,
 }
 
 /// Where memory is used.

@@ -145,19 +145,9 @@ pub fn estimate_with(
     if plan.strategy == Strategy::FsdpFullShard && plan.offload_param == OffloadTarget::Cpu {
         // The sharded flat parameters FSDP keeps in CPU RAM (weights, fp32 master copies,
         // adapters), copied and pinned at its lazy initialisation.
-        let sharded: u64 = lines
-            .items
-            .iter()
-            .filter(|i| i.location == Location::Cpu)
-            .filter(|i| {
-                matches!(
-                    i.kind,
-                    StateKind::Weights | StateKind::MasterWeights | StateKind::Adapters
-                )
-            })
-            .map(|i| i.bytes)
-            .fold(0, u64::saturating_add);
-        load.fsdp_init_bytes_per_node = super::loading::fsdp_offload_init(sharded);
+        let sharded = super::fsdp::sharded_on_cpu(&lines);
+        let pinned = super::fsdp::pinned_flat_params(plan, &run, sharded);
+        load.fsdp_init_bytes_per_node = super::loading::fsdp_offload_init(sharded, pinned);
     }
     let runtime = runtime_bytes(plan.gpus_per_node, overheads);
     // On the GPUs while loading: the weights each GPU ends up with, and for a QLoRA base

@@ -19,6 +19,7 @@ use super::amounts::{Bytes, Lines, Totals};
 use super::breakdown::{EstimateFormula, Location, StateKind};
 use super::plan::{OffloadTarget, Precision, TrainingPlan};
 use super::zero::Run;
+use crate::advisor::pinned::pinned_block;
 
 /// Bytes per parameter of FSDP's sharded parameter: the master copy under mixed precision (the
 /// fp32 flat parameter that `MixedPrecision` casts to bf16 for the all-gather), the working
@@ -88,4 +89,70 @@ pub(super) fn fsdp(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         states_cpu: cpu,
         deepspeed_loading: None,
     }
+}
+
+/// The sharded flat parameters FSDP keeps in CPU RAM with CPU offload, bytes per node: the
+/// CPU lines of weights, fp32 master copies and adapters (what `_local_shard` holds).
+pub(super) fn sharded_on_cpu(lines: &Lines) -> u64 {
+    lines
+        .items
+        .iter()
+        .filter(|i| i.location == Location::Cpu)
+        .filter(|i| {
+            matches!(
+                i.kind,
+                StateKind::Weights | StateKind::MasterWeights | StateKind::Adapters
+            )
+        })
+        .map(|i| i.bytes)
+        .fold(0, u64::saturating_add)
+}
+
+/// Decoder layers of `plan`'s model: its activation input's shape, else its preset's; `None`
+/// when neither is known.
+fn layers(plan: &TrainingPlan) -> Option<u64> {
+    plan.activations
+        .and_then(|a| a.shape)
+        .or_else(|| plan.preset().and_then(|p| p.shape))
+        .map(|s| s.layers)
+        .filter(|&l| l > 0)
+}
+
+/// Page-locked bytes per node that `bytes` per node of FSDP1 sharded flat parameters take in
+/// CPU RAM with `CPUOffload(offload_params=True)`: each rank pins its shard of every flat
+/// parameter on its own (`_local_shard.pin_memory()`, and `_cpu_grad` as
+/// `torch.zeros_like(_local_shard).pin_memory()`:
+/// `torch/distributed/fsdp/_flat_param.py::FlatParamHandle.init_flat_param_attributes`), and
+/// PyTorch's caching host allocator rounds each of those blocks up to a power of two
+/// ([`pinned_block`]).
+///
+/// The flat parameters are those of the recipes' wrapping, one FSDP unit per decoder layer
+/// (accelerate's `TRANSFORMER_BASED_WRAP`, fsdp_qlora's `get_wrapping_policy`): `layers` units
+/// of `(P − 2·L) / layers` parameters and the root unit with the rest (the input embedding and
+/// the output head, `2·L`, L the largest tensor). Each holds its parameters' share of `bytes`
+/// (the same bytes per parameter throughout), split over the T ranks; the G ranks of a node
+/// each pin their shard: `G × Σ pinned_block(unit's bytes / T)`. Assumption: LoRA adapters sit
+/// in their layer's unit (fsdp_qlora wraps them in units of their own: small blocks, rounded
+/// too, left out); a tied embedding is counted as two tensors. `bytes` unchanged when the
+/// layer count isn't known.
+pub(super) fn pinned_flat_params(plan: &TrainingPlan, run: &Run, bytes: u64) -> u64 {
+    let Some(layers) = layers(plan) else {
+        return bytes;
+    };
+    let p = run.params.max(1);
+    let per_layer = p.saturating_sub(2 * run.largest_layer) / layers;
+    let root = p - per_layer * layers;
+    if per_layer == 0 || bytes == 0 {
+        return bytes;
+    }
+    let g = run.gpus_per_node.max(1);
+    // One rank's shard of a unit of `u` parameters: bytes per node × N / P per parameter,
+    // over T ranks, that is bytes × u / (P × G).
+    let shard =
+        |u: u64| crate::units::saturating_bytes(bytes as f64 * u as f64 / (p as f64 * g as f64));
+    let mut pinned = pinned_block(shard(per_layer)).saturating_mul(layers);
+    if root > 0 {
+        pinned = pinned.saturating_add(pinned_block(shard(root)));
+    }
+    pinned.saturating_mul(g).max(bytes)
 }

@@ -43,9 +43,11 @@ pub struct Loading {
 /// `_local_shard` a pinned copy of the shard (`pin_memory()`) and a pinned `_cpu_grad` of the
 /// same size, while `flat_param.data` keeps the unpinned shard until the unit's first reshard
 /// (`_use_sharded_flat_param` sets it to `_local_shard`): three copies, the first gone after
-/// the first forward pass. The optimizer's states don't exist yet (made at the first step).
-pub fn fsdp_offload_init(sharded_on_cpu: u64) -> u64 {
-    sharded_on_cpu.saturating_mul(3)
+/// the first forward pass; the two pinned ones take `pinned` bytes each, the blocks PyTorch's
+/// caching host allocator hands out (`fsdp::pinned_flat_params`). The optimizer's states don't
+/// exist yet (made at the first step).
+pub fn fsdp_offload_init(sharded_on_cpu: u64, pinned: u64) -> u64 {
+    sharded_on_cpu.saturating_add(pinned.saturating_mul(2))
 }
 
 /// What the framework does when the plan names no method (the user didn't change it): QLoRA

@@ -26,6 +26,8 @@ fn place(target: OffloadTarget) -> Location {
 ///   base in CPU RAM (`B × P / N` per node) and only the gathered layer on the GPU.
 /// - FSDP with CPU offload: a pinned CPU gradient buffer as large as the sharded base (FSDP1's
 ///   `_cpu_grad`, `B × P / N` more per node).
+/// - FSDP with CPU offload: the pinned blocks' rounding of the sharded base and adapters and
+///   of their `_cpu_grad` (`fsdp::pinned_flat_params`), twice `pinned − shard` more per node.
 /// - Adapters, `s × P` trained parameters: their 16-bit weights like the base's sharding, and
 ///   gradients, fp32 master weights and optimizer states partitioned over T under any ZeRO stage
 ///   or FSDP (replicated under DDP), in CPU RAM with optimizer offload.
@@ -73,6 +75,17 @@ pub(super) fn peft(plan: &TrainingPlan, run: &Run, lines: &mut Lines) -> Totals 
         adapter_weights_at,
         trained * b.weights / weights_div,
     );
+    if plan.strategy == Strategy::FsdpFullShard && plan.offload_param == OffloadTarget::Cpu {
+        // FSDP1 pins each rank's shard of every flat parameter and its `_cpu_grad` on their
+        // own, each rounded up to a power of two by PyTorch's caching host allocator.
+        let shard = super::fsdp::sharded_on_cpu(lines);
+        let pinned = super::fsdp::pinned_flat_params(plan, run, shard);
+        lines.add(
+            StateKind::PinnedBlocks,
+            Location::Cpu,
+            2.0 * pinned.saturating_sub(shard) as f64,
+        );
+    }
     lines.add(
         StateKind::AdapterStates,
         rest_at,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CacheMode, Workload};
+use crate::advisor::pinned::pinned_block;
 
 pub use crate::advisor::capacity::{MAIN_PROCESS_BYTES, OS_BYTES};
 
@@ -183,14 +184,6 @@ pub fn shm_need(w: &Workload) -> ShmNeed {
         bytes,
         recommended_bytes: recommended_shm(bytes),
     }
-}
-
-/// Host memory one pinned batch takes: PyTorch's caching host allocator, which `pin_memory`
-/// allocates through, rounds every block up to a power of two (`CachingHostAllocator`:
-/// `c10::llvm::PowerOf2Ceil(size)` in `aten/src/ATen/core/CachingHostAllocator.h`), so a
-/// 154 MB batch holds 256 MiB of page-locked RAM.
-pub fn pinned_block(bytes: u64) -> u64 {
-    bytes.checked_next_power_of_two().unwrap_or(bytes)
 }
 
 /// Builds the budget of `w` against `usable_ram` when `queued` batches wait for the

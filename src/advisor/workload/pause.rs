@@ -4,16 +4,16 @@
 //! torch/utils/data/dataloader.py, `_try_put_index` up to `_prefetch_factor * _num_workers`),
 //! and a validation loader, with its own workers and prefetch, fills its own queue beside it.
 //! Every loader is counted at its full queue, pinned (PyTorch's caching host allocator:
-//! [`super::budget::pinned_block`]) or in /dev/shm. `docs/model.md` § "Workload simulator:
+//! [`crate::advisor::pinned::pinned_block`]) or in /dev/shm. `docs/model.md` § "Workload simulator:
 //! the evaluation pause".
 
 use serde::{Deserialize, Serialize};
 
 use super::budget::{
     LOADER_MAIN_BYTES, WORKER_BASE_BYTES, WORKER_SPAWN_BASE_BYTES, batch_bytes, budget,
-    pinned_block,
 };
 use super::{BudgetItemId, Loader, Workload};
+use crate::advisor::pinned::pinned_block;
 use crate::profile::StartMethod;
 
 /// Which loader.

@@ -20,6 +20,7 @@ pub mod training;
 mod widgets;
 pub mod workload;
 pub mod workload_inputs;
+pub mod workload_validation;
 
 pub use command::{Command, Tab};
 pub use widgets::{heading, include_switch, number, restored_note, slider};

@@ -3,6 +3,8 @@
 //! assessment; this panel only edits the plan.
 
 mod form;
+mod grid;
+mod lifecycle_inputs;
 mod page;
 mod results;
 

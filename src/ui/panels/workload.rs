@@ -67,6 +67,7 @@ pub fn workload(
                     form,
                     a.workload.as_ref(),
                 ));
+                super::workload_validation::validation_inputs(ui, lang, form);
                 commands.extend(super::decode_rate::decode_rate(ui, lang, form, bench));
             });
         egui::ScrollArea::both()

@@ -19,7 +19,7 @@ use crate::ui::theme;
 
 /// The window's label of knob `id`, from its row in the knob table; `side` picks the width's
 /// (0) or the height's (1) of a `WIDTHxHEIGHT` knob.
-fn label(lang: Lang, id: K, side: usize) -> &'static str {
+pub(in crate::ui::panels) fn label(lang: Lang, id: K, side: usize) -> &'static str {
     let k = knobs::knob(id);
     match k.label {
         Some(Label::Text(m)) => tr(lang, m),

@@ -1,5 +1,6 @@
 //! The planner's inputs: the form being typed in (kept between frames) and its grid of
-//! fields: model, precision, optimizer, strategy, offload, loading, GPUs and activations.
+//! fields: model, precision, optimizer, strategy, offload, loading, saving and resuming
+//! (`lifecycle_inputs`), GPUs and activations.
 
 use egui::{RichText, Ui};
 
@@ -12,6 +13,8 @@ use crate::parse::parse_count;
 use crate::present::training as words;
 use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
+
+use super::grid::{combo, row};
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
 #[derive(Clone, Debug, PartialEq)]
@@ -50,34 +53,6 @@ impl Default for TrainingForm {
     fn default() -> TrainingForm {
         TrainingForm::new(crate::advisor::defaults::first_plan())
     }
-}
-
-fn combo<T: Copy + PartialEq>(
-    ui: &mut Ui,
-    id: &str,
-    value: &mut T,
-    options: &[(T, &str)],
-) -> egui::Response {
-    let current = options
-        .iter()
-        .find(|(v, _)| v == value)
-        .map_or("", |(_, l)| *l);
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(current)
-        .show_ui(ui, |ui| {
-            for (v, label) in options {
-                ui.selectable_value(value, *v, *label);
-            }
-        })
-        .response
-}
-
-/// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
-fn row(ui: &mut Ui, label: &str, add: impl FnOnce(&mut Ui) -> egui::Response) -> egui::Response {
-    let l = ui.label(label);
-    let r = add(ui).labelled_by(l.id);
-    ui.end_row();
-    r
 }
 
 pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
@@ -257,6 +232,7 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
                 }
             }
             loading_inputs(ui, lang, plan);
+            super::lifecycle_inputs::lifecycle_inputs(ui, lang, plan);
             row(ui, tr(lang, Msg::TrainGpusPerNode), |ui| {
                 ui.add(crate::ui::panels::number(&mut plan.gpus_per_node, 1..=64))
             });

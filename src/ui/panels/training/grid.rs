@@ -1,0 +1,37 @@
+//! The planner form's grid rows: a label with the widget screen readers (and UI tests) know
+//! by it, and a combo box of labelled choices. Used by the form and its save/resume inputs.
+
+use egui::Ui;
+
+/// A combo box `id` choosing `value` among `options` (value, label).
+pub(super) fn combo<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    id: &str,
+    value: &mut T,
+    options: &[(T, &str)],
+) -> egui::Response {
+    let current = options
+        .iter()
+        .find(|(v, _)| v == value)
+        .map_or("", |(_, l)| *l);
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(current)
+        .show_ui(ui, |ui| {
+            for (v, label) in options {
+                ui.selectable_value(value, *v, *label);
+            }
+        })
+        .response
+}
+
+/// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
+pub(super) fn row(
+    ui: &mut Ui,
+    label: &str,
+    add: impl FnOnce(&mut Ui) -> egui::Response,
+) -> egui::Response {
+    let l = ui.label(label);
+    let r = add(ui).labelled_by(l.id);
+    ui.end_row();
+    r
+}
