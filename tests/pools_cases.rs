@@ -22,6 +22,13 @@ fn profile(fixture: &str, name: &str, edit: impl FnOnce(&mut Value)) -> std::pat
     path
 }
 
+/// A committed fixture of `tests/fixtures/pools/`.
+fn pools_fixture(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pools")
+        .join(format!("{name}.json"))
+}
+
 fn advise(profile: &std::path::Path, args: &[&str]) -> Value {
     common::json_of(
         common::ramvram()
@@ -279,13 +286,8 @@ fn windows_commit_limit_grows_the_page_file() {
 /// never memory modules, and after it the pool fits.
 #[test]
 fn jetson_pool_overflows_and_fewer_workers_fix_it() {
-    let p = profile("macbook-pro-m4max-128g", "jetson", |v| {
-        v["host"] = json!({"hostname": "orin-nano", "os": "Ubuntu 22.04", "arch": "aarch64"});
-        v["memory"]["total_bytes"] = json!(7_802_880_000u64);
-        v["memory"]["installed_bytes"] = json!(8 * GIB);
-        v["gpus"][0]["vendor"] = json!("nvidia");
-        v["gpus"][0]["name"] = json!("Orin (nvgpu)");
-    });
+    // The committed board: 6 cores, 7,802,880,000 B of `MemTotal`, one unified Orin GPU.
+    let p = pools_fixture("jetson-orin-nano-8g");
     let args = [
         "--workload",
         "coco-detector",
@@ -411,4 +413,94 @@ fn a_gb10_gpu_is_judged_against_the_pool() {
     let budget = (usable as f64 * 0.87).ceil() as u64;
     assert_eq!(v["inference_memory"]["gpu"]["available_bytes"], budget);
     assert_eq!(v["inference_memory"]["gpu"]["fits"], true);
+}
+
+/// MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47: on a DGX Spark (GB10; `MemTotal` 121.69 GiB =
+/// 130,662,014,894 B) whose free memory at boot caps at about 102 GiB (headless, caches
+/// dropped), vLLM at `gpu_memory_utilization` 0.87 never starts: a release before 0.34 checks
+/// that the free memory holds ceil(total × 0.87) = 105.87 GiB (`request_memory`,
+/// vllm/v1/worker/utils.py; on an integrated GPU the free memory is `MemAvailable`). The thread
+/// lowers the share (it runs at 0.82–0.83). Here: the start-up check fails and names the pool,
+/// the first item lowers `gpu_memory_utilization` to a share that both the free memory at start
+/// and the pool (19.69 GiB in use at rest, charged whole on a unified pool) hold with their
+/// margins, and after it everything fits. With 0.34's extensible KV cache there is no start-up
+/// check at all.
+#[test]
+fn gb10_start_up_check_lowers_the_share() {
+    let p = pools_fixture("dgx-spark-gb10");
+    let size: u64 = 130_662_014_894;
+    let free: u64 = 102 * GIB;
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--inference",
+        "vllm",
+        "--gpu-memory-utilization",
+        "0.87",
+        "--vllm-version",
+        "0.33",
+    ];
+    let v = advise(&p, &args);
+    let unified = pool(&v, "unified");
+    let startup = limit(unified, "startup-free");
+    // ceil(130,662,014,894 × 0.87) = 113,675,952,958 B: the thread's "(0.87, 105.87 GiB)".
+    assert_eq!(startup["bytes"], free);
+    assert_eq!(startup["check"]["needed_bytes"], 113_675_952_958u64);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(unified["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "pool-over-limit")
+        .expect("the pool's finding");
+    assert_eq!(f["severity"], "critical");
+    assert_eq!(f["values"]["limit"]["value"], "startup-free");
+    // The OS and what the GPU's driver hold at rest, measured, whole: 130,662,014,894 − 102 GiB
+    // = 21,140,348,846 B; with vLLM's process (3 GiB) the serving phase's host side.
+    let at_rest = size - free;
+    assert_eq!(at_rest, 21_140_348_846);
+    let serving = &v["inference_memory"]["phases"][1];
+    assert_eq!(serving["cpu_bytes_per_node"], at_rest + 3 * GIB);
+    // The share: the largest hundredth that (a) the free memory at start holds with the 5 %
+    // margin, floor(100 × 102 GiB × 0.95 ÷ size) = floor(79.6) → 0.79, and (b) leaves the pool's
+    // host side (the worst phase's) its bytes with the 5 % margin of the pool.
+    let host = unified["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "host")
+        .unwrap()["bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(host >= at_rest + 3 * GIB);
+    let by_start = (100.0 * (free as f64 * 0.95) / size as f64).floor();
+    assert_eq!(by_start, 79.0);
+    let by_pool = (100.0 * (size as f64 * 0.95 - host as f64) / size as f64).floor();
+    let share = by_start.min(by_pool) / 100.0;
+    assert!(share < 0.83, "no higher than the thread's working share");
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "lower-gpu-memory-utilization");
+    assert_eq!(
+        first["apply"],
+        json!(["--gpu-memory-utilization", format!("{share}")])
+    );
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+    assert_eq!(
+        limit(pool(&after, "unified"), "startup-free")["check"]["fits"],
+        true
+    );
+    // vLLM 0.34 (the default): the extensible KV cache skips the check.
+    let current = advise(&p, &args[..6]);
+    let unified = pool(&current, "unified");
+    assert!(
+        unified["limits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["id"] != "startup-free")
+    );
 }

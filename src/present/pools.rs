@@ -83,6 +83,7 @@ pub fn limit_name(lang: Lang, id: LimitId) -> &'static str {
             LimitId::GpuWorkingSet => Msg::PoolLimitGpuWorkingSet,
             LimitId::Gtt => Msg::PoolLimitGtt,
             LimitId::EngineShare => Msg::PoolLimitEngineShare,
+            LimitId::StartupFree => Msg::PoolLimitStartupFree,
         },
     )
 }

@@ -17,6 +17,7 @@ use crate::advisor::capacity::RamSizes;
 use crate::advisor::check::{CapacityCheck, all_fit};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::inference::InferenceMemory;
+use crate::advisor::inference::vllm::MARGIN_FLOOR_BYTES;
 use crate::advisor::recommend::{AdviceId, Subject};
 use crate::advisor::training::TrainingMemory;
 use crate::advisor::workload::WorkloadResult;
@@ -47,6 +48,11 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
     let mut host = Vec::new();
     let mut gpu_side = Vec::new();
     let mut engine_claims = Vec::new();
+    // vLLM's share when it claims it whole and checks the free memory at start for it.
+    let startup_share = plan_mem
+        .iter()
+        .find(|p| p.startup_check)
+        .and_then(|p| p.engine_share);
     for p in &plan_mem {
         if unified {
             let (h, g) = p.unified_peak();
@@ -87,11 +93,22 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                 .find(|c| c.id == ConsumerId::Gpu && c.subject == Subject::Inference)
                 .map(|c| c.bytes);
             if let Some(n) = need.filter(|n| claim > *n) {
+                let mut extra = claim - n;
+                if startup_share.is_none() {
+                    // The extensible KV cache (vLLM 0.34) takes no more than what is free
+                    // after warmup less its 1 GiB floor (`measure_kv_cache_bytes`).
+                    let others = consumers
+                        .iter()
+                        .map(|c| c.bytes)
+                        .fold(0, u64::saturating_add);
+                    let free = s.saturating_sub(others.saturating_add(MARGIN_FLOOR_BYTES));
+                    extra = extra.min(free);
+                }
                 consumers.push(Consumer {
                     subject: Subject::Inference,
                     id: ConsumerId::EngineClaim,
                     side: Side::Gpu,
-                    bytes: claim - n,
+                    bytes: extra,
                     commit_bytes: None,
                     processes: 0,
                 });
@@ -103,6 +120,12 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             size,
             engine_claims.iter().flatten().next().copied(),
         ));
+        // Before 0.34 vLLM starts only when `MemAvailable` holds its share (the integrated
+        // GPU's free memory is `psutil.virtual_memory().available`, `MemorySnapshot`).
+        let startup = startup_share.zip(size).zip(profile.memory.available_bytes);
+        if let Some(((share, s), free)) = startup {
+            limits.push(startup_limit(free, requested(s, share)));
+        }
         out.push(judge(
             "unified".into(),
             PoolKind::Unified,
@@ -125,7 +148,7 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                 .filter(|p| g.index < p.gpus)
                 .map(|p| p.gpu_consumer(p.gpu_peak()))
                 .collect();
-            let limits = g
+            let mut limits: Vec<PoolLimit> = g
                 .vram_total_bytes
                 .map(|b| {
                     vec![limit(
@@ -137,6 +160,20 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                     )]
                 })
                 .unwrap_or_default();
+            // Before 0.34 vLLM starts only when the GPU's free memory (`cudaMemGetInfo`: the
+            // total less what is in use, NVML's figure as detection read it) holds its share.
+            let serves = plans
+                .inference
+                .is_some_and(|m| g.index < m.plan.gpus.max(1));
+            let startup = startup_share
+                .filter(|_| serves)
+                .zip(g.vram_total_bytes.zip(g.vram_used_bytes));
+            if let Some((share, (total, used))) = startup {
+                limits.push(startup_limit(
+                    total.saturating_sub(used),
+                    requested(total, share),
+                ));
+            }
             out.push(judge(
                 format!("gpu{}", g.index),
                 PoolKind::Vram,
@@ -318,6 +355,26 @@ fn unified_gpu_limits(
     out
 }
 
+/// What vLLM asks for at start on a device of `total` bytes at `share`: `ceil(total × share)`
+/// (`request_memory`, as [`crate::advisor::inference::vllm::requested_bytes`]).
+fn requested(total: u64, share: f64) -> u64 {
+    crate::units::saturating_bytes((total as f64 * share).ceil())
+}
+
+/// The start-up check's limit: `free` bytes at start against vLLM's `request`; the lever is a
+/// lower share ([`levers`]). Its check carries the request, which [`judge`] charges.
+fn startup_limit(free: u64, request: u64) -> PoolLimit {
+    let mut l = limit(
+        LimitId::StartupFree,
+        free,
+        Provenance::Detected,
+        Scope::Gpu,
+        Some(AdviceId::LowerGpuMemoryUtilization),
+    );
+    l.check = CapacityCheck::new(LimitKind::Vram, request, Some(free));
+    l
+}
+
 /// Charges `consumers` to every limit and gives the pool its verdict.
 fn judge(
     name: String,
@@ -345,6 +402,8 @@ fn judge(
                 .filter(|c| c.id == ConsumerId::Gpu)
                 .map(|c| c.bytes)
                 .sum(),
+            // vLLM's request at start, whatever its weights and KV cache need.
+            LimitId::StartupFree => l.check.needed_bytes,
             _ => pool.charged(l.scope).saturating_sub(loading_only),
         };
         let margin_kind = match (kind, l.scope) {

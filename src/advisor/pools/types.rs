@@ -45,6 +45,11 @@ pub enum LimitId {
     /// A serving engine's share of the pool: vLLM's `gpu_memory_utilization` × the pool, which
     /// the GPU side must fit and which vLLM claims whole.
     EngineShare,
+    /// The memory free when vLLM starts, which must hold its whole share before 0.34
+    /// (`request_memory`; [`crate::advisor::inference::vllm::checks_free_memory_at_start`]):
+    /// `MemAvailable` on a unified pool, the GPU's total less its memory in use on a discrete
+    /// one. Counts vLLM's request, `ceil(size × gpu_memory_utilization)`.
+    StartupFree,
 }
 
 /// Which consumers a limit counts.
