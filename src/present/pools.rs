@@ -3,7 +3,7 @@
 //! ([`crate::advisor::pools`]); the window draws it ([`crate::ui::pool_bar`]).
 
 use crate::advisor::Assessment;
-use crate::advisor::pools::{ConsumerId, LimitId, Pool, PoolKind};
+use crate::advisor::pools::{ConsumerId, LimitId, Pool, PoolKind, Scope, Side};
 use crate::advisor::recommend::Subject;
 use crate::format;
 use crate::i18n::{Lang, Msg, tr, trf};
@@ -88,6 +88,72 @@ pub fn limit_name(lang: Lang, id: LimitId) -> &'static str {
     )
 }
 
+/// Why `whose` plan doesn't fit when a unified pool it shares overflows, in the pool's
+/// words: "the unified pool needs 8.6 GiB of 7.3 GiB: training 6.0 GiB + data loading 2.6
+/// GiB" (each subject's consumers in the overflowing limit's scope; a limit other than the
+/// hard size is named; a pool inside the limit but not its margin says what is left). With it,
+/// true when the pool is only tight (inside the limit). `None` when no unified pool it charges
+/// overflows.
+pub fn overflow(lang: Lang, a: &Assessment, whose: Subject) -> Option<(String, bool)> {
+    let p = a
+        .pools
+        .iter()
+        .find(|p| p.kind == PoolKind::Unified && p.fits == Some(false) && p.charged_by(whose))?;
+    let l = p.overflowing()?;
+    let vars = [
+        ("pool", pool_name(lang, &p.name)),
+        ("need", format::size(l.check.needed_bytes)),
+        ("have", format::size(l.bytes)),
+        ("limit", limit_name(lang, l.id).to_string()),
+    ];
+    let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut need = if l.id == LimitId::Physical {
+        trf(lang, Msg::AnswerPoolNeed, &vars)
+    } else {
+        trf(lang, Msg::AnswerPoolNeedLimit, &vars)
+    };
+    let tight = l.check.tight();
+    if tight {
+        need = trf(
+            lang,
+            Msg::AnswerPoolTight,
+            &[
+                ("line", &need),
+                ("left", &format::size(l.bytes - l.check.needed_bytes)),
+                ("margin", &format::size(l.check.margin_bytes)),
+            ],
+        );
+    }
+    // vLLM's share and its start-up check count its request, not its consumers.
+    if matches!(l.id, LimitId::EngineShare | LimitId::StartupFree) {
+        return Some((need, tight));
+    }
+    let mut parts: Vec<(Subject, u64)> = Vec::new();
+    for c in &p.consumers {
+        if l.scope == Scope::Gpu && c.side != Side::Gpu {
+            continue;
+        }
+        let bytes = match l.scope {
+            Scope::Commit => c.commit_bytes.unwrap_or(c.bytes),
+            _ => c.bytes,
+        };
+        match parts.iter_mut().find(|(s, _)| *s == c.subject) {
+            Some((_, b)) => *b = b.saturating_add(bytes),
+            None => parts.push((c.subject, bytes)),
+        }
+    }
+    let parts: Vec<String> = parts
+        .iter()
+        .map(|(s, b)| format!("{} {}", subject(lang, *s), format::size(*b)))
+        .collect();
+    let line = trf(
+        lang,
+        Msg::AnswerPoolParts,
+        &[("need_line", &need), ("parts", &parts.join(" + "))],
+    );
+    Some((line, tight))
+}
+
 fn bar(lang: Lang, p: &Pool) -> PoolBar {
     let size = p.size_bytes.unwrap_or(0);
     PoolBar {
@@ -110,11 +176,7 @@ fn bar(lang: Lang, p: &Pool) -> PoolBar {
                     consumer(lang, c.id),
                     format::size(c.bytes)
                 );
-                (
-                    label,
-                    c.bytes as f64 / GIB,
-                    c.side == crate::advisor::pools::Side::Gpu,
-                )
+                (label, c.bytes as f64 / GIB, c.side == Side::Gpu)
             })
             .collect(),
         limits: p

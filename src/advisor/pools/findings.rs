@@ -6,8 +6,7 @@ use crate::advisor::findings::{Finding, FindingId, Quantity, Severity};
 use super::types::{ConsumerId, LimitId, Pool, PoolKind};
 use crate::advisor::recommend::AdviceId;
 
-/// A finding for each pool whose consumers overflow a limit — the first failing limit (the
-/// hard size before the soft ones), with what is needed and what is there — except a discrete
+/// A finding for each pool whose consumers overflow a limit — [`Pool::overflowing`], with what is needed and what is there — except a discrete
 /// pool's hard size, which the plans' own checks report: critical past the limit, a warning
 /// inside it but not its margin.
 pub fn findings(pools: &[Pool]) -> Vec<Finding> {
@@ -15,15 +14,7 @@ pub fn findings(pools: &[Pool]) -> Vec<Finding> {
         .iter()
         .filter(|p| p.fits == Some(false))
         .filter_map(|p| {
-            let failing = |l: &&super::PoolLimit| l.check.fits == Some(false);
-            // vLLM's start-up check is what the user sees fail ("Free memory on device … on
-            // startup"): it is named first.
-            let l = p
-                .limits
-                .iter()
-                .filter(failing)
-                .find(|l| l.id == LimitId::StartupFree)
-                .or_else(|| p.limits.iter().find(failing))?;
+            let l = p.overflowing()?;
             // A discrete pool's hard size is the plans' own RAM or VRAM check: they say it.
             if p.kind != PoolKind::Unified && l.id == LimitId::Physical {
                 return None;

@@ -160,6 +160,18 @@ impl Pool {
         self.limits.iter().find(|l| l.id == id)
     }
 
+    /// The limit a pool that doesn't fit is reported by: vLLM's start-up check when it fails
+    /// (the error the user sees), else the first failing limit (the hard size before the soft
+    /// ones). `None` when every limit holds or can't be told.
+    pub fn overflowing(&self) -> Option<&PoolLimit> {
+        let failing = |l: &&PoolLimit| l.check.fits == Some(false);
+        self.limits
+            .iter()
+            .filter(failing)
+            .find(|l| l.id == LimitId::StartupFree)
+            .or_else(|| self.limits.iter().find(failing))
+    }
+
     /// True when `subject` charges something to this pool.
     pub fn charged_by(&self, subject: Subject) -> bool {
         self.consumers.iter().any(|c| c.subject == subject)
