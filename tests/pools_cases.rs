@@ -346,6 +346,25 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Cheapest change that makes it fit"), "{text}");
     assert!(!text.contains("No change ramvram knows of"), "{text}");
+    // The plan's verdict says the pool, with everything charged to it, not each side alone
+    // (both of which fit: "each GPU needs 390 MiB of 7.3 GiB; CPU RAM … 4.3 GiB of 7.3 GiB").
+    let line = text
+        .lines()
+        .skip_while(|l| !l.contains("Training plan:"))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('\u{a0}', " ");
+    let need = format!(
+        "the unified pool needs {:.1} GiB of 7.3 GiB",
+        charged as f64 / GIB as f64
+    );
+    assert!(line.contains(&need), "{line}");
+    assert!(
+        line.contains("training") && line.contains("data loading"),
+        "{line}"
+    );
+    assert!(!line.contains("each GPU needs"), "{line}");
     let after = applied(&p, &args, first);
     assert!(all_pools_fit(&after));
 }
@@ -498,6 +517,64 @@ fn gb10_start_up_check_lowers_the_share() {
     let unified = pool(&current, "unified");
     assert!(
         unified["limits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["id"] != "startup-free")
+    );
+}
+
+/// A discrete RTX 4090 (24 GiB as NVML reports it) with 6 GiB held by other processes, serving
+/// Llama 3.1 8B in bf16 with vLLM 0.33 and its default share, 0.92 (`CacheConfig` before 0.34):
+/// vLLM asks for ceil(24 GiB × 0.92) = ceil(23,708,219,473.92) = 23,708,219,474 B at start, more than the 18 GiB free
+/// (`cudaMemGetInfo`), and refuses to start. The lever: the largest hundredth whose request the
+/// free memory holds with the VRAM margin, floor(100 × 18 GiB × 0.95 ÷ 24 GiB) = floor(71.25)
+/// → 0.71; the weights (16 GB) and the KV cache still fit under it. vLLM 0.34 has no such
+/// check, and its default share is 1.0.
+#[test]
+fn a_busy_gpu_fails_vllm_0_33s_start_up_check() {
+    let total: u64 = 24 * GIB;
+    let p = profile("seed-4090-32g", "busy4090", |v| {
+        v["gpus"][0]["vram_used_bytes"] = json!(6 * GIB);
+    });
+    let args = [
+        "--preset",
+        "llama-3.1-8b",
+        "--inference",
+        "vllm",
+        "--vllm-version",
+        "0.33",
+    ];
+    let v = advise(&p, &args);
+    assert_eq!(
+        v["inference_memory"]["plan"]["gpu_memory_utilization"],
+        0.92
+    );
+    assert_eq!(v["inference_memory"]["plan"]["vllm_version"], "0.33");
+    let gpu0 = pool(&v, "gpu0");
+    let startup = limit(gpu0, "startup-free");
+    let request = (total as f64 * 0.92).ceil() as u64;
+    assert_eq!(request, 23_708_219_474);
+    assert_eq!(startup["bytes"], 18 * GIB);
+    assert_eq!(startup["check"]["needed_bytes"], request);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let share = (100.0 * (18 * GIB) as f64 * 0.95 / total as f64).floor() / 100.0;
+    assert_eq!(share, 0.71);
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "lower-gpu-memory-utilization");
+    assert_eq!(first["apply"], json!(["--gpu-memory-utilization", "0.71"]));
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+    // 0.34: no start-up check, the share 1.0.
+    let current = advise(&p, &args[..4]);
+    assert_eq!(
+        current["inference_memory"]["plan"]["gpu_memory_utilization"],
+        1.0
+    );
+    assert!(
+        pool(&current, "gpu0")["limits"]
             .as_array()
             .unwrap()
             .iter()
