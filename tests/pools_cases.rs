@@ -581,3 +581,77 @@ fn a_busy_gpu_fails_vllm_0_33s_start_up_check() {
             .all(|l| l["id"] != "startup-free")
     );
 }
+
+/// amd/playbooks#791: LM Studio's gpt-oss-120b runs out of memory on a 64 GB Ryzen AI Max 388
+/// (Strix Halo); AMD's fix is the playbook's minimum, 128 GB ("uses about 61GB of GPU memory.
+/// Seeing as the SKU has 64GB total, it might be too little to hold the model and other system
+/// resources"). The weights alone, 65,248,815,744 B as released (MXFP4 experts, BF16 rest; 60.8
+/// GiB), with the OS and llama.cpp beside them, pass the 62.5 GiB pool: it overflows its
+/// physical size, so no GTT change is offered (the GTT can't hold more than the RAM), and buying
+/// is a machine with more unified memory, never modules.
+#[test]
+fn strix_halo_64g_needs_a_larger_machine_not_the_gtt() {
+    let p = pools_fixture("strix-halo-64g");
+    let args = ["--preset", "gpt-oss-120b", "--inference", "llama.cpp"];
+    let v = advise(&p, &args);
+    let unified = pool(&v, "unified");
+    let physical = limit(unified, "physical");
+    let size = (62.5 * GIB as f64) as u64;
+    assert_eq!(physical["bytes"], size);
+    let weights: u64 = 65_248_815_744;
+    assert!(physical["check"]["needed_bytes"].as_u64().unwrap() > weights);
+    assert!(
+        weights + 2 * GIB > size - GIB,
+        "the weights and the OS pass the margin"
+    );
+    assert_eq!(physical["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let ids: Vec<&str> = v["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(!ids.contains(&"raise-gtt-limit"), "{ids:?}");
+    assert!(!ids.contains(&"add-ram"), "{ids:?}");
+    let out = common::ramvram()
+        .args(["advise", "--lang", "en", "--profile"])
+        .arg(&p)
+        .args(args)
+        .env("COLUMNS", "400")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace('\u{a0}', " ");
+    assert!(text.contains("of unified memory"), "{text}");
+    assert!(text.contains("modules won't help"), "{text}");
+}
+
+/// kyuz0/amd-strix-halo-vllm-toolboxes#63: on a 128 GB Strix Halo whose BIOS keeps a 64 GB
+/// carve-out, vLLM (a 0.2x build) stops with "Free memory on device cuda:0 (57.38/124.0 GiB) on
+/// startup is less than desired GPU memory utilization (0.8, 99.2 GiB)". HIP's device total on
+/// an APU is the GTT (124 GiB here), the free memory `MemAvailable` (57.38 GiB): the start-up
+/// check fails with the thread's figures, ceil(124 GiB × 0.8) = ceil(106,515,188,940.8) =
+/// 106,515,188,941 B (99.2 GiB).
+/// The thread's fix, the carve-out set to its minimum in the BIOS, is not a lever ramvram has.
+#[test]
+fn strix_halo_carveout_fails_vllms_start_up_check() {
+    let p = pools_fixture("strix-halo-128g-carveout64");
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--inference",
+        "vllm",
+        "--gpu-memory-utilization",
+        "0.8",
+        "--vllm-version",
+        "0.22",
+    ];
+    let v = advise(&p, &args);
+    let startup = limit(pool(&v, "unified"), "startup-free");
+    let request = (124.0 * GIB as f64 * 0.8).ceil() as u64;
+    assert_eq!(request, 106_515_188_941);
+    assert_eq!(startup["check"]["needed_bytes"], request);
+    assert_eq!(startup["bytes"], (57.38 * GIB as f64) as u64);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+}

@@ -86,8 +86,10 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
         let mut consumers = host;
         consumers.extend(gpu_side);
         // vLLM claims its share of the whole pool at start, whatever its weights and KV need.
-        if let (Some(s), Some(share)) = (size, engine_claims.iter().flatten().next()) {
-            let claim = crate::units::saturating_bytes(s as f64 * share);
+        let device = engine_total(profile, size);
+        let share = engine_claims.iter().flatten().next().copied();
+        if let (Some(t), Some(s), Some(share)) = (device, size, share) {
+            let claim = crate::units::saturating_bytes(t as f64 * share);
             let need = consumers
                 .iter()
                 .find(|c| c.id == ConsumerId::Gpu && c.subject == Subject::Inference)
@@ -115,14 +117,12 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
             }
         }
         let mut limits = host_limits(profile, windows, loading_only);
-        limits.extend(unified_gpu_limits(
-            profile,
-            size,
-            engine_claims.iter().flatten().next().copied(),
-        ));
+        limits.extend(unified_gpu_limits(profile, device, share));
         // Before 0.34 vLLM starts only when `MemAvailable` holds its share (the integrated
         // GPU's free memory is `psutil.virtual_memory().available`, `MemorySnapshot`).
-        let startup = startup_share.zip(size).zip(profile.memory.available_bytes);
+        let startup = startup_share
+            .zip(device)
+            .zip(profile.memory.available_bytes);
         if let Some(((share, s), free)) = startup {
             limits.push(startup_limit(free, requested(s, share)));
         }
@@ -309,7 +309,7 @@ fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Ve
 }
 
 /// The limits on a unified pool's GPU side: Apple's working set, an AMD APU's carve-out + GTT,
-/// vLLM's share of the pool.
+/// vLLM's share of the device (`device`: [`engine_total`]).
 fn unified_gpu_limits(
     profile: &MachineProfile,
     size: Option<u64>,
@@ -353,6 +353,20 @@ fn unified_gpu_limits(
         ));
     }
     out
+}
+
+/// The device total vLLM takes its share of on a unified pool of `size` bytes (`MemTotal`): on
+/// an AMD APU the GTT's size, which HIP reports as the device's memory (`mem_info_gtt_total`
+/// 96 GiB gives llama.cpp's HIP backend "Total VRAM: 98304 MiB" beside a 4 GiB carve-out,
+/// noamsto/nix-amd-ai#42; vLLM's "Free memory on device cuda:0 (57.38/124.0 GiB)" beside a
+/// 64 GB carve-out, kyuz0/amd-strix-halo-vllm-toolboxes#63); elsewhere `MemTotal`.
+fn engine_total(profile: &MachineProfile, size: Option<u64>) -> Option<u64> {
+    profile
+        .gpus
+        .iter()
+        .find(|g| g.vendor == GpuVendor::Amd && g.unified_memory)
+        .and_then(|g| g.gtt_bytes)
+        .or(size)
 }
 
 /// What vLLM asks for at start on a device of `total` bytes at `share`: `ceil(total × share)`
