@@ -170,7 +170,7 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
 
 /// "fits only without headroom" for a plan whose pool is inside its limit but not its margin,
 /// else `fits`.
-fn tight_word<'a>(lang: Lang, tight: bool, fits: &'a str) -> &'a str {
+fn tight_word(lang: Lang, tight: bool, fits: &str) -> &str {
     if tight {
         tr(lang, Msg::InputsFitsTight)
     } else {
