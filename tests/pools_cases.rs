@@ -334,6 +334,11 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert!(!ids.contains(&"add-ram"), "{ids:?}");
+    // Buying is sized for the pool: each plan charged to it needs what the pool holds in all.
+    for w in v["procurement"]["work"].as_array().unwrap() {
+        assert_eq!(w["needed_bytes"], charged, "{w}");
+        assert_eq!(w["fits"], false, "{w}");
+    }
     // The training plan overflows only with the loader beside it in the one pool: the headline
     // names a change that clears the pool, not "no change … makes it fit".
     let out = common::ramvram()
