@@ -22,6 +22,13 @@ fn profile(fixture: &str, name: &str, edit: impl FnOnce(&mut Value)) -> std::pat
     path
 }
 
+/// A committed fixture of `tests/fixtures/pools/`.
+fn pools_fixture(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pools")
+        .join(format!("{name}.json"))
+}
+
 fn advise(profile: &std::path::Path, args: &[&str]) -> Value {
     common::json_of(
         common::ramvram()
@@ -279,13 +286,8 @@ fn windows_commit_limit_grows_the_page_file() {
 /// never memory modules, and after it the pool fits.
 #[test]
 fn jetson_pool_overflows_and_fewer_workers_fix_it() {
-    let p = profile("macbook-pro-m4max-128g", "jetson", |v| {
-        v["host"] = json!({"hostname": "orin-nano", "os": "Ubuntu 22.04", "arch": "aarch64"});
-        v["memory"]["total_bytes"] = json!(7_802_880_000u64);
-        v["memory"]["installed_bytes"] = json!(8 * GIB);
-        v["gpus"][0]["vendor"] = json!("nvidia");
-        v["gpus"][0]["name"] = json!("Orin (nvgpu)");
-    });
+    // The committed board: 6 cores, 7,802,880,000 B of `MemTotal`, one unified Orin GPU.
+    let p = pools_fixture("jetson-orin-nano-8g");
     let args = [
         "--workload",
         "coco-detector",
@@ -332,6 +334,11 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert!(!ids.contains(&"add-ram"), "{ids:?}");
+    // Buying is sized for the pool: each plan charged to it needs what the pool holds in all.
+    for w in v["procurement"]["work"].as_array().unwrap() {
+        assert_eq!(w["needed_bytes"], charged, "{w}");
+        assert_eq!(w["fits"], false, "{w}");
+    }
     // The training plan overflows only with the loader beside it in the one pool: the headline
     // names a change that clears the pool, not "no change … makes it fit".
     let out = common::ramvram()
@@ -344,6 +351,25 @@ fn jetson_pool_overflows_and_fewer_workers_fix_it() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Cheapest change that makes it fit"), "{text}");
     assert!(!text.contains("No change ramvram knows of"), "{text}");
+    // The plan's verdict says the pool, with everything charged to it, not each side alone
+    // (both of which fit: "each GPU needs 390 MiB of 7.3 GiB; CPU RAM … 4.3 GiB of 7.3 GiB").
+    let line = text
+        .lines()
+        .skip_while(|l| !l.contains("Training plan:"))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('\u{a0}', " ");
+    let need = format!(
+        "the unified pool needs {:.1} GiB of 7.3 GiB",
+        charged as f64 / GIB as f64
+    );
+    assert!(line.contains(&need), "{line}");
+    assert!(
+        line.contains("training") && line.contains("data loading"),
+        "{line}"
+    );
+    assert!(!line.contains("each GPU needs"), "{line}");
     let after = applied(&p, &args, first);
     assert!(all_pools_fit(&after));
 }
@@ -411,4 +437,226 @@ fn a_gb10_gpu_is_judged_against_the_pool() {
     let budget = (usable as f64 * 0.87).ceil() as u64;
     assert_eq!(v["inference_memory"]["gpu"]["available_bytes"], budget);
     assert_eq!(v["inference_memory"]["gpu"]["fits"], true);
+}
+
+/// MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47: on a DGX Spark (GB10; `MemTotal` 121.69 GiB =
+/// 130,662,014,894 B) whose free memory at boot caps at about 102 GiB (headless, caches
+/// dropped), vLLM at `gpu_memory_utilization` 0.87 never starts: a release before 0.34 checks
+/// that the free memory holds ceil(total × 0.87) = 105.87 GiB (`request_memory`,
+/// vllm/v1/worker/utils.py; on an integrated GPU the free memory is `MemAvailable`). The thread
+/// lowers the share (it runs at 0.82–0.83). Here: the start-up check fails and names the pool,
+/// the first item lowers `gpu_memory_utilization` to a share that both the free memory at start
+/// and the pool (19.69 GiB in use at rest, charged whole on a unified pool) hold with their
+/// margins, and after it everything fits. With 0.34's extensible KV cache there is no start-up
+/// check at all.
+#[test]
+fn gb10_start_up_check_lowers_the_share() {
+    let p = pools_fixture("dgx-spark-gb10");
+    let size: u64 = 130_662_014_894;
+    let free: u64 = 102 * GIB;
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--inference",
+        "vllm",
+        "--gpu-memory-utilization",
+        "0.87",
+        "--vllm-version",
+        "0.33",
+    ];
+    let v = advise(&p, &args);
+    let unified = pool(&v, "unified");
+    let startup = limit(unified, "startup-free");
+    // ceil(130,662,014,894 × 0.87) = 113,675,952,958 B: the thread's "(0.87, 105.87 GiB)".
+    assert_eq!(startup["bytes"], free);
+    assert_eq!(startup["check"]["needed_bytes"], 113_675_952_958u64);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(unified["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "pool-over-limit")
+        .expect("the pool's finding");
+    assert_eq!(f["severity"], "critical");
+    assert_eq!(f["values"]["limit"]["value"], "startup-free");
+    // The OS and what the GPU's driver hold at rest, measured, whole: 130,662,014,894 − 102 GiB
+    // = 21,140,348,846 B; with vLLM's process (3 GiB) the serving phase's host side.
+    let at_rest = size - free;
+    assert_eq!(at_rest, 21_140_348_846);
+    let serving = &v["inference_memory"]["phases"][1];
+    assert_eq!(serving["cpu_bytes_per_node"], at_rest + 3 * GIB);
+    // The share: the largest hundredth that (a) the free memory at start holds with the 5 %
+    // margin, floor(100 × 102 GiB × 0.95 ÷ size) = floor(79.6) → 0.79, and (b) leaves the pool's
+    // host side (the worst phase's) its bytes with the 5 % margin of the pool.
+    let host = unified["consumers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "host")
+        .unwrap()["bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(host >= at_rest + 3 * GIB);
+    let by_start = (100.0 * (free as f64 * 0.95) / size as f64).floor();
+    assert_eq!(by_start, 79.0);
+    let by_pool = (100.0 * (size as f64 * 0.95 - host as f64) / size as f64).floor();
+    let share = by_start.min(by_pool) / 100.0;
+    assert!(share < 0.83, "no higher than the thread's working share");
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "lower-gpu-memory-utilization");
+    assert_eq!(
+        first["apply"],
+        json!(["--gpu-memory-utilization", format!("{share}")])
+    );
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+    assert_eq!(
+        limit(pool(&after, "unified"), "startup-free")["check"]["fits"],
+        true
+    );
+    // vLLM 0.34 (the default): the extensible KV cache skips the check.
+    let current = advise(&p, &args[..6]);
+    let unified = pool(&current, "unified");
+    assert!(
+        unified["limits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["id"] != "startup-free")
+    );
+}
+
+/// A discrete RTX 4090 (24 GiB as NVML reports it) with 6 GiB held by other processes, serving
+/// Llama 3.1 8B in bf16 with vLLM 0.33 and its default share, 0.92 (`CacheConfig` before 0.34):
+/// vLLM asks for ceil(24 GiB × 0.92) = ceil(23,708,219,473.92) = 23,708,219,474 B at start, more than the 18 GiB free
+/// (`cudaMemGetInfo`), and refuses to start. The lever: the largest hundredth whose request the
+/// free memory holds with the VRAM margin, floor(100 × 18 GiB × 0.95 ÷ 24 GiB) = floor(71.25)
+/// → 0.71; the weights (16 GB) and the KV cache still fit under it. vLLM 0.34 has no such
+/// check, and its default share is 1.0.
+#[test]
+fn a_busy_gpu_fails_vllm_0_33s_start_up_check() {
+    let total: u64 = 24 * GIB;
+    let p = profile("seed-4090-32g", "busy4090", |v| {
+        v["gpus"][0]["vram_used_bytes"] = json!(6 * GIB);
+    });
+    let args = [
+        "--preset",
+        "llama-3.1-8b",
+        "--inference",
+        "vllm",
+        "--vllm-version",
+        "0.33",
+    ];
+    let v = advise(&p, &args);
+    assert_eq!(
+        v["inference_memory"]["plan"]["gpu_memory_utilization"],
+        0.92
+    );
+    assert_eq!(v["inference_memory"]["plan"]["vllm_version"], "0.33");
+    let gpu0 = pool(&v, "gpu0");
+    let startup = limit(gpu0, "startup-free");
+    let request = (total as f64 * 0.92).ceil() as u64;
+    assert_eq!(request, 23_708_219_474);
+    assert_eq!(startup["bytes"], 18 * GIB);
+    assert_eq!(startup["check"]["needed_bytes"], request);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let share = (100.0 * (18 * GIB) as f64 * 0.95 / total as f64).floor() / 100.0;
+    assert_eq!(share, 0.71);
+    let first = &v["recommendations"][0];
+    assert_eq!(first["id"], "lower-gpu-memory-utilization");
+    assert_eq!(first["apply"], json!(["--gpu-memory-utilization", "0.71"]));
+    let after = applied(&p, &args, first);
+    assert_eq!(after["inference_memory"]["fits"], true);
+    assert!(all_pools_fit(&after));
+    // 0.34: no start-up check, the share 1.0.
+    let current = advise(&p, &args[..4]);
+    assert_eq!(
+        current["inference_memory"]["plan"]["gpu_memory_utilization"],
+        1.0
+    );
+    assert!(
+        pool(&current, "gpu0")["limits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["id"] != "startup-free")
+    );
+}
+
+/// amd/playbooks#791: LM Studio's gpt-oss-120b runs out of memory on a 64 GB Ryzen AI Max 388
+/// (Strix Halo); AMD's fix is the playbook's minimum, 128 GB ("uses about 61GB of GPU memory.
+/// Seeing as the SKU has 64GB total, it might be too little to hold the model and other system
+/// resources"). The weights alone, 65,248,815,744 B as released (MXFP4 experts, BF16 rest; 60.8
+/// GiB), with the OS and llama.cpp beside them, pass the 62.5 GiB pool: it overflows its
+/// physical size, so no GTT change is offered (the GTT can't hold more than the RAM), and buying
+/// is a machine with more unified memory, never modules.
+#[test]
+fn strix_halo_64g_needs_a_larger_machine_not_the_gtt() {
+    let p = pools_fixture("strix-halo-64g");
+    let args = ["--preset", "gpt-oss-120b", "--inference", "llama.cpp"];
+    let v = advise(&p, &args);
+    let unified = pool(&v, "unified");
+    let physical = limit(unified, "physical");
+    let size = (62.5 * GIB as f64) as u64;
+    assert_eq!(physical["bytes"], size);
+    let weights: u64 = 65_248_815_744;
+    assert!(physical["check"]["needed_bytes"].as_u64().unwrap() > weights);
+    assert!(
+        weights + 2 * GIB > size - GIB,
+        "the weights and the OS pass the margin"
+    );
+    assert_eq!(physical["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
+    let ids: Vec<&str> = v["recommendations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(!ids.contains(&"raise-gtt-limit"), "{ids:?}");
+    assert!(!ids.contains(&"add-ram"), "{ids:?}");
+    let out = common::ramvram()
+        .args(["advise", "--lang", "en", "--profile"])
+        .arg(&p)
+        .args(args)
+        .env("COLUMNS", "400")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace('\u{a0}', " ");
+    assert!(text.contains("of unified memory"), "{text}");
+    assert!(text.contains("modules won't help"), "{text}");
+}
+
+/// kyuz0/amd-strix-halo-vllm-toolboxes#63: on a 128 GB Strix Halo whose BIOS keeps a 64 GB
+/// carve-out, vLLM (a 0.2x build) stops with "Free memory on device cuda:0 (57.38/124.0 GiB) on
+/// startup is less than desired GPU memory utilization (0.8, 99.2 GiB)". HIP's device total on
+/// an APU is the GTT (124 GiB here), the free memory `MemAvailable` (57.38 GiB): the start-up
+/// check fails with the thread's figures, ceil(124 GiB × 0.8) = ceil(106,515,188,940.8) =
+/// 106,515,188,941 B (99.2 GiB).
+/// The thread's fix, the carve-out set to its minimum in the BIOS, is not a lever ramvram has.
+#[test]
+fn strix_halo_carveout_fails_vllms_start_up_check() {
+    let p = pools_fixture("strix-halo-128g-carveout64");
+    let args = [
+        "--preset",
+        "qwen3-30b-a3b",
+        "--inference",
+        "vllm",
+        "--gpu-memory-utilization",
+        "0.8",
+        "--vllm-version",
+        "0.22",
+    ];
+    let v = advise(&p, &args);
+    let startup = limit(pool(&v, "unified"), "startup-free");
+    let request = (124.0 * GIB as f64 * 0.8).ceil() as u64;
+    assert_eq!(request, 106_515_188_941);
+    assert_eq!(startup["check"]["needed_bytes"], request);
+    assert_eq!(startup["bytes"], (57.38 * GIB as f64) as u64);
+    assert_eq!(startup["check"]["fits"], false);
+    assert_eq!(v["inference_memory"]["fits"], false);
 }

@@ -18,7 +18,8 @@ struct Case {
 }
 
 /// Four kinds of machine (the seed's 4090 workstation, a cloud instance, an 8-GPU server, a
-/// Mac), each alone and with a plan: fine-tuning, a data-loading workload, serving.
+/// Mac), each alone and with a plan: fine-tuning, a data-loading workload, serving; and two
+/// unified pools that overflow (a Jetson training beside its loader, a DGX Spark's vLLM).
 const CASES: &[Case] = &[
     Case {
         name: "seed-4090-32g",
@@ -67,6 +68,37 @@ const CASES: &[Case] = &[
         fixture: "macbook-pro-m4max-128g",
         plan: &["--model", "qwen2.5-7b", "--inference", "llama.cpp"],
     },
+    // Unified pools that overflow: the verdict in the pool's words.
+    Case {
+        name: "jetson-coco",
+        fixture: "pools/jetson-orin-nano-8g",
+        plan: &[
+            "--workload",
+            "coco-detector",
+            "--num-workers",
+            "4",
+            "--batch-size",
+            "16",
+            "--preset",
+            "resnet50",
+            "--precision",
+            "fp32",
+        ],
+    },
+    Case {
+        name: "gb10-vllm-0.33",
+        fixture: "pools/dgx-spark-gb10",
+        plan: &[
+            "--preset",
+            "qwen3-30b-a3b",
+            "--inference",
+            "vllm",
+            "--gpu-memory-utilization",
+            "0.87",
+            "--vllm-version",
+            "0.33",
+        ],
+    },
 ];
 
 /// The machines of the fleet golden files.
@@ -90,7 +122,11 @@ fn lang_arg(lang: Lang) -> &'static str {
 }
 
 /// The fixture's path as a user in the repository's root would type it (the output names it).
+/// A name with a folder (`pools/…`) is under `tests/fixtures/`.
 fn relative_fixture(name: &str) -> String {
+    if name.contains('/') {
+        return format!("tests/fixtures/{name}.json");
+    }
     format!("tests/fixtures/profiles/{name}.json")
 }
 

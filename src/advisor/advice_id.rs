@@ -398,11 +398,11 @@ advice_ids! {
         "AMD APU: raise the GPU's GTT limit (`amdgpu.gttsize`, `ttm.pages_limit`) or the BIOS \
          carve-out";
     /// vLLM claims that share of the whole unified pool; the rest is left to the OS and the
-    /// host side.
+    /// host side. Before vLLM 0.34 the share must also fit the memory free at start.
     LowerGpuMemoryUtilization "lower-gpu-memory-utilization" => Setting, Nothing,
         cost "advice.cost.os",
-        "vLLM on a unified pool: a lower `gpu_memory_utilization`, so the OS and the host side \
-         keep the rest";
+        "vLLM: a lower `gpu_memory_utilization`, so the OS and the host side of a unified pool \
+         keep the rest, and (before 0.34) the memory free at start holds it";
     /// Each rank writes its shard: no rank gathers the whole state in CPU RAM.
     SaveSharded "save-sharded" => Setting, Nothing,
         cost "advice.cost.save",

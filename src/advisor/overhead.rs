@@ -3,7 +3,7 @@
 //! both for a profile, from what detection measured where it can, otherwise scaled to the
 //! machine's size so that a small board is never charged more than it has. Pure.
 
-use crate::profile::{MachineProfile, Provenance};
+use crate::profile::{GpuVendor, MachineProfile, Provenance};
 use crate::units::{GIB, MIB};
 
 /// RAM the OS and a desktop session use on a workstation-sized machine: 2 GiB. Assumption: a
@@ -82,7 +82,13 @@ fn share(ram: u64, (num, den): (u64, u64)) -> u64 {
 /// - The OS: at most `min(2 GiB, 3/8 of RAM)` ([`OS_BYTES`], `OS_SHARE`). When detection read
 ///   `MemTotal` and `MemAvailable`, what the machine used then (`MemTotal − MemAvailable`) is
 ///   taken, measured, if it is within that bound (a machine at rest); above it something else
-///   was running at detection, and the bound is taken.
+///   was running at detection, and the bound is taken. On a unified pool outside Apple
+///   ([`measured_whole`]: GB10, GH200-class, Jetson, an AMD APU) the measured figure is taken
+///   whole: there `MemAvailable` is the GPU's free memory too (vLLM's `device_memory_info`,
+///   `vllm/utils/mem_utils.py`, reads `psutil.virtual_memory().available` on an integrated
+///   GPU), and what the driver and firmware hold at rest (19.7 GiB of a DGX Spark's 121.69 GiB,
+///   headless with caches dropped, MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47) is memory no
+///   plan can have.
 /// - Each process: `min(3 GiB, RAM / 4)` ([`MAIN_PROCESS_BYTES`], `PROCESS_SHARE`).
 ///
 /// With the RAM unknown, [`Overheads::TYPICAL`].
@@ -92,11 +98,16 @@ pub fn overheads(profile: &MachineProfile) -> Overheads {
         return Overheads::TYPICAL;
     };
     let os_cap = OS_BYTES.min(share(ram, OS_SHARE));
+    let ceiling = if measured_whole(profile) {
+        ram.saturating_sub(1)
+    } else {
+        os_cap
+    };
     let measured = m
         .total_bytes
         .zip(m.available_bytes)
         .map(|(t, a)| t.saturating_sub(a))
-        .filter(|u| (MIN_OS_BYTES..=os_cap).contains(u));
+        .filter(|u| (MIN_OS_BYTES..=ceiling).contains(u));
     let os = match measured {
         Some(bytes) => Overhead {
             bytes,
@@ -119,6 +130,20 @@ pub fn overheads(profile: &MachineProfile) -> Overheads {
             },
         },
     }
+}
+
+/// True when the memory in use at rest is charged whole ([`overheads`]): a unified pool whose
+/// GPU isn't Apple's. On a machine with discrete GPUs the bound stays: host RAM in use at
+/// detection beyond an idle desktop is most often another program that will have ended (a
+/// browser, an earlier job), and the plan's host side is small beside its GPU side. On a Mac
+/// the bound stays too: macOS's "available" memory leaves out the compressed and inactive
+/// pages it would give back, and Metal's working-set limit already keeps the OS its share.
+pub fn measured_whole(profile: &MachineProfile) -> bool {
+    !profile.gpus.is_empty()
+        && profile
+            .gpus
+            .iter()
+            .all(|g| g.unified_memory && g.vendor != GpuVendor::Apple)
 }
 
 #[cfg(test)]
@@ -159,6 +184,30 @@ mod tests {
         // Measured at rest headless over ssh, "~500-300MB": 400 MiB taken as measured.
         let o = overheads(&machine(4 * GIB, Some(4 * GIB - 400 * MIB)));
         assert_eq!((o.os.bytes, o.os.source), (400 * MIB, Provenance::Detected));
+    }
+
+    #[test]
+    fn a_unified_pool_is_charged_what_it_uses_at_rest() {
+        // A DGX Spark: 121.69 GiB of MemTotal, 102 GiB available at boot, headless
+        // (MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks#47): 19.69 GiB in use, taken whole.
+        let total = 130_662_014_894u64; // 121.69 GiB
+        let available = 102 * GIB;
+        let mut p = machine(total, Some(available));
+        let gb10 = crate::profile::Gpu::integrated(GpuVendor::Nvidia, Some("NVIDIA GB10".into()));
+        p.gpus.push(gb10);
+        let o = overheads(&p);
+        assert_eq!(
+            (o.os.bytes, o.os.source),
+            (total - available, Provenance::Detected)
+        );
+        assert!(o.os.bytes > 19 * GIB);
+        // The same use beside a discrete GPU keeps the 2 GiB bound.
+        p.gpus[0].unified_memory = false;
+        assert_eq!(overheads(&p).os.bytes, 2 * GIB);
+        // And on a Mac.
+        p.gpus[0].unified_memory = true;
+        p.gpus[0].vendor = GpuVendor::Apple;
+        assert_eq!(overheads(&p).os.bytes, 2 * GIB);
     }
 
     #[test]

@@ -30,7 +30,9 @@ pub struct SetUp<'a> {
 }
 
 impl SetUp<'_> {
-    /// Each part's need; `usable_share` turns usable bytes into installed ones.
+    /// Each part's need; `usable_share` turns usable bytes into installed ones. On a unified
+    /// machine each part's need is what it charges the one pool ([`Self::pool_need`]), so the
+    /// purchase is sized for the pool as [`crate::advisor::pools`] judged it.
     pub fn needs(&self, usable_share: f64) -> Vec<WorkNeed> {
         let need = |subject, needed: u64, fits, others_fit| WorkNeed {
             subject,
@@ -51,42 +53,35 @@ impl SetUp<'_> {
             } else {
                 t.cpu.fits
             };
-            if self.unified {
+            out.push(match self.pool_need(Subject::Training) {
                 // One pool: the host part and every GPU's part together.
-                let gpus = u64::from(t.plan.gpus_per_node.max(1));
-                let pool = t
-                    .cpu
-                    .needed_bytes
-                    .saturating_add(t.gpu.needed_bytes.saturating_mul(gpus));
-                let fits = crate::advisor::check::all_fit(&[Some(fits), Some(t.gpu.fits)]);
-                let others = crate::advisor::check::all_fit(&[nvme]);
-                out.push(need(Subject::Training, pool, fits, others));
-            } else {
-                out.push(need(Subject::Training, t.cpu.needed_bytes, fits, others));
-            }
+                Some((pool, fits)) => need(
+                    Subject::Training,
+                    pool,
+                    fits,
+                    crate::advisor::check::all_fit(&[nvme]),
+                ),
+                None => need(Subject::Training, t.cpu.needed_bytes, fits, others),
+            });
         }
         if let Some(m) = self.inference {
-            if self.unified {
-                let gpus = u64::from(m.plan.gpus.max(1));
-                let pool = m
-                    .cpu
-                    .needed_bytes
-                    .saturating_add(m.gpu.needed_bytes.saturating_mul(gpus));
-                let fits = crate::advisor::check::all_fit(&[Some(m.cpu.fits), Some(m.gpu.fits)]);
-                out.push(need(Subject::Inference, pool, fits, Some(true)));
-            } else {
-                out.push(need(
+            out.push(match self.pool_need(Subject::Inference) {
+                Some((pool, fits)) => need(Subject::Inference, pool, fits, Some(true)),
+                None => need(
                     Subject::Inference,
                     m.cpu.needed_bytes,
                     m.cpu.fits,
                     m.gpu.fits,
-                ));
-            }
+                ),
+            });
         }
         if let Some(w) = self.workload {
             let b = &w.memory_budget;
             let storage_bound = w.pipeline.bottleneck == Some(StageId::StorageRead)
                 && b.dataset_cached_fraction < 1.0;
+            let (needed, fits) = self
+                .pool_need(Subject::Workload)
+                .unwrap_or((b.working_set_bytes, b.headroom_bytes.map(|h| h >= 0)));
             out.push(WorkNeed {
                 page_cache_bytes: storage_bound.then(|| {
                     installed_for(
@@ -94,41 +89,35 @@ impl SetUp<'_> {
                         usable_share,
                     )
                 }),
-                ..need(
-                    Subject::Workload,
-                    b.working_set_bytes,
-                    b.headroom_bytes.map(|h| h >= 0),
-                    Some(true),
-                )
+                ..need(Subject::Workload, needed, fits, Some(true))
             });
         }
-        self.size_for_the_pool(&mut out, usable_share);
         out
     }
 
-    /// On a unified machine whose one pool doesn't fit with every plan charged together, each
-    /// plan charged to it doesn't fit either, and needs the whole pool's charge (its consumers
-    /// summed): what each plan needs alone can fit while together they don't.
-    fn size_for_the_pool(&self, out: &mut [WorkNeed], usable_share: f64) {
-        let Some(pool) = self
-            .pools
-            .iter()
-            .find(|p| p.kind == crate::advisor::pools::PoolKind::Unified && p.fits == Some(false))
-        else {
-            return;
-        };
-        let total = pool
-            .consumers
-            .iter()
-            .map(|c| c.bytes)
-            .fold(0u64, u64::saturating_add);
-        for n in out.iter_mut().filter(|n| pool.charged_by(n.subject)) {
-            n.fits = Some(false);
-            if total > n.needed_bytes {
-                n.needed_bytes = total;
-                n.installed_bytes =
-                    installed_needed(super::headroom::ram_to_hold(total), usable_share);
-            }
+    /// On a unified machine, what `subject` needs of the one pool, with the pool's verdict: what
+    /// its own consumers charge when the pool fits; the whole pool's charge (every consumer's
+    /// bytes) when it doesn't, since a plan that fits alone but not beside the others needs room
+    /// for all of them. `None` on a machine with discrete GPUs, or when `subject` charges no
+    /// unified pool.
+    fn pool_need(&self, subject: Subject) -> Option<(u64, Option<bool>)> {
+        if !self.unified {
+            return None;
         }
+        let pool = self.pools.iter().find(|p| {
+            p.kind == crate::advisor::pools::PoolKind::Unified && p.charged_by(subject)
+        })?;
+        let sum = |of: &dyn Fn(&crate::advisor::pools::Consumer) -> bool| {
+            pool.consumers
+                .iter()
+                .filter(|c| of(c))
+                .map(|c| c.bytes)
+                .fold(0u64, u64::saturating_add)
+        };
+        let own = sum(&|c| c.subject == subject);
+        Some(match pool.fits {
+            Some(false) => (sum(&|_| true), Some(false)),
+            fits => (own, fits),
+        })
     }
 }

@@ -40,6 +40,10 @@ pub struct InferenceArgs {
     /// vLLM --gpu-memory-utilization (default 1.0: vLLM 0.34 on CUDA, less a 1 GiB margin).
     #[arg(long)]
     pub gpu_memory_utilization: Option<f64>,
+    /// vLLM release, 0.N (default 0.34); before 0.34 vLLM refuses to start unless the free
+    /// memory holds its share, and an unset share is 0.92.
+    #[arg(long, value_parser = crate::advisor::inference::vllm::parse_release)]
+    pub vllm_version: Option<crate::advisor::inference::vllm::VllmRelease>,
     /// vLLM --swap-space, GiB of pinned host RAM per GPU: V0-era engines (default 0: vLLM 0.34
     /// has none).
     #[arg(long)]
@@ -216,6 +220,7 @@ impl InferenceArgs {
                 K::GpuMemoryUtilization,
                 VLLM,
             ),
+            (self.vllm_version.is_some(), K::VllmVersion, VLLM),
             (self.swap_space.is_some(), K::SwapSpace, VLLM),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb, VLLM),
             (
@@ -254,6 +259,7 @@ impl InferenceArgs {
                 self.gpu_memory_utilization.is_some(),
                 K::GpuMemoryUtilization,
             ),
+            (self.vllm_version.is_some(), K::VllmVersion),
             (self.swap_space.is_some(), K::SwapSpace),
             (self.cpu_offload_gb.is_some(), K::CpuOffloadGb),
             (self.kv_cache_memory_bytes.is_some(), K::KvCacheMemoryBytes),
@@ -413,6 +419,10 @@ impl InferenceArgs {
         }
         if self.kv_cache_dtype == Some(KvArg::Fp8) {
             plan.kv_bytes = 1;
+        }
+        if let Some(r) = self.vllm_version {
+            plan.vllm_version = r;
+            plan.gpu_memory_utilization = r.default_utilization();
         }
         if let Some(u) = self.gpu_memory_utilization {
             plan.gpu_memory_utilization = u;

@@ -167,6 +167,14 @@ fn msgs_of(f: &Finding) -> (Msg, Msg) {
     if f.values.contains_key("demand") {
         return finding_msgs(f.id);
     }
+    // vLLM's start-up check counts its request, not the pool's consumers at a phase.
+    let startup = matches!(f.values.get("limit"), Some(Quantity::Text(l)) if l == "startup-free");
+    if f.id == F::PoolOverLimit && startup {
+        return (
+            Msg::FindingPoolOverLimitTitle,
+            Msg::FindingPoolOverLimitExplainStartup,
+        );
+    }
     if f.id == F::TrainingDoesNotFit && f.values.contains_key("phase") {
         return (
             Msg::FindingTrainingDoesNotFitTitlePhase,

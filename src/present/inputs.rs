@@ -3,6 +3,7 @@
 //! of what the report will contain are built here, so the two can't disagree.
 
 use crate::advisor::Assessment;
+use crate::advisor::recommend::Subject;
 use crate::advisor::standing::{self, Standing};
 use crate::i18n::{Lang, Msg, tr, trf};
 
@@ -94,10 +95,15 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
         } else {
             super::training::fits_word(lang, t.fits)
         };
-        out.push((
-            standing::training(t),
-            checks(Msg::AnswerTraining, fits, &t.gpu, &t.cpu),
-        ));
+        let line = match super::pools::overflow(lang, a, Subject::Training) {
+            Some((pool, tight)) => trf(
+                lang,
+                Msg::AnswerTrainingPool,
+                &[("fits", tight_word(lang, tight, fits)), ("pool", &pool)],
+            ),
+            None => checks(Msg::AnswerTraining, fits, &t.gpu, &t.cpu),
+        };
+        out.push((standing::training(t), line));
     }
     if let Some(m) = &a.inference_memory {
         let standing = match m.fits {
@@ -105,15 +111,16 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
             Some(false) => Standing::Short(crate::advisor::Severity::Critical),
             None => Standing::Short(crate::advisor::Severity::Warning),
         };
-        out.push((
-            standing,
-            checks(
-                Msg::AnswerInference,
-                super::training::fits_word(lang, m.fits),
-                &m.gpu,
-                &m.cpu,
+        let fits = super::training::fits_word(lang, m.fits);
+        let line = match super::pools::overflow(lang, a, Subject::Inference) {
+            Some((pool, tight)) => trf(
+                lang,
+                Msg::AnswerInferencePool,
+                &[("fits", tight_word(lang, tight, fits)), ("pool", &pool)],
             ),
-        ));
+            None => checks(Msg::AnswerInference, fits, &m.gpu, &m.cpu),
+        };
+        out.push((standing, line));
     }
     if let (Some(w), Some(p)) = (&a.workload, a.pipeline()) {
         let b = &w.memory_budget;
@@ -134,21 +141,41 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
             (_, Some(u)) => standing::utilization(u),
             _ => Standing::Unknown,
         };
-        out.push((
-            standing,
-            trf(
+        let fits = super::training::fits_word(lang, fits);
+        let line = match super::pools::overflow(lang, a, Subject::Workload) {
+            Some((pool, tight)) => trf(
+                lang,
+                Msg::AnswerWorkloadPool,
+                &[
+                    ("fits", tight_word(lang, tight, fits)),
+                    ("pool", &pool),
+                    ("utilization", &utilization),
+                ],
+            ),
+            None => trf(
                 lang,
                 Msg::AnswerWorkload,
                 &[
-                    ("fits", super::training::fits_word(lang, fits)),
+                    ("fits", fits),
                     ("working", &format::gib(b.working_set_bytes)),
                     ("ram", &format::gib_or_unknown(lang, b.usable_ram_bytes)),
                     ("utilization", &utilization),
                 ],
             ),
-        ));
+        };
+        out.push((standing, line));
     }
     out
+}
+
+/// "fits only without headroom" for a plan whose pool is inside its limit but not its margin,
+/// else `fits`.
+fn tight_word(lang: Lang, tight: bool, fits: &str) -> &str {
+    if tight {
+        tr(lang, Msg::InputsFitsTight)
+    } else {
+        fits
+    }
 }
 
 /// What a report of `a` will contain, for the export dialog: the machine, each included input

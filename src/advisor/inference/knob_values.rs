@@ -2,7 +2,7 @@
 //! [`InferencePlan`], setting it, and the settings that turn one plan into another.
 
 use super::llama_cpp::{CacheType, FlashAttn};
-use super::{CheckpointFiles, InferencePlan, WeightFormat};
+use super::{CheckpointFiles, InferencePlan, WeightFormat, vllm};
 use crate::advisor::diffusion::{CpuOffload, DiffusionPlan};
 
 use crate::advisor::knobs::{
@@ -48,6 +48,7 @@ pub fn get(p: &InferencePlan, id: KnobId) -> Option<KnobValue> {
             return name_of(id, &KV_BYTES, &bytes);
         }
         K::GpuMemoryUtilization => V::Float(p.gpu_memory_utilization),
+        K::VllmVersion => return name_of(id, &vllm::RELEASES, &p.vllm_version),
         K::SwapSpace => V::Float(p.swap_space_gib),
         K::CpuOffloadGb => V::Float(p.cpu_offload_gib),
         K::KvCacheMemoryBytes => V::Whole(p.kv_cache_memory_bytes?),
@@ -99,6 +100,7 @@ pub fn set(p: &mut InferencePlan, id: KnobId, v: KnobValue) -> bool {
         K::KvHeads => put(&mut p.shape.kv_heads, whole(v).map(Some)),
         K::KvCacheDtype => put(&mut p.kv_bytes, variant_of(id, &KV_BYTES, v)),
         K::GpuMemoryUtilization => put(&mut p.gpu_memory_utilization, float(v)),
+        K::VllmVersion => put(&mut p.vllm_version, variant_of(id, &vllm::RELEASES, v)),
         K::SwapSpace => put(&mut p.swap_space_gib, float(v)),
         K::CpuOffloadGb => put(&mut p.cpu_offload_gib, float(v)),
         K::KvCacheMemoryBytes => put(&mut p.kv_cache_memory_bytes, whole(v).map(Some)),

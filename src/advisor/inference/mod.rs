@@ -12,6 +12,7 @@ pub mod ollama;
 pub mod pinned;
 mod serve;
 pub mod vllm;
+pub mod vllm_release;
 
 use serde::{Deserialize, Serialize};
 
@@ -102,6 +103,10 @@ pub struct InferencePlan {
     /// on CUDA and ROCm ([`vllm::DEFAULT_UTILIZATION`]).
     #[serde(default = "utilization")]
     pub gpu_memory_utilization: f64,
+    /// The vLLM release ([`vllm::VllmRelease`], `--vllm-version`): before 0.34 vLLM refuses to
+    /// start when the free memory is below its share ([`vllm::checks_free_memory_at_start`]).
+    #[serde(default)]
+    pub vllm_version: vllm_release::VllmRelease,
     /// vLLM `swap_space`, GiB of pinned host RAM per GPU worker: V0-era engines only (default
     /// 4 there); vLLM 0.34's V1 engine has none, so the default is 0 ([`vllm`]).
     #[serde(default = "swap_space")]
@@ -192,6 +197,7 @@ impl InferencePlan {
             concurrent_sequences: 1,
             kv_bytes: 2,
             gpu_memory_utilization: utilization(),
+            vllm_version: vllm_release::VllmRelease::CURRENT,
             swap_space_gib: swap_space(),
             cpu_offload_gib: 0.0,
             kv_cache_memory_bytes: None,

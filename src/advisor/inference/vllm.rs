@@ -21,16 +21,39 @@
 //!   `cpu_bytes_to_use` = GiB × 2^30; `vllm/v1/kv_offload/cpu/spec.py` sizes its chunks from it).
 //! - `cpu_offload_gb`: GiB of each GPU's weights in pinned host memory (`UVAOffloadConfig`,
 //!   `vllm/config/offload.py`).
+//!
+//! Earlier releases ([`VllmRelease`], `--vllm-version`) differ in two rules, read from vLLM
+//! 0.33.0's wheel: no extensible KV cache, so an unset `gpu_memory_utilization` is 0.92
+//! (`CacheConfig.gpu_memory_utilization`), and `request_memory` refuses to start when the
+//! memory free at start is below `ceil(total × gpu_memory_utilization)` ("Free memory on
+//! device … on startup is less than desired GPU memory utilization"). 0.34 keeps that check only
+//! with the extensible KV cache off (`kv_cache_memory_bytes` set turns it off by default). The
+//! free memory is `cudaMemGetInfo`'s, except on an integrated GPU (GB10, GH200, Jetson), where
+//! it is `psutil.virtual_memory().available` — `MemAvailable` (`MemorySnapshot.measure` in
+//! 0.33, `device_memory_info` in 0.34, `vllm/utils/mem_utils.py`).
+
+pub use super::vllm_release::{
+    DEFAULT_UTILIZATION, DEFAULT_UTILIZATION_BEFORE_0_34, RELEASES, VllmRelease, parse_release,
+};
 
 use super::InferencePlan;
 use crate::units::{GIB, saturating_bytes};
 
+/// True when vLLM checks at start that the free memory holds `ceil(total ×
+/// gpu_memory_utilization)` (`request_memory`, `vllm/v1/worker/utils.py`): every release
+/// before 0.34, and 0.34 with the extensible KV cache off (`kv_cache_memory_bytes` set).
+pub fn checks_free_memory_at_start(p: &InferencePlan) -> bool {
+    !p.vllm_version.extensible_kv_cache() || p.kv_cache_memory_bytes.is_some()
+}
+
+/// What vLLM asks for at start on a device of `total` bytes: `ceil(total ×
+/// gpu_memory_utilization)` (`request_memory`).
+pub fn requested_bytes(p: &InferencePlan, total: u64) -> u64 {
+    saturating_bytes((total as f64 * p.gpu_memory_utilization).ceil())
+}
+
 /// The vLLM release these rules were read from.
 pub const VLLM_VERSION: &str = "0.34.0";
-
-/// `gpu_memory_utilization` when the user leaves it unset on CUDA and ROCm, where the extensible
-/// KV cache is on by default: 1.0 (`CacheConfig.resolved_gpu_memory_utilization`).
-pub const DEFAULT_UTILIZATION: f64 = 1.0;
 
 /// What the extensible KV cache keeps free on a CUDA device at least, 1 GiB
 /// (`KV_CACHE_MARGIN_FLOOR_BYTES`, `vllm/v1/worker/extensible_kv_cache.py`; 3 GiB on ROCm,
@@ -172,6 +195,29 @@ mod tests {
         .unwrap();
         assert_eq!(m.gpu_reserved_bytes_per_gpu, Some(16_106_127_360));
         assert_eq!(m.gpu.fits, Some(false));
+    }
+
+    #[test]
+    fn releases_before_0_34_check_free_memory_at_start() {
+        // vLLM 0.33.0: `request_memory` raises when free < ceil(total × utilization), and an
+        // unset utilization is 0.92; 0.34 skips it with the extensible KV cache on.
+        let mut p = plan();
+        assert!(!checks_free_memory_at_start(&p));
+        p.vllm_version = VllmRelease::try_from("0.33.1".to_string()).unwrap();
+        assert_eq!(p.vllm_version, VllmRelease(33));
+        assert!(checks_free_memory_at_start(&p));
+        assert_eq!(p.vllm_version.default_utilization(), 0.92);
+        assert_eq!(VllmRelease::CURRENT.default_utilization(), 1.0);
+        // 0.34 with kv_cache_memory_bytes: the extensible KV cache is off, the check runs.
+        let mut p = plan();
+        p.kv_cache_memory_bytes = Some(4 * GIB);
+        assert!(checks_free_memory_at_start(&p));
+        // A GB10's 121.69 GiB at 0.87: ceil(130,662,014,894 × 0.87) = 113,675,952,958 B,
+        // 105.87 GiB (the thread's "Desired GPU memory utilization is (0.87, 105.87 GiB)").
+        p.gpu_memory_utilization = 0.87;
+        assert_eq!(requested_bytes(&p, 130_662_014_894), 113_675_952_958);
+        assert!(VllmRelease::try_from("1.2".to_string()).is_err());
+        assert_eq!(String::from(VllmRelease(9)), "0.9");
     }
 
     #[test]

@@ -76,6 +76,15 @@ pub const TRAINING: &[Knob] = &[
     row(T, K::AioThreadCount, "aio-thread-count", &["aio_thread_count"], Kind::U32, (Some("1"), D::DeepSpeed), None),
 ];
 
+/// vLLM's releases as `--vllm-version` names them, newest first: the V1 engine's (its default
+/// since 0.8.0) up to 0.34, the release ramvram's vLLM rules were read from
+/// (`advisor::inference::vllm_release::RELEASES` holds them in the same order).
+const VLLM_RELEASES: &[&str] = &[
+    "0.34", "0.33", "0.32", "0.31", "0.30", "0.29", "0.28", "0.27", "0.26", "0.25", "0.24", "0.23",
+    "0.22", "0.21", "0.20", "0.19", "0.18", "0.17", "0.16", "0.15", "0.14", "0.13", "0.12", "0.11",
+    "0.10", "0.9", "0.8",
+];
+
 /// The served model's knobs (besides `--inference`, which picks the engine).
 #[rustfmt::skip]
 pub const INFERENCE: &[Knob] = &[
@@ -85,6 +94,7 @@ pub const INFERENCE: &[Knob] = &[
     row(I, K::KvHeads, "kv-heads", &["kv_heads"], Kind::U64, (None, D::Preset), None),
     row(I, K::KvCacheDtype, "kv-cache-dtype", &["kv_bytes"], Kind::Choice(&["auto", "fp8"]), (Some("auto"), D::Assumption), None),
     row(I, K::GpuMemoryUtilization, "gpu-memory-utilization", &["gpu_memory_utilization"], Kind::Float, (Some("1"), D::Engine), None),
+    row(I, K::VllmVersion, "vllm-version", &["vllm_version"], Kind::Choice(VLLM_RELEASES), (Some("0.34"), D::Engine), None),
     row(I, K::SwapSpace, "swap-space", &["swap_space_gib"], Kind::Float, (Some("0"), D::Engine), None),
     row(I, K::CpuOffloadGb, "cpu-offload-gb", &["cpu_offload_gib"], Kind::Float, (Some("0"), D::Engine), None),
     row(I, K::KvCacheMemoryBytes, "kv-cache-memory-bytes", &["kv_cache_memory_bytes"], Kind::Size, (None, D::Engine), None),

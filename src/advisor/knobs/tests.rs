@@ -159,6 +159,7 @@ fn cases() -> Vec<(K, &'static str, V)> {
         (K::KvHeads, "8", V::Whole(8)),
         (K::KvCacheDtype, "fp8", V::Choice("fp8")),
         (K::GpuMemoryUtilization, "0.85", V::Float(0.85)),
+        (K::VllmVersion, "0.33", V::Choice("0.33")),
         (K::SwapSpace, "8", V::Float(8.0)),
         (K::CpuOffloadGb, "2.5", V::Float(2.5)),
         (K::KvCacheMemoryBytes, "8GiB", V::Whole(8 << 30)),

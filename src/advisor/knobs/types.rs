@@ -194,6 +194,8 @@ pub enum KnobId {
     KvHeads,
     KvCacheDtype,
     GpuMemoryUtilization,
+    /// vLLM's release (`--vllm-version`).
+    VllmVersion,
     SwapSpace,
     CpuOffloadGb,
     KvCacheMemoryBytes,

@@ -33,6 +33,10 @@ pub struct PlanMemory<'a> {
     pub processes: u32,
     /// vLLM's `gpu_memory_utilization`, when the engine is vLLM.
     pub engine_share: Option<f64>,
+    /// vLLM claims its share whole and checks at start that the free memory holds it
+    /// (before 0.34, or with the extensible KV cache off); otherwise the extensible KV cache
+    /// takes only what is free after warmup.
+    pub startup_check: bool,
     /// True for llama.cpp, which imports no PyTorch (no CUDA-library commit for Python).
     pub native_engine: bool,
     /// The margin the engine itself leaves free on each GPU, when it keeps one of its own
@@ -50,6 +54,7 @@ impl<'a> PlanMemory<'a> {
             gpus: t.plan.gpus_per_node.max(1),
             processes: t.plan.gpus_per_node.max(1),
             engine_share: None,
+            startup_check: false,
             native_engine: false,
             gpu_margin: None,
         }
@@ -64,6 +69,8 @@ impl<'a> PlanMemory<'a> {
             gpus: m.plan.gpus.max(1),
             processes: if vllm { m.plan.gpus.max(1) } else { 1 },
             engine_share: vllm.then_some(m.plan.gpu_memory_utilization),
+            startup_check: vllm
+                && crate::advisor::inference::vllm::checks_free_memory_at_start(&m.plan),
             native_engine: m.plan.engine == Engine::LlamaCpp,
             gpu_margin: m.llama_cpp.as_ref().map(|f| f.margin_bytes),
         }

@@ -3,10 +3,10 @@
 
 use crate::advisor::findings::{Finding, FindingId, Quantity, Severity};
 
-use super::types::{LimitId, Pool, PoolKind};
+use super::types::{ConsumerId, LimitId, Pool, PoolKind};
+use crate::advisor::recommend::AdviceId;
 
-/// A finding for each pool whose consumers overflow a limit — the first failing limit (the
-/// hard size before the soft ones), with what is needed and what is there — except a discrete
+/// A finding for each pool whose consumers overflow a limit — [`Pool::overflowing`], with what is needed and what is there — except a discrete
 /// pool's hard size, which the plans' own checks report: critical past the limit, a warning
 /// inside it but not its margin.
 pub fn findings(pools: &[Pool]) -> Vec<Finding> {
@@ -14,12 +14,17 @@ pub fn findings(pools: &[Pool]) -> Vec<Finding> {
         .iter()
         .filter(|p| p.fits == Some(false))
         .filter_map(|p| {
-            let l = p.limits.iter().find(|l| l.check.fits == Some(false))?;
+            let l = p.overflowing()?;
             // A discrete pool's hard size is the plans' own RAM or VRAM check: they say it.
             if p.kind != PoolKind::Unified && l.id == LimitId::Physical {
                 return None;
             }
-            let advice: Vec<_> = l.lever.into_iter().collect();
+            let mut advice: Vec<_> = l.lever.into_iter().collect();
+            // A unified pool overflowed by vLLM's claim: a lower share is the lever.
+            let claimed = p.consumers.iter().any(|c| c.id == ConsumerId::EngineClaim);
+            if claimed && l.id == LimitId::Physical {
+                advice.push(AdviceId::LowerGpuMemoryUtilization);
+            }
             // Inside the limit but not its margin: tight, a warning, as `plan-tight`.
             let severity = if l.check.tight() {
                 Severity::Warning
@@ -48,5 +53,6 @@ pub fn limit_name(id: super::LimitId) -> &'static str {
         L::GpuWorkingSet => "gpu-working-set",
         L::Gtt => "gtt",
         L::EngineShare => "engine-share",
+        L::StartupFree => "startup-free",
     }
 }

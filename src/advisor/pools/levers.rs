@@ -49,6 +49,8 @@ fn main_subject(pool: &Pool) -> Subject {
 /// (vLLM's share).
 pub fn levers(profile: &MachineProfile, pools: &[Pool]) -> Vec<Recommendation> {
     let mut out = Vec::new();
+    // vLLM's share, one for every GPU it serves on: the lowest any pool needs.
+    let mut share: Option<f64> = None;
     for pool in pools.iter().filter(|p| p.fits == Some(false)) {
         let physical = pool.limit(LimitId::Physical).map(|l| l.bytes);
         let subject = main_subject(pool);
@@ -57,11 +59,15 @@ pub fn levers(profile: &MachineProfile, pools: &[Pool]) -> Vec<Recommendation> {
             .iter()
             .filter(|l| l.soft && l.check.fits == Some(false))
         {
-            if let Some(r) = lever(profile, pool, l, physical, subject) {
+            if let Some(r) = lever(profile, l, physical, subject) {
                 out.push(r);
             }
         }
+        if let Some(s) = lower_engine_share(pool) {
+            share = Some(share.map_or(s, |t| t.min(s)));
+        }
     }
+    out.extend(share.map(share_lever));
     out
 }
 
@@ -71,7 +77,6 @@ fn pending(subject: Subject, id: AdviceId) -> Recommendation {
 
 fn lever(
     profile: &MachineProfile,
-    pool: &Pool,
     l: &PoolLimit,
     physical: Option<u64>,
     subject: Subject,
@@ -163,48 +168,69 @@ fn lever(
                     }),
             )
         }
-        LimitId::EngineShare | LimitId::Physical => lower_engine_share(pool, physical?),
+        // vLLM's share is judged on the pool as a whole ([`lower_engine_share`]).
+        LimitId::EngineShare | LimitId::StartupFree | LimitId::Physical => None,
     }
 }
 
-/// vLLM on a unified pool whose whole size is short: the largest `gpu_memory_utilization`
-/// (in hundredths) that leaves the host side its bytes with the RAM margin and still holds the
-/// weights and KV cache with the VRAM margin. `None` without vLLM or when no share does both.
-fn lower_engine_share(pool: &Pool, size: u64) -> Option<Recommendation> {
+/// vLLM's share lowered until `pool` fits, in hundredths: the largest `gpu_memory_utilization`
+/// that leaves a unified pool's host side its bytes with the RAM margin (when vLLM's claim is
+/// what overflows it), that the memory free at start holds with the VRAM margin (the start-up
+/// check before vLLM 0.34, [`LimitId::StartupFree`]), and that still holds the weights and KV
+/// cache with the VRAM margin. `None` without vLLM, when neither of the first two fails, or when
+/// no lower share does all three.
+fn lower_engine_share(pool: &Pool) -> Option<f64> {
+    let size = pool.limit(LimitId::Physical)?.bytes;
     let need = pool
         .consumers
         .iter()
         .find(|c| c.id == ConsumerId::Gpu && c.subject == Subject::Inference)?
         .bytes;
-    pool.consumers
+    let fails = |id| pool.limit(id).is_some_and(|l| l.check.fits == Some(false));
+    let claimed = pool
+        .consumers
         .iter()
-        .find(|c| c.id == ConsumerId::EngineClaim)?;
-    let host = pool.charged(Scope::All)
-        - pool
-            .consumers
-            .iter()
-            .filter(|c| c.side == super::Side::Gpu)
-            .map(|c| c.bytes)
-            .sum::<u64>();
-    let room =
-        size.checked_sub(host.saturating_add(headroom::margin(headroom::LimitKind::Ram, size)))?;
+        .any(|c| c.id == ConsumerId::EngineClaim);
+    let over_physical = claimed && fails(LimitId::Physical);
+    if !over_physical && !fails(LimitId::StartupFree) {
+        return None;
+    }
+    let mut room = size;
+    if claimed {
+        let host = pool.charged(Scope::All)
+            - pool
+                .consumers
+                .iter()
+                .filter(|c| c.side == super::Side::Gpu)
+                .map(|c| c.bytes)
+                .sum::<u64>();
+        let margin = headroom::margin(headroom::LimitKind::Ram, size);
+        room = room.min(size.checked_sub(host.saturating_add(margin))?);
+    }
+    if let Some(l) = pool.limit(LimitId::StartupFree) {
+        let margin = headroom::margin(headroom::LimitKind::Vram, l.bytes);
+        room = room.min(l.bytes.checked_sub(margin)?);
+    }
     let share = ((room as f64 / size as f64) * 100.0).floor() / 100.0;
     let claim = crate::units::saturating_bytes(size as f64 * share);
     let fits = need.saturating_add(headroom::margin(headroom::LimitKind::Vram, claim)) <= claim;
-    if !fits || share <= 0.0 {
-        return None;
-    }
+    (fits && share > 0.0).then_some(share)
+}
+
+/// The recommendation to serve at `gpu_memory_utilization` `share`, judged on the pools
+/// ([`lower_engine_share`] found they fit at it).
+fn share_lever(share: f64) -> Recommendation {
     let r = pending(Subject::Inference, AdviceId::LowerGpuMemoryUtilization)
         .with("gpu_memory_utilization", Quantity::Number(share))
         .sets(vec![Setting {
             knob: KnobId::GpuMemoryUtilization,
             value: KnobValue::Float(share),
         }]);
-    Some(Recommendation {
+    Recommendation {
         result: Outcome {
             fits: Some(true),
             ..Outcome::default()
         },
         ..r
-    })
+    }
 }

@@ -17,6 +17,7 @@ use crate::advisor::capacity::RamSizes;
 use crate::advisor::check::{CapacityCheck, all_fit};
 use crate::advisor::headroom::LimitKind;
 use crate::advisor::inference::InferenceMemory;
+use crate::advisor::inference::vllm::MARGIN_FLOOR_BYTES;
 use crate::advisor::recommend::{AdviceId, Subject};
 use crate::advisor::training::TrainingMemory;
 use crate::advisor::workload::WorkloadResult;
@@ -47,6 +48,11 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
     let mut host = Vec::new();
     let mut gpu_side = Vec::new();
     let mut engine_claims = Vec::new();
+    // vLLM's share when it claims it whole and checks the free memory at start for it.
+    let startup_share = plan_mem
+        .iter()
+        .find(|p| p.startup_check)
+        .and_then(|p| p.engine_share);
     for p in &plan_mem {
         if unified {
             let (h, g) = p.unified_peak();
@@ -80,29 +86,46 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
         let mut consumers = host;
         consumers.extend(gpu_side);
         // vLLM claims its share of the whole pool at start, whatever its weights and KV need.
-        if let (Some(s), Some(share)) = (size, engine_claims.iter().flatten().next()) {
-            let claim = crate::units::saturating_bytes(s as f64 * share);
+        let device = engine_total(profile, size);
+        let share = engine_claims.iter().flatten().next().copied();
+        if let (Some(t), Some(s), Some(share)) = (device, size, share) {
+            let claim = crate::units::saturating_bytes(t as f64 * share);
             let need = consumers
                 .iter()
                 .find(|c| c.id == ConsumerId::Gpu && c.subject == Subject::Inference)
                 .map(|c| c.bytes);
             if let Some(n) = need.filter(|n| claim > *n) {
+                let mut extra = claim - n;
+                if startup_share.is_none() {
+                    // The extensible KV cache (vLLM 0.34) takes no more than what is free
+                    // after warmup less its 1 GiB floor (`measure_kv_cache_bytes`).
+                    let others = consumers
+                        .iter()
+                        .map(|c| c.bytes)
+                        .fold(0, u64::saturating_add);
+                    let free = s.saturating_sub(others.saturating_add(MARGIN_FLOOR_BYTES));
+                    extra = extra.min(free);
+                }
                 consumers.push(Consumer {
                     subject: Subject::Inference,
                     id: ConsumerId::EngineClaim,
                     side: Side::Gpu,
-                    bytes: claim - n,
+                    bytes: extra,
                     commit_bytes: None,
                     processes: 0,
                 });
             }
         }
         let mut limits = host_limits(profile, windows, loading_only);
-        limits.extend(unified_gpu_limits(
-            profile,
-            size,
-            engine_claims.iter().flatten().next().copied(),
-        ));
+        limits.extend(unified_gpu_limits(profile, device, share));
+        // Before 0.34 vLLM starts only when `MemAvailable` holds its share (the integrated
+        // GPU's free memory is `psutil.virtual_memory().available`, `MemorySnapshot`).
+        let startup = startup_share
+            .zip(device)
+            .zip(profile.memory.available_bytes);
+        if let Some(((share, s), free)) = startup {
+            limits.push(startup_limit(free, requested(s, share)));
+        }
         out.push(judge(
             "unified".into(),
             PoolKind::Unified,
@@ -128,7 +151,7 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                 [only] => only.gpu_margin,
                 _ => None,
             };
-            let limits = g
+            let mut limits: Vec<PoolLimit> = g
                 .vram_total_bytes
                 .map(|b| {
                     vec![limit(
@@ -140,6 +163,20 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
                     )]
                 })
                 .unwrap_or_default();
+            // Before 0.34 vLLM starts only when the GPU's free memory (`cudaMemGetInfo`: the
+            // total less what is in use, NVML's figure as detection read it) holds its share.
+            let serves = plans
+                .inference
+                .is_some_and(|m| g.index < m.plan.gpus.max(1));
+            let startup = startup_share
+                .filter(|_| serves)
+                .zip(g.vram_total_bytes.zip(g.vram_used_bytes));
+            if let Some((share, (total, used))) = startup {
+                limits.push(startup_limit(
+                    total.saturating_sub(used),
+                    requested(total, share),
+                ));
+            }
             let mut pool = judge(
                 format!("gpu{}", g.index),
                 PoolKind::Vram,
@@ -279,7 +316,7 @@ fn host_limits(profile: &MachineProfile, windows: bool, loading_only: u64) -> Ve
 }
 
 /// The limits on a unified pool's GPU side: Apple's working set, an AMD APU's carve-out + GTT,
-/// vLLM's share of the pool.
+/// vLLM's share of the device (`device`: [`engine_total`]).
 fn unified_gpu_limits(
     profile: &MachineProfile,
     size: Option<u64>,
@@ -325,9 +362,9 @@ fn unified_gpu_limits(
     out
 }
 
-/// `pool`'s limits checked again with `margin` instead of the VRAM margin, and its verdict.
+/// `pool`'s physical limit checked again with `margin` instead of the VRAM margin, and its verdict.
 fn rejudge_with_margin(pool: &mut Pool, margin: u64) {
-    for l in &mut pool.limits {
+    for l in pool.limits.iter_mut().filter(|l| l.id == LimitId::Physical) {
         l.check = l.check.with_margin(margin);
     }
     if pool.fits.is_some() {
@@ -339,6 +376,40 @@ fn rejudge_with_margin(pool: &mut Pool, margin: u64) {
                 .collect::<Vec<_>>(),
         );
     }
+}
+
+/// The device total vLLM takes its share of on a unified pool of `size` bytes (`MemTotal`): on
+/// an AMD APU the GTT's size, which HIP reports as the device's memory (`mem_info_gtt_total`
+/// 96 GiB gives llama.cpp's HIP backend "Total VRAM: 98304 MiB" beside a 4 GiB carve-out,
+/// noamsto/nix-amd-ai#42; vLLM's "Free memory on device cuda:0 (57.38/124.0 GiB)" beside a
+/// 64 GB carve-out, kyuz0/amd-strix-halo-vllm-toolboxes#63); elsewhere `MemTotal`.
+fn engine_total(profile: &MachineProfile, size: Option<u64>) -> Option<u64> {
+    profile
+        .gpus
+        .iter()
+        .find(|g| g.vendor == GpuVendor::Amd && g.unified_memory)
+        .and_then(|g| g.gtt_bytes)
+        .or(size)
+}
+
+/// What vLLM asks for at start on a device of `total` bytes at `share`: `ceil(total × share)`
+/// (`request_memory`, as [`crate::advisor::inference::vllm::requested_bytes`]).
+fn requested(total: u64, share: f64) -> u64 {
+    crate::units::saturating_bytes((total as f64 * share).ceil())
+}
+
+/// The start-up check's limit: `free` bytes at start against vLLM's `request`; the lever is a
+/// lower share ([`levers`]). Its check carries the request, which [`judge`] charges.
+fn startup_limit(free: u64, request: u64) -> PoolLimit {
+    let mut l = limit(
+        LimitId::StartupFree,
+        free,
+        Provenance::Detected,
+        Scope::Gpu,
+        Some(AdviceId::LowerGpuMemoryUtilization),
+    );
+    l.check = CapacityCheck::new(LimitKind::Vram, request, Some(free));
+    l
 }
 
 /// Charges `consumers` to every limit and gives the pool its verdict.
@@ -368,6 +439,8 @@ fn judge(
                 .filter(|c| c.id == ConsumerId::Gpu)
                 .map(|c| c.bytes)
                 .sum(),
+            // vLLM's request at start, whatever its weights and KV cache need.
+            LimitId::StartupFree => l.check.needed_bytes,
             _ => pool.charged(l.scope).saturating_sub(loading_only),
         };
         let margin_kind = match (kind, l.scope) {

@@ -45,6 +45,11 @@ pub enum LimitId {
     /// A serving engine's share of the pool: vLLM's `gpu_memory_utilization` × the pool, which
     /// the GPU side must fit and which vLLM claims whole.
     EngineShare,
+    /// The memory free when vLLM starts, which must hold its whole share before 0.34
+    /// (`request_memory`; [`crate::advisor::inference::vllm::checks_free_memory_at_start`]):
+    /// `MemAvailable` on a unified pool, the GPU's total less its memory in use on a discrete
+    /// one. Counts vLLM's request, `ceil(size × gpu_memory_utilization)`.
+    StartupFree,
 }
 
 /// Which consumers a limit counts.
@@ -153,6 +158,18 @@ impl Pool {
     /// The limit `id`, when the pool has it.
     pub fn limit(&self, id: LimitId) -> Option<&PoolLimit> {
         self.limits.iter().find(|l| l.id == id)
+    }
+
+    /// The limit a pool that doesn't fit is reported by: vLLM's start-up check when it fails
+    /// (the error the user sees), else the first failing limit (the hard size before the soft
+    /// ones). `None` when every limit holds or can't be told.
+    pub fn overflowing(&self) -> Option<&PoolLimit> {
+        let failing = |l: &&PoolLimit| l.check.fits == Some(false);
+        self.limits
+            .iter()
+            .filter(failing)
+            .find(|l| l.id == LimitId::StartupFree)
+            .or_else(|| self.limits.iter().find(failing))
     }
 
     /// True when `subject` charges something to this pool.

@@ -3,7 +3,7 @@
 //! computes no advice of its own.
 
 use super::machine_sections::{
-    appendix, bandwidth, findings, hardware, ratio, recommendations, rules,
+    appendix, bandwidth, findings, hardware, pools, ratio, recommendations, rules,
 };
 use super::plan_sections::{inference, procurement, training, workload};
 use super::types::{Block, MonitorReport, ReportLang, ReportMeta, Section};
@@ -72,6 +72,7 @@ pub fn section(s: Section, lang: Lang, a: &Assessment) -> Vec<Block> {
         Section::Ratio => ratio,
         Section::Rules => rules,
         Section::Bandwidth => bandwidth,
+        Section::Pools => pools,
         Section::Findings => findings,
         Section::Recommendations => recommendations,
         Section::Workload => workload,

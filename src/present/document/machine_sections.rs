@@ -150,6 +150,39 @@ pub(super) fn findings(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
     b.extend(a.findings.iter().map(|f| finding(lang, f)));
 }
 
+/// The memory pools a plan charges: each pool's consumers, its limits as checks, its verdict
+/// ([`crate::present::pools::reports`]); nothing when only the machine was assessed.
+pub(super) fn pools(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {
+    let reports = crate::present::pools::reports(lang, a);
+    if reports.is_empty() {
+        return;
+    }
+    b.push(Block::Heading(tr(lang, Msg::PoolSection).to_string()));
+    b.push(Block::Paragraph(
+        tr(lang, Msg::PoolSectionIntro).to_string(),
+    ));
+    for r in reports {
+        b.push(Block::Subheading(r.title));
+        let (verdict, standing) = r.verdict;
+        b.push(Block::Verdict {
+            standing,
+            title: verdict,
+            body: String::new(),
+        });
+        let widths = vec![1.5; r.consumers_header.len()];
+        b.push(Block::Table {
+            header: r.consumers_header,
+            rows: r.consumers,
+            widths,
+        });
+        b.push(Block::Checks {
+            header: r.limits_header,
+            rows: r.limits,
+            widths: vec![2.0, 2.0, 1.3, 1.3, 1.5],
+        });
+    }
+}
+
 /// The ranked list of changes: the blocks the window and `advise` show
 /// ([`super::advice_blocks::recommendations`]).
 pub(super) fn recommendations(b: &mut Vec<Block>, lang: Lang, a: &Assessment) {

@@ -207,6 +207,8 @@ pub enum Section {
     Rules,
     /// Memory bandwidth, the pipeline, PCIe and storage.
     Bandwidth,
+    /// The memory pools the plans charge, with their limits.
+    Pools,
     /// The findings, most serious first.
     Findings,
     /// The ranked recommendations.
@@ -223,7 +225,7 @@ pub enum Section {
 
 impl Section {
     /// Every section, in the report's order.
-    pub const ALL: [Section; 13] = [
+    pub const ALL: [Section; 14] = [
         Section::Verdict,
         Section::Inputs,
         Section::Order,
@@ -231,6 +233,7 @@ impl Section {
         Section::Ratio,
         Section::Rules,
         Section::Bandwidth,
+        Section::Pools,
         Section::Findings,
         Section::Recommendations,
         Section::Workload,
