@@ -16,6 +16,7 @@ mod interrupt;
 #[cfg(unix)]
 mod job_control;
 pub mod knob_args;
+pub mod llama_args;
 pub mod model_args;
 mod output;
 mod profile_file;

@@ -112,6 +112,8 @@ pub const ALLOWED: &[&str] = &[
     "vLLM",
     "transformers",
     "GGUF",
+    "Ollama",
+    "MXFP4",
     "Adam",
     "AdamW",
     "Adafactor",
