@@ -8,13 +8,13 @@ use crate::advisor::training::{
     ActivationInput, FineTune, OffloadTarget, Optimizer, Precision, Strategy, TrainingPlan, presets,
 };
 use crate::format;
-use crate::i18n::{Lang, Msg, tr, trf};
+use crate::i18n::{Lang, Msg, tr};
 use crate::parse::parse_count;
 use crate::present::training as words;
 use crate::ui::paragraph::Paragraph;
 use crate::ui::theme;
 
-use super::grid::{combo, row};
+use super::grid::{combo, default_first, row};
 
 /// Text fields the user is typing in (kept between frames, not yet a valid plan).
 #[derive(Clone, Debug, PartialEq)]
@@ -287,26 +287,23 @@ pub(super) fn inputs(ui: &mut Ui, lang: Lang, form: &mut TrainingForm) {
 /// element type on disk.
 fn loading_inputs(ui: &mut Ui, lang: Lang, plan: &mut TrainingPlan) {
     use crate::advisor::training::{CheckpointDtype, LoadingMethod, loading::default_method};
-    let default = trf(
+    let default = default_method(plan);
+    default_first(
+        ui,
         lang,
-        Msg::TrainLoadingDefault,
-        &[("method", words::loading_method(lang, default_method(plan)))],
+        tr(lang, Msg::TrainLoading),
+        "loading",
+        &mut plan.loading,
+        default,
+        &[
+            LoadingMethod::EveryRank,
+            LoadingMethod::Rank0Broadcast,
+            LoadingMethod::MetaDevice,
+            LoadingMethod::LowCpuMemUsage,
+            LoadingMethod::Mmap,
+        ],
+        words::loading_method,
     );
-    let mut options: Vec<(Option<LoadingMethod>, String)> = vec![(None, default)];
-    for m in [
-        LoadingMethod::EveryRank,
-        LoadingMethod::Rank0Broadcast,
-        LoadingMethod::MetaDevice,
-        LoadingMethod::LowCpuMemUsage,
-        LoadingMethod::Mmap,
-    ] {
-        options.push((Some(m), words::loading_method(lang, m).to_string()));
-    }
-    let labels: Vec<(Option<LoadingMethod>, &str)> =
-        options.iter().map(|(v, l)| (*v, l.as_str())).collect();
-    row(ui, tr(lang, Msg::TrainLoading), |ui| {
-        combo(ui, "loading", &mut plan.loading, &labels)
-    });
     let dtypes = [
         (CheckpointDtype::Bf16, "bf16 / fp16"),
         (CheckpointDtype::Fp32, "fp32"),

@@ -24,6 +24,30 @@ pub(super) fn combo<T: Copy + PartialEq>(
         .response
 }
 
+/// A grid row `label` whose combo `id` chooses `value` among `choices`, `None` first, worded
+/// "default: X" with the framework's default `default` (`Msg::TrainLoadingDefault`); `word`
+/// names each choice.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn default_first<T: Copy + PartialEq>(
+    ui: &mut Ui,
+    lang: crate::i18n::Lang,
+    label: &str,
+    id: &str,
+    value: &mut Option<T>,
+    default: T,
+    choices: &[T],
+    word: fn(crate::i18n::Lang, T) -> &'static str,
+) -> egui::Response {
+    let first = crate::i18n::trf(
+        lang,
+        crate::i18n::Msg::TrainLoadingDefault,
+        &[("method", word(lang, default))],
+    );
+    let mut options: Vec<(Option<T>, &str)> = vec![(None, first.as_str())];
+    options.extend(choices.iter().map(|c| (Some(*c), word(lang, *c))));
+    row(ui, label, |ui| combo(ui, id, value, &options))
+}
+
 /// A grid row: a label and a widget that screen readers (and UI tests) know by that label.
 pub(super) fn row(
     ui: &mut Ui,

@@ -6,7 +6,7 @@
 
 use egui::Ui;
 
-use super::grid::{combo, row};
+use super::grid::{default_first, row};
 use crate::advisor::knobs::KnobId as K;
 use crate::advisor::training::{
     ResumeLoad, SaveStateDict, TrainingPlan, default_resume, default_save,
@@ -17,39 +17,37 @@ use crate::ui::panels::workload_inputs::label;
 
 /// The three rows: save, resume and the ranks that wrote the checkpoint (0: this plan's own).
 pub(super) fn lifecycle_inputs(ui: &mut Ui, lang: Lang, plan: &mut TrainingPlan) {
-    let default = |word: &str| trf(lang, Msg::TrainLoadingDefault, &[("method", word)]);
     let save_default = default_save(plan);
-    let mut saves = vec![(None, default(words::save_state_dict(lang, save_default)))];
-    for s in [
-        SaveStateDict::Full,
-        SaveStateDict::FullEveryRank,
-        SaveStateDict::Sharded,
-    ] {
-        saves.push((Some(s), words::save_state_dict(lang, s).to_string()));
-    }
-    let saves: Vec<(Option<SaveStateDict>, &str)> =
-        saves.iter().map(|(v, l)| (*v, l.as_str())).collect();
-    row(ui, label(lang, K::SaveStateDict, 0), |ui| {
-        combo(ui, "save-state-dict", &mut plan.save_state_dict, &saves)
-    });
-
+    default_first(
+        ui,
+        lang,
+        label(lang, K::SaveStateDict, 0),
+        "save-state-dict",
+        &mut plan.save_state_dict,
+        save_default,
+        &[
+            SaveStateDict::Full,
+            SaveStateDict::FullEveryRank,
+            SaveStateDict::Sharded,
+        ],
+        words::save_state_dict,
+    );
     let save = plan.save_state_dict.unwrap_or(save_default);
-    let mut resumes = vec![(
-        None,
-        default(words::resume_load(lang, default_resume(plan, save))),
-    )];
-    for r in [
-        ResumeLoad::EveryRank,
-        ResumeLoad::Rank0,
-        ResumeLoad::PerRank,
-    ] {
-        resumes.push((Some(r), words::resume_load(lang, r).to_string()));
-    }
-    let resumes: Vec<(Option<ResumeLoad>, &str)> =
-        resumes.iter().map(|(v, l)| (*v, l.as_str())).collect();
-    row(ui, label(lang, K::ResumeLoad, 0), |ui| {
-        combo(ui, "resume-load", &mut plan.resume_load, &resumes)
-    });
+    let resume_default = default_resume(plan, save);
+    default_first(
+        ui,
+        lang,
+        label(lang, K::ResumeLoad, 0),
+        "resume-load",
+        &mut plan.resume_load,
+        resume_default,
+        &[
+            ResumeLoad::EveryRank,
+            ResumeLoad::Rank0,
+            ResumeLoad::PerRank,
+        ],
+        words::resume_load,
+    );
 
     // 0 stands for "this plan's own" (`None`), said in the field itself.
     let own = u64::from(plan.gpus_per_node) * u64::from(plan.nodes);
