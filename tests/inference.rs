@@ -238,3 +238,30 @@ fn inference_flags_that_cant_apply_are_named() {
             "--zero-stage is a training setting",
         ));
 }
+
+/// A catalogue model served by llama.cpp in the GGUF types people download after Q4_K_M:
+/// its bytes are llama-quantize's type mix, against `llama-quantize --dry-run` on the bf16
+/// Llama-3.1-8B (llama.cpp vendored by llama-cpp-python 0.3.36): Q5_K_M 5459.93 MiB, Q6_K
+/// 6282.97 MiB, Q8_0 (`--weights int8`) 8137.64 MiB.
+#[test]
+fn gguf_types_beyond_q4_k_m_are_sized_as_llama_quantize_writes_them() {
+    for (weights, mib) in [("q5_k_m", 5459.93), ("q6_k", 6282.97), ("int8", 8137.64)] {
+        let v = common::json_of(common::ramvram().args([
+            "advise",
+            "--profile",
+            common::fixture_path("lab-4090-128g").to_str().unwrap(),
+            "--preset",
+            "llama-3.1-8b",
+            "--inference",
+            "llama.cpp",
+            "--weights",
+            weights,
+            "--json",
+        ]));
+        let got = v["inference_memory"]["weights_bytes"].as_u64().unwrap() as f64 / 1048576.0;
+        assert!(
+            (got - mib).abs() / mib < 0.005,
+            "{weights}: {got:.2} MiB vs {mib}"
+        );
+    }
+}

@@ -26,6 +26,8 @@ pub fn weight_format(w: WeightsArg) -> WeightFormat {
         WeightsArg::Int8 => WeightFormat::Int8,
         WeightsArg::Int4 => WeightFormat::Int4,
         WeightsArg::Q4KM => WeightFormat::Q4KM,
+        WeightsArg::Q5KM => WeightFormat::Q5KM,
+        WeightsArg::Q6K => WeightFormat::Q6K,
     }
 }
 
@@ -38,6 +40,8 @@ pub fn gguf_format(r: &crate::inputs::model_files::ModelRead) -> Option<WeightFo
         "F16" | "BF16" => WeightFormat::Bf16,
         "Q8_0" => WeightFormat::Int8,
         "Q4_K" => WeightFormat::Q4KM,
+        "Q5_K" => WeightFormat::Q5KM,
+        "Q6_K" => WeightFormat::Q6K,
         "Q4_0" | "IQ4_XS" | "IQ4_NL" => WeightFormat::Int4,
         _ => return None,
     })
@@ -57,4 +61,10 @@ pub enum WeightsArg {
     /// GGUF Q4_K_M.
     #[value(name = "q4_k_m", alias = "q4-k-m", alias = "q4km")]
     Q4KM,
+    /// GGUF Q5_K_M.
+    #[value(name = "q5_k_m", alias = "q5-k-m", alias = "q5km")]
+    Q5KM,
+    /// GGUF Q6_K.
+    #[value(name = "q6_k", alias = "q6-k", alias = "q6k")]
+    Q6K,
 }

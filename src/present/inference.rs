@@ -43,6 +43,8 @@ pub fn weights(w: WeightFormat) -> &'static str {
         WeightFormat::Int8 => "INT8",
         WeightFormat::Int4 => "4-bit",
         WeightFormat::Q4KM => "Q4_K_M",
+        WeightFormat::Q5KM => "Q5_K_M",
+        WeightFormat::Q6K => "Q6_K",
     }
 }
 

@@ -118,15 +118,12 @@ fn figures(p: &InferencePlan, o: &Overheads) -> Figures {
     let weights = p
         .weight_bytes
         .or_else(|| {
-            // llama.cpp at Q4_K_M: a catalogue model's tensors at llama-quantize's types.
-            (p.engine == Engine::LlamaCpp && p.weights == super::WeightFormat::Q4KM)
-                .then(|| {
-                    super::llama_cpp::quant_tensors::preset_q4_k_m_bytes(
-                        p.preset.as_deref(),
-                        p.params,
-                    )
-                })
-                .flatten()
+            // llama.cpp at a GGUF type: a catalogue model's tensors at llama-quantize's types.
+            let ftype = p
+                .weights
+                .gguf_file_type()
+                .filter(|_| p.engine == Engine::LlamaCpp)?;
+            super::llama_cpp::quant_tensors::preset_gguf_bytes(p.preset.as_deref(), p.params, ftype)
         })
         .unwrap_or_else(|| saturating_bytes(p.params as f64 * p.weights.bytes()));
     let kv_per_token = kv_bytes_per_token(p);

@@ -10,12 +10,14 @@ use crate::advisor::knobs::{
     variant_of, whole,
 };
 
-const WEIGHTS: [WeightFormat; 5] = [
+const WEIGHTS: [WeightFormat; 7] = [
     WeightFormat::Bf16,
     WeightFormat::Fp8,
     WeightFormat::Int8,
     WeightFormat::Int4,
     WeightFormat::Q4KM,
+    WeightFormat::Q5KM,
+    WeightFormat::Q6K,
 ];
 const FILES: [CheckpointFiles; 2] = [CheckpointFiles::Safetensors, CheckpointFiles::Pickle];
 /// llama.cpp's `--cache-type-k/-v` types, in the rows' order.

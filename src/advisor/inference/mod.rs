@@ -49,6 +49,10 @@ pub enum WeightFormat {
     Int4,
     /// GGUF `Q4_K_M`: 4.85 bits per parameter on average (llama.cpp's quantize table for a 7B).
     Q4KM,
+    /// GGUF `Q5_K_M`: 5.70 bits per parameter (llama-quantize's figure for Llama-3.1-8B).
+    Q5KM,
+    /// GGUF `Q6_K`: 6.5625 bits (210 bytes per block of 256, ggml.c `type_traits`).
+    Q6K,
 }
 
 impl WeightFormat {
@@ -60,6 +64,22 @@ impl WeightFormat {
             WeightFormat::Int8 => 8.5 / 8.0,
             WeightFormat::Int4 => super::training::QLORA_BASE_BYTES,
             WeightFormat::Q4KM => 4.85 / 8.0,
+            WeightFormat::Q5KM => 5.70 / 8.0,
+            WeightFormat::Q6K => 210.0 / 256.0,
+        }
+    }
+
+    /// The `llama-quantize` file type of a GGUF format, whose type mix sizes a catalogue model
+    /// tensor by tensor ([`llama_cpp::quant_tensors::preset_gguf_bytes`]); `None` for the
+    /// formats other engines serve (`Int8` is GGUF's `Q8_0`).
+    pub fn gguf_file_type(self) -> Option<llama_cpp::quant::FileType> {
+        use llama_cpp::quant::FileType as F;
+        match self {
+            WeightFormat::Int8 => Some(F::Q8_0),
+            WeightFormat::Q4KM => Some(F::Q4KM),
+            WeightFormat::Q5KM => Some(F::Q5KM),
+            WeightFormat::Q6K => Some(F::Q6K),
+            WeightFormat::Bf16 | WeightFormat::Fp8 | WeightFormat::Int4 => None,
         }
     }
 }

@@ -88,7 +88,7 @@ const VLLM_RELEASES: &[&str] = &[
 /// The served model's knobs (besides `--inference`, which picks the engine).
 #[rustfmt::skip]
 pub const INFERENCE: &[Knob] = &[
-    row(I, K::Weights, "weights", &["weights"], Kind::Choice(&["bf16", "fp8", "int8", "int4", "q4_k_m"]), (Some("bf16"), D::Assumption), None),
+    row(I, K::Weights, "weights", &["weights"], Kind::Choice(&["bf16", "fp8", "int8", "int4", "q4_k_m", "q5_k_m", "q6_k"]), (Some("bf16"), D::Assumption), None),
     row(I, K::ContextLen, "context-len", &["context_len"], Kind::U64, (Some("4096"), D::Assumption), None),
     row(I, K::ConcurrentSequences, "concurrent-sequences", &["concurrent_sequences"], Kind::U64, (Some("1"), D::Assumption), None),
     row(I, K::KvHeads, "kv-heads", &["kv_heads"], Kind::U64, (None, D::Preset), None),

@@ -179,14 +179,15 @@ pub fn catalogue_gguf_bytes(architecture: &str, s: &ModelShape, ftype: FileType)
 }
 
 /// A catalogue model's weights (its preset id, when the plan's parameters are the row's) as
-/// llama.cpp serves it at `Q4_K_M`: the bytes of llama-quantize's type mix
-/// ([`catalogue_gguf_bytes`]) instead of params × 4.85 bits; `None` for any other model.
-pub fn preset_q4_k_m_bytes(preset: Option<&str>, params: u64) -> Option<u64> {
+/// llama.cpp serves it in file type `ftype`: the bytes of llama-quantize's type mix
+/// ([`catalogue_gguf_bytes`]) instead of params × a flat bits-per-weight; `None` for any other
+/// model.
+pub fn preset_gguf_bytes(preset: Option<&str>, params: u64, ftype: FileType) -> Option<u64> {
     let m = crate::catalog::catalog().model(preset?)?;
     if m.params != params {
         return None;
     }
-    catalogue_gguf_bytes(&m.architecture, m.shape.as_ref()?, FileType::Q4KM)
+    catalogue_gguf_bytes(&m.architecture, m.shape.as_ref()?, ftype)
 }
 
 #[cfg(test)]

@@ -198,3 +198,34 @@ fn gpt_oss_20b_as_released_is_the_mxfp4_files_size() {
     let llama = crate::catalog::catalog().model("llama-3.1-8b").unwrap();
     assert_eq!(llama.released_weight_bytes(), None);
 }
+
+#[test]
+fn other_file_types_match_llama_quantize() {
+    // `llama-quantize --dry-run MODEL.gguf TYPE` (llama.cpp vendored by llama-cpp-python 0.3.36,
+    // run on the reference run's sparse bf16 GGUFs of these models, tools/llamacpp-reference):
+    // its "quant size" in MiB, printed to two decimals.
+    let dry_run: &[(&str, FileType, f64)] = &[
+        ("llama-3.1-8b", FileType::Q5KM, 5459.93),
+        ("llama-3.1-8b", FileType::Q6K, 6282.97),
+        ("llama-3.1-8b", FileType::Q8_0, 8137.64),
+        ("qwen3-8b", FileType::Q5KM, 5574.38),
+        ("qwen3-8b", FileType::Q6K, 6408.64),
+        ("qwen3-8b", FileType::Q8_0, 8300.36),
+        ("llama-3.1-70b", FileType::Q5KM, 47628.36),
+        ("llama-3.1-70b", FileType::Q6K, 55198.94),
+        ("llama-3.1-70b", FileType::Q8_0, 71494.28),
+        ("qwen3-30b-a3b", FileType::Q5KM, 20713.44),
+        ("qwen3-30b-a3b", FileType::Q6K, 23924.41),
+        ("qwen3-30b-a3b", FileType::Q8_0, 30973.40),
+    ];
+    for &(id, ftype, mib) in dry_run {
+        let m = crate::catalog::catalog().model(id).unwrap();
+        let s = m.shape.clone().unwrap();
+        let got = catalogue_gguf_bytes(&m.architecture, &s, ftype).unwrap() as f64 / 1048576.0;
+        let off = (got - mib).abs() / mib;
+        assert!(
+            off < 0.005,
+            "{id} {ftype:?}: {got:.2} MiB vs llama-quantize's {mib}"
+        );
+    }
+}
