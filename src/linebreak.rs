@@ -403,7 +403,11 @@ mod tests {
         // space ends the line, so `modules="x"` is never cut; a word longer than a line
         // still splits between characters.
         let text = "f(r=16, modules=\"x\")";
-        let broken = break_lines_keeping(text, &[0..text.len()], 12.0, |r| cells(&text[r]));
+        let whole = [Range {
+            start: 0,
+            end: text.len(),
+        }];
+        let broken = break_lines_keeping(text, &whole, 12.0, |r| cells(&text[r]));
         assert_eq!(visible_lines(text, &broken), ["f(r=16,", "modules=\"x\")"]);
         let mut at = 0;
         for l in &broken {
@@ -412,7 +416,11 @@ mod tests {
         }
         assert_eq!(at, text.len());
         let text = "ab abcdefghijklmn";
-        let broken = break_lines_keeping(text, &[0..text.len()], 6.0, |r| cells(&text[r]));
+        let whole = [Range {
+            start: 0,
+            end: text.len(),
+        }];
+        let broken = break_lines_keeping(text, &whole, 6.0, |r| cells(&text[r]));
         assert_eq!(
             visible_lines(text, &broken),
             ["ab", "abcdef", "ghijkl", "mn"]
