@@ -223,8 +223,10 @@ fn segments(
     out
 }
 
-/// Splits a segment wider than a line between characters, pushing every full line; returns
-/// where the rest (the last, partly filled line) starts.
+/// Splits a segment wider than a line, pushing every full line; returns where the last line
+/// starts. It breaks after the last space that keeps the line inside `max_width` (a long line
+/// of code: `LoraConfig(r=16, target_modules="all-linear")` keeps `target_modules="all-linear"`
+/// whole), else between characters; the space ends its line, unseen.
 fn split_long(
     text: &str,
     seg: &Segment,
@@ -234,15 +236,25 @@ fn split_long(
 ) -> usize {
     let mut start = seg.range.start;
     let mut end_ok = start;
+    // Just after the last space of the line so far.
+    let mut after_space: Option<usize> = None;
     for (i, c) in text[seg.range.start..seg.visible_end].char_indices() {
         let end = seg.range.start + i + c.len_utf8();
-        if width(start..end) > max_width && end_ok > start {
+        while width(start..end) > max_width && end_ok > start {
+            let (cut, visible) = match after_space.filter(|a| *a > start + 1) {
+                Some(a) => (a, a - 1),
+                None => (end_ok, end_ok),
+            };
             lines.push(Line {
-                range: start..end_ok,
-                visible: start..end_ok,
+                range: start..cut,
+                visible: start..visible,
                 hard: false,
             });
-            start = end_ok;
+            start = cut;
+            after_space = None;
+        }
+        if c == ' ' {
+            after_space = Some(end);
         }
         end_ok = end;
     }
@@ -383,6 +395,36 @@ mod tests {
     fn a_piece_wider_than_the_line_is_split_as_a_last_resort() {
         assert_eq!(lines("abcdefgh", 3.0), ["abc", "def", "gh"]);
         assert_eq!(lines("ab abcdefgh", 3.0), ["ab", "abc", "def", "gh"]);
+    }
+
+    #[test]
+    fn a_kept_span_wider_than_the_line_breaks_at_its_spaces_first() {
+        // A line of code kept whole (one span), 19 cells, on lines of 12: after "r=16," the
+        // space ends the line, so `modules="x"` is never cut; a word longer than a line
+        // still splits between characters.
+        let text = "f(r=16, modules=\"x\")";
+        let whole = [Range {
+            start: 0,
+            end: text.len(),
+        }];
+        let broken = break_lines_keeping(text, &whole, 12.0, |r| cells(&text[r]));
+        assert_eq!(visible_lines(text, &broken), ["f(r=16,", "modules=\"x\")"]);
+        let mut at = 0;
+        for l in &broken {
+            assert_eq!(l.range.start, at);
+            at = l.range.end;
+        }
+        assert_eq!(at, text.len());
+        let text = "ab abcdefghijklmn";
+        let whole = [Range {
+            start: 0,
+            end: text.len(),
+        }];
+        let broken = break_lines_keeping(text, &whole, 6.0, |r| cells(&text[r]));
+        assert_eq!(
+            visible_lines(text, &broken),
+            ["ab", "abcdef", "ghijkl", "mn"]
+        );
     }
 
     #[test]
