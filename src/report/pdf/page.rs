@@ -288,11 +288,15 @@ impl Layout {
                 ..
             } => {
                 // Each tool's text set as code, line by line (its indentation kept inside the
-                // span), one span per argument so a long call breaks after a comma, never
-                // inside a name or a value.
+                // span).
                 let code: Vec<(&str, Vec<String>)> = native
                     .iter()
-                    .map(|(label, t)| (label.as_str(), t.lines().map(breakable_code).collect()))
+                    .map(|(label, t)| {
+                        (
+                            label.as_str(),
+                            t.lines().map(|l| format!("`{l}`")).collect(),
+                        )
+                    })
                     .collect();
                 let mut lines = vec![text.as_str()];
                 if !apply_text.is_empty() {
@@ -407,28 +411,5 @@ impl Layout {
                 self.space(h + 8.0);
             }
         }
-    }
-}
-
-/// A line of a tool's text as code spans, one per comma-separated piece (`` `f(a,` `b)` ``):
-/// drawn as the same characters, breakable only after a comma.
-fn breakable_code(line: &str) -> String {
-    line.split_inclusive(", ")
-        .map(|p| format!("`{}`", p.strip_suffix(' ').unwrap_or(p)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::breakable_code;
-
-    #[test]
-    fn a_call_breaks_after_its_commas_only() {
-        assert_eq!(
-            breakable_code("peft.LoraConfig(r=16, target_modules=\"all-linear\")"),
-            "`peft.LoraConfig(r=16,` `target_modules=\"all-linear\")`"
-        );
-        assert_eq!(breakable_code("  -ngl 49"), "`  -ngl 49`");
     }
 }
