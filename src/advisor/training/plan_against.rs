@@ -31,7 +31,7 @@ pub fn plan_against(
     // the peak past RAM, and no RAM is needed to fit it.
     let swap_absorbs = j.fits == Some(false)
         && matches!(
-            super::advice::swap_to_finish(&j, profile, ram),
+            super::swap_lever::swap_to_finish(&j, profile, ram),
             Some((0, _))
         );
     if swap_absorbs {
