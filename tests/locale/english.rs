@@ -153,6 +153,7 @@ pub const ALLOWED: &[&str] = &[
     "gpt",
     "oss",
     "torchtune",
+    "accelerate",
     // People cited by name.
     "Tim",
     "Dettmers",
