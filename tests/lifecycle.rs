@@ -88,3 +88,106 @@ fn llama_8b_full_save_on_rank_0_breaks_and_a_sharded_save_comes_first() {
     let apply = first.apply.join(" ");
     assert!(apply.contains("--save-state-dict sharded"), "{apply}");
 }
+
+/// Issue 33, case 4 inside a training plan: a training loader (8 workers, prefetch 4, pinned,
+/// batches of 100 × 1,000,000 bytes) and a validation loader (4 workers, prefetch 2, not
+/// pinned) beside an FSDP plan on a 64 GiB machine (MemTotal 62.7 GiB, 4 GPUs). Steps wait for
+/// data (a GPU demand far above what the loader gives), so in steady state the training
+/// loader's queue is empty: one pinned block (the batch the loop holds) and one batch in
+/// /dev/shm. At the pause every queue fills, and beyond the steady working set the loaders add
+/// (each worked in `workload::pause`'s test):
+/// - the training queue: 8 × 4 = 32 more pinned blocks of 2^27 bytes = 4,294,967,296;
+/// - the validation queue: 4 × 2 + 1 = 9 batches in /dev/shm = 900,000,000;
+/// - the validation loader's processes: its main state 40 MiB, 4 workers × 90 MiB, each
+///   decoding two samples and two batches, 4 × 202,000,000 = 1,227,430,400;
+///
+/// 6,422,397,696 bytes in all: the plan's `evaluation-pause` phase is its training phase plus
+/// that, and with the load one bf16 copy (2 × 10^9 bytes) and the save and resume only one
+/// largest fp32 tensor per rank, it sets the plan's peak and is what the verdict checks.
+#[test]
+fn a_validation_loader_makes_the_evaluation_pause_a_phase_of_the_plan() {
+    use ramvram::advisor::training::{ResumeLoad, SaveStateDict};
+    use ramvram::advisor::workload::{Loader, Workload, presets as loaders};
+    let workload = Workload {
+        width: 0,
+        height: 0,
+        crop: 0,
+        sample_bytes: Some(1_000_000),
+        samples: 1_000,
+        dataset_bytes: 1_000_000_000,
+        batch_size: 100,
+        num_workers: 8,
+        prefetch_factor: 4,
+        pin_memory: true,
+        index_bytes_per_sample: Some(0),
+        concurrent_experiments: 1,
+        gpu_demand_samples_per_s: 1e7,
+        validation: Some(Loader {
+            batch_size: 100,
+            num_workers: 4,
+            prefetch_factor: 2,
+            pin_memory: false,
+        }),
+        ..loaders::preset("imagenet-resnet50").unwrap()
+    };
+    let plan = TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        gpus_per_node: 4,
+        largest_layer_params: Some(1_000_000),
+        save_state_dict: Some(SaveStateDict::Sharded),
+        resume_load: Some(ResumeLoad::PerRank),
+        // Rank 0 loads the 2 GB bf16 checkpoint and broadcasts: under the pause's extra.
+        loading: Some(LoadingMethod::Rank0Broadcast),
+        ..TrainingPlan::new(1_000_000_000)
+    };
+    let assess = |w: Option<Workload>| {
+        advisor::assess(
+            &fixture("live-4x4080-64g"),
+            &Scenario {
+                training: Some(plan.clone()),
+                workload: w,
+                ..Default::default()
+            },
+        )
+    };
+    let a = assess(Some(workload.clone()));
+    let w = a.workload.as_ref().unwrap();
+    assert_eq!(w.memory_budget.queued_batches, 0);
+    let mib = 1u64 << 20;
+    let extra = 32 * 134_217_728 + 900_000_000 + 40 * mib + 4 * 90 * mib + 4 * 202_000_000;
+    assert_eq!(extra, 6_422_397_696);
+    let t = a.training_memory.as_ref().unwrap();
+    let cpu = |id| {
+        t.estimate
+            .phases
+            .iter()
+            .find(|p| p.phase == id)
+            .map(|p| p.cpu_bytes_per_node)
+    };
+    let training = cpu(PhaseId::Training).unwrap();
+    assert_eq!(cpu(PhaseId::EvaluationPause), Some(training + extra));
+    // Save and resume: 4 ranks × 4 bytes × the 1,000,000-parameter largest tensor.
+    assert_eq!(cpu(PhaseId::CheckpointSave), Some(training + 16_000_000));
+    assert_eq!(t.estimate.cpu_peak_phase, Some(PhaseId::EvaluationPause));
+    assert_eq!(t.cpu.needed_bytes, training + extra);
+    // The JSON names it among the plan's phases.
+    let v = serde_json::to_value(&a).unwrap();
+    let phases = v["training_memory"]["phases"].as_array().unwrap();
+    assert!(
+        phases.iter().any(
+            |p| p["phase"] == "evaluation-pause" && p["cpu_bytes_per_node"] == training + extra
+        )
+    );
+    // Without the validation loader the plan has no such phase.
+    let a = assess(Some(Workload {
+        validation: None,
+        ..workload
+    }));
+    let t = a.training_memory.as_ref().unwrap();
+    assert!(
+        t.estimate
+            .phases
+            .iter()
+            .all(|p| p.phase != PhaseId::EvaluationPause)
+    );
+}

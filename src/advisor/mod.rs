@@ -251,16 +251,6 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
     let mut recommendations = Vec::new();
-    let (training_memory, training_error) = match &scenario.training {
-        Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
-            Ok((t, recs)) => {
-                recommendations.extend(recs);
-                (Some(t), None)
-            }
-            Err(e) => (None, Some(e)),
-        },
-        None => (None, None),
-    };
     let (inference_memory, inference_error) = match &scenario.inference {
         Some(plan) => match inference::serve_against(plan, profile, &memory, &vram) {
             Ok((m, recs)) => {
@@ -305,6 +295,22 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
             &rates_on,
         ));
     }
+    // The training plan, after the loaders: with a validation loader, its evaluation pause is
+    // one of the plan's phases (`WorkloadResult::evaluation_pause_extra_bytes`).
+    let pause_extra = workload
+        .as_ref()
+        .and_then(workload::WorkloadResult::evaluation_pause_extra_bytes);
+    let (training_memory, training_error) = match &scenario.training {
+        Some(plan) => match training::plan_against(plan, profile, &memory, &vram, pause_extra) {
+            Ok((t, recs)) => {
+                // First in the list, as before the plans' order changed (ties keep it).
+                recommendations.splice(0..0, recs);
+                (Some(t), None)
+            }
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
+    };
     // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
     let bandwidth = Some(bandwidth::Bandwidth {
         pipeline: workload::view::pipeline_view(&rates, workload.as_ref()),
