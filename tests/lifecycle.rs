@@ -87,6 +87,35 @@ fn llama_8b_full_save_on_rank_0_breaks_and_a_sharded_save_comes_first() {
     // Its apply: the one flag.
     let apply = first.apply.join(" ");
     assert!(apply.contains("--save-state-dict sharded"), "{apply}");
+    // The ranked list names the phase each change fixes (the one that breaks now), in the
+    // one line every view renders; a change that comes with a swap file names the one-time
+    // peak the file takes: with a loading change the save stays the peak, 4 × P over RAM.
+    use ramvram::present::recommend::line;
+    assert_eq!(first.result.fixes_phase, Some(PhaseId::CheckpointSave));
+    let en = line(Lang::En, first);
+    assert!(
+        en.contains("fixing what breaks now: Checkpoint save"),
+        "{en}"
+    );
+    let zh = line(Lang::Zh, first);
+    assert!(zh.contains("解决了现在出问题的阶段：保存检查点"), "{zh}");
+    let with_swap: Vec<_> = a
+        .recommendations
+        .iter()
+        .filter(|r| r.subject == Subject::Training && r.changes.contains_key("swap"))
+        .collect();
+    assert!(!with_swap.is_empty());
+    for r in with_swap {
+        assert_eq!(r.result.peak_phase, Some(PhaseId::CheckpointSave), "{r:#?}");
+        let en = line(Lang::En, r);
+        assert!(
+            en.contains("for the one-time peak (Checkpoint save)"),
+            "{en}"
+        );
+        assert!(!en.contains("loading peak"), "{en}");
+        let zh = line(Lang::Zh, r);
+        assert!(zh.contains("一次性的峰值（保存检查点）"), "{zh}");
+    }
 }
 
 /// Issue 33, case 4 inside a training plan: a training loader (8 workers, prefetch 4, pinned,

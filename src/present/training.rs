@@ -441,10 +441,17 @@ pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
 /// isn't what falls short. The window, the terminal and the reports show this line.
 pub fn ram_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
     if t.fits == Some(true) && t.cpu.fits == Some(false) {
+        let phase = t
+            .estimate
+            .cpu_peak_phase
+            .map_or(String::new(), |p| phase_name(lang, p).to_string());
         return Some(trf(
             lang,
             Msg::TrainSwapTakesLoadingPeak,
-            &[("over", &format::gib(t.cpu.missing_bytes()))],
+            &[
+                ("over", &format::gib(t.cpu.missing_bytes())),
+                ("phase", &phase),
+            ],
         ));
     }
     if let (Some(ram), Some(min)) = (t.ram_to_fit_bytes, t.ram_needed_installed_bytes) {

@@ -17,10 +17,22 @@ pub fn outcome(m: &InferenceMemory) -> Outcome {
     Outcome {
         cpu_peak_bytes_per_node: Some(m.cpu_peak_bytes_per_node),
         gpu_peak_bytes_per_gpu: Some(m.gpu_peak_bytes_per_gpu),
+        peak_phase: crate::advisor::training::peak_phase(&m.phases, true),
         fits: m.fits,
         ..Outcome::default()
     }
     .with_headroom(&[(Limit::Vram, &m.gpu), (Limit::Ram, &m.cpu)])
+}
+
+/// The phase of the served plan `m` that breaks: the CPU peak's phase when RAM doesn't fit
+/// (or a shared pool doesn't), the GPU peak's when VRAM doesn't; `None` when it fits or
+/// can't be told.
+pub fn failing_phase(m: &InferenceMemory) -> Option<PhaseId> {
+    if m.fits != Some(false) {
+        return None;
+    }
+    let gpu_only = m.cpu.fits != Some(false) && m.gpu.fits == Some(false);
+    crate::advisor::training::peak_phase(&m.phases, !gpu_only)
 }
 
 /// Fits, or lowers a failing need without breaking one that fit (the training planner's rule,

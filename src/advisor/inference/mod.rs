@@ -15,6 +15,7 @@ pub mod vllm;
 
 use serde::{Deserialize, Serialize};
 
+pub use advice::failing_phase;
 pub use advice::outcome as outcome_of;
 pub use serve::{judged, serve_against};
 

@@ -49,6 +49,7 @@ fn outcome_parts(
     Outcome {
         cpu_peak_bytes_per_node: Some(e.cpu_peak_bytes_per_node),
         gpu_peak_bytes_per_gpu: Some(e.gpu_peak_bytes_per_gpu),
+        peak_phase: e.cpu_peak_phase,
         fits,
         ..Outcome::default()
     }

@@ -68,6 +68,21 @@ pub fn breaking_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
     (phase != super::PhaseId::Training).then_some(phase)
 }
 
+/// The phase of the plan judged as `t` that breaks, whichever it is (training included): the
+/// CPU peak's phase when CPU RAM doesn't fit (or a shared pool doesn't), the GPU peak's when
+/// VRAM doesn't; `None` when the plan fits or can't be told. What a change that makes the
+/// plan fit fixes (`Outcome::fixes_phase`).
+pub fn failing_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
+    if t.fits != Some(false) {
+        return None;
+    }
+    if t.cpu.fits != Some(false) && t.gpu.fits == Some(false) {
+        t.estimate.gpu_peak_phase
+    } else {
+        t.estimate.cpu_peak_phase
+    }
+}
+
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
 /// mount. Bytes; `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
