@@ -742,7 +742,7 @@ fn the_verdict_counts_swap_that_absorbs_the_loading_peak() {
     let line = ramvram::present::training::ram_line(ramvram::i18n::Lang::En, t).unwrap();
     assert!(line.contains("3.1\u{a0}GiB"), "{line}");
     assert!(
-        line.starts_with("Only the loading peak passes usable RAM"),
+        line.starts_with("Only the one-time peak (Loading) passes usable RAM"),
         "{line}"
     );
 }

@@ -22,6 +22,7 @@ pub mod inference;
 pub mod knobs;
 pub mod native;
 pub mod overhead;
+pub mod phase;
 pub mod pools;
 pub mod ratio;
 pub mod recommend;

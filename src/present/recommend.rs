@@ -216,7 +216,7 @@ pub fn one_time_phase(lang: Lang, o: &Outcome) -> String {
     use crate::advisor::training::PhaseId;
     match o.peak_phase {
         Some(p @ (PhaseId::Loading | PhaseId::CheckpointSave | PhaseId::Resume)) => {
-            super::training::phase_name(lang, p).to_string()
+            super::phase::phase_name(lang, p).to_string()
         }
         _ => tr(lang, Msg::RecommendationOneTimeAny).to_string(),
     }
@@ -245,7 +245,7 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
             Msg::RecommendationFixes,
             &[
                 ("fits", &fits),
-                ("phase", super::training::phase_name(lang, p)),
+                ("phase", super::phase::phase_name(lang, p)),
             ],
         );
     }

@@ -223,21 +223,7 @@ pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
     (model, plan)
 }
 
-/// A phase's name.
-pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static str {
-    use crate::advisor::training::PhaseId;
-    tr(
-        lang,
-        match p {
-            PhaseId::Loading => Msg::PhaseLoading,
-            PhaseId::Training => Msg::PhaseTraining,
-            PhaseId::Serving => Msg::PhaseServing,
-            PhaseId::EvaluationPause => Msg::PhaseEvaluationPause,
-            PhaseId::CheckpointSave => Msg::PhaseCheckpointSave,
-            PhaseId::Resume => Msg::PhaseResume,
-        },
-    )
-}
+pub use super::phase::phase_name;
 
 /// One row of a plan's capacity checks: what it is ("GPU memory per GPU"), needed, this
 /// machine's (GiB; "unknown" when not detected), and [`fits_word`], or "fits, no headroom" for

@@ -154,6 +154,8 @@ pub const ALLOWED: &[&str] = &[
     "oss",
     "torchtune",
     "accelerate",
+    "Lightning",
+    "FSDPStrategy",
     // People cited by name.
     "Tim",
     "Dettmers",
