@@ -184,16 +184,19 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
     }
     // Each change that makes its plan fit names the phase of the plan as it stands that it
     // fixes (the one that breaks now).
-    let training_breaks = a.training_memory.as_ref().and_then(training::failing_phase);
+    let training_breaks = a
+        .training_memory
+        .as_ref()
+        .map_or((None, None), training::failing_phase);
     let inference_breaks = a
         .inference_memory
         .as_ref()
-        .and_then(inference::failing_phase);
+        .map_or((None, None), inference::failing_phase);
     for r in &mut a.recommendations {
-        r.result.fixes_phase = match (r.result.fits, r.subject) {
+        (r.result.fixes_phase, r.result.fixes_gpu_phase) = match (r.result.fits, r.subject) {
             (Some(true), recommend::Subject::Training) => training_breaks,
             (Some(true), recommend::Subject::Inference) => inference_breaks,
-            _ => None,
+            _ => (None, None),
         };
     }
     // Each change priced in speed and written in the user's tools, then ranked by the rule

@@ -66,21 +66,34 @@ pub fn included(lang: Lang, a: &Assessment) -> Vec<String> {
 pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
     use crate::format;
     let mut out = Vec::new();
+    // A need with the phase that sets it: "231 GiB (Resume)".
+    let at = |bytes: u64, phase: Option<crate::advisor::phase::PhaseId>| match phase {
+        Some(p) => trf(
+            lang,
+            Msg::PhasePeakAt,
+            &[
+                ("bytes", &format::gib(bytes)),
+                ("phase", super::phase::phase_name(lang, p)),
+            ],
+        ),
+        None => format::gib(bytes),
+    };
     let checks = |msg,
                   fits: &str,
                   gpu: &crate::advisor::check::CapacityCheck,
-                  cpu: &crate::advisor::check::CapacityCheck| {
+                  cpu: &crate::advisor::check::CapacityCheck,
+                  (gpu_phase, cpu_phase)| {
         trf(
             lang,
             msg,
             &[
                 ("fits", fits),
-                ("gpu", &format::gib(gpu.needed_bytes)),
+                ("gpu", &at(gpu.needed_bytes, gpu_phase)),
                 (
                     "gpu_have",
                     &format::gib_or_unknown(lang, gpu.available_bytes),
                 ),
-                ("cpu", &format::gib(cpu.needed_bytes)),
+                ("cpu", &at(cpu.needed_bytes, cpu_phase)),
                 (
                     "cpu_have",
                     &format::gib_or_unknown(lang, cpu.available_bytes),
@@ -96,7 +109,13 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
         };
         out.push((
             standing::training(t),
-            checks(Msg::AnswerTraining, fits, &t.gpu, &t.cpu),
+            checks(
+                Msg::AnswerTraining,
+                fits,
+                &t.gpu,
+                &t.cpu,
+                (t.estimate.gpu_peak_phase, t.estimate.cpu_peak_phase),
+            ),
         ));
     }
     if let Some(m) = &a.inference_memory {
@@ -112,6 +131,10 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
                 super::training::fits_word(lang, m.fits),
                 &m.gpu,
                 &m.cpu,
+                (
+                    crate::advisor::training::peak_phase(&m.phases, false),
+                    crate::advisor::training::peak_phase(&m.phases, true),
+                ),
             ),
         ));
     }

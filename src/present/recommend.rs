@@ -240,14 +240,23 @@ pub fn result(lang: Lang, o: &Outcome) -> String {
     let mut fits = fits_word(lang, o.fits).to_string();
     // The phase of the plan as it stands that breaks, and that this change makes fit.
     if let (Some(true), Some(p)) = (o.fits, o.fixes_phase) {
-        fits = trf(
-            lang,
-            Msg::RecommendationFixes,
-            &[
-                ("fits", &fits),
-                ("phase", super::phase::phase_name(lang, p)),
-            ],
-        );
+        let name = |p| super::phase::phase_name(lang, p);
+        fits = match o.fixes_gpu_phase {
+            Some(g) => trf(
+                lang,
+                Msg::RecommendationFixesBoth,
+                &[
+                    ("fits", &fits),
+                    ("cpu_phase", name(p)),
+                    ("gpu_phase", name(g)),
+                ],
+            ),
+            None => trf(
+                lang,
+                Msg::RecommendationFixes,
+                &[("fits", &fits), ("phase", name(p))],
+            ),
+        };
     }
     if let Some(h) = headroom(lang, o) {
         fits = trf(

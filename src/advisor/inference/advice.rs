@@ -24,15 +24,22 @@ pub fn outcome(m: &InferenceMemory) -> Outcome {
     .with_headroom(&[(Limit::Vram, &m.gpu), (Limit::Ram, &m.cpu)])
 }
 
-/// The phase of the served plan `m` that breaks: the CPU peak's phase when RAM doesn't fit
-/// (or a shared pool doesn't), the GPU peak's when VRAM doesn't; `None` when it fits or
-/// can't be told.
-pub fn failing_phase(m: &InferenceMemory) -> Option<PhaseId> {
+/// The phases of the served plan `m` that break, as [`crate::advisor::training::failing_phase`]
+/// reads a training plan's: the CPU peak's phase when RAM doesn't fit (or a shared pool
+/// doesn't), else the GPU peak's; second, the GPU peak's when VRAM breaks too at another phase.
+pub fn failing_phase(m: &InferenceMemory) -> (Option<PhaseId>, Option<PhaseId>) {
+    use crate::advisor::training::peak_phase;
     if m.fits != Some(false) {
-        return None;
+        return (None, None);
     }
-    let gpu_only = m.cpu.fits != Some(false) && m.gpu.fits == Some(false);
-    crate::advisor::training::peak_phase(&m.phases, !gpu_only)
+    let gpu = (m.gpu.fits == Some(false))
+        .then(|| peak_phase(&m.phases, false))
+        .flatten();
+    if m.cpu.fits != Some(false) && gpu.is_some() {
+        return (gpu, None);
+    }
+    let cpu = peak_phase(&m.phases, true);
+    (cpu, gpu.filter(|g| Some(*g) != cpu))
 }
 
 /// Fits, or lowers a failing need without breaking one that fit (the training planner's rule,

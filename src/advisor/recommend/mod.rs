@@ -91,6 +91,10 @@ pub struct Outcome {
     /// `None` when the change doesn't make its plan fit or its subject has no phases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixes_phase: Option<crate::advisor::phase::PhaseId>,
+    /// When VRAM breaks too, at another phase than RAM: that phase, which the change also makes
+    /// fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixes_gpu_phase: Option<crate::advisor::phase::PhaseId>,
     /// How fast the plan runs after the change, against the plan as it stands: 1.0 the same,
     /// 0.25 four times slower, above 1 faster ([`crate::advisor::speed`]). `None` when it can't
     /// be known (`speed_unknown` says why).

@@ -68,19 +68,23 @@ pub fn breaking_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
     (phase != super::PhaseId::Training).then_some(phase)
 }
 
-/// The phase of the plan judged as `t` that breaks, whichever it is (training included): the
-/// CPU peak's phase when CPU RAM doesn't fit (or a shared pool doesn't), the GPU peak's when
-/// VRAM doesn't; `None` when the plan fits or can't be told. What a change that makes the
-/// plan fit fixes (`Outcome::fixes_phase`).
-pub fn failing_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
+/// The phases of the plan judged as `t` that break, whichever they are (training included):
+/// the CPU peak's phase when CPU RAM doesn't fit (or a shared pool doesn't), else the GPU
+/// peak's; and, second, the GPU peak's when VRAM breaks too at another phase. `(None, None)`
+/// when the plan fits or can't be told. What a change that makes the plan fit fixes
+/// (`Outcome::fixes_phase`, `fixes_gpu_phase`).
+pub fn failing_phase(t: &TrainingMemory) -> (Option<super::PhaseId>, Option<super::PhaseId>) {
     if t.fits != Some(false) {
-        return None;
+        return (None, None);
     }
-    if t.cpu.fits != Some(false) && t.gpu.fits == Some(false) {
-        t.estimate.gpu_peak_phase
-    } else {
-        t.estimate.cpu_peak_phase
+    let gpu = (t.gpu.fits == Some(false))
+        .then_some(t.estimate.gpu_peak_phase)
+        .flatten();
+    if t.cpu.fits != Some(false) && gpu.is_some() {
+        return (gpu, None);
     }
+    let cpu = t.estimate.cpu_peak_phase;
+    (cpu, gpu.filter(|g| Some(*g) != cpu))
 }
 
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
