@@ -262,9 +262,9 @@ fn sdxl_with_optimizer_offload_on_64_gb_is_tight_to_train_and_over_when_resuming
 /// (2 GiB + 8 × 3 GiB) plus `zero.Init`'s share, 4 × 131,072,000 × 8 GPUs × 1.5 =
 /// 6,291,456,000 B: 34,208,743,424 B. Resuming, each of the 8 ranks reads its optimizer
 /// partition (fp32 weights and Adam's two moments, 12 × P ÷ 8) to the CPU before copying it to
-/// its GPU (deepspeed/runtime/zero/stage3.py `_rigid_load_state_dict`, map_location='cpu'):
-/// + 12 × P = 80,860,987,392 B, 107.2 GiB in all, over the 94 GiB usable by 13.2 GiB, once — a
-/// swap file of 13.2 × 1.1 → 15 GiB takes it. Faster than any offload: the first item is
+/// its GPU (deepspeed/runtime/zero/stage3.py `_rigid_load_state_dict`, map_location='cpu'),
+/// adding 12 × P = 80,860,987,392 B: 107.2 GiB in all, over the 94 GiB usable by 13.2 GiB,
+/// once — a swap file of 13.2 × 1.1 → 15 GiB takes it. Faster than any offload: the first item is
 /// `drop-offload` with that swap file, ahead of LoRA.
 #[test]
 fn seven_b_zero3_with_offload_on_94_gb_drops_the_offload_first() {

@@ -445,8 +445,8 @@ fn ram_that_would_fit_is_installed_ram_as_the_add_ram_item_says() {
 /// CPU RAM (estimate_zero3_model_states_mem_needs, cpu_offload, zero_init) and
 /// 4 × largest layer + 2 × p / 8 per GPU. Resuming it, each of the 8 ranks reads its own
 /// optimizer partition (fp32 weights and Adam's two moments, 12 × p / 8 bytes) to the CPU
-/// beside the states it replaces (deepspeed/runtime/zero/stage3.py `_rigid_load_state_dict`):
-/// + 12 × p = 770.8 GiB, 2,338.6 GiB in all, over the 2,048 GiB by 290.6 GiB — once, which a
+/// beside the states it replaces (deepspeed/runtime/zero/stage3.py `_rigid_load_state_dict`),
+/// 12 × p = 770.8 GiB more, 2,338.6 GiB in all, over the 2,048 GiB by 290.6 GiB — once, which a
 /// swap file takes: the overflow × 1.1, rounded up, 320 GiB.
 #[test]
 fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
