@@ -220,3 +220,47 @@ fn a_validation_loader_makes_the_evaluation_pause_a_phase_of_the_plan() {
             .all(|p| p.phase != PhaseId::EvaluationPause)
     );
 }
+
+/// Llama 2 7B with ZeRO-2 and no offload on one 24 GB A10G with 16 GiB of RAM (aws-g5.xlarge):
+/// VRAM breaks while training (every state on the one GPU) and RAM breaks resuming — the rank
+/// reads its whole optimizer partition, 12 × 6,738,415,616 = 80,860,987,392 B, to the CPU
+/// (more than the 2 × P of the 16-bit module file read before it), beside the 5 GiB runtime:
+/// 86,229,696,512 B. A change that makes the plan fit names both phases it fixes.
+#[test]
+fn a_change_names_both_phases_when_ram_and_vram_break_at_different_phases() {
+    use ramvram::i18n::Lang;
+    use ramvram::present::recommend::line;
+    let plan = TrainingPlan {
+        strategy: Strategy::Zero2,
+        ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
+    };
+    let a = advisor::assess(
+        &fixture("aws-g5.xlarge"),
+        &Scenario {
+            training: Some(plan),
+            ..Default::default()
+        },
+    );
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.cpu.needed_bytes, 5 * GIB + 12 * 6_738_415_616);
+    assert_eq!(t.cpu.needed_bytes, 86_229_696_512);
+    assert_eq!(t.estimate.cpu_peak_phase, Some(PhaseId::Resume));
+    assert_eq!(t.estimate.gpu_peak_phase, Some(PhaseId::Training));
+    assert_eq!((t.cpu.fits, t.gpu.fits), (Some(false), Some(false)));
+    let r = a
+        .recommendations
+        .iter()
+        .find(|r| r.result.fits == Some(true) && r.subject == Subject::Training)
+        .expect("a change that fits");
+    assert_eq!(
+        (r.result.fixes_phase, r.result.fixes_gpu_phase),
+        (Some(PhaseId::Resume), Some(PhaseId::Training))
+    );
+    let en = line(Lang::En, r);
+    assert!(
+        en.contains("fixing what breaks now: Resume (RAM) and Training (VRAM)"),
+        "{en}"
+    );
+    let zh = line(Lang::Zh, r);
+    assert!(zh.contains("恢复训练（内存）和训练阶段（显存）"), "{zh}");
+}
