@@ -423,8 +423,8 @@ pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
 /// The line under a plan that doesn't fit about RAM: the installed RAM that would fit it (the
 /// common size, and the minimum it rounds up from), or that more RAM alone wouldn't, when the
 /// GPUs or the NVMe space fall short too; for a plan that fits only because the swap
-/// configured takes its loading peak, by how much that peak passes RAM. `None` when host RAM
-/// isn't what falls short. The window, the terminal and the reports show this line.
+/// configured takes its one-time peak (named), by how much that peak passes RAM. `None` when
+/// host RAM isn't what falls short. The window, the terminal and the reports show this line.
 pub fn ram_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
     if t.fits == Some(true) && t.cpu.fits == Some(false) {
         let phase = t

@@ -33,9 +33,9 @@ pub fn plan_against(
     if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
         j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
     }
-    // A one-time loading peak the swap configured here absorbs (detected, or `--swap`): the
-    // plan fits, by the rule its recommendations' swap files use; the RAM check still shows
-    // the peak past RAM, and no RAM is needed to fit it.
+    // A one-time peak (loading, a checkpoint save, a resume) the swap configured here absorbs
+    // (detected, or `--swap`): the plan fits, by the rule its recommendations' swap files use;
+    // the RAM check still shows the peak past RAM, and no RAM is needed to fit it.
     let swap_absorbs = j.fits == Some(false)
         && matches!(
             super::swap_lever::swap_to_finish(&j, profile, ram),

@@ -14,7 +14,7 @@ use crate::profile::MachineProfile;
 /// only that peak doesn't fit (the GPUs, the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
 /// when the swap already configured covers it ([`ram_advice::swap_for_peak`]). `None` otherwise.
 /// The one rule for both a recommendation's swap file and the plan's own verdict
-/// (`plan_against`: a plan whose configured swap covers its loading peak fits); the training
+/// (`plan_against`: a plan whose configured swap covers its one-time peak fits); the training
 /// phase never counts swap as RAM.
 pub(crate) fn swap_to_finish(
     j: &Judged,
