@@ -139,7 +139,8 @@ fn qlora_70b_on_two_24gb_gpus_peaks_at_fsdps_offload_init() {
 
 /// A 40B model under FSDP with CPU offload on 8 GPUs, fp32 checkpoint loaded by every rank:
 /// 8 × 40 × 10^9 × 4 B = 1,280 × 10^9 B at load, over a p4d's 1,152 GiB. Loading on rank 0
-/// brings the load to one copy, 160 × 10^9 B, and the plan fits.
+/// brings the load to one copy, 160 × 10^9 B, and the plan fits — its peak then the default
+/// checkpoint save (FSDP's full state dict on rank 0), not the training phase.
 #[test]
 fn forty_b_fp32_checkpoint_on_eight_ranks_is_fixed_by_loading_on_rank0() {
     let p = 40_000_000_000u64;
@@ -166,9 +167,17 @@ fn forty_b_fp32_checkpoint_on_eight_ranks_is_fixed_by_loading_on_rank0() {
     let first = &a.recommendations[0];
     assert_eq!(first.id, R::LoadOnRank0);
     assert_eq!(first.result.fits, Some(true));
-    // The new peak is the training phase; the load is 160 × 10^9 B + the runtime.
-    assert_eq!(first.result.cpu_peak_bytes_per_node, Some(training));
+    // The load is 160 × 10^9 B + the runtime, under the training phase. Every run saves: with
+    // no save named, FSDP's default full state dict gathers on rank 0's CPU the fp32
+    // parameters (4 B) and Adam's two moments (4 + 4 B) of every parameter (torchtune's
+    // `gather_cpu_state_dict`, accelerate's FULL_STATE_DICT with `rank0_only`), 12 × 40 × 10^9
+    // = 480 × 10^9 B beside the training phase: 1,120 × 10^9 B + 26 GiB = 1,069 GiB, the new
+    // peak, still under 1,152 GiB less its 5 % margin (1,094.4 GiB).
     assert!(160_000_000_000 + runtime(8) < training);
+    let save = training + 12 * p;
+    assert_eq!(save, 1_147_917_287_424);
+    assert_eq!(first.result.cpu_peak_bytes_per_node, Some(save));
+    assert!(save as f64 <= 0.95 * (1152 * GIB) as f64);
     assert!(a.recommendations.iter().any(|r| r.id == R::MetaDeviceInit));
 }
 
@@ -355,8 +364,12 @@ fn a_desktop_with_one_module_gets_its_twin() {
 /// and 64 GiB: no setting or technique that keeps the full fine-tune fits, so the list ends with
 /// the hardware that does, sized by hand, even though this machine's slots can't be read.
 /// DeepSpeed's term: 6,738,415,616 × max(4 × 4, 16) × 1.5 bytes = 150.6 GiB, + 14 GiB runtime.
-/// MemTotal is 62.7 GiB of 64 GiB installed, so the installed size to reach is
-/// 164.6 / (62.7 / 64) = 168.0 GiB → the next common size, 192 GiB.
+/// Resuming (every run may), each of the 4 ranks `torch.load`s its own optimizer partition,
+/// fp32 weights and Adam's two moments, 12 × p ÷ 4 bytes, to the CPU beside the offloaded
+/// states it replaces (deepspeed/runtime/engine.py `_get_all_zero_checkpoint_state_dicts`,
+/// map_location='cpu'): + 12 × p = 75.3 GiB, 239.9 GiB in all. With the 5 % margin that is
+/// 252.6 GiB usable; MemTotal is 62.7 GiB of 64 GiB installed, so the installed size to reach
+/// is 252.6 / (62.7 / 64) = 257.8 GiB → the next common size, 384 GiB.
 #[test]
 fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     let plan = TrainingPlan {
@@ -369,7 +382,12 @@ fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     let p = 6_738_415_616u64;
     let states = (p as f64 * 16.0 * 1.5) as u64;
     let t = a.training_memory.as_ref().unwrap();
-    assert!(t.cpu.needed_bytes.abs_diff(states + runtime(4)) <= 1);
+    assert_eq!(phase_cpu(&a, PhaseId::Training), states + runtime(4));
+    assert!(t.cpu.needed_bytes.abs_diff(states + 12 * p + runtime(4)) <= 1);
+    assert_eq!(t.estimate.cpu_peak_phase, Some(PhaseId::Resume));
+    // The installed size to reach: need ÷ 0.95 ÷ (65,745,012 kB ÷ 64 GiB).
+    let installed = t.cpu.needed_bytes as f64 / 0.95 / (65_745_012.0 * 1024.0 / (64 * GIB) as f64);
+    assert!((installed / GIB as f64 - 257.8).abs() < 0.05, "{installed}");
     // ZeRO-2 under DeepSpeed: rank 0 broadcasting is FSDP's setting, not offered here.
     assert!(a.recommendations.iter().all(|r| r.id != R::LoadOnRank0));
     // Issue 34: the money path stands beside the plan changes (LoRA, QLoRA: other weights
@@ -390,27 +408,29 @@ fn a_plan_no_setting_fixes_ends_with_the_ram_to_reach_on_an_unknown_board() {
     assert_eq!(last.result.fits, Some(true));
     assert_eq!(
         last.changes["ram_bytes"],
-        ramvram::advisor::Quantity::Bytes(192 * GIB)
+        ramvram::advisor::Quantity::Bytes(384 * GIB)
     );
     assert!(!last.changes.contains_key("modules"));
 }
 
 /// "RAM that would fit it" is the installed size, the same figure as the add-RAM item: a
-/// 5.05B-parameter model under the same plan needs 5.05e9 × 16 × 1.5 B = 112.9 GiB + 14 GiB
-/// runtime = 126.9 GiB usable. 128 GiB installed leaves only 128 × 65,745,012 kB / 64 GiB =
-/// 125.4 GiB to Linux here, so the installed size to reach is 129.5 GiB → 144 GiB, not 128.
+/// 3,366,666,667-parameter model under the same plan needs, at its peak (resuming: DeepSpeed's
+/// p × 16 × 1.5 B of states and each rank's optimizer partition read beside them, 12 × p B),
+/// 36 × p = 112.9 GiB + 14 GiB runtime = 126.9 GiB usable. 128 GiB installed leaves only
+/// 128 × 65,745,012 kB / 64 GiB = 125.4 GiB to Linux here, so the installed size to reach is
+/// above 128 GiB → 144 GiB, not 128.
 #[test]
 fn ram_that_would_fit_is_installed_ram_as_the_add_ram_item_says() {
     let plan = TrainingPlan {
         strategy: Strategy::Zero2,
         offload_optimizer: OffloadTarget::Cpu,
         gpus_per_node: 4,
-        params: 5_050_000_000,
+        params: 3_366_666_667,
         ..TrainingPlan::from_preset(presets::preset("llama2-7b").unwrap())
     };
     let a = assess("live-4x4080-64g", plan);
     let t = a.training_memory.as_ref().unwrap();
-    let need = (5_050_000_000f64 * 16.0 * 1.5) as u64 + runtime(4);
+    let need = 36 * 3_366_666_667 + runtime(4);
     assert!(
         t.cpu.needed_bytes.abs_diff(need) <= 1,
         "{}",
@@ -436,7 +456,11 @@ fn ram_that_would_fit_is_installed_ram_as_the_add_ram_item_says() {
 /// (4 × p × 8 × 1.5 = 3083 GiB). Buying RAM isn't the answer: DeepSpeed's own settings are.
 /// Offloading the optimizer with zero.Init: DeepSpeed's estimator gives p × 16 × 1.5 bytes of
 /// CPU RAM (estimate_zero3_model_states_mem_needs, cpu_offload, zero_init) and
-/// 4 × largest layer + 2 × p / 8 per GPU.
+/// 4 × largest layer + 2 × p / 8 per GPU. Resuming it, each of the 8 ranks reads its own
+/// optimizer partition (fp32 weights and Adam's two moments, 12 × p / 8 bytes) to the CPU
+/// beside the states it replaces (deepspeed/runtime/zero/stage3.py `_rigid_load_state_dict`),
+/// 12 × p = 770.8 GiB more, 2,338.6 GiB in all, over the 2,048 GiB by 290.6 GiB — once, which a
+/// swap file takes: the overflow × 1.1, rounded up, 320 GiB.
 #[test]
 fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
     let p = 68_976_648_192u64;
@@ -451,14 +475,20 @@ fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
     let first = &a.recommendations[0];
     assert_eq!(
         (first.id, first.kind),
-        (R::OffloadOptimizerToCpu, RecKind::Setting)
+        (R::OffloadOptimizerToCpu, RecKind::Os)
     );
     assert_eq!(
         first.changes["loading"],
         ramvram::advisor::Quantity::Text("zero.Init".into())
     );
     assert_eq!(first.result.fits, Some(true));
-    let cpu = (p as f64 * 16.0 * 1.5) as u64 + runtime(8);
+    let cpu = (p as f64 * 16.0 * 1.5) as u64 + 12 * p + runtime(8);
+    let overflow = cpu - 2048 * GIB;
+    assert!((overflow as f64 / GIB as f64 - 290.6).abs() < 0.05);
+    assert_eq!(
+        first.changes["swap"],
+        ramvram::advisor::Quantity::Bytes(320 * GIB)
+    );
     let cpu_got = first.result.cpu_peak_bytes_per_node.unwrap();
     assert!(cpu_got.abs_diff(cpu) <= 2, "{cpu_got} vs {cpu}");
     let gpu = 4 * 262_144_000 + 2 * p / 8;
@@ -472,7 +502,8 @@ fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
     let fitting_settings = a
         .recommendations
         .iter()
-        .filter(|r| r.kind == RecKind::Setting && r.result.fits == Some(true))
+        .filter(|r| matches!(r.kind, RecKind::Setting | RecKind::Os))
+        .filter(|r| r.result.fits == Some(true))
         .count();
     assert!(fitting_settings >= 2);
     assert!(hardware.is_none_or(|h| h >= fitting_settings));
@@ -491,7 +522,8 @@ fn seventy_b_zero3_without_offload_is_fixed_by_deepspeed_settings_not_ram() {
 /// The headline can't say "enough RAM" above a plan that doesn't fit: on the seed's 32 GiB RTX
 /// 4090 machine the verdict alone is the 1.0–1.5× baseline (32 / 24 = 1.33), but a 7B full
 /// fine-tune with ZeRO-2 and CPU offload needs 6,738,415,616 × 16 × 1.5 B = 151 GiB + 5 GiB of
-/// runtime; the headline says so, with the cheapest change that fits, and the machine's
+/// runtime to train and, resuming, its optimizer partition read beside those states
+/// (12 × 6,738,415,616 B = 75 GiB): 231 GiB; the headline says so, with the cheapest change that fits, and the machine's
 /// verdict after it. Without a plan it is the verdict.
 #[test]
 fn the_headline_puts_a_plan_that_does_not_fit_first() {
@@ -517,7 +549,7 @@ fn the_headline_puts_a_plan_that_does_not_fit_first() {
     assert!(
         h.title
             .starts_with("This training plan does not fit this machine")
-            && h.title.replace('\u{a0}', " ").contains("156 GiB"),
+            && h.title.replace('\u{a0}', " ").contains("231 GiB"),
         "{}",
         h.title
     );
@@ -723,7 +755,7 @@ fn the_verdict_counts_swap_that_absorbs_the_loading_peak() {
     let line = ramvram::present::training::ram_line(ramvram::i18n::Lang::En, t).unwrap();
     assert!(line.contains("3.1\u{a0}GiB"), "{line}");
     assert!(
-        line.starts_with("Only the loading peak passes usable RAM"),
+        line.starts_with("Only the one-time peak (Loading) passes usable RAM"),
         "{line}"
     );
 }

@@ -24,6 +24,7 @@ pub mod lm_studio;
 pub mod native;
 pub mod overhead;
 pub mod pinned;
+pub mod phase;
 pub mod pools;
 pub mod ratio;
 pub mod recommend;
@@ -183,6 +184,23 @@ pub fn assess(profile: &MachineProfile, scenario: &Scenario) -> Assessment {
             }
         }
     }
+    // Each change that makes its plan fit names the phase of the plan as it stands that it
+    // fixes (the one that breaks now).
+    let training_breaks = a
+        .training_memory
+        .as_ref()
+        .map_or((None, None), training::failing_phase);
+    let inference_breaks = a
+        .inference_memory
+        .as_ref()
+        .map_or((None, None), inference::failing_phase);
+    for r in &mut a.recommendations {
+        (r.result.fixes_phase, r.result.fixes_gpu_phase) = match (r.result.fits, r.subject) {
+            (Some(true), recommend::Subject::Training) => training_breaks,
+            (Some(true), recommend::Subject::Inference) => inference_breaks,
+            _ => (None, None),
+        };
+    }
     // Each change priced in speed and written in the user's tools, then ranked by the rule
     // (`recommend::rank`), which reads the price.
     let now = speed::AsItStands {
@@ -253,16 +271,6 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
     let vram = capacity::vram_totals(profile);
     let ratio = ratio::ratios(&memory, &vram);
     let mut recommendations = Vec::new();
-    let (training_memory, training_error) = match &scenario.training {
-        Some(plan) => match training::plan_against(plan, profile, &memory, &vram) {
-            Ok((t, recs)) => {
-                recommendations.extend(recs);
-                (Some(t), None)
-            }
-            Err(e) => (None, Some(e)),
-        },
-        None => (None, None),
-    };
     let (inference_memory, inference_error) = match &scenario.inference {
         Some(plan) => match inference::serve_against(plan, profile, &memory, &vram) {
             Ok((m, recs)) => {
@@ -307,6 +315,22 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
             &rates_on,
         ));
     }
+    // The training plan, after the loaders: with a validation loader, its evaluation pause is
+    // one of the plan's phases (`WorkloadResult::evaluation_pause_extra_bytes`).
+    let pause_extra = workload
+        .as_ref()
+        .and_then(workload::WorkloadResult::evaluation_pause_extra_bytes);
+    let (training_memory, training_error) = match &scenario.training {
+        Some(plan) => match training::plan_against(plan, profile, &memory, &vram, pause_extra) {
+            Ok((t, recs)) => {
+                // First in the list, as before the plans' order changed (ties keep it).
+                recommendations.splice(0..0, recs);
+                (Some(t), None)
+            }
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
+    };
     // The Bandwidth page's pipeline is the simulator's, in bytes/s as well as samples/s.
     let bandwidth = Some(bandwidth::Bandwidth {
         pipeline: workload::view::pipeline_view(&rates, workload.as_ref()),

@@ -67,21 +67,34 @@ pub fn included(lang: Lang, a: &Assessment) -> Vec<String> {
 pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
     use crate::format;
     let mut out = Vec::new();
+    // A need with the phase that sets it: "231 GiB (Resume)".
+    let at = |bytes: u64, phase: Option<crate::advisor::phase::PhaseId>| match phase {
+        Some(p) => trf(
+            lang,
+            Msg::PhasePeakAt,
+            &[
+                ("bytes", &format::gib(bytes)),
+                ("phase", super::phase::phase_name(lang, p)),
+            ],
+        ),
+        None => format::gib(bytes),
+    };
     let checks = |msg,
                   fits: &str,
                   gpu: &crate::advisor::check::CapacityCheck,
-                  cpu: &crate::advisor::check::CapacityCheck| {
+                  cpu: &crate::advisor::check::CapacityCheck,
+                  (gpu_phase, cpu_phase)| {
         trf(
             lang,
             msg,
             &[
                 ("fits", fits),
-                ("gpu", &format::gib(gpu.needed_bytes)),
+                ("gpu", &at(gpu.needed_bytes, gpu_phase)),
                 (
                     "gpu_have",
                     &format::gib_or_unknown(lang, gpu.available_bytes),
                 ),
-                ("cpu", &format::gib(cpu.needed_bytes)),
+                ("cpu", &at(cpu.needed_bytes, cpu_phase)),
                 (
                     "cpu_have",
                     &format::gib_or_unknown(lang, cpu.available_bytes),
@@ -101,7 +114,13 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
                 Msg::AnswerTrainingPool,
                 &[("fits", tight_word(lang, tight, fits)), ("pool", &pool)],
             ),
-            None => checks(Msg::AnswerTraining, fits, &t.gpu, &t.cpu),
+            None => checks(
+                Msg::AnswerTraining,
+                fits,
+                &t.gpu,
+                &t.cpu,
+                (t.estimate.gpu_peak_phase, t.estimate.cpu_peak_phase),
+            ),
         };
         out.push((standing::training(t), line));
     }
@@ -118,7 +137,16 @@ pub fn answers(lang: Lang, a: &Assessment) -> Vec<(Standing, String)> {
                 Msg::AnswerInferencePool,
                 &[("fits", tight_word(lang, tight, fits)), ("pool", &pool)],
             ),
-            None => checks(Msg::AnswerInference, fits, &m.gpu, &m.cpu),
+            None => checks(
+                Msg::AnswerInference,
+                fits,
+                &m.gpu,
+                &m.cpu,
+                (
+                    crate::advisor::training::peak_phase(&m.phases, false),
+                    crate::advisor::training::peak_phase(&m.phases, true),
+                ),
+            ),
         };
         out.push((standing, line));
     }

@@ -24,6 +24,7 @@ pub mod monitor;
 pub mod names;
 pub mod notes;
 pub mod parts;
+pub mod phase;
 pub mod pools;
 pub mod price_errors;
 pub mod provenance;

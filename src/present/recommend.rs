@@ -140,6 +140,15 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
         id => title_msg(id),
     };
     let mut t = match (r.id, r.changes.get("shard")) {
+        // A swap file or page file names the one-time peak it takes.
+        (R::AddSwap | R::GrowPageFile, _) => {
+            let mut changes = r.changes.clone();
+            changes.insert(
+                "phase".into(),
+                crate::advisor::Quantity::Text(one_time_phase(lang, &r.result)),
+            );
+            super::fill_values(lang, msg, &changes)
+        }
         // A checkpoint shard's size as `save_pretrained`'s `max_shard_size` writes it: whole
         // decimal GB ("2 GB").
         (R::ReshardCheckpoint, Some(crate::advisor::Quantity::Bytes(b))) => {
@@ -169,35 +178,48 @@ fn one_title(lang: Lang, r: &Recommendation) -> String {
     {
         t.push_str(&trf(lang, Msg::RecommendationWithLoading, &[("method", m)]));
     }
-    // A change that fits once a swap file takes its loading peak's last GiB says so.
-    if r.id != R::AddSwap {
+    // A change that fits once a swap file takes its one-time peak's last GiB says so, and
+    // which peak.
+    if !matches!(r.id, R::AddSwap | R::GrowPageFile) {
         let bytes = |key| match r.changes.get(key) {
             Some(crate::advisor::Quantity::Bytes(b)) => Some(format::gib(*b)),
             _ => None,
         };
+        let phase = one_time_phase(lang, &r.result);
+        let with =
+            |msg, key, value: &str| trf(lang, msg, &[(key, value), ("phase", phase.as_str())]);
         if let Some(swap) = bytes("swap") {
-            t.push_str(&trf(lang, Msg::RecommendationWithSwap, &[("swap", &swap)]));
+            t.push_str(&with(Msg::RecommendationWithSwap, "swap", &swap));
         } else if let Some(used) = bytes("swap_used") {
-            t.push_str(&trf(
-                lang,
+            t.push_str(&with(
                 Msg::RecommendationWithConfiguredSwap,
-                &[("swap_used", &used)],
+                "swap_used",
+                &used,
             ));
         } else if let Some(add) = bytes("page_file") {
-            t.push_str(&trf(
-                lang,
-                Msg::RecommendationWithPageFile,
-                &[("swap", &add)],
-            ));
+            t.push_str(&with(Msg::RecommendationWithPageFile, "swap", &add));
         } else if let Some(used) = bytes("page_file_used") {
-            t.push_str(&trf(
-                lang,
+            t.push_str(&with(
                 Msg::RecommendationWithConfiguredPageFile,
-                &[("swap_used", &used)],
+                "swap_used",
+                &used,
             ));
         }
     }
     t
+}
+
+/// The one-time phase a swap file takes for a change whose result is `o`: the phase that sets
+/// its CPU peak, by name; "loading, a checkpoint save or a resume" when the result names none
+/// or names a steady phase (a pool's page file sized for every process).
+pub fn one_time_phase(lang: Lang, o: &Outcome) -> String {
+    use crate::advisor::training::PhaseId;
+    match o.peak_phase {
+        Some(p @ (PhaseId::Loading | PhaseId::CheckpointSave | PhaseId::Resume)) => {
+            super::phase::phase_name(lang, p).to_string()
+        }
+        _ => tr(lang, Msg::RecommendationOneTimeAny).to_string(),
+    }
 }
 
 /// "fits" / "still does not fit" / "can't tell".
@@ -216,6 +238,26 @@ pub fn fits_word(lang: Lang, fits: Option<bool>) -> &'static str {
 /// a workload, or only whether it fits.
 pub fn result(lang: Lang, o: &Outcome) -> String {
     let mut fits = fits_word(lang, o.fits).to_string();
+    // The phase of the plan as it stands that breaks, and that this change makes fit.
+    if let (Some(true), Some(p)) = (o.fits, o.fixes_phase) {
+        let name = |p| super::phase::phase_name(lang, p);
+        fits = match o.fixes_gpu_phase {
+            Some(g) => trf(
+                lang,
+                Msg::RecommendationFixesBoth,
+                &[
+                    ("fits", &fits),
+                    ("cpu_phase", name(p)),
+                    ("gpu_phase", name(g)),
+                ],
+            ),
+            None => trf(
+                lang,
+                Msg::RecommendationFixes,
+                &[("fits", &fits), ("phase", name(p))],
+            ),
+        };
+    }
     if let Some(h) = headroom(lang, o) {
         fits = trf(
             lang,

@@ -224,21 +224,7 @@ pub fn plan_summary(lang: Lang, t: &TrainingMemory) -> (String, String) {
     (model, plan)
 }
 
-/// A phase's name.
-pub fn phase_name(lang: Lang, p: crate::advisor::training::PhaseId) -> &'static str {
-    use crate::advisor::training::PhaseId;
-    tr(
-        lang,
-        match p {
-            PhaseId::Loading => Msg::PhaseLoading,
-            PhaseId::Training => Msg::PhaseTraining,
-            PhaseId::Serving => Msg::PhaseServing,
-            PhaseId::EvaluationPause => Msg::PhaseEvaluationPause,
-            PhaseId::CheckpointSave => Msg::PhaseCheckpointSave,
-            PhaseId::Resume => Msg::PhaseResume,
-        },
-    )
-}
+pub use super::phase::phase_name;
 
 /// One row of a plan's capacity checks: what it is ("GPU memory per GPU"), needed, this
 /// machine's (GiB; "unknown" when not detected), and [`fits_word`], or "fits, no headroom" for
@@ -438,14 +424,21 @@ pub fn deepspeed_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
 /// The line under a plan that doesn't fit about RAM: the installed RAM that would fit it (the
 /// common size, and the minimum it rounds up from), or that more RAM alone wouldn't, when the
 /// GPUs or the NVMe space fall short too; for a plan that fits only because the swap
-/// configured takes its loading peak, by how much that peak passes RAM. `None` when host RAM
-/// isn't what falls short. The window, the terminal and the reports show this line.
+/// configured takes its one-time peak (named), by how much that peak passes RAM. `None` when
+/// host RAM isn't what falls short. The window, the terminal and the reports show this line.
 pub fn ram_line(lang: Lang, t: &TrainingMemory) -> Option<String> {
     if t.fits == Some(true) && t.cpu.fits == Some(false) {
+        let phase = t
+            .estimate
+            .cpu_peak_phase
+            .map_or(String::new(), |p| phase_name(lang, p).to_string());
         return Some(trf(
             lang,
             Msg::TrainSwapTakesLoadingPeak,
-            &[("over", &format::gib(t.cpu.missing_bytes()))],
+            &[
+                ("over", &format::gib(t.cpu.missing_bytes())),
+                ("phase", &phase),
+            ],
         ));
     }
     if let (Some(ram), Some(min)) = (t.ram_to_fit_bytes, t.ram_needed_installed_bytes) {

@@ -155,6 +155,9 @@ pub const ALLOWED: &[&str] = &[
     "gpt",
     "oss",
     "torchtune",
+    "accelerate",
+    "Lightning",
+    "FSDPStrategy",
     // People cited by name.
     "Tim",
     "Dettmers",

@@ -123,9 +123,16 @@ pub fn recommendations(
             } else {
                 R::AddSwap
             };
+            // `apply` says the swap in all (`--swap`: the configured swap and this file), so
+            // re-running it fits as promised.
+            let have = profile.memory.swap_total_bytes.unwrap_or(0);
             out.push(
                 Recommendation::new(id, need.subject, without_headroom(with_fit(Some(true))))
-                    .with("swap", Quantity::Bytes(add)),
+                    .with("swap", Quantity::Bytes(add))
+                    .on_machine(crate::advisor::whatif::MachineChange {
+                        swap_bytes: Some(have.saturating_add(add)),
+                        ..Default::default()
+                    }),
             );
         }
     }

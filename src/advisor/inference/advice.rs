@@ -17,10 +17,29 @@ pub fn outcome(m: &InferenceMemory) -> Outcome {
     Outcome {
         cpu_peak_bytes_per_node: Some(m.cpu_peak_bytes_per_node),
         gpu_peak_bytes_per_gpu: Some(m.gpu_peak_bytes_per_gpu),
+        peak_phase: crate::advisor::training::peak_phase(&m.phases, true),
         fits: m.fits,
         ..Outcome::default()
     }
     .with_headroom(&[(Limit::Vram, &m.gpu), (Limit::Ram, &m.cpu)])
+}
+
+/// The phases of the served plan `m` that break, as [`crate::advisor::training::failing_phase`]
+/// reads a training plan's: the CPU peak's phase when RAM doesn't fit (or a shared pool
+/// doesn't), else the GPU peak's; second, the GPU peak's when VRAM breaks too at another phase.
+pub fn failing_phase(m: &InferenceMemory) -> (Option<PhaseId>, Option<PhaseId>) {
+    use crate::advisor::training::peak_phase;
+    if m.fits != Some(false) {
+        return (None, None);
+    }
+    let gpu = (m.gpu.fits == Some(false))
+        .then(|| peak_phase(&m.phases, false))
+        .flatten();
+    if m.cpu.fits != Some(false) && gpu.is_some() {
+        return (gpu, None);
+    }
+    let cpu = peak_phase(&m.phases, true);
+    (cpu, gpu.filter(|g| Some(*g) != cpu))
 }
 
 /// Fits, or lowers a failing need without breaking one that fit (the training planner's rule,

@@ -16,6 +16,7 @@ pub mod vllm_release;
 
 use serde::{Deserialize, Serialize};
 
+pub use advice::failing_phase;
 pub use advice::outcome as outcome_of;
 pub use serve::{judged, serve_against};
 

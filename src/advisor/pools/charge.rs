@@ -81,12 +81,19 @@ impl<'a> PlanMemory<'a> {
         crate::advisor::training::peak_cpu(self.phases)
     }
 
-    /// Host bytes outside the loading phase (what must stay resident): the largest of the
-    /// other phases.
+    /// Host bytes outside the one-time phases (what must stay resident): the largest of the
+    /// steady phases (training, serving, the evaluation pause that recurs every epoch); a
+    /// load, a checkpoint save and a resume each pass once, as the training planner's swap
+    /// file reads them (`training::swap_lever::swap_to_finish`).
     pub fn host_steady(&self) -> u64 {
         self.phases
             .iter()
-            .filter(|p| p.phase != PhaseId::Loading)
+            .filter(|p| {
+                !matches!(
+                    p.phase,
+                    PhaseId::Loading | PhaseId::CheckpointSave | PhaseId::Resume
+                )
+            })
             .map(|p| p.cpu_bytes_per_node)
             .max()
             .unwrap_or(0)

@@ -67,9 +67,10 @@ pub fn pools(profile: &MachineProfile, ram: &RamSizes, plans: &Plans<'_>) -> Vec
         host.extend(charge::workload_consumers(w, !plan_mem.is_empty(), windows));
     }
     let mut out = Vec::new();
-    // A one-time loading peak above the steady state that need not stay resident: on Windows
-    // with the commit limit known (the page file takes it; the commit limit counts it whole),
-    // or where the plan found the swap configured absorbs it (`training::plan_against`).
+    // A one-time peak (loading, a checkpoint save, a resume) above the steady state that need
+    // not stay resident: on Windows with the commit limit known (the page file takes it; the
+    // commit limit counts it whole), or where the plan found the swap configured absorbs it
+    // (`training::plan_against`).
     let commit_known = windows
         && profile
             .windows

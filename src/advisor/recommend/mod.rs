@@ -82,6 +82,19 @@ pub struct Outcome {
     pub headroom_share: Option<f64>,
     /// Every limit holds with its margin after the change (`None`: can't tell).
     pub fits: Option<bool>,
+    /// The phase that sets the CPU RAM peak after the change (training and inference plans):
+    /// what a swap file that comes with the change takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_phase: Option<crate::advisor::phase::PhaseId>,
+    /// The phase of the plan as it stands that breaks and that the change makes fit
+    /// ([`crate::advisor::training::failing_phase`], [`crate::advisor::inference::failing_phase`]);
+    /// `None` when the change doesn't make its plan fit or its subject has no phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixes_phase: Option<crate::advisor::phase::PhaseId>,
+    /// When VRAM breaks too, at another phase than RAM: that phase, which the change also makes
+    /// fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixes_gpu_phase: Option<crate::advisor::phase::PhaseId>,
     /// How fast the plan runs after the change, against the plan as it stands: 1.0 the same,
     /// 0.25 four times slower, above 1 faster ([`crate::advisor::speed`]). `None` when it can't
     /// be known (`speed_unknown` says why).

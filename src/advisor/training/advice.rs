@@ -49,6 +49,7 @@ fn outcome_parts(
     Outcome {
         cpu_peak_bytes_per_node: Some(e.cpu_peak_bytes_per_node),
         gpu_peak_bytes_per_gpu: Some(e.gpu_peak_bytes_per_gpu),
+        peak_phase: e.cpu_peak_phase,
         fits,
         ..Outcome::default()
     }
@@ -89,7 +90,9 @@ pub(super) fn advice(
         if next.fits == Some(false) && loading_is_the_peak(&next) {
             if let Some((lighter, name)) = lighter_loading(&changed) {
                 if let Ok(j) = judge(&lighter, machine) {
-                    if j.fits == Some(true) || swap_to_finish(&j, profile, ram).is_some() {
+                    if j.fits == Some(true)
+                        || super::swap_lever::swap_to_finish(&j, profile, ram).is_some()
+                    {
                         next = j;
                         extra = Some(name);
                         applied = lighter;
@@ -101,7 +104,7 @@ pub(super) fn advice(
         // with that swap file (the setting that nearly fits, not 500 GiB of swap alone).
         let mut swap = None;
         if next.fits == Some(false) && loading_is_the_peak(&next) {
-            swap = swap_to_finish(&next, profile, ram);
+            swap = super::swap_lever::swap_to_finish(&next, profile, ram);
         }
         let mut result = outcome(&next);
         if swap.is_some() {
@@ -115,10 +118,6 @@ pub(super) fn advice(
                 .iter()
                 .any(|r: &Recommendation| r.kind == kind && r.result == result);
         if (helps(current, &next) || swap.is_some()) && !same {
-            let kind = match swap {
-                Some(_) if kind.cost() < RecKind::Os.cost() => RecKind::Os,
-                _ => kind,
-            };
             let mut r = Recommendation::new(id, Subject::Training, result)
                 .with_kind(kind)
                 .sets(super::knob_values::changes(plan, &applied));
@@ -128,26 +127,8 @@ pub(super) fn advice(
             if let Some(m) = extra {
                 r = r.with("loading", text(m));
             }
-            // Windows' page file takes the peak where Linux's swap would.
-            let (add_key, used_key) = if crate::profile::is_windows(profile) {
-                ("page_file", "page_file_used")
-            } else {
-                ("swap", "swap_used")
-            };
-            match swap {
-                Some((0, overflow)) => r = r.with(used_key, Quantity::Bytes(overflow)),
-                Some((add, _)) => {
-                    // `apply` says the swap the result assumed: the configured swap and the
-                    // file added, in all (`--swap`), so re-running it fits as promised.
-                    let have = profile.memory.swap_total_bytes.unwrap_or(0);
-                    r = r.with(add_key, Quantity::Bytes(add)).on_machine(
-                        crate::advisor::whatif::MachineChange {
-                            swap_bytes: Some(have.saturating_add(add)),
-                            ..Default::default()
-                        },
-                    );
-                }
-                None => {}
+            if let Some(s) = swap {
+                r = super::swap_lever::with_swap(r, s, profile);
             }
             tried.push((out.len(), applied.clone()));
             out.push(r);
@@ -342,7 +323,7 @@ pub(super) fn advice(
     if !out.iter().any(|r| r.result.fits == Some(true)) {
         let singles: Vec<(&Recommendation, &TrainingPlan)> =
             tried.iter().map(|(i, p)| (&out[*i], p)).collect();
-        let found = super::pairs::pairs(plan, &singles, machine);
+        let found = super::pairs::pairs(plan, &singles, machine, profile, ram);
         out.extend(found);
     }
     out.extend(ram_advice::recommendations(
@@ -351,28 +332,6 @@ pub(super) fn advice(
         &ram_need(current),
     ));
     out
-}
-
-/// The swap file that absorbs `j`'s loading peak when only that peak doesn't fit (the GPUs,
-/// the NVMe space and the training phase all fit): `(bytes to add, overflow)`, the first 0
-/// when the swap already configured covers it ([`ram_advice::swap_for_peak`]). `None` otherwise.
-/// The one rule for both a recommendation's swap file and the plan's own verdict
-/// (`plan_against`: a plan whose configured swap covers its loading peak fits); the training
-/// phase never counts swap as RAM.
-pub(super) fn swap_to_finish(
-    j: &Judged,
-    profile: &MachineProfile,
-    ram: &RamSizes,
-) -> Option<(u64, u64)> {
-    use super::breakdown::{PhaseId, phase_cpu};
-    let usable = ram.usable_bytes?;
-    let others = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
-    if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
-        return None;
-    }
-    let peak = j.cpu.needed_bytes;
-    let add = ram_advice::swap_for_peak(profile, usable, peak)?;
-    Some((add, peak - usable))
 }
 
 /// What moving `plan` to QLoRA sets: `finetune: qlora` from a full fine-tune, `base: 4-bit`

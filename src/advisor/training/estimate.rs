@@ -182,11 +182,10 @@ pub fn estimate_with(
         },
     ];
     let life = super::lifecycle::lifecycle(plan, &Bytes::of(plan), largest);
-    // Saving and resuming are phases once the plan says how it saves or resumes (see
-    // `lifecycle::asked`); their figures are in `lifecycle` either way.
-    if super::lifecycle::asked(plan) {
-        phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
-    }
+    // Every run saves its state and may resume it: the save and resume phases always count,
+    // with the framework's defaults when the plan names neither (`lifecycle::default_save`,
+    // `default_resume`).
+    phases.extend(super::lifecycle::phases(&life, &phases[1], totals.gpu));
     Ok(Estimate {
         gpu_bytes_per_gpu: totals.gpu,
         cpu_bytes_per_node: totals.cpu,

@@ -87,7 +87,8 @@ pub fn default_resume(plan: &TrainingPlan, save: SaveStateDict) -> ResumeLoad {
 ///   safetensors `save_file` builds every tensor's bytes of the file first).
 ///
 /// Resume (DeepSpeed reads its ZeRO checkpoint whatever the save, after, for ZeRO-1/2, the
-/// model-states file with the whole 16-bit module in every rank, G × w × P, kept on the CPU by
+/// model-states file with the 16-bit module in every rank, G × w × P_t (a PEFT model's file
+/// holds its trained parameters only), kept on the CPU by
 /// `SDLoader.load`'s `map_location`, deepspeed/runtime/state_dict_factory.py; the larger of
 /// the two counts):
 /// - every rank: G × s × P_t;
@@ -153,10 +154,13 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
         }
     };
     let resume_cpu = if deepspeed(plan.strategy) {
+        // The module file holds the trained parameters only for LoRA/QLoRA: transformers'
+        // Trainer saves a PEFT model with `save_checkpoint(output_dir,
+        // exclude_frozen_parameters=True)` (trainer.py `_save_optimizer_and_scheduler`).
         let module = if plan.strategy == Strategy::Zero3 {
             0.0
         } else {
-            g * b.weights * p
+            g * b.weights * trained
         };
         let states = match resume {
             ResumeLoad::EveryRank => g * whole,
@@ -191,14 +195,6 @@ pub(super) fn lifecycle(plan: &TrainingPlan, b: &Bytes, largest: u64) -> Lifecyc
         save_cpu_bytes_per_node: crate::units::saturating_bytes(save_cpu),
         resume_cpu_bytes_per_node: crate::units::saturating_bytes(resume_cpu),
     }
-}
-
-/// True when the plan says how it saves or resumes (`--save-state-dict`, `--resume-load`,
-/// `--resume-world-size`): then its save and resume phases count toward its peaks. A plan that
-/// says neither keeps the loading and training phases only, as before these phases existed
-/// (its `lifecycle` figures are still computed with the framework's defaults).
-pub fn asked(plan: &TrainingPlan) -> bool {
-    plan.save_state_dict.is_some() || plan.resume_load.is_some() || plan.resume_world_size.is_some()
 }
 
 /// The `checkpoint-save` and `resume` phases: the training phase's CPU RAM (the states it

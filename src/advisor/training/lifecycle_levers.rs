@@ -2,14 +2,14 @@
 //! only, and resuming with each rank reading its own part. The advice module judges each one.
 
 use super::checkpointing::{ResumeLoad, SaveStateDict};
-use super::lifecycle::{asked, default_resume, default_save};
+use super::lifecycle::{default_resume, default_save};
 use super::memory::Judged;
 use super::plan::{Strategy, TrainingPlan};
 use crate::advisor::recommend::AdviceId;
 
 /// The save and resume changes worth trying for `plan` judged as `j`: each the changed plan and
 /// its id. Only when the plan's CPU RAM doesn't fit and saving or resuming is what sets the
-/// peak (a plan that says nothing of saving has no such phase). In order: gathering on rank 0
+/// peak (the framework's default save and resume when the plan names neither). In order: gathering on rank 0
 /// only (the same file), a sharded save, reading per rank.
 pub(super) fn candidates(plan: &TrainingPlan, j: &Judged) -> Vec<(AdviceId, TrainingPlan)> {
     use super::breakdown::PhaseId;
@@ -17,7 +17,7 @@ pub(super) fn candidates(plan: &TrainingPlan, j: &Judged) -> Vec<(AdviceId, Trai
         j.estimate.cpu_peak_phase,
         Some(PhaseId::CheckpointSave | PhaseId::Resume)
     );
-    if !asked(plan) || j.cpu.fits != Some(false) || !one_off || plan.strategy == Strategy::Ddp {
+    if j.cpu.fits != Some(false) || !one_off || plan.strategy == Strategy::Ddp {
         return Vec::new();
     }
     let save = plan.save_state_dict.unwrap_or_else(|| default_save(plan));

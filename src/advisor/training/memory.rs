@@ -68,6 +68,25 @@ pub fn breaking_phase(t: &TrainingMemory) -> Option<super::PhaseId> {
     (phase != super::PhaseId::Training).then_some(phase)
 }
 
+/// The phases of the plan judged as `t` that break, whichever they are (training included):
+/// the CPU peak's phase when CPU RAM doesn't fit (or a shared pool doesn't), else the GPU
+/// peak's; and, second, the GPU peak's when VRAM breaks too at another phase. `(None, None)`
+/// when the plan fits or can't be told. What a change that makes the plan fit fixes
+/// (`Outcome::fixes_phase`, `fixes_gpu_phase`).
+pub fn failing_phase(t: &TrainingMemory) -> (Option<super::PhaseId>, Option<super::PhaseId>) {
+    if t.fits != Some(false) {
+        return (None, None);
+    }
+    let gpu = (t.gpu.fits == Some(false))
+        .then_some(t.estimate.gpu_peak_phase)
+        .flatten();
+    if t.cpu.fits != Some(false) && gpu.is_some() {
+        return (gpu, None);
+    }
+    let cpu = t.estimate.cpu_peak_phase;
+    (cpu, gpu.filter(|g| Some(*g) != cpu))
+}
+
 /// What the machine offers a plan: the smallest GPU's VRAM, usable RAM, the largest free NVMe
 /// mount. Bytes; `None` when unknown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +107,12 @@ pub struct MachineCapacity {
     /// The OS's and each process's memory on this machine
     /// ([`crate::advisor::overhead::overheads`]).
     pub overheads: crate::advisor::overhead::Overheads,
+    /// What the scenario's DataLoaders add beyond their steady working set at the evaluation
+    /// pause, every loader's queue full
+    /// ([`crate::advisor::workload::WorkloadResult::evaluation_pause_extra_bytes`]), bytes per
+    /// node; `None` without a validation loader. The plan then has an `evaluation-pause`
+    /// phase, this much above its training phase.
+    pub evaluation_pause_bytes: Option<u64>,
 }
 
 /// The machine's [`MachineCapacity`].
@@ -116,6 +141,7 @@ pub fn capacity(profile: &MachineProfile, ram: &RamSizes, vram: &VramTotals) -> 
         gpu_working_set: crate::advisor::unified::apple_gpu_working_set(profile).map(|w| w.bytes),
         gpus: vram.discrete_gpus + vram.unified_gpus,
         overheads: crate::advisor::overhead::overheads(profile),
+        evaluation_pause_bytes: None,
     }
 }
 
@@ -139,7 +165,10 @@ pub struct Judged {
 /// # Errors
 /// The plan's [`PlanError`].
 pub fn judge(plan: &TrainingPlan, m: &MachineCapacity) -> Result<Judged, PlanError> {
-    let estimate = super::estimate::estimate_with(plan, &m.overheads)?;
+    let mut estimate = super::estimate::estimate_with(plan, &m.overheads)?;
+    if let Some(extra) = m.evaluation_pause_bytes {
+        with_evaluation_pause(&mut estimate, extra);
+    }
     let (gpu, cpu, nvme, fits) = checks(&estimate, m);
     Ok(Judged {
         estimate,
@@ -148,6 +177,29 @@ pub fn judge(plan: &TrainingPlan, m: &MachineCapacity) -> Result<Judged, PlanErr
         nvme,
         fits,
     })
+}
+
+/// `e` with its `evaluation-pause` phase, after the training phase: the training phase's CPU
+/// RAM plus `extra` (the loaders' queues full beyond their steady working set), its VRAM (the
+/// step stops; nothing on the GPUs grows); the peaks and their phases recomputed.
+fn with_evaluation_pause(e: &mut super::breakdown::Estimate, extra: u64) {
+    use super::breakdown::{Phase, PhaseId, peak_cpu, peak_gpu, peak_phase};
+    let Some(at) = e.phases.iter().position(|p| p.phase == PhaseId::Training) else {
+        return;
+    };
+    let training = e.phases[at];
+    e.phases.insert(
+        at + 1,
+        Phase {
+            phase: PhaseId::EvaluationPause,
+            cpu_bytes_per_node: training.cpu_bytes_per_node.saturating_add(extra),
+            gpu_bytes_per_gpu: training.gpu_bytes_per_gpu,
+        },
+    );
+    e.cpu_peak_bytes_per_node = peak_cpu(&e.phases);
+    e.gpu_peak_bytes_per_gpu = peak_gpu(&e.phases);
+    e.cpu_peak_phase = peak_phase(&e.phases, true);
+    e.gpu_peak_phase = peak_phase(&e.phases, false);
 }
 
 fn checks(

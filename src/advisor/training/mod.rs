@@ -21,6 +21,7 @@ mod peft;
 mod plan;
 mod plan_against;
 pub mod presets;
+mod swap_lever;
 pub mod zero;
 
 pub use advice::outcome_of;
@@ -31,7 +32,7 @@ pub use breakdown::{
 };
 pub use checkpointing::{Lifecycle, ResumeLoad, SaveStateDict};
 pub use estimate::{MAX_PARAMS, estimate, estimate_with};
-pub use lifecycle::{asked, default_resume, default_save, saved_world_size};
+pub use lifecycle::{default_resume, default_save, saved_world_size};
 pub use memory::*;
 pub use plan::*;
 pub use plan_against::plan_against;

@@ -37,11 +37,14 @@ pub fn merge(original: &TrainingPlan, a: &TrainingPlan, b: &TrainingPlan) -> Opt
 }
 
 /// The pairs of `singles` (each listed change with the plan it re-ran) that fit together on
-/// `machine`, each re-run; unranked.
+/// `machine`, each re-run — with a swap file where one absorbs the pair's one-time peak on
+/// `profile` with `ram`; unranked.
 pub(super) fn pairs(
     plan: &TrainingPlan,
     singles: &[(&Recommendation, &TrainingPlan)],
     machine: &MachineCapacity,
+    profile: &crate::profile::MachineProfile,
+    ram: &crate::advisor::capacity::RamSizes,
 ) -> Vec<Recommendation> {
     let mut out = Vec::new();
     for (i, (ra, pa)) in singles.iter().enumerate() {
@@ -67,7 +70,14 @@ pub(super) fn pairs(
                     }
                 }
             }
-            if j.fits != Some(true) {
+            // Still short only at a one-time peak, by what a swap file absorbs: the pair with
+            // that file, as for single changes (`swap_lever::swap_to_finish`).
+            let swap = if j.fits == Some(false) && super::loading_levers::loading_is_the_peak(&j) {
+                super::swap_lever::swap_to_finish(&j, profile, ram)
+            } else {
+                None
+            };
+            if j.fits != Some(true) && swap.is_none() {
                 continue;
             }
             // Listed under the part that gives up more; the other rides along.
@@ -86,6 +96,9 @@ pub(super) fn pairs(
                 r.changes
                     .entry(format!("also.{k}"))
                     .or_insert_with(|| v.clone());
+            }
+            if let Some(s) = swap {
+                r = super::swap_lever::with_swap(r, s, profile);
             }
             out.push(r);
         }

@@ -11,7 +11,10 @@ use crate::profile::MachineProfile;
 
 /// Estimates `plan`, judges it against `profile`, and, when it doesn't fit, computes what to
 /// change ([`super::advice::advice`]): the recommendations are returned apart, for the
-/// assessment's one ranked list.
+/// assessment's one ranked list. `evaluation_pause_bytes`: what the scenario's loaders add at
+/// the evaluation pause beyond their steady working set
+/// ([`crate::advisor::workload::WorkloadResult::evaluation_pause_extra_bytes`]), for the
+/// plan's `evaluation-pause` phase and every change's re-run.
 ///
 /// # Errors
 /// A [`PlanError`] naming the input that can't be right.
@@ -20,18 +23,22 @@ pub fn plan_against(
     profile: &MachineProfile,
     ram: &RamSizes,
     vram: &VramTotals,
+    evaluation_pause_bytes: Option<u64>,
 ) -> Result<(TrainingMemory, Vec<Recommendation>), PlanError> {
-    let machine = capacity(profile, ram, vram);
+    let machine = super::memory::MachineCapacity {
+        evaluation_pause_bytes,
+        ..capacity(profile, ram, vram)
+    };
     let mut j = judge(plan, &machine)?;
     if machine.gpus > 0 && plan.gpus_per_node > machine.gpus {
         j.estimate.warnings.push(PlanWarning::MoreGpusThanMachine);
     }
-    // A one-time loading peak the swap configured here absorbs (detected, or `--swap`): the
-    // plan fits, by the rule its recommendations' swap files use; the RAM check still shows
-    // the peak past RAM, and no RAM is needed to fit it.
+    // A one-time peak (loading, a checkpoint save, a resume) the swap configured here absorbs
+    // (detected, or `--swap`): the plan fits, by the rule its recommendations' swap files use;
+    // the RAM check still shows the peak past RAM, and no RAM is needed to fit it.
     let swap_absorbs = j.fits == Some(false)
         && matches!(
-            super::advice::swap_to_finish(&j, profile, ram),
+            super::swap_lever::swap_to_finish(&j, profile, ram),
             Some((0, _))
         );
     if swap_absorbs {

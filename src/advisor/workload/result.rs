@@ -37,6 +37,23 @@ pub struct WorkloadResult {
     pub start_method: crate::profile::StartMethod,
 }
 
+impl WorkloadResult {
+    /// What the loaders hold beyond their steady working set while the training loop pauses
+    /// with every loader's queue full: the evaluation pause's working set
+    /// ([`super::evaluation_pause`], the one computation) less the steady budget's
+    /// (`memory_budget`), bytes. `Some` only when there is a validation loader: a training
+    /// plan then carries the pause as a phase of its own, its CPU RAM this much above the
+    /// training phase (the pools charge the steady working set beside the plan).
+    pub fn evaluation_pause_extra_bytes(&self) -> Option<u64> {
+        self.workload.validation?;
+        let p = self.evaluation_pause.as_ref()?;
+        Some(
+            p.working_set_bytes
+                .saturating_sub(self.memory_budget.working_set_bytes),
+        )
+    }
+}
+
 fn fork() -> crate::profile::StartMethod {
     crate::profile::StartMethod::Fork
 }

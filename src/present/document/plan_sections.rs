@@ -9,12 +9,12 @@ use crate::i18n::{Lang, Msg, tr, trf};
 use crate::present::{self, training as tw};
 
 /// "Saving and resuming: assumed …": the save and resume the phases were computed with when the
-/// plan named one of them and not the other (`training::default_save` / `default_resume`);
-/// `None` when it named both, or neither (then the phases don't count: `training::asked`).
+/// plan left either to the framework (`training::default_save` / `default_resume`); `None`
+/// when it named both.
 fn lifecycle_note(lang: Lang, t: &crate::advisor::training::TrainingMemory) -> Option<String> {
     use crate::advisor::training::{ResumeLoad, SaveStateDict};
     let l = &t.estimate.lifecycle;
-    if !crate::advisor::training::asked(&t.plan) || (!l.save_default && !l.resume_default) {
+    if !l.save_default && !l.resume_default {
         return None;
     }
     let save = match l.save {
