@@ -27,9 +27,17 @@ pub(crate) fn swap_to_finish(
     if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
         return None;
     }
+    // A peak past RAM spills its overflow; a peak inside RAM but not its margin ("fits only
+    // without headroom") takes a file for the margin, as the machine-level swap file sizes it
+    // (`ram_advice::recommendations`, the peak with its margin), so that file's re-run fits.
     let peak = j.cpu.needed_bytes;
-    let add = ram_advice::swap_for_peak(profile, usable, peak)?;
-    Some((add, peak - usable))
+    let target = if peak <= usable {
+        crate::advisor::headroom::ram_to_hold(peak)
+    } else {
+        peak
+    };
+    let add = ram_advice::swap_for_peak(profile, usable, target)?;
+    Some((add, target - usable))
 }
 
 /// `r`, whose one-time peak (loading, a checkpoint save, a resume) a swap file absorbs
