@@ -28,6 +28,8 @@ pub struct Context<'a> {
     pub inference: Option<&'a super::inference::InferenceMemory>,
     /// The recommendations computed so far (what the plans' re-runs found).
     pub recommendations: &'a [super::recommend::Recommendation],
+    /// The memory pools, every plan's consumers together ([`super::pools`]).
+    pub pools: &'a [super::pools::Pool],
 }
 
 /// All findings for a machine, most severe first (stable order within a severity).
@@ -304,6 +306,15 @@ fn training(cx: &Context<'_>, out: &mut Vec<Finding>) {
         out.push(f);
         return;
     }
+    // Each side fits alone and the pool they share with the other consumers (a unified pool)
+    // fits inside its size but not its margin: the plan is tight, as the pool says, not "does
+    // not fit" beside a summary line that says "fits only without headroom".
+    if checks.iter().all(|(_, c)| c.fits != Some(false)) {
+        if let Some(f) = pool_tight(cx.pools, super::recommend::Subject::Training) {
+            out.push(f);
+            return;
+        }
+    }
     let mut recs = Vec::new();
     let mut f = Finding::new(FindingId::TrainingDoesNotFit, Severity::Critical, &[])
         .with("gpu_needed", Quantity::Bytes(t.gpu.needed_bytes))
@@ -373,16 +384,35 @@ fn plan_tight(
     )
 }
 
+/// `plan-tight` for `subject`'s plan from the pool it shares that fits inside its limit but
+/// not the limit's margin ([`super::pools::Pool::overflowing`]); `None` when no such pool.
+fn pool_tight(pools: &[super::pools::Pool], subject: super::recommend::Subject) -> Option<Finding> {
+    let l = pools
+        .iter()
+        .filter(|p| p.fits == Some(false) && p.charged_by(subject))
+        .find_map(|p| p.overflowing().filter(|l| l.check.tight()))?;
+    let plan = match subject {
+        super::recommend::Subject::Inference => "inference",
+        _ => "training",
+    };
+    plan_tight(plan, &[(super::recommend::Limit::Ram, &l.check)])
+}
+
 fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {
     let Some(m) = cx.inference else { return };
     if m.fits == Some(false) {
-        out.extend(plan_tight(
-            "inference",
-            &[
-                (super::recommend::Limit::Vram, &m.gpu),
-                (super::recommend::Limit::Ram, &m.cpu),
-            ],
-        ));
+        let checks = [
+            (super::recommend::Limit::Vram, &m.gpu),
+            (super::recommend::Limit::Ram, &m.cpu),
+        ];
+        match plan_tight("inference", &checks) {
+            Some(f) => out.push(f),
+            // Both sides fit alone: a shared pool inside its size but not its margin.
+            None if checks.iter().all(|(_, c)| c.fits != Some(false)) => {
+                out.extend(pool_tight(cx.pools, super::recommend::Subject::Inference));
+            }
+            None => {}
+        }
     }
 }
 

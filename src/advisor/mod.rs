@@ -366,6 +366,7 @@ fn assess_once(given: &MachineProfile, scenario: &Scenario) -> Assessment {
         workload: workload.as_ref(),
         inference: inference_memory.as_ref(),
         recommendations: &recommendations,
+        pools: &pools,
     };
     let mut findings = finder::findings(&cx);
     findings.extend(wsl::findings(profile, &memory, &vram));

@@ -175,6 +175,14 @@ fn msgs_of(f: &Finding) -> (Msg, Msg) {
             Msg::FindingPoolOverLimitExplainStartup,
         );
     }
+    // A pool inside its limit but not its margin is a warning (`pools::findings`): not
+    // "overflows".
+    if f.id == F::PoolOverLimit && f.severity == crate::advisor::Severity::Warning {
+        return (
+            Msg::FindingPoolOverLimitTitleTight,
+            Msg::FindingPoolOverLimitExplain,
+        );
+    }
     if f.id == F::TrainingDoesNotFit && f.values.contains_key("phase") {
         return (
             Msg::FindingTrainingDoesNotFitTitlePhase,
