@@ -113,6 +113,8 @@ pub const ALLOWED: &[&str] = &[
     "transformers",
     "GGUF",
     "Ollama",
+    "Jetson",
+    "APU",
     "MXFP4",
     "Adam",
     "AdamW",
