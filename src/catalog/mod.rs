@@ -9,6 +9,7 @@ pub mod modules;
 pub mod pipelines;
 pub mod planner;
 pub mod prices;
+pub mod rows;
 
 use std::sync::OnceLock;
 

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::model_shape::{AttentionKind, Bias, MlaDims, Mlp, ModelShape, MoeDims, Norm};
+use super::rows::{Named, key};
 
 /// What kind of model a row is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,13 +108,7 @@ impl Row {
             _ => None,
         };
         Ok(ModelEntry {
-            aliases: self
-                .aliases
-                .split(';')
-                .map(str::trim)
-                .filter(|a| !a.is_empty())
-                .map(String::from)
-                .collect(),
+            aliases: super::rows::list(&self.aliases),
             id: self.id,
             hub_id: self.hub_id,
             name: self.name,
@@ -182,34 +177,22 @@ impl Row {
 
 /// Parses `models.csv`; a malformed row is a build defect, reported with its row number.
 pub(super) fn parse(text: &str) -> Vec<ModelEntry> {
-    csv::Reader::from_reader(text.as_bytes())
-        .deserialize::<Row>()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| e.to_string())
-                .and_then(Row::into_entry)
-                .unwrap_or_else(|e| panic!("assets/catalog/models.csv row {}: {e}", i + 2))
-        })
-        .collect()
+    super::rows::parse("models.csv", text, Row::into_entry)
 }
 
-/// Names compare trimmed and lower-cased: "Qwen/Qwen2.5-7B" and "qwen/qwen2.5-7b" are one name.
-fn key(s: &str) -> String {
-    s.trim().to_lowercase()
+impl Named for ModelEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn hub_id(&self) -> &str {
+        &self.hub_id
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
 }
 
 impl ModelEntry {
-    /// Every name this model answers to: its id, its Hub id, the Hub id's model part and its
-    /// aliases.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        let short = self.hub_id.rsplit('/').next().filter(|s| !s.is_empty());
-        [self.id.as_str(), self.hub_id.as_str()]
-            .into_iter()
-            .chain(short)
-            .chain(self.aliases.iter().map(String::as_str))
-            .filter(|n| !n.is_empty())
-    }
-
     /// The largest single tensor, elements: the row's figure, else the shape's.
     pub fn largest_tensor(&self) -> Option<u64> {
         self.largest_layer
@@ -244,11 +227,7 @@ impl ModelEntry {
 
 /// The model `name` names (id, Hub id, its model part or an alias), ignoring case.
 pub fn find<'a>(models: &'a [ModelEntry], name: &str) -> Option<&'a ModelEntry> {
-    let n = key(name);
-    if n.is_empty() {
-        return None;
-    }
-    models.iter().find(|m| m.names().any(|a| key(a) == n))
+    super::rows::find(models, name)
 }
 
 /// Levenshtein distance, in characters.

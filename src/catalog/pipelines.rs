@@ -6,6 +6,7 @@
 use serde::Deserialize;
 
 use super::models::ModelEntry;
+use super::rows::{Named, list};
 
 /// One catalogue row as the CSV spells it.
 #[derive(Debug, Deserialize)]
@@ -53,51 +54,38 @@ pub struct PipelineEntry {
     pub source: String,
 }
 
-fn split(s: &str) -> Vec<String> {
-    s.split(';')
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(String::from)
-        .collect()
-}
-
 /// Parses `pipelines.csv`; a malformed row is a build defect, reported with its row number.
 pub(super) fn parse(text: &str) -> Vec<PipelineEntry> {
-    csv::Reader::from_reader(text.as_bytes())
-        .deserialize::<Row>()
-        .enumerate()
-        .map(|(i, row)| {
-            let r =
-                row.unwrap_or_else(|e| panic!("assets/catalog/pipelines.csv row {}: {e}", i + 2));
-            PipelineEntry {
-                aliases: split(&r.aliases),
-                text_encoders: split(&r.text_encoders),
-                id: r.id,
-                hub_id: r.hub_id,
-                name: r.name,
-                denoiser: r.denoiser,
-                vae: r.vae,
-                architecture: r.architecture,
-                guidance_batch: r.guidance_batch,
-                resolution: r.resolution,
-                source: r.source,
-            }
+    super::rows::parse("pipelines.csv", text, |r: Row| {
+        Ok(PipelineEntry {
+            aliases: list(&r.aliases),
+            text_encoders: list(&r.text_encoders),
+            id: r.id,
+            hub_id: r.hub_id,
+            name: r.name,
+            denoiser: r.denoiser,
+            vae: r.vae,
+            architecture: r.architecture,
+            guidance_batch: r.guidance_batch,
+            resolution: r.resolution,
+            source: r.source,
         })
-        .collect()
+    })
+}
+
+impl Named for PipelineEntry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn hub_id(&self) -> &str {
+        &self.hub_id
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
 }
 
 impl PipelineEntry {
-    /// Every name this pipeline answers to: its id, its Hub id, the Hub id's model part and its
-    /// aliases.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        let short = self.hub_id.rsplit('/').next().filter(|s| !s.is_empty());
-        [self.id.as_str(), self.hub_id.as_str()]
-            .into_iter()
-            .chain(short)
-            .chain(self.aliases.iter().map(String::as_str))
-            .filter(|n| !n.is_empty())
-    }
-
     /// The component rows' ids in the order the pipeline runs them: text encoders, denoiser,
     /// VAE.
     pub fn component_ids(&self) -> impl Iterator<Item = &str> {
@@ -110,13 +98,7 @@ impl PipelineEntry {
 
 /// The pipeline `name` names (id, Hub id, its model part or an alias), ignoring case.
 pub fn find<'a>(pipelines: &'a [PipelineEntry], name: &str) -> Option<&'a PipelineEntry> {
-    let n = name.trim().to_lowercase();
-    if n.is_empty() {
-        return None;
-    }
-    pipelines
-        .iter()
-        .find(|p| p.names().any(|a| a.to_lowercase() == n))
+    super::rows::find(pipelines, name)
 }
 
 /// The model rows of `p`'s components, in the order it runs them; `None` when a row is missing
