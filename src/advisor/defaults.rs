@@ -70,21 +70,9 @@ mod tests {
         Gpu {
             index,
             vendor: GpuVendor::Nvidia,
-            name: None,
             vram_total_bytes: (!unified).then_some(24 << 30),
-            vram_used_bytes: None,
             unified_memory: unified,
-            carveout_bytes: None,
-            gtt_bytes: None,
-            pcie: None,
-            driver_version: None,
-            utilization_percent: None,
-            pci_bus_id: None,
-            uuid: None,
-            pcie_tx_bytes_per_s: None,
-            pcie_rx_bytes_per_s: None,
-            status: Default::default(),
-            processes: None,
+            ..Gpu::unknown()
         }
     }
 

@@ -63,19 +63,8 @@ impl GpuModel {
             vram_total_bytes: model
                 .filter(|m| !m.unified_memory)
                 .map(|m| m.vram_gib << 30),
-            vram_used_bytes: None,
             unified_memory: model.is_some_and(|m| m.unified_memory),
-            carveout_bytes: None,
-            gtt_bytes: None,
-            pcie: None,
-            driver_version: None,
-            utilization_percent: None,
-            pci_bus_id: None,
-            uuid: None,
-            pcie_rx_bytes_per_s: None,
-            status: Default::default(),
-            processes: None,
-            pcie_tx_bytes_per_s: None,
+            ..crate::profile::Gpu::unknown()
         }
     }
 }

@@ -292,16 +292,18 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// An integrated GPU with no memory of its own (Apple Silicon, a Jetson): GPU 0 of
-    /// `vendor`, named `name`, sharing system RAM, with nothing else known.
-    pub fn integrated(vendor: GpuVendor, name: Option<String>) -> Gpu {
+    /// GPU 0 of an unknown vendor with nothing known: what every other constructor and
+    /// literal starts from (`Gpu { vram_total_bytes: …, ..Gpu::unknown() }`), so a new field
+    /// is written once. Its memory, link, driver and processes are all unknown (`None`), not
+    /// zero.
+    pub fn unknown() -> Gpu {
         Gpu {
             index: 0,
-            vendor,
-            name,
+            vendor: GpuVendor::Other,
+            name: None,
             vram_total_bytes: None,
             vram_used_bytes: None,
-            unified_memory: true,
+            unified_memory: false,
             carveout_bytes: None,
             gtt_bytes: None,
             pcie: None,
@@ -311,8 +313,20 @@ impl Gpu {
             uuid: None,
             pcie_tx_bytes_per_s: None,
             pcie_rx_bytes_per_s: None,
-            status: Default::default(),
+            status: GpuStatus::default(),
             processes: None,
+        }
+    }
+
+    /// An integrated GPU with no memory of its own (Apple Silicon, a Jetson): GPU 0 of
+    /// `vendor`, named `name`, sharing system RAM, with nothing else known.
+    pub fn integrated(vendor: GpuVendor, name: Option<String>) -> Gpu {
+        Gpu {
+            index: 0,
+            vendor,
+            name,
+            unified_memory: true,
+            ..Gpu::unknown()
         }
     }
 }

@@ -26,10 +26,6 @@ pub fn profile() -> MachineProfile {
         vendor: GpuVendor::Nvidia,
         name: Some("NVIDIA GeForce RTX 4090".into()),
         vram_total_bytes: Some(24_564 * MIB),
-        vram_used_bytes: None,
-        unified_memory: false,
-        carveout_bytes: None,
-        gtt_bytes: None,
         pcie: Some(PcieLink {
             gen_current: Some(4),
             gen_max: Some(4),
@@ -37,14 +33,7 @@ pub fn profile() -> MachineProfile {
             width_current: Some(16),
             width_max: Some(16),
         }),
-        driver_version: None,
-        utilization_percent: None,
-        pci_bus_id: None,
-        uuid: None,
-        pcie_tx_bytes_per_s: None,
-        pcie_rx_bytes_per_s: None,
-        status: Default::default(),
-        processes: None,
+        ..Gpu::unknown()
     }];
     p
 }

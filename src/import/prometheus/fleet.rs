@@ -10,7 +10,7 @@ use super::mapping::{Field, Mapping, Scope, Section};
 use super::response::Series;
 use super::{Client, PromError};
 use crate::profile::limits::{MAX_GPUS, MAX_STRING_BYTES};
-use crate::profile::{Gpu, GpuStatus, GpuVendor, MachineProfile};
+use crate::profile::{Gpu, GpuVendor, MachineProfile};
 
 /// What `generated_by` says in a profile built from exporters.
 pub const GENERATED_BY: &str = "Prometheus exporters (imported by ramvram)";
@@ -230,18 +230,10 @@ pub fn build_profiles(
             name: label(&mapping.gpu_labels.name),
             vram_total_bytes: total.filter(|t| *t > 0),
             vram_used_bytes: facts.used,
-            unified_memory: false,
-            carveout_bytes: None,
-            gtt_bytes: None,
-            pcie: None,
             driver_version: label(&mapping.gpu_labels.driver),
-            utilization_percent: None,
             pci_bus_id: label(&mapping.gpu_labels.bus_id),
             uuid: label(&mapping.gpu_labels.uuid),
-            pcie_tx_bytes_per_s: None,
-            pcie_rx_bytes_per_s: None,
-            status: GpuStatus::default(),
-            processes: None,
+            ..Gpu::unknown()
         });
     }
     nodes

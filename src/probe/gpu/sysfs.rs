@@ -123,14 +123,9 @@ pub fn pci_gpus(sys: &Path) -> Vec<Gpu> {
             carveout_bytes: memory.carveout,
             gtt_bytes: memory.gtt,
             pcie: (pcie != PcieLink::default()).then_some(pcie),
-            driver_version: None,
             utilization_percent: num("gpu_busy_percent").map(|v| v.min(100) as u32),
             pci_bus_id: dev.file_name().map(|n| n.to_string_lossy().into_owned()),
-            uuid: None,
-            pcie_tx_bytes_per_s: None,
-            pcie_rx_bytes_per_s: None,
-            status: Default::default(),
-            processes: None,
+            ..Gpu::unknown()
         });
     }
     gpus
