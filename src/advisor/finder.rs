@@ -387,15 +387,20 @@ fn plan_tight(
 /// `plan-tight` for `subject`'s plan from the pool it shares that fits inside its limit but
 /// not the limit's margin ([`super::pools::Pool::overflowing`]); `None` when no such pool.
 fn pool_tight(pools: &[super::pools::Pool], subject: super::recommend::Subject) -> Option<Finding> {
-    let l = pools
+    let (kind, l) = pools
         .iter()
         .filter(|p| p.fits == Some(false) && p.charged_by(subject))
-        .find_map(|p| p.overflowing().filter(|l| l.check.tight()))?;
+        .find_map(|p| Some((p.kind, p.overflowing().filter(|l| l.check.tight())?)))?;
+    // A GPU's own memory is VRAM; a host or unified pool is RAM.
+    let limit = match kind {
+        super::pools::PoolKind::Vram => super::recommend::Limit::Vram,
+        _ => super::recommend::Limit::Ram,
+    };
     let plan = match subject {
         super::recommend::Subject::Inference => "inference",
         _ => "training",
     };
-    plan_tight(plan, &[(super::recommend::Limit::Ram, &l.check)])
+    plan_tight(plan, &[(limit, &l.check)])
 }
 
 fn inference(cx: &Context<'_>, out: &mut Vec<Finding>) {

@@ -24,7 +24,15 @@ pub(crate) fn swap_to_finish(
     use super::breakdown::{PhaseId, phase_cpu};
     let usable = ram.usable_bytes?;
     let others = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
-    if others != Some(true) || phase_cpu(&j.estimate.phases, PhaseId::Training) > usable {
+    // The phases that come back: the steps, and the evaluation pause, whose queued batches are
+    // pinned and return at every evaluation. Swap holds neither; it only takes a one-off peak
+    // (loading, a checkpoint save, a resume) above them.
+    let steady = [PhaseId::Training, PhaseId::EvaluationPause]
+        .into_iter()
+        .map(|p| phase_cpu(&j.estimate.phases, p))
+        .max()
+        .unwrap_or(0);
+    if others != Some(true) || steady > usable || steady >= j.cpu.needed_bytes {
         return None;
     }
     // A peak past RAM spills its overflow; a peak inside RAM but not its margin ("fits only

@@ -12,25 +12,18 @@ use crate::present::{self, training as tw};
 /// plan left either to the framework (`training::default_save` / `default_resume`); `None`
 /// when it named both.
 fn lifecycle_note(lang: Lang, t: &crate::advisor::training::TrainingMemory) -> Option<String> {
-    use crate::advisor::training::{ResumeLoad, SaveStateDict};
+    use crate::present::lifecycle_words as words;
     let l = &t.estimate.lifecycle;
     if !l.save_default && !l.resume_default {
         return None;
     }
-    let save = match l.save {
-        SaveStateDict::Full => Msg::LifecycleSaveFull,
-        SaveStateDict::FullEveryRank => Msg::LifecycleSaveFullEveryRank,
-        SaveStateDict::Sharded => Msg::LifecycleSaveSharded,
-    };
-    let resume = match l.resume {
-        ResumeLoad::EveryRank => Msg::LifecycleResumeEveryRank,
-        ResumeLoad::Rank0 => Msg::LifecycleResumeRank0,
-        ResumeLoad::PerRank => Msg::LifecycleResumePerRank,
-    };
     Some(trf(
         lang,
         Msg::LifecycleAssumed,
-        &[("save", tr(lang, save)), ("resume", tr(lang, resume))],
+        &[
+            ("save", words::save_state_dict(lang, l.save)),
+            ("resume", words::resume_load(lang, l.resume)),
+        ],
     ))
 }
 
