@@ -264,3 +264,84 @@ fn a_change_names_both_phases_when_ram_and_vram_break_at_different_phases() {
     let zh = line(Lang::Zh, r);
     assert!(zh.contains("恢复训练（内存）和训练阶段（显存）"), "{zh}");
 }
+
+/// The evaluation pause's batches are pinned and come back at every evaluation: no swap file
+/// takes it. The plan of the test above on a machine whose usable RAM holds the pause with
+/// 100 MiB left, less than the 1 GiB margin, and no swap configured: it fits only without
+/// headroom, and no change offers swap for it (swap takes only a one-off peak: loading, a save, a resume).
+#[test]
+fn no_swap_file_is_offered_for_the_evaluation_pause() {
+    use ramvram::advisor::training::{ResumeLoad, SaveStateDict};
+    use ramvram::advisor::workload::{Loader, Workload, presets as loaders};
+    let workload = Workload {
+        width: 0,
+        height: 0,
+        crop: 0,
+        sample_bytes: Some(1_000_000),
+        samples: 1_000,
+        dataset_bytes: 1_000_000_000,
+        batch_size: 100,
+        num_workers: 8,
+        prefetch_factor: 4,
+        pin_memory: true,
+        index_bytes_per_sample: Some(0),
+        concurrent_experiments: 1,
+        gpu_demand_samples_per_s: 1e7,
+        validation: Some(Loader {
+            batch_size: 100,
+            num_workers: 4,
+            prefetch_factor: 2,
+            pin_memory: false,
+        }),
+        ..loaders::preset("imagenet-resnet50").unwrap()
+    };
+    let plan = TrainingPlan {
+        strategy: Strategy::FsdpFullShard,
+        gpus_per_node: 4,
+        largest_layer_params: Some(1_000_000),
+        save_state_dict: Some(SaveStateDict::Sharded),
+        resume_load: Some(ResumeLoad::PerRank),
+        // Rank 0 loads the 2 GB bf16 checkpoint and broadcasts: under the pause's extra.
+        loading: Some(LoadingMethod::Rank0Broadcast),
+        ..TrainingPlan::new(1_000_000_000)
+    };
+    let base = advisor::assess(
+        &fixture("live-4x4080-64g"),
+        &Scenario {
+            training: Some(plan.clone()),
+            workload: Some(workload.clone()),
+            ..Default::default()
+        },
+    );
+    let pause = base.training_memory.as_ref().unwrap().cpu.needed_bytes;
+    let mut machine = fixture("live-4x4080-64g");
+    machine.memory.total_bytes = Some(pause + (100 << 20));
+    machine.memory.available_bytes = None;
+    machine.memory.limit_bytes = None;
+    machine.memory.swap_total_bytes = Some(0);
+    let assess = |w: Option<Workload>| {
+        advisor::assess(
+            &machine,
+            &Scenario {
+                training: Some(plan.clone()),
+                workload: w,
+                ..Default::default()
+            },
+        )
+    };
+    let a = assess(Some(workload));
+    let t = a.training_memory.as_ref().unwrap();
+    assert_eq!(t.estimate.cpu_peak_phase, Some(PhaseId::EvaluationPause));
+    assert_eq!(t.cpu.needed_bytes, pause);
+    assert_eq!(t.cpu.fits, Some(false), "{:?}", t.cpu);
+    assert!(t.cpu.tight(), "{:?}", t.cpu);
+    assert_ne!(t.fits, Some(true));
+    for r in &a.recommendations {
+        assert!(
+            !r.changes.contains_key("swap")
+                && r.id != ramvram::advisor::recommend::AdviceId::AddSwap,
+            "{:?}",
+            r.id
+        );
+    }
+}

@@ -349,14 +349,14 @@ fn to_qlora(plan: &TrainingPlan) -> Vec<(&'static str, Quantity)> {
 fn ram_need(j: &Judged) -> RamNeed {
     use super::breakdown::{PhaseId, phase_cpu};
     let cpu = |id| phase_cpu(&j.estimate.phases, id);
-    let training = cpu(PhaseId::Training);
+    // The phases that come back (the steps, and the evaluation pause with its pinned queue):
+    // swap can take only a one-off peak above them, as `swap_lever::swap_to_finish` rules.
+    let steady = cpu(PhaseId::Training).max(cpu(PhaseId::EvaluationPause));
     let others_fit = crate::advisor::check::all_fit(&[Some(j.gpu.fits), j.nvme.map(|n| n.fits)]);
     RamNeed {
         subject: Subject::Training,
         peak: j.cpu.needed_bytes,
-        steady: (j.estimate.cpu_peak_bytes_per_node > training
-            && j.estimate.cpu_peak_phase != Some(PhaseId::Training))
-        .then_some(training),
+        steady: (j.estimate.cpu_peak_bytes_per_node > steady).then_some(steady),
         others_fit,
         outcome: outcome(j),
     }

@@ -32,7 +32,9 @@ pub(crate) fn swap_to_finish(
         .map(|p| phase_cpu(&j.estimate.phases, p))
         .max()
         .unwrap_or(0);
-    if others != Some(true) || steady > usable || steady >= j.cpu.needed_bytes {
+    // The steady phases must fit with their headroom: swap past the margin would page them.
+    let held = crate::advisor::headroom::ram_to_hold(steady);
+    if others != Some(true) || held > usable || steady >= j.cpu.needed_bytes {
         return None;
     }
     // A peak past RAM spills its overflow; a peak inside RAM but not its margin ("fits only
